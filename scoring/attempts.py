@@ -1,0 +1,131 @@
+"""The attempts table (SPEC section 2.4): a UTF-8 CSV with a header row.
+
+BOM and CRLF are accepted; blank lines are skipped; cells are stripped of
+surrounding white space. Every bad row is reported with its line and field,
+and the remaining rows are still checked so that all problems show at once.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from .errors import InputError, Problem, Problems
+from .jsonio import read_bytes
+from .models import AttemptRow, problems_from_validation
+
+REQUIRED_COLUMNS = ("model", "track", "item", "attempt", "score", "adoption_status", "score_status",
+                    "score_type", "solver_protocol")
+OPTIONAL_COLUMNS = ("note", "reference_id")
+_NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
+_NON_FINITE = re.compile(r"^[+-]?(?:nan|inf|infinity)$", re.IGNORECASE)
+
+
+@dataclass
+class AttemptsTable:
+    path: Path
+    rows: list[AttemptRow]
+    columns: list[str]
+    problems: list[Problem] = field(default_factory=list)
+    sha256: str = ""
+
+
+def parse_score(text: str) -> float:
+    """A decimal number; 'nan'/'inf' parse to non-finite floats (judged later by the rules)."""
+    if _NUMBER.match(text) or _NON_FINITE.match(text):
+        return float(text)
+    raise ValueError(f"not a number: {text!r}")
+
+
+def decode_csv(data: bytes, file: str) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError([Problem(file, f"line {line}", "", f"not valid UTF-8 (byte {exc.start}); save the file as UTF-8")]) from None
+
+
+def parse_attempts(text: str, file: str) -> AttemptsTable:
+    """Parse the table; rows with problems are left out and their problems collected (not raised)."""
+    problems = Problems()
+    if "\x00" in text:
+        raise InputError([Problem(file, "", "", "contains NUL bytes: not a CSV text file")])
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise InputError([Problem(file, "line 1", "", "file is empty: a header row is required")]) from None
+    except csv.Error as exc:
+        raise InputError([Problem(file, "line 1", "", f"malformed CSV: {exc}")]) from None
+    columns = [c.strip() for c in header]
+    missing = [c for c in REQUIRED_COLUMNS if c not in columns]
+    if missing:
+        raise InputError([Problem(file, "line 1", c, "required column is missing from the header") for c in missing])
+    dupes = sorted({c for c in columns if c and columns.count(c) > 1})
+    if dupes:
+        raise InputError([Problem(file, "line 1", c, "column appears twice in the header") for c in dupes])
+    index = {c: i for i, c in enumerate(columns)}
+    rows: list[AttemptRow] = []
+    start = 1
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            problems.add(file, f"line {reader.line_num}", "", f"malformed CSV: {exc}")
+            break
+        line = start + 1  # the line the record starts on
+        start = reader.line_num
+        if not cells or all(not c.strip() for c in cells):
+            continue
+        if len(cells) != len(columns):
+            problems.add(file, f"line {line}", "", f"expected {len(columns)} fields as in the header, found {len(cells)}")
+            continue
+        values = {c: cells[i].strip() for c, i in index.items()}
+        data: dict = {k: values[k] for k in REQUIRED_COLUMNS if k != "score"}
+        data["line"] = line
+        for k in OPTIONAL_COLUMNS:
+            if k in values:
+                data[k] = values[k]
+        score_text = values["score"]
+        if score_text == "":
+            data["score"] = None
+        else:
+            try:
+                data["score"] = parse_score(score_text)
+            except ValueError as exc:
+                problems.add(file, f"line {line}", "score", str(exc))
+                continue
+        try:
+            row = AttemptRow.model_validate(data)
+        except ValidationError as exc:
+            problems.extend(problems_from_validation(exc, file, where=f"line {line}"))
+            continue
+        if row.score is None and row.score_status == "valid":
+            problems.add(file, f"line {line}", "score", "empty score with score_status 'valid' "
+                         "(a score may be empty only when the result is not there yet)")
+            continue
+        rows.append(row)
+    return AttemptsTable(Path(file), rows, columns, problems.items)
+
+
+def load_attempts(path: Path) -> AttemptsTable:
+    data = read_bytes(path, "attempts table")
+    text = decode_csv(data, str(path))
+    if not text.strip():
+        raise InputError([Problem(str(path), "line 1", "", "file is empty: a header row is required")])
+    table = parse_attempts(text, str(path))
+    table.sha256 = hashlib.sha256(data).hexdigest()
+    return table
+
+
+def is_finite(x: float | None) -> bool:
+    return x is not None and math.isfinite(x)

@@ -1,0 +1,236 @@
+"""The ``tcsexam`` command line (SPEC section 6).
+
+Exit codes: 0 complete or provisional, 3 incomplete (output still written),
+1 rejected input (every problem on stderr, naming file, line or record, and
+field), 2 usage. No traceback reaches the user.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+from . import TRACK_LETTERS, TRACKS, __version__
+from .errors import InputError, Problem
+
+EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # usage errors: exit 2 with the usage line
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def parse_threshold(text: str) -> tuple[str, float]:
+    track, sep, value = text.partition("=")
+    if not sep or track not in TRACKS:
+        raise argparse.ArgumentTypeError(f"expected TRACK=VALUE with TRACK one of {', '.join(TRACKS)}, got {text!r}")
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"threshold of {track} is not a number: {value!r}") from None
+    if number != number or number in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"threshold of {track} must be finite")
+    return track, number
+
+
+def add_run_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("run_dir", nargs="?", metavar="RUN_DIR", help="folder with attempts.csv, cohort.json, records/")
+    p.add_argument("--suite", help="lite, full or a suite manifest PATH (must agree with the cohort)")
+    p.add_argument("--attempts", metavar="CSV", help="attempts table (default RUN_DIR/attempts.csv)")
+    p.add_argument("--cohort", metavar="JSON", help="cohort declaration (default RUN_DIR/cohort.json)")
+    p.add_argument("--records", metavar="DIR", help="instance records (default RUN_DIR/records when present)")
+    p.add_argument("--benchmark", metavar="DIR", help="benchmark folder (default $TCSEXAM_BENCHMARK or the bundled sample)")
+    p.add_argument("--threshold", metavar="TRACK=VALUE", action="append", type=parse_threshold, default=[],
+                   help="pass^k success threshold of a track (defaults: theorem 1, conjecture 1, construction 1.0, solver 0.5)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog="tcsexam", description="Scoring engine and dashboard for the TCSExam benchmark.")
+    parser.add_argument("--version", action="version", version=f"tcsexam {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub.required = True
+
+    p = sub.add_parser("solver-score", help="score one solver attempt's instance records against the reference")
+    p.add_argument("--task", required=True, metavar="ITEM")
+    p.add_argument("--records", required=True, metavar="FILE")
+    p.add_argument("--reference", required=True, metavar="{lite|full|PATH}")
+    p.add_argument("--reference-id", metavar="ID", help="default paper-k3-fixed-260925")
+    p.add_argument("--benchmark", metavar="DIR")
+    p.add_argument("--output", required=True, metavar="FILE")
+
+    p = sub.add_parser("score", help="compute index.json for a run")
+    add_run_arguments(p)
+    p.add_argument("--output", default="build/index.json", metavar="FILE")
+
+    p = sub.add_parser("validate", help="list every problem of a run at once; writes nothing")
+    add_run_arguments(p)
+
+    p = sub.add_parser("tui", help="the dashboard (no RUN_DIR: the bundled demo run)")
+    add_run_arguments(p)
+    p.add_argument("--output", default="build/index.json", metavar="FILE", help="where export writes index.json")
+    p.add_argument("--watch", action="store_true", help="reload when an input file changes")
+    p.add_argument("--tau2", metavar="RESULTS_JSON", help="also open a tau2-bench results file")
+
+    p = sub.add_parser("tau2", help="tau2-bench results: pass^k, termination reasons, reward-gate audit")
+    p.add_argument("results", metavar="RESULTS_JSON")
+    p.add_argument("--output", metavar="FILE")
+
+    p = sub.add_parser("compare", help="paired difference of two models of a run")
+    add_run_arguments(p)
+    p.add_argument("--models", nargs=2, required=True, metavar=("A", "B"))
+    p.add_argument("--output", metavar="FILE")
+    return parser
+
+
+def format_problems(problems: list[Problem]) -> str:
+    """Problems grouped by file, with a count (used by validate and by every rejection)."""
+    groups: dict[str, list[Problem]] = defaultdict(list)
+    for p in problems:
+        groups[p.file].append(p)
+    lines = []
+    for file, items in groups.items():
+        lines.append(f"{file}: {len(items)} problem{'s' if len(items) != 1 else ''}")
+        lines.extend(f"  {p}" for p in items)
+    n = len(problems)
+    lines.append(f"rejected: {n} problem{'s' if n != 1 else ''} in {len(groups)} file{'s' if len(groups) != 1 else ''}")
+    return "\n".join(lines)
+
+
+def fmt(x: float | None, digits: int = 4) -> str:
+    return "—" if x is None else f"{x:.{digits}f}"
+
+
+def summary_table(document: dict) -> str:
+    rows = [f"{'model':<24} {'status':<12} {'index':>8}  " + "  ".join(f"{TRACK_LETTERS[t]:>6}" for t in TRACKS)]
+    for name, m in document["models"].items():
+        rows.append(f"{name:<24} {m['status']:<12} {fmt(m['index'], 2):>8}  "
+                    + "  ".join(f"{fmt(m['track_means'][t]):>6}" for t in TRACKS))
+    ign = document["ignored_rows"]["count"]
+    if ign:
+        rows.append(f"ignored rows (models outside the cohort, items outside the suite): {ign}")
+    return "\n".join(rows)
+
+
+def load_for(args, default_run: Path | None = None):
+    from .inputs import load_run, resolve_run_paths
+    paths = resolve_run_paths(args.run_dir, attempts=args.attempts, cohort=args.cohort, records=args.records,
+                              benchmark=args.benchmark, suite=args.suite, default_run=default_run)
+    return load_run(paths)
+
+
+def cmd_solver_score(args) -> int:
+    from .inputs import default_benchmark
+    from .jsonio import write_json
+    from .reference import resolve_reference
+    from .solver_score import load_records, output_is_finite, score_task, solver_score_output
+
+    benchmark = Path(args.benchmark) if args.benchmark else default_benchmark()
+    ref = resolve_reference(args.reference, benchmark, args.reference_id)
+    if not ref.has_task(args.task):
+        known = ", ".join(sorted(ref.model.tasks))
+        raise InputError([Problem(str(ref.path), "tasks", args.task,
+                                  f"task '{args.task}' is not in reference '{ref.reference_id}' (tasks: {known})")])
+    task_ref = ref.task(args.task)
+    records = load_records(Path(args.records), task_ref.kind)
+    result = score_task(task_ref, records)
+    out = solver_score_output(result, ref.suite, ref.reference_id)
+    write_json(Path(args.output), out, checked=output_is_finite(result))
+    print(f"{args.task}: relative_score {result.relative_score:.12g} over {task_ref.n_scored} scored instances "
+          f"({len(result.unscored_instances)} unscored records) against {ref.reference_id} -> {args.output}")
+    return EXIT_OK
+
+
+def thresholds_of(args) -> dict[str, float]:
+    return dict(args.threshold)
+
+
+def cmd_score(args) -> int:
+    from .output import EXIT_FOR_STATUS, build_index, write_index
+    run = load_for(args)
+    document = build_index(run, thresholds_of(args))
+    write_index(Path(args.output), document)
+    print(summary_table(document))
+    print(f"{document['status']}: index.json written to {args.output}")
+    return EXIT_FOR_STATUS[document["status"]]
+
+
+def cmd_validate(args) -> int:
+    from .output import EXIT_FOR_STATUS, build_index
+    run = load_for(args)
+    document = build_index(run, thresholds_of(args))
+    n_rows = len(run.attempts.rows)
+    print(f"no problems: {n_rows} rows, {len(document['models'])} models, status {document['status']}")
+    for name, m in document["models"].items():
+        for issue in m["issues"]:
+            print(f"  {name}: {issue['item']}: {issue['message']}")
+    return EXIT_FOR_STATUS[document["status"]]
+
+
+def cmd_tui(args) -> int:
+    # The dashboard lives in ``tui``; it is imported only for this command so that the
+    # scoring core never loads textual.
+    import importlib
+    tui_app = importlib.import_module("tui.app")
+    return tui_app.run_from_args(args)
+
+
+def cmd_tau2(args) -> int:
+    from .jsonio import write_json
+    from .tau2 import compute_tau2_metrics, format_tau2_summary, load_tau2_results
+    results = load_tau2_results(Path(args.results))
+    metrics = compute_tau2_metrics(results)
+    if args.output:
+        write_json(Path(args.output), metrics)
+    print(format_tau2_summary(metrics))
+    return EXIT_OK
+
+
+def cmd_compare(args) -> int:
+    from .compare import compare_models, format_comparison
+    from .jsonio import write_json
+    from .output import build_index
+    run = load_for(args)
+    document = build_index(run, thresholds_of(args))
+    result = compare_models(document, *args.models)
+    if args.output:
+        write_json(Path(args.output), result)
+    print(format_comparison(result))
+    return EXIT_OK
+
+
+COMMANDS = {"solver-score": cmd_solver_score, "score": cmd_score, "validate": cmd_validate, "tui": cmd_tui,
+            "tau2": cmd_tau2, "compare": cmd_compare}
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .inputs import UsageError
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except InputError as exc:
+        print(format_problems(exc.problems), file=sys.stderr)
+        return EXIT_REJECTED
+    except UsageError as exc:
+        parser.print_usage(sys.stderr)
+        print(f"tcsexam {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except OSError as exc:  # e.g. the output folder is not writable
+        print(f"tcsexam: cannot write output: {exc.strerror or exc} ({exc.filename or ''})", file=sys.stderr)
+        return EXIT_REJECTED
+    except Exception as exc:  # a bug: say so plainly, never a traceback
+        print(f"tcsexam: internal error ({type(exc).__name__}: {exc}); please report it with the inputs",
+              file=sys.stderr)
+        return EXIT_REJECTED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""Problems found in user input, and the one exception that carries them.
+
+Every loader collects *all* problems of a file before raising (SPEC section 6:
+"the message names file, line or record, and field").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One problem: which file, where in it (line N, record N, a key path), which field."""
+
+    file: str
+    where: str
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        parts = [self.file]
+        if self.where:
+            parts.append(self.where)
+        if self.field:
+            parts.append(f"field '{self.field}'")
+        return ": ".join(parts) + f": {self.message}"
+
+
+class InputError(Exception):
+    """Rejected input (exit 1). Carries every problem found, in the order found."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+@dataclass
+class Problems:
+    """Collector used by loaders and rule checks so that every problem is reported at once."""
+
+    items: list[Problem] = field(default_factory=list)
+
+    def add(self, file: str | Path, where: str, field_name: str, message: str) -> None:
+        self.items.append(Problem(str(file), where, field_name, message))
+
+    def extend(self, problems: list[Problem]) -> None:
+        self.items.extend(problems)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def raise_if_any(self) -> None:
+        if self.items:
+            raise InputError(self.items)

@@ -1,0 +1,189 @@
+"""Locating and loading a run: benchmark directory, suite manifest, cohort (SPEC section 2)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from .attempts import AttemptsTable, load_attempts
+from .errors import InputError, Problem, Problems
+from .jsonio import parse_json_bytes, read_bytes
+from .models import TRACKS_ORDER, Cohort, SuiteManifest, problems_from_validation
+from .reference import LoadedReference, check_reference_identity, load_reference, reference_path
+
+SUITE_NAMES = ("lite", "full")
+
+
+def sample_root() -> Path:
+    """The bundled synthetic sample (package data of ``sample_runs``), installed or editable."""
+    return Path(str(resources.files("sample_runs")))
+
+
+def default_benchmark() -> Path:
+    """SPEC 2: --benchmark, else $TCSEXAM_BENCHMARK, else the bundled sample benchmark."""
+    env = os.environ.get("TCSEXAM_BENCHMARK")
+    return Path(env) if env else sample_root() / "benchmark"
+
+
+def demo_run() -> Path:
+    return sample_root() / "demo"
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass
+class RunPaths:
+    attempts: Path
+    cohort: Path
+    records: Path | None
+    benchmark: Path
+    suite: str | None = None  # --suite as given: a name or a path
+
+
+def resolve_run_paths(run_dir: str | None, *, attempts: str | None = None, cohort: str | None = None,
+                      records: str | None = None, benchmark: str | None = None, suite: str | None = None,
+                      default_run: Path | None = None) -> RunPaths:
+    """SPEC 2: RUN_DIR locates attempts.csv, cohort.json and records/; the options override single paths."""
+    base = Path(run_dir) if run_dir else default_run
+    if base is None and not (attempts and cohort):
+        raise UsageError("give a RUN_DIR, or both --attempts and --cohort")
+    if base is not None and not base.exists() and not (attempts and cohort):
+        raise InputError([Problem(str(base), "", "", "run directory not found")])
+    if base is not None and base.exists() and not base.is_dir():
+        raise InputError([Problem(str(base), "", "", "is a file, expected a run directory")])
+    rec: Path | None
+    if records:
+        rec = Path(records)
+        if not rec.is_dir():
+            raise InputError([Problem(records, "", "", "records directory not found")])
+    else:
+        rec = base / "records" if base is not None and (base / "records").is_dir() else None
+    return RunPaths(
+        attempts=Path(attempts) if attempts else base / "attempts.csv",
+        cohort=Path(cohort) if cohort else base / "cohort.json",
+        records=rec,
+        benchmark=Path(benchmark) if benchmark else default_benchmark(),
+        suite=suite,
+    )
+
+
+class UsageError(Exception):
+    """A command-line usage problem (exit 2)."""
+
+
+def load_suite_file(path: Path) -> tuple[SuiteManifest, bytes]:
+    """SPEC 2.1: unique item names, every track has at least one task."""
+    file = str(path)
+    data = read_bytes(path, "suite manifest")
+    raw = parse_json_bytes(data, file)
+    if not isinstance(raw, dict):
+        raise InputError([Problem(file, "", "", f"expected a JSON object, found {type(raw).__name__}")])
+    try:
+        suite = SuiteManifest.model_validate(raw)
+    except ValidationError as exc:
+        raise InputError(problems_from_validation(exc, file)) from None
+    problems = Problems()
+    seen: dict[str, int] = {}
+    for i, task in enumerate(suite.tasks):
+        if task.item in seen:
+            problems.add(file, f"tasks[{i}]", "item", f"duplicate item '{task.item}' (first at tasks[{seen[task.item]}])")
+        seen.setdefault(task.item, i)
+    present = {t.track for t in suite.tasks}
+    for track in TRACKS_ORDER:
+        if track not in present:
+            problems.add(file, "", "tasks", f"track '{track}' has no task: every track needs at least one")
+    problems.raise_if_any()
+    return suite, data
+
+
+def load_cohort_file(path: Path) -> tuple[Cohort, bytes]:
+    file = str(path)
+    data = read_bytes(path, "cohort file")
+    raw = parse_json_bytes(data, file)
+    if not isinstance(raw, dict):
+        raise InputError([Problem(file, "", "", f"expected a JSON object, found {type(raw).__name__}")])
+    try:
+        return Cohort.model_validate(raw), data
+    except ValidationError as exc:
+        raise InputError(problems_from_validation(exc, file)) from None
+
+
+def suite_path(benchmark: Path, name: str) -> Path:
+    return benchmark / "suites" / f"{name}.json"
+
+
+@dataclass
+class Run:
+    """Everything a score needs, loaded and individually validated."""
+
+    paths: RunPaths
+    suite: SuiteManifest
+    suite_path: Path
+    cohort: Cohort
+    attempts: AttemptsTable
+    reference: LoadedReference | None
+    sha256: dict[str, str] = field(default_factory=dict)  # input name -> sha256
+    input_paths: dict[str, Path] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)  # row-level problems still to report
+
+
+def load_run(paths: RunPaths) -> Run:
+    """Load every input of a run. Problems of all files are collected and raised together."""
+    problems = Problems()
+    sha: dict[str, str] = {}
+    where: dict[str, Path] = {}
+
+    cohort = attempts = suite = None
+    try:
+        cohort, data = load_cohort_file(paths.cohort)
+        sha["cohort"], where["cohort"] = sha256_bytes(data), paths.cohort
+    except InputError as exc:
+        problems.extend(exc.problems)
+    try:
+        attempts = load_attempts(paths.attempts)
+        sha["attempts"], where["attempts"] = attempts.sha256, paths.attempts
+    except InputError as exc:
+        problems.extend(exc.problems)
+
+    # SPEC 6: the suite comes from the cohort; a --suite that disagrees is a rejection.
+    spath: Path | None = None
+    if paths.suite and paths.suite not in SUITE_NAMES:
+        spath = Path(paths.suite)
+    elif cohort is not None:
+        if paths.suite and paths.suite != cohort.suite:
+            problems.add(paths.cohort, "", "suite", f"cohort declares suite '{cohort.suite}' but --suite says '{paths.suite}'")
+        spath = suite_path(paths.benchmark, cohort.suite)
+    elif paths.suite:
+        spath = suite_path(paths.benchmark, paths.suite)
+    if spath is not None:
+        try:
+            suite, data = load_suite_file(spath)
+            sha["suite"], where["suite"] = sha256_bytes(data), spath
+            if cohort is not None and suite.suite != cohort.suite:
+                problems.add(spath, "", "suite", f"manifest is suite '{suite.suite}' but the cohort declares '{cohort.suite}'")
+        except InputError as exc:
+            problems.extend(exc.problems)
+
+    reference = None
+    if paths.records is not None and cohort is not None:
+        rpath = reference_path(paths.benchmark, cohort.solver_reference_id, cohort.suite)
+        try:
+            if not rpath.is_file():
+                raise InputError([Problem(str(rpath), "", "", f"reference '{cohort.solver_reference_id}' for suite "
+                                          f"'{cohort.suite}' not found: needed to re-score the records")])
+            reference = load_reference(rpath)
+            check_reference_identity(reference, cohort.solver_reference_id, cohort.suite)
+            sha["reference"], where["reference"] = reference.sha256, rpath
+        except InputError as exc:
+            problems.extend(exc.problems)
+
+    problems.raise_if_any()
+    assert cohort is not None and attempts is not None and suite is not None and spath is not None
+    return Run(paths, suite, spath, cohort, attempts, reference, sha, where, list(attempts.problems))

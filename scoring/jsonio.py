@@ -1,0 +1,116 @@
+"""Strict JSON reading and atomic JSON writing.
+
+Reading rejects NaN, Infinity, numbers that overflow a double and nesting
+deeper than 1024 (orjson's parser enforces all four). Writing refuses
+non-finite floats (JSON has none) and is atomic: a temporary file in the
+target folder, fsync, then ``os.replace`` (SPEC section 6).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from .errors import InputError, Problem
+
+
+def read_bytes(path: Path, what: str = "file") -> bytes:
+    """Read a whole input file, turning OS errors into a Problem naming the file."""
+    try:
+        if path.is_dir():
+            raise InputError([Problem(str(path), "", "", f"is a directory, expected a {what}")])
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise InputError([Problem(str(path), "", "", f"{what} not found")]) from None
+    except PermissionError:
+        raise InputError([Problem(str(path), "", "", f"cannot read {what}: permission denied")]) from None
+    except IsADirectoryError:
+        raise InputError([Problem(str(path), "", "", f"is a directory, expected a {what}")]) from None
+    except OSError as exc:
+        raise InputError([Problem(str(path), "", "", f"cannot read {what}: {exc.strerror or exc}")]) from None
+
+
+def parse_json_bytes(data: bytes, file: str) -> Any:
+    """Parse JSON strictly; an error names the file, line and column."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    if not data.strip():
+        raise InputError([Problem(file, "", "", "file is empty, expected JSON")])
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        msg = exc.msg
+        if "utf-8" in msg.lower() or "str is not valid" in msg.lower():
+            msg = "not valid UTF-8"
+        raise InputError([Problem(file, f"line {exc.lineno} column {exc.colno}", "", f"invalid JSON: {msg}")]) from None
+
+
+def load_json(path: Path, what: str = "JSON file") -> Any:
+    return parse_json_bytes(read_bytes(path, what), str(path))
+
+
+def find_non_finite(obj: Any, path: str = "$") -> str | None:
+    """Return the JSON path of the first non-finite float in ``obj``, or None."""
+    if isinstance(obj, float):
+        return None if math.isfinite(obj) else path
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            hit = find_non_finite(value, f"{path}.{key}")
+            if hit:
+                return hit
+    elif isinstance(obj, (list, tuple)):
+        for i, value in enumerate(obj):
+            hit = find_non_finite(value, f"{path}[{i}]")
+            if hit:
+                return hit
+    return None
+
+
+def dumps(obj: Any, *, checked: bool = False, indent: bool = True) -> bytes:
+    """Serialise to JSON bytes, refusing NaN/Infinity (orjson would write null).
+
+    ``checked=True`` skips the walk when the caller has already verified every
+    float it put in (the large per-instance output does so with numpy).
+    """
+    if not checked:
+        bad = find_non_finite(obj)
+        if bad:
+            raise ValueError(f"refusing to write a non-finite number at {bad}")
+    option = orjson.OPT_INDENT_2 if indent else 0
+    return orjson.dumps(obj, option=option | orjson.OPT_SERIALIZE_NUMPY) + b"\n"
+
+
+def canonical_bytes(obj: Any) -> bytes:
+    """Canonical JSON: sorted keys, no whitespace (for content hashes)."""
+    return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS | orjson.OPT_SERIALIZE_NUMPY)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically: temp file in the same folder, fsync, os.replace.
+
+    On any failure the temporary file is removed and an existing ``path`` is untouched.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def write_json(path: Path, obj: Any, *, checked: bool = False) -> None:
+    write_atomic(path, dumps(obj, checked=checked))

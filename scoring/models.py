@@ -1,0 +1,274 @@
+"""Typed models of the contract's inputs and outputs (SPEC sections 2 and 7).
+
+Inputs are validated with these models; a pydantic ``ValidationError`` is
+turned into ``Problem``s that name the file, the record or key path, and the
+field. Output models describe index.json and the solver-score output; tests
+validate the written files against them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, ValidationError
+
+from .errors import Problem
+
+Track = Literal["theorem", "solver", "construction", "conjecture"]
+TRACKS_ORDER = ("theorem", "solver", "construction", "conjecture")
+Kind = Literal["objective", "solve"]
+Direction = Literal["maximize", "minimize"]
+Protocol = Literal["online", "offline"]
+Number = StrictInt | StrictFloat
+
+OK_STATUS = "ok"
+FAILURE_STATUSES = ("timeout", "invalid", "certificate_failed", "crash", "out_of_memory")
+INCOMPLETE_STATUSES = ("missing", "infra_error")
+RECORD_STATUSES = (OK_STATUS, *FAILURE_STATUSES, *INCOMPLETE_STATUSES)
+RecordStatus = Literal["ok", "timeout", "invalid", "certificate_failed", "crash", "out_of_memory", "missing", "infra_error"]
+
+ADOPTION_STATUSES = ("selected", "selected_provisional", "excluded")
+ADOPTED = ("selected", "selected_provisional")
+SCORE_STATUSES = ("valid", "judge_failed", "not_finished", "missing")
+SCORE_TYPES = ("fixed_reference_relative", "original_task_score")
+
+NonEmpty = Annotated[StrictStr, Field(min_length=1)]
+
+
+# --- inputs -----------------------------------------------------------------
+
+class SuiteTask(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    item: NonEmpty
+    track: Track
+
+
+class SuiteManifest(BaseModel):
+    """SPEC 2.1."""
+
+    model_config = ConfigDict(extra="allow")
+    suite: NonEmpty
+    tasks: list[SuiteTask] = Field(min_length=1)
+
+
+class ScaleFloor(BaseModel):
+    """SPEC 2.2 / R5: both floors are required."""
+
+    relative: Annotated[Number, Field(ge=0)]
+    absolute: Annotated[Number, Field(gt=0)]
+
+
+class ReferenceTask(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    kind: Kind
+    direction: Direction
+    instances: dict[str, list[Number | None]]
+
+
+class UnscoredReferenceInstance(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    task: NonEmpty
+    instance: NonEmpty
+    values: list[Number | None] = Field(default_factory=list)
+
+
+class Reference(BaseModel):
+    """SPEC 2.2 (fixed, versioned solver reference)."""
+
+    model_config = ConfigDict(extra="allow")
+    reference_id: NonEmpty
+    suite: NonEmpty
+    scale_floor: ScaleFloor
+    tasks: dict[str, ReferenceTask]
+    unscored_reference_instances: list[UnscoredReferenceInstance] = Field(default_factory=list)
+
+
+class InstanceRecord(BaseModel):
+    """SPEC 2.3: one instance of one solver attempt. Extra keys are kept and ignored."""
+
+    model_config = ConfigDict(extra="allow")
+    instance: NonEmpty
+    status: RecordStatus
+    A: Number | None = None
+    solved: StrictBool | None = None
+
+
+class ModelPlan(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    attempts_per_task: Annotated[StrictInt, Field(ge=1)]
+    attempts_per_item: dict[str, Annotated[StrictInt, Field(ge=1)]] = Field(default_factory=dict)
+
+
+class Cohort(BaseModel):
+    """SPEC 2.5. Unknown keys are rejected: a misspelt key would otherwise be silently ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+    suite: NonEmpty
+    solver_protocol: Protocol
+    solver_reference_id: NonEmpty
+    adoption_rule: StrictStr = ""
+    models: dict[str, ModelPlan] = Field(min_length=1)
+
+    def planned(self, model: str, item: str) -> int:
+        plan = self.models[model]
+        return plan.attempts_per_item.get(item, plan.attempts_per_task)
+
+
+class AttemptRow(BaseModel):
+    """SPEC 2.4: one row of attempts.csv (``line`` is its line in the file)."""
+
+    line: int
+    model: NonEmpty
+    track: Track
+    item: NonEmpty
+    attempt: NonEmpty
+    score: float | None
+    adoption_status: Literal["selected", "selected_provisional", "excluded"]
+    score_status: Literal["valid", "judge_failed", "not_finished", "missing"]
+    score_type: Literal["fixed_reference_relative", "original_task_score"]
+    solver_protocol: Literal["online", "offline", ""]
+    note: str = ""
+    reference_id: str = ""
+
+    @property
+    def adopted(self) -> bool:
+        return self.adoption_status in ADOPTED
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        return (self.model, self.track, self.item, self.attempt)
+
+
+# --- outputs ----------------------------------------------------------------
+
+class InstanceScore(BaseModel):
+    instance: str
+    status: str
+    A: float | None
+    mu: float
+    s: float
+    scale: float
+    z: float | None
+    phi: float
+
+
+class SolverScoreOutput(BaseModel):
+    """SPEC section 7, solver-score."""
+
+    task: str
+    suite: str
+    reference_id: str
+    kind: Kind
+    direction: Direction
+    relative_score: float
+    n_scored: int
+    instances: list[InstanceScore]
+    unscored_instances: list[str]
+
+
+class TaskResult(BaseModel):
+    track: Track
+    mean: float | None
+    partial_mean: float | None
+    adopted: int
+    valid: int
+    planned: int
+    status: Literal["complete", "provisional", "incomplete"]
+
+
+class PassHatK(BaseModel):
+    threshold: float
+    tasks: int
+    by_k: dict[str, float]
+
+
+class TrackCI(BaseModel):
+    mean: float
+    se: float | None
+    lo: float | None
+    hi: float | None
+    df: float | None
+    m: int
+
+
+class IndexCI(BaseModel):
+    value: float
+    se: float | None
+    lo: float | None
+    hi: float | None
+    df: float | None
+
+
+class CIBlock(BaseModel):
+    method: Literal["task-clustered-t"]
+    level: float
+    tracks: dict[str, TrackCI]
+    index: IndexCI | None
+
+
+class ModelResult(BaseModel):
+    status: Literal["complete", "provisional", "incomplete"]
+    index: float | None
+    track_means: dict[Track, float | None]
+    tasks: dict[str, TaskResult]
+    coverage: dict[Literal["missing", "provisional", "not_valid", "excluded"], list[dict[str, Any]]]
+    pass_hat_k: dict[str, PassHatK]
+    issues: list[dict[str, Any]]
+    ci: CIBlock
+
+
+class IndexOutput(BaseModel):
+    """SPEC section 7, index.json."""
+
+    metric_id: str
+    suite: str
+    solver_protocol: Protocol
+    solver_reference_id: str
+    weights: dict[Track, int]
+    status: Literal["complete", "provisional", "incomplete"]
+    models: dict[str, ModelResult]
+    ignored_rows: dict[str, Any]
+    provenance: dict[str, Any]
+
+
+# --- error conversion -------------------------------------------------------
+
+def problems_from_validation(exc: ValidationError, file: str, *, list_root: str | None = None,
+                             where: str = "") -> list[Problem]:
+    """Turn pydantic errors into Problems. ``list_root`` names list items ('record' → 'record 3')."""
+    out: list[Problem] = []
+    for err in exc.errors():
+        loc = list(err["loc"])
+        prefix = where
+        if list_root is not None and loc and isinstance(loc[0], int):
+            prefix = f"{list_root} {loc[0]}"
+            loc = loc[1:]
+        # drop pydantic's union branch tags such as 'int' / 'float' / 'none'
+        loc = [p for p in loc if not (isinstance(p, str) and p in {"int", "float", "none", "bool", "str",
+                                                                      "is-instance[int]"})]
+        # a trailing list index belongs to the field: values[2]
+        index = ""
+        while loc and isinstance(loc[-1], int):
+            index = f"[{loc.pop()}]" + index
+        field = (str(loc[-1]) if loc else "") + index
+        path = ".".join(str(p) for p in loc[:-1])
+        location = ", ".join(x for x in (prefix, path) if x)
+        msg = err["msg"]
+        if err["type"] in ("missing",):
+            msg = "required field is missing"
+        elif err["type"] == "extra_forbidden":
+            msg = "unknown field (check its spelling)"
+        elif err["type"] in ("int_type", "float_type", "int_from_float", "float_parsing", "int_parsing"):
+            msg = f"must be a number, got {err.get('input')!r}"
+        elif err["type"] == "literal_error":
+            msg = f"{msg}, got {err.get('input')!r}"
+        out.append(Problem(file, location, field, msg))
+    # a union of types reports one error per branch; keep one per (where, field)
+    seen: set[tuple[str, str]] = set()
+    unique = []
+    for p in out:
+        if (p.where, p.field) in seen:
+            continue
+        seen.add((p.where, p.field))
+        unique.append(p)
+    return unique

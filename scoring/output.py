@@ -1,0 +1,71 @@
+"""index.json (SPEC section 7): document assembly, provenance and content hash.
+
+``content_sha256`` is the sha256 of the canonical JSON (sorted keys, no
+white space) of the whole document without ``provenance.generated_at`` and
+without ``content_sha256`` itself: the same inputs always give the same hash.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from datetime import datetime, timezone
+from pathlib import Path
+
+from . import METRIC_ID, WEIGHTS, __version__
+from .aggregate import evaluate_run, records_digest
+from .inputs import Run
+from .jsonio import canonical_bytes, write_json
+
+
+def content_sha256(document: dict) -> str:
+    """sha256 over canonical JSON of ``document`` less generated_at and content_sha256."""
+    doc = copy.deepcopy(document)
+    prov = doc.get("provenance", {})
+    prov.pop("generated_at", None)
+    prov.pop("content_sha256", None)
+    return hashlib.sha256(canonical_bytes(doc)).hexdigest()
+
+
+def provenance(run: Run, records_used: dict[str, str], generated_at: str | None = None) -> dict:
+    inputs = {name: {"path": str(Path(run.input_paths[name]).resolve()), "sha256": digest}
+              for name, digest in sorted(run.sha256.items())}
+    if records_used:
+        assert run.paths.records is not None
+        inputs["records"] = {"path": str(run.paths.records.resolve()), "sha256": records_digest(records_used),
+                             "files": len(records_used)}
+    return {
+        "tool_version": __version__,
+        "generated_at": generated_at or datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "metric_id": METRIC_ID,
+        "weights": dict(WEIGHTS),
+        "solver_reference_id": run.cohort.solver_reference_id,
+        "adoption_rule": run.cohort.adoption_rule,
+        "inputs": inputs,
+    }
+
+
+def build_index(run: Run, thresholds: dict[str, float] | None = None, generated_at: str | None = None) -> dict:
+    """The whole index.json document for a loaded run (raises InputError on rejected input)."""
+    result, checked = evaluate_run(run, thresholds)
+    document = {
+        "metric_id": METRIC_ID,
+        "suite": run.cohort.suite,
+        "solver_protocol": run.cohort.solver_protocol,
+        "solver_reference_id": run.cohort.solver_reference_id,
+        "weights": dict(WEIGHTS),
+        "status": result["status"],
+        "models": result["models"],
+        "ignored_rows": result["ignored_rows"],
+        "provenance": provenance(run, checked.records_used, generated_at),
+    }
+    document["provenance"]["content_sha256"] = content_sha256(document)
+    return document
+
+
+def write_index(path: Path, document: dict) -> None:
+    """The one writer of index.json, used by ``tcsexam score`` and the dashboard's export."""
+    write_json(path, document)
+
+
+EXIT_FOR_STATUS = {"complete": 0, "provisional": 0, "incomplete": 3}

@@ -1,0 +1,204 @@
+"""Solver relative score against the fixed reference (SPEC sections 2.3 and 3).
+
+Instance score = Phi(z), z = (A - mu)/scale when maximizing, (mu - A)/scale
+when minimizing; a solver failure scores 0; the task's relative_score is the
+mean over the reference's scored instances. Records are checked in one fast
+pass; a record that fails it is re-validated with the pydantic model to word
+the problem.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from pydantic import ValidationError
+from scipy.special import ndtr
+
+from .errors import InputError, Problem, Problems
+from .jsonio import load_json
+from .models import FAILURE_STATUSES, INCOMPLETE_STATUSES, RECORD_STATUSES, InstanceRecord, problems_from_validation
+from .reference import TaskReference
+
+_ALLOWED = ", ".join(RECORD_STATUSES)
+_FAILURES = frozenset(FAILURE_STATUSES)
+_INCOMPLETE = frozenset(INCOMPLETE_STATUSES)
+MAX_LISTED = 20
+
+
+@dataclass
+class Records:
+    """Parsed instance records of one attempt: names, statuses and values (NaN where not ok)."""
+
+    file: str
+    names: list[str]
+    status: list[str]
+    A: np.ndarray
+
+
+@dataclass
+class TaskScore:
+    """Scores of one attempt of one task, aligned with the reference's scored instances."""
+
+    ref: TaskReference
+    status: list[str]
+    A: np.ndarray       # NaN where the status is a failure
+    z: np.ndarray       # NaN where the status is a failure
+    phi: np.ndarray
+    relative_score: float
+    unscored_instances: list[str]
+
+
+def _is_number(v) -> bool:
+    return (type(v) is int or type(v) is float)
+
+
+def record_value(rec: dict, kind: str) -> tuple[float | None, str | None]:
+    """The value A of an ``ok`` record (SPEC 2.3): a finite A, or for ``solve`` tasks solved / A in {0, 1}."""
+    a = rec.get("A")
+    solved = rec.get("solved")
+    if a is not None and not _is_number(a):
+        return None, "A must be a number"
+    if solved is not None and type(solved) is not bool:
+        return None, "solved must be true or false"
+    if kind == "solve":
+        if solved is not None:
+            if a is not None and float(a) != float(solved):
+                return None, f"solved={str(solved).lower()} disagrees with A={a!r}"
+            return (1.0 if solved else 0.0), None
+        if a is None:
+            return None, "an 'ok' record of a solve task needs 'solved' (true/false) or A in {0, 1}"
+        if a not in (0, 1):
+            return None, f"A of a solve task must be 0 or 1, got {a!r}"
+        return float(a), None
+    if a is None:
+        return None, "an 'ok' record needs a finite value A"
+    a = float(a)
+    if not math.isfinite(a):
+        return None, "A must be finite"
+    return a, None
+
+
+def parse_records(raw, file: str, kind: str) -> Records:
+    """Validate a records list (SPEC 2.3 / 3); raises InputError listing every bad record."""
+    if not isinstance(raw, list):
+        raise InputError([Problem(file, "", "", f"expected a JSON list of instance records, found {type(raw).__name__}")])
+    problems = Problems()
+    names: list[str] = []
+    statuses: list[str] = []
+    values = np.full(len(raw), np.nan)
+    seen: dict[str, int] = {}
+    for i, rec in enumerate(raw):
+        where = f"record {i}"
+        if not isinstance(rec, dict):
+            problems.add(file, where, "", f"expected an object, found {type(rec).__name__}")
+            continue
+        name = rec.get("instance")
+        status = rec.get("status")
+        if type(name) is not str or not name or status not in RECORD_STATUSES:
+            try:
+                InstanceRecord.model_validate(rec)
+            except ValidationError as exc:
+                problems.extend(problems_from_validation(exc, file, where=where))
+                continue
+        if status in _INCOMPLETE:
+            problems.add(file, f"{where} ('{name}')", "status",
+                         f"'{status}' is an incomplete observation: repair it before scoring")
+        if name in seen:
+            problems.add(file, f"{where} ('{name}')", "instance", f"duplicate instance name (first at record {seen[name]})")
+        else:
+            seen[name] = i
+        if status == "ok":
+            a, err = record_value(rec, kind)
+            if err:
+                field = "solved" if "solved" in err else "A"
+                problems.add(file, f"{where} ('{name}')", field, err)
+            else:
+                values[i] = a
+        names.append(name)
+        statuses.append(status)
+    problems.raise_if_any()
+    return Records(file, names, statuses, values)
+
+
+def load_records(path: Path, kind: str) -> Records:
+    return parse_records(load_json(path, "records file"), str(path), kind)
+
+
+def instance_z(A: np.ndarray, mu: np.ndarray, scale: np.ndarray, direction: str) -> np.ndarray:
+    """SPEC 3: z = (A - mu)/scale when maximizing, (mu - A)/scale when minimizing."""
+    return (A - mu) / scale if direction == "maximize" else (mu - A) / scale
+
+
+def instance_phi(z: np.ndarray) -> np.ndarray:
+    """SPEC 3: instance score Phi(z), the standard normal CDF; a failure (z NaN) scores 0."""
+    return np.where(np.isnan(z), 0.0, ndtr(np.nan_to_num(z, nan=0.0)))
+
+
+def score_task(ref: TaskReference, records: Records) -> TaskScore:
+    """Score one attempt: every scored reference instance needs a record (else rejected)."""
+    pos = ref.position
+    n = ref.n_scored
+    take = np.full(n, -1, dtype=np.int64)
+    unscored: list[str] = []
+    for j, name in enumerate(records.names):
+        i = pos.get(name)
+        if i is None:
+            unscored.append(name)
+        else:
+            take[i] = j
+    missing = np.flatnonzero(take < 0)
+    if missing.size:
+        shown = ", ".join(ref.names[i] for i in missing[:MAX_LISTED])
+        more = f" and {missing.size - MAX_LISTED} more" if missing.size > MAX_LISTED else ""
+        raise InputError([Problem(records.file, "", "instance",
+                                  f"{missing.size} scored instance(s) of task '{ref.task}' have no record: {shown}{more}")])
+    A = records.A[take]
+    status = [records.status[j] for j in take.tolist()]
+    with np.errstate(over="ignore"):
+        z = instance_z(A, ref.mu, ref.scale, ref.direction)
+    overflow = np.flatnonzero(np.isinf(z))
+    if overflow.size:
+        i = int(overflow[0])
+        raise InputError([Problem(records.file, f"record {int(take[i])} ('{ref.names[i]}')", "A",
+                                  f"z = (A - mu)/scale overflows (A={A[i]!r}, mu={ref.mu[i]!r}, scale={ref.scale[i]!r})")])
+    phi = instance_phi(z)
+    relative = math.fsum(phi.tolist()) / n
+    return TaskScore(ref, status, A, z, phi, relative, unscored)
+
+
+def solver_score_output(score: TaskScore, suite: str, reference_id: str) -> dict:
+    """SPEC 7, solver-score output. Every float is finite by construction (NaN only as null)."""
+    ref = score.ref
+    ok = ~np.isnan(score.z)
+    a_list = score.A.tolist()
+    z_list = score.z.tolist()
+    instances = [
+        {"instance": name, "status": st, "A": a if good else None, "mu": mu, "s": s, "scale": sc,
+         "z": z if good else None, "phi": phi}
+        for name, st, a, mu, s, sc, z, phi, good in zip(
+            ref.names, score.status, a_list, ref.mu.tolist(), ref.s.tolist(), ref.scale.tolist(),
+            z_list, score.phi.tolist(), ok.tolist())
+    ]
+    return {
+        "task": ref.task,
+        "suite": suite,
+        "reference_id": reference_id,
+        "kind": ref.kind,
+        "direction": ref.direction,
+        "relative_score": score.relative_score,
+        "n_scored": ref.n_scored,
+        "instances": instances,
+        "unscored_instances": score.unscored_instances,
+    }
+
+
+def output_is_finite(score: TaskScore) -> bool:
+    """Checks the arrays that go into the output, so the writer can skip its walk."""
+    ok = ~np.isnan(score.z)
+    ref = score.ref
+    return bool(np.isfinite(score.z[ok]).all() and np.isfinite(score.A[ok]).all() and np.isfinite(score.phi).all()
+                and np.isfinite(ref.mu).all() and np.isfinite(ref.s).all() and np.isfinite(ref.scale).all()
+                and math.isfinite(score.relative_score))
