@@ -180,9 +180,8 @@ def cmd_tui(args) -> int:
 
 def cmd_tau2(args) -> int:
     from .jsonio import write_json
-    from .tau2 import compute_tau2_metrics, format_tau2_summary, load_tau2_results
-    results = load_tau2_results(Path(args.results))
-    metrics = compute_tau2_metrics(results)
+    from .tau2 import format_tau2_summary, tau2_metrics_for_file
+    metrics = tau2_metrics_for_file(Path(args.results))
     if args.output:
         write_json(Path(args.output), metrics)
     print(format_tau2_summary(metrics))

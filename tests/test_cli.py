@@ -1,0 +1,167 @@
+"""SPEC section 6: the command line, exit codes, messages, nothing written on rejection."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scoring.inputs import demo_run, sample_root
+from tests.conftest import full_rows, row
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_exit_0_when_complete(ws, cli):
+    ws.write_rows(full_rows())
+    code, out, err = cli(*ws.score_args())
+    assert code == 0 and ws.out.is_file() and "complete" in out and err == ""
+
+
+def test_exit_0_when_provisional(ws, cli):
+    rows = full_rows()
+    rows[0]["adoption_status"] = "selected_provisional"
+    ws.write_rows(rows)
+    assert cli(*ws.score_args())[0] == 0
+    assert json.loads(ws.out.read_text())["status"] == "provisional"
+
+
+def test_exit_3_when_incomplete_and_output_written(ws, cli):
+    ws.write_rows(full_rows()[1:])
+    code, out, _ = cli(*ws.score_args())
+    assert code == 3
+    doc = json.loads(ws.out.read_text())
+    assert doc["status"] == "incomplete" and doc["models"]["m"]["index"] is None
+
+
+def test_exit_1_on_rejection_names_file_line_field_and_writes_nothing(ws, cli):
+    rows = full_rows()
+    rows[0]["score"] = "0.5"
+    ws.write_rows(rows)
+    code, out, err = cli(*ws.score_args())
+    assert code == 1 and not ws.out.exists()
+    assert f"{ws.run / 'attempts.csv'}: line 2: field 'score':" in err
+    assert "Traceback" not in err
+
+
+def test_rejection_leaves_an_existing_output_byte_identical(ws, cli):
+    ws.out.parent.mkdir(parents=True)
+    ws.out.write_bytes(b'{"previous": true}\n')
+    ws.write_rows(full_rows() + [row(item="t1")])
+    assert cli(*ws.score_args())[0] == 1
+    assert ws.out.read_bytes() == b'{"previous": true}\n'
+    assert sorted(p.name for p in ws.out.parent.iterdir()) == ["index.json"]
+
+
+def test_exit_2_on_usage(cli):
+    assert cli("score", "--bogus")[0] == 2
+    assert cli("solver-score", "--task", "x")[0] == 2
+    code, _, err = cli("score", "--output", "x.json")
+    assert code == 2 and "RUN_DIR" in err
+
+
+def test_version(cli):
+    code, out, _ = cli("--version")
+    assert code == 0 and out.startswith("tcsexam ")
+
+
+def test_suite_option_disagreeing_with_cohort_is_rejected(ws, cli):
+    ws.write_rows(full_rows())
+    code, _, err = cli(*ws.score_args("--suite", "full"))
+    assert code == 1 and "cohort declares suite 'lite'" in err
+
+
+def test_validate_lists_every_problem_grouped_by_file_and_writes_nothing(ws, cli):
+    rows = full_rows()
+    rows[0]["score"] = "0.5"
+    rows[2]["solver_protocol"] = "online"
+    ws.write_rows(rows)
+    code, out, err = cli("validate", str(ws.run), "--benchmark", str(ws.bench))
+    assert code == 1
+    assert f"{ws.run / 'attempts.csv'}: 2 problems" in err and "rejected: 2 problems in 1 file" in err
+    assert not ws.out.exists()
+
+
+def test_validate_collects_problems_across_files(ws, cli):
+    ws.write_rows(full_rows())
+    (ws.run / "cohort.json").write_text('{"suite": "lite", "models": {}}')
+    (ws.run / "attempts.csv").write_text("model,track\nm,theorem\n")
+    code, _, err = cli("validate", str(ws.run), "--benchmark", str(ws.bench))
+    assert code == 1
+    assert "cohort.json: 3 problems" in err and "attempts.csv: 7 problems" in err
+
+
+def test_missing_run_dir_is_exit_1(tmp_path, cli):
+    code, _, err = cli("score", str(tmp_path / "nope"), "--output", str(tmp_path / "o.json"))
+    assert code == 1 and "run directory not found" in err
+
+
+def test_unwritable_output_is_a_clean_error(ws, cli, tmp_path):
+    ws.write_rows(full_rows())
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    code, _, err = cli(*ws.score_args()[:-2], "--output", str(blocker / "index.json"))
+    assert code == 1 and "cannot write output" in err
+
+
+def test_no_traceback_in_a_real_process(tmp_path):
+    bad = tmp_path / "run"
+    bad.mkdir()
+    (bad / "attempts.csv").write_bytes(b"\xff\xfe not utf8")
+    (bad / "cohort.json").write_text("{")
+    proc = subprocess.run([sys.executable, "-m", "scoring", "score", str(bad), "--output", str(tmp_path / "o.json")],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr and "attempts.csv" in proc.stderr and "cohort.json" in proc.stderr
+    assert not (tmp_path / "o.json").exists()
+
+
+# --- the bundled sample --------------------------------------------------------
+
+def test_demo_has_one_complete_one_provisional_one_incomplete(tmp_path, cli):
+    out = tmp_path / "index.json"
+    code, stdout, _ = cli("score", str(demo_run()), "--output", str(out))
+    assert code == 3
+    doc = json.loads(out.read_text())
+    assert sorted(m["status"] for m in doc["models"].values()) == ["complete", "incomplete", "provisional"]
+    incomplete = next(m for m in doc["models"].values() if m["status"] == "incomplete")
+    assert incomplete["coverage"]["missing"] and incomplete["coverage"]["not_valid"][0]["score_status"] == "judge_failed"
+    assert any(len(p["by_k"]) == 3 for m in doc["models"].values() for p in m["pass_hat_k"].values())
+    assert any(e["note"] for m in doc["models"].values() for e in m["coverage"]["excluded"])
+    assert doc["provenance"]["inputs"]["records"]["files"] == len(list((demo_run() / "records").rglob("*.json")))
+    assert doc["ignored_rows"]["count"] >= 1
+
+
+def test_demo_solver_score_gives_z_and_phi(tmp_path, cli):
+    rec = next((demo_run() / "records").rglob("*.json"))
+    item = rec.parent.name
+    out = tmp_path / "x.json"
+    code, _, _ = cli("solver-score", "--task", item, "--records", str(rec), "--reference", "lite",
+                     "--reference-id", "sample-k3-synthetic", "--output", str(out))
+    assert code == 0
+    doc = json.loads(out.read_text())
+    assert all("z" in i and "phi" in i for i in doc["instances"])
+    assert 0 <= doc["relative_score"] <= 1
+
+
+def test_sample_reference_has_the_real_counts():
+    full = json.loads((sample_root() / "benchmark/references/sample-k3-synthetic/full.json").read_text())
+    lite = json.loads((sample_root() / "benchmark/references/sample-k3-synthetic/lite.json").read_text())
+    assert sum(len(t["instances"]) for t in full["tasks"].values()) == 1860
+    assert len(full["unscored_reference_instances"]) == 32
+    suite = json.loads((sample_root() / "benchmark/suites/lite.json").read_text())
+    lite_solver = {t["item"] for t in suite["tasks"] if t["track"] == "solver"}
+    assert len(suite["tasks"]) == 20 and set(lite["tasks"]) == lite_solver and len(lite_solver) == 5
+    kinds = {(t["kind"], t["direction"]) for t in full["tasks"].values()}
+    assert {("objective", "maximize"), ("objective", "minimize"), ("solve", "maximize")} <= kinds
+    assert any(v is None for t in full["tasks"].values() for vals in t["instances"].values() for v in vals)
+
+
+def test_generator_reproduces_the_bundled_sample(tmp_path):
+    from sample_runs.generate import write_all
+    write_all(tmp_path)
+    for rel in ("benchmark/references/sample-k3-synthetic/full.json", "demo/attempts.csv", "demo/cohort.json"):
+        assert (tmp_path / rel).read_bytes() == (sample_root() / rel).read_bytes(), rel

@@ -1,0 +1,83 @@
+"""SPEC section 5: pass^k = C(c, k) / C(n, k), exact; track mean over tasks with n >= k."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.passk import mean_pass_hat_k, pass_hat_k
+from tests.conftest import full_rows, row
+
+
+def test_estimator_values():
+    # n = 4, c = 3: pass^1 = 3/4, pass^2 = C(3,2)/C(4,2) = 3/6, pass^3 = 1/4, pass^4 = 0
+    assert [pass_hat_k(4, 3, k) for k in (1, 2, 3, 4)] == [Fraction(3, 4), Fraction(1, 2), Fraction(1, 4), 0]
+
+
+def test_mean_only_over_tasks_with_enough_attempts():
+    # task A: n=3, c=3 -> 1, 1, 1; task B: n=1, c=0 -> 0.  k=1: (1+0)/2; k=2, 3: only A.
+    assert mean_pass_hat_k([(3, 3), (1, 0)]) == {1: 0.5, 2: 1.0, 3: 1.0}
+
+
+def test_tasks_without_valid_attempts_are_left_out():
+    assert mean_pass_hat_k([(2, 1), (0, 0)]) == {1: 0.5, 2: 0.0}
+    assert mean_pass_hat_k([(0, 0)]) == {}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(min_value=1, max_value=40).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n))))
+def test_in_unit_interval_and_non_increasing(nc):
+    n, c = nc
+    values = [pass_hat_k(n, c, k) for k in range(1, n + 1)]
+    assert all(0 <= v <= 1 for v in values)
+    assert all(a >= b for a, b in zip(values, values[1:]))
+    assert values[0] == Fraction(c, n)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(min_value=1, max_value=12).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n))))
+def test_equals_the_without_replacement_probability(nc):
+    # pass^k = probability that k attempts drawn without replacement are all successes
+    n, c = nc
+    for k in range(1, n + 1):
+        prob = Fraction(1)
+        for i in range(k):
+            prob *= Fraction(max(c - i, 0), n - i)
+        assert pass_hat_k(n, c, k) == prob
+
+
+def test_run_pass_hat_k_uses_threshold_and_valid_adopted_attempts(ws):
+    # c1 planned 3: scores 1.0, 0.99, 1.5 -> c = 2 of n = 3 at threshold 1.0; c2: 1 attempt 0.4 -> c = 0
+    ws.write_cohort(models={"m": {"attempts_per_task": 1, "attempts_per_item": {"c1": 3}}})
+    rows = [r for r in full_rows() if r["item"] != "c1"]
+    rows += [row(track="construction", item="c1", attempt=a, score=s) for a, s in ((1, 1.0), (2, 0.99), (3, 1.5))]
+    rows += [row(track="construction", item="c1", attempt="0", score=1, adoption="excluded", note="x")]
+    ws.write_rows(rows)
+    pk = ws.load()["models"]["m"]["pass_hat_k"]["construction"]
+    assert pk["threshold"] == 1.0
+    assert pk["by_k"] == {"1": pytest.approx((2 / 3 + 0) / 2), "2": pytest.approx(comb(2, 2) / comb(3, 2)),
+                          "3": 0.0}
+    # overridden threshold 0.9: c1 has c = 3
+    pk = ws.load({"construction": 0.9})["models"]["m"]["pass_hat_k"]["construction"]
+    assert pk["threshold"] == 0.9 and pk["by_k"]["3"] == 1.0
+
+
+def test_solver_threshold_is_one_half(ws):
+    ws.write_rows(full_rows(scores={"s1": 0.5, "s2": 0.4999}))
+    pk = ws.load()["models"]["m"]["pass_hat_k"]["solver"]
+    assert pk["threshold"] == 0.5 and pk["by_k"] == {"1": 0.5}
+
+
+def test_threshold_override_from_the_command_line(ws, cli):
+    import json
+    ws.write_rows(full_rows(scores={"s1": 0.3, "s2": 0.4}))
+    code, _, _ = cli(*ws.score_args("--threshold", "solver=0.35"))
+    assert code == 0
+    doc = json.loads(ws.out.read_text())
+    assert doc["models"]["m"]["pass_hat_k"]["solver"] == {"threshold": 0.35, "tasks": 2, "by_k": {"1": 0.5}}
+    code, _, err = cli(*ws.score_args("--threshold", "solvr=0.35"))
+    assert code == 2 and "TRACK=VALUE" in err
