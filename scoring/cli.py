@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections import defaultdict
 from pathlib import Path
 
 from . import TRACK_LETTERS, TRACKS, __version__
-from .errors import InputError, Problem
+from .errors import InputError, Problem, format_problems
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
 
@@ -84,20 +83,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--models", nargs=2, required=True, metavar=("A", "B"))
     p.add_argument("--output", metavar="FILE")
     return parser
-
-
-def format_problems(problems: list[Problem]) -> str:
-    """Problems grouped by file, with a count (used by validate and by every rejection)."""
-    groups: dict[str, list[Problem]] = defaultdict(list)
-    for p in problems:
-        groups[p.file].append(p)
-    lines = []
-    for file, items in groups.items():
-        lines.append(f"{file}: {len(items)} problem{'s' if len(items) != 1 else ''}")
-        lines.extend(f"  {p}" for p in items)
-    n = len(problems)
-    lines.append(f"rejected: {n} problem{'s' if n != 1 else ''} in {len(groups)} file{'s' if len(groups) != 1 else ''}")
-    return "\n".join(lines)
 
 
 def fmt(x: float | None, digits: int = 4) -> str:

@@ -6,6 +6,7 @@ Every loader collects *all* problems of a file before raising (SPEC section 6:
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,3 +58,17 @@ class Problems:
     def raise_if_any(self) -> None:
         if self.items:
             raise InputError(self.items)
+
+
+def format_problems(problems: list[Problem]) -> str:
+    """Problems grouped by file, with a count (used by validate and by every rejection)."""
+    groups: dict[str, list[Problem]] = defaultdict(list)
+    for p in problems:
+        groups[p.file].append(p)
+    lines = []
+    for file, items in groups.items():
+        lines.append(f"{file}: {len(items)} problem{'s' if len(items) != 1 else ''}")
+        lines.extend(f"  {p}" for p in items)
+    n = len(problems)
+    lines.append(f"rejected: {n} problem{'s' if n != 1 else ''} in {len(groups)} file{'s' if len(groups) != 1 else ''}")
+    return "\n".join(lines)

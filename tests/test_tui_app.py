@@ -1,0 +1,278 @@
+"""Dashboard behaviour, driven headless with Pilot."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from textual.widgets import DataTable, Select, Static
+from textual.worker import WorkerCancelled
+
+from scoring.cli import main as cli_main
+from scoring.inputs import demo_run
+from tui.app import create_app
+from tui.screens.attempts import AttemptsScreen
+from tui.screens.help import HelpScreen
+from tui.state import DashboardConfig
+from tui.widgets.diagnostics import DiagnosticsPane
+from tui.widgets.instance_table import InstanceTable
+from tui.widgets.instances import InstancesPane
+
+SIZE = (140, 45)
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "tau2"
+
+
+async def settle(pilot, rounds: int = 3) -> None:
+    """Let the thread workers finish and their messages be handled."""
+    for _ in range(rounds):
+        try:
+            await pilot.app.workers.wait_for_complete()
+        except WorkerCancelled:  # an exclusive worker replaced by a newer one
+            pass
+        await pilot.pause()
+    for _ in range(200):  # the worker's message may still be on its way to the app
+        if not pilot.app.loading:
+            break
+        await pilot.pause(0.01)
+    await pilot.pause()
+
+
+def text_of(app, selector: str) -> str:
+    return str(app.query_one(selector, Static).render())
+
+
+@pytest.fixture
+def demo_copy(tmp_path) -> Path:
+    target = tmp_path / "demo"
+    shutil.copytree(demo_run(), target)
+    return target
+
+
+async def test_opens_the_demo_and_names_the_leader():
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.query_one("#overview-table", DataTable)
+        assert table.row_count == 3
+        assert "Leader: atlas-70b" in text_of(app, "#overview-summary")
+        first = table.get_row_at(0)
+        assert first[0] == "atlas-70b" and first[2].startswith("76.91")
+        assert app.query_one("#overview-table", DataTable).get_row("cirrus-mini")[2] == "—"
+
+
+async def test_selecting_a_model_reaches_the_other_panes():
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.query_one("#overview-table", DataTable).focus()
+        await pilot.press("down")
+        await settle(pilot)
+        assert app.selected_model == "borealis-8x22b"
+        assert "borealis-8x22b" in text_of(app, "#passk-title")
+        options = [str(o[0]) for o in app.query_one("#instances-attempt", Select)._options if str(o[0])]
+        assert options and all("attempt" in o for o in options)
+        assert app.query_one(InstancesPane).key[0] == "borealis-8x22b"
+
+
+async def test_overview_sorts_by_any_column():
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.query_one("#overview-table", DataTable)
+        table.focus()
+        order = lambda: [table.get_row_at(i)[0] for i in range(table.row_count)]
+        assert order() == ["atlas-70b", "borealis-8x22b", "cirrus-mini"]  # index, descending, null last
+        await pilot.press("S")
+        assert order() == ["borealis-8x22b", "atlas-70b", "cirrus-mini"]  # ascending, null still last
+        await pilot.press("s")  # next column: P
+        await pilot.press("s", "s")  # C (construction)
+        assert order()[0] == "atlas-70b" and order()[-1] == "cirrus-mini"
+        await pilot.click("#overview-table", offset=(4, 0))  # header "Model"
+        await pilot.pause()
+        assert order() == ["atlas-70b", "borealis-8x22b", "cirrus-mini"]
+
+
+async def test_coverage_shows_the_missing_attempts_and_opens_a_task():
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        grid = app.query_one("#coverage-grid", DataTable)
+        assert grid.get_row("con-expander")[3] == "0/1"
+        assert grid.get_row("thm-ramsey-bound")[3] == "✗"
+        issues = app.query_one("#issues-table", DataTable)
+        rows = [issues.get_row_at(i) for i in range(issues.row_count)]
+        assert ["cirrus-mini", "con-expander", "—", "incomplete", "1 of 1 planned attempts missing"] in [list(r) for r in rows]
+        grid.focus()
+        grid.move_cursor(row=grid.get_row_index("thm-pcp-gap"), column=1)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, AttemptsScreen)
+        attempts = app.screen.query_one(DataTable)
+        statuses = [attempts.get_row_at(i)[2] for i in range(attempts.row_count)]
+        assert statuses.count("excluded") == 1 and statuses.count("selected") == 3
+        await pilot.press("escape")
+        assert not isinstance(app.screen, AttemptsScreen)
+
+
+async def test_instances_sort_filter_and_jump():
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        pane = app.query_one(InstancesPane)
+        table = app.query_one(InstanceTable)
+        cols = pane.columns
+        assert cols is not None and len(table.order) == len(cols)
+        pane.sort("phi", True)
+        await settle(pilot)
+        assert cols.phi[table.order[0]] == cols.phi.max()
+        assert np.all(np.diff(cols.phi[table.order]) <= 0)
+        pane.filter_status("ok")
+        await settle(pilot)
+        assert np.all(cols.status[table.order] == 0)
+        target = str(cols.names[len(cols) // 2])
+        await pilot.press("slash")
+        await pilot.press(*target, "enter")
+        await pilot.pause()
+        assert str(cols.names[table.current_row()]) == target
+        assert text_of(app, "#instances-detail").startswith(f"{target}: ")
+        await pilot.press("down")
+        await pilot.pause()
+        assert table.cursor >= 1
+
+
+async def test_export_matches_tcsexam_score(tmp_path, demo_copy):
+    out_tui = tmp_path / "tui" / "index.json"
+    out_cli = tmp_path / "cli" / "index.json"
+    app = create_app(DashboardConfig(run_dir=str(demo_copy), output=str(out_tui)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("e")
+        await pilot.pause()
+    assert cli_main(["score", str(demo_copy), "--output", str(out_cli)]) == 3
+    a, b = json.loads(out_tui.read_text()), json.loads(out_cli.read_text())
+    assert a["provenance"]["content_sha256"] == b["provenance"]["content_sha256"]
+    assert a["status"] == "incomplete"
+
+
+async def test_reload_picks_up_changes_and_keeps_last_good_state_on_bad_input(demo_copy):
+    app = create_app(DashboardConfig(run_dir=str(demo_copy)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.state.document["models"]["cirrus-mini"]["status"] == "incomplete"
+        csv = demo_copy / "attempts.csv"
+        original = csv.read_text()
+        csv.write_text(original.replace("cirrus-mini,theorem,thm-ramsey-bound,1,,selected,judge_failed",
+                                        "cirrus-mini,theorem,thm-ramsey-bound,1,1,selected,valid"))
+        await pilot.press("r")
+        await settle(pilot)
+        assert app.state.document["models"]["cirrus-mini"]["coverage"]["not_valid"] == []
+        good = app.state
+        csv.write_text(original.replace("selected,valid", "selected,bogus", 1))
+        await pilot.press("r")
+        await settle(pilot)
+        assert app.state is good  # the last good state stays
+        assert "bogus" in app.problems_text and "attempts.csv" in app.problems_text
+
+
+async def test_bad_inputs_open_diagnostics_with_validate_words(tmp_path, demo_copy, capsys):
+    cohort = demo_copy / "cohort.json"
+    cohort.write_text(cohort.read_text().replace('"offline"', '"sideways"'))
+    cli_main(["validate", str(demo_copy)])
+    validate_err = capsys.readouterr().err.strip()
+    app = create_app(DashboardConfig(run_dir=str(demo_copy)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.state is None
+        assert app.query_one("TabbedContent").active == "diagnostics"
+        assert validate_err in text_of(app, "#diagnostics-text")
+        await pilot.press("e")  # nothing to export: a notification, no crash
+        await pilot.pause()
+
+
+async def test_watch_survives_a_half_written_file(demo_copy):
+    app = create_app(DashboardConfig(run_dir=str(demo_copy), watch=True), watch_interval=0.05)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        csv = demo_copy / "attempts.csv"
+        full = csv.read_text()
+        csv.write_text(full[: len(full) // 2].rsplit(",", 3)[0])  # caught half-written: a broken last row
+        for _ in range(20):
+            await pilot.pause(0.05)
+            await settle(pilot, 1)
+            if app.problems_text:
+                break
+        assert app.problems_text and app.state is not None
+        csv.write_text(full.replace("cirrus-mini,theorem,thm-ramsey-bound,1,,selected,judge_failed",
+                                    "cirrus-mini,theorem,thm-ramsey-bound,1,1,selected,valid"))
+        for _ in range(20):
+            await pilot.pause(0.05)
+            await settle(pilot, 1)
+            if app.problems_text is None:
+                break
+        assert app.problems_text is None
+        assert app.state.document["models"]["cirrus-mini"]["coverage"]["not_valid"] == []
+
+
+async def test_help_and_quit():
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, HelpScreen)
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+async def test_command_palette_jumps_to_a_task():
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.jump_to_task("con-expander")
+        await pilot.pause()
+        grid = app.query_one("#coverage-grid", DataTable)
+        assert app.query_one("TabbedContent").active == "coverage"
+        assert grid.coordinate_to_cell_key(grid.cursor_coordinate).row_key.value == "con-expander"
+        from tui.commands import DashboardCommands
+        texts = [t for t, _, _ in DashboardCommands(app.screen)._commands()]
+        assert "Export index.json" in texts and "Jump to model cirrus-mini" in texts
+
+
+async def test_compare_view_gives_the_paired_difference():
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("5")
+        await pilot.pause()
+        table = app.query_one("#compare-table", DataTable)
+        assert table.row_count == 5 and table.get_row_at(4)[0] == "Index (points)"
+        assert "Index difference" in text_of(app, "#compare-verdict")
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data/tau2 is not beside the checkout")
+async def test_tau2_tab_shows_the_metrics():
+    app = create_app(DashboardConfig(tau2=str(DATA / "derived" / "derived_C_edge_4x5.json")))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.query_one("TabbedContent").active == "tau2"
+        assert app.query_one("#tau2-tasks", DataTable).row_count == 5
+        assert app.query_one("#tau2-audit", DataTable).row_count == len(app.tau2_metrics["audit"]) > 0
+        assert "avg_reward 0.6053" in text_of(app, "#tau2-summary")
+
+
+async def test_bad_tau2_file_does_not_crash(tmp_path):
+    bad = tmp_path / "r.json"
+    bad.write_text("{")
+    app = create_app(DashboardConfig(tau2=str(bad)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert "rejected" in text_of(app, "#tau2-summary")

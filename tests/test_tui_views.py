@@ -1,0 +1,134 @@
+"""The dashboard's pure view functions, on plain data (no terminal)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tui.views import (coverage_cell, coverage_grid, explain_instance, histogram_counts, issue_rows, leader,
+                       overview_rows, passk_rows, sort_rows, tau2_task_rows)
+from tui.widgets.instance_table import format_row, sort_order
+from tui.state import InstanceColumns
+
+
+def model(status, index, means, tasks, coverage=None, issues=(), ci=None, pass_hat_k=None):
+    return {"status": status, "index": index, "track_means": means, "tasks": tasks,
+            "coverage": coverage or {"missing": [], "provisional": [], "not_valid": [], "excluded": []},
+            "issues": list(issues), "ci": ci or {"tracks": {}, "index": None},
+            "pass_hat_k": pass_hat_k or {t: {"threshold": 1.0, "tasks": 0, "by_k": {}}
+                                         for t in ("theorem", "solver", "construction", "conjecture")}}
+
+
+def task(track, status="complete", adopted=1, planned=1):
+    return {"track": track, "mean": 1.0, "partial_mean": 1.0, "adopted": adopted, "valid": adopted,
+            "planned": planned, "status": status}
+
+
+MEANS = {"theorem": 1.0, "solver": 0.5, "construction": 1.0, "conjecture": 0.0}
+DOC = {
+    "status": "incomplete", "ignored_rows": {"rows": [{"line": 9, "model": "x", "track": "theorem", "item": "t1",
+                                                       "attempt": "1", "reason": "model not in cohort"}]},
+    "models": {
+        "a": model("complete", 60.0, MEANS, {"t1": task("theorem"), "s1": task("solver")},
+                   ci={"tracks": {"theorem": {"mean": 1.0, "hi": 1.25}}, "index": {"value": 60.0, "hi": 70.0}}),
+        "b": model("incomplete", None, {**MEANS, "theorem": None},
+                   {"t1": task("theorem", "incomplete", 0, 1), "s1": task("solver", "provisional")},
+                   coverage={"missing": [{"item": "t1"}], "provisional": [{"item": "s1", "attempt": "2"}],
+                             "not_valid": [], "excluded": [{"item": "s1"}]},
+                   issues=[{"kind": "incomplete", "item": "t1", "attempt": None, "message": "1 of 1 planned attempts missing"}]),
+        "c": model("complete", 75.5, MEANS, {"t1": task("theorem"), "s1": task("solver")}),
+    },
+}
+
+
+def test_overview_rows_show_index_pm_and_task_counts():
+    rows = {r.model: r for r in overview_rows(DOC)}
+    assert rows["a"].cells()[2] == "60.00 ±10.00"
+    assert rows["a"].cells()[3] == "1.000 ±0.250  1/1"
+    assert rows["b"].cells()[2] == "—" and rows["b"].cells()[3] == "—  0/1"
+
+
+def test_sort_puts_nulls_last_both_ways():
+    rows = overview_rows(DOC)
+    assert [r.model for r in sort_rows(rows, 2, reverse=True)] == ["c", "a", "b"]
+    assert [r.model for r in sort_rows(rows, 2, reverse=False)] == ["a", "c", "b"]
+    assert [r.model for r in sort_rows(rows, 0)] == ["a", "b", "c"]
+
+
+def test_leader_is_highest_non_null_index():
+    assert leader(DOC) == "c"
+
+
+def test_coverage_glyphs():
+    items, grid = coverage_grid(DOC)
+    assert items == ["t1", "s1"]
+    assert grid["a"] == [("●", "complete"), ("●", "complete")]
+    assert grid["b"] == [("0/1", "missing"), ("◐+x", "provisional")]
+    nv = {"missing": [], "provisional": [], "not_valid": [{"item": "t1"}], "excluded": []}
+    assert coverage_cell(task("theorem", "incomplete"), nv, "t1") == ("✗", "not_valid")
+
+
+def test_issue_rows_include_provisional_and_ignored():
+    rows = issue_rows(DOC)
+    kinds = [(r.model, r.item, r.kind) for r in rows]
+    assert ("b", "t1", "incomplete") in kinds and ("b", "s1", "provisional") in kinds and ("x", "t1", "ignored") in kinds
+    assert next(r for r in rows if r.kind == "ignored").reason == "line 9: model not in cohort"
+
+
+def test_passk_rows():
+    doc = {"models": {"m": model("complete", 1, MEANS, {}, pass_hat_k={
+        "theorem": {"threshold": 1.0, "tasks": 2, "by_k": {"1": 0.5, "2": 0.25}},
+        "solver": {"threshold": 0.5, "tasks": 1, "by_k": {"1": 1.0}},
+        "construction": {"threshold": 1.0, "tasks": 0, "by_k": {}},
+        "conjecture": {"threshold": 1.0, "tasks": 0, "by_k": {}}})}}
+    kmax, rows = passk_rows(doc, "m")
+    assert kmax == 2
+    assert rows[0] == ["P theorem", "1", "2", "0.5000", "0.2500"]
+    assert rows[1] == ["S solver", "0.5", "1", "1.0000", "—"]
+
+
+def test_explain_instance_names_the_binding_floor():
+    text = explain_instance("G1", "ok", 15.0, 12.0, 2.0, 2.0, 1.5, 0.9332, "maximize", 0.02)
+    assert "(s)" in text and "z = (A − mu)/scale = 1.5000" in text
+    text = explain_instance("G1", "ok", 1010.0, 1000.0, 0.0, 20.0, 0.5, 0.69, "minimize", 0.02)
+    assert "relative floor 0.02·|mu|" in text and "(mu − A)/scale" in text
+    assert "scores 0" in explain_instance("G2", "timeout", np.nan, 1, 1, 1, np.nan, 0.0, "maximize", 0.02)
+
+
+def test_histogram_counts_cover_zero_and_one():
+    assert histogram_counts(np.array([0.0, 0.05, 0.5, 1.0, 1.0])) == [2, 0, 0, 0, 0, 1, 0, 0, 0, 2]
+
+
+def columns(phi, status=None, names=None):
+    n = len(phi)
+    arr = np.asarray(phi, dtype=float)
+    nm = np.empty(n, dtype=object)
+    nm[:] = names or [f"i{k}" for k in range(n)]
+    st = np.zeros(n, dtype=np.int8) if status is None else np.asarray(status, dtype=np.int8)
+    z = np.where(st == 0, arr, np.nan)
+    return InstanceColumns("t", "maximize", "objective", nm, st, arr, arr, arr, arr + 1, z, arr, 0.5, [])
+
+
+def test_sort_order_by_value_with_failures_last():
+    cols = columns([0.3, 0.9, 0.1, 0.5], status=[0, 0, 1, 0])
+    rows = np.arange(4)
+    assert sort_order(cols, rows, "z", False).tolist() == [0, 3, 1, 2]
+    assert sort_order(cols, rows, "z", True).tolist() == [1, 3, 0, 2]
+    assert sort_order(cols, rows, "phi", True).tolist() == [1, 3, 0, 2]
+
+
+def test_sort_order_by_name():
+    cols = columns([1, 2, 3], names=["b", "c", "a"])
+    assert sort_order(cols, np.arange(3), "instance", False).tolist() == [2, 0, 1]
+
+
+def test_format_row_shows_dash_for_failure_values():
+    cols = columns([0.3, 0.9], status=[0, 1])
+    assert format_row(cols, 1).split()[:3] == ["i1", "timeout", "—"]
+
+
+def test_tau2_task_rows():
+    metrics = {"tasks": [{"task_id": "a", "n": 2, "successes": 1, "avg_reward": 0.5,
+                          "pass_hat_k": {"1": 0.5, "2": 0.0}, "termination_reasons": {"agent_stop": 2}}]}
+    kmax, rows = tau2_task_rows(metrics)
+    assert kmax == 2 and rows == [["a", "2", "1", "0.5000", "0.5000", "0.0000", "agent_stop 2"]]

@@ -1,0 +1,34 @@
+"""Command-palette commands: jump to a model or task, export, reload."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+
+class DashboardCommands(Provider):
+    def _commands(self) -> list[tuple[str, object, str]]:
+        app = self.app
+        out: list[tuple[str, object, str]] = [
+            ("Export index.json", app.action_export, f"write {app.config.output}"),
+            ("Reload inputs", app.action_reload, "re-read attempts, cohort, records"),
+        ]
+        state = getattr(app, "state", None)
+        if state is not None:
+            for model in state.models:
+                out.append((f"Jump to model {model}", partial(app.select_model, model, "overview"), "overview row"))
+            for task in state.run.suite.tasks:
+                out.append((f"Jump to task {task.item}", partial(app.jump_to_task, task.item), f"{task.track} task"))
+        return out
+
+    async def discover(self) -> Hits:
+        for text, command, help_text in self._commands():
+            yield DiscoveryHit(text, command, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for text, command, help_text in self._commands():
+            score = matcher.match(text)
+            if score > 0:
+                yield Hit(score, matcher.highlight(text), command, help=help_text)

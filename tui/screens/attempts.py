@@ -1,0 +1,32 @@
+"""The attempts of one (model, task), as they stand in attempts.csv."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Static
+
+
+class AttemptsScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q", "dismiss", "Close")]
+
+    def __init__(self, model: str, item: str, task: dict, rows: list) -> None:
+        super().__init__()
+        self.model, self.item, self.task_result, self.rows = model, item, task, rows
+
+    def compose(self) -> ComposeResult:
+        t = self.task_result
+        with Vertical(id="attempts-body"):
+            yield Static(f"[b]{self.model}[/b] · {self.item} ({t['track']}): {t['status']}, "
+                         f"{t['adopted']} of {t['planned']} planned attempts adopted, {t['valid']} valid; "
+                         f"task mean {'—' if t['mean'] is None else format(t['mean'], '.4f')}.   escape closes")
+            table = DataTable(id="attempts-table", cursor_type="row")
+            table.add_columns("line", "attempt", "adoption_status", "score_status", "score", "note")
+            for r in self.rows:
+                table.add_row(str(r.line), r.attempt, r.adoption_status, r.score_status,
+                              "—" if r.score is None else f"{r.score:g}", r.note)
+            if not self.rows:
+                table.add_row("—", "—", "no row in attempts.csv", "", "", "")
+            yield table

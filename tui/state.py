@@ -1,0 +1,151 @@
+"""What the dashboard shows, loaded through the scoring core (never recomputed here).
+
+Everything in this module runs in thread workers; it imports the scoring core
+lazily so that the first frame does not wait for scipy and pydantic.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+@dataclass
+class DashboardConfig:
+    """Command-line options of ``tcsexam tui`` (SPEC 6)."""
+
+    run_dir: str | None = None
+    attempts: str | None = None
+    cohort: str | None = None
+    records: str | None = None
+    benchmark: str | None = None
+    suite: str | None = None
+    output: str = "build/index.json"
+    watch: bool = False
+    tau2: str | None = None
+    thresholds: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class DashboardState:
+    """One successfully loaded run: the index document plus what the panes need to drill down."""
+
+    document: dict
+    run: Any                     # scoring.inputs.Run
+    watched: list[Path]          # files whose change triggers a reload under --watch
+
+    @property
+    def models(self) -> list[str]:
+        return list(self.document["models"])
+
+    def solver_items(self) -> list[str]:
+        return [t.item for t in self.run.suite.tasks if t.track == "solver"]
+
+    def attempts_of(self, model: str, item: str) -> list:
+        """Rows of the attempts table for one (model, item), in file order."""
+        return [r for r in self.run.attempts.rows if r.model == model and r.item == item]
+
+    def records_path(self, model: str, item: str, attempt: str) -> Path | None:
+        root = self.run.paths.records
+        if root is None:
+            return None
+        path = root / model / item / f"{attempt}.json"
+        return path if path.is_file() else None
+
+
+def resolve_paths(config: DashboardConfig):
+    from scoring.inputs import demo_run, resolve_run_paths
+    default = demo_run() if not (config.run_dir or (config.attempts and config.cohort)) else None
+    return resolve_run_paths(config.run_dir, attempts=config.attempts, cohort=config.cohort, records=config.records,
+                             benchmark=config.benchmark, suite=config.suite, default_run=default)
+
+
+def watched_files(paths) -> list[Path]:
+    files = [paths.attempts, paths.cohort]
+    if paths.records is not None:
+        files.append(paths.records)
+    return files
+
+
+def load_state(config: DashboardConfig) -> DashboardState:
+    """Load and score a run (raises scoring.errors.InputError on rejected input)."""
+    from scoring.inputs import load_run
+    from scoring.output import build_index
+    paths = resolve_paths(config)
+    run = load_run(paths)
+    document = build_index(run, config.thresholds)
+    watched = watched_files(paths) + [p for p in run.input_paths.values() if p not in (paths.attempts, paths.cohort)]
+    return DashboardState(document, run, watched)
+
+
+def input_signature(paths: list[Path]) -> tuple:
+    """(path, mtime_ns, size) of every watched file; records folders are walked."""
+    sig = []
+    for p in paths:
+        try:
+            if p.is_dir():
+                for root, _, files in os.walk(p):
+                    for f in sorted(files):
+                        st = os.stat(os.path.join(root, f))
+                        sig.append((os.path.join(root, f), st.st_mtime_ns, st.st_size))
+            else:
+                st = p.stat()
+                sig.append((str(p), st.st_mtime_ns, st.st_size))
+        except OSError:
+            sig.append((str(p), None, None))
+    return tuple(sig)
+
+
+# --- instances ------------------------------------------------------------------
+
+STATUS_CODES = ("ok", "timeout", "invalid", "certificate_failed", "crash", "out_of_memory")
+
+
+@dataclass
+class InstanceColumns:
+    """Per-instance results of one attempt as numpy columns (what solver-score writes)."""
+
+    task: str
+    direction: str
+    kind: str
+    names: np.ndarray     # object array of str
+    status: np.ndarray    # int8 codes into STATUS_CODES
+    A: np.ndarray
+    mu: np.ndarray
+    s: np.ndarray
+    scale: np.ndarray
+    z: np.ndarray
+    phi: np.ndarray
+    relative_score: float
+    unscored: list[str]
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+
+def columns_from_score(score) -> InstanceColumns:
+    """Wrap a scoring.solver_score.TaskScore without recomputing anything."""
+    code = {s: i for i, s in enumerate(STATUS_CODES)}
+    ref = score.ref
+    names = np.empty(len(ref.names), dtype=object)
+    names[:] = ref.names
+    status = np.fromiter((code[s] for s in score.status), dtype=np.int8, count=len(score.status))
+    return InstanceColumns(ref.task, ref.direction, ref.kind, names, status, score.A, ref.mu, ref.s, ref.scale,
+                           score.z, score.phi, score.relative_score, score.unscored_instances)
+
+
+def load_instances(state: DashboardState, model: str, item: str, attempt: str) -> InstanceColumns:
+    """Score one attempt's records against the run's reference (scoring core), as columns."""
+    from scoring.errors import InputError, Problem
+    from scoring.solver_score import load_records, score_task
+    ref = state.run.reference
+    path = state.records_path(model, item, attempt)
+    if ref is None or path is None:
+        raise InputError([Problem(str(path or f"records/{model}/{item}/{attempt}.json"), "", "",
+                                  "no records file for this attempt")])
+    task_ref = ref.task(item)
+    return columns_from_score(score_task(task_ref, load_records(path, task_ref.kind)))

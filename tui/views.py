@@ -1,0 +1,217 @@
+"""Pure functions from plain data (the scoring outputs) to what the panes display.
+
+No textual here: each function is testable without a terminal.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+TRACKS = ("theorem", "solver", "construction", "conjecture")
+LETTERS = {"theorem": "P", "solver": "S", "construction": "C", "conjecture": "O"}
+DASH = "—"
+
+GLYPHS = {
+    "complete": ("●", "complete: every planned attempt adopted and valid"),
+    "provisional": ("◐", "provisional: complete, some attempt selected_provisional"),
+    "missing": ("n/m", "n of m planned attempts adopted (the rest missing)"),
+    "not_valid": ("✗", "an adopted attempt is judge_failed / not_finished / missing"),
+    "excluded": ("+x", "suffix: the task also has excluded attempts"),
+}
+
+
+def fmt(x: float | None, digits: int = 4) -> str:
+    return DASH if x is None else f"{x:.{digits}f}"
+
+
+def half_width(ci: dict | None) -> float | None:
+    if not ci or ci.get("hi") is None:
+        return None
+    return ci["hi"] - ci.get("mean", ci.get("value"))
+
+
+def fmt_pm(x: float | None, pm: float | None, digits: int) -> str:
+    if x is None:
+        return DASH
+    return f"{x:.{digits}f}" + (f" ±{pm:.{digits}f}" if pm is not None else "")
+
+
+@dataclass(frozen=True)
+class OverviewRow:
+    model: str
+    status: str
+    index: float | None
+    index_pm: float | None
+    means: dict[str, float | None]
+    pms: dict[str, float | None]
+    complete: dict[str, int]
+    total: dict[str, int]
+
+    def cells(self) -> list[str]:
+        out = [self.model, self.status, fmt_pm(self.index, self.index_pm, 2)]
+        for t in TRACKS:
+            out.append(f"{fmt_pm(self.means[t], self.pms[t], 3)}  {self.complete[t]}/{self.total[t]}")
+        return out
+
+    def sort_key(self, column: int):
+        """Sort key for a column; nulls sort last in ascending order."""
+        if column == 0:
+            return (0, self.model)
+        if column == 1:
+            return (0, ["complete", "provisional", "incomplete"].index(self.status))
+        value = self.index if column == 2 else self.means[TRACKS[column - 3]]
+        return (1, 0.0) if value is None else (0, value)
+
+
+OVERVIEW_COLUMNS = ["Model", "Status", "Index", *[f"{LETTERS[t]} ({t})" for t in TRACKS]]
+
+
+def overview_rows(document: dict) -> list[OverviewRow]:
+    rows = []
+    for name, m in document["models"].items():
+        tracks_ci = m.get("ci", {}).get("tracks", {})
+        complete = {t: 0 for t in TRACKS}
+        total = {t: 0 for t in TRACKS}
+        for task in m["tasks"].values():
+            total[task["track"]] += 1
+            complete[task["track"]] += task["status"] != "incomplete"
+        rows.append(OverviewRow(
+            model=name, status=m["status"], index=m["index"], index_pm=half_width(m.get("ci", {}).get("index")),
+            means=dict(m["track_means"]), pms={t: half_width(tracks_ci.get(t)) for t in TRACKS},
+            complete=complete, total=total))
+    return rows
+
+
+def sort_rows(rows: list[OverviewRow], column: int, reverse: bool = False) -> list[OverviewRow]:
+    """Sort by a column; null values always go last."""
+    present = [r for r in rows if r.sort_key(column)[0] == 0]
+    absent = [r for r in rows if r.sort_key(column)[0] != 0]
+    return sorted(present, key=lambda r: r.sort_key(column), reverse=reverse) + absent
+
+
+def leader(document: dict) -> str | None:
+    """The model with the highest non-null index."""
+    scored = [(m["index"], name) for name, m in document["models"].items() if m["index"] is not None]
+    return max(scored)[1] if scored else None
+
+
+def coverage_cell(task: dict, model_coverage: dict, item: str) -> tuple[str, str]:
+    """(glyph, kind) of one model × task cell."""
+    excluded = any(e["item"] == item for e in model_coverage["excluded"])
+    suffix = "+x" if excluded else ""
+    if any(e["item"] == item for e in model_coverage["not_valid"]):
+        return "✗" + suffix, "not_valid"
+    if task["adopted"] < task["planned"]:
+        return f"{task['adopted']}/{task['planned']}" + suffix, "missing"
+    if task["status"] == "provisional":
+        return "◐" + suffix, "provisional"
+    return "●" + suffix, "complete"
+
+
+def coverage_grid(document: dict) -> tuple[list[str], dict[str, list[tuple[str, str]]]]:
+    """Items (columns) and, per model, the glyph of each task."""
+    models = document["models"]
+    items = list(next(iter(models.values()))["tasks"]) if models else []
+    grid = {name: [coverage_cell(m["tasks"][item], m["coverage"], item) for item in items]
+            for name, m in models.items()}
+    return items, grid
+
+
+def legend_text() -> str:
+    return "   ".join(f"{g}  {text}" for g, text in GLYPHS.values())
+
+
+@dataclass(frozen=True)
+class IssueRow:
+    model: str
+    item: str
+    attempt: str
+    kind: str
+    reason: str
+
+
+def issue_rows(document: dict) -> list[IssueRow]:
+    """Every issue of every model, then every ignored row: what a researcher must fix."""
+    out = []
+    for name, m in document["models"].items():
+        for i in m["issues"]:
+            out.append(IssueRow(name, i["item"], i["attempt"] or DASH, i["kind"], i["message"]))
+        for p in m["coverage"]["provisional"]:
+            out.append(IssueRow(name, p["item"], p["attempt"], "provisional", "adopted as selected_provisional"))
+    for r in document["ignored_rows"]["rows"]:
+        out.append(IssueRow(r["model"], r["item"], r["attempt"], "ignored", f"line {r['line']}: {r['reason']}"))
+    return out
+
+
+def passk_rows(document: dict, model: str) -> tuple[int, list[list[str]]]:
+    """(largest k, rows of track, threshold, tasks, pass^1..pass^K)."""
+    pk = document["models"][model]["pass_hat_k"]
+    kmax = max((len(v["by_k"]) for v in pk.values()), default=0)
+    rows = []
+    for t in TRACKS:
+        v = pk[t]
+        rows.append([f"{LETTERS[t]} {t}", f"{v['threshold']:g}", str(v["tasks"])]
+                    + [fmt(v["by_k"].get(str(k))) for k in range(1, kmax + 1)])
+    return kmax, rows
+
+
+def histogram_counts(phi, bins: int = 10) -> list[int]:
+    """Counts of Phi over [0, 1] in equal bins (the last bin includes 1)."""
+    import numpy as np
+    counts, _ = np.histogram(phi, bins=bins, range=(0.0, 1.0))
+    return counts.tolist()
+
+
+def binding_floor(s: float, mu: float, scale: float, relative: float) -> str:
+    """Which term of scale = max(s, relative·|mu|, absolute) is the maximum."""
+    if scale == s:
+        return "s"
+    if scale == relative * abs(mu):
+        return f"relative floor {relative:g}·|mu|"
+    return "absolute floor"
+
+
+def explain_instance(name: str, status: str, A: float, mu: float, s: float, scale: float, z: float, phi: float,
+                     direction: str, relative: float) -> str:
+    """Why an instance scored its Phi, in the contract's words (SPEC 3)."""
+    if status != "ok":
+        return f"{name}: status '{status}' is a solver failure, so the instance scores 0 (SPEC 3)."
+    formula = "(A − mu)/scale" if direction == "maximize" else "(mu − A)/scale"
+    return (f"{name}: A = {A:.6g}; mu = {mu:.6g}, s = {s:.6g}; scale = max(s, relative·|mu|, absolute) = "
+            f"{scale:.6g} ({binding_floor(s, mu, scale, relative)}); {direction}: z = {formula} = {z:.4f}; "
+            f"Phi(z) = {phi:.4f}")
+
+
+def tau2_task_rows(metrics: dict) -> tuple[int, list[list[str]]]:
+    kmax = max((len(t["pass_hat_k"]) for t in metrics["tasks"]), default=0)
+    rows = []
+    for t in metrics["tasks"]:
+        reasons = ", ".join(f"{k} {v}" for k, v in sorted(t["termination_reasons"].items()))
+        rows.append([str(t["task_id"]), str(t["n"]), str(t["successes"]), fmt(t["avg_reward"])]
+                    + [fmt(t["pass_hat_k"].get(str(k))) for k in range(1, kmax + 1)] + [reasons])
+    return kmax, rows
+
+
+def compare_rows(result: dict) -> list[list[str]]:
+    rows = []
+    for t in TRACKS:
+        r = result["tracks"].get(t)
+        if r is None:
+            rows.append([f"{LETTERS[t]} {t}", DASH, DASH, DASH, "0"])
+        else:
+            ci = DASH if r["lo"] is None else f"[{r['lo']:+.4f}, {r['hi']:+.4f}]"
+            rows.append([f"{LETTERS[t]} {t}", f"{r['mean']:+.4f}", DASH if r["se"] is None else f"{r['se']:.4f}", ci,
+                         str(r["m"])])
+    idx = result["index"]
+    if idx is None:
+        rows.append(["Index (points)", DASH, DASH, DASH, ""])
+    else:
+        ci = DASH if idx["lo"] is None else f"[{idx['lo']:+.2f}, {idx['hi']:+.2f}]"
+        rows.append(["Index (points)", f"{idx['value']:+.2f}", DASH if idx["se"] is None else f"{idx['se']:.2f}", ci,
+                     DASH if idx["df"] is None else f"df {idx['df']:.1f}"])
+    return rows
+
+
+def is_finite(x) -> bool:
+    return x is not None and math.isfinite(x)

@@ -1,0 +1,47 @@
+"""pass^k per track for the selected model: a table and a line plot."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import DataTable, Static
+from textual_plotext import PlotextPlot
+
+from ..views import LETTERS, TRACKS, passk_rows
+
+EXPLAIN = ("pass^k = C(c, k) / C(n, k) per task: n = adopted attempts with score_status valid, c = those scoring at or "
+           "above the track's threshold; a track's pass^k is the mean over its tasks with n ≥ k (SPEC 5).")
+
+
+class PassKPane(Vertical):
+    def compose(self) -> ComposeResult:
+        yield Static("", id="passk-title", classes="section-title")
+        yield Static(EXPLAIN, id="passk-explain")
+        yield DataTable(id="passk-table", cursor_type="row", zebra_stripes=True)
+        yield PlotextPlot(id="passk-plot")
+
+    def show(self, document: dict, model: str | None) -> None:
+        if model is None or model not in document["models"]:
+            return
+        self.query_one("#passk-title", Static).update(f"pass^k of [b]{model}[/b]")
+        kmax, rows = passk_rows(document, model)
+        table = self.query_one(DataTable)
+        table.clear(columns=True)
+        table.add_columns("track", "threshold", "tasks", *[f"pass^{k}" for k in range(1, kmax + 1)])
+        for r in rows:
+            table.add_row(*r)
+        plot = self.query_one(PlotextPlot)
+        plt = plot.plt
+        plt.clear_data()
+        plt.clear_figure()
+        pk = document["models"][model]["pass_hat_k"]
+        for t in TRACKS:
+            by_k = pk[t]["by_k"]
+            if by_k:
+                ks = [int(k) for k in by_k]
+                plt.plot(ks, list(by_k.values()), marker="dot", label=f"{LETTERS[t]} {t}")
+        plt.xticks(list(range(1, max(kmax, 1) + 1)))
+        plt.ylim(0, 1)
+        plt.xlabel("k")
+        plt.title("pass^k by k")
+        plot.refresh()
