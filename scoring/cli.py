@@ -8,6 +8,7 @@ field), 2 usage. No traceback reaches the user.
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from . import TRACK_LETTERS, TRACKS, __version__
 from .errors import InputError, Problem, format_problems
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
+COMPACT_ABOVE = 100_000
 
 
 class Parser(argparse.ArgumentParser):
@@ -120,12 +122,15 @@ def cmd_solver_score(args) -> int:
         raise InputError([Problem(str(ref.path), "tasks", args.task,
                                   f"task '{args.task}' is not in reference '{ref.reference_id}' (tasks: {known})")])
     task_ref = ref.task(args.task)
+    suite, reference_id = ref.suite, ref.reference_id
+    del ref  # the parsed file is no longer needed: free it before the records arrive
     records = load_records(Path(args.records), task_ref.kind)
     result = score_task(task_ref, records)
-    out = solver_score_output(result, ref.suite, ref.reference_id)
-    write_json(Path(args.output), out, checked=output_is_finite(result))
+    out = solver_score_output(result, suite, reference_id)
+    # above 10^5 instances the output is written compact (pretty-printing doubles its size)
+    write_json(Path(args.output), out, checked=output_is_finite(result), indent=task_ref.n_scored <= COMPACT_ABOVE)
     print(f"{args.task}: relative_score {result.relative_score:.12g} over {task_ref.n_scored} scored instances "
-          f"({len(result.unscored_instances)} unscored records) against {ref.reference_id} -> {args.output}")
+          f"({len(result.unscored_instances)} unscored records) against {reference_id} -> {args.output}")
     return EXIT_OK
 
 
@@ -194,6 +199,10 @@ def main(argv: list[str] | None = None) -> int:
     from .inputs import UsageError
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command != "tui":
+        # A one-shot command allocates millions of small objects on large inputs and frees them
+        # all at exit: the cyclic collector only costs time here (measured: 1.6 s of 10 s at 10^6).
+        gc.disable()
     try:
         return COMMANDS[args.command](args)
     except InputError as exc:

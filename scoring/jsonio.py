@@ -81,13 +81,23 @@ def dumps(obj: Any, *, checked: bool = False, indent: bool = True) -> bytes:
         bad = find_non_finite(obj)
         if bad:
             raise ValueError(f"refusing to write a non-finite number at {bad}")
-    option = orjson.OPT_INDENT_2 if indent else 0
-    return orjson.dumps(obj, option=option | orjson.OPT_SERIALIZE_NUMPY) + b"\n"
+    option = (orjson.OPT_INDENT_2 if indent else 0) | orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_APPEND_NEWLINE
+    return orjson.dumps(obj, option=option)
 
 
 def canonical_bytes(obj: Any) -> bytes:
     """Canonical JSON: sorted keys, no whitespace (for content hashes)."""
     return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS | orjson.OPT_SERIALIZE_NUMPY)
+
+
+def _default_mode() -> int:
+    """0o666 less the process umask: what open() would give a new file."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+_NEW_FILE_MODE = _default_mode()
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -99,6 +109,11 @@ def write_atomic(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        try:  # keep the mode of the file being replaced, else the usual one (mkstemp makes 0600)
+            mode = os.stat(path).st_mode & 0o7777
+        except FileNotFoundError:
+            mode = _NEW_FILE_MODE
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -112,5 +127,5 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def write_json(path: Path, obj: Any, *, checked: bool = False) -> None:
-    write_atomic(path, dumps(obj, checked=checked))
+def write_json(path: Path, obj: Any, *, checked: bool = False, indent: bool = True) -> None:
+    write_atomic(path, dumps(obj, checked=checked, indent=indent))

@@ -72,8 +72,28 @@ class UnscoredReferenceInstance(BaseModel):
     values: list[Number | None] = Field(default_factory=list)
 
 
+class ReferenceTaskHeader(BaseModel):
+    """A reference task whose instance values are checked in bulk (see scoring.reference)."""
+
+    model_config = ConfigDict(extra="allow")
+    kind: Kind
+    direction: Direction
+    instances: dict[str, Any]
+
+
+class ReferenceHeader(BaseModel):
+    """The reference file with instance values left for the bulk check (fast on 10^6 instances)."""
+
+    model_config = ConfigDict(extra="allow")
+    reference_id: NonEmpty
+    suite: NonEmpty
+    scale_floor: ScaleFloor
+    tasks: dict[str, ReferenceTaskHeader]
+    unscored_reference_instances: list[UnscoredReferenceInstance] = Field(default_factory=list)
+
+
 class Reference(BaseModel):
-    """SPEC 2.2 (fixed, versioned solver reference)."""
+    """SPEC 2.2 (fixed, versioned solver reference): the strict model, used to word problems."""
 
     model_config = ConfigDict(extra="allow")
     reference_id: NonEmpty

@@ -1,13 +1,16 @@
 """The fixed, versioned solver reference (SPEC section 2.2, rules R4 and R5).
 
-Loading validates the file as a whole and lists every problem; the per-task
-statistics mu, s and scale (SPEC section 3) are computed once per task as
-numpy arrays.
+Loading validates the whole file and lists every problem. The envelope is
+validated by pydantic; instance values are checked in bulk (types, R4, the
+magnitude limit) over one flat numpy array per task, and only when that check
+fails is the strict pydantic model run to word the problems. The per-task
+statistics mu, s and scale (SPEC section 3) are computed once per task.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import os
 from dataclasses import dataclass, field
@@ -19,10 +22,50 @@ from pydantic import ValidationError
 
 from .errors import InputError, Problem, Problems
 from .jsonio import parse_json_bytes, read_bytes
-from .models import Reference, problems_from_validation
+from .models import Reference, ReferenceHeader, problems_from_validation
 
 DEFAULT_REFERENCE_ID = "paper-k3-fixed-260925"
 MAX_REFERENCE_MAGNITUDE = 1e150
+MAX_LISTED = 200  # instances named per rule and task; the rest are counted
+_NUMBER_TYPES = {int, float, type(None)}
+
+
+@dataclass
+class TaskValues:
+    """The reference runs of one task: names, the raw lists and one flat array (NaN = unusable)."""
+
+    names: list[str]
+    lists: list[list]
+    lengths: np.ndarray
+    flat: np.ndarray
+
+    @cached_property
+    def row(self) -> np.ndarray:
+        return np.repeat(np.arange(len(self.names)), self.lengths)
+
+    @cached_property
+    def usable(self) -> np.ndarray:
+        return np.isfinite(self.flat)
+
+    @cached_property
+    def counts(self) -> np.ndarray:
+        """R4: the number of usable (finite) values of each instance."""
+        return np.bincount(self.row[self.usable], minlength=len(self.names))
+
+
+def task_values(instances: dict) -> TaskValues | None:
+    """Flatten a task's instances; None when some value is not a number or null (the strict model words it)."""
+    names = list(instances)
+    lists = list(instances.values())
+    if not all(type(v) is list for v in lists):
+        return None
+    flat_list = list(itertools.chain.from_iterable(lists))
+    if not set(map(type, flat_list)) <= _NUMBER_TYPES:
+        return None
+    lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+    with np.errstate(over="ignore"):
+        flat = np.array(flat_list, dtype=np.float64) if flat_list else np.zeros(0)
+    return TaskValues(names, lists, lengths, flat)
 
 
 @dataclass
@@ -50,7 +93,8 @@ class TaskReference:
 @dataclass
 class LoadedReference:
     path: Path
-    model: Reference
+    model: ReferenceHeader
+    values: dict[str, TaskValues]
     sha256: str = ""
     _tasks: dict[str, TaskReference] = field(default_factory=dict)
 
@@ -68,32 +112,26 @@ class LoadedReference:
     def task(self, task: str) -> TaskReference:
         """Statistics of one task (computed on first use)."""
         if task not in self._tasks:
-            self._tasks[task] = reference_statistics(self.model, task)
+            self._tasks[task] = reference_statistics(self, task)
         return self._tasks[task]
 
 
-def usable(values: list) -> list[float]:
-    """R4: the usable values of a reference instance are its finite numbers (null = unusable run)."""
-    return [float(v) for v in values if v is not None and math.isfinite(v)]
-
-
-def sample_mean_and_sd(rows: list[list[float]]) -> tuple[np.ndarray, np.ndarray]:
-    """SPEC 3: mu = mean of the usable values (math.fsum), s = sample sd (n-1).
+def sample_mean_and_sd(values: TaskValues) -> tuple[np.ndarray, np.ndarray]:
+    """SPEC 3: mu = mean of the usable values (math.fsum), s = their sample sd (n-1).
 
     s uses the corrected two-pass formula, var = (sum d^2 - (sum d)^2 / n) / (n - 1)
     with d = x - mu, clipped at 0 before the square root.
     """
-    n_inst = len(rows)
-    counts = np.fromiter((len(r) for r in rows), dtype=np.int64, count=n_inst)
-    mu = np.fromiter((math.fsum(r) for r in rows), dtype=np.float64, count=n_inst) / np.maximum(counts, 1)
-    width = int(counts.max()) if n_inst else 0
-    matrix = np.zeros((n_inst, width), dtype=np.float64)
-    mask = np.arange(width)[None, :] < counts[:, None]
-    if width:
-        matrix[mask] = np.fromiter((v for r in rows for v in r), dtype=np.float64, count=int(counts.sum()))
-    d = np.where(mask, matrix - mu[:, None], 0.0)
-    sum_d = d.sum(axis=1)
-    var = (np.einsum("ij,ij->i", d, d) - sum_d * sum_d / counts) / (counts - 1)
+    n_inst = len(values.names)
+    counts = values.counts
+    sums = np.fromiter((math.fsum(r) if None not in r else math.fsum(x for x in r if x is not None)
+                        for r in values.lists), dtype=np.float64, count=n_inst)
+    mu = sums / np.maximum(counts, 1)
+    d = np.where(values.usable, values.flat - mu[values.row], 0.0)
+    sum_d = np.bincount(values.row, weights=d, minlength=n_inst)
+    sum_d2 = np.bincount(values.row, weights=d * d, minlength=n_inst)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        var = (sum_d2 - sum_d * sum_d / counts) / (counts - 1)
     s = np.sqrt(np.maximum(var, 0.0))
     return mu, s
 
@@ -103,33 +141,44 @@ def scale_with_floors(mu: np.ndarray, s: np.ndarray, relative: float, absolute: 
     return np.maximum(np.maximum(s, relative * np.abs(mu)), absolute)
 
 
-def reference_statistics(ref: Reference, task: str) -> TaskReference:
-    spec = ref.tasks[task]
-    names = list(spec.instances)
-    rows = [usable(spec.instances[name]) for name in names]
-    mu, s = sample_mean_and_sd(rows)
-    scale = scale_with_floors(mu, s, float(ref.scale_floor.relative), float(ref.scale_floor.absolute))
-    unscored = frozenset(u.instance for u in ref.unscored_reference_instances if u.task == task)
-    return TaskReference(task, spec.kind, spec.direction, names, mu, s, scale, unscored)
+def reference_statistics(ref: LoadedReference, task: str) -> TaskReference:
+    spec = ref.model.tasks[task]
+    values = ref.values[task]
+    mu, s = sample_mean_and_sd(values)
+    floor = ref.model.scale_floor
+    scale = scale_with_floors(mu, s, float(floor.relative), float(floor.absolute))
+    unscored = frozenset(u.instance for u in ref.model.unscored_reference_instances if u.task == task)
+    return TaskReference(task, spec.kind, spec.direction, values.names, mu, s, scale, unscored)
 
 
-def check_reference_rules(ref: Reference, file: str) -> list[Problem]:
+def _name_rows(problems: Problems, file: str, where: str, names: list[str], rows: np.ndarray, message: str) -> None:
+    for i in rows[:MAX_LISTED].tolist():
+        problems.add(file, where, names[i], message)
+    if rows.size > MAX_LISTED:
+        problems.add(file, where, "", f"… and {rows.size - MAX_LISTED} more instances: {message}")
+
+
+def check_reference_rules(ref: ReferenceHeader, values: dict[str, TaskValues], file: str) -> list[Problem]:
     """R4 (two usable values per scored instance), magnitude limit, solve values in {0,1}, no overlap."""
     problems = Problems()
     for task, spec in ref.tasks.items():
-        if not spec.instances:
+        v = values[task]
+        where = f"tasks.{task}.instances"
+        if not v.names:
             problems.add(file, f"tasks.{task}", "instances", "a task needs at least one scored instance")
-        for name, values in spec.instances.items():
-            where = f"tasks.{task}.instances"
-            good = usable(values)
-            if len(good) < 2:
-                problems.add(file, where, name, f"R4: a scored instance needs at least two usable values, "
-                             f"found {len(good)}; move it to unscored_reference_instances")
-            big = [v for v in good if abs(v) > MAX_REFERENCE_MAGNITUDE]
-            if big:
-                problems.add(file, where, name, f"reference value {big[0]!r} exceeds 1e150 in magnitude")
-            if spec.kind == "solve" and any(v not in (0.0, 1.0) for v in good):
-                problems.add(file, where, name, "a 'solve' task takes values 1 (solved) or 0 (not solved)")
+            continue
+        few = np.flatnonzero(v.counts < 2)
+        for i in few[:MAX_LISTED].tolist():
+            problems.add(file, where, v.names[i], f"R4: a scored instance needs at least two usable values, "
+                         f"found {int(v.counts[i])}; move it to unscored_reference_instances")
+        if few.size > MAX_LISTED:
+            problems.add(file, where, "", f"… and {few.size - MAX_LISTED} more instances with fewer than two usable values")
+        big = v.usable & (np.abs(v.flat) > MAX_REFERENCE_MAGNITUDE)
+        _name_rows(problems, file, where, v.names, np.unique(v.row[big]), "a reference value exceeds 1e150 in magnitude")
+        if spec.kind == "solve":
+            bad = v.usable & (v.flat != 0.0) & (v.flat != 1.0)
+            _name_rows(problems, file, where, v.names, np.unique(v.row[bad]),
+                       "a 'solve' task takes values 1 (solved) or 0 (not solved)")
     seen: set[tuple[str, str]] = set()
     for i, u in enumerate(ref.unscored_reference_instances):
         where = f"unscored_reference_instances[{i}]"
@@ -141,21 +190,32 @@ def check_reference_rules(ref: Reference, file: str) -> list[Problem]:
     return problems.items
 
 
+def reference_from_dict(raw, file: str, path: Path | None = None, sha256: str = "") -> LoadedReference:
+    """Validate a parsed reference; raises InputError listing every problem."""
+    if not isinstance(raw, dict):
+        raise InputError([Problem(file, "", "", f"expected a JSON object, found {type(raw).__name__}")])
+    try:
+        header = ReferenceHeader.model_validate(raw)
+    except ValidationError:
+        header = None
+    values = {} if header is None else {t: task_values(spec.instances) for t, spec in header.tasks.items()}
+    if header is None or any(v is None for v in values.values()):
+        try:  # the strict model words every problem of the file
+            Reference.model_validate(raw)
+        except ValidationError as exc:
+            raise InputError(problems_from_validation(exc, file)) from None
+        raise InputError([Problem(file, "", "", "reference values could not be read")])  # pragma: no cover
+    problems = check_reference_rules(header, values, file)
+    if problems:
+        raise InputError(problems)
+    return LoadedReference(path or Path(file), header, values, sha256)
+
+
 def load_reference(path: Path) -> LoadedReference:
     """Load and validate a reference file; raises InputError listing every problem."""
     file = str(path)
     data = read_bytes(path, "reference file")
-    raw = parse_json_bytes(data, file)
-    if not isinstance(raw, dict):
-        raise InputError([Problem(file, "", "", f"expected a JSON object, found {type(raw).__name__}")])
-    try:
-        model = Reference.model_validate(raw)
-    except ValidationError as exc:
-        raise InputError(problems_from_validation(exc, file)) from None
-    problems = check_reference_rules(model, file)
-    if problems:
-        raise InputError(problems)
-    return LoadedReference(path, model, hashlib.sha256(data).hexdigest())
+    return reference_from_dict(parse_json_bytes(data, file), file, path, hashlib.sha256(data).hexdigest())
 
 
 def reference_path(benchmark: Path, reference_id: str, suite: str) -> Path:

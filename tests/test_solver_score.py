@@ -12,16 +12,15 @@ from hypothesis import strategies as st
 from scipy.stats import norm
 
 from scoring.errors import InputError
-from scoring.models import Reference
-from scoring.reference import LoadedReference, reference_statistics
+from scoring.reference import reference_from_dict
 from scoring.solver_score import parse_records, score_task
 
 
 def task_ref(instances, kind="objective", direction="maximize", relative=0.02, absolute=1e-9):
-    ref = Reference.model_validate({
+    ref = reference_from_dict({
         "reference_id": "r", "suite": "lite", "scale_floor": {"relative": relative, "absolute": absolute},
-        "tasks": {"t": {"kind": kind, "direction": direction, "instances": instances}}})
-    return reference_statistics(ref, "t")
+        "tasks": {"t": {"kind": kind, "direction": direction, "instances": instances}}}, "ref.json")
+    return ref.task("t")
 
 
 def score(instances, records, **kw):
@@ -202,3 +201,25 @@ def test_vectorised_scores_equal_a_per_instance_loop():
         mu = math.fsum(vals) / 3
         scale = max(statistics.stdev(vals), 0.02 * abs(mu), 1e-9)
         assert result.phi[k] == pytest.approx(norm.cdf((rec["A"] - mu) / scale), abs=1e-14)
+
+
+record = st.fixed_dictionaries(
+    {"instance": st.one_of(st.sampled_from(["e", "f", "g", ""]), st.integers(0, 2))},
+    optional={"status": st.sampled_from(["ok", "timeout", "missing", "crash", "bogus", None]),
+              "A": st.one_of(st.none(), st.integers(-2, 2), st.floats(-5, 5), st.booleans(), st.just("1")),
+              "solved": st.one_of(st.none(), st.booleans(), st.just(1))})
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(record, max_size=5), st.sampled_from(["objective", "solve"]))
+def test_bulk_record_check_accepts_exactly_what_the_record_by_record_pass_accepts(raw, kind):
+    from scoring.solver_score import parse_records_fast, parse_records_slow
+    fast = parse_records_fast(raw, "r", kind)
+    try:
+        slow = parse_records_slow(raw, "r", kind)
+    except InputError:
+        slow = None
+    if fast is not None:  # the fast path may decline valid input, but never accept invalid input
+        assert slow is not None
+        assert fast.names == slow.names and fast.status == slow.status
+        assert np.array_equal(fast.A, slow.A, equal_nan=True)
