@@ -19,7 +19,7 @@ from .inputs import Run
 from .jsonio import parse_json_bytes, read_bytes
 from .models import AttemptRow
 from .passk import DEFAULT_THRESHOLDS, mean_pass_hat_k, successes
-from .solver_score import parse_records, score_task
+from .solver_score import TaskScore, parse_records, score_task
 from .uncertainty import ci_block
 
 CROSS_CHECK_TOLERANCE = 1e-9
@@ -51,6 +51,7 @@ class Checked:
     by_model: dict[str, list[AttemptRow]]
     ignored: list[tuple[AttemptRow, str]]
     records_used: dict[str, str] = field(default_factory=dict)  # relative path -> sha256
+    scores: dict[tuple[str, str, str], TaskScore] = field(default_factory=dict)  # (model, item, attempt) re-scored
 
 
 def check_rules(run: Run) -> Checked:
@@ -146,6 +147,7 @@ def rescore_from_records(run: Run, checked: Checked, problems: Problems) -> None
                 problems.extend(exc.problems)
                 continue
             checked.records_used[path.relative_to(root).as_posix()] = hashlib.sha256(data).hexdigest()
+            checked.scores[(model, row.item, row.attempt)] = result
             if abs(result.relative_score - row.score) > CROSS_CHECK_TOLERANCE:
                 problems.add(run.paths.attempts, f"line {row.line}", "score",
                              f"CSV score {row.score!r} differs from {result.relative_score!r} re-scored from "

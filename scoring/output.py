@@ -45,9 +45,15 @@ def provenance(run: Run, records_used: dict[str, str], generated_at: str | None 
     }
 
 
-def build_index(run: Run, thresholds: dict[str, float] | None = None, generated_at: str | None = None) -> dict:
-    """The whole index.json document for a loaded run (raises InputError on rejected input)."""
+def build_index(run: Run, thresholds: dict[str, float] | None = None, generated_at: str | None = None,
+                scores: dict | None = None) -> dict:
+    """The whole index.json document for a loaded run (raises InputError on rejected input).
+
+    ``scores``, when given, receives the per-instance scores of every re-scored solver attempt.
+    """
     result, checked = evaluate_run(run, thresholds)
+    if scores is not None:
+        scores.update(checked.scores)
     document = {
         "metric_id": METRIC_ID,
         "suite": run.cohort.suite,

@@ -110,9 +110,10 @@ class LoadedReference:
         return task in self.model.tasks
 
     def task(self, task: str) -> TaskReference:
-        """Statistics of one task (computed on first use)."""
+        """Statistics of one task (computed on first use; the raw values are then let go)."""
         if task not in self._tasks:
             self._tasks[task] = reference_statistics(self, task)
+            del self.values[task]
         return self._tasks[task]
 
 
@@ -208,6 +209,8 @@ def reference_from_dict(raw, file: str, path: Path | None = None, sha256: str = 
     problems = check_reference_rules(header, values, file)
     if problems:
         raise InputError(problems)
+    for spec in header.tasks.values():  # the values live on in ``values`` (names, flat arrays) only
+        spec.instances = {}
     return LoadedReference(path or Path(file), header, values, sha256)
 
 

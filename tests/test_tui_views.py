@@ -7,7 +7,7 @@ import pytest
 
 from tui.views import (coverage_cell, coverage_grid, explain_instance, histogram_counts, issue_rows, leader,
                        overview_rows, passk_rows, sort_rows, tau2_task_rows)
-from tui.widgets.instance_table import format_row, sort_order
+from tui.widgets.instance_table import format_row
 from tui.state import InstanceColumns
 
 
@@ -111,15 +111,17 @@ def columns(phi, status=None, names=None):
 
 def test_sort_order_by_value_with_failures_last():
     cols = columns([0.3, 0.9, 0.1, 0.5], status=[0, 0, 1, 0])
-    rows = np.arange(4)
-    assert sort_order(cols, rows, "z", False).tolist() == [0, 3, 1, 2]
-    assert sort_order(cols, rows, "z", True).tolist() == [1, 3, 0, 2]
-    assert sort_order(cols, rows, "phi", True).tolist() == [1, 3, 0, 2]
+    assert cols.order("z", False).tolist() == [0, 3, 1, 2]
+    assert cols.order("z", True).tolist() == [1, 3, 0, 2]
+    assert cols.order("phi", True).tolist() == [1, 3, 0, 2]
+    assert cols.order("phi", False, status=0).tolist() == [0, 3, 1]
 
 
-def test_sort_order_by_name():
-    cols = columns([1, 2, 3], names=["b", "c", "a"])
-    assert sort_order(cols, np.arange(3), "instance", False).tolist() == [2, 0, 1]
+def test_sort_order_by_name_and_status():
+    cols = columns([1, 2, 3], names=["b", "c", "a"], status=[1, 0, 2])
+    assert cols.order("instance", False).tolist() == [2, 0, 1]
+    assert cols.order("instance", True).tolist() == [1, 0, 2]
+    assert cols.order("status", False).tolist() == [1, 0, 2]
 
 
 def test_format_row_shows_dash_for_failure_values():

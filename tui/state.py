@@ -37,6 +37,7 @@ class DashboardState:
     document: dict
     run: Any                     # scoring.inputs.Run
     watched: list[Path]          # files whose change triggers a reload under --watch
+    scores: dict = field(default_factory=dict)  # (model, item, attempt) -> TaskScore from the cross-check
 
     @property
     def models(self) -> list[str]:
@@ -77,9 +78,10 @@ def load_state(config: DashboardConfig) -> DashboardState:
     from scoring.output import build_index
     paths = resolve_paths(config)
     run = load_run(paths)
-    document = build_index(run, config.thresholds)
+    scores: dict = {}
+    document = build_index(run, config.thresholds, scores=scores)
     watched = watched_files(paths) + [p for p in run.input_paths.values() if p not in (paths.attempts, paths.cohort)]
-    return DashboardState(document, run, watched)
+    return DashboardState(document, run, watched, scores)
 
 
 def input_signature(paths: list[Path]) -> tuple:
@@ -122,9 +124,42 @@ class InstanceColumns:
     phi: np.ndarray
     relative_score: float
     unscored: list[str]
+    orders: dict[str, np.ndarray] = field(default_factory=dict)  # ascending permutation per column
 
     def __len__(self) -> int:
         return len(self.names)
+
+    def ascending(self, column: str) -> np.ndarray:
+        """Stable ascending permutation by a column, NaN last (computed once per column)."""
+        if column not in self.orders:
+            if column == "instance":
+                key = self.names
+            elif column == "status":
+                key = self.status
+            else:
+                values = getattr(self, column)
+                key = np.where(np.isnan(values), np.inf, values)
+            self.orders[column] = np.argsort(key, kind="stable")
+        return self.orders[column]
+
+    def order(self, column: str, descending: bool, status: int | None = None) -> np.ndarray:
+        """Row indices sorted by a column (NaN last either way), optionally only one status."""
+        perm = self.ascending(column)
+        if descending:
+            if column in ("instance", "status"):
+                perm = perm[::-1]
+            else:
+                n_nan = int(np.isnan(getattr(self, column)).sum())
+                head = perm[: len(perm) - n_nan][::-1]
+                perm = np.concatenate([head, perm[len(perm) - n_nan:]])
+        if status is not None:
+            perm = perm[self.status[perm] == status]
+        return perm
+
+    def precompute_orders(self) -> None:
+        """Sort every column once (in a worker thread) so that sorting in the UI is a lookup."""
+        for column in ("instance", "status", "A", "mu", "s", "scale", "z", "phi"):
+            self.ascending(column)
 
 
 def columns_from_score(score) -> InstanceColumns:
@@ -134,14 +169,18 @@ def columns_from_score(score) -> InstanceColumns:
     names = np.empty(len(ref.names), dtype=object)
     names[:] = ref.names
     status = np.fromiter((code[s] for s in score.status), dtype=np.int8, count=len(score.status))
-    return InstanceColumns(ref.task, ref.direction, ref.kind, names, status, score.A, ref.mu, ref.s, ref.scale,
+    cols = InstanceColumns(ref.task, ref.direction, ref.kind, names, status, score.A, ref.mu, ref.s, ref.scale,
                            score.z, score.phi, score.relative_score, score.unscored_instances)
+    cols.precompute_orders()
+    return cols
 
 
 def load_instances(state: DashboardState, model: str, item: str, attempt: str) -> InstanceColumns:
     """Score one attempt's records against the run's reference (scoring core), as columns."""
     from scoring.errors import InputError, Problem
     from scoring.solver_score import load_records, score_task
+    if (model, item, attempt) in state.scores:  # already scored by the records cross-check
+        return columns_from_score(state.scores[(model, item, attempt)])
     ref = state.run.reference
     path = state.records_path(model, item, attempt)
     if ref is None or path is None:

@@ -46,23 +46,6 @@ def header_line() -> str:
     return " ".join(c.ljust(w) if k < 2 else c.rjust(w) for k, (c, w) in enumerate(zip(COLUMNS, WIDTHS)))
 
 
-def sort_order(cols: InstanceColumns, rows: np.ndarray, column: str, descending: bool,
-               name_rank: np.ndarray | None = None) -> np.ndarray:
-    """Reorder the row indices ``rows`` by a column (stable; NaN last)."""
-    if column == "instance":
-        key = name_rank if name_rank is not None else np.argsort(np.argsort(cols.names, kind="stable"), kind="stable")
-        key = key[rows]
-    elif column == "status":
-        key = cols.status[rows]
-    else:
-        key = getattr(cols, column if column != "phi" else "phi")[rows]
-    if key.dtype.kind == "f":
-        nan = np.isnan(key)
-        key = np.where(nan, np.inf if not descending else -np.inf, key)
-    order = np.argsort(-key if descending and key.dtype.kind in "fi" else key, kind="stable")
-    return rows[order]
-
-
 class InstanceTable(ScrollView, can_focus=True):
     """Scrollable instance rows; the cursor row is highlighted."""
 
@@ -87,14 +70,12 @@ class InstanceTable(ScrollView, can_focus=True):
         super().__init__(**kwargs)
         self.cols: InstanceColumns | None = None
         self.order = np.zeros(0, dtype=np.int64)
-        self._name_rank: np.ndarray | None = None
         self._cursor_style = Style(reverse=True)
         self._failure_style = Style(dim=True)
 
     # --- data -------------------------------------------------------------------
     def set_data(self, cols: InstanceColumns | None, order: np.ndarray | None = None) -> None:
         self.cols = cols
-        self._name_rank = None
         n = 0 if cols is None else len(cols)
         self.order = np.arange(n, dtype=np.int64) if order is None else order
         self._update_size()
@@ -103,22 +84,11 @@ class InstanceTable(ScrollView, can_focus=True):
         self.refresh()
         self._announce()
 
-    def name_rank(self) -> np.ndarray:
-        """Rank of each name (computed once per data set, reused by every name sort)."""
-        if self._name_rank is None and self.cols is not None:
-            by_name = np.argsort(self.cols.names, kind="stable")
-            rank = np.empty_like(by_name)
-            rank[by_name] = np.arange(len(by_name))
-            self._name_rank = rank
-        return self._name_rank
-
     def apply(self, column: str, descending: bool, status: int | None) -> None:
         """Filter by status code (None: all) and sort by a column."""
         if self.cols is None:
             return
-        rows = np.arange(len(self.cols), dtype=np.int64) if status is None else np.flatnonzero(self.cols.status == status)
-        rank = self.name_rank() if column == "instance" else None
-        self.order = sort_order(self.cols, rows, column, descending, rank)
+        self.order = self.cols.order(column, descending, status)
         self._update_size()
         self.cursor = 0
         self.scroll_to(0, 0, animate=False)
