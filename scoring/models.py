@@ -259,6 +259,7 @@ def problems_from_validation(exc: ValidationError, file: str, *, list_root: str 
     out: list[Problem] = []
     for err in exc.errors():
         loc = list(err["loc"])
+        in_union = any(isinstance(p, str) and p in ("int", "float") for p in loc)
         prefix = where
         if list_root is not None and loc and isinstance(loc[0], int):
             prefix = f"{list_root} {loc[0]}"
@@ -278,6 +279,8 @@ def problems_from_validation(exc: ValidationError, file: str, *, list_root: str 
             msg = "required field is missing"
         elif err["type"] == "extra_forbidden":
             msg = "unknown field (check its spelling)"
+        elif err["type"] in ("int_type", "int_from_float", "int_parsing") and not in_union:
+            msg = f"must be a whole number, got {err.get('input')!r}"
         elif err["type"] in ("int_type", "float_type", "int_from_float", "float_parsing", "int_parsing"):
             msg = f"must be a number, got {err.get('input')!r}"
         elif err["type"] == "literal_error":

@@ -1,0 +1,12 @@
+"""The benchmark script runs end to end on a tiny size (its figures are not asserted: timing lives in
+the script's report, never in tests)."""
+
+from tests.bench.run_bench import main
+
+
+def test_benchmark_runs_on_a_tiny_size(tmp_path):
+    report = main(["--instances", "300", "--models", "1", "--attempts", "1", "--reps", "1",
+                   "--workdir", str(tmp_path), "--json", str(tmp_path / "report.json")])
+    assert report["vs_naive"]["same_score"] is True  # the naive scorer agrees with the core
+    assert report["run"]["rows"] == 55 and report["dashboard"]["peak_memory_mb"] > 0
+    assert (tmp_path / "report.json").is_file()
