@@ -7,7 +7,6 @@ without ``content_sha256`` itself: the same inputs always give the same hash.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 from datetime import datetime, timezone
 from pathlib import Path
@@ -20,11 +19,8 @@ from .jsonio import canonical_bytes, write_json
 
 def content_sha256(document: dict) -> str:
     """sha256 over canonical JSON of ``document`` less generated_at and content_sha256."""
-    doc = copy.deepcopy(document)
-    prov = doc.get("provenance", {})
-    prov.pop("generated_at", None)
-    prov.pop("content_sha256", None)
-    return hashlib.sha256(canonical_bytes(doc)).hexdigest()
+    prov = {k: v for k, v in document.get("provenance", {}).items() if k not in ("generated_at", "content_sha256")}
+    return hashlib.sha256(canonical_bytes({**document, "provenance": prov})).hexdigest()
 
 
 def provenance(run: Run, records_used: dict[str, str], generated_at: str | None = None) -> dict:

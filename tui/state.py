@@ -142,16 +142,21 @@ class InstanceColumns:
             self.orders[column] = np.argsort(key, kind="stable")
         return self.orders[column]
 
-    def order(self, column: str, descending: bool, status: int | None = None) -> np.ndarray:
-        """Row indices sorted by a column (NaN last either way), optionally only one status."""
-        perm = self.ascending(column)
-        if descending:
+    def descending(self, column: str) -> np.ndarray:
+        """The ascending permutation reversed, NaN still last (computed once per column)."""
+        key = f"-{column}"
+        if key not in self.orders:
+            perm = self.ascending(column)
             if column in ("instance", "status"):
-                perm = perm[::-1]
+                self.orders[key] = perm[::-1].copy()
             else:
                 n_nan = int(np.isnan(getattr(self, column)).sum())
-                head = perm[: len(perm) - n_nan][::-1]
-                perm = np.concatenate([head, perm[len(perm) - n_nan:]])
+                self.orders[key] = np.concatenate([perm[: len(perm) - n_nan][::-1], perm[len(perm) - n_nan:]])
+        return self.orders[key]
+
+    def order(self, column: str, descending: bool, status: int | None = None) -> np.ndarray:
+        """Row indices sorted by a column (NaN last either way), optionally only one status."""
+        perm = self.descending(column) if descending else self.ascending(column)
         if status is not None:
             perm = perm[self.status[perm] == status]
         return perm
@@ -159,7 +164,7 @@ class InstanceColumns:
     def precompute_orders(self) -> None:
         """Sort every column once (in a worker thread) so that sorting in the UI is a lookup."""
         for column in ("instance", "status", "A", "mu", "s", "scale", "z", "phi"):
-            self.ascending(column)
+            self.descending(column)
 
 
 def columns_from_score(score) -> InstanceColumns:
