@@ -209,9 +209,12 @@ def reference_from_dict(raw, file: str, path: Path | None = None, sha256: str = 
     problems = check_reference_rules(header, values, file)
     if problems:
         raise InputError(problems)
-    for spec in header.tasks.values():  # the values live on in ``values`` (names, flat arrays) only
+    for spec in header.tasks.values():  # the values live on in ``values`` until the statistics exist
         spec.instances = {}
-    return LoadedReference(path or Path(file), header, values, sha256)
+    loaded = LoadedReference(path or Path(file), header, values, sha256)
+    for task in header.tasks:  # statistics now, so that the raw values are let go before anything else loads
+        loaded.task(task)
+    return loaded
 
 
 def load_reference(path: Path) -> LoadedReference:
