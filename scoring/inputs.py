@@ -8,12 +8,10 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from .attempts import AttemptsTable, load_attempts
 from .errors import InputError, Problem, Problems
 from .jsonio import parse_json_bytes, read_bytes
-from .models import TRACKS_ORDER, Cohort, SuiteManifest, problems_from_validation
+from .models import TRACKS_ORDER, Cohort, SuiteManifest, validate_object
 from .reference import LoadedReference, check_reference_identity, load_reference, reference_path
 
 SUITE_NAMES = ("lite", "full")
@@ -82,13 +80,7 @@ def load_suite_file(path: Path) -> tuple[SuiteManifest, bytes]:
     """SPEC 2.1: unique item names, every track has at least one task."""
     file = str(path)
     data = read_bytes(path, "suite manifest")
-    raw = parse_json_bytes(data, file)
-    if not isinstance(raw, dict):
-        raise InputError([Problem(file, "", "", f"expected a JSON object, found {type(raw).__name__}")])
-    try:
-        suite = SuiteManifest.model_validate(raw)
-    except ValidationError as exc:
-        raise InputError(problems_from_validation(exc, file)) from None
+    suite = validate_object(SuiteManifest, parse_json_bytes(data, file), file)
     problems = Problems()
     seen: dict[str, int] = {}
     for i, task in enumerate(suite.tasks):
@@ -106,13 +98,7 @@ def load_suite_file(path: Path) -> tuple[SuiteManifest, bytes]:
 def load_cohort_file(path: Path) -> tuple[Cohort, bytes]:
     file = str(path)
     data = read_bytes(path, "cohort file")
-    raw = parse_json_bytes(data, file)
-    if not isinstance(raw, dict):
-        raise InputError([Problem(file, "", "", f"expected a JSON object, found {type(raw).__name__}")])
-    try:
-        return Cohort.model_validate(raw), data
-    except ValidationError as exc:
-        raise InputError(problems_from_validation(exc, file)) from None
+    return validate_object(Cohort, parse_json_bytes(data, file), file), data
 
 
 def suite_path(benchmark: Path, name: str) -> Path:

@@ -92,15 +92,10 @@ class ReferenceHeader(BaseModel):
     unscored_reference_instances: list[UnscoredReferenceInstance] = Field(default_factory=list)
 
 
-class Reference(BaseModel):
+class Reference(ReferenceHeader):
     """SPEC 2.2 (fixed, versioned solver reference): the strict model, used to word problems."""
 
-    model_config = ConfigDict(extra="allow")
-    reference_id: NonEmpty
-    suite: NonEmpty
-    scale_floor: ScaleFloor
     tasks: dict[str, ReferenceTask]
-    unscored_reference_instances: list[UnscoredReferenceInstance] = Field(default_factory=list)
 
 
 class InstanceRecord(BaseModel):
@@ -252,6 +247,17 @@ class IndexOutput(BaseModel):
 
 
 # --- error conversion -------------------------------------------------------
+
+def validate_object(model: type[BaseModel], raw: Any, file: str) -> Any:
+    """Validate a parsed JSON object against ``model``; every problem is raised as an InputError."""
+    from .errors import InputError
+    if not isinstance(raw, dict):
+        raise InputError([Problem(file, "", "", f"expected a JSON object, found {type(raw).__name__}")])
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        raise InputError(problems_from_validation(exc, file)) from None
+
 
 def problems_from_validation(exc: ValidationError, file: str, *, list_root: str | None = None,
                              where: str = "") -> list[Problem]:

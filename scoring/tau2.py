@@ -15,11 +15,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from .errors import InputError, Problem
 from .jsonio import load_json
-from .models import Number, problems_from_validation
+from .models import Number, validate_object
 from .passk import mean_pass_hat_k, task_pass_hat_k
 
 INFRA = "infrastructure_error"
@@ -75,12 +75,10 @@ def load_tau2_results(path: Path) -> Tau2Results:
     raw = load_json(path, "tau2-bench results file")
     if isinstance(raw, list):
         raw = {"simulations": raw}
-    if not isinstance(raw, dict):
-        raise InputError([Problem(file, "", "", f"expected a JSON object with 'simulations', found {type(raw).__name__}")])
     try:
-        return Tau2Results.model_validate(raw)
-    except ValidationError as exc:
-        problems = problems_from_validation(exc, file)
+        return validate_object(Tau2Results, raw, file)
+    except InputError as exc:
+        problems = exc.problems
         for i, p in enumerate(problems):  # 'simulations.3' reads better as 'simulation 3'
             if p.where.startswith("simulations."):
                 head, _, rest = p.where.partition(".")[2].partition(".")

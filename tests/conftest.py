@@ -116,3 +116,19 @@ def cli(capsys):
         out, err = capsys.readouterr()
         return code, out, err
     return run
+
+
+async def settle(pilot, rounds: int = 3) -> None:
+    """Let the dashboard's thread workers finish and their messages be handled."""
+    from textual.worker import WorkerCancelled
+    for _ in range(rounds):
+        try:
+            await pilot.app.workers.wait_for_complete()
+        except WorkerCancelled:  # an exclusive worker replaced by a newer one
+            pass
+        await pilot.pause()
+    for _ in range(200):  # the worker's message may still be on its way to the app
+        if not pilot.app.loading:
+            break
+        await pilot.pause(0.01)
+    await pilot.pause()

@@ -10,28 +10,14 @@ import os
 from pathlib import Path
 
 import pytest
-from textual.worker import WorkerCancelled
 
+from tests.conftest import settle
 from tui.app import create_app
 from tui.state import DashboardConfig
 
 SIZE = (140, 45)
 ROOT = Path(__file__).resolve().parents[1]
 TAU2 = ROOT.parent / "shared" / "data" / "tau2" / "derived" / "derived_C_edge_4x5.json"
-
-
-async def settle(pilot) -> None:
-    for _ in range(3):
-        try:
-            await pilot.app.workers.wait_for_complete()
-        except WorkerCancelled:
-            pass
-        await pilot.pause()
-    for _ in range(200):
-        if not pilot.app.loading:
-            break
-        await pilot.pause(0.01)
-    await pilot.pause()
 
 
 def press_and_settle(*keys: str):

@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 from textual.widgets import DataTable, Select, Static
-from textual.worker import WorkerCancelled
 
 from scoring.cli import main as cli_main
 from scoring.inputs import demo_run
+from tests.conftest import settle
 from tui.app import create_app
 from tui.screens.attempts import AttemptsScreen
 from tui.screens.help import HelpScreen
@@ -23,21 +23,6 @@ from tui.widgets.instances import InstancesPane
 
 SIZE = (140, 45)
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "tau2"
-
-
-async def settle(pilot, rounds: int = 3) -> None:
-    """Let the thread workers finish and their messages be handled."""
-    for _ in range(rounds):
-        try:
-            await pilot.app.workers.wait_for_complete()
-        except WorkerCancelled:  # an exclusive worker replaced by a newer one
-            pass
-        await pilot.pause()
-    for _ in range(200):  # the worker's message may still be on its way to the app
-        if not pilot.app.loading:
-            break
-        await pilot.pause(0.01)
-    await pilot.pause()
 
 
 def text_of(app, selector: str) -> str:
@@ -237,7 +222,12 @@ async def test_command_palette_jumps_to_a_task():
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.jump_to_task("con-expander")
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Jump to task con-expander")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await pilot.pause()
         await pilot.pause()
         grid = app.query_one("#coverage-grid", DataTable)
         assert app.query_one("TabbedContent").active == "coverage"
