@@ -10,3 +10,10 @@ def test_benchmark_runs_on_a_tiny_size(tmp_path):
     assert report["vs_naive"]["same_score"] is True  # the naive scorer agrees with the core
     assert report["run"]["rows"] == 55 and report["dashboard"]["peak_memory_mb"] > 0
     assert (tmp_path / "report.json").is_file()
+
+
+def test_coverage_simulation_runs_on_a_tiny_size():
+    from tests.bench.coverage_sim import main as coverage
+    report = coverage(["--runs", "50", "--tasks", "5"])
+    assert set(report["track_coverage"]) == {"theorem", "solver", "construction", "conjecture"}
+    assert 0.0 <= report["index_coverage"] <= 1.0
