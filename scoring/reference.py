@@ -48,6 +48,10 @@ class TaskValues:
         return np.isfinite(self.flat)
 
     @cached_property
+    def position(self) -> dict[str, int]:
+        return {name: i for i, name in enumerate(self.names)}
+
+    @cached_property
     def counts(self) -> np.ndarray:
         """R4: the number of usable (finite) values of each instance."""
         return np.bincount(self.row[self.usable], minlength=len(self.names))
@@ -183,7 +187,7 @@ def check_reference_rules(ref: ReferenceHeader, values: dict[str, TaskValues], f
     seen: set[tuple[str, str]] = set()
     for i, u in enumerate(ref.unscored_reference_instances):
         where = f"unscored_reference_instances[{i}]"
-        if u.task in ref.tasks and u.instance in ref.tasks[u.task].instances:
+        if u.task in values and u.instance in values[u.task].position:
             problems.add(file, where, "instance", f"'{u.instance}' of task '{u.task}' is also a scored instance")
         if (u.task, u.instance) in seen:
             problems.add(file, where, "instance", f"'{u.instance}' of task '{u.task}' is listed twice")
@@ -195,11 +199,20 @@ def reference_from_dict(raw, file: str, path: Path | None = None, sha256: str = 
     """Validate a parsed reference; raises InputError listing every problem."""
     if not isinstance(raw, dict):
         raise InputError([Problem(file, "", "", f"expected a JSON object, found {type(raw).__name__}")])
+    # pydantic validates the envelope; the instance values (10^6 lists in a large file) are set
+    # aside and checked in bulk, so that they are neither copied nor walked one by one
+    tasks = raw.get("tasks")
+    instances: dict = {}
+    slim = raw
+    if isinstance(tasks, dict) and all(isinstance(t, dict) and isinstance(t.get("instances"), dict)
+                                       for t in tasks.values()):
+        instances = {name: t["instances"] for name, t in tasks.items()}
+        slim = {**raw, "tasks": {name: {**t, "instances": {}} for name, t in tasks.items()}}
     try:
-        header = ReferenceHeader.model_validate(raw)
+        header = ReferenceHeader.model_validate(slim)
     except ValidationError:
         header = None
-    values = {} if header is None else {t: task_values(spec.instances) for t, spec in header.tasks.items()}
+    values = {} if header is None else {t: task_values(instances.get(t, {})) for t in header.tasks}
     if header is None or any(v is None for v in values.values()):
         try:  # the strict model words every problem of the file
             Reference.model_validate(raw)
@@ -209,8 +222,6 @@ def reference_from_dict(raw, file: str, path: Path | None = None, sha256: str = 
     problems = check_reference_rules(header, values, file)
     if problems:
         raise InputError(problems)
-    for spec in header.tasks.values():  # the values live on in ``values`` until the statistics exist
-        spec.instances = {}
     loaded = LoadedReference(path or Path(file), header, values, sha256)
     for task in header.tasks:  # statistics now, so that the raw values are let go before anything else loads
         loaded.task(task)

@@ -10,6 +10,7 @@ the problem.
 from __future__ import annotations
 
 import math
+from operator import methodcaller
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +28,8 @@ _FAILURES = frozenset(FAILURE_STATUSES)
 _INCOMPLETE = frozenset(INCOMPLETE_STATUSES)
 _ALLOWED_SET = frozenset(RECORD_STATUSES)
 _A_TYPES = {int, float, type(None)}
+_GET_INSTANCE, _GET_STATUS = methodcaller("get", "instance"), methodcaller("get", "status")
+_GET_A, _GET_SOLVED = methodcaller("get", "A"), methodcaller("get", "solved")
 _SOLVED_TYPES = {bool, type(None)}
 MAX_LISTED = 20
 
@@ -89,12 +92,13 @@ def parse_records_fast(raw: list, file: str, kind: str) -> Records | None:
 
     Accepts exactly what ``parse_records_slow`` accepts without a problem.
     """
-    if not all(type(r) is dict for r in raw):
+    if set(map(type, raw)) - {dict}:
         return None
-    names = [r.get("instance") for r in raw]
-    status = [r.get("status") for r in raw]
-    a_list = [r.get("A") for r in raw]
-    solved = [r.get("solved") for r in raw]
+    # C-level passes over the records (map + methodcaller), no Python loop per record
+    names = list(map(_GET_INSTANCE, raw))
+    status = list(map(_GET_STATUS, raw))
+    a_list = list(map(_GET_A, raw))
+    solved = list(map(_GET_SOLVED, raw))
     if set(map(type, names)) - {str} or (names and not all(names)) or len(set(names)) != len(names):
         return None
     statuses = set(status)
@@ -104,7 +108,7 @@ def parse_records_fast(raw: list, file: str, kind: str) -> Records | None:
         return None
     with np.errstate(over="ignore"):
         a = np.array(a_list, dtype=np.float64) if raw else np.zeros(0)
-    ok = np.array([st == "ok" for st in status], dtype=bool)
+    ok = np.fromiter(map("ok".__eq__, status), dtype=bool, count=len(status))
     if kind == "solve":
         has_solved = np.array([v is not None for v in solved], dtype=bool)
         solved_value = np.array([v is True for v in solved], dtype=np.float64)
