@@ -25,6 +25,10 @@ SIZE = (140, 45)
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "tau2"
 
 
+def row_at(table: DataTable, i: int) -> list[str]:
+    return [str(c) for c in table.get_row_at(i)]
+
+
 def text_of(app, selector: str) -> str:
     return str(app.query_one(selector, Static).render())
 
@@ -43,9 +47,9 @@ async def test_opens_the_demo_and_names_the_leader():
         table = app.query_one("#overview-table", DataTable)
         assert table.row_count == 3
         assert "Leader: atlas-70b" in text_of(app, "#overview-summary")
-        first = table.get_row_at(0)
+        first = row_at(table, 0)
         assert first[0] == "atlas-70b" and first[2].startswith("76.91")
-        assert app.query_one("#overview-table", DataTable).get_row("cirrus-mini")[2] == "—"
+        assert str(app.query_one("#overview-table", DataTable).get_row("cirrus-mini")[2]) == "—"
 
 
 async def test_selecting_a_model_reaches_the_other_panes():
@@ -68,7 +72,7 @@ async def test_overview_sorts_by_any_column():
         await settle(pilot)
         table = app.query_one("#overview-table", DataTable)
         table.focus()
-        order = lambda: [table.get_row_at(i)[0] for i in range(table.row_count)]
+        order = lambda: [row_at(table, i)[0] for i in range(table.row_count)]
         assert order() == ["atlas-70b", "borealis-8x22b", "cirrus-mini"]  # index, descending, null last
         await pilot.press("S")
         assert order() == ["borealis-8x22b", "atlas-70b", "cirrus-mini"]  # ascending, null still last
@@ -86,18 +90,18 @@ async def test_coverage_shows_the_missing_attempts_and_opens_a_task():
         await settle(pilot)
         await pilot.press("2")
         grid = app.query_one("#coverage-grid", DataTable)
-        assert grid.get_row("con-expander")[3] == "0/1"
-        assert grid.get_row("thm-ramsey-bound")[3] == "✗"
+        assert str(grid.get_row("con-expander")[3]) == "0/1"
+        assert str(grid.get_row("thm-ramsey-bound")[3]) == "✗"
         issues = app.query_one("#issues-table", DataTable)
-        rows = [issues.get_row_at(i) for i in range(issues.row_count)]
-        assert ["cirrus-mini", "con-expander", "—", "incomplete", "1 of 1 planned attempts missing"] in [list(r) for r in rows]
+        rows = [row_at(issues, i) for i in range(issues.row_count)]
+        assert ["cirrus-mini", "con-expander", "—", "incomplete", "1 of 1 planned attempts missing"] in rows
         grid.focus()
         grid.move_cursor(row=grid.get_row_index("thm-pcp-gap"), column=1)
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, AttemptsScreen)
         attempts = app.screen.query_one(DataTable)
-        statuses = [attempts.get_row_at(i)[2] for i in range(attempts.row_count)]
+        statuses = [row_at(attempts, i)[2] for i in range(attempts.row_count)]
         assert statuses.count("excluded") == 1 and statuses.count("selected") == 3
         await pilot.press("escape")
         assert not isinstance(app.screen, AttemptsScreen)
@@ -244,7 +248,7 @@ async def test_compare_view_gives_the_paired_difference():
         await pilot.press("5")
         await pilot.pause()
         table = app.query_one("#compare-table", DataTable)
-        assert table.row_count == 5 and table.get_row_at(4)[0] == "Index (points)"
+        assert table.row_count == 5 and row_at(table, 4)[0] == "Index (points)"
         assert "Index difference" in text_of(app, "#compare-verdict")
 
 
@@ -254,7 +258,9 @@ async def test_tau2_tab_shows_the_metrics():
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert app.query_one("TabbedContent").active == "tau2"
-        assert app.query_one("#tau2-tasks", DataTable).row_count == 5
+        tasks = app.query_one("#tau2-tasks", DataTable)
+        assert tasks.row_count == 5
+        assert all(row_at(tasks, i)[0].startswith("[mobile_data_issue]") for i in range(5))  # not read as markup
         assert app.query_one("#tau2-audit", DataTable).row_count == len(app.tau2_metrics["audit"]) > 0
         assert "avg_reward 0.6053" in text_of(app, "#tau2-summary")
 

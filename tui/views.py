@@ -21,6 +21,16 @@ GLYPHS = {
 }
 
 
+STATUS_STYLE = {"complete": "bold green", "provisional": "bold yellow", "incomplete": "bold red"}
+KIND_STYLE = {"complete": "green", "provisional": "yellow", "missing": "bold red", "not_valid": "bold red"}
+
+
+def cells(*values) -> list:
+    """Table cells as plain rich Text: user data such as '[mobile]task' is never read as markup."""
+    from rich.text import Text
+    return [v if isinstance(v, Text) else Text(str(v)) for v in values]
+
+
 def fmt(x: float | None, digits: int = 4) -> str:
     return DASH if x is None else f"{x:.{digits}f}"
 

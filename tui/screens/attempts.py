@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
+
+from ..views import cells
 
 
 class AttemptsScreen(ModalScreen[None]):
@@ -19,14 +22,14 @@ class AttemptsScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         t = self.task_result
         with Vertical(id="attempts-body"):
-            yield Static(f"[b]{self.model}[/b] · {self.item} ({t['track']}): {t['status']}, "
+            yield Static(f"[b]{escape(self.model)}[/b] · {escape(self.item)} ({t['track']}): {t['status']}, "
                          f"{t['adopted']} of {t['planned']} planned attempts adopted, {t['valid']} valid; "
                          f"task mean {'—' if t['mean'] is None else format(t['mean'], '.4f')}.   escape closes")
             table = DataTable(id="attempts-table", cursor_type="row")
             table.add_columns("line", "attempt", "adoption_status", "score_status", "score", "note")
             for r in self.rows:
-                table.add_row(str(r.line), r.attempt, r.adoption_status, r.score_status,
-                              "—" if r.score is None else f"{r.score:g}", r.note)
+                table.add_row(*cells(r.line, r.attempt, r.adoption_status, r.score_status,
+                                     "—" if r.score is None else f"{r.score:g}", r.note))
             if not self.rows:
                 table.add_row("—", "—", "no row in attempts.csv", "", "", "")
             yield table

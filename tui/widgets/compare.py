@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Select, Static
 
-from ..views import compare_rows
+from ..views import cells, compare_rows
 
 EXPLAIN = ("Paired difference A − B over the tasks both models have scored; 95% task-clustered t intervals, "
            "index with Welch–Satterthwaite df (SPEC 9). An interval that excludes 0 is a difference the task "
@@ -25,7 +25,7 @@ class ComparePane(Vertical):
             yield Select([], prompt="model B", id="compare-b")
         yield Static(EXPLAIN, id="compare-explain")
         yield DataTable(id="compare-table", cursor_type="row")
-        yield Static("", id="compare-verdict")
+        yield Static("", id="compare-verdict", markup=False)
 
     def show(self, document: dict, selected: str | None) -> None:
         self.document = document
@@ -63,7 +63,7 @@ class ComparePane(Vertical):
             return
         table.add_columns("track", f"{a} − {b}", "se", "95% interval", "tasks")
         for row in compare_rows(result):
-            table.add_row(*row)
+            table.add_row(*cells(*row))
         idx = result["index"]
         if idx is None:
             verdict.update("Index difference: not available (some track has no task both models have scored).")

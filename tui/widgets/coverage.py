@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
 from ..messages import OpenAttempts
-from ..views import LETTERS, coverage_grid, issue_rows, legend_text
+from ..views import KIND_STYLE, LETTERS, cells, coverage_grid, issue_rows, legend_text
 
 
 class CoveragePane(Vertical):
@@ -24,9 +25,10 @@ class CoveragePane(Vertical):
         table.clear(columns=True)
         table.add_column("task", key="__task__")
         for model in grid:
-            table.add_column(model, key=model)
+            table.add_column(Text(model), key=model)
         for j, item in enumerate(items):
-            table.add_row(f"{LETTERS[tracks[item]]} {item}", *[grid[m][j][0] for m in grid], key=item)
+            glyphs = [Text(grid[m][j][0], style=KIND_STYLE[grid[m][j][1]]) for m in grid]
+            table.add_row(*cells(f"{LETTERS[tracks[item]]} {item}", *glyphs), key=item)
         if selected in grid:
             table.move_cursor(column=list(grid).index(selected) + 1)
         issues = self.query_one("#issues-table", DataTable)
@@ -34,7 +36,7 @@ class CoveragePane(Vertical):
         issues.add_columns("model", "item", "attempt", "kind", "reason")
         rows = issue_rows(document)
         for r in rows:
-            issues.add_row(r.model, r.item, r.attempt, r.kind, r.reason)
+            issues.add_row(*cells(r.model, r.item, r.attempt, r.kind, r.reason))
         self.query_one("#issues-title", Static).update(
             f"Issues and ignored rows ({len(rows)}) — Enter on a grid cell lists the attempts of that task")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rich.markup import escape
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -9,7 +11,7 @@ from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
 from ..messages import ModelSelected
-from ..views import LETTERS, OVERVIEW_COLUMNS, TRACKS, fmt, leader, overview_rows, sort_rows
+from ..views import LETTERS, OVERVIEW_COLUMNS, STATUS_STYLE, TRACKS, cells, fmt, leader, overview_rows, sort_rows
 
 
 class OverviewPane(Vertical):
@@ -33,7 +35,7 @@ class OverviewPane(Vertical):
         self.rows = overview_rows(document)
         lead = leader(document)
         counts = {s: sum(r.status == s for r in self.rows) for s in ("complete", "provisional", "incomplete")}
-        lead_text = (f"Leader: [b]{lead}[/b] with {fmt(document['models'][lead]['index'], 2)} points"
+        lead_text = (f"Leader: [b]{escape(lead)}[/b] with {fmt(document['models'][lead]['index'], 2)} points"
                      if lead else "No model has an index yet")
         self.query_one("#overview-summary", Static).update(
             f"{lead_text}.   Run status: [b]{document['status']}[/b] "
@@ -53,7 +55,9 @@ class OverviewPane(Vertical):
         for i, label in enumerate(OVERVIEW_COLUMNS):
             table.add_column(label + (f" {arrow}" if i == self.sort_column else ""), key=str(i))
         for row in sort_rows(self.rows, self.sort_column, self.sort_reverse):
-            table.add_row(*row.cells(), key=row.model)
+            values: list = row.cells()
+            values[1] = Text(values[1], style=STATUS_STYLE[row.status])
+            table.add_row(*cells(*values), key=row.model)
         if current is not None and current in table.rows:
             table.move_cursor(row=table.get_row_index(current))
 

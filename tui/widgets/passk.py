@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from rich.markup import escape
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
-from ..views import LETTERS, TRACKS, passk_rows
+from ..views import LETTERS, TRACKS, cells, passk_rows
 
 EXPLAIN = ("pass^k = C(c, k) / C(n, k) per task: n = adopted attempts with score_status valid, c = those scoring at or "
            "above the track's threshold; a track's pass^k is the mean over its tasks with n ≥ k (SPEC 5).")
@@ -23,13 +24,13 @@ class PassKPane(Vertical):
     def show(self, document: dict, model: str | None) -> None:
         if model is None or model not in document["models"]:
             return
-        self.query_one("#passk-title", Static).update(f"pass^k of [b]{model}[/b]")
+        self.query_one("#passk-title", Static).update(f"pass^k of [b]{escape(model)}[/b]")
         kmax, rows = passk_rows(document, model)
         table = self.query_one(DataTable)
         table.clear(columns=True)
         table.add_columns("track", "threshold", "tasks", *[f"pass^{k}" for k in range(1, kmax + 1)])
         for r in rows:
-            table.add_row(*r)
+            table.add_row(*cells(*r))
         plot = self.query_one(PlotextPlot)
         plt = plot.plt
         plt.clear_data()

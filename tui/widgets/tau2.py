@@ -7,7 +7,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
-from ..views import fmt, tau2_task_rows
+from ..views import cells, fmt, tau2_task_rows
 
 
 class Tau2Pane(Vertical):
@@ -33,12 +33,12 @@ class Tau2Pane(Vertical):
         tasks.add_columns("task_id", "n", "successes", "avg reward", *[f"pass^{k}" for k in range(1, kmax + 1)],
                           "termination")
         for r in rows:
-            tasks.add_row(*r)
+            tasks.add_row(*cells(*r))
         reasons = self.query_one("#tau2-reasons", DataTable)
         reasons.clear(columns=True)
         reasons.add_columns("termination reason", "runs")
         for k, v in m["termination_reasons"].items():
-            reasons.add_row(k, str(v))
+            reasons.add_row(*cells(k, v))
         plot = self.query_one(PlotextPlot)
         plt = plot.plt
         plt.clear_data()
@@ -54,8 +54,8 @@ class Tau2Pane(Vertical):
         audit.clear(columns=True)
         audit.add_columns("task_id", "trial", "stored", "derived", "finding")
         for a in m["audit"]:
-            audit.add_row(str(a["task_id"]), str(a["trial"]), fmt(a["stored_reward"], 7), fmt(a["derived_reward"], 7),
-                          a["finding"])
+            audit.add_row(*cells(a["task_id"], a["trial"], fmt(a["stored_reward"], 7), fmt(a["derived_reward"], 7),
+                                 a["finding"]))
         self.query_one("#tau2-audit-title", Static).update(
             f"Reward-gate audit: {len(m['audit'])} finding(s) (reward re-derived from reward_info under its reward_basis)")
 
