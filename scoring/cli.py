@@ -199,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     from .inputs import UsageError
     parser = build_parser()
     args = parser.parse_args(argv)
+    collecting = gc.isenabled()
     if args.command != "tui":
         # A one-shot command allocates millions of small objects on large inputs and frees them
         # all at exit: the cyclic collector only costs time here (measured: 1.6 s of 10 s at 10^6).
@@ -223,6 +224,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"tcsexam: internal error ({type(exc).__name__}: {exc}); please report it with the inputs",
               file=sys.stderr)
         return EXIT_REJECTED
+    finally:
+        if collecting:  # main() is also called in-process (tests): leave the collector as found
+            gc.enable()
 
 
 if __name__ == "__main__":
