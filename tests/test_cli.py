@@ -165,3 +165,41 @@ def test_generator_reproduces_the_bundled_sample(tmp_path):
     write_all(tmp_path)
     for rel in ("benchmark/references/sample-k3-synthetic/full.json", "demo/attempts.csv", "demo/cohort.json"):
         assert (tmp_path / rel).read_bytes() == (sample_root() / rel).read_bytes(), rel
+
+
+def test_benchmark_from_the_environment(ws, cli, monkeypatch):
+    ws.write_rows(full_rows())
+    monkeypatch.setenv("TCSEXAM_BENCHMARK", str(ws.bench))
+    code, _, _ = cli("score", str(ws.run), "--output", str(ws.out))
+    assert code == 0 and json.loads(ws.out.read_text())["provenance"]["inputs"]["suite"]["path"] == str(
+        (ws.bench / "suites" / "lite.json").resolve())
+
+
+def test_suite_given_as_a_path(ws, cli, tmp_path):
+    ws.write_rows(full_rows())
+    manifest = ws.bench / "suites" / "lite.json"
+    assert cli(*ws.score_args("--suite", str(manifest)))[0] == 0
+    other = tmp_path / "other.json"
+    other.write_text(manifest.read_text().replace('"lite"', '"full"'))
+    code, _, err = cli(*ws.score_args("--suite", str(other)))
+    assert code == 1 and "manifest is suite 'full' but the cohort declares 'lite'" in err
+
+
+def test_single_path_overrides(ws, cli, tmp_path):
+    ws.write_rows(full_rows())
+    moved = tmp_path / "elsewhere.csv"
+    moved.write_text((ws.run / "attempts.csv").read_text())
+    (ws.run / "attempts.csv").unlink()
+    code, _, _ = cli("score", "--attempts", str(moved), "--cohort", str(ws.run / "cohort.json"),
+                     "--benchmark", str(ws.bench), "--output", str(ws.out))
+    assert code == 0
+
+
+def test_tui_arguments_reach_the_dashboard_config():
+    from scoring.cli import build_parser
+    from tui.app import config_from_args
+    args = build_parser().parse_args(["tui", "runs/x", "--watch", "--output", "o.json", "--threshold", "solver=0.6",
+                                      "--tau2", "r.json"])
+    config = config_from_args(args)
+    assert (config.run_dir, config.watch, config.output, config.tau2) == ("runs/x", True, "o.json", "r.json")
+    assert config.thresholds == {"solver": 0.6}
