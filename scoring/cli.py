@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import sys
 from pathlib import Path
 
@@ -111,9 +112,9 @@ def load_for(args, default_run: Path | None = None):
 
 def cmd_solver_score(args) -> int:
     from .inputs import default_benchmark
-    from .jsonio import write_json
+    from .jsonio import write_atomic, write_json
     from .reference import resolve_reference
-    from .solver_score import load_records, output_is_finite, score_task, solver_score_output
+    from .solver_score import load_records, output_is_finite, score_task, solver_score_chunks, solver_score_output
 
     benchmark = Path(args.benchmark) if args.benchmark else default_benchmark()
     ref = resolve_reference(args.reference, benchmark, args.reference_id)
@@ -126,9 +127,12 @@ def cmd_solver_score(args) -> int:
     del ref  # the parsed file is no longer needed: free it before the records arrive
     records = load_records(Path(args.records), task_ref.kind)
     result = score_task(task_ref, records)
-    out = solver_score_output(result, suite, reference_id)
-    # above 10^5 instances the output is written compact (pretty-printing doubles its size)
-    write_json(Path(args.output), out, checked=output_is_finite(result), indent=task_ref.n_scored <= COMPACT_ABOVE)
+    if not output_is_finite(result):  # pragma: no cover - guarded by the input checks
+        raise ValueError("a non-finite number reached the output")
+    if task_ref.n_scored > COMPACT_ABOVE:  # compact and streamed: pretty-printing doubles the size
+        write_atomic(Path(args.output), solver_score_chunks(result, suite, reference_id))
+    else:
+        write_json(Path(args.output), solver_score_output(result, suite, reference_id), checked=True)
     print(f"{args.task}: relative_score {result.relative_score:.12g} over {task_ref.n_scored} scored instances "
           f"({len(result.unscored_instances)} unscored records) against {reference_id} -> {args.output}")
     return EXIT_OK
@@ -229,5 +233,15 @@ def main(argv: list[str] | None = None) -> int:
             gc.enable()
 
 
+def entry() -> None:
+    """Console-script entry: run, flush, and leave without tearing down every object one by one
+    (at 10^6 instances the interpreter's teardown alone took 0.3 s). Every output file is
+    already closed and fsynced by then."""
+    code = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

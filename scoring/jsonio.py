@@ -12,7 +12,7 @@ import math
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import orjson
 
@@ -100,10 +100,10 @@ def _default_mode() -> int:
 _NEW_FILE_MODE = _default_mode()
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically: temp file in the same folder, fsync, os.replace.
-
-    On any failure the temporary file is removed and an existing ``path`` is untouched.
+def write_atomic(path: Path, data: bytes | Iterable[bytes]) -> None:
+    """Write ``data`` (bytes, or chunks of bytes) to ``path`` atomically: temp file in the same
+    folder, fsync, os.replace. On any failure the temporary file is removed and an existing
+    ``path`` is untouched.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -115,7 +115,8 @@ def write_atomic(path: Path, data: bytes) -> None:
             mode = _NEW_FILE_MODE
         os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            for chunk in ([data] if isinstance(data, bytes) else data):
+                fh.write(chunk)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -129,3 +130,22 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 def write_json(path: Path, obj: Any, *, checked: bool = False, indent: bool = True) -> None:
     write_atomic(path, dumps(obj, checked=checked, indent=indent))
+
+
+def compact_object_with_array(head: dict, key: str, chunks: Iterable[list], tail: dict) -> Iterable[bytes]:
+    """Compact JSON of ``{**head, key: [*chunk for chunk in chunks], **tail}``, produced chunk by chunk.
+
+    For outputs with 10^6 array items: only one chunk of items exists at a time. The caller
+    guarantees that every float is finite (orjson would write NaN as null).
+    """
+    opts = orjson.OPT_SERIALIZE_NUMPY
+    yield orjson.dumps(head, option=opts)[:-1] + (b"," if head else b"") + orjson.dumps(key) + b":["
+    first = True
+    for chunk in chunks:
+        if not chunk:
+            continue
+        body = orjson.dumps(chunk, option=opts)[1:-1]
+        yield body if first else b"," + body
+        first = False
+    rest = orjson.dumps(tail, option=opts)
+    yield b"]" + (b"," + rest[1:] if tail else b"}") + b"\n"

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from scipy.special import ndtr
 
 from .errors import InputError, Problem, Problems
-from .jsonio import load_json
+from .jsonio import compact_object_with_array, load_json
 from .models import FAILURE_STATUSES, INCOMPLETE_STATUSES, RECORD_STATUSES, InstanceRecord, problems_from_validation
 from .reference import TaskReference
 
@@ -222,30 +222,38 @@ def score_task(ref: TaskReference, records: Records) -> TaskScore:
     return TaskScore(ref, status, A, z, phi, relative, unscored)
 
 
-def solver_score_output(score: TaskScore, suite: str, reference_id: str) -> dict:
-    """SPEC 7, solver-score output. Every float is finite by construction (NaN only as null)."""
+def instance_rows(score: TaskScore, lo: int = 0, hi: int | None = None) -> list[dict]:
+    """SPEC 7: the per-instance entries ``instances[lo:hi]`` (A and z null for a failure)."""
     ref = score.ref
-    ok = ~np.isnan(score.z)
-    a_list = score.A.tolist()
-    z_list = score.z.tolist()
-    instances = [
+    hi = ref.n_scored if hi is None else hi
+    ok = (~np.isnan(score.z[lo:hi])).tolist()
+    return [
         {"instance": name, "status": st, "A": a if good else None, "mu": mu, "s": s, "scale": sc,
          "z": z if good else None, "phi": phi}
         for name, st, a, mu, s, sc, z, phi, good in zip(
-            ref.names, score.status, a_list, ref.mu.tolist(), ref.s.tolist(), ref.scale.tolist(),
-            z_list, score.phi.tolist(), ok.tolist())
+            ref.names[lo:hi], score.status[lo:hi], score.A[lo:hi].tolist(), ref.mu[lo:hi].tolist(),
+            ref.s[lo:hi].tolist(), ref.scale[lo:hi].tolist(), score.z[lo:hi].tolist(), score.phi[lo:hi].tolist(), ok)
     ]
-    return {
-        "task": ref.task,
-        "suite": suite,
-        "reference_id": reference_id,
-        "kind": ref.kind,
-        "direction": ref.direction,
-        "relative_score": score.relative_score,
-        "n_scored": ref.n_scored,
-        "instances": instances,
-        "unscored_instances": score.unscored_instances,
-    }
+
+
+def output_head(score: TaskScore, suite: str, reference_id: str) -> dict:
+    ref = score.ref
+    return {"task": ref.task, "suite": suite, "reference_id": reference_id, "kind": ref.kind,
+            "direction": ref.direction, "relative_score": score.relative_score, "n_scored": ref.n_scored}
+
+
+def solver_score_output(score: TaskScore, suite: str, reference_id: str) -> dict:
+    """SPEC 7, solver-score output. Every float is finite by construction (NaN only as null)."""
+    return {**output_head(score, suite, reference_id), "instances": instance_rows(score),
+            "unscored_instances": score.unscored_instances}
+
+
+def solver_score_chunks(score: TaskScore, suite: str, reference_id: str, rows_per_chunk: int = 1 << 16):
+    """The same document as compact JSON, built a chunk of instances at a time (for 10^6 instances)."""
+    n = score.ref.n_scored
+    chunks = (instance_rows(score, lo, min(n, lo + rows_per_chunk)) for lo in range(0, n, rows_per_chunk))
+    return compact_object_with_array(output_head(score, suite, reference_id), "instances", chunks,
+                                     {"unscored_instances": score.unscored_instances})
 
 
 def output_is_finite(score: TaskScore) -> bool:

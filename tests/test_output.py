@@ -92,3 +92,26 @@ def test_solver_score_output_shape(tmp_path, cli):
     assert doc.relative_score == 0.25 and doc.n_scored == 2 and doc.unscored_instances == ["zz"]
     assert doc.instances[1].z is None and doc.instances[1].phi == 0.0
     assert doc.reference_id == "ref-test" and doc.suite == "lite"
+
+
+@pytest.mark.parametrize("rows_per_chunk", [1, 3, 1000])
+def test_streamed_solver_output_equals_the_whole_document(rows_per_chunk):
+    from scoring.reference import reference_from_dict
+    from scoring.solver_score import parse_records, score_task, solver_score_chunks, solver_score_output
+    instances = {f"i{k}": [10 + k, 12 + k, 14 + k] for k in range(7)}
+    ref = reference_from_dict({"reference_id": "r", "suite": "lite", "scale_floor": {"relative": 0.02, "absolute": 1e-9},
+                               "tasks": {"t": {"kind": "objective", "direction": "maximize", "instances": instances}}},
+                              "ref.json").task("t")
+    recs = [{"instance": f"i{k}", "status": "ok" if k % 3 else "crash", "A": 12.5 + k} for k in range(7)]
+    recs.append({"instance": "extra", "status": "ok", "A": 1})
+    score = score_task(ref, parse_records(recs, "r.json", "objective"))
+    streamed = b"".join(solver_score_chunks(score, "lite", "r", rows_per_chunk))
+    assert streamed.endswith(b"\n")
+    assert json.loads(streamed) == solver_score_output(score, "lite", "r")
+
+
+def test_streamed_object_with_no_items():
+    from scoring.jsonio import compact_object_with_array
+    assert json.loads(b"".join(compact_object_with_array({"a": 1}, "xs", iter([[], []]), {}))) == {"a": 1, "xs": []}
+    assert json.loads(b"".join(compact_object_with_array({}, "xs", iter([[1], [2, 3]]), {"z": []}))) == {
+        "xs": [1, 2, 3], "z": []}
