@@ -36,6 +36,9 @@ class InputError(Exception):
         self.problems = list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
 
+    def __reduce__(self):  # crosses process boundaries intact (the dashboard loads large runs in a helper)
+        return (InputError, (self.problems,))
+
 
 @dataclass
 class Problems:

@@ -27,6 +27,7 @@ _ALLOWED = ", ".join(RECORD_STATUSES)
 _FAILURES = frozenset(FAILURE_STATUSES)
 _INCOMPLETE = frozenset(INCOMPLETE_STATUSES)
 _ALLOWED_SET = frozenset(RECORD_STATUSES)
+_CANONICAL_STATUS = {s: s for s in RECORD_STATUSES}
 _A_TYPES = {int, float, type(None)}
 _GET_INSTANCE, _GET_STATUS = methodcaller("get", "instance"), methodcaller("get", "status")
 _GET_A, _GET_SOLVED = methodcaller("get", "A"), methodcaller("get", "solved")
@@ -122,6 +123,8 @@ def parse_records_fast(raw: list, file: str, kind: str) -> Records | None:
             return None
         value = a
     values = np.where(ok, value, np.nan)
+    # one shared str per status instead of one per record (10^6 records: 51 MB less to keep)
+    status = list(map(_CANONICAL_STATUS.__getitem__, status))
     return Records(file, names, status, values)
 
 

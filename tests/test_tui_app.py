@@ -272,3 +272,28 @@ async def test_bad_tau2_file_does_not_crash(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert "rejected" in text_of(app, "#tau2-summary")
+
+
+async def test_large_runs_load_in_a_helper_process(demo_copy):
+    """The helper-process path gives the same state, and brings rejected inputs back as problems."""
+    app = create_app(DashboardConfig(run_dir=str(demo_copy), isolate=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.pause(0.5)
+        await settle(pilot)
+        assert app.state is not None and app.state.document["status"] == "incomplete"
+        await pilot.press("3")
+        await settle(pilot)
+        assert app.query_one(InstancesPane).columns is not None
+        (demo_copy / "cohort.json").write_text("{")
+        await pilot.press("r")
+        await settle(pilot)
+        await pilot.pause(0.5)
+        await settle(pilot)
+        assert app.problems_text and "invalid JSON" in app.problems_text
+
+
+def test_large_input_threshold(demo_copy):
+    from tui.state import LARGE_INPUT_BYTES, input_bytes, resolve_paths
+    size = input_bytes(resolve_paths(DashboardConfig(run_dir=str(demo_copy))))
+    assert 0 < size < LARGE_INPUT_BYTES  # the demo loads in-process; 10^6 records (50 MB) do not

@@ -28,6 +28,7 @@ class DashboardConfig:
     watch: bool = False
     tau2: str | None = None
     thresholds: dict[str, float] = field(default_factory=dict)
+    isolate: bool | None = None  # load in a helper process: None = when the inputs are large
 
 
 @dataclass
@@ -72,8 +73,74 @@ def watched_files(paths) -> list[Path]:
     return files
 
 
+LARGE_INPUT_BYTES = 32 * 2**20
+
+
+def input_bytes(paths) -> int:
+    """Bytes of the run's own files (attempts, cohort, records)."""
+    total = 0
+    for p in watched_files(paths):
+        try:
+            total += sum(f.stat().st_size for f in p.rglob("*") if f.is_file()) if p.is_dir() else p.stat().st_size
+        except OSError:
+            pass
+    return total
+
+
 def load_state(config: DashboardConfig) -> DashboardState:
-    """Load and score a run (raises scoring.errors.InputError on rejected input)."""
+    """Load and score a run (raises scoring.errors.InputError on rejected input).
+
+    Large runs are parsed in a short-lived helper process: parsing 10^6 records materialises
+    about half a gigabyte of Python objects that the dashboard would otherwise keep as its
+    peak for good; only the compact result (numpy columns, the index document) comes back.
+    """
+    isolate = config.isolate
+    if isolate is None:
+        isolate = input_bytes(resolve_paths(config)) > LARGE_INPUT_BYTES
+    if not isolate:
+        return load_state_here(config)
+    return load_state_in_helper(config)
+
+
+def load_state_in_helper(config: DashboardConfig) -> DashboardState:
+    """Run ``load_state_here`` in a fresh interpreter; the result comes back as a pickle file."""
+    import pickle
+    import subprocess
+    import sys
+    import tempfile
+    from scoring.errors import InputError, Problem
+    with tempfile.TemporaryDirectory(prefix="tcsexam-load-") as tmp:
+        job, result = Path(tmp) / "config.pickle", Path(tmp) / "result.pickle"
+        job.write_bytes(pickle.dumps(config))
+        proc = subprocess.run([sys.executable, "-c", "from tui.state import helper_main; helper_main()",
+                               str(job), str(result)], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        if proc.returncode or not result.is_file():
+            tail = (proc.stderr or "").strip().splitlines()[-1:] or ["no output"]
+            raise InputError([Problem("tcsexam", "", "", f"the loader process failed ({proc.returncode}): {tail[0]}")])
+        with result.open("rb") as fh:
+            outcome, payload = pickle.load(fh)
+    if outcome == "error":
+        raise InputError(payload)
+    return payload
+
+
+def helper_main() -> None:
+    """Entry of the loader process: config pickle in, ("ok", state) or ("error", problems) pickle out."""
+    import gc
+    import pickle
+    import sys
+    from scoring.errors import InputError
+    gc.disable()  # a one-shot process, as the command line
+    config = pickle.loads(Path(sys.argv[1]).read_bytes())
+    try:
+        outcome = ("ok", load_state_here(config))
+    except InputError as exc:
+        outcome = ("error", exc.problems)
+    with open(sys.argv[2], "wb") as fh:
+        pickle.dump(outcome, fh, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def load_state_here(config: DashboardConfig) -> DashboardState:
     from scoring.inputs import load_run
     from scoring.output import build_index
     paths = resolve_paths(config)
@@ -139,7 +206,7 @@ class InstanceColumns:
             else:
                 values = getattr(self, column)
                 key = np.where(np.isnan(values), np.inf, values)
-            self.orders[column] = np.argsort(key, kind="stable")
+            self.orders[column] = np.argsort(key, kind="stable").astype(np.int32 if len(key) < 2**31 else np.int64)
         return self.orders[column]
 
     def descending(self, column: str) -> np.ndarray:

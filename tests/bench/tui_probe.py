@@ -16,8 +16,8 @@ import sys
 import time
 
 
-def maxrss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def maxrss_mb(who=resource.RUSAGE_SELF) -> float:
+    return resource.getrusage(who).ru_maxrss / 1024
 
 
 def bare(t0: float) -> dict:
@@ -90,6 +90,7 @@ def dashboard(t0: float, run_dir: str, benchmark: str, reps: int) -> dict:
                 render_page()
             out["filter_ms"] = (time.perf_counter() - t) / reps * 1000
             out["maxrss_mb"] = maxrss_mb()
+            out["helper_maxrss_mb"] = maxrss_mb(resource.RUSAGE_CHILDREN)
 
     asyncio.run(drive())
     return out
