@@ -160,6 +160,7 @@ def main(argv=None) -> dict:
         "sort_ratio": big_probe["sort_ms"] / small_probe["sort_ms"], "flat_target": "<= 1.5",
         "filter_ms": big_probe["filter_ms"], "sort_by_name_ms": big_probe["sort_by_name_ms"],
         "peak_memory_mb": big_probe["maxrss_mb"], "memory_target": "< 300 MB",
+        "loader_process_peak_memory_mb": big_probe.get("helper_maxrss_mb"),
     }
     text = json.dumps(report, indent=2)
     print(text)
