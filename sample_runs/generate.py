@@ -50,7 +50,6 @@ CONSTRUCTION = ["con-cap-set", "con-sidon-set", "con-expander", "con-code-distan
 CONJECTURE = ["conj-sunflower", "conj-union-closed", "conj-log-rank", "conj-1-3-2", "conj-hadwiger-nelson",
               "conj-graceful-tree", "conj-lonely-runner", "conj-erdos-gyarfas", "conj-reconstruction",
               "conj-cerny"]
-LITE_PER_TRACK = 5
 
 
 def suite_manifests() -> dict[str, dict]:

@@ -11,7 +11,6 @@ import hashlib
 import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from . import TRACKS, WEIGHTS
 from .errors import InputError, Problem, Problems

@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -126,6 +125,3 @@ def load_attempts(path: Path) -> AttemptsTable:
     table.sha256 = hashlib.sha256(data).hexdigest()
     return table
 
-
-def is_finite(x: float | None) -> bool:
-    return x is not None and math.isfinite(x)

@@ -24,7 +24,6 @@ from .passk import mean_pass_hat_k, task_pass_hat_k
 
 INFRA = "infrastructure_error"
 NORMAL_ENDINGS = ("agent_stop", "user_stop")
-COMPONENTS = ("DB", "ENV_ASSERTION", "ACTION", "COMMUNICATE", "NL_ASSERTION")
 SUCCESS_TOLERANCE = 1e-6
 AUDIT_TOLERANCE = 1e-9
 

@@ -7,7 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from scoring.inputs import demo_run, sample_root
 from tests.conftest import full_rows, row

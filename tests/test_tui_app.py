@@ -17,7 +17,6 @@ from tui.app import create_app
 from tui.screens.attempts import AttemptsScreen
 from tui.screens.help import HelpScreen
 from tui.state import DashboardConfig
-from tui.widgets.diagnostics import DiagnosticsPane
 from tui.widgets.instance_table import InstanceTable
 from tui.widgets.instances import InstancesPane
 

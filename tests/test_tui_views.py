@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from tui.views import (coverage_cell, coverage_grid, explain_instance, histogram_counts, issue_rows, leader,
                        overview_rows, passk_rows, sort_rows, tau2_task_rows)

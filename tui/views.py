@@ -5,7 +5,6 @@ No textual here: each function is testable without a terminal.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 TRACKS = ("theorem", "solver", "construction", "conjecture")
@@ -222,6 +221,3 @@ def compare_rows(result: dict) -> list[list[str]]:
                      DASH if idx["df"] is None else f"df {idx['df']:.1f}"])
     return rows
 
-
-def is_finite(x) -> bool:
-    return x is not None and math.isfinite(x)
