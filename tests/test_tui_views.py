@@ -101,8 +101,7 @@ def test_histogram_counts_cover_zero_and_one():
 def columns(phi, status=None, names=None):
     n = len(phi)
     arr = np.asarray(phi, dtype=float)
-    nm = np.empty(n, dtype=object)
-    nm[:] = names or [f"i{k}" for k in range(n)]
+    nm = np.array([x.encode() for x in (names or [f"i{k}" for k in range(n)])], dtype="S")
     st = np.zeros(n, dtype=np.int8) if status is None else np.asarray(status, dtype=np.int8)
     z = np.where(st == 0, arr, np.nan)
     return InstanceColumns("t", "maximize", "objective", nm, st, arr, arr, arr, arr + 1, z, arr, 0.5, [])
@@ -133,3 +132,10 @@ def test_tau2_task_rows():
                           "pass_hat_k": {"1": 0.5, "2": 0.0}, "termination_reasons": {"agent_stop": 2}}]}
     kmax, rows = tau2_task_rows(metrics)
     assert kmax == 2 and rows == [["a", "2", "1", "0.5000", "0.5000", "0.0000", "agent_stop 2"]]
+
+
+def test_names_are_utf8_and_sort_as_python_strings():
+    names = ["é-1", "z", "a", "ß", "日本"]
+    cols = columns([1, 2, 3, 4, 5], names=names)
+    assert [cols.name(i) for i in cols.order("instance", False)] == sorted(names)
+    assert [cols.name(i) for i in range(5)] == names

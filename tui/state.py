@@ -39,6 +39,8 @@ class DashboardState:
     run: Any                     # scoring.inputs.Run
     watched: list[Path]          # files whose change triggers a reload under --watch
     scores: dict = field(default_factory=dict)  # (model, item, attempt) -> TaskScore from the cross-check
+    columns: dict = field(default_factory=dict)  # (model, item, attempt) -> InstanceColumns, made by the helper
+    relative_floor: float | None = None          # the reference's relative scale floor (for explanations)
 
     @property
     def models(self) -> list[str]:
@@ -133,7 +135,14 @@ def helper_main() -> None:
     gc.disable()  # a one-shot process, as the command line
     config = pickle.loads(Path(sys.argv[1]).read_bytes())
     try:
-        outcome = ("ok", load_state_here(config))
+        state = load_state_here(config)
+        # Send back compact columns (sort orders included) rather than the scoring objects: the
+        # dashboard then never holds 10^6 instance names as Python strings. The reference is
+        # read again in the dashboard only if an attempt that was not cross-checked is opened.
+        state.columns = {key: columns_from_score(score) for key, score in state.scores.items()}
+        state.scores = {}
+        state.run.reference = None
+        outcome = ("ok", state)
     except InputError as exc:
         outcome = ("error", exc.problems)
     with open(sys.argv[2], "wb") as fh:
@@ -148,7 +157,8 @@ def load_state_here(config: DashboardConfig) -> DashboardState:
     scores: dict = {}
     document = build_index(run, config.thresholds, scores=scores)
     watched = watched_files(paths) + [p for p in run.input_paths.values() if p not in (paths.attempts, paths.cohort)]
-    return DashboardState(document, run, watched, scores)
+    floor = float(run.reference.model.scale_floor.relative) if run.reference is not None else None
+    return DashboardState(document, run, watched, scores, relative_floor=floor)
 
 
 def input_signature(paths: list[Path]) -> tuple:
@@ -181,7 +191,7 @@ class InstanceColumns:
     task: str
     direction: str
     kind: str
-    names: np.ndarray     # object array of str
+    names: np.ndarray     # UTF-8 bytes, fixed width (dtype S): 10^6 names in a few MB, sorted in C
     status: np.ndarray    # int8 codes into STATUS_CODES
     A: np.ndarray
     mu: np.ndarray
@@ -195,6 +205,9 @@ class InstanceColumns:
 
     def __len__(self) -> int:
         return len(self.names)
+
+    def name(self, i: int) -> str:
+        return self.names[i].decode("utf-8")
 
     def ascending(self, column: str) -> np.ndarray:
         """Stable ascending permutation by a column, NaN last (computed once per column)."""
@@ -238,8 +251,7 @@ def columns_from_score(score) -> InstanceColumns:
     """Wrap a scoring.solver_score.TaskScore without recomputing anything."""
     code = {s: i for i, s in enumerate(STATUS_CODES)}
     ref = score.ref
-    names = np.empty(len(ref.names), dtype=object)
-    names[:] = ref.names
+    names = np.array([n.encode("utf-8") for n in ref.names], dtype="S") if ref.names else np.zeros(0, dtype="S1")
     status = np.fromiter((code[s] for s in score.status), dtype=np.int8, count=len(score.status))
     cols = InstanceColumns(ref.task, ref.direction, ref.kind, names, status, score.A, ref.mu, ref.s, ref.scale,
                            score.z, score.phi, score.relative_score, score.unscored_instances)
@@ -251,8 +263,14 @@ def load_instances(state: DashboardState, model: str, item: str, attempt: str) -
     """Score one attempt's records against the run's reference (scoring core), as columns."""
     from scoring.errors import InputError, Problem
     from scoring.solver_score import load_records, score_task
-    if (model, item, attempt) in state.scores:  # already scored by the records cross-check
-        return columns_from_score(state.scores[(model, item, attempt)])
+    key = (model, item, attempt)
+    if key in state.columns:  # made by the loader process
+        return state.columns[key]
+    if key in state.scores:  # already scored by the records cross-check
+        return columns_from_score(state.scores[key])
+    if state.run.reference is None and "reference" in state.run.input_paths:
+        from scoring.reference import load_reference
+        state.run.reference = load_reference(state.run.input_paths["reference"])
     ref = state.run.reference
     path = state.records_path(model, item, attempt)
     if ref is None or path is None:

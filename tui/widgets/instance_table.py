@@ -33,7 +33,7 @@ def _num(x: float, width: int) -> str:
 
 def format_row(cols: InstanceColumns, i: int) -> str:
     """One line of the table for data row ``i`` (pure)."""
-    name = str(cols.names[i])
+    name = cols.name(i)
     name = name if len(name) <= WIDTHS[0] else name[: WIDTHS[0] - 1] + "…"
     ok = cols.status[i] == 0
     parts = [name.ljust(WIDTHS[0]), STATUS_CODES[cols.status[i]].ljust(WIDTHS[1]),
@@ -100,9 +100,10 @@ class InstanceTable(ScrollView, can_focus=True):
         if self.cols is None:
             return False
         names = self.cols.names[self.order]
-        hits = np.flatnonzero(names == name)
+        query = name.encode("utf-8")
+        hits = np.flatnonzero(names == query)
         if not hits.size:
-            hits = np.flatnonzero(np.char.startswith(names.astype(str), name))
+            hits = np.flatnonzero(np.char.startswith(names, query))
         if not hits.size:
             return False
         self.move_to(int(hits[0]))

@@ -44,8 +44,8 @@ class InstancesPane(Vertical):
     # --- context -------------------------------------------------------------------
     def set_context(self, state: DashboardState, model: str | None) -> None:
         self.state, self.model = state, model
-        if state.run.reference is not None:
-            self.relative_floor = float(state.run.reference.model.scale_floor.relative)
+        if state.relative_floor is not None:
+            self.relative_floor = state.relative_floor
         items = state.solver_items()
         task = self.query_one("#instances-task", Select)
         previous = task.value if task.value in items else None
@@ -143,7 +143,7 @@ class InstancesPane(Vertical):
             detail.update("")
             return
         i = message.row
-        detail.update(explain_instance(str(cols.names[i]), STATUS_CODES[cols.status[i]], float(cols.A[i]),
+        detail.update(explain_instance(cols.name(i), STATUS_CODES[cols.status[i]], float(cols.A[i]),
                                        float(cols.mu[i]), float(cols.s[i]), float(cols.scale[i]), float(cols.z[i]),
                                        float(cols.phi[i]), cols.direction, self.relative_floor))
 
