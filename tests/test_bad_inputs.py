@@ -84,3 +84,12 @@ def test_bad_input_case(case, tmp_path, capsys, monkeypatch):
     else:
         assert spec["message"] in out, out
         assert out_file.read_bytes() != PREVIOUS and json.loads(out_file.read_text())
+
+
+def test_the_corpus_is_what_make_cases_writes(tmp_path):
+    from tests.bad_inputs.make_cases import write_all
+    write_all(tmp_path)
+    written = {p.relative_to(tmp_path): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    stored = {p.relative_to(CORPUS): p.read_bytes() for p in CORPUS.rglob("*")
+              if p.is_file() and p.suffix != ".py" and "__pycache__" not in p.parts}
+    assert written == stored
