@@ -69,7 +69,10 @@ class Tau2Results(BaseModel):
 
 
 def load_tau2_results(path: Path) -> Tau2Results:
-    """Read a results.json of tau2-bench 1.0, or an older single-file run (a bare list of simulations)."""
+    """Read a results.json of tau2-bench 1.0 (the file, or the run folder holding it), or an older
+    single-file run (a bare list of simulations)."""
+    if path.is_dir() and (path / "results.json").is_file():
+        path = path / "results.json"
     file = str(path)
     raw = load_json(path, "tau2-bench results file")
     if isinstance(raw, list):

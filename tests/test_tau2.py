@@ -168,3 +168,9 @@ def test_cli_writes_json_and_rejects_bad_input(tmp_path, cli):
     out2 = tmp_path / "o2.json"
     code, _, err = cli("tau2", str(bad), "--output", str(out2))
     assert code == 1 and "simulations" in err and not out2.exists()
+
+
+def test_a_run_folder_holding_results_json(tmp_path):
+    (tmp_path / "results.json").write_text(json.dumps({"info": {"num_trials": 1},
+                                                       "simulations": [sim("a", 0, 1.0, breakdown={"DB": 1.0})]}))
+    assert tau2_metrics_for_file(tmp_path)["pass_hat_k"] == {"1": 1.0}
