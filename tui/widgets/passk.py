@@ -40,7 +40,7 @@ class PassKPane(Vertical):
             by_k = pk[t]["by_k"]
             if by_k:
                 ks = [int(k) for k in by_k]
-                plt.plot(ks, list(by_k.values()), marker="dot", label=f"{LETTERS[t]} {t}")
+                plt.plot(ks, list(by_k.values()), marker="braille", label=f"{LETTERS[t]} {t}")
         plt.xticks(list(range(1, max(kmax, 1) + 1)))
         plt.ylim(0, 1)
         plt.xlabel("k")

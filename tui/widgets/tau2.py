@@ -45,7 +45,7 @@ class Tau2Pane(Vertical):
         plt.clear_figure()
         if m["pass_hat_k"]:
             ks = [int(k) for k in m["pass_hat_k"]]
-            plt.plot(ks, list(m["pass_hat_k"].values()), marker="dot")
+            plt.plot(ks, list(m["pass_hat_k"].values()), marker="braille")
             plt.xticks(ks)
         plt.ylim(0, 1)
         plt.title("pass^k by k")
