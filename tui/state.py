@@ -1,7 +1,8 @@
 """What the dashboard shows, loaded through the scoring core (never recomputed here).
 
-Everything in this module runs in thread workers; it imports the scoring core
-lazily so that the first frame does not wait for scipy and pydantic.
+Everything in this module runs in thread workers (large runs: in a loader
+process, see ``load_state``); it imports the scoring core lazily so that the
+first frame does not wait for scipy and pydantic.
 """
 
 from __future__ import annotations
