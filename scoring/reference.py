@@ -129,8 +129,13 @@ def sample_mean_and_sd(values: TaskValues) -> tuple[np.ndarray, np.ndarray]:
     """
     n_inst = len(values.names)
     counts = values.counts
-    sums = np.fromiter((math.fsum(r) if None not in r else math.fsum(x for x in r if x is not None)
-                        for r in values.lists), dtype=np.float64, count=n_inst)
+    lists = values.lists
+    unusable_rows = np.unique(values.row[~values.usable]).tolist()
+    if unusable_rows:  # rows with a null run: fsum over their usable values only
+        lists = list(lists)
+        for i in unusable_rows:
+            lists[i] = [x for x in lists[i] if x is not None]
+    sums = np.fromiter(map(math.fsum, lists), dtype=np.float64, count=n_inst)
     mu = sums / np.maximum(counts, 1)
     d = np.where(values.usable, values.flat - mu[values.row], 0.0)
     sum_d = np.bincount(values.row, weights=d, minlength=n_inst)
