@@ -194,7 +194,8 @@ def score_task(ref: TaskReference, records: Records) -> TaskScore:
     """Score one attempt: every scored reference instance needs a record (else rejected)."""
     n = ref.n_scored
     unscored: list[str] = []
-    if records.names == ref.names:  # records in reference order: nothing to look up
+    in_order = records.names == ref.names  # records in reference order: nothing to look up
+    if in_order:
         take = np.arange(n, dtype=np.int64)
     else:
         pos = ref.position
@@ -212,7 +213,7 @@ def score_task(ref: TaskReference, records: Records) -> TaskScore:
         raise InputError([Problem(records.file, "", "instance",
                                   f"{missing.size} scored instance(s) of task '{ref.task}' have no record: {shown}{more}")])
     A = records.A[take]
-    status = records.status if records.names == ref.names else [records.status[j] for j in take.tolist()]
+    status = records.status if in_order else [records.status[j] for j in take.tolist()]
     with np.errstate(over="ignore"):
         z = instance_z(A, ref.mu, ref.scale, ref.direction)
     overflow = np.flatnonzero(np.isinf(z))

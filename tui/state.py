@@ -98,11 +98,12 @@ def load_state(config: DashboardConfig) -> DashboardState:
     peak for good; only the compact result (numpy columns, the index document) comes back.
     """
     isolate = config.isolate
-    if isolate is None:
-        isolate = input_bytes(resolve_paths(config)) > LARGE_INPUT_BYTES
-    if not isolate:
-        return load_state_here(config)
-    return load_state_in_helper(config)
+    if isolate:
+        return load_state_in_helper(config)
+    paths = resolve_paths(config)
+    if isolate is None and input_bytes(paths) > LARGE_INPUT_BYTES:
+        return load_state_in_helper(config)
+    return load_state_here(config, paths)
 
 
 def load_state_in_helper(config: DashboardConfig) -> DashboardState:
@@ -150,10 +151,10 @@ def helper_main() -> None:
         pickle.dump(outcome, fh, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def load_state_here(config: DashboardConfig) -> DashboardState:
+def load_state_here(config: DashboardConfig, paths=None) -> DashboardState:
     from scoring.inputs import load_run
     from scoring.output import build_index
-    paths = resolve_paths(config)
+    paths = paths if paths is not None else resolve_paths(config)
     run = load_run(paths)
     scores: dict = {}
     document = build_index(run, config.thresholds, scores=scores)
