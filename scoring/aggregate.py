@@ -11,6 +11,7 @@ import hashlib
 import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from . import TRACKS, WEIGHTS
 from .errors import InputError, Problem, Problems
@@ -18,7 +19,7 @@ from .inputs import Run
 from .jsonio import parse_json_bytes, read_bytes
 from .models import AttemptRow
 from .passk import DEFAULT_THRESHOLDS, mean_pass_hat_k, successes
-from .solver_score import TaskScore, parse_records, score_task
+from .solver_score import TaskScore, score_attempts
 from .uncertainty import ci_block
 
 CROSS_CHECK_TOLERANCE = 1e-9
@@ -123,27 +124,38 @@ def check_rules(run: Run) -> Checked:
 
 
 def rescore_from_records(run: Run, checked: Checked, problems: Problems) -> None:
-    """SPEC 4: an adopted solver row with a records file is re-scored; a difference over 1e-9 rejects."""
+    """SPEC 4: an adopted solver row with a records file is re-scored; a difference over 1e-9 rejects.
+
+    The attempts of one task are scored together (``score_attempts``).
+    """
     root = run.paths.records
     ref = run.reference
     assert root is not None and ref is not None
+    by_item: dict[str, list[tuple[str, AttemptRow, Path]]] = defaultdict(list)
     for model, rows in checked.by_model.items():
         for row in rows:
             if not (row.adopted and row.track == "solver" and row.score is not None and row.score_status == "valid"):
                 continue
             path = root / model / row.item / f"{row.attempt}.json"
-            if not path.is_file():
-                continue
+            if path.is_file():
+                by_item[row.item].append((model, row, path))
+    for item, jobs in by_item.items():
+        if not ref.has_task(item):
+            problem = Problem(str(ref.path), "tasks", item, f"solver task '{item}' is not in reference '{ref.reference_id}'")
+            problems.extend([problem] * len(jobs))
+            continue
+        task_ref = ref.task(item)
+        parsed: list[tuple[str, AttemptRow, Path, bytes, object]] = []
+        for model, row, path in jobs:
             try:
-                if not ref.has_task(row.item):
-                    raise InputError([Problem(str(ref.path), "tasks", row.item,
-                                              f"solver task '{row.item}' is not in reference '{ref.reference_id}'")])
-                task_ref = ref.task(row.item)
                 data = read_bytes(path, "records file")
-                records = parse_records(parse_json_bytes(data, str(path)), str(path), task_ref.kind)
-                result = score_task(task_ref, records)
+                parsed.append((model, row, path, data, parse_json_bytes(data, str(path))))
             except InputError as exc:
                 problems.extend(exc.problems)
+        results = score_attempts(task_ref, [(str(path), raw) for _, _, path, _, raw in parsed])
+        for (model, row, path, data, _), result in zip(parsed, results):
+            if isinstance(result, InputError):
+                problems.extend(result.problems)
                 continue
             checked.records_used[path.relative_to(root).as_posix()] = hashlib.sha256(data).hexdigest()
             checked.scores[(model, row.item, row.attempt)] = result

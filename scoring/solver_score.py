@@ -10,7 +10,8 @@ the problem.
 from __future__ import annotations
 
 import math
-from operator import methodcaller
+from itertools import chain, repeat
+from operator import is_, is_not, methodcaller
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,31 +89,22 @@ def record_value(rec: dict, kind: str) -> tuple[float | None, str | None]:
     return a, None
 
 
-def parse_records_fast(raw: list, file: str, kind: str) -> Records | None:
-    """Bulk check of a records list; None when anything is off (the record-by-record pass words it).
+def record_values(status: list, a_list: list, solved: list, kind: str) -> np.ndarray | None:
+    """Bulk check of the status, A and solved columns of one or many files' records (SPEC 2.3).
 
-    Accepts exactly what ``parse_records_slow`` accepts without a problem.
+    Returns the values (NaN where the status is not ``ok``) or None when anything is off.
     """
-    if set(map(type, raw)) - {dict}:
-        return None
-    # C-level passes over the records (map + methodcaller), no Python loop per record
-    names = list(map(_GET_INSTANCE, raw))
-    status = list(map(_GET_STATUS, raw))
-    a_list = list(map(_GET_A, raw))
-    solved = list(map(_GET_SOLVED, raw))
-    if set(map(type, names)) - {str} or (names and not all(names)) or len(set(names)) != len(names):
-        return None
     statuses = set(status)
     if not statuses <= _ALLOWED_SET or statuses & _INCOMPLETE:
         return None
     if set(map(type, a_list)) - _A_TYPES or set(map(type, solved)) - _SOLVED_TYPES:
         return None
     with np.errstate(over="ignore"):
-        a = np.array(a_list, dtype=np.float64) if raw else np.zeros(0)
+        a = np.array(a_list, dtype=np.float64) if a_list else np.zeros(0)
     ok = np.fromiter(map("ok".__eq__, status), dtype=bool, count=len(status))
     if kind == "solve":
-        has_solved = np.array([v is not None for v in solved], dtype=bool)
-        solved_value = np.array([v is True for v in solved], dtype=np.float64)
+        has_solved = np.fromiter(map(is_not, solved, repeat(None)), dtype=bool, count=len(solved))
+        solved_value = np.fromiter(map(is_, solved, repeat(True)), dtype=np.float64, count=len(solved))
         has_a = ~np.isnan(a)
         a_ok = (a == 0.0) | (a == 1.0)
         if np.any(ok & ~has_solved & ~(has_a & a_ok)) or np.any(ok & has_solved & has_a & (a != solved_value)):
@@ -122,10 +114,30 @@ def parse_records_fast(raw: list, file: str, kind: str) -> Records | None:
         if not np.all(np.isfinite(a[ok])):
             return None
         value = a
-    values = np.where(ok, value, np.nan)
-    # one shared str per status instead of one per record (10^6 records: 51 MB less to keep)
-    status = list(map(_CANONICAL_STATUS.__getitem__, status))
-    return Records(file, names, status, values)
+    return np.where(ok, value, np.nan)
+
+
+def canonical_statuses(status: list) -> list[str]:
+    """One shared str per status instead of one per record (10^6 records: 51 MB less to keep)."""
+    return list(map(_CANONICAL_STATUS.__getitem__, status))
+
+
+def parse_records_fast(raw: list, file: str, kind: str) -> Records | None:
+    """Bulk check of a records list; None when anything is off (the record-by-record pass words it).
+
+    Accepts exactly what ``parse_records_slow`` accepts without a problem.
+    """
+    if set(map(type, raw)) - {dict}:
+        return None
+    # C-level passes over the records (map + methodcaller), no Python loop per record
+    names = list(map(_GET_INSTANCE, raw))
+    if set(map(type, names)) - {str} or (names and not all(names)) or len(set(names)) != len(names):
+        return None
+    status = list(map(_GET_STATUS, raw))
+    values = record_values(status, list(map(_GET_A, raw)), list(map(_GET_SOLVED, raw)), kind)
+    if values is None:
+        return None
+    return Records(file, names, canonical_statuses(status), values)
 
 
 def parse_records(raw, file: str, kind: str) -> Records:
@@ -224,6 +236,97 @@ def score_task(ref: TaskReference, records: Records) -> TaskScore:
     phi = instance_phi(z)
     relative = math.fsum(phi.tolist()) / n
     return TaskScore(ref, status, A, z, phi, relative, unscored)
+
+
+def score_one(ref: TaskReference, raw, file: str) -> TaskScore | InputError:
+    try:
+        return score_task(ref, parse_records(raw, file, ref.kind))
+    except InputError as exc:
+        return exc
+
+
+def score_attempts(ref: TaskReference, attempts: list[tuple[str, object]]) -> list[TaskScore | InputError]:
+    """Score many attempts of one task (SPEC 3), each given as (file, parsed JSON).
+
+    Files that list the same instances in the same order share one layout: it is
+    checked and matched to the reference once, and their records are checked and
+    scored together as one (attempts x instances) array. Any other file, and every
+    file of a batch that fails the bulk check, goes through ``parse_records`` and
+    ``score_task`` alone, which word the problems. Each attempt's result is the
+    same either way, to the bit.
+    """
+    results: list[TaskScore | InputError | None] = [None] * len(attempts)
+    layouts: dict[tuple[str, ...], list[int]] = {}
+    for i, (_, raw) in enumerate(attempts):
+        if type(raw) is list and not set(map(type, raw)) - {dict}:
+            names = list(map(_GET_INSTANCE, raw))
+            if not set(map(type, names)) - {str}:
+                layouts.setdefault(tuple(names), []).append(i)
+    for names, members in layouts.items():
+        layout = match_layout(ref, names)
+        if layout is not None:
+            score_batch(ref, [attempts[i][1] for i in members], layout, members, results)  # type: ignore[misc]
+    for i, (file, raw) in enumerate(attempts):
+        if results[i] is None:
+            results[i] = score_one(ref, raw, file)
+    return results  # type: ignore[return-value]
+
+
+@dataclass
+class Layout:
+    """Where a records file's instances sit: ``take[i]`` is the record of scored instance i."""
+
+    width: int
+    take: list[int] | None  # None: the records are the scored instances in reference order
+    unscored: list[str]
+
+
+def match_layout(ref: TaskReference, names: tuple[str, ...]) -> Layout | None:
+    """The layout of a list of record names, or None when it has a problem (a name empty,
+    repeated, or a scored instance without a record): such files are scored alone to word it."""
+    if not all(names) or len(set(names)) != len(names):
+        return None
+    if len(names) == ref.n_scored and list(names) == ref.names:
+        return Layout(len(names), None, [])
+    position = ref.position
+    take = [-1] * ref.n_scored
+    unscored = []
+    for j, name in enumerate(names):
+        i = position.get(name)
+        if i is None:
+            unscored.append(name)
+        else:
+            take[i] = j
+    return None if -1 in take else Layout(len(names), take, unscored)
+
+
+def score_batch(ref: TaskReference, raws: list[list[dict]], layout: Layout, slots: list[int],
+                results: list) -> None:
+    """Check and score files of one layout together; ``results[slots[k]]`` gets file k's TaskScore.
+
+    Nothing is filled when the bulk check fails, nor for a file whose z overflows.
+    """
+    n, width = ref.n_scored, layout.width
+    flat = list(chain.from_iterable(raws))
+    status = list(map(_GET_STATUS, flat))
+    values = record_values(status, list(map(_GET_A, flat)), list(map(_GET_SOLVED, flat)), ref.kind)
+    if values is None:
+        return
+    A = values.reshape(len(raws), width)
+    if layout.take is not None:
+        A = A[:, layout.take]
+    with np.errstate(over="ignore"):
+        z = instance_z(A, ref.mu, ref.scale, ref.direction)
+    overflow = np.isinf(z).any(axis=1).tolist()
+    phi = instance_phi(z)
+    status = canonical_statuses(status)
+    for k, (slot, phi_row) in enumerate(zip(slots, phi.tolist())):
+        if overflow[k]:
+            continue
+        st = status[k * width:(k + 1) * width]
+        if layout.take is not None:
+            st = list(map(st.__getitem__, layout.take))
+        results[slot] = TaskScore(ref, st, A[k], z[k], phi[k], math.fsum(phi_row) / n, list(layout.unscored))
 
 
 def instance_rows(score: TaskScore, lo: int = 0, hi: int | None = None) -> list[dict]:
