@@ -7,6 +7,7 @@ fractions; converted to float once, at the end.
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 from math import comb
 
@@ -30,15 +31,16 @@ def mean_pass_hat_k(counts: list[tuple[int, int]], max_k: int | None = None) -> 
 
     ``counts`` holds (n, c) per task; tasks with n = 0 are left out.
     """
-    counts = [(n, c) for n, c in counts if n >= 1]
-    if not counts:
+    tally = Counter((n, c) for n, c in counts if n >= 1)  # tasks share few (n, c) pairs: sum each once
+    if not tally:
         return {}
-    top = max(n for n, _ in counts) if max_k is None else max_k
+    top = max(n for n, _ in tally) if max_k is None else max_k
     out: dict[int, float] = {}
     for k in range(1, top + 1):
-        eligible = [pass_hat_k(n, c, k) for n, c in counts if n >= k]
+        eligible = [(pair, times) for pair, times in tally.items() if pair[0] >= k]
         if eligible:
-            out[k] = float(sum(eligible, Fraction(0)) / len(eligible))
+            total = sum((times * pass_hat_k(n, c, k) for (n, c), times in eligible), Fraction(0))
+            out[k] = float(total / sum(times for _, times in eligible))
     return out
 
 

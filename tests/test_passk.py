@@ -28,6 +28,22 @@ def test_tasks_without_valid_attempts_are_left_out():
     assert mean_pass_hat_k([(0, 0)]) == {}
 
 
+task_counts = st.lists(st.integers(0, 6).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n))), max_size=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(task_counts)
+def test_track_mean_is_the_exact_mean_rounded_once(counts):
+    # SPEC 5: the mean over the tasks with n >= k of C(c,k)/C(n,k), computed exactly, one rounding
+    got = mean_pass_hat_k(counts)
+    for k in range(1, 7):
+        terms = [Fraction(comb(c, k), comb(n, k)) for n, c in counts if n >= k]
+        if terms:
+            assert got[k] == float(sum(terms) / len(terms))
+        else:
+            assert k not in got
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.integers(min_value=1, max_value=40).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n))))
 def test_in_unit_interval_and_non_increasing(nc):
