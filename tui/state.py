@@ -251,10 +251,12 @@ class InstanceColumns:
 
 def columns_from_score(score) -> InstanceColumns:
     """Wrap a scoring.solver_score.TaskScore without recomputing anything."""
-    code = {s: i for i, s in enumerate(STATUS_CODES)}
+    from scoring.models import RECORD_STATUSES
     ref = score.ref
     names = np.array([n.encode("utf-8") for n in ref.names], dtype="S") if ref.names else np.zeros(0, dtype="S1")
-    status = np.fromiter((code[s] for s in score.status), dtype=np.int8, count=len(score.status))
+    # scoring's status codes to ours (a scored attempt has no incomplete status: -1 never shows)
+    recode = np.array([STATUS_CODES.index(s) if s in STATUS_CODES else -1 for s in RECORD_STATUSES], dtype=np.int8)
+    status = recode[score.codes]
     cols = InstanceColumns(ref.task, ref.direction, ref.kind, names, status, score.A, ref.mu, ref.s, ref.scale,
                            score.z, score.phi, score.relative_score, score.unscored_instances)
     cols.precompute_orders()
