@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from . import TRACKS, WEIGHTS
 from .errors import InputError, Problem, Problems
@@ -131,33 +131,36 @@ def rescore_from_records(run: Run, checked: Checked, problems: Problems) -> None
     root = run.paths.records
     ref = run.reference
     assert root is not None and ref is not None
-    by_item: dict[str, list[tuple[str, AttemptRow, Path]]] = defaultdict(list)
+    base = str(root)
+    # (model, row, path relative to records/, path) per task; plain strings: 10^4 files, no pathlib per file
+    by_item: dict[str, list[tuple[str, AttemptRow, str, str]]] = defaultdict(list)
     for model, rows in checked.by_model.items():
         for row in rows:
             if not (row.adopted and row.track == "solver" and row.score is not None and row.score_status == "valid"):
                 continue
-            path = root / model / row.item / f"{row.attempt}.json"
-            if path.is_file():
-                by_item[row.item].append((model, row, path))
+            rel = f"{model}/{row.item}/{row.attempt}.json"
+            path = os.path.join(base, model, row.item, f"{row.attempt}.json")
+            if os.path.isfile(path):
+                by_item[row.item].append((model, row, rel, path))
     for item, jobs in by_item.items():
         if not ref.has_task(item):
             problem = Problem(str(ref.path), "tasks", item, f"solver task '{item}' is not in reference '{ref.reference_id}'")
             problems.extend([problem] * len(jobs))
             continue
         task_ref = ref.task(item)
-        parsed: list[tuple[str, AttemptRow, Path, bytes, object]] = []
-        for model, row, path in jobs:
+        parsed: list[tuple[str, AttemptRow, str, str, bytes, object]] = []
+        for model, row, rel, path in jobs:
             try:
                 data = read_bytes(path, "records file")
-                parsed.append((model, row, path, data, parse_json_bytes(data, str(path))))
+                parsed.append((model, row, rel, path, data, parse_json_bytes(data, path)))
             except InputError as exc:
                 problems.extend(exc.problems)
-        results = score_attempts(task_ref, [(str(path), raw) for _, _, path, _, raw in parsed])
-        for (model, row, path, data, _), result in zip(parsed, results):
+        results = score_attempts(task_ref, [(path, raw) for _, _, _, path, _, raw in parsed])
+        for (model, row, rel, path, data, _), result in zip(parsed, results):
             if isinstance(result, InputError):
                 problems.extend(result.problems)
                 continue
-            checked.records_used[path.relative_to(root).as_posix()] = hashlib.sha256(data).hexdigest()
+            checked.records_used[rel] = hashlib.sha256(data).hexdigest()
             checked.scores[(model, row.item, row.attempt)] = result
             if abs(result.relative_score - row.score) > CROSS_CHECK_TOLERANCE:
                 problems.add(run.paths.attempts, f"line {row.line}", "score",

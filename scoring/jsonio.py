@@ -19,18 +19,21 @@ import orjson
 from .errors import InputError, Problem
 
 
-def read_bytes(path: Path, what: str = "file") -> bytes:
+def read_bytes(path: str | os.PathLike, what: str = "file") -> bytes:
     """Read a whole input file, turning OS errors into a Problem naming the file."""
     try:
-        if path.is_dir():
-            raise InputError([Problem(str(path), "", "", f"is a directory, expected a {what}")])
-        return path.read_bytes()
+        with open(path, "rb") as f:
+            return f.read()
     except FileNotFoundError:
         raise InputError([Problem(str(path), "", "", f"{what} not found")]) from None
-    except PermissionError:
-        raise InputError([Problem(str(path), "", "", f"cannot read {what}: permission denied")]) from None
-    except IsADirectoryError:
-        raise InputError([Problem(str(path), "", "", f"is a directory, expected a {what}")]) from None
+    except (IsADirectoryError, PermissionError) as exc:
+        if os.path.isdir(path):  # some systems say 'permission denied' for a folder
+            message = f"is a directory, expected a {what}"
+        elif isinstance(exc, PermissionError):
+            message = f"cannot read {what}: permission denied"
+        else:
+            message = f"cannot read {what}: {exc.strerror or exc}"
+        raise InputError([Problem(str(path), "", "", message)]) from None
     except OSError as exc:
         raise InputError([Problem(str(path), "", "", f"cannot read {what}: {exc.strerror or exc}")]) from None
 

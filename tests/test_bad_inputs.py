@@ -9,7 +9,6 @@ beside it.
 from __future__ import annotations
 
 import json
-import pathlib
 import shutil
 from pathlib import Path
 
@@ -60,13 +59,13 @@ def lay_out(case: str, tmp: Path) -> tuple[dict, dict]:
 def test_bad_input_case(case, tmp_path, capsys, monkeypatch):
     setup, spec = lay_out(case, tmp_path)
     if setup["unreadable"]:  # running as root, chmod cannot deny reading: make the read fail instead
-        real = pathlib.Path.read_bytes
+        import scoring.jsonio
 
-        def read_bytes(self):
-            if str(self) in setup["unreadable"]:
-                raise PermissionError(13, "Permission denied", str(self))
-            return real(self)
-        monkeypatch.setattr(pathlib.Path, "read_bytes", read_bytes)
+        def guarded_open(file, *args, **kwargs):
+            if str(file) in setup["unreadable"]:
+                raise PermissionError(13, "Permission denied", str(file))
+            return open(file, *args, **kwargs)
+        monkeypatch.setattr(scoring.jsonio, "open", guarded_open, raising=False)  # the module's reads only
     try:
         code = main(setup["argv"])
     except SystemExit as exc:  # usage errors
