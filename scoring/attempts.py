@@ -11,6 +11,7 @@ import csv
 import hashlib
 import io
 import re
+from operator import itemgetter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -71,6 +72,8 @@ def parse_attempts(text: str, file: str) -> AttemptsTable:
     if dupes:
         raise InputError([Problem(file, "line 1", c, "column appears twice in the header") for c in dupes])
     index = {c: i for i, c in enumerate(columns)}
+    fields = [c for c in (*REQUIRED_COLUMNS, *OPTIONAL_COLUMNS) if c in index]
+    pick = itemgetter(*(index[c] for c in fields))  # the known columns of a row, in one call
     rows: list[AttemptRow] = []
     start = 1
     while True:
@@ -83,18 +86,14 @@ def parse_attempts(text: str, file: str) -> AttemptsTable:
             break
         line = start + 1  # the line the record starts on
         start = reader.line_num
-        if not cells or all(not c.strip() for c in cells):
+        if not "".join(cells).strip():
             continue
         if len(cells) != len(columns):
             problems.add(file, f"line {line}", "", f"expected {len(columns)} fields as in the header, found {len(cells)}")
             continue
-        values = {c: cells[i].strip() for c, i in index.items()}
-        data: dict = {k: values[k] for k in REQUIRED_COLUMNS if k != "score"}
+        data: dict = dict(zip(fields, map(str.strip, pick(cells))))
         data["line"] = line
-        for k in OPTIONAL_COLUMNS:
-            if k in values:
-                data[k] = values[k]
-        score_text = values["score"]
+        score_text = data["score"]
         if score_text == "":
             data["score"] = None
         else:
