@@ -1,15 +1,16 @@
 """pass^k (SPEC section 5; tau2-bench's estimator, SPEC section 8).
 
 pass^k = C(c, k) / C(n, k): the chance that k attempts drawn without
-replacement from the n observed all succeed. Computed with exact integers and
-fractions; converted to float once, at the end.
+replacement from the n observed all succeed. Computed with exact integers
+(a track mean over a common denominator); converted to float once, at the end
+(Python's int / int is correctly rounded).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
-from math import comb
+from math import comb, lcm
 
 DEFAULT_THRESHOLDS = {"theorem": 1.0, "conjecture": 1.0, "construction": 1.0, "solver": 0.5}
 
@@ -37,10 +38,12 @@ def mean_pass_hat_k(counts: list[tuple[int, int]], max_k: int | None = None) -> 
     top = max(n for n, _ in tally) if max_k is None else max_k
     out: dict[int, float] = {}
     for k in range(1, top + 1):
-        eligible = [(pair, times) for pair, times in tally.items() if pair[0] >= k]
+        eligible = [(n, c, times) for (n, c), times in tally.items() if n >= k]
         if eligible:
-            total = sum((times * pass_hat_k(n, c, k) for (n, c), times in eligible), Fraction(0))
-            out[k] = float(total / sum(times for _, times in eligible))
+            # sum of times * C(c,k)/C(n,k) over a common denominator, in integers; int / int rounds once
+            common = lcm(*{comb(n, k) for n, _, _ in eligible})
+            numerator = sum(times * comb(c, k) * (common // comb(n, k)) for n, c, times in eligible)
+            out[k] = numerator / (common * sum(times for _, _, times in eligible))
     return out
 
 
