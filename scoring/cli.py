@@ -114,7 +114,7 @@ def cmd_solver_score(args) -> int:
     from .inputs import default_benchmark
     from .jsonio import write_atomic, write_json
     from .reference import resolve_reference
-    from .solver_score import load_records, output_is_finite, score_task, solver_score_chunks, solver_score_output
+    from .solver_score import output_is_finite, score_file, solver_score_chunks, solver_score_output
 
     benchmark = Path(args.benchmark) if args.benchmark else default_benchmark()
     ref = resolve_reference(args.reference, benchmark, args.reference_id)
@@ -125,8 +125,7 @@ def cmd_solver_score(args) -> int:
     task_ref = ref.task(args.task)
     suite, reference_id = ref.suite, ref.reference_id
     del ref  # the parsed file is no longer needed: free it before the records arrive
-    records = load_records(Path(args.records), task_ref.kind)
-    result = score_task(task_ref, records)
+    result = score_file(task_ref, Path(args.records))
     if not output_is_finite(result):  # pragma: no cover - guarded by the input checks
         raise ValueError("a non-finite number reached the output")
     if task_ref.n_scored > COMPACT_ABOVE:  # compact and streamed: pretty-printing doubles the size

@@ -103,7 +103,7 @@ def _default_mode() -> int:
 _NEW_FILE_MODE = _default_mode()
 
 
-def write_atomic(path: Path, data: bytes | Iterable[bytes]) -> None:
+def write_atomic(path: Path, data: bytes | Iterable[bytes | memoryview]) -> None:
     """Write ``data`` (bytes, or chunks of bytes) to ``path`` atomically: temp file in the same
     folder, fsync, os.replace. On any failure the temporary file is removed and an existing
     ``path`` is untouched.
@@ -135,7 +135,7 @@ def write_json(path: Path, obj: Any, *, checked: bool = False, indent: bool = Tr
     write_atomic(path, dumps(obj, checked=checked, indent=indent))
 
 
-def compact_object_with_array(head: dict, key: str, chunks: Iterable[list], tail: dict) -> Iterable[bytes]:
+def compact_object_with_array(head: dict, key: str, chunks: Iterable[list], tail: dict) -> Iterable[bytes | memoryview]:
     """Compact JSON of ``{**head, key: [*chunk for chunk in chunks], **tail}``, produced chunk by chunk.
 
     For outputs with 10^6 array items: only one chunk of items exists at a time. The caller
@@ -147,8 +147,9 @@ def compact_object_with_array(head: dict, key: str, chunks: Iterable[list], tail
     for chunk in chunks:
         if not chunk:
             continue
-        body = orjson.dumps(chunk, option=opts)[1:-1]
-        yield body if first else b"," + body
+        if not first:
+            yield b","
+        yield memoryview(orjson.dumps(chunk, option=opts))[1:-1]  # the items without their brackets, no copy
         first = False
     rest = orjson.dumps(tail, option=opts)
     yield b"]" + (b"," + rest[1:] if tail else b"}") + b"\n"

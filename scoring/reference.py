@@ -61,7 +61,7 @@ def task_values(instances: dict) -> TaskValues | None:
     """Flatten a task's instances; None when some value is not a number or null (the strict model words it)."""
     names = list(instances)
     lists = list(instances.values())
-    if not all(type(v) is list for v in lists):
+    if set(map(type, lists)) - {list}:
         return None
     flat_list = list(itertools.chain.from_iterable(lists))
     if not set(map(type, flat_list)) <= _NUMBER_TYPES:

@@ -217,6 +217,14 @@ def load_records(path: Path, kind: str) -> Records:
     return parse_records(load_json(path, "records file"), str(path), kind)
 
 
+def score_file(ref: TaskReference, path: Path) -> TaskScore:
+    """One records file scored against its task (SPEC 3); raises InputError naming its problems."""
+    result = score_attempts(ref, [(str(path), load_json(path, "records file"))])[0]
+    if isinstance(result, InputError):
+        raise result
+    return result
+
+
 def instance_z(A: np.ndarray, mu: np.ndarray, scale: np.ndarray, direction: str) -> np.ndarray:
     """SPEC 3: z = (A - mu)/scale when maximizing, (mu - A)/scale when minimizing."""
     return (A - mu) / scale if direction == "maximize" else (mu - A) / scale
@@ -392,7 +400,7 @@ def solver_score_output(score: TaskScore, suite: str, reference_id: str) -> dict
             "unscored_instances": score.unscored_instances}
 
 
-def solver_score_chunks(score: TaskScore, suite: str, reference_id: str, rows_per_chunk: int = 1 << 16):
+def solver_score_chunks(score: TaskScore, suite: str, reference_id: str, rows_per_chunk: int = 1 << 12):
     """The same document as compact JSON, built a chunk of instances at a time (for 10^6 instances)."""
     n = score.ref.n_scored
     chunks = (instance_rows(score, lo, min(n, lo + rows_per_chunk)) for lo in range(0, n, rows_per_chunk))

@@ -266,7 +266,7 @@ def columns_from_score(score) -> InstanceColumns:
 def load_instances(state: DashboardState, model: str, item: str, attempt: str) -> InstanceColumns:
     """Score one attempt's records against the run's reference (scoring core), as columns."""
     from scoring.errors import InputError, Problem
-    from scoring.solver_score import load_records, score_task
+    from scoring.solver_score import score_file
     key = (model, item, attempt)
     if key in state.columns:  # made by the loader process
         return state.columns[key]
@@ -281,4 +281,4 @@ def load_instances(state: DashboardState, model: str, item: str, attempt: str) -
         raise InputError([Problem(str(path or f"records/{model}/{item}/{attempt}.json"), "", "",
                                   "no records file for this attempt")])
     task_ref = ref.task(item)
-    return columns_from_score(score_task(task_ref, load_records(path, task_ref.kind)))
+    return columns_from_score(score_file(task_ref, path))
