@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from . import TRACKS, WEIGHTS
 from .errors import InputError, Problem, Problems
 from .inputs import Run
-from .jsonio import parse_json_bytes, read_bytes
+from .jsonio import parse_json_bytes, read_if_file
 from .models import AttemptRow
 from .passk import DEFAULT_THRESHOLDS, mean_pass_hat_k, successes
 from .solver_score import TaskScore, score_attempts
@@ -132,30 +132,29 @@ def rescore_from_records(run: Run, checked: Checked, problems: Problems) -> None
     ref = run.reference
     assert root is not None and ref is not None
     base = str(root)
-    # (model, row, path relative to records/, path) per task; plain strings: 10^4 files, no pathlib per file
-    by_item: dict[str, list[tuple[str, AttemptRow, str, str]]] = defaultdict(list)
+    # (model, row, path relative to records/) per task; plain strings: 10^4 files, no pathlib per file
+    by_item: dict[str, list[tuple[str, AttemptRow, str]]] = defaultdict(list)
     for model, rows in checked.by_model.items():
         for row in rows:
-            if not (row.adopted and row.track == "solver" and row.score is not None and row.score_status == "valid"):
-                continue
-            rel = f"{model}/{row.item}/{row.attempt}.json"
-            path = os.path.join(base, model, row.item, f"{row.attempt}.json")
-            if os.path.isfile(path):
-                by_item[row.item].append((model, row, rel, path))
+            if row.adopted and row.track == "solver" and row.score is not None and row.score_status == "valid":
+                by_item[row.item].append((model, row, f"{model}/{row.item}/{row.attempt}.json"))
     for item, jobs in by_item.items():
         if not ref.has_task(item):
             problem = Problem(str(ref.path), "tasks", item, f"solver task '{item}' is not in reference '{ref.reference_id}'")
-            problems.extend([problem] * len(jobs))
+            problems.extend(problem for _, _, rel in jobs if os.path.isfile(os.path.join(base, rel)))
             continue
-        task_ref = ref.task(item)
         parsed: list[tuple[str, AttemptRow, str, str, bytes, object]] = []
-        for model, row, rel, path in jobs:
+        for model, row, rel in jobs:
+            path = os.path.join(base, rel)
             try:
-                data = read_bytes(path, "records file")
-                parsed.append((model, row, rel, path, data, parse_json_bytes(data, path)))
+                data = read_if_file(path, "records file")
+                if data is not None:  # no file: this attempt is not re-scored
+                    parsed.append((model, row, rel, path, data, parse_json_bytes(data, path)))
             except InputError as exc:
                 problems.extend(exc.problems)
-        results = score_attempts(task_ref, [(path, raw) for _, _, _, path, _, raw in parsed])
+        if not parsed:
+            continue
+        results = score_attempts(ref.task(item), [(path, raw) for _, _, _, path, _, raw in parsed])
         for (model, row, rel, path, data, _), result in zip(parsed, results):
             if isinstance(result, InputError):
                 problems.extend(result.problems)

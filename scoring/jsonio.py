@@ -38,6 +38,20 @@ def read_bytes(path: str | os.PathLike, what: str = "file") -> bytes:
         raise InputError([Problem(str(path), "", "", f"cannot read {what}: {exc.strerror or exc}")]) from None
 
 
+def read_if_file(path: str, what: str = "file") -> bytes | None:
+    """The bytes of ``path``, or None when no file is there (nothing, or a folder); any other
+    failure to read is a Problem naming the file. One open() instead of a stat and an open()."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return None
+    except OSError:
+        if not os.path.isfile(path):
+            return None
+        return read_bytes(path, what)  # words the problem
+
+
 def parse_json_bytes(data: bytes, file: str) -> Any:
     """Parse JSON strictly; an error names the file, line and column."""
     if data.startswith(b"\xef\xbb\xbf"):

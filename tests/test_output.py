@@ -115,3 +115,23 @@ def test_streamed_object_with_no_items():
     assert json.loads(b"".join(compact_object_with_array({"a": 1}, "xs", iter([[], []]), {}))) == {"a": 1, "xs": []}
     assert json.loads(b"".join(compact_object_with_array({}, "xs", iter([[1], [2, 3]]), {"z": []}))) == {
         "xs": [1, 2, 3], "z": []}
+
+
+def test_read_if_file_tells_no_file_from_a_file_it_cannot_read(tmp_path, monkeypatch):
+    # re-scoring skips an attempt without a records file, but an unreadable one is a problem
+    import scoring.jsonio as jsonio
+    from scoring.errors import InputError
+    (tmp_path / "a.json").write_bytes(b"[]")
+    (tmp_path / "folder.json").mkdir()
+    assert jsonio.read_if_file(str(tmp_path / "a.json")) == b"[]"
+    assert jsonio.read_if_file(str(tmp_path / "missing.json")) is None
+    assert jsonio.read_if_file(str(tmp_path / "folder.json")) is None
+    assert jsonio.read_if_file(str(tmp_path / "a.json" / "below.json")) is None
+
+    def denied(file, *args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(file))
+    monkeypatch.setattr(jsonio, "open", denied, raising=False)
+    with pytest.raises(InputError) as info:
+        jsonio.read_if_file(str(tmp_path / "a.json"), "records file")
+    assert info.value.problems[0].file == str(tmp_path / "a.json")
+    assert "permission denied" in info.value.problems[0].message
