@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from itertools import repeat
-from operator import is_, is_not
+from operator import eq, is_, is_not
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -119,8 +119,11 @@ def record_values(status: list, a_list: list, solved: list, kind: str) -> tuple[
     Returns (values, status codes), values NaN where the status is not ``ok``, or None when
     anything is off.
     """
+    ok = np.fromiter(map(eq, status, repeat("ok")), dtype=bool, count=len(status))
+    codes = np.zeros(len(status), dtype=np.uint8)  # ok is code 0; the few others are looked up
+    others = np.flatnonzero(~ok)
     try:
-        codes = status_codes(status)
+        codes[others] = [STATUS_CODE[status[i]] for i in others.tolist()]
     except (KeyError, TypeError):  # a status outside the contract, or not even a str
         return None
     if codes.size and codes.max() >= FIRST_INCOMPLETE_CODE:
@@ -131,7 +134,6 @@ def record_values(status: list, a_list: list, solved: list, kind: str) -> tuple[
         return None
     with np.errstate(over="ignore"):
         a = np.array(a_list, dtype=np.float64) if a_list else np.zeros(0)
-    ok = codes == 0
     if kind == "solve":
         has_solved = np.fromiter(map(is_not, solved, repeat(None)), dtype=bool, count=len(solved))
         solved_value = np.fromiter(map(is_, solved, repeat(True)), dtype=np.float64, count=len(solved))
