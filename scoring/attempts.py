@@ -13,9 +13,10 @@ import io
 import re
 from operator import itemgetter
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from .errors import InputError, Problem, Problems
 from .jsonio import read_bytes
@@ -74,7 +75,8 @@ def parse_attempts(text: str, file: str) -> AttemptsTable:
     index = {c: i for i, c in enumerate(columns)}
     fields = [c for c in (*REQUIRED_COLUMNS, *OPTIONAL_COLUMNS) if c in index]
     pick = itemgetter(*(index[c] for c in fields))  # the known columns of a row, in one call
-    rows: list[AttemptRow] = []
+    pending: list[tuple[int, dict]] = []  # (line, cells by column) of rows still to validate
+    found: list[tuple[int, Problem]] = []  # problems by line, sorted at the end
     start = 1
     while True:
         try:
@@ -82,14 +84,15 @@ def parse_attempts(text: str, file: str) -> AttemptsTable:
         except StopIteration:
             break
         except csv.Error as exc:
-            problems.add(file, f"line {reader.line_num}", "", f"malformed CSV: {exc}")
+            found.append((reader.line_num, Problem(file, f"line {reader.line_num}", "", f"malformed CSV: {exc}")))
             break
         line = start + 1  # the line the record starts on
         start = reader.line_num
         if not "".join(cells).strip():
             continue
         if len(cells) != len(columns):
-            problems.add(file, f"line {line}", "", f"expected {len(columns)} fields as in the header, found {len(cells)}")
+            found.append((line, Problem(file, f"line {line}", "",
+                                        f"expected {len(columns)} fields as in the header, found {len(cells)}")))
             continue
         data: dict = dict(zip(fields, map(str.strip, pick(cells))))
         data["line"] = line
@@ -100,19 +103,40 @@ def parse_attempts(text: str, file: str) -> AttemptsTable:
             try:
                 data["score"] = parse_score(score_text)
             except ValueError as exc:
-                problems.add(file, f"line {line}", "score", str(exc))
+                found.append((line, Problem(file, f"line {line}", "score", str(exc))))
                 continue
-        try:
-            row = AttemptRow.model_validate(data)
-        except ValidationError as exc:
-            problems.extend(problems_from_validation(exc, file, where=f"line {line}"))
-            continue
+        pending.append((line, data))
+    rows: list[AttemptRow] = []
+    for line, row in validate_rows(pending, file, found):
         if row.score is None and row.score_status == "valid":
-            problems.add(file, f"line {line}", "score", "empty score with score_status 'valid' "
-                         "(a score may be empty only when the result is not there yet)")
+            found.append((line, Problem(file, f"line {line}", "score", "empty score with score_status 'valid' "
+                                        "(a score may be empty only when the result is not there yet)")))
             continue
         rows.append(row)
+    found.sort(key=itemgetter(0))  # stable: a line's problems keep their order
+    problems.extend(p for _, p in found)
     return AttemptsTable(Path(file), rows, columns, problems.items)
+
+
+@cache
+def _rows_adapter() -> TypeAdapter:
+    return TypeAdapter(list[AttemptRow])
+
+
+def validate_rows(pending: list[tuple[int, dict]], file: str, found: list) -> list[tuple[int, AttemptRow]]:
+    """The valid rows, validated in one pydantic call; when some row fails, row by row, so that
+    each problem is worded with its line (and added to ``found``) and the good rows are kept."""
+    try:
+        return list(zip((line for line, _ in pending), _rows_adapter().validate_python([d for _, d in pending])))
+    except ValidationError:
+        pass
+    valid = []
+    for line, data in pending:
+        try:
+            valid.append((line, AttemptRow.model_validate(data)))
+        except ValidationError as exc:
+            found.extend((line, p) for p in problems_from_validation(exc, file, where=f"line {line}"))
+    return valid
 
 
 def load_attempts(path: Path) -> AttemptsTable:

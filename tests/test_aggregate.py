@@ -276,3 +276,23 @@ def test_index_is_linear_in_the_track_means(a, b, lam):
     rhs = index_from_track_means(ma) + lam * index_from_track_means(mb)
     assert math.isclose(lhs, rhs, rel_tol=1e-12, abs_tol=1e-9)
     assert index_from_track_means({t: 1.0 for t in TRACKS}) == sum(WEIGHTS.values())
+
+
+def test_attempts_table_problems_come_in_line_order_and_good_rows_stay():
+    # rows are validated in one call; a failing table is re-checked row by row so that every
+    # problem keeps its line, CSV-level and field-level problems interleaved by line
+    from scoring.attempts import REQUIRED_COLUMNS, parse_attempts
+    header = ",".join(REQUIRED_COLUMNS)
+    good = "m,theorem,p1,a1,1,selected,valid,original_task_score,"
+    text = "\n".join([header,
+                      "m,poetry,p1,a1,1,selected,valid,original_task_score,",   # line 2: unknown track
+                      "m,theorem,p1,a1,1,selected",                            # line 3: too few fields
+                      "m,theorem,p1,a2,one,selected,valid,original_task_score,",  # line 4: score not a number
+                      good.replace("a1", "a3"),                                # line 5: good
+                      "m,theorem,p1,a4,,selected,valid,original_task_score,",  # line 6: empty but valid
+                      "m,theorem,p1,a5,1,chosen,valid,original_task_score,",   # line 7: unknown adoption
+                      good.replace("a1", "a6")]) + "\n"                        # line 8: good
+    table = parse_attempts(text, "attempts.csv")
+    assert [p.where for p in table.problems] == ["line 2", "line 3", "line 4", "line 6", "line 7"]
+    assert [(p.field) for p in table.problems] == ["track", "", "score", "score", "adoption_status"]
+    assert [(r.line, r.attempt) for r in table.rows] == [(5, "a3"), (8, "a6")]
