@@ -9,7 +9,7 @@ import os
 import pytest
 
 from scoring.jsonio import dumps, write_atomic
-from scoring.models import IndexOutput, SolverScoreOutput
+from scoring.schema import IndexOutput, SolverScoreOutput
 from scoring.output import content_sha256
 from tests.conftest import full_rows
 
