@@ -144,7 +144,7 @@ def thresholds_of(args) -> dict[str, float]:
 def cmd_score(args) -> int:
     from .output import EXIT_FOR_STATUS, build_index, write_index
     run = load_for(args)
-    document = build_index(run, thresholds_of(args))
+    document = build_index(run, thresholds_of(args), parallel=True)
     write_index(Path(args.output), document)
     print(summary_table(document))
     print(f"{document['status']}: index.json written to {args.output}")
@@ -154,7 +154,7 @@ def cmd_score(args) -> int:
 def cmd_validate(args) -> int:
     from .output import EXIT_FOR_STATUS, build_index
     run = load_for(args)
-    document = build_index(run, thresholds_of(args))
+    document = build_index(run, thresholds_of(args), parallel=True)
     n_rows = len(run.attempts.rows)
     print(f"no problems: {n_rows} rows, {len(document['models'])} models, status {document['status']}")
     for name, m in document["models"].items():
@@ -186,7 +186,7 @@ def cmd_compare(args) -> int:
     from .jsonio import write_json
     from .output import build_index
     run = load_for(args)
-    document = build_index(run, thresholds_of(args))
+    document = build_index(run, thresholds_of(args), parallel=True)
     result = compare_models(document, *args.models)
     if args.output:
         write_json(Path(args.output), result)

@@ -42,12 +42,14 @@ def provenance(run: Run, records_used: dict[str, str], generated_at: str | None 
 
 
 def build_index(run: Run, thresholds: dict[str, float] | None = None, generated_at: str | None = None,
-                scores: dict | None = None) -> dict:
+                scores: dict | None = None, parallel: bool = False) -> dict:
     """The whole index.json document for a loaded run (raises InputError on rejected input).
 
-    ``scores``, when given, receives the per-instance scores of every re-scored solver attempt.
+    ``scores``, when given, receives the per-instance scores of every re-scored solver attempt
+    (and the re-scoring then stays in this process). ``parallel`` lets the re-scoring of a large
+    run use a forked process (the command line does; the same document either way).
     """
-    result, checked = evaluate_run(run, thresholds)
+    result, checked = evaluate_run(run, thresholds, parallel and scores is None)
     if scores is not None:
         scores.update(checked.scores)
     document = {

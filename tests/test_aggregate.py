@@ -296,3 +296,51 @@ def test_attempts_table_problems_come_in_line_order_and_good_rows_stay():
     assert [p.where for p in table.problems] == ["line 2", "line 3", "line 4", "line 6", "line 7"]
     assert [(p.field) for p in table.problems] == ["track", "", "score", "score", "adoption_status"]
     assert [(r.line, r.attempt) for r in table.rows] == [(5, "a3"), (8, "a6")]
+
+
+# --- re-scoring in a forked process (large runs, the command line) ------------------
+
+def _outcome_of(run_dir, parallel):
+    from scoring.inputs import load_run, resolve_run_paths
+    from scoring.output import build_index
+    run = load_run(resolve_run_paths(str(run_dir)))
+    try:
+        return build_index(run, generated_at="fixed", parallel=parallel)
+    except InputError as exc:
+        return [str(p) for p in exc.problems]
+
+
+@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="forking is used on Linux only")
+def test_rescoring_in_a_forked_process_gives_the_same_document_and_problems(tmp_path, monkeypatch):
+    import csv
+
+    import scoring.aggregate as agg
+    from tests.bench.synth import write_run
+    write_run(tmp_path / "run", models=2, attempts=2)
+    monkeypatch.setattr(agg, "PARALLEL_ABOVE_FILES", 0)
+    forked = []
+    real = agg.rescore_in_parallel
+    monkeypatch.setattr(agg, "rescore_in_parallel", lambda work: forked.append(len(work)) or real(work))
+
+    same = _outcome_of(tmp_path / "run", parallel=False)
+    assert _outcome_of(tmp_path / "run", parallel=True) == same and forked == [15]
+    assert same["provenance"]["inputs"]["records"]["files"] == 60
+
+    # problems from both sides of the split, in the same order: a CSV score off by 1e-6, a records
+    # file with a bad status, one that is not JSON; a missing records file is simply not re-scored
+    records = tmp_path / "run" / "records"
+    rows = list(csv.DictReader((tmp_path / "run" / "attempts.csv").open()))
+    solver = [r for r in rows if r["track"] == "solver"]
+    for r in solver[::7]:
+        r["score"] = repr(float(r["score"]) + 1e-6)
+    with (tmp_path / "run" / "attempts.csv").open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    first = sorted(records.rglob("*.json"))
+    first[3].write_text(first[3].read_text().replace('"ok"', '"infra_error"', 1))
+    first[40].write_text("{not json")
+    first[50].unlink()
+    found = _outcome_of(tmp_path / "run", parallel=False)
+    assert isinstance(found, list) and len(found) >= 5
+    assert _outcome_of(tmp_path / "run", parallel=True) == found
