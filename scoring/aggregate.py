@@ -200,21 +200,27 @@ def fork_available() -> bool:
     return sys.platform.startswith("linux") and (os.cpu_count() or 1) > 1
 
 
+def relative_outcomes(outcomes: list[Outcome]) -> list[Outcome]:
+    """Outcomes with each TaskScore reduced to its relative score: what crosses the pipe (the
+    per-instance arrays would cost more to send than to compute)."""
+    return [(r if r is None else r.relative_score, d, f) for r, d, f in outcomes]
+
+
 def _rescore_relative(work: list) -> list[list[Outcome]]:
-    """In the forked process: outcomes with each TaskScore reduced to its relative score (a float
-    crosses the pipe; the per-instance arrays would cost more to send than to compute)."""
-    return [[(r if r is None else r.relative_score, d, f) for r, d, f in rescore_task(*w)] for w in work]
+    """What the forked process runs."""
+    return [relative_outcomes(rescore_task(*w)) for w in work]
 
 
 def rescore_in_parallel(work: list) -> list[list[Outcome]]:
-    """``rescore_task`` over ``work``: a forked process takes the tasks of every other slot of a
-    balance by file count while this one does the rest; results come back in ``work``'s order."""
+    """``rescore_task`` over ``work``, split between a forked process and this one by file count
+    (largest task first, each to the lighter side); results come back in ``work``'s order. Should
+    the forked process die, its tasks are re-scored here."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
-    order = sorted(range(len(work)), key=lambda i: -len(work[i][2]))
     theirs, mine, load = [], [], [0, 0]
-    for i in order:  # greedy: each task to the lighter side
+    for i in sorted(range(len(work)), key=lambda i: -len(work[i][2])):
         side = 0 if load[0] <= load[1] else 1
         (theirs if side == 0 else mine).append(i)
         load[side] += len(work[i][2])
@@ -222,9 +228,13 @@ def rescore_in_parallel(work: list) -> list[list[Outcome]]:
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
         future = pool.submit(_rescore_relative, [work[i] for i in theirs])
         for i in mine:
-            results[i] = [(r if r is None else r.relative_score, d, f) for r, d, f in rescore_task(*work[i])]
-        for i, outcome in zip(theirs, future.result()):
-            results[i] = outcome
+            results[i] = relative_outcomes(rescore_task(*work[i]))
+        try:
+            done = future.result()
+        except BrokenProcessPool:
+            done = _rescore_relative([work[i] for i in theirs])
+    for i, outcome in zip(theirs, done):
+        results[i] = outcome
     return results
 
 

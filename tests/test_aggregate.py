@@ -344,3 +344,18 @@ def test_rescoring_in_a_forked_process_gives_the_same_document_and_problems(tmp_
     found = _outcome_of(tmp_path / "run", parallel=False)
     assert isinstance(found, list) and len(found) >= 5
     assert _outcome_of(tmp_path / "run", parallel=True) == found
+
+
+@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="forking is used on Linux only")
+def test_tasks_of_a_forked_process_that_dies_are_rescored_here(tmp_path, monkeypatch):
+    import os
+
+    import scoring.aggregate as agg
+    from tests.bench.synth import write_run
+    write_run(tmp_path / "run", models=1, attempts=2)
+    monkeypatch.setattr(agg, "PARALLEL_ABOVE_FILES", 0)
+    same = _outcome_of(tmp_path / "run", parallel=False)
+    real = agg.rescore_task
+    parent = os.getpid()
+    monkeypatch.setattr(agg, "rescore_task", lambda *w: os._exit(9) if os.getpid() != parent else real(*w))
+    assert _outcome_of(tmp_path / "run", parallel=True) == same
