@@ -139,3 +139,18 @@ def test_names_are_utf8_and_sort_as_python_strings():
     cols = columns([1, 2, 3, 4, 5], names=names)
     assert [cols.name(i) for i in cols.order("instance", False)] == sorted(names)
     assert [cols.name(i) for i in range(5)] == names
+
+
+def test_columns_keep_each_instances_status():
+    # the dashboard maps scoring's status codes onto its own: every failure keeps its name
+    from scoring.reference import reference_from_dict
+    from scoring.solver_score import parse_records, score_task
+    from tui.state import STATUS_CODES, columns_from_score
+    statuses = ["ok", "timeout", "invalid", "certificate_failed", "crash", "out_of_memory", "ok"]
+    instances = {f"i{k}": [1.0, 2.0, 4.0] for k in range(len(statuses))}
+    ref = reference_from_dict({"reference_id": "r", "suite": "lite", "scale_floor": {"relative": 0.02, "absolute": 1e-9},
+                               "tasks": {"t": {"kind": "objective", "direction": "maximize", "instances": instances}}},
+                              "ref.json").task("t")
+    records = [{"instance": f"i{k}", "status": s, "A": 2.5} for k, s in enumerate(statuses)]
+    cols = columns_from_score(score_task(ref, parse_records(records[::-1], "r.json", "objective")))
+    assert [STATUS_CODES[c] for c in cols.status.tolist()] == statuses
