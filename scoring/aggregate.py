@@ -160,8 +160,10 @@ def rescore_from_records(run: Run, checked: Checked, problems: Problems, paralle
             if result is None:
                 continue
             checked.records_used[rel] = digest
-            relative = result if isinstance(result, float) else result.relative_score
-            if not isinstance(result, float):
+            if isinstance(result, float):  # from the forked process: the relative score only
+                relative = result
+            else:
+                relative = result.relative_score
                 checked.scores[(model, row.item, row.attempt)] = result
             if abs(relative - row.score) > CROSS_CHECK_TOLERANCE:
                 problems.add(run.paths.attempts, f"line {row.line}", "score",

@@ -215,10 +215,6 @@ def parse_records_slow(raw: list, file: str, kind: str) -> Records:
     return Records(file, names, status_codes(statuses), values)
 
 
-def load_records(path: Path, kind: str) -> Records:
-    return parse_records(load_json(path, "records file"), str(path), kind)
-
-
 def score_file(ref: TaskReference, path: Path) -> TaskScore:
     """One records file scored against its task (SPEC 3); raises InputError naming its problems."""
     result = score_attempts(ref, [(str(path), load_json(path, "records file"))])[0]

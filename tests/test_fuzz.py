@@ -14,17 +14,20 @@ from scoring.attempts import load_attempts
 from scoring.errors import InputError
 from scoring.inputs import load_cohort_file, load_suite_file, sample_root
 from scoring.reference import load_reference
-from scoring.solver_score import load_records
+from scoring.solver_score import score_file
 from scoring.tau2 import load_tau2_results
 
 SAMPLE = sample_root()
 DEMO = SAMPLE / "demo"
+LITE_REFERENCE = SAMPLE / "benchmark" / "references" / "sample-k3-synthetic" / "lite.json"
+RECORDS_FILE = next((DEMO / "records").rglob("*.json"))
+RECORDS_TASK = load_reference(LITE_REFERENCE).task(RECORDS_FILE.parent.name)  # records/<model>/<item>/<attempt>
 VALID = {
     "attempts": (DEMO / "attempts.csv").read_bytes(),
     "cohort": (DEMO / "cohort.json").read_bytes(),
     "suite": (SAMPLE / "benchmark" / "suites" / "lite.json").read_bytes(),
-    "reference": (SAMPLE / "benchmark" / "references" / "sample-k3-synthetic" / "lite.json").read_bytes(),
-    "records": next((DEMO / "records").rglob("*.json")).read_bytes(),
+    "reference": LITE_REFERENCE.read_bytes(),
+    "records": RECORDS_FILE.read_bytes(),
     "tau2": (b'{"info": {"num_trials": 2}, "simulations": [{"task_id": "a", "trial": 0, "termination_reason": '
              b'"agent_stop", "agent_cost": 0.1, "reward_info": {"reward": 1.0, "reward_basis": ["DB"], '
              b'"reward_breakdown": {"DB": 1.0}, "db_check": {"db_match": true, "db_reward": 1.0}}}]}'),
@@ -34,7 +37,7 @@ LOADERS = {
     "cohort": load_cohort_file,
     "suite": load_suite_file,
     "reference": load_reference,
-    "records": lambda p: load_records(p, "objective"),
+    "records": lambda p: score_file(RECORDS_TASK, p),  # the path every command scores a file by
     "tau2": load_tau2_results,
 }
 TOKENS = [b"NaN", b"Infinity", b"-1e400", b"1e400", b'"', b"{", b"}", b"[", b"]", b",", b":", b"null", b"true",

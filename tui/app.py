@@ -20,7 +20,18 @@ from .widgets.overview import OverviewPane
 from .widgets.passk import PassKPane
 from .widgets.tau2 import Tau2Pane
 
-TABS = ("overview", "coverage", "instances", "passk", "compare", "tau2", "diagnostics")
+# (tab id, title, pane, the widget that takes the keyboard when the tab opens); key N opens tab N
+PANES = (
+    ("overview", "Overview", OverviewPane, "#overview-table"),
+    ("coverage", "Coverage", CoveragePane, "#coverage-grid"),
+    ("instances", "Instances", InstancesPane, "#instances-table"),
+    ("passk", "pass^k", PassKPane, "#passk-table"),
+    ("compare", "Compare", ComparePane, "#compare-a"),
+    ("tau2", "tau2", Tau2Pane, "#tau2-tasks"),
+    ("diagnostics", "Diagnostics", DiagnosticsPane, "DiagnosticsPane"),
+)
+TABS = tuple(tab for tab, _, _, _ in PANES)
+FOCUS = {tab: selector for tab, _, _, selector in PANES}
 
 
 class TcsexamApp(App):
@@ -50,20 +61,9 @@ class TcsexamApp(App):
     def compose(self) -> ComposeResult:
         yield Header()
         with TabbedContent(initial="tau2" if self.config.tau2 else "overview"):
-            with TabPane("1 Overview", id="overview"):
-                yield OverviewPane()
-            with TabPane("2 Coverage", id="coverage"):
-                yield CoveragePane()
-            with TabPane("3 Instances", id="instances"):
-                yield InstancesPane()
-            with TabPane("4 pass^k", id="passk"):
-                yield PassKPane()
-            with TabPane("5 Compare", id="compare"):
-                yield ComparePane()
-            with TabPane("6 tau2", id="tau2"):
-                yield Tau2Pane()
-            with TabPane("7 Diagnostics", id="diagnostics"):
-                yield DiagnosticsPane()
+            for number, (tab, title, pane, _) in enumerate(PANES, start=1):
+                with TabPane(f"{number} {title}", id=tab):
+                    yield pane()
         yield Footer()
 
     def on_mount(self) -> None:
@@ -206,9 +206,7 @@ class TcsexamApp(App):
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         """Put the keyboard on the pane's main table when its tab opens."""
-        focus = {"overview": "#overview-table", "coverage": "#coverage-grid", "instances": "#instances-table",
-                 "passk": "#passk-table", "compare": "#compare-a", "tau2": "#tau2-tasks",
-                 "diagnostics": "DiagnosticsPane"}.get(event.pane.id or "")
+        focus = FOCUS.get(event.pane.id or "")
         if focus:
             for widget in event.pane.query(focus):
                 widget.focus()
