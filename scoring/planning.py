@@ -57,7 +57,8 @@ def _sample_variance(xs: Sequence[float]) -> float:
 
 def within_variance(tasks: Sequence[Sequence[float]]) -> float | None:
     """SPEC 12.3: s_w² = Σ_i Σ_j (x_ij − x̄_i)² / Σ_i (r_i − 1) over tasks with r_i ≥ 2; None when none has two."""
-    num, den = [], 0
+    num: list[float] = []
+    den = 0
     for xs in tasks:
         if len(xs) >= 2:
             mean = _mean(xs)
@@ -96,10 +97,12 @@ def _half_width(terms: list[tuple[float, int]], quantile) -> float:
 
 def projected_half_width(tracks: Mapping[str, TrackVariance], weights: Mapping[str, float], r: int) -> float | None:
     """SPEC 12.3: half-width(r) = t(0.975, df(r))·sqrt(Σ w²·(σ_b² + s_w²/r)/m); None when a track cannot be planned."""
-    if any(t not in tracks or tracks[t]["sigma_b2"] is None for t in weights):
-        return None
-    terms = [(weights[t] ** 2 * (tracks[t]["sigma_b2"] + tracks[t]["s_w2"] / r) / tracks[t]["m"], tracks[t]["m"])
-             for t in weights]
+    terms = []
+    for t in weights:
+        v = tracks.get(t)
+        if v is None or v["sigma_b2"] is None or v["s_w2"] is None:
+            return None
+        terms.append((weights[t] ** 2 * (v["sigma_b2"] + v["s_w2"] / r) / v["m"], v["m"]))
     return _half_width(terms, t_quantile)
 
 
@@ -152,7 +155,7 @@ def mde(paired: PairedTasksByTrack, weights: Mapping[str, float]) -> dict[str, f
         s_d2 = _sample_variance([_mean(a) - _mean(b) for a, b in tasks])
         noise = math.fsum(s_wa / len(a) + s_wb / len(b) for a, b in tasks) / m
         parts[t] = (max(0.0, s_d2 - noise), s_wa + s_wb, m)
-    out = {}
+    out: dict[str, float | None] = {}
     for key in keys:
         r = int(key)
         terms = [(weights[t] ** 2 * (sb + sw / r) / m, m) for t, (sb, sw, m) in parts.items()]
@@ -165,9 +168,12 @@ def shares(track_se: Mapping[str, float | None], weights: Mapping[str, float]) -
 
     None (the ``shares`` key is then left out of ``ci.index``) when var = 0 or a track has no se.
     """
-    if any(track_se.get(t) is None for t in weights):
-        return None
-    terms = {t: weights[t] ** 2 * track_se[t] ** 2 for t in weights}
+    terms = {}
+    for t in weights:
+        se = track_se.get(t)
+        if se is None:
+            return None
+        terms[t] = weights[t] ** 2 * se ** 2
     var = math.fsum(terms.values())
     if var == 0.0:
         return None

@@ -108,8 +108,8 @@ def rank_models(indexes: Mapping[str, float | None], task_means: Mapping[str, Ta
     means by item. Models are listed by index, highest first (ties in cohort
     order); pairs by a's then b's position in that list, a the higher index.
     """
-    cohort = [m for m, v in indexes.items() if v is not None]
-    ordered = sorted(cohort, key=lambda m: -indexes[m])  # sorted() is stable: ties keep cohort order
+    scored = {m: v for m, v in indexes.items() if v is not None}
+    ordered = sorted(scored, key=lambda m: -scored[m])  # sorted() is stable: ties keep cohort order
     pairs: list[Pair] = []
     for i, a in enumerate(ordered):
         for b in ordered[i + 1:]:
@@ -117,8 +117,8 @@ def rank_models(indexes: Mapping[str, float | None], task_means: Mapping[str, Ta
             p = pair_p_value(d["difference"], d["se"], d["df"])
             pairs.append({"a": a, "b": b, "difference": d["difference"], "se": d["se"], "df": d["df"],
                           "p": p, "p_holm": None, "separated": False})
-    tested = [pair for pair in pairs if pair["p"] is not None]
-    for pair, adjusted in zip(tested, holm([pair["p"] for pair in tested])):
+    tested = [(pair, pair["p"]) for pair in pairs if pair["p"] is not None]
+    for (pair, _), adjusted in zip(tested, holm([p for _, p in tested])):
         pair["p_holm"] = adjusted
         pair["separated"] = adjusted < alpha
     n = len(ordered)
@@ -128,8 +128,20 @@ def rank_models(indexes: Mapping[str, float | None], task_means: Mapping[str, Ta
         if pair["separated"]:
             above[pair["b"]] += 1
             below[pair["a"]] += 1
-    models = {m: {"best": 1 + above[m], "worst": n - below[m]} for m in ordered}
+    models: dict[str, RankInterval] = {m: {"best": 1 + above[m], "worst": n - below[m]} for m in ordered}
     return {"method": METHOD, "alpha": alpha, "models": models, "pairs": pairs}
+
+
+def task_means_of(model: Mapping) -> dict[str, tuple[str, float | None]]:
+    """A model entry of index.json (SPEC 7: ``tasks`` -> {item: {"track", "mean", ...}}) as TaskMeans."""
+    return {item: (t["track"], t["mean"]) for item, t in model["tasks"].items()}
+
+
+def ranks_of_document(document: Mapping, weights: Mapping[str, float]) -> RanksBlock:
+    """The ``ranks`` block for an index.json document (SPEC 7 shape), models in its (cohort) order."""
+    models = document["models"]
+    return rank_models({m: e["index"] for m, e in models.items()},
+                       {m: task_means_of(e) for m, e in models.items()}, weights)
 
 
 def top_group(ranks: RanksBlock) -> list[str]:

@@ -5,8 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scoring.differences import differences, instance_counts, instance_scores, largest_instance_differences, \
-    task_differences
+from scoring.differences import (
+    differences,
+    instance_counts,
+    instance_scores,
+    largest_instance_differences,
+    task_differences,
+)
 
 A = {"p1": ("theorem", 1.0), "s1": ("solver", 0.6), "s2": ("solver", 0.25), "c1": ("construction", None),
      "o1": ("conjecture", 0.0)}

@@ -11,8 +11,16 @@ import pytest
 from scipy import stats
 
 from scoring import WEIGHTS
-from scoring.planning import (attempts_for_target, mde, plan, plan_model, projected_half_width, shares,
-                              track_variance, within_variance)
+from scoring.planning import (
+    attempts_for_target,
+    mde,
+    plan,
+    plan_model,
+    projected_half_width,
+    shares,
+    track_variance,
+    within_variance,
+)
 
 # theorem: task means .5, 1, 0; within SS .5 over Σ(r_i − 1) = 3 -> s_w² = 1/6;
 #          S² = (0 + .25 + .25)/2 = .25; mean(1/r) = .5; σ_b² = .25 − (1/6)(.5) = 1/6

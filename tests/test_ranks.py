@@ -5,9 +5,19 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring import WEIGHTS
-from scoring.ranks import format_rank, holm, leader, pair_p_value, paired_index_difference, rank_models, top_group
+from scoring.ranks import (
+    format_rank,
+    holm,
+    leader,
+    pair_p_value,
+    paired_index_difference,
+    rank_models,
+    top_group,
+)
 
 
 def task_means(per_track: dict[str, list[float | None]]) -> dict[str, tuple[str, float | None]]:
@@ -127,3 +137,72 @@ def test_holm_counts_only_pairs_with_a_p():
     pairs = {(p["a"], p["b"]): p for p in r["pairs"]}
     assert pairs["A", "B"]["p_holm"] == pairs["A", "B"]["p"]
     assert pairs["A", "c"]["p"] is None and pairs["B", "c"]["p"] is None
+
+
+def test_demo_run_ranks_agree_with_compare(cli, tmp_path):
+    # the demo run: atlas-70b complete, borealis-8x22b provisional, cirrus-mini incomplete (no index)
+    import json
+    from pathlib import Path
+
+    from scipy import stats
+
+    from scoring.compare import compare_models
+    from scoring.ranks import ranks_of_document
+
+    demo = Path(__file__).resolve().parents[1] / "sample_runs" / "demo"
+    out = tmp_path / "index.json"
+    code, _, _ = cli("score", str(demo), "--output", str(out))
+    assert code == 3  # incomplete: cirrus-mini
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    r = ranks_of_document(doc, WEIGHTS)
+    assert list(r["models"]) == ["atlas-70b", "borealis-8x22b"]  # cirrus-mini has no index
+    (pair,) = r["pairs"]
+    # the same SPEC 9 difference as `compare` computes from the document by its own code
+    index = compare_models(doc, "atlas-70b", "borealis-8x22b")["index"]
+    assert pair["difference"] == pytest.approx(index["value"], rel=1e-12)
+    assert pair["difference"] == pytest.approx(doc["models"]["atlas-70b"]["index"]
+                                               - doc["models"]["borealis-8x22b"]["index"], rel=1e-12)
+    assert (pair["se"], pair["df"]) == pytest.approx((index["se"], index["df"]), rel=1e-12)
+    assert pair["p"] == pytest.approx(2 * stats.t.sf(pair["difference"] / pair["se"], pair["df"]), rel=1e-12)
+    # one pair: Holm leaves p as it is; p > .05 (the 95% paired interval includes 0), so no leader
+    assert pair["p_holm"] == pair["p"] and pair["p"] > 0.05 and index["lo"] < 0 < index["hi"]
+    assert leader(r) is None and top_group(r) == ["atlas-70b", "borealis-8x22b"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(0.0, 1.0), min_size=1, max_size=12), st.sampled_from([0.01, 0.05, 0.1]))
+def test_holm_decisions_match_the_step_down_procedure(p_values, alpha):
+    # Holm (1979) as a procedure: walk the sorted p-values, reject while p_(j) <= alpha/(K − j + 1)
+    # (strict < in SPEC 12.1), stop at the first that is not; the adjusted values must give the same decisions.
+    k = len(p_values)
+    order = sorted(range(k), key=lambda i: p_values[i])
+    rejected = set()
+    for j, i in enumerate(order):
+        if not p_values[i] * (k - j) < alpha:
+            break
+        rejected.add(i)
+    adjusted = holm(p_values)
+    assert {i for i in range(k) if adjusted[i] < alpha} == rejected
+    assert all(p <= q <= 1.0 for p, q in zip(p_values, adjusted))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.floats(0.0, 1.0), min_size=8, max_size=8), min_size=1, max_size=6))
+def test_rank_intervals_are_consistent(rows):
+    # random models over 2 tasks per track: best <= worst; a separated pair's b cannot rank first nor its a last;
+    # the top group is never empty and holds the highest index
+    tracks = list(WEIGHTS)
+    models = {f"m{n}": {f"{t}-{i}": (t, row[2 * k + i]) for k, t in enumerate(tracks) for i in range(2)}
+              for n, row in enumerate(rows)}
+    indexes = {m: math.fsum(WEIGHTS[t] * (tm[f"{t}-0"][1] + tm[f"{t}-1"][1]) / 2 for t in tracks)
+               for m, tm in models.items()}
+    r = rank_models(indexes, models, WEIGHTS)
+    n = len(rows)
+    assert len(r["pairs"]) == n * (n - 1) // 2
+    assert all(1 <= v["best"] <= v["worst"] <= n for v in r["models"].values())
+    for pair in r["pairs"]:
+        assert indexes[pair["a"]] >= indexes[pair["b"]]
+        if pair["separated"]:
+            assert r["models"][pair["b"]]["best"] >= 2 and r["models"][pair["a"]]["worst"] <= n - 1
+    group = top_group(r)
+    assert group and group[0] == max(indexes, key=lambda m: (indexes[m], -list(indexes).index(m)))
