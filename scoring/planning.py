@@ -178,3 +178,8 @@ def shares(track_se: Mapping[str, float | None], weights: Mapping[str, float]) -
     if var == 0.0:
         return None
     return {t: v / var for t, v in terms.items()}
+
+
+def shares_of_ci(ci: Mapping, weights: Mapping[str, float]) -> dict[str, float] | None:
+    """SPEC 12.4 from a model's SPEC 9 ``ci`` block: the ``shares`` to put in ``ci.index`` (None: leave it out)."""
+    return shares({t: ci["tracks"].get(t, {}).get("se") for t in weights}, weights)

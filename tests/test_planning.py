@@ -18,6 +18,7 @@ from scoring.planning import (
     plan_model,
     projected_half_width,
     shares,
+    shares_of_ci,
     track_variance,
     within_variance,
 )
@@ -164,3 +165,19 @@ def test_shares_left_out_when_var_is_zero_or_a_track_has_no_se():
     # a track with se 0 keeps a share of exactly 0
     assert shares({"theorem": 0.0, "solver": 0.1, "construction": 0.0, "conjecture": 0.0}, WEIGHTS) == \
         {"theorem": 0.0, "solver": 1.0, "construction": 0.0, "conjecture": 0.0}
+
+
+def test_shares_of_a_ci_block():
+    from scoring.uncertainty import ci_block
+    # the SPEC 9 example of tests/test_uncertainty.py: w²·se² = 56.25, 9, 75, 25 over var 165.25
+    values = {"theorem": [1, 0, 1, 1], "solver": [0.2, 0.4], "construction": [1.0, 1.5, 0.5], "conjecture": [0, 1]}
+    s = shares_of_ci(ci_block(values, 66.5, WEIGHTS), WEIGHTS)
+    assert s == pytest.approx({"theorem": 56.25 / 165.25, "solver": 9 / 165.25, "construction": 75 / 165.25,
+                               "conjecture": 25 / 165.25}, rel=1e-12)
+    assert shares_of_ci(ci_block(dict(values, conjecture=[1]), 66.5, WEIGHTS), WEIGHTS) is None  # m < 2: no se
+
+
+def test_plan_and_mde_are_json_without_nan():
+    import json
+    json.dumps(plan({"m": RUN, "n": dict(RUN, conjecture=[[0], [1]])}, WEIGHTS, target=20.0), allow_nan=False)
+    json.dumps(mde(PAIR, WEIGHTS), allow_nan=False)
