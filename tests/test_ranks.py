@@ -1,0 +1,209 @@
+"""SPEC 12.1: paired p-values, Holm's correction, rank intervals, the top group."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring import WEIGHTS
+from scoring.ranks import (
+    format_rank,
+    holm,
+    leader,
+    pair_p_value,
+    paired_index_difference,
+    rank_models,
+    top_group,
+)
+
+
+def task_means(per_track: dict[str, list[float | None]]) -> dict[str, tuple[str, float | None]]:
+    return {f"{t}-{i}": (t, v) for t, vs in per_track.items() for i, v in enumerate(vs)}
+
+
+# Three models, two tasks per track. Against C, A is higher by the same amount on every task (se = 0);
+# B differs from the others only on the theorem track, where the difference varies (se > 0).
+A = task_means({"theorem": [1, 1], "solver": [0.6, 0.6], "construction": [1, 1], "conjecture": [1, 1]})  # 88
+B = task_means({"theorem": [1, 0], "solver": [0.2, 0.2], "construction": [0, 0], "conjecture": [0, 0]})  # 21
+C = task_means({"theorem": [0, 0], "solver": [0.2, 0.2], "construction": [0, 0], "conjecture": [0, 0]})  # 6
+
+
+def test_holm_textbook_example():
+    # Holm–Bonferroni, the standard four-hypothesis example: p = .01, .04, .03, .005 at alpha .05.
+    # Sorted .005, .01, .03, .04; multipliers 4, 3, 2, 1: .02, .03, .06, .04 -> running max .02, .03, .06, .06.
+    # H1 (.01) and H4 (.005) are rejected, H2 and H3 are not.
+    adjusted = holm([0.01, 0.04, 0.03, 0.005])
+    assert adjusted == pytest.approx([0.03, 0.06, 0.06, 0.02], abs=1e-15)
+    assert [p < 0.05 for p in adjusted] == [True, False, False, True]
+
+
+def test_holm_caps_at_one_and_keeps_monotone():
+    # 3·.4 = 1.2 -> 1; 2·.7 = 1.4 -> 1; .9 -> max(1.4, .9) -> 1
+    assert holm([0.9, 0.4, 0.7]) == [1.0, 1.0, 1.0]
+    # ties: 2·.02 = .04 for both
+    assert holm([0.02, 0.02]) == pytest.approx([0.04, 0.04])
+    assert holm([]) == []
+
+
+def test_paired_difference_by_hand():
+    # A − B per task: theorem [0, 1] (mean .5, sd sqrt(.5), se .5), solver [.4, .4], construction [1, 1],
+    # conjecture [1, 1] (se 0). d = 30·.5 + 30·.4 + 30·1 + 10·1 = 67; var = 900·.25 = 225, se 15;
+    # df = 225² / (225²/1) = 1.
+    d = paired_index_difference(A, B, WEIGHTS)
+    assert d["difference"] == pytest.approx(67.0, abs=1e-12)
+    assert d["se"] == pytest.approx(15.0, abs=1e-12) and d["df"] == pytest.approx(1.0, abs=1e-12)
+
+
+def test_p_value_from_t_and_the_se_zero_rules():
+    # df = 1 is the Cauchy distribution: p = 2·(1 − F(x)) = 1 − (2/π)·atan(x), an oracle independent of scipy
+    assert pair_p_value(67.0, 15.0, 1.0) == pytest.approx(1 - 2 / math.pi * math.atan(67 / 15), abs=1e-14)
+    assert pair_p_value(-15.0, 15.0, 1.0) == pytest.approx(0.5, abs=1e-14)
+    assert pair_p_value(82.0, 0.0, None) == 0.0   # se = 0, d != 0
+    assert pair_p_value(0.0, 0.0, None) == 1.0    # se = 0, d = 0
+    assert pair_p_value(3.0, None, None) is None  # no se: no p
+
+
+def test_rank_interval_with_one_separated_and_one_unseparated_pair():
+    # pairs (a has the higher index): A–B p = 1 − (2/π)atan(67/15) = .14021; A–C se 0, d 82: p = 0;
+    # B–C d = 15, se = 15, df 1: p = 1 − (2/π)atan(1) = .5.
+    # Holm, K = 3: sorted 0, .14021, .5 -> 3·0 = 0, 2·.14021 = .28043, 1·.5 = .5. Only A–C is separated.
+    # best = 1 + separated above, worst = 3 − separated below: A 1–2, B 1–3, C 2–3.
+    r = rank_models({"C": 6.0, "A": 88.0, "B": 21.0}, {"A": A, "B": B, "C": C}, WEIGHTS)
+    assert r["method"] == "paired-t-holm" and r["alpha"] == 0.05
+    assert list(r["models"]) == ["A", "B", "C"]  # by index, highest first
+    assert r["models"] == {"A": {"best": 1, "worst": 2}, "B": {"best": 1, "worst": 3}, "C": {"best": 2, "worst": 3}}
+    pairs = {(p["a"], p["b"]): p for p in r["pairs"]}
+    assert list(pairs) == [("A", "B"), ("A", "C"), ("B", "C")]
+    p_ab = 1 - 2 / math.pi * math.atan(67 / 15)
+    assert pairs["A", "B"]["p"] == pytest.approx(p_ab, abs=1e-14)
+    assert pairs["A", "B"]["p_holm"] == pytest.approx(2 * p_ab, abs=1e-14) and not pairs["A", "B"]["separated"]
+    assert pairs["A", "C"] == {"a": "A", "b": "C", "difference": pytest.approx(82.0), "se": 0.0, "df": None,
+                               "p": 0.0, "p_holm": 0.0, "separated": True}
+    assert pairs["B", "C"]["p_holm"] == pytest.approx(0.5, abs=1e-14) and not pairs["B", "C"]["separated"]
+    assert top_group(r) == ["A", "B"] and leader(r) is None
+    assert [format_rank(r["models"][m]) for m in "ABC"] == ["1–2", "1–3", "2–3"]
+
+
+def test_a_lone_top_model_is_the_leader():
+    # without B: A–C is the only pair, p = 0, Holm K = 1 -> separated; A ranks 1, C 2
+    r = rank_models({"A": 88.0, "C": 6.0}, {"A": A, "C": C}, WEIGHTS)
+    assert r["models"] == {"A": {"best": 1, "worst": 1}, "C": {"best": 2, "worst": 2}}
+    assert leader(r) == "A" and format_rank(r["models"]["C"]) == "2"
+
+
+def test_separation_is_strictly_below_alpha():
+    # the threshold is strict: alpha equal to the adjusted p does not separate, the next float above does
+    p = rank_models({"A": 88.0, "B": 21.0}, {"A": A, "B": B}, WEIGHTS)["pairs"][0]["p_holm"]
+    at = rank_models({"A": 88.0, "B": 21.0}, {"A": A, "B": B}, WEIGHTS, alpha=p)
+    above = rank_models({"A": 88.0, "B": 21.0}, {"A": A, "B": B}, WEIGHTS, alpha=math.nextafter(p, 1.0))
+    assert at["pairs"][0]["separated"] is False and at["models"]["B"] == {"best": 1, "worst": 2}
+    assert above["pairs"][0]["separated"] is True and above["models"]["B"] == {"best": 2, "worst": 2}
+
+
+def test_pairs_without_se_are_never_separated():
+    # one conjecture task: no se, so no p; with no separated pair every model spans ranks 1–3
+    a = task_means({"theorem": [1, 1], "solver": [1, 1], "construction": [2, 2], "conjecture": [1]})
+    b = task_means({"theorem": [0, 0], "solver": [0, 0], "construction": [0, 0], "conjecture": [0]})
+    c = task_means({"theorem": [0, 0], "solver": [0, 0], "construction": [0, 0], "conjecture": [0]})
+    r = rank_models({"a": 130.0, "b": 0.0, "c": 0.0}, {"a": a, "b": b, "c": c}, WEIGHTS)
+    assert all(p["se"] is None and p["p"] is None and p["p_holm"] is None and not p["separated"] for p in r["pairs"])
+    assert r["pairs"][0]["difference"] == pytest.approx(130.0)
+    assert all(v == {"best": 1, "worst": 3} for v in r["models"].values())
+
+
+def test_identical_models_tie_in_cohort_order_with_p_one():
+    r = rank_models({"second": 6.0, "first": 6.0}, {"second": C, "first": C}, WEIGHTS)
+    assert list(r["models"]) == ["second", "first"]  # tie: cohort order
+    (pair,) = r["pairs"]
+    assert (pair["a"], pair["b"], pair["difference"], pair["se"], pair["p"]) == ("second", "first", 0.0, 0.0, 1.0)
+    assert r["models"]["second"] == {"best": 1, "worst": 2} and top_group(r) == ["second", "first"]
+
+
+def test_null_index_models_are_absent_and_a_single_model_ranks_one():
+    r = rank_models({"A": 88.0, "late": None}, {"A": A, "late": C}, WEIGHTS)
+    assert r["models"] == {"A": {"best": 1, "worst": 1}} and r["pairs"] == []
+    assert leader(r) == "A"
+    assert rank_models({"late": None}, {"late": C}, WEIGHTS)["models"] == {}
+
+
+def test_holm_counts_only_pairs_with_a_p():
+    # c lacks the second conjecture task: pairs with c have no se (one common conjecture task), so K = 1
+    # for A–B alone: p_holm = p, not 3·p
+    c = {k: v for k, v in C.items() if k != "conjecture-1"}
+    r = rank_models({"A": 88.0, "B": 21.0, "c": 6.0}, {"A": A, "B": B, "c": c}, WEIGHTS)
+    pairs = {(p["a"], p["b"]): p for p in r["pairs"]}
+    assert pairs["A", "B"]["p_holm"] == pairs["A", "B"]["p"]
+    assert pairs["A", "c"]["p"] is None and pairs["B", "c"]["p"] is None
+
+
+def test_demo_run_ranks_agree_with_compare(cli, tmp_path):
+    # the demo run: atlas-70b complete, borealis-8x22b provisional, cirrus-mini incomplete (no index)
+    from pathlib import Path
+
+    from scipy import stats
+
+    from scoring.compare import compare_models
+    from scoring.ranks import ranks_of_document
+
+    demo = Path(__file__).resolve().parents[1] / "sample_runs" / "demo"
+    out = tmp_path / "index.json"
+    code, _, _ = cli("score", str(demo), "--output", str(out))
+    assert code == 3  # incomplete: cirrus-mini
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    r = ranks_of_document(doc, WEIGHTS)
+    assert list(r["models"]) == ["atlas-70b", "borealis-8x22b"]  # cirrus-mini has no index
+    (pair,) = r["pairs"]
+    # the same SPEC 9 difference as `compare` computes from the document by its own code
+    index = compare_models(doc, "atlas-70b", "borealis-8x22b")["index"]
+    assert pair["difference"] == pytest.approx(index["value"], rel=1e-12)
+    assert pair["difference"] == pytest.approx(doc["models"]["atlas-70b"]["index"]
+                                               - doc["models"]["borealis-8x22b"]["index"], rel=1e-12)
+    assert (pair["se"], pair["df"]) == pytest.approx((index["se"], index["df"]), rel=1e-12)
+    assert pair["p"] == pytest.approx(2 * stats.t.sf(pair["difference"] / pair["se"], pair["df"]), rel=1e-12)
+    # one pair: Holm leaves p as it is; p > .05 (the 95% paired interval includes 0), so no leader
+    assert pair["p_holm"] == pair["p"] and pair["p"] > 0.05 and index["lo"] < 0 < index["hi"]
+    assert leader(r) is None and top_group(r) == ["atlas-70b", "borealis-8x22b"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(0.0, 1.0), min_size=1, max_size=12), st.sampled_from([0.01, 0.05, 0.1]))
+def test_holm_decisions_match_the_step_down_procedure(p_values, alpha):
+    # Holm (1979) as a procedure: walk the sorted p-values, reject while p_(j) <= alpha/(K − j + 1)
+    # (strict < in SPEC 12.1), stop at the first that is not; the adjusted values must give the same decisions.
+    k = len(p_values)
+    order = sorted(range(k), key=lambda i: p_values[i])
+    rejected = set()
+    for j, i in enumerate(order):
+        if not p_values[i] * (k - j) < alpha:
+            break
+        rejected.add(i)
+    adjusted = holm(p_values)
+    assert {i for i in range(k) if adjusted[i] < alpha} == rejected
+    assert all(p <= q <= 1.0 for p, q in zip(p_values, adjusted))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.floats(0.0, 1.0), min_size=8, max_size=8), min_size=1, max_size=6))
+def test_rank_intervals_are_consistent(rows):
+    # random models over 2 tasks per track: best <= worst; a separated pair's b cannot rank first nor its a last;
+    # the top group is never empty and holds the highest index
+    tracks = list(WEIGHTS)
+    models = {f"m{n}": {f"{t}-{i}": (t, row[2 * k + i]) for k, t in enumerate(tracks) for i in range(2)}
+              for n, row in enumerate(rows)}
+    indexes = {m: math.fsum(WEIGHTS[t] * (tm[f"{t}-0"][1] + tm[f"{t}-1"][1]) / 2 for t in tracks)
+               for m, tm in models.items()}
+    r = rank_models(indexes, models, WEIGHTS)
+    json.dumps(r, allow_nan=False)  # the block goes into index.json as it is
+    n = len(rows)
+    assert len(r["pairs"]) == n * (n - 1) // 2
+    assert all(1 <= v["best"] <= v["worst"] <= n for v in r["models"].values())
+    for pair in r["pairs"]:
+        assert indexes[pair["a"]] >= indexes[pair["b"]]
+        if pair["separated"]:
+            assert r["models"][pair["b"]]["best"] >= 2 and r["models"][pair["a"]]["worst"] <= n - 1
+    group = top_group(r)
+    assert group and group[0] == max(indexes, key=lambda m: (indexes[m], -list(indexes).index(m)))
