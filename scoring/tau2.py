@@ -21,8 +21,17 @@ from .errors import InputError, Problem
 from .passk import mean_pass_hat_k, task_pass_hat_k
 from .tau2_files import IndexEntry, RewardInfo, Simulation, Tau2Results, describe, load_tau2_results, parse_results_json
 
-__all__ = ["Tau2Results", "load_tau2_results", "parse_results_json", "compute_tau2_metrics", "tau2_metrics_for_file",
-           "format_tau2_summary", "is_successful", "derive_reward", "audit"]
+__all__ = [
+    "Tau2Results",
+    "audit",
+    "compute_tau2_metrics",
+    "derive_reward",
+    "format_tau2_summary",
+    "is_successful",
+    "load_tau2_results",
+    "parse_results_json",
+    "tau2_metrics_for_file",
+]
 
 INFRA = "infrastructure_error"
 NORMAL_ENDINGS = ("agent_stop", "user_stop")
@@ -47,8 +56,16 @@ def finite_mean(values: list[tuple[float, Origin, tuple[str, str]]], what: str) 
         mean = math.inf
     if not math.isfinite(mean):
         value, (file, where), (section, field) = max(values, key=lambda t: abs(t[0]))
-        raise InputError([Problem(file, ", ".join(x for x in (where, section) if x), field,
-                                  f"{describe(value)} makes {what} overflow (larger than a double can hold)")])
+        raise InputError(
+            [
+                Problem(
+                    file,
+                    ", ".join(x for x in (where, section) if x),
+                    field,
+                    f"{describe(value)} makes {what} overflow (larger than a double can hold)",
+                )
+            ]
+        )
     return mean
 
 
@@ -62,11 +79,14 @@ def raw_component(info: RewardInfo, component: str) -> float | None:
     if component == "DB":
         return None if info.db_check is None or info.db_check.db_reward is None else info.db_check.db_reward
     if component == "ENV_ASSERTION" and info.env_assertions is not None:
-        return math.prod(a.reward if isinstance(a.reward, float) else (1.0 if a.met else 0.0)
-                         for a in info.env_assertions)
+        return math.prod(
+            a.reward if isinstance(a.reward, float) else (1.0 if a.met else 0.0) for a in info.env_assertions
+        )
     if component == "ACTION" and info.action_checks is not None:
-        return math.prod(a.action_reward if isinstance(a.action_reward, float) else (1.0 if a.action_match else 0.0)
-                         for a in info.action_checks)
+        return math.prod(
+            a.action_reward if isinstance(a.action_reward, float) else (1.0 if a.action_match else 0.0)
+            for a in info.action_checks
+        )
     if component == "COMMUNICATE" and info.communicate_checks is not None:
         return 1.0 if all(c.met for c in info.communicate_checks) else 0.0
     if component == "NL_ASSERTION" and info.nl_assertions is not None:
@@ -97,8 +117,16 @@ def derive_reward(sim: Simulation, origin: Origin = ("", "")) -> tuple[float, li
         reward *= value
     if not math.isfinite(reward):
         named = " × ".join(f"{c} {describe(v)}" for c, v in factors)
-        raise InputError([Problem(origin[0], ", ".join(x for x in (origin[1], "reward_info") if x), "reward_basis",
-                                  f"its components multiply past the largest double ({named})")])
+        raise InputError(
+            [
+                Problem(
+                    origin[0],
+                    ", ".join(x for x in (origin[1], "reward_info") if x),
+                    "reward_basis",
+                    f"its components multiply past the largest double ({named})",
+                )
+            ]
+        )
     return reward, missing
 
 
@@ -110,13 +138,24 @@ def index_findings(sim: Simulation, slot: int, entry: IndexEntry, origin: Origin
     name = Path(origin[0]).name
     out = []
     if (stored is None) != (entry.reward is None) or (
-            stored is not None and entry.reward is not None and abs(stored - entry.reward) > AUDIT_TOLERANCE):
-        out.append({**base, "finding": f"simulation_index entry {slot} gives reward {describe(entry.reward)} "
-                                       f"but {name} stores {describe(stored)}"})
+        stored is not None and entry.reward is not None and abs(stored - entry.reward) > AUDIT_TOLERANCE
+    ):
+        out.append(
+            {
+                **base,
+                "finding": f"simulation_index entry {slot} gives reward {describe(entry.reward)} "
+                f"but {name} stores {describe(stored)}",
+            }
+        )
     if entry.termination_reason is not None and entry.termination_reason != sim.termination_reason:
-        out.append({**base, "finding": f"simulation_index entry {slot} gives termination_reason "
-                                       f"{describe(entry.termination_reason)} but {name} has "
-                                       f"{describe(sim.termination_reason)}"})
+        out.append(
+            {
+                **base,
+                "finding": f"simulation_index entry {slot} gives termination_reason "
+                f"{describe(entry.termination_reason)} but {name} has "
+                f"{describe(sim.termination_reason)}",
+            }
+        )
     return out
 
 
@@ -131,9 +170,11 @@ def audit(sims: list[Simulation], origins: list[Origin]) -> list[dict]:
         stored = sim.reward_info.reward
         base = {"task_id": sim.task_id, "trial": sim.trial, "stored_reward": stored, "derived_reward": derived}
         if abs(stored - derived) > AUDIT_TOLERANCE:
-            why = (f"stored reward {stored!r} but the gate gives {derived!r}"
-                   + (f" (termination '{sim.termination_reason}' scores 0)" if sim.termination_reason not in NORMAL_ENDINGS
-                      else f" from {' × '.join(sim.reward_info.reward_basis or []) or 'an empty basis'}"))
+            why = f"stored reward {stored!r} but the gate gives {derived!r}" + (
+                f" (termination '{sim.termination_reason}' scores 0)"
+                if sim.termination_reason not in NORMAL_ENDINGS
+                else f" from {' × '.join(sim.reward_info.reward_basis or []) or 'an empty basis'}"
+            )
             findings.append({**base, "finding": why})
         if missing:
             findings.append({**base, "finding": f"reward_basis names {', '.join(missing)} but it was not evaluated"})
@@ -165,10 +206,16 @@ def compute_tau2_metrics(results: Tau2Results, source: str = "") -> dict:
         n = len(runs)
         c = sum(1 for r, _ in runs if is_successful(r.reward_info.reward if r.reward_info else None))
         counts.append((n, c))
-        tasks.append({"task_id": task_id, "n": n, "successes": c,
-                      "avg_reward": finite_mean(rewards, f"task {task_id!r}'s mean reward"),
-                      "termination_reasons": dict(Counter(r.termination_reason for r, _ in runs)),
-                      "pass_hat_k": {str(k): v for k, v in task_pass_hat_k(n, c).items()}})
+        tasks.append(
+            {
+                "task_id": task_id,
+                "n": n,
+                "successes": c,
+                "avg_reward": finite_mean(rewards, f"task {task_id!r}'s mean reward"),
+                "termination_reasons": dict(Counter(r.termination_reason for r, _ in runs)),
+                "pass_hat_k": {str(k): v for k, v in task_pass_hat_k(n, c).items()},
+            }
+        )
     max_k = 0
     if counts:
         smallest = min(n for n, _ in counts)
@@ -207,13 +254,18 @@ def tau2_metrics_for_file(path: Path) -> dict:
 def format_tau2_summary(m: dict) -> str:
     def f(x):
         return "—" if x is None else f"{x:.6g}"
-    lines = [f"{m['source']}: {m['num_simulations']} runs over {m['num_tasks']} tasks "
-             f"({m['infra_errors']} infrastructure errors dropped)",
-             f"avg_reward {f(m['avg_reward'])}   avg_agent_cost {f(m['avg_agent_cost'])}",
-             "pass^k  " + "  ".join(f"k={k}: {f(v)}" for k, v in m["pass_hat_k"].items()),
-             "termination  " + ", ".join(f"{k} {v}" for k, v in m["termination_reasons"].items()),
-             f"db  match {m['db']['match']}, mismatch {m['db']['mismatch']}, not checked {m['db']['not_checked']}",
-             f"audit: {len(m['audit'])} finding(s)"]
+
+    lines = [
+        (
+            f"{m['source']}: {m['num_simulations']} runs over {m['num_tasks']} tasks "
+            f"({m['infra_errors']} infrastructure errors dropped)"
+        ),
+        f"avg_reward {f(m['avg_reward'])}   avg_agent_cost {f(m['avg_agent_cost'])}",
+        "pass^k  " + "  ".join(f"k={k}: {f(v)}" for k, v in m["pass_hat_k"].items()),
+        "termination  " + ", ".join(f"{k} {v}" for k, v in m["termination_reasons"].items()),
+        f"db  match {m['db']['match']}, mismatch {m['db']['mismatch']}, not checked {m['db']['not_checked']}",
+        f"audit: {len(m['audit'])} finding(s)",
+    ]
     lines += [f"  task {a['task_id']} trial {a['trial']}: {a['finding']}" for a in m["audit"][:20]]
     if len(m["audit"]) > 20:
         lines.append(f"  … and {len(m['audit']) - 20} more (see --output)")

@@ -39,11 +39,14 @@ from .jsonio import parse_json_bytes, read_bytes
 RESULTS_FILE = "results.json"
 SIMULATIONS_DIR = "simulations"
 WHAT = "tau2-bench results file"
-HOLDS = ("a tau2-bench results file is a JSON object with 'info', 'tasks' and 'simulations' "
-         "(or, in the dir format, a 'simulation_index' and a simulations/ folder beside it)")
+HOLDS = (
+    "a tau2-bench results file is a JSON object with 'info', 'tasks' and 'simulations' "
+    "(or, in the dir format, a 'simulation_index' and a simulations/ folder beside it)"
+)
 
 
 # --- the types: what is read of a results file and of a simulation file -------------------------
+
 
 class DBCheck(msgspec.Struct, gc=False):
     db_match: bool | None = None
@@ -122,15 +125,21 @@ class Tau2Results:
     simulations: list[Simulation]
     origins: list[tuple[str, str]] = field(default_factory=list)
     index: list[tuple[int, IndexEntry]] = field(default_factory=list)
-    format: str = "json"
 
 
 # --- decoding and wording --------------------------------------------------------------------------
 
-_MESSAGE = re.compile(r"^(?P<msg>.*?)(?: - at `(?P<path>\$[^`]*)`)?$", re.S)
+_MESSAGE = re.compile(r"^(?P<msg>.*?)(?: - at `(?P<path>\$[^`]*)`)?$", re.DOTALL)
 _TOKEN = re.compile(r"\.([^.\[]+)|\[(\d+|\.\.\.)\]")
-_KINDS = {"float": "a number", "int": "a whole number", "str": "a string", "bool": "true or false",
-          "array": "a list", "object": "an object", "null": "null"}
+_KINDS = {
+    "float": "a number",
+    "int": "a whole number",
+    "str": "a string",
+    "bool": "true or false",
+    "array": "a list",
+    "object": "an object",
+    "null": "null",
+}
 
 
 def _tokens(path: str) -> list[str | int]:
@@ -147,7 +156,8 @@ def _lookup(data: bytes, tokens: list[str | int]) -> tuple[bool, Any]:
             else:
                 value = value[t]
         return True, value
-    except Exception:  # the raw JSON is broken further on, or the path is not there: word without it
+    except (msgspec.DecodeError, RecursionError, LookupError, TypeError, AttributeError, StopIteration):
+        # the raw JSON is broken further on, or the path is not there: word the problem without the value
         return False, None
 
 
@@ -170,8 +180,12 @@ def _located(tokens: list[str | int], root: str) -> tuple[str, str]:
     """(where, field) for a path inside a file: ('simulation 3, reward_info', 'reward'); a trailing
     list index belongs to the field ('reward_basis[0]')."""
     prefix, rest = "", list(tokens)
-    if root == RESULTS_FILE and len(rest) >= 2 and rest[0] in ("simulations", "simulation_index") \
-            and isinstance(rest[1], int):
+    if (
+        root == RESULTS_FILE
+        and len(rest) >= 2
+        and rest[0] in ("simulations", "simulation_index")
+        and isinstance(rest[1], int)
+    ):
         prefix = ("simulation " if rest[0] == "simulations" else "simulation_index entry ") + str(rest[1])
         rest = rest[2:]
     if rest and rest[-1] == "...":  # a value of a mapping such as reward_breakdown
@@ -205,8 +219,13 @@ def _word(exc: msgspec.ValidationError, data: bytes, file: str, root: str) -> Pr
     expected = re.match(r"Expected `([^`]+)`, got `([^`]+)`", msg)
     if expected:
         if not tokens and expected.group(1) == "object":
-            return Problem(file, "", "", f"expected a JSON object, found {_KINDS.get(expected.group(2), 'a value')}: "
-                           + (HOLDS if root == RESULTS_FILE else "a simulation file holds one simulation object"))
+            return Problem(
+                file,
+                "",
+                "",
+                f"expected a JSON object, found {_KINDS.get(expected.group(2), 'a value')}: "
+                + (HOLDS if root == RESULTS_FILE else "a simulation file holds one simulation object"),
+            )
         kinds = " or ".join(_KINDS.get(k, k) for k in expected.group(1).split(" | "))
         return Problem(file, where, name, f"must be {kinds}{got}")
     return Problem(file, where, name, msg[:1].lower() + msg[1:])
@@ -230,7 +249,7 @@ def _check_utf8(data: bytes, file: str) -> None:
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        before = data[:exc.start]
+        before = data[: exc.start]
         line = before.count(b"\n") + 1
         column = exc.start - (before.rfind(b"\n") + 1) + 1
         raise InputError([Problem(file, f"line {line} column {column}", "", "invalid JSON: not valid UTF-8")]) from None
@@ -254,6 +273,7 @@ def read_file(path: Path, what: str) -> bytes:
 
 
 # --- the two formats -------------------------------------------------------------------------------
+
 
 def locate(path: Path) -> tuple[Path, Path | None]:
     """results.json and, for the dir format, the simulations/ folder beside it (else None)."""
@@ -282,8 +302,17 @@ def parse_results_json(data: bytes, file: str = RESULTS_FILE) -> Tau2Results:
 def _json_run(results: ResultsFile, file: str) -> Tau2Results:
     if results.simulations is msgspec.UNSET:
         if results.simulation_index not in (None, msgspec.UNSET):
-            raise InputError([Problem(file, "", "simulations", "required field is missing: this results.json "
-                                      "has a simulation_index (the dir format) but no simulations/ folder beside it")])
+            raise InputError(
+                [
+                    Problem(
+                        file,
+                        "",
+                        "simulations",
+                        "required field is missing: this results.json "
+                        "has a simulation_index (the dir format) but no simulations/ folder beside it",
+                    )
+                ]
+            )
         raise InputError([Problem(file, "", "simulations", "required field is missing")])
     origins = [(file, f"simulation {i}") for i in range(len(results.simulations))]
     return Tau2Results(results.info, results.simulations, origins)
@@ -293,23 +322,42 @@ def _load_dir(results: ResultsFile, meta: Path, sims_dir: Path) -> Tau2Results:
     file = str(meta)
     problems = Problems()
     if results.simulations not in (msgspec.UNSET, []):
-        problems.add(file, "", "simulations", f"holds {len(results.simulations)} simulations, but a simulations/ "
-                     "folder is beside it (the dir format keeps them there only): keep one copy of the run")
+        problems.add(
+            file,
+            "",
+            "simulations",
+            f"holds {len(results.simulations)} simulations, but a simulations/ "
+            "folder is beside it (the dir format keeps them there only): keep one copy of the run",
+        )
     index = results.simulation_index
-    if index in (None, msgspec.UNSET):
-        problems.add(file, "", "simulation_index", "required field is missing: a dir-format run lists its "
-                     "simulations/ files there")
-        problems.raise_if_any()
+    if not isinstance(index, list):
+        problems.add(
+            file,
+            "",
+            "simulation_index",
+            "required field is missing: a dir-format run lists its simulations/ files there",
+        )
+        raise InputError(problems.items)
     seen: dict[str, int] = {}
     listed: list[tuple[int, IndexEntry]] = []
     for i, entry in enumerate(index):
         where = f"simulation_index entry {i}"
         if unsafe_id(entry.id):
-            problems.add(file, where, "id", f"{describe(entry.id)} cannot name a file in simulations/ "
-                         "(empty, '.', '..', or holds '/', '\\' or NUL)")
+            problems.add(
+                file,
+                where,
+                "id",
+                f"{describe(entry.id)} cannot name a file in simulations/ "
+                "(empty, '.', '..', or holds '/', '\\' or NUL)",
+            )
         elif entry.id in seen:
-            problems.add(file, where, "id", f"duplicate id {describe(entry.id)} (also entry {seen[entry.id]}): "
-                         f"two simulations for {sims_dir / (entry.id + '.json')}")
+            problems.add(
+                file,
+                where,
+                "id",
+                f"duplicate id {describe(entry.id)} (also entry {seen[entry.id]}): "
+                f"two simulations for {sims_dir / (entry.id + '.json')}",
+            )
         else:
             seen[entry.id] = i
             listed.append((i, entry))
@@ -319,27 +367,43 @@ def _load_dir(results: ResultsFile, meta: Path, sims_dir: Path) -> Tau2Results:
         problems.add(str(sims_dir), "", "", f"cannot list the folder: {exc.strerror or exc}")
         on_disk = []
     for name in on_disk:
-        if name[:-len(".json")] not in seen:
-            problems.add(str(sims_dir / name), "", "", f"not listed in {file}'s simulation_index: a file of "
-                         "another run, or of a write that did not finish (tau2-bench's loader refuses it too)")
+        if name[: -len(".json")] not in seen:
+            problems.add(
+                str(sims_dir / name),
+                "",
+                "",
+                f"not listed in {file}'s simulation_index: a file of "
+                "another run, or of a write that did not finish (tau2-bench's loader refuses it too)",
+            )
     simulations: list[Simulation] = []
     origins: list[tuple[str, str]] = []
     entries: list[tuple[int, IndexEntry]] = []
     for i, entry in listed:
         sim_file = sims_dir / f"{entry.id}.json"
         try:
-            sim = decode(read_file(sim_file, f"simulation file (listed in {file}, simulation_index entry {i})"),
-                         str(sim_file), _SIMULATION, SIMULATIONS_DIR)
+            sim = decode(
+                read_file(sim_file, f"simulation file (listed in {file}, simulation_index entry {i})"),
+                str(sim_file),
+                _SIMULATION,
+                SIMULATIONS_DIR,
+            )
         except InputError as exc:
             problems.extend(exc.problems)
             continue
-        for name, ours, theirs in (("id", sim.id, entry.id), ("task_id", sim.task_id, entry.task_id),
-                                   ("trial", sim.trial, entry.trial)):
+        for name, ours, theirs in (
+            ("id", sim.id, entry.id),
+            ("task_id", sim.task_id, entry.task_id),
+            ("trial", sim.trial, entry.trial),
+        ):
             if ours != theirs or type(ours) is not type(theirs):
-                problems.add(str(sim_file), "", name, f"{describe(ours)}, but {file}'s simulation_index entry {i} "
-                             f"says {describe(theirs)}")
+                problems.add(
+                    str(sim_file),
+                    "",
+                    name,
+                    f"{describe(ours)}, but {file}'s simulation_index entry {i} says {describe(theirs)}",
+                )
         simulations.append(sim)
         origins.append((str(sim_file), ""))
         entries.append((i, entry))
     problems.raise_if_any()
-    return Tau2Results(results.info, simulations, origins, entries, "dir")
+    return Tau2Results(results.info, simulations, origins, entries)
