@@ -566,3 +566,26 @@ def test_fuzz_a_dir_format_run_only_input_errors_escape(small_dir_run, which, ed
         assert exc.problems and all(str(small_dir_run) in p.file for p in exc.problems)
     finally:
         path.write_bytes(original)
+
+
+@pytest.mark.parametrize(
+    "reward_info",
+    [
+        {"env_assertions": [{"met": True, "reward": None}]},
+        {"reward_basis": ["DB", "ACTION"], "reward_breakdown": {"DB": 1e200, "ACTION": 1e200}},
+    ],
+)
+async def test_the_dashboard_shows_malformed_tau2_values_as_rejected(tmp_path, reward_info):
+    from textual.widgets import Static
+
+    from tests.conftest import settle
+    from tui.app import create_app
+    from tui.state import DashboardConfig
+
+    path = one_sim_file(tmp_path, **reward_info)
+    app = create_app(DashboardConfig(tau2=str(path)))
+    async with app.run_test(size=(140, 45)) as pilot:
+        await settle(pilot)
+        text = str(app.query_one("#tau2-summary", Static).render())
+        assert "tau2-bench results rejected" in text and "simulation 0, reward_info" in text
+        assert app.tau2_metrics is None
