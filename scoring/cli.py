@@ -75,10 +75,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_arguments(p)
     p.add_argument("--output", default="build/index.json", metavar="FILE", help="where export writes index.json")
     p.add_argument("--watch", action="store_true", help="reload when an input file changes")
-    p.add_argument("--tau2", metavar="RESULTS_JSON", help="also open a tau2-bench results file")
+    p.add_argument("--tau2", metavar="PATH", help="also open a tau2-bench run (its results.json or its folder)")
 
     p = sub.add_parser("tau2", help="tau2-bench results: pass^k, termination reasons, reward-gate audit")
-    p.add_argument("results", metavar="RESULTS_JSON")
+    p.add_argument("results", metavar="PATH", help="a run's results.json or its folder (json or dir format)")
     p.add_argument("--output", metavar="FILE")
 
     p = sub.add_parser("compare", help="paired difference of two models of a run")

@@ -5,7 +5,9 @@ termination_reason is the plain string ``infrastructure_error`` are dropped
 first; success is a reward within 1e-6 of 1.0; a run whose reward_info is
 null is a failure for pass^k and is left out of avg_reward; per task pass^k =
 C(c, k)/C(n, k), averaged over the tasks, for k = 1..min(info.num_trials,
-smallest per-task n). No pandas: plain lists and exact integers.
+smallest per-task n). No pandas: plain lists and exact integers. Reading the
+files (json and dir formats) is ``scoring.tau2_files``; the metrics here do not
+depend on the format.
 """
 
 from __future__ import annotations
@@ -15,77 +17,56 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
-
 from .errors import InputError, Problem
-from .jsonio import load_json
-from .models import Number, validate_object
 from .passk import mean_pass_hat_k, task_pass_hat_k
+from .tau2_files import IndexEntry, RewardInfo, Simulation, Tau2Results, describe, load_tau2_results, parse_results_json
+
+__all__ = [
+    "Tau2Results",
+    "audit",
+    "compute_tau2_metrics",
+    "derive_reward",
+    "format_tau2_summary",
+    "is_successful",
+    "load_tau2_results",
+    "parse_results_json",
+    "tau2_metrics_for_file",
+]
 
 INFRA = "infrastructure_error"
 NORMAL_ENDINGS = ("agent_stop", "user_stop")
 SUCCESS_TOLERANCE = 1e-6
 AUDIT_TOLERANCE = 1e-9
 
-
-class DBCheck(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    db_match: StrictBool | None = None
-    db_reward: Number | None = None
+Origin = tuple[str, str]  # (file, where in it) of one simulation
 
 
-class RewardInfo(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    reward: Number
-    db_check: DBCheck | None = None
-    env_assertions: list[dict[str, Any]] | None = None
-    action_checks: list[dict[str, Any]] | None = None
-    communicate_checks: list[dict[str, Any]] | None = None
-    nl_assertions: list[dict[str, Any]] | None = None
-    reward_basis: list[StrictStr] | None = None
-    reward_breakdown: dict[str, Number] | None = None
+REWARD = ("reward_info", "reward")  # where a simulation's reward sits in it: (section, field)
+COST = ("", "agent_cost")
 
 
-class Simulation(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    task_id: StrictStr | StrictInt
-    trial: StrictInt | None = None
-    termination_reason: StrictStr
-    agent_cost: Number | None = None
-    reward_info: RewardInfo | None = None
-
-
-class Info(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    num_trials: StrictInt | None = Field(default=None, ge=1)
-
-
-class Tau2Results(BaseModel):
-    """tau2-bench's Results file (``info``, ``tasks``, ``simulations``); unused fields are ignored."""
-
-    model_config = ConfigDict(extra="allow")
-    info: Info = Field(default_factory=Info)
-    simulations: list[Simulation]
-
-
-def load_tau2_results(path: Path) -> Tau2Results:
-    """Read a results.json of tau2-bench 1.0 (the file, or the run folder holding it), or an older
-    single-file run (a bare list of simulations)."""
-    if path.is_dir() and (path / "results.json").is_file():
-        path = path / "results.json"
-    file = str(path)
-    raw = load_json(path, "tau2-bench results file")
-    if isinstance(raw, list):
-        raw = {"simulations": raw}
+def finite_mean(values: list[tuple[float, Origin, tuple[str, str]]], what: str) -> float | None:
+    """The mean (math.fsum) of (value, origin, (section, field)) triples; None for no values. A
+    result that overflows is rejected input naming the value of largest magnitude (SPEC 13)."""
+    if not values:
+        return None
     try:
-        return validate_object(Tau2Results, raw, file)
-    except InputError as exc:
-        problems = exc.problems
-        for i, p in enumerate(problems):  # 'simulations.3' reads better as 'simulation 3'
-            if p.where.startswith("simulations."):
-                head, _, rest = p.where.partition(".")[2].partition(".")
-                problems[i] = Problem(p.file, f"simulation {head}" + (f", {rest}" if rest else ""), p.field, p.message)
-        raise InputError(problems) from None
+        mean = math.fsum(v for v, _, _ in values) / len(values)
+    except OverflowError:
+        mean = math.inf
+    if not math.isfinite(mean):
+        value, (file, where), (section, field) = max(values, key=lambda t: abs(t[0]))
+        raise InputError(
+            [
+                Problem(
+                    file,
+                    ", ".join(x for x in (where, section) if x),
+                    field,
+                    f"{describe(value)} makes {what} overflow (larger than a double can hold)",
+                )
+            ]
+        )
+    return mean
 
 
 def is_successful(reward: float | None) -> bool:
@@ -96,29 +77,35 @@ def is_successful(reward: float | None) -> bool:
 def raw_component(info: RewardInfo, component: str) -> float | None:
     """A component's reward from the raw checks, or None when they were not recorded."""
     if component == "DB":
-        return None if info.db_check is None or info.db_check.db_reward is None else float(info.db_check.db_reward)
+        return None if info.db_check is None or info.db_check.db_reward is None else info.db_check.db_reward
     if component == "ENV_ASSERTION" and info.env_assertions is not None:
-        return math.prod(float(a.get("reward", 1.0 if a.get("met") else 0.0)) for a in info.env_assertions)
+        return math.prod(
+            a.reward if isinstance(a.reward, float) else (1.0 if a.met else 0.0) for a in info.env_assertions
+        )
     if component == "ACTION" and info.action_checks is not None:
-        return math.prod(float(a.get("action_reward", 1.0 if a.get("action_match") else 0.0)) for a in info.action_checks)
+        return math.prod(
+            a.action_reward if isinstance(a.action_reward, float) else (1.0 if a.action_match else 0.0)
+            for a in info.action_checks
+        )
     if component == "COMMUNICATE" and info.communicate_checks is not None:
-        return 1.0 if all(c.get("met") for c in info.communicate_checks) else 0.0
+        return 1.0 if all(c.met for c in info.communicate_checks) else 0.0
     if component == "NL_ASSERTION" and info.nl_assertions is not None:
-        return 1.0 if all(c.get("met") for c in info.nl_assertions) else 0.0
+        return 1.0 if all(c.met for c in info.nl_assertions) else 0.0
     return None
 
 
-def derive_reward(sim: Simulation) -> tuple[float, list[str]]:
+def derive_reward(sim: Simulation, origin: Origin = ("", "")) -> tuple[float, list[str]]:
     """The reward gate: 0 for an abnormal ending, else the product of the components the basis names.
 
     A component is read from reward_breakdown, else from its raw checks; the
     names of basis components found in neither are returned (not evaluated).
+    A product past the largest double is rejected input (SPEC 13).
     """
     info = sim.reward_info
     assert info is not None
     if sim.termination_reason not in NORMAL_ENDINGS:
         return 0.0, []
-    reward, missing = 1.0, []
+    reward, missing, factors = 1.0, [], []
     for component in info.reward_basis or []:
         value = (info.reward_breakdown or {}).get(component)
         if value is None:
@@ -126,42 +113,85 @@ def derive_reward(sim: Simulation) -> tuple[float, list[str]]:
         if value is None:
             missing.append(component)
             continue
-        reward *= float(value)
+        factors.append((component, value))
+        reward *= value
+    if not math.isfinite(reward):
+        named = " × ".join(f"{c} {describe(v)}" for c, v in factors)
+        raise InputError(
+            [
+                Problem(
+                    origin[0],
+                    ", ".join(x for x in (origin[1], "reward_info") if x),
+                    "reward_basis",
+                    f"its components multiply past the largest double ({named})",
+                )
+            ]
+        )
     return reward, missing
 
 
-def audit(sims: list[Simulation]) -> list[dict]:
+def index_findings(sim: Simulation, slot: int, entry: IndexEntry, origin: Origin) -> list[dict]:
+    """Dir format: the index's reward or termination_reason disagreeing with the simulation file."""
+    stored = sim.reward_info.reward if sim.reward_info is not None else None
+    derived = derive_reward(sim, origin)[0] if sim.reward_info is not None else None
+    base = {"task_id": sim.task_id, "trial": sim.trial, "stored_reward": stored, "derived_reward": derived}
+    name = Path(origin[0]).name
+    out = []
+    if (stored is None) != (entry.reward is None) or (
+        stored is not None and entry.reward is not None and abs(stored - entry.reward) > AUDIT_TOLERANCE
+    ):
+        out.append(
+            {
+                **base,
+                "finding": f"simulation_index entry {slot} gives reward {describe(entry.reward)} "
+                f"but {name} stores {describe(stored)}",
+            }
+        )
+    if entry.termination_reason is not None and entry.termination_reason != sim.termination_reason:
+        out.append(
+            {
+                **base,
+                "finding": f"simulation_index entry {slot} gives termination_reason "
+                f"{describe(entry.termination_reason)} but {name} has "
+                f"{describe(sim.termination_reason)}",
+            }
+        )
+    return out
+
+
+def audit(sims: list[Simulation], origins: list[Origin]) -> list[dict]:
     """SPEC 8: every evaluated run whose stored reward differs from the re-derived one, and every
     normally ended run whose basis names a component that was not evaluated."""
     findings = []
-    for sim in sims:
+    for sim, origin in zip(sims, origins):
         if sim.reward_info is None:
             continue
-        derived, missing = derive_reward(sim)
-        stored = float(sim.reward_info.reward)
+        derived, missing = derive_reward(sim, origin)
+        stored = sim.reward_info.reward
         base = {"task_id": sim.task_id, "trial": sim.trial, "stored_reward": stored, "derived_reward": derived}
         if abs(stored - derived) > AUDIT_TOLERANCE:
-            why = (f"stored reward {stored!r} but the gate gives {derived!r}"
-                   + (f" (termination '{sim.termination_reason}' scores 0)" if sim.termination_reason not in NORMAL_ENDINGS
-                      else f" from {' × '.join(sim.reward_info.reward_basis or []) or 'an empty basis'}"))
+            why = f"stored reward {stored!r} but the gate gives {derived!r}" + (
+                f" (termination '{sim.termination_reason}' scores 0)"
+                if sim.termination_reason not in NORMAL_ENDINGS
+                else f" from {' × '.join(sim.reward_info.reward_basis or []) or 'an empty basis'}"
+            )
             findings.append({**base, "finding": why})
         if missing:
             findings.append({**base, "finding": f"reward_basis names {', '.join(missing)} but it was not evaluated"})
     return findings
 
 
-def mean_or_none(values: list[float]) -> float | None:
-    return math.fsum(values) / len(values) if values else None
-
-
 def compute_tau2_metrics(results: Tau2Results, source: str = "") -> dict:
-    """SPEC 8 output."""
+    """SPEC 8 output, the same for a run in the json and in the dir format."""
     all_sims = results.simulations
-    sims = [s for s in all_sims if s.termination_reason != INFRA]
+    all_origins = results.origins or [("", f"simulation {i}") for i in range(len(all_sims))]
+    kept = [(s, o) for s, o in zip(all_sims, all_origins) if s.termination_reason != INFRA]
+    sims = [s for s, _ in kept]
+    origins = [o for _, o in kept]
     reasons = Counter(s.termination_reason for s in all_sims)
-    order: dict[Any, list[Simulation]] = {}
-    for s in sims:
-        order.setdefault(s.task_id, []).append(s)
+    order: dict[Any, list[tuple[Simulation, Origin]]] = {}
+    for s, o in kept:
+        order.setdefault(s.task_id, []).append((s, o))
     db = {"match": 0, "mismatch": 0, "not_checked": 0}
     for s in sims:
         if s.reward_info is not None and s.reward_info.db_check is not None:
@@ -172,24 +202,34 @@ def compute_tau2_metrics(results: Tau2Results, source: str = "") -> dict:
     tasks = []
     counts = []
     for task_id, runs in order.items():
-        rewards = [float(r.reward_info.reward) for r in runs if r.reward_info is not None]
+        rewards = [(r.reward_info.reward, o, REWARD) for r, o in runs if r.reward_info is not None]
         n = len(runs)
-        c = sum(1 for r in runs if is_successful(float(r.reward_info.reward) if r.reward_info else None))
+        c = sum(1 for r, _ in runs if is_successful(r.reward_info.reward if r.reward_info else None))
         counts.append((n, c))
-        tasks.append({"task_id": task_id, "n": n, "successes": c, "avg_reward": mean_or_none(rewards),
-                      "termination_reasons": dict(Counter(r.termination_reason for r in runs)),
-                      "pass_hat_k": {str(k): v for k, v in task_pass_hat_k(n, c).items()}})
+        tasks.append(
+            {
+                "task_id": task_id,
+                "n": n,
+                "successes": c,
+                "avg_reward": finite_mean(rewards, f"task {task_id!r}'s mean reward"),
+                "termination_reasons": dict(Counter(r.termination_reason for r, _ in runs)),
+                "pass_hat_k": {str(k): v for k, v in task_pass_hat_k(n, c).items()},
+            }
+        )
     max_k = 0
     if counts:
         smallest = min(n for n, _ in counts)
         max_k = min(results.info.num_trials, smallest) if results.info.num_trials else smallest
     pass_k = mean_pass_hat_k(counts, max_k) if max_k else {}
-    rewards = [float(s.reward_info.reward) for s in sims if s.reward_info is not None]
-    costs = [float(s.agent_cost) for s in sims if s.agent_cost is not None]
+    rewards = [(s.reward_info.reward, o, REWARD) for s, o in kept if s.reward_info is not None]
+    costs = [(s.agent_cost, o, COST) for s, o in kept if s.agent_cost is not None]
     if sims:
-        avg_reward, avg_cost = mean_or_none(rewards), mean_or_none(costs)
+        avg_reward, avg_cost = finite_mean(rewards, "the mean reward"), finite_mean(costs, "the mean agent cost")
     else:  # tau2-bench reports zeros when nothing was evaluated
         avg_reward, avg_cost = 0.0, 0.0
+    findings = audit(sims, origins)
+    for sim, origin, (slot, entry) in zip(all_sims, all_origins, results.index):
+        findings.extend(index_findings(sim, slot, entry, origin))
     return {
         "source": source,
         "num_simulations": len(sims),
@@ -202,24 +242,30 @@ def compute_tau2_metrics(results: Tau2Results, source: str = "") -> dict:
         "termination_reasons": dict(sorted(reasons.items())),
         "db": db,
         "tasks": tasks,
-        "audit": audit(sims),
+        "audit": findings,
     }
 
 
 def tau2_metrics_for_file(path: Path) -> dict:
+    """SPEC 8 output for a run on disk (its results.json or its folder, json or dir format)."""
     return compute_tau2_metrics(load_tau2_results(path), str(path))
 
 
 def format_tau2_summary(m: dict) -> str:
     def f(x):
         return "—" if x is None else f"{x:.6g}"
-    lines = [f"{m['source']}: {m['num_simulations']} runs over {m['num_tasks']} tasks "
-             f"({m['infra_errors']} infrastructure errors dropped)",
-             f"avg_reward {f(m['avg_reward'])}   avg_agent_cost {f(m['avg_agent_cost'])}",
-             "pass^k  " + "  ".join(f"k={k}: {f(v)}" for k, v in m["pass_hat_k"].items()),
-             "termination  " + ", ".join(f"{k} {v}" for k, v in m["termination_reasons"].items()),
-             f"db  match {m['db']['match']}, mismatch {m['db']['mismatch']}, not checked {m['db']['not_checked']}",
-             f"audit: {len(m['audit'])} finding(s)"]
+
+    lines = [
+        (
+            f"{m['source']}: {m['num_simulations']} runs over {m['num_tasks']} tasks "
+            f"({m['infra_errors']} infrastructure errors dropped)"
+        ),
+        f"avg_reward {f(m['avg_reward'])}   avg_agent_cost {f(m['avg_agent_cost'])}",
+        "pass^k  " + "  ".join(f"k={k}: {f(v)}" for k, v in m["pass_hat_k"].items()),
+        "termination  " + ", ".join(f"{k} {v}" for k, v in m["termination_reasons"].items()),
+        f"db  match {m['db']['match']}, mismatch {m['db']['mismatch']}, not checked {m['db']['not_checked']}",
+        f"audit: {len(m['audit'])} finding(s)",
+    ]
     lines += [f"  task {a['task_id']} trial {a['trial']}: {a['finding']}" for a in m["audit"][:20]]
     if len(m["audit"]) > 20:
         lines.append(f"  … and {len(m['audit']) - 20} more (see --output)")

@@ -17,7 +17,7 @@ from tui.state import DashboardConfig
 
 SIZE = (140, 45)
 ROOT = Path(__file__).resolve().parents[1]
-TAU2 = ROOT.parent / "shared" / "data" / "tau2" / "derived" / "derived_C_edge_4x5.json"
+TAU2 = ROOT / "tests" / "data" / "tau2" / "derived" / "derived_C_edge_4x5.json"
 
 
 def press_and_settle(*keys: str):

@@ -21,7 +21,7 @@ from tui.widgets.instance_table import InstanceTable
 from tui.widgets.instances import InstancesPane
 
 SIZE = (140, 45)
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "tau2"
+DATA = Path(__file__).resolve().parent / "data" / "tau2"
 
 
 def row_at(table: DataTable, i: int) -> list[str]:
