@@ -6,8 +6,9 @@ One rule lives here once; the loaders, the commands and the dashboard call it.
   that could leave its folder (or that no CSV row can match) is a problem.
 - ``read_regular_file`` / ``read_regular_file_if_present``: only regular files
   are read; a FIFO, a device or a folder is rejected without ever blocking.
-- ``records_file``: the one place that turns (model, item, attempt) into a path
-  under records/, and refuses a file whose real path leaves the records folder.
+- ``records_file`` / ``RecordsRoot``: the one place that turns (model, item,
+  attempt) into a path under records/, and refuses a file whose real path leaves
+  the records folder.
 - ``check_output`` / ``output_argument`` / ``write_atomic`` / ``write_output``:
   an output is never an input, a device, a FIFO or a folder; a write leaves no
   temporary file on SIGINT, SIGTERM or SIGHUP, names the file when the disk is
@@ -34,9 +35,9 @@ import stat
 import sys
 import tempfile
 import threading
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from .errors import InputError, Problem
 
@@ -178,30 +179,54 @@ def records_file(root: str, model: str, item: str, attempt: str) -> str:
     return os.path.join(root, model, item, attempt + ".json")
 
 
-def outside_records(path: str, real_root: str) -> str | None:
-    """The problem when the real path of the existing ``path`` is not under ``real_root`` (the
-    ``os.path.realpath`` of the records folder, computed once), else None.
+class RecordsRoot:
+    """The records folder of one load, the one way to find and read a records file (SPEC 13, 2.3).
 
-    README "Safety": a records file that is, or sits under, a symbolic link pointing out of
-    the records folder is rejected (a run cannot make the tool read, hash and report files
-    elsewhere on the machine). The records folder itself may be a link (it is resolved once).
+    README "Safety": a records file that is, or sits under, a symbolic link pointing out of the
+    records folder is rejected (a run cannot make the tool read, hash and report files elsewhere
+    on the machine); links that stay inside are followed, and the records folder itself may be a
+    link (resolved once). The real path of each folder is computed once per load (the files of
+    a run share few folders); make a new RecordsRoot for each load. The check is about what the
+    run holds, not about a file swapped while it is being read.
     """
-    real = os.path.realpath(path)
-    if real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep):
-        return None
-    return f"records file resolves to {real}, outside the records folder {real_root}"
 
+    def __init__(self, root: str | os.PathLike):
+        self.root = os.fspath(root)
+        self.real_root = os.path.realpath(self.root)
+        self._prefix = self.real_root.rstrip(os.sep) + os.sep
+        self._folders: dict[str, str] = {}
 
-def read_records_file(path: str, real_root: str) -> bytes | None:
-    """One records file (None when there is none), read only when it is a regular file inside
-    ``real_root`` after resolving links (SPEC 13)."""
-    data = read_regular_file_if_present(path, "records file")
-    if data is None:
-        return None
-    problem = outside_records(path, real_root)
-    if problem:
-        raise InputError([Problem(path, "", "", problem)])
-    return data
+    def path(self, model: str, item: str, attempt: str) -> str:
+        """The records file of one attempt, ``root/<model parts>/<item>/<attempt>.json``."""
+        return records_file(self.root, model, item, attempt)
+
+    def outside(self, path: str) -> str | None:
+        """The problem when the existing ``path`` resolves out of the records folder, else None."""
+        folder, name = os.path.split(path)
+        real_folder = self._folders.get(folder)
+        if real_folder is None:
+            real_folder = self._folders[folder] = os.path.realpath(folder)
+        real = os.path.join(real_folder, name)
+        if os.path.islink(real):
+            real = os.path.realpath(real)
+        if real.startswith(self._prefix):
+            return None
+        return f"records file resolves to {real}, outside the records folder {self.real_root}"
+
+    def read(self, model: str, item: str, attempt: str) -> tuple[str, bytes | None]:
+        """The path of one attempt's records file and its bytes (None when there is no file); a
+        folder, FIFO, device, link to nothing or link out of the records folder is a problem."""
+        path = self.path(model, item, attempt)
+        return path, self.read_path(path)
+
+    def read_path(self, path: str) -> bytes | None:
+        """``read`` for a path already made by ``path``."""
+        if not os.path.lexists(path):
+            return None
+        problem = self.outside(path)
+        if problem:
+            raise InputError([Problem(path, "", "", problem)])
+        return read_regular_file(path, "records file")
 
 
 # ---------------------------------------------------------------- outputs (SPEC 13, third rule)
@@ -443,7 +468,7 @@ class NumberTooLarge(ValueError):
 
 
 def _largest(values: list[float]) -> float:
-    return max(values, key=lambda v: abs(v) if v == v else math.inf) if values else math.nan
+    return max(values, key=lambda v: math.inf if math.isnan(v) else abs(v)) if values else math.nan
 
 
 def finite_fsum(values: Iterable[float], what: str) -> float:
@@ -508,14 +533,36 @@ def _pairs_without_duplicates(pairs: list[tuple[str, object]]) -> dict:
 _DUPLICATE_DECODER = json.JSONDecoder(object_pairs_hook=_pairs_without_duplicates)
 
 
-def find_duplicate_key(text: str | bytes) -> str | None:
-    """The first key that occurs twice in one JSON object of ``text`` (already known to be valid
+_ESCAPED_COLON = re.compile(rb"(\\+)u003[aA]")
+
+
+def _escaped_colons(raw: bytes) -> int:
+    """How many ``\\u003a`` escapes (a ':' written as an escape) ``raw`` holds: a run of an odd
+    number of backslashes before ``u003a`` is an escape, an even one is literal backslashes."""
+    if b"u003" not in raw:
+        return 0
+    return sum(len(m.group(1)) % 2 for m in _ESCAPED_COLON.finditer(raw))
+
+
+def find_duplicate_key(raw: str | bytes, reserialized: bytes | None = None) -> str | None:
+    """The first key that occurs twice in one JSON object of ``raw`` (already known to be valid
     JSON), or None. README "Safety": such a file is rejected naming the key, since orjson and
-    msgspec keep the last value and another reader may keep the first."""
-    if isinstance(text, (bytes, bytearray)):
-        text = bytes(text).decode("utf-8")
+    msgspec keep the last value and another reader may keep the first.
+
+    ``reserialized`` (optional) is the parsed document written back by a writer that never
+    escapes ':' (``orjson.dumps``). Every key brings one ':' outside strings, so when no key is
+    dropped the ':' of ``raw`` (plus those it wrote as ``\\u003a``) number exactly those of
+    ``reserialized``; a dropped key only lowers the second count. A file without duplicates then
+    costs two byte counts, and only a file with one is parsed again, with the standard library,
+    to name the key.
+    """
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8")
+    raw = bytes(raw).removeprefix(b"\xef\xbb\xbf")
+    if reserialized is not None and raw.count(b":") + _escaped_colons(raw) == reserialized.count(b":"):
+        return None
     try:
-        _DUPLICATE_DECODER.decode(text.removeprefix("\ufeff"))
+        _DUPLICATE_DECODER.decode(raw.decode("utf-8"))
     except _DuplicateKey as exc:
         return exc.key
     return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import json
 import math
 import os
 import posixpath
@@ -13,16 +14,32 @@ import stat
 import threading
 import unicodedata
 
+import orjson
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from scoring import safety
 from scoring.errors import InputError
-from scoring.safety import (NAME_KINDS, NumberTooLarge, WriteFailed, check_name, check_output, check_relative_floor,
-                            escape_for_terminal, find_duplicate_key, finite_fsum, finite_mean, output_argument,
-                            read_records_file, read_regular_file, read_regular_file_if_present, records_file,
-                            require_finite, write_atomic)
+from scoring.safety import (
+    NAME_KINDS,
+    NumberTooLarge,
+    RecordsRoot,
+    WriteFailed,
+    check_name,
+    check_output,
+    check_relative_floor,
+    escape_for_terminal,
+    find_duplicate_key,
+    finite_fsum,
+    finite_mean,
+    output_argument,
+    read_regular_file,
+    read_regular_file_if_present,
+    records_file,
+    require_finite,
+    write_atomic,
+)
 
 # ---------------------------------------------------------------- names
 
@@ -217,30 +234,48 @@ def run_with_links(tmp_path):
 
 def test_a_records_link_pointing_out_of_the_run_is_rejected(run_with_links):
     _, records = run_with_links
-    root = os.path.realpath(records)
-    for rel in ("m/s1/2.json", "evil/s1/1.json"):
-        path = os.path.join(str(records), rel)
+    root = RecordsRoot(records)
+    for model, item, attempt in (("m", "s1", "2"), ("evil", "s1", "1")):
         with pytest.raises(InputError, match="outside the records folder") as info:
-            read_records_file(path, root)
-        assert info.value.problems[0].file == path
+            root.read(model, item, attempt)
+        assert info.value.problems[0].file == os.path.join(str(records), model, item, attempt + ".json")
 
 
 def test_records_links_inside_and_a_linked_records_folder_are_read(run_with_links):
     tmp_path, records = run_with_links
-    assert read_records_file(str(records / "m" / "s1" / "3.json"), os.path.realpath(records)) == b"[]"
+    root = RecordsRoot(records)
+    assert root.read("m", "s1", "1") == (str(records / "m" / "s1" / "1.json"), b"[]")
+    assert root.read("m", "s1", "3")[1] == b"[]"  # a link to its neighbour
+    assert root.read("m", "s1", "9")[1] is None and root.read("nobody", "s1", "1")[1] is None
     os.symlink(records, tmp_path / "records-link")  # the records folder itself may be a link
-    link = tmp_path / "records-link"
-    assert read_records_file(str(link / "m" / "s1" / "1.json"), os.path.realpath(link)) == b"[]"
-    assert read_records_file(str(link / "m" / "s1" / "9.json"), os.path.realpath(link)) is None
+    assert RecordsRoot(tmp_path / "records-link").read("m", "s1", "1")[1] == b"[]"
 
 
 def test_a_records_folder_named_like_the_root_with_a_suffix_is_outside(tmp_path):
-    (tmp_path / "records").mkdir()
+    (tmp_path / "records" / "m" / "s1").mkdir(parents=True)
     (tmp_path / "records2").mkdir()
     (tmp_path / "records2" / "x.json").write_text("[]")
-    os.symlink(tmp_path / "records2" / "x.json", tmp_path / "records" / "x.json")
+    os.symlink(tmp_path / "records2" / "x.json", tmp_path / "records" / "m" / "s1" / "x.json")
     with pytest.raises(InputError, match="outside"):
-        read_records_file(str(tmp_path / "records" / "x.json"), os.path.realpath(tmp_path / "records"))
+        RecordsRoot(tmp_path / "records").read("m", "s1", "x")
+
+
+@pytest.mark.parametrize("kind", sorted(SPECIAL))
+def test_a_special_file_where_a_records_file_belongs_is_a_problem_not_no_file(tmp_path, kind):
+    (tmp_path / "records" / "m" / "s1").mkdir(parents=True)
+    made = make_special(tmp_path, kind)
+    os.rename(made, tmp_path / "records" / "m" / "s1" / "1.json")
+    out = call_with_deadline(RecordsRoot(tmp_path / "records").read, "m", "s1", "1")
+    assert isinstance(out.get("error"), InputError), out
+    links_out = ("null-device", "zero-device", "dangling-link")  # made as links to outside records/
+    expected = "outside the records folder" if kind in links_out else SPECIAL[kind]
+    assert expected in out["error"].problems[0].message
+
+
+def test_a_bad_name_never_becomes_a_records_path(tmp_path):
+    for model, item, attempt in (("../x", "s1", "1"), ("m", "..", "1"), ("m", "s1", "../../../../x"), ("/abs", "s", "1")):
+        with pytest.raises(ValueError):
+            RecordsRoot(tmp_path).read(model, item, attempt)
 
 
 # ---------------------------------------------------------------- outputs
@@ -390,12 +425,12 @@ BIDI = ["\u061c", "\u200e", "\u200f", "\u202a", "\u202b", "\u202c", "\u202d", "\
 
 @pytest.mark.parametrize("char", C0 + ["\x7f"] + C1)
 def test_every_control_character_is_shown_as_backslash_x(char):
-    assert escape_for_terminal(f"a{char}b") == "a\\x%02xb" % ord(char)
+    assert escape_for_terminal(f"a{char}b") == f"a\\x{ord(char):02x}b"
 
 
 @pytest.mark.parametrize("char", BIDI + ["\u2028", "\u2029", "\udc80"])
 def test_bidi_controls_line_separators_and_lone_surrogates_are_shown_as_backslash_u(char):
-    assert escape_for_terminal(f"m{char}") == "m\\u%04x" % ord(char)
+    assert escape_for_terminal(f"m{char}") == f"m\\u{ord(char):04x}"
 
 
 def test_the_attacks_of_the_issue_are_inert():
@@ -465,12 +500,21 @@ def test_a_product_that_overflows_names_its_input():
 def test_a_key_twice_in_one_object_is_found(text, key):
     assert find_duplicate_key(text) == key
     assert find_duplicate_key(text.encode("utf-8")) == key
+    parsed = orjson.loads(text.removeprefix("\ufeff"))
+    assert find_duplicate_key(text.encode("utf-8"), orjson.dumps(parsed)) == key
+
+
+def test_the_fast_check_of_a_file_without_duplicates_does_not_parse_it_again(monkeypatch):
+    monkeypatch.setattr(safety, "_DUPLICATE_DECODER", None)  # a second parse would fail
+    text = b'{"a": "x:y", "b:": [{"\\u003a": 1}], "c": "\\\\u003a"}'
+    assert find_duplicate_key(text, orjson.dumps(orjson.loads(text))) is None
 
 
 @pytest.mark.parametrize("text", ['{"a": 1, "b": {"a": 2}}', '[{"a": 1}, {"a": 2}]', '{"a": "a", "b": ["a", "a"]}',
                                   "[]", '"a"'])
 def test_the_same_key_in_different_objects_is_not_a_duplicate(text):
     assert find_duplicate_key(text) is None
+    assert find_duplicate_key(text, orjson.dumps(orjson.loads(text))) is None
 
 
 @pytest.mark.parametrize("value, ok", [(0, True), (0.02, True), (1, True), (1.0000001, False), (1e300, False),
@@ -480,3 +524,36 @@ def test_a_relative_floor_above_1_is_rejected(value, ok):
     assert (problem is None) == ok
     if not ok:
         assert repr(value) in problem
+
+
+def oracle_duplicate(text: str) -> str | None:
+    """Independent oracle: the standard library's list of pairs of every object."""
+    found: list[str] = []
+
+    def hook(pairs):
+        keys = [k for k, _ in pairs]
+        found.extend(k for i, k in enumerate(keys) if k in keys[:i])
+        return dict(pairs)
+    json.loads(text, object_pairs_hook=hook)
+    return found[0] if found else None
+
+
+KEYS = st.sampled_from(['"a"', '"a:"', '"\\u003a"', '":"', '"\\\\u003a"', '"\\\\\\u003A"', '"b"', '"b\\"c:"'])
+SCALARS = st.sampled_from(['1', '"x:y"', '"\\u003a"', 'null', '"\\\\"', '2.5e3', '":::"'])
+
+
+def objects(children):
+    pairs = st.lists(st.tuples(KEYS, children), max_size=4)
+    return pairs.map(lambda ps: "{" + ", ".join(f"{k} :{v}" for k, v in ps) + "}")
+
+
+JSON_TEXT = st.recursive(SCALARS, lambda c: objects(c) | st.lists(c, max_size=3).map(lambda xs: "[" + ",".join(xs) + "]"),
+                         max_leaves=12)
+
+
+@settings(max_examples=800, deadline=None)
+@given(JSON_TEXT)
+def test_the_fast_duplicate_check_agrees_with_the_standard_library(text):
+    expected = oracle_duplicate(text)
+    assert find_duplicate_key(text) == expected
+    assert find_duplicate_key(text.encode(), orjson.dumps(orjson.loads(text))) == expected
