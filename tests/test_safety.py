@@ -557,3 +557,13 @@ def test_the_fast_duplicate_check_agrees_with_the_standard_library(text):
     expected = oracle_duplicate(text)
     assert find_duplicate_key(text) == expected
     assert find_duplicate_key(text.encode(), orjson.dumps(orjson.loads(text))) == expected
+
+
+def test_the_safety_module_loads_the_standard_library_only():
+    import subprocess
+    import sys
+    code = ("import sys, scoring.safety; heavy = {'numpy', 'pydantic', 'orjson', 'msgspec', 'textual', 'rich'}; "
+            "print(sorted(heavy & set(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert out.stdout.strip() == "[]"
