@@ -567,3 +567,15 @@ def test_the_safety_module_loads_the_standard_library_only():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     assert out.stdout.strip() == "[]"
+
+
+def test_a_signal_while_the_temp_file_is_made_or_removed_waits_until_that_step_is_done():
+    import signal
+    steps = []
+    with pytest.raises(safety.Interrupted) as info, safety._signals_raise():
+        with safety._signals_held():
+            os.kill(os.getpid(), signal.SIGTERM)
+            steps.append("step finished with the signal pending")
+        steps.append("not reached: the signal arrives as the held block ends")
+    assert info.value.signum == signal.SIGTERM
+    assert steps == ["step finished with the signal pending"]
