@@ -371,6 +371,39 @@ def test_disk_full_names_the_file_removes_the_temp_and_the_made_folders_and_keep
     assert listing(tmp_path) == []  # a/, a/b/ and a/b/c/ made by the write are gone
 
 
+class FillingDisk:
+    """A file object whose writes fail with ENOSPC once ``room`` bytes are written."""
+
+    def __init__(self, real, room):
+        self.real, self.room = real, room
+
+    def write(self, chunk):
+        if len(chunk) > self.room:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        self.room -= len(chunk)
+        return self.real.write(chunk)
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return self.real.__exit__(*exc)
+
+
+def test_the_disk_filling_up_mid_write_names_the_file_and_keeps_the_old_one(tmp_path, monkeypatch):
+    target = tmp_path / "out" / "index.json"
+    target.parent.mkdir()
+    target.write_bytes(b"old index")
+    real_fdopen = os.fdopen
+    monkeypatch.setattr(safety.os, "fdopen", lambda fd, mode: FillingDisk(real_fdopen(fd, mode), room=3000))
+    with pytest.raises(WriteFailed, match=f"^cannot write {target}: No space left on device$"):
+        write_atomic(target, [b"x" * 1000] * 10)
+    assert target.read_bytes() == b"old index" and listing(tmp_path / "out") == ["index.json"]
+
+
 def test_a_failed_write_keeps_the_existing_file_byte_identical_and_its_folder(tmp_path, monkeypatch):
     target = tmp_path / "index.json"
     target.write_bytes(b"precious\x00bytes")
