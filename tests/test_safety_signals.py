@@ -1,0 +1,86 @@
+"""SPEC 13: SIGINT, SIGTERM and SIGHUP during a large write leave no temporary file and the old
+file byte-identical. A child process writes through ``scoring.safety.write_atomic`` and is
+signalled once its temporary file holds data; an ignored signal (``nohup``) stays ignored."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+OLD = b'{"old": "index"}\n' * 1000
+
+CHILD = textwrap.dedent("""
+    import signal, sys, time
+    from scoring.safety import Interrupted, write_atomic
+    if sys.argv[2] == "ignore-hup":
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    elif sys.argv[2] == "default":  # as a process started with default dispositions
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    def chunks():  # about 3 s of writing, 256 KiB at a time
+        for _ in range(300):
+            yield b"n" * (1 << 18)
+            time.sleep(0.01)
+    try:
+        write_atomic(sys.argv[1], chunks())
+    except Interrupted as exc:
+        sys.exit(128 + exc.signum)
+    sys.exit(0)
+""")
+
+
+def start_writer(tmp_path: Path, mode: str = "handled"):
+    target = tmp_path / "index.json"
+    target.write_bytes(OLD)
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(target), mode], cwd=ROOT,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:  # wait until the temporary file holds data
+        temps = [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+        if temps and temps[0].stat().st_size > 0:
+            return child, target
+        if child.poll() is not None:
+            break
+        time.sleep(0.005)
+    child.kill()
+    raise AssertionError(f"the writer never started writing (exit {child.poll()})")
+
+
+SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
+
+
+@pytest.mark.parametrize("mode", ["handled", "default"])
+@pytest.mark.parametrize("sig", SIGNALS, ids=[s.name for s in SIGNALS])
+def test_a_signal_mid_write_leaves_no_temp_file_and_the_old_file_intact(tmp_path, sig, mode):
+    child, target = start_writer(tmp_path, mode)
+    child.send_signal(sig)
+    code = child.wait(timeout=30)
+    assert code == 128 + sig, f"exit {code}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index.json"]
+    assert target.read_bytes() == OLD
+
+
+def test_two_signals_in_a_row_still_leave_no_temp_file(tmp_path):
+    child, target = start_writer(tmp_path)
+    child.send_signal(signal.SIGTERM)
+    child.send_signal(signal.SIGHUP)
+    code = child.wait(timeout=30)
+    assert code in (128 + signal.SIGTERM, 128 + signal.SIGHUP, -signal.SIGTERM, -signal.SIGHUP)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index.json"]
+    assert target.read_bytes() == OLD
+
+
+def test_an_ignored_hangup_stays_ignored_and_the_write_completes(tmp_path):
+    child, target = start_writer(tmp_path, "ignore-hup")
+    child.send_signal(signal.SIGHUP)
+    assert child.wait(timeout=60) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index.json"]
+    assert target.stat().st_size == 300 << 18
