@@ -527,10 +527,10 @@ def verify_index(doc: dict, run_dir: Path | None, benchmark: Path | None,
     stored, again = (doc.get("provenance") or {}).get("content_sha256"), content_sha256(fresh)
     if stored != again:
         findings.append(f"recomputed content_sha256 {again} differs from the stored {stored}")
-        skip = ("generated_at", "content_sha256", "inputs")
-        a = {**doc, "provenance": {k: v for k, v in (doc.get("provenance") or {}).items() if k not in skip}}
-        b = {**fresh, "provenance": {k: v for k, v in fresh["provenance"].items() if k not in skip}}
-        findings.extend(differences(a, b))
+    skip = ("generated_at", "content_sha256", "inputs")  # compared above
+    a = {**doc, "provenance": {k: v for k, v in (doc.get("provenance") or {}).items() if k not in skip}}
+    b = {**fresh, "provenance": {k: v for k, v in fresh["provenance"].items() if k not in skip}}
+    findings.extend(differences(a, b))  # what changed, value by value (an edited number, a moved score)
     return findings
 
 
