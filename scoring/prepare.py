@@ -197,6 +197,19 @@ def check_rest(task_ref, raw, file: str) -> None:
     problems.raise_if_any()
 
 
+def record_parts(row, file: str) -> list[str]:
+    """The path parts of a row's records/solver-scores file (SPEC 13: names are data, never paths):
+    a model may hold '/' (nested folders); no part may be empty, '.' or '..', or hold a backslash
+    or NUL; item and attempt hold no '/'."""
+    problems = Problems()
+    for name, value in (("model", row.model), ("item", row.item), ("attempt", row.attempt)):
+        parts = value.split("/") if name == "model" else [value]
+        if value.startswith("/") or any(p in ("", ".", "..") or "\\" in p or "\x00" in p or "/" in p for p in parts):
+            problems.add(file, f"line {row.line}", name, f"{value!r} could leave its folder: a name is data, not a path")
+    problems.raise_if_any()
+    return [*row.model.split("/"), row.item, f"{row.attempt}.json"]
+
+
 def plan_fill(run, reference, run_dir: Path) -> FillPlan:
     """Score every adopted solver row with a records file (SPEC 10); raises InputError on any
     problem of a records file other than 'not ready', listing every one."""
@@ -208,7 +221,11 @@ def plan_fill(run, reference, run_dir: Path) -> FillPlan:
     for row in run.attempts.rows:
         if not (row.adopted and row.track == "solver" and row.model in run.cohort.models and row.item in items):
             continue
-        rel = Path(*row.model.split("/"), row.item, f"{row.attempt}.json")
+        try:
+            rel = Path(*record_parts(row, str(run.paths.attempts)))
+        except InputError as exc:
+            problems.extend(exc.problems)
+            continue
         path = run_dir / "records" / rel
         if not path.is_file():
             plan.no_records.append(row)

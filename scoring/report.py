@@ -180,7 +180,7 @@ def number(x: float | None, digits: int, null: str = NULL) -> str:
     if x is None:
         return null
     text = f"{x:.{digits}f}"
-    return "0" + text[2:] if text.startswith("-0") and float(text) == 0 else text.replace("−", "-")
+    return "0" + text[2:] if text.startswith("-0") and float(text) == 0 else text  # never "-0.00"
 
 
 def with_hw(cell: Cell, digits: int, pm: str, null: str = NULL) -> str:
@@ -282,8 +282,11 @@ def render_csv(groups: list[Group]) -> str:
 def chart_svg(g: Group, di: int) -> str:
     """Per group: each model's index as a dot with its 95% interval as a bar (inline SVG)."""
     rows = [r for r in g.rows if r.index.value is not None]
+    left_out = [r.model for r in g.rows if r.index.value is None]
+    caption = ("<p class=\"caption\">Index (points) of each model, with its 95% interval where it has one."
+               + (f" No index (not charted): {html.escape(', '.join(left_out))}." if left_out else "") + "</p>")
     if not rows:
-        return "<p>No model of this group has an index.</p>"
+        return caption
     values = [v for r in rows for v in (r.index.value, r.index.lo, r.index.hi) if v is not None]
     lo, hi = min(0.0, *values), max(100.0, *values)
     left, width, step = 200, 560, 28
@@ -303,7 +306,7 @@ def chart_svg(g: Group, di: int) -> str:
         parts.append(f'<circle cx="{x(r.index.value):.1f}" cy="{y}" r="5" class="dot"/>'
                      f'<text x="{left + width + 8}" y="{y + 4}" class="value">{with_hw(r.index, di, " ± ")}</text>')
     parts.append("</svg>")
-    return "".join(parts)
+    return caption + "".join(parts)
 
 
 HTML_STYLE = """
@@ -386,7 +389,7 @@ def change(a, b, interval) -> dict:
 
 
 def signed(x: float | None, digits: int) -> str:
-    return "--" if x is None else f"{x:+.{digits}f}".replace("−", "-")
+    return "--" if x is None else f"{x:+.{digits}f}"
 
 
 def format_diff(d: dict) -> str:
@@ -427,7 +430,7 @@ def stored_hash_findings(doc: dict) -> list[str]:
     return []
 
 
-def input_locations(doc: dict, run_dir: Path | None, benchmark: Path | None):
+def input_locations(doc: dict, run_dir: Path | None, benchmark: Path | None, file: str = "index.json"):
     """Where verify reads each input: the provenance paths, or with RUN_DIR the same file names
     inside RUN_DIR (suite and reference stay in the benchmark folder). Returns the RunPaths."""
     from .inputs import default_benchmark, resolve_run_paths
@@ -441,7 +444,7 @@ def input_locations(doc: dict, run_dir: Path | None, benchmark: Path | None):
         suite = None
     else:
         if not path.get("attempts") or not path.get("cohort"):
-            raise InputError([Problem("index.json", "provenance.inputs", "path",
+            raise InputError([Problem(file, "provenance.inputs", "path",
                                       "the provenance names no attempts/cohort path: give RUN_DIR")])
         attempts, cohort = Path(path["attempts"]), Path(path["cohort"])
         records = Path(path["records"]) if path.get("records") else None
@@ -495,13 +498,13 @@ def thresholds_of(doc: dict) -> dict[str, float]:
 
 
 def verify_index(doc: dict, run_dir: Path | None, benchmark: Path | None,
-                 recompute: Callable[[object, dict], dict]) -> list[str]:
+                 recompute: Callable[[object, dict], dict], file: str = "index.json") -> list[str]:
     """SPEC 11 verify: every difference found (empty: the document follows from its inputs).
 
     ``recompute(paths, thresholds)`` builds the document from the inputs at ``paths``."""
     from .output import content_sha256
     findings = stored_hash_findings(doc)
-    paths = input_locations(doc, run_dir, benchmark)
+    paths = input_locations(doc, run_dir, benchmark, file)
     stored_inputs = (doc.get("provenance") or {}).get("inputs") or {}
     located = {"attempts": paths.attempts, "cohort": paths.cohort}
     for name, block in stored_inputs.items():
@@ -577,8 +580,6 @@ def run_table(args) -> int:
         except InputError as exc:
             problems.extend(exc.problems)
     problems.raise_if_any()
-    if args.digits is not None and not 0 <= args.digits <= 15:
-        raise InputError([Problem("--digits", "", "--digits", "must be between 0 and 15")])
     emit(render_table(docs, args.format, args.digits), args.output, args.index)
     return EXIT_OK
 
@@ -605,7 +606,7 @@ def run_verify(args) -> int:
     """``tcsexam verify`` (SPEC 11): exit 0 when everything holds, else 1 listing each difference."""
     doc = load_index(Path(args.index))
     findings = verify_index(doc, Path(args.run_dir) if args.run_dir else None,
-                            Path(args.benchmark) if args.benchmark else None, recompute_with_pipeline)
+                            Path(args.benchmark) if args.benchmark else None, recompute_with_pipeline, args.index)
     if findings:
         print(f"{args.index}: NOT verified, {len(findings)} difference{'s' if len(findings) != 1 else ''}:")
         for f in findings:
@@ -616,6 +617,18 @@ def run_verify(args) -> int:
     return EXIT_OK
 
 
+def digits_arg(text: str) -> int:
+    """--digits: a whole number 0..15 (else a usage error, exit 2)."""
+    import argparse
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if not 0 <= n <= 15:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 15, got {text!r}")
+    return n
+
+
 def add_parsers(sub) -> dict:
     """Register table, diff and verify on the ``tcsexam`` sub-parsers; returns command -> handler."""
     p = sub.add_parser("table", help="leaderboard tables of index.json files (SPEC 11)",
@@ -623,7 +636,7 @@ def add_parsers(sub) -> dict:
     p.add_argument("index", nargs="+", metavar="INDEX_JSON", help="index.json files written by score")
     p.add_argument("--format", choices=("markdown", "latex", "csv", "html"), default="markdown",
                    help="output format (default markdown)")
-    p.add_argument("--digits", type=int, metavar="N", help="decimals (default: 2 for the index, 3 for the tracks)")
+    p.add_argument("--digits", type=digits_arg, metavar="N", help="decimals (default: 2 for the index, 3 for the tracks)")
     p.add_argument("--output", metavar="FILE", help="write here instead of standard output")
     p = sub.add_parser("diff", help="what moved between two index.json files (SPEC 11)",
                        description="Exit 0, 1 for an unreadable or malformed index.json.")

@@ -250,3 +250,17 @@ def test_the_field_scanner_reads_what_the_csv_module_reads(text):
     for rec in scan_csv(text):  # spans cover the fields: the text between them is only commas
         for (s0, e0), (s1, _) in zip(rec.spans, rec.spans[1:]):
             assert text[e0:s1] == ","
+
+
+def test_a_name_that_could_leave_its_folder_is_rejected_and_nothing_written(ws, cli):
+    rows = blank_solver(full_rows())
+    for r in rows:
+        if r["item"] == "s1":
+            r["attempt"] = "../../../escape"
+    ws.write_cohort(models={"m": {"attempts_per_task": 1}})
+    ws.write_rows(rows)
+    ws.write_records("m", "s2", "1", S2_ALL)
+    before = tree(ws.run)
+    code, _, err = fill(cli, ws)
+    assert code == 1 and tree(ws.run) == before and not (ws.root / "escape.json").exists()
+    assert "line 4: field 'attempt'" in err and "could leave its folder" in err

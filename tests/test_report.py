@@ -329,3 +329,19 @@ def test_verify_of_a_missing_file_is_a_clean_error(tmp_path, cli):
     code, _, err = cli("verify", str(tmp_path / "none.json"))
     assert code == 1 and "none.json" in err and "Traceback" not in err
 
+
+
+def test_digits_out_of_range_is_a_usage_error(ws, cli, tmp_path):
+    path = save(tmp_path, "x.json", doc_for(ws, {"m": {}}))
+    assert cli("table", path, "--digits", "-1")[0] == 2 and cli("table", path, "--digits", "x")[0] == 2
+
+
+@pytest.mark.xfail(strict=True, reason="SPEC 7 (amended): content_sha256 without input paths; the score "
+                   "pipeline still hashes the paths. Remove this mark when it no longer does.")
+def test_verify_accepts_a_run_copied_elsewhere(scored_demo, cli, tmp_path):
+    run, index = scored_demo
+    moved = tmp_path / "elsewhere" / "run"
+    shutil.copytree(run, moved)
+    shutil.rmtree(run)
+    code, out, _ = cli("verify", str(index), str(moved))
+    assert code == 0, out
