@@ -629,8 +629,7 @@ def digits_arg(text: str) -> int:
     return n
 
 
-def add_parsers(sub) -> dict:
-    """Register table, diff and verify on the ``tcsexam`` sub-parsers; returns command -> handler."""
+def add_table_parser(sub) -> None:
     p = sub.add_parser("table", help="leaderboard tables of index.json files (SPEC 11)",
                        description="One table per (suite, solver_protocol) group. Exit 0, 1 rejected input, 2 usage.")
     p.add_argument("index", nargs="+", metavar="INDEX_JSON", help="index.json files written by score")
@@ -638,15 +637,28 @@ def add_parsers(sub) -> dict:
                    help="output format (default markdown)")
     p.add_argument("--digits", type=digits_arg, metavar="N", help="decimals (default: 2 for the index, 3 for the tracks)")
     p.add_argument("--output", metavar="FILE", help="write here instead of standard output")
+
+
+def add_diff_parser(sub) -> None:
     p = sub.add_parser("diff", help="what moved between two index.json files (SPEC 11)",
                        description="Exit 0, 1 for an unreadable or malformed index.json.")
     p.add_argument("old", metavar="OLD_INDEX")
     p.add_argument("new", metavar="NEW_INDEX")
     p.add_argument("--output", metavar="FILE", help="also write the differences as JSON")
+
+
+def add_verify_parser(sub) -> None:
     p = sub.add_parser("verify", help="recompute an index.json from its inputs and check it (SPEC 11)",
                        description="Exit 0 when it holds, 1 listing every difference.")
     p.add_argument("index", metavar="INDEX_JSON")
     p.add_argument("run_dir", nargs="?", metavar="RUN_DIR", help="find attempts.csv, cohort.json, records/ here "
                    "instead of at the provenance paths")
     p.add_argument("--benchmark", metavar="DIR", help="benchmark folder for suite and reference")
+
+
+def add_parsers(sub) -> dict:
+    """Register table, diff and verify on the ``tcsexam`` sub-parsers; returns command -> handler."""
+    add_table_parser(sub)
+    add_diff_parser(sub)
+    add_verify_parser(sub)
     return {"table": run_table, "diff": run_diff, "verify": run_verify}

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.prepare import scan_csv
+from scoring.schema import SolverScoreOutput
 from tests.conftest import full_rows
 
 HEADER = "model,track,item,attempt,score,adoption_status,score_status,score_type,solver_protocol"
@@ -115,6 +116,8 @@ def test_fill_writes_the_relative_score_status_reference_and_solver_score_output
     assert cli("solver-score", "--task", "s1", "--records", str(ws.run / "records/m/s1/1.json"), "--reference", "lite",
                "--reference-id", "ref-test", "--benchmark", str(ws.bench), "--output", str(own))[0] == 0
     assert json.loads((ws.run / "solver-scores/m/s1/1.json").read_text()) == json.loads(own.read_text())
+    for written in (ws.run / "solver-scores").rglob("*.json"):  # every written file validates against its schema
+        SolverScoreOutput.model_validate_json(written.read_text())
     assert "line 4" in out and "0.25" in out
     assert cli(*ws.score_args())[0] == 0  # the filled table scores, and agrees with its records
 
