@@ -361,9 +361,8 @@ def diff_index(old: dict, new: dict) -> dict:
     models = {}
     old_m, new_m = old["models"], new["models"]
     for name in [*old_m, *(n for n in new_m if n not in old_m)]:
-        a, b = old_m.get(name), new_m.get(name)
-        if a is None or b is None:
-            continue
+        absent = {"status": None, "index": None, "track_means": {}}  # a model added or removed
+        a, b = old_m.get(name, absent), new_m.get(name, absent)
         ci = b.get("ci") or {}
         entry = {"status": {"old": a["status"], "new": b["status"], "changed": a["status"] != b["status"]},
                  "index": change(a.get("index"), b.get("index"), _interval(ci.get("index")))}
@@ -399,8 +398,8 @@ def format_diff(d: dict) -> str:
     for name, e in d["models"].items():
         i = e["index"]
         flag = {True: " (exceeds the 95% half-width)", False: " (within the 95% half-width)", None: ""}[i["exceeds_half_width"]]
-        lines.append(f"{name}: index {plain(i['old'], 2)} -> {plain(i['new'], 2)} ({signed(i['change'], 2)}){flag}"
-                     + (f"; status {e['status']['old']} -> {e['status']['new']}" if e["status"]["changed"] else ""))
+        status = f"; status {e['status']['old'] or '--'} -> {e['status']['new'] or '--'}" if e["status"]["changed"] else ""
+        lines.append(f"{name}: index {plain(i['old'], 2)} -> {plain(i['new'], 2)} ({signed(i['change'], 2)}){flag}{status}")
         for t, c in e["tracks"].items():
             if c["old"] != c["new"]:
                 mark = " *" if c["exceeds_half_width"] else ""

@@ -243,6 +243,8 @@ def test_diff_figures(ws, cli, tmp_path):
     hw = (ci["hi"] - ci["lo"]) / 2
     assert a["tracks"]["solver"]["half_width"] == hw and a["tracks"]["solver"]["exceeds_half_width"] == (0.25 > hw)
     assert d["added"] == ["added"] and d["removed"] == ["gone"]
+    assert d["models"]["added"]["index"]["old"] is None and d["models"]["added"]["index"]["new"] == 50.25
+    assert d["models"]["gone"]["index"]["new"] is None and d["models"]["gone"]["status"]["new"] is None
     assert [i["input"] for i in d["inputs_changed"]] == ["attempts", "cohort"]
     assert "a: index 50.25 -> 57.75 (+7.50)" in out and "added: added" in out and "removed: gone" in out
     assert "input changed: attempts" in out and "−" not in out
