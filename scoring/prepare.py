@@ -303,6 +303,12 @@ def edited_text(text: str, columns: list[str], rows, edits: dict[int, dict[str, 
     return "".join(pieces)
 
 
+def who(row) -> str:
+    """A row as printed: its line and names, control characters escaped (SPEC 13)."""
+    from .report import terminal_text
+    return terminal_text(f"line {row.line}: {row.model} {row.item} attempt {row.attempt}")
+
+
 def fmt_score(x) -> str:
     return "(empty)" if x is None else repr(x)
 
@@ -314,6 +320,7 @@ def run_fill(args) -> int:
     from .inputs import load_run, resolve_run_paths
     from .jsonio import read_bytes
     from .reference import check_reference_identity, load_reference, reference_path
+    from .report import terminal_text
     from .solver_score import solver_score_chunks, solver_score_output
 
     run_dir = Path(args.run_dir or ".")
@@ -342,15 +349,15 @@ def run_fill(args) -> int:
     new_text = edited_text(text, run.attempts.columns, run.attempts.rows, edits)
     prefix = "would fill" if args.dry_run else "filled"
     for row, old, new, out, _ in plan.filled:
-        print(f"{prefix}: line {row.line}: {row.model} {row.item} attempt {row.attempt}: score {fmt_score(old)} -> "
+        print(f"{prefix}: {who(row)}: score {fmt_score(old)} -> "
               f"{new!r}{' (conflict replaced)' if old is not None and abs(old - new) > CONFLICT_TOLERANCE else ''}")
     for problem in plan.conflicts:
-        print(f"conflict: {problem}")
+        print(f"conflict: {terminal_text(str(problem))}")
     for row, reason in plan.not_ready:
-        print(f"not ready: line {row.line}: {row.model} {row.item} attempt {row.attempt}: {reason}")
+        print(f"not ready: {who(row)}: {terminal_text(reason)}")
     for row in plan.no_records:
         if row.score_status != "valid":
-            print(f"no records: line {row.line}: {row.model} {row.item} attempt {row.attempt}")
+            print(f"no records: {who(row)}")
     if not args.dry_run:
         suite_name, rid = reference.suite, reference.reference_id
         outputs = [(out, result) for _, _, _, out, result in plan.filled]

@@ -193,14 +193,22 @@ def with_hw(cell: Cell, digits: int, pm: str, null: str = NULL) -> str:
 HEADER = ["rank", "model", "status", "index", *(TRACK_LETTERS[t] for t in TRACKS), "tasks"]
 
 
-def text_cells(row: Row, di: int, dt: int, pm: str, null: str, dash: str, mark: str) -> list[str]:
-    return [rank_text(row.rank, dash), row.model + (mark if row.provisional else ""), row.status,
+def text_cells(row: Row, di: int, dt: int, pm: str, null: str, dash: str, mark: str,
+               name: Callable[[str], str] = str) -> list[str]:
+    """The cells of a row; ``name`` escapes the model name for the format (numbers, statuses and
+    ranks need no escaping), ``pm`` and ``mark`` are the format's own ± and provisional mark."""
+    return [rank_text(row.rank, dash), name(row.model) + (mark if row.provisional else ""), row.status,
             with_hw(row.index, di, pm, null), *(with_hw(row.tracks[t], dt, pm, null) for t in TRACKS),
             f"{row.complete}/{row.total}"]
 
 
+def terminal_text(text: str) -> str:
+    """SPEC 13: a name shown as text has its control characters escaped (``\\x1b``), never raw."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
 def markdown_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    return terminal_text(text.replace("\\", "\\\\").replace("|", "\\|"))
 
 
 def render_markdown(groups: list[Group], di: int, dt: int) -> str:
@@ -210,8 +218,8 @@ def render_markdown(groups: list[Group], di: int, dt: int) -> str:
         out.append("| " + " | ".join(HEADER) + " |")
         out.append("|" + "|".join(["---:", ":---", ":---", *["---:"] * 5, "---:"]) + "|")
         for row in g.rows:
-            cells = text_cells(row, di, dt, " ± ", NULL, "–", " " + PROVISIONAL_MARK)
-            out.append("| " + " | ".join(markdown_escape(c) for c in cells) + " |")
+            cells = text_cells(row, di, dt, " ± ", NULL, "–", " " + PROVISIONAL_MARK, markdown_escape)
+            out.append("| " + " | ".join(cells) + " |")
         out.append("")
         out.extend(footnotes(g))
     return "\n".join(out).rstrip("\n") + "\n"
@@ -233,7 +241,7 @@ LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", 
 
 def latex_escape(text: str) -> str:
     """Names as LaTeX text: every special character escaped; non-ASCII is left to inputenc (UTF-8)."""
-    return "".join(LATEX_SPECIAL.get(c, c) for c in text)
+    return "".join(LATEX_SPECIAL.get(c, c) for c in terminal_text(text))
 
 
 def render_latex(groups: list[Group], di: int, dt: int) -> str:
@@ -247,8 +255,7 @@ def render_latex(groups: list[Group], di: int, dt: int) -> str:
         out.append(" & ".join(HEADER) + r" \\")
         out.append(r"\midrule")
         for row in g.rows:
-            cells = text_cells(row, di, dt, "\x00", NULL_LATEX, "-", "\x01")
-            cells = [latex_escape(c).replace("\x00", r"${}\pm{}$").replace("\x01", r"$^\dagger$") for c in cells]
+            cells = text_cells(row, di, dt, r"${}\pm{}$", NULL_LATEX, "-", r"$^\dagger$", latex_escape)
             out.append(" & ".join(cells) + r" \\")
         out.append(r"\bottomrule")
         out.append(r"\end{tabular}")
@@ -284,7 +291,7 @@ def chart_svg(g: Group, di: int) -> str:
     rows = [r for r in g.rows if r.index.value is not None]
     left_out = [r.model for r in g.rows if r.index.value is None]
     caption = ("<p class=\"caption\">Index (points) of each model, with its 95% interval where it has one."
-               + (f" No index (not charted): {html.escape(', '.join(left_out))}." if left_out else "") + "</p>")
+               + (f" No index (not charted): {html.escape(terminal_text(', '.join(left_out)))}." if left_out else "") + "</p>")
     if not rows:
         return caption
     values = [v for r in rows for v in (r.index.value, r.index.lo, r.index.hi) if v is not None]
@@ -299,7 +306,7 @@ def chart_svg(g: Group, di: int) -> str:
                      f'<text x="{x(tick):.1f}" y="{height + 15}" class="tick">{number(float(tick), 0)}</text>')
     for k, r in enumerate(rows):
         y = 25 + step * k
-        label = html.escape(r.model + (" " + PROVISIONAL_MARK if r.provisional else ""))
+        label = html.escape(terminal_text(r.model) + (" " + PROVISIONAL_MARK if r.provisional else ""))
         parts.append(f'<text x="{left - 8}" y="{y + 4}" class="label">{label}</text>')
         if r.index.lo is not None and r.index.hi is not None:
             parts.append(f'<line x1="{x(r.index.lo):.1f}" y1="{y}" x2="{x(r.index.hi):.1f}" y2="{y}" class="ci"/>')
@@ -330,7 +337,7 @@ def render_html(groups: list[Group], di: int, dt: int) -> str:
             f'<th class="{"l" if h in ("model", "status") else ""}">{html.escape(h)}</th>' for h in HEADER)
             + "</tr></thead><tbody>")
         for row in g.rows:
-            cells = text_cells(row, di, dt, " ± ", NULL, "–", " " + PROVISIONAL_MARK)
+            cells = text_cells(row, di, dt, " ± ", NULL, "–", " " + PROVISIONAL_MARK, terminal_text)
             out.append("<tr>" + "".join(f'<td class="{"l" if k in (1, 2) else ""}">{html.escape(c)}</td>'
                                         for k, c in enumerate(cells)) + "</tr>")
         out.append("</tbody></table>")
@@ -392,6 +399,10 @@ def signed(x: float | None, digits: int) -> str:
 
 
 def format_diff(d: dict) -> str:
+    return "\n".join(terminal_text(line) for line in diff_lines(d))
+
+
+def diff_lines(d: dict) -> list[str]:
     def plain(x, digits):
         return "--" if x is None else f"{x:.{digits}f}"
     lines = [f"status: {d['status']['old']} -> {d['status']['new']}"]
@@ -411,7 +422,7 @@ def format_diff(d: dict) -> str:
         lines.append(f"removed: {name}")
     for inp in d["inputs_changed"]:
         lines.append(f"input changed: {inp['input']}: {inp['old'] or '--'} -> {inp['new'] or '--'}")
-    return "\n".join(lines)
+    return lines
 
 
 # --- verify ---------------------------------------------------------------------------------------
@@ -609,7 +620,7 @@ def run_verify(args) -> int:
     if findings:
         print(f"{args.index}: NOT verified, {len(findings)} difference{'s' if len(findings) != 1 else ''}:")
         for f in findings:
-            print(f"  {f}")
+            print(f"  {terminal_text(f)}")
         return EXIT_REJECTED
     print(f"{args.index}: verified: every input matches its sha256, the recomputed document equals the stored "
           f"one (content_sha256 {doc['provenance']['content_sha256']})")

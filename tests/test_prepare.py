@@ -267,3 +267,12 @@ def test_a_name_that_could_leave_its_folder_is_rejected_and_nothing_written(ws, 
     code, _, err = fill(cli, ws)
     assert code == 1 and tree(ws.run) == before and not (ws.root / "escape.json").exists()
     assert "line 4: field 'attempt'" in err and "could leave its folder" in err
+
+
+def test_fill_shows_control_characters_of_names_escaped(ws, cli):
+    name = "m\x1b[2J"
+    ws.write_cohort(models={name: {"attempts_per_task": 1}})
+    ws.write_rows(blank_solver(full_rows(name)))
+    ws.write_records(name, "s1", "1", S1_HALF)
+    code, out, _ = fill(cli, ws)
+    assert code == 3 and "\x1b" not in out and "filled: line 4: m\\x1b[2J s1 attempt 1: score (empty) -> 0.25" in out

@@ -347,3 +347,16 @@ def test_verify_accepts_a_run_copied_elsewhere(scored_demo, cli, tmp_path):
     shutil.rmtree(run)
     code, out, _ = cli("verify", str(index), str(moved))
     assert code == 0, out
+
+
+def test_control_characters_in_a_name_are_shown_escaped(ws, cli, tmp_path):
+    name = "evil\x1b[31m"
+    a = save(tmp_path, "a.json", doc_for(ws, {name: {}}))
+    b = save(tmp_path, "b.json", doc_for(ws, {name: {"s1": 1}}))
+    for fmt in ("markdown", "latex"):
+        out = cli("table", a, "--format", fmt)[1]
+        assert "\x1b" not in out and ("evil\\x1b[31m" in out or "evil\\textbackslash{}x1b[31m" in out)
+    out = cli("diff", a, b)[1]
+    assert "\x1b" not in out and "evil\\x1b[31m: index 50.25 -> 61.50" in out
+    rows = list(csv.DictReader(io.StringIO(cli("table", a, "--format", "csv")[1])))
+    assert rows[0]["model"] == name  # data formats keep the name as it is
