@@ -16,9 +16,9 @@ import html
 import io
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from . import TRACK_LETTERS, TRACKS
 from .errors import InputError, Problem, Problems
@@ -274,7 +274,8 @@ def render_csv(groups: list[Group]) -> str:
     for t in TRACKS:
         cols += [TRACK_LETTERS[t], f"{TRACK_LETTERS[t]}_lo", f"{TRACK_LETTERS[t]}_hi"]
     w.writerow(cols + ["tasks_complete", "tasks_total", "source"])
-    r = lambda x: "" if x is None else repr(float(x))  # noqa: E731 - unrounded, shortest round-trip
+    def r(x) -> str:  # unrounded: the shortest decimal that reads back as the same double
+        return "" if x is None else repr(float(x))
     for g in groups:
         for row in g.rows:
             line = [g.suite, g.protocol, row.rank[0] if row.rank else "", row.rank[1] if row.rank else "", row.model,
@@ -298,10 +299,11 @@ def chart_svg(g: Group, di: int) -> str:
     lo, hi = min(0.0, *values), max(100.0, *values)
     left, width, step = 200, 560, 28
     height = 30 + step * len(rows)
-    x = lambda v: left + (v - lo) / (hi - lo) * width  # noqa: E731
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 90}" height="{height + 20}" '
-             f'role="img" aria-label="index of each model with its 95% interval, {html.escape(g.title)}">']
-    for tick in range(int(math.ceil(lo / 20)) * 20, int(hi) + 1, 20):
+    def x(v: float) -> float:
+        return left + (v - lo) / (hi - lo) * width
+    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 90}" height="{height + 20}" '
+             f'role="img" aria-label="index of each model with its 95% interval, {html.escape(g.title)}">')]
+    for tick in range(math.ceil(lo / 20) * 20, int(hi) + 1, 20):
         parts.append(f'<line x1="{x(tick):.1f}" y1="10" x2="{x(tick):.1f}" y2="{height}" class="grid"/>'
                      f'<text x="{x(tick):.1f}" y="{height + 15}" class="tick">{number(float(tick), 0)}</text>')
     for k, r in enumerate(rows):
@@ -435,8 +437,8 @@ def stored_hash_findings(doc: dict) -> list[str]:
         return ["provenance.content_sha256 is missing"]
     actual = content_sha256(doc)
     if actual != stored:
-        return [f"the stored document does not hash to its content_sha256 (stored {stored}, its content hashes to "
-                f"{actual}): it was edited after it was written"]
+        return [(f"the stored document does not hash to its content_sha256 (stored {stored}, its content hashes to "
+                f"{actual}): it was edited after it was written")]
     return []
 
 
