@@ -369,7 +369,8 @@ def run_fill(args) -> int:
                 write_json(out, solver_score_output(result, suite_name, rid), checked=True)
         if new_text != text:  # attempts.csv last, after every solver-score output is in place
             write_atomic(paths.attempts, ((BOM if bom else "") + new_text).encode("utf-8"))
-    waiting = [row for row, _ in plan.not_ready] + [row for row in plan.no_records if row.score_status != "valid"]
+    # SPEC 10: exit 3 when some adopted solver row does not end with a valid score
+    waiting = [row for row in [*(r for r, _ in plan.not_ready), *plan.no_records] if row.score_status != "valid"]
     print(f"{prefix} {len(plan.filled)}, already filled {len(plan.unchanged)}, conflicts {len(plan.conflicts)}"
           f"{' replaced' if plan.conflicts else ''}, not ready {len(plan.not_ready)}, "
           f"without records {sum(1 for r in plan.no_records if r.score_status != 'valid')}"
