@@ -276,3 +276,14 @@ def test_fill_shows_control_characters_of_names_escaped(ws, cli):
     ws.write_records(name, "s1", "1", S1_HALF)
     code, out, _ = fill(cli, ws)
     assert code == 3 and "\x1b" not in out and "filled: line 4: m\\x1b[2J s1 attempt 1: score (empty) -> 0.25" in out
+
+
+def test_attempts_csv_is_replaced_only_after_every_solver_score_output(ws, cli):
+    ws.write_rows(blank_solver(full_rows()))
+    ws.write_records("m", "s1", "1", S1_HALF)
+    (ws.run / "solver-scores").write_text("a file where the outputs' folder belongs")
+    before = (ws.run / "attempts.csv").read_bytes()
+    code, _, err = fill(cli, ws)
+    assert code == 1 and "cannot write output" in err and "Traceback" not in err
+    assert (ws.run / "attempts.csv").read_bytes() == before
+    assert [p.name for p in ws.run.iterdir() if p.name.startswith(".")] == []  # no temporary file left
