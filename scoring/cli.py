@@ -85,6 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_arguments(p)
     p.add_argument("--models", nargs=2, required=True, metavar=("A", "B"))
     p.add_argument("--output", metavar="FILE")
+    from . import prepare, report  # init, fill (SPEC 10); table, diff, verify (SPEC 11)
+    COMMANDS.update(prepare.add_parsers(sub), **report.add_parsers(sub))
     return parser
 
 

@@ -1,0 +1,289 @@
+"""SPEC section 10: ``tcsexam init`` and ``tcsexam fill``.
+
+Expected scores are written out from SPEC 3 by hand (reference [10, 12, 14]: mu 12, scale 2;
+[100, null, 100, 100]: mu 100, s 0, scale = 0.02*100 = 2), and expected files byte for byte.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.prepare import scan_csv
+from scoring.schema import SolverScoreOutput
+from tests.conftest import full_rows
+
+HEADER = "model,track,item,attempt,score,adoption_status,score_status,score_type,solver_protocol"
+PHI_1 = 0.5 * (1 + math.erf(1 / math.sqrt(2)))  # Phi(1)
+S1_HALF = [{"instance": "a", "status": "ok", "A": 12}, {"instance": "b", "status": "timeout"}]  # 0.5 and 0: 0.25
+S1_HIGH = [{"instance": "a", "status": "ok", "A": 14}, {"instance": "b", "status": "ok", "A": 100}]  # Phi(1), 0.5
+S2_ALL = [{"instance": "x", "status": "ok", "solved": True}, {"instance": "y", "status": "crash"}]
+
+
+def fill(cli, ws, *extra):
+    return cli("fill", str(ws.run), "--benchmark", str(ws.bench), *extra)
+
+
+def tree(root):
+    return {p.relative_to(root): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+# --- init -----------------------------------------------------------------------------------------
+
+def test_init_writes_one_row_per_planned_attempt_in_cohort_and_suite_order(ws, cli):
+    ws.write_cohort(models={"m": {"attempts_per_task": 1, "attempts_per_item": {"s1": 2}}, "a": {"attempts_per_task": 1}})
+    code, out, err = cli("init", str(ws.run), "--benchmark", str(ws.bench))
+    assert code == 0, err
+    tail = ",selected,missing,"
+    expected = ("model,track,item,attempt,score,adoption_status,score_status,score_type,solver_protocol,note,reference_id\n"
+                f"m,theorem,t1,1,{tail}original_task_score,,,\n"
+                f"m,theorem,t2,1,{tail}original_task_score,,,\n"
+                f"m,solver,s1,1,{tail}fixed_reference_relative,offline,,\n"
+                f"m,solver,s1,2,{tail}fixed_reference_relative,offline,,\n"
+                f"m,solver,s2,1,{tail}fixed_reference_relative,offline,,\n"
+                f"m,construction,c1,1,{tail}original_task_score,,,\n"
+                f"m,construction,c2,1,{tail}original_task_score,,,\n"
+                f"m,conjecture,o1,1,{tail}original_task_score,,,\n"
+                f"a,theorem,t1,1,{tail}original_task_score,,,\n"
+                f"a,theorem,t2,1,{tail}original_task_score,,,\n"
+                f"a,solver,s1,1,{tail}fixed_reference_relative,offline,,\n"
+                f"a,solver,s2,1,{tail}fixed_reference_relative,offline,,\n"
+                f"a,construction,c1,1,{tail}original_task_score,,,\n"
+                f"a,construction,c2,1,{tail}original_task_score,,,\n"
+                f"a,conjecture,o1,1,{tail}original_task_score,,,\n")
+    assert (ws.run / "attempts.csv").read_text() == expected
+    assert "15 planned attempts" in out
+
+
+def test_init_never_replaces_an_existing_table_without_force(ws, cli):
+    path = ws.write_rows(full_rows())
+    before = path.read_bytes()
+    code, _, err = cli("init", str(ws.run), "--benchmark", str(ws.bench))
+    assert code == 1 and path.read_bytes() == before
+    assert str(path) in err and "--force" in err and "Traceback" not in err
+    code, _, _ = cli("init", str(ws.run), "--benchmark", str(ws.bench), "--force")
+    assert code == 0 and path.read_bytes() != before and path.read_text().count("\n") == 1 + 7
+
+
+def test_init_then_score_exits_3_naming_every_planned_attempt(ws, cli):
+    ws.write_cohort(models={"m": {"attempts_per_task": 2}, "b": {"attempts_per_task": 1}})
+    assert cli("init", str(ws.run), "--benchmark", str(ws.bench))[0] == 0
+    code, _, _ = cli(*ws.score_args())
+    assert code == 3
+    doc = json.loads(ws.out.read_text())
+    items = ["t1", "t2", "s1", "s2", "c1", "c2", "o1"]
+    for model, planned in (("m", 2), ("b", 1)):
+        named = {(e["item"], e["attempt"]) for e in doc["models"][model]["coverage"]["not_valid"]}
+        assert named == {(i, str(k)) for i in items for k in range(1, planned + 1)}
+        assert doc["models"][model]["index"] is None
+
+
+def test_init_rejects_a_bad_cohort_naming_the_field(ws, cli):
+    ws.write_cohort(solver_protocol="sideways")
+    code, _, err = cli("init", str(ws.run), "--benchmark", str(ws.bench))
+    assert code == 1 and "solver_protocol" in err and not (ws.run / "attempts.csv").exists()
+
+
+# --- fill -----------------------------------------------------------------------------------------
+
+def blank_solver(rows):
+    for r in rows:
+        if r["track"] == "solver":
+            r["score"], r["score_status"] = "", "missing"
+    return rows
+
+
+def test_fill_writes_the_relative_score_status_reference_and_solver_score_output(ws, cli, tmp_path):
+    ws.write_rows(blank_solver(full_rows()))
+    ws.write_records("m", "s1", "1", S1_HALF)
+    ws.write_records("m", "s2", "1", S2_ALL)
+    code, out, err = fill(cli, ws)
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO((ws.run / "attempts.csv").read_text())))
+    s1 = next(r for r in rows if r["item"] == "s1")
+    s2 = next(r for r in rows if r["item"] == "s2")
+    assert (s1["score"], s1["score_status"], s1["reference_id"]) == ("0.25", "valid", "ref-test")
+    # s2: x solved against [1, 0, 1] (mu 2/3, s sqrt(1/3)): z = (1/3)/sqrt(1/3) = sqrt(1/3); y crashed: 0
+    expected_s2 = 0.5 * (1 + math.erf(math.sqrt(1 / 3) / math.sqrt(2))) / 2
+    assert abs(float(s2["score"]) - expected_s2) < 1e-15 and s2["score"] == repr(float(s2["score"]))
+    # the stored output is what solver-score writes for the same records
+    own = tmp_path / "own.json"
+    assert cli("solver-score", "--task", "s1", "--records", str(ws.run / "records/m/s1/1.json"), "--reference", "lite",
+               "--reference-id", "ref-test", "--benchmark", str(ws.bench), "--output", str(own))[0] == 0
+    assert json.loads((ws.run / "solver-scores/m/s1/1.json").read_text()) == json.loads(own.read_text())
+    for written in (ws.run / "solver-scores").rglob("*.json"):  # every written file validates against its schema
+        SolverScoreOutput.model_validate_json(written.read_text())
+    assert "line 4" in out and "0.25" in out
+    assert cli(*ws.score_args())[0] == 0  # the filled table scores, and agrees with its records
+
+
+def test_fill_preserves_every_byte_it_does_not_edit(ws, cli):
+    # BOM, CRLF and LF mixed, quoted fields, an extra column with commas and quotes, rows out of
+    # order, a blank line, no reference_id column and no final newline.
+    text = ("\ufeff" + HEADER + ',"comment",note\r\n'
+            'm,solver,s2,1,,selected,missing,fixed_reference_relative,offline,"say ""hi"", twice",\n'
+            '"m",theorem,t1,1,1,selected,valid,original_task_score,,,\r\n'
+            '\r\n'
+            'm,"solver","s1",1,"",selected,"missing",fixed_reference_relative,offline,"two\r\nlines",n\r\n'
+            'm,theorem,t2,1,0,selected,valid,original_task_score,,x,\n'
+            'm,construction,c1,1,1.2,selected,valid,original_task_score,,,\n'
+            'm,construction,c2,1,0.4,selected,valid,original_task_score,,,\n'
+            'm,conjecture,o1,1,0,selected,valid,original_task_score,,,')
+    (ws.run / "attempts.csv").write_bytes(text.encode("utf-8"))
+    ws.write_records("m", "s1", "1", S1_HIGH)
+    ws.write_records("m", "s2", "1", S2_ALL)
+    code, _, err = fill(cli, ws)
+    assert code == 0, err
+    s1 = repr((PHI_1 + 0.5) / 2)
+    s2_value = float(next(r for r in csv.DictReader(io.StringIO((ws.run / "attempts.csv").read_text("utf-8-sig")))
+                          if r["item"] == "s2")["score"])
+    s2 = repr(s2_value)
+    expected = ("\ufeff" + HEADER + ',"comment",note,reference_id\r\n'
+                f'm,solver,s2,1,{s2},selected,valid,fixed_reference_relative,offline,"say ""hi"", twice",,ref-test\n'
+                '"m",theorem,t1,1,1,selected,valid,original_task_score,,,,\r\n'
+                '\r\n'
+                f'm,"solver","s1",1,"{s1}",selected,"valid",fixed_reference_relative,offline,"two\r\nlines",n,ref-test\r\n'
+                'm,theorem,t2,1,0,selected,valid,original_task_score,,x,,\n'
+                'm,construction,c1,1,1.2,selected,valid,original_task_score,,,,\n'
+                'm,construction,c2,1,0.4,selected,valid,original_task_score,,,,\n'
+                'm,conjecture,o1,1,0,selected,valid,original_task_score,,,,')
+    assert (ws.run / "attempts.csv").read_bytes() == expected.encode("utf-8")
+    assert abs((PHI_1 + 0.5) / 2 - 0.6706723730342715) < 1e-15  # the arithmetic, written out
+    assert cli(*ws.score_args())[0] == 0
+
+
+def test_fill_with_a_reference_id_column_edits_only_that_cell(ws, cli):
+    rows = blank_solver(full_rows())
+    ws.write_rows(rows)
+    before = (ws.run / "attempts.csv").read_text()
+    ws.write_records("m", "s1", "1", S1_HALF)
+    code, _, _ = fill(cli, ws)
+    assert code == 3  # s2 has no records file: it stays missing
+    after = (ws.run / "attempts.csv").read_text()
+    assert after == before.replace("m,solver,s1,1,,selected,missing,fixed_reference_relative,offline,,",
+                                   "m,solver,s1,1,0.25,selected,valid,fixed_reference_relative,offline,,ref-test")
+    assert after != before
+
+
+def test_conflicts_exit_1_list_every_one_and_write_nothing(ws, cli):
+    rows = full_rows(scores={"s1": 0.3, "s2": 0.9})
+    ws.write_rows(rows)
+    ws.write_records("m", "s1", "1", S1_HALF)
+    ws.write_records("m", "s2", "1", S2_ALL)
+    before = tree(ws.run)
+    code, _, err = fill(cli, ws)
+    assert code == 1 and tree(ws.run) == before
+    assert "line 4: field 'score'" in err and "line 5: field 'score'" in err and "0.3" in err and "0.25" in err
+    assert "--overwrite" in err and "Traceback" not in err
+    code, out, err = fill(cli, ws, "--overwrite")
+    assert code == 0, err
+    assert out.count("conflict") >= 2 and "0.3 -> 0.25" in out
+    assert next(r for r in csv.DictReader(io.StringIO((ws.run / "attempts.csv").read_text()))
+                if r["item"] == "s1")["score"] == "0.25"
+
+
+def test_a_score_within_1e9_is_no_conflict_and_is_left_as_written(ws, cli):
+    rows = full_rows(scores={"s1": "0.2500000000004"})
+    for r in rows:
+        r["reference_id"] = "ref-test" if r["track"] == "solver" else ""
+    ws.write_rows(rows)
+    ws.write_records("m", "s1", "1", S1_HALF)
+    before = (ws.run / "attempts.csv").read_bytes()
+    code, out, _ = fill(cli, ws)
+    assert code == 0 and (ws.run / "attempts.csv").read_bytes() == before
+    assert (ws.run / "solver-scores/m/s1/1.json").is_file() and "already filled 1" in out
+
+
+def test_not_ready_rows_are_listed_left_alone_and_exit_3(ws, cli):
+    ws.write_rows(blank_solver(full_rows()))
+    ws.write_records("m", "s1", "1", [{"instance": "a", "status": "infra_error"}, {"instance": "b", "status": "ok", "A": 1}])
+    ws.write_records("m", "s2", "1", [{"instance": "x", "status": "ok", "solved": True}])  # no record for y
+    before = (ws.run / "attempts.csv").read_bytes()
+    code, out, err = fill(cli, ws)
+    assert code == 3, err
+    assert (ws.run / "attempts.csv").read_bytes() == before and not (ws.run / "solver-scores").exists()
+    assert "not ready: line 4: m s1 attempt 1" in out and "infra_error" in out
+    assert "not ready: line 5: m s2 attempt 1" in out and "y" in out
+
+
+def test_any_other_records_problem_rejects_and_writes_nothing(ws, cli):
+    ws.write_rows(blank_solver(full_rows()))
+    ws.write_records("m", "s1", "1", S1_HALF)  # fine, but must not be written either
+    bad = ws.write_records("m", "s2", "1", [{"instance": "x", "status": "solved-ish"}, {"instance": "y", "status": "missing"}])
+    before = tree(ws.run)
+    code, _, err = fill(cli, ws)
+    assert code == 1 and tree(ws.run) == before
+    assert str(bad) in err and "record 0" in err and "status" in err
+
+
+def test_dry_run_prints_the_changes_and_writes_nothing(ws, cli):
+    ws.write_rows(blank_solver(full_rows()))
+    ws.write_records("m", "s1", "1", S1_HALF)
+    ws.write_records("m", "s2", "1", S2_ALL)
+    before = tree(ws.run)
+    code, out, _ = fill(cli, ws, "--dry-run")
+    assert code == 0 and tree(ws.run) == before
+    assert "would fill: line 4: m s1 attempt 1: score (empty) -> 0.25" in out and "nothing written" in out
+
+
+def test_excluded_and_other_tracks_are_not_filled(ws, cli):
+    rows = blank_solver(full_rows())
+    rows[2]["adoption_status"], rows[2]["note"] = "excluded", "replaced"
+    ws.write_rows(rows)
+    ws.write_records("m", "s1", "1", S1_HALF)
+    before = (ws.run / "attempts.csv").read_bytes()
+    code, out, _ = fill(cli, ws)
+    assert code == 3 and (ws.run / "attempts.csv").read_bytes() == before and "filled 0" in out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=['a', ',', '"', '\r', '\n', ' ', 'é'], max_size=40))
+def test_the_field_scanner_reads_what_the_csv_module_reads(text):
+    try:
+        expected = [r for r in csv.reader(io.StringIO(text, newline=""), strict=False) if "".join(r).strip()]
+    except csv.Error:
+        return  # the reader rejects it: attempts.csv would be rejected before any edit
+    got = [r.values for r in scan_csv(text) if "".join(r.values).strip()]
+    assert got == expected
+    for rec in scan_csv(text):  # spans cover the fields: the text between them is only commas
+        for (s0, e0), (s1, _) in zip(rec.spans, rec.spans[1:]):
+            assert text[e0:s1] == ","
+
+
+def test_a_name_that_could_leave_its_folder_is_rejected_and_nothing_written(ws, cli):
+    rows = blank_solver(full_rows())
+    for r in rows:
+        if r["item"] == "s1":
+            r["attempt"] = "../../../escape"
+    ws.write_cohort(models={"m": {"attempts_per_task": 1}})
+    ws.write_rows(rows)
+    ws.write_records("m", "s2", "1", S2_ALL)
+    before = tree(ws.run)
+    code, _, err = fill(cli, ws)
+    assert code == 1 and tree(ws.run) == before and not (ws.root / "escape.json").exists()
+    assert "line 4: field 'attempt'" in err and "could leave its folder" in err
+
+
+def test_fill_shows_control_characters_of_names_escaped(ws, cli):
+    name = "m\x1b[2J"
+    ws.write_cohort(models={name: {"attempts_per_task": 1}})
+    ws.write_rows(blank_solver(full_rows(name)))
+    ws.write_records(name, "s1", "1", S1_HALF)
+    code, out, _ = fill(cli, ws)
+    assert code == 3 and "\x1b" not in out and "filled: line 4: m\\x1b[2J s1 attempt 1: score (empty) -> 0.25" in out
+
+
+def test_attempts_csv_is_replaced_only_after_every_solver_score_output(ws, cli):
+    ws.write_rows(blank_solver(full_rows()))
+    ws.write_records("m", "s1", "1", S1_HALF)
+    (ws.run / "solver-scores").write_text("a file where the outputs' folder belongs")
+    before = (ws.run / "attempts.csv").read_bytes()
+    code, _, err = fill(cli, ws)
+    assert code == 1 and "cannot write output" in err and "Traceback" not in err
+    assert (ws.run / "attempts.csv").read_bytes() == before
+    assert [p.name for p in ws.run.iterdir() if p.name.startswith(".")] == []  # no temporary file left

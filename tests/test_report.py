@@ -1,0 +1,362 @@
+"""SPEC section 11: ``tcsexam table``, ``diff`` and ``verify``.
+
+Index values are written out by hand from SPEC 1 (index = 30P + 30S + 30C + 10O); the default
+rows of tests.conftest.full_rows give P = (1+0)/2, S = (0.25+0.5)/2, C = (1.2+0.4)/2, O = 0:
+15 + 11.25 + 24 + 0 = 50.25.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import struct
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from scoring.inputs import demo_run
+from tests.conftest import full_rows
+
+
+def doc_for(ws, scores: dict[str, dict | None], suite="lite", protocol="offline") -> dict:
+    """An index.json of models ``scores`` (None: incomplete, its first row left out)."""
+    rows = []
+    for model, over in scores.items():
+        rows += full_rows(model, over or {})[(1 if over is None else 0):]
+    ws.write_cohort(models={m: {"attempts_per_task": 1} for m in scores})
+    ws.write_rows(rows)
+    doc = ws.load()
+    doc["suite"], doc["solver_protocol"] = suite, protocol  # table reads these to group
+    return doc
+
+
+def save(tmp_path: Path, name: str, doc: dict) -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return str(path)
+
+
+def sections(markdown: str) -> dict[str, str]:
+    out, title = {}, None
+    for line in markdown.splitlines():
+        if line.startswith("### "):
+            title = line[4:]
+            out[title] = ""
+        elif title:
+            out[title] += line + "\n"
+    return out
+
+
+def test_groups_in_spec_order_and_never_mixed(ws, cli, tmp_path):
+    files = [save(tmp_path, "a.json", doc_for(ws, {"lo-1": {}}, "lite", "online")),
+             save(tmp_path, "b.json", doc_for(ws, {"fo-1": {}, "fo-2": {"s1": 1}}, "full", "offline")),
+             save(tmp_path, "c.json", doc_for(ws, {"lf-1": {}}, "lite", "offline")),
+             save(tmp_path, "d.json", doc_for(ws, {"fn-1": {}}, "full", "online")),
+             save(tmp_path, "e.json", doc_for(ws, {"fo-3": {"s1": 0}}, "full", "offline"))]
+    code, out, err = cli("table", *files)
+    assert code == 0, err
+    parts = sections(out)
+    assert list(parts) == ["full / offline", "full / online", "lite / offline", "lite / online"]
+    names = ["lo-1", "fo-1", "fo-2", "lf-1", "fn-1", "fo-3"]
+    expected = {"full / offline": {"fo-1", "fo-2", "fo-3"}, "full / online": {"fn-1"},
+                "lite / offline": {"lf-1"}, "lite / online": {"lo-1"}}
+    for title, body in parts.items():
+        assert {n for n in names if f"| {n} |" in body} == expected[title]
+
+
+def test_rows_by_index_highest_first_null_last(ws, cli, tmp_path):
+    # s1 = 0: S = 0.25, index 15 + 7.5 + 24 = 46.5; default 50.25; s1 = 1: S = 0.75, 15 + 22.5 + 24 = 61.5
+    zero = {"t1": 0, "s1": 0, "s2": 0, "c1": 0, "c2": 0}  # index 0: still above a null index
+    doc = doc_for(ws, {"mid": {}, "none": None, "low": {"s1": 0}, "zero": zero, "high": {"s1": 1}})
+    code, out, _ = cli("table", save(tmp_path, "x.json", doc))
+    assert code == 0
+    order = [line.split("|")[2].strip() for line in out.splitlines() if line.startswith("|  |")]
+    assert order == ["high", "mid", "low", "zero", "none"]
+    # the mini suite has one conjecture task: no interval for the index (SPEC 9: none when m < 2)
+    assert "| high | complete | 61.50 | " in out and "| mid | complete | 50.25 | " in out
+    assert "| low | complete | 46.50 | " in out
+    none_row = next(line for line in out.splitlines() if "| none |" in line)
+    assert "| incomplete | — | — |" in none_row and none_row.endswith("| 6/7 |")
+
+
+def test_a_model_in_two_files_of_one_group_is_rejected(ws, cli, tmp_path):
+    a = save(tmp_path, "a.json", doc_for(ws, {"m": {}}))
+    b = save(tmp_path, "b.json", doc_for(ws, {"m": {"s1": 1}, "n": {}}))
+    code, out, err = cli("table", a, b)
+    assert code == 1 and out == ""
+    assert b in err and a in err and "models.m" in err and "Traceback" not in err
+    c = save(tmp_path, "c.json", doc_for(ws, {"m": {}}, "lite", "online"))  # another group: allowed
+    assert cli("table", a, c)[0] == 0
+
+
+def test_provisional_mark_digits_and_default_rounding(ws, cli, tmp_path):
+    rows = full_rows("p")
+    rows[0]["adoption_status"] = "selected_provisional"
+    ws.write_rows(rows)
+    ws.write_cohort(models={"p": {"attempts_per_task": 1}})
+    path = save(tmp_path, "p.json", ws.load())
+    out = cli("table", path)[1]
+    assert "| p † | provisional | 50.25 | " in out and "| 0.375 ± " in out and "†" in out.split("\n\n")[-1]
+    out = cli("table", path, "--digits", "1")[1]
+    assert "| 50.2 | " in out  # 50.25 is exact in binary: to one decimal, half to even
+    assert "| 0.4 ± " in out
+
+
+def test_rank_column_reads_the_ranks_block(ws, cli, tmp_path):
+    doc = doc_for(ws, {"a": {"s1": 1}, "b": {}, "c": None})
+    doc["ranks"] = {"method": "paired-t-holm", "alpha": 0.05,
+                    "models": {"a": {"best": 1, "worst": 2}, "b": {"best": 1, "worst": 1}}, "pairs": []}
+    path = save(tmp_path, "r.json", doc)
+    out = cli("table", path)[1]
+    assert "| 1–2 | a |" in out and "| 1 | b |" in out and "|  | c |" in out and "no ranks block" not in out
+    latex = cli("table", path, "--format", "latex")[1]
+    assert "1-2 & a &" in latex
+    rows = list(csv.DictReader(io.StringIO(cli("table", path, "--format", "csv")[1])))
+    assert [(r["model"], r["rank_best"], r["rank_worst"]) for r in rows] == [("a", "1", "2"), ("b", "1", "1"), ("c", "", "")]
+    del doc["ranks"]
+    assert "rank: not in the index.json (no ranks block)." in cli("table", save(tmp_path, "s.json", doc))[1]
+
+
+def test_latex_escapes_names_and_uses_booktabs_pm_and_ascii_nulls(ws, cli, tmp_path):
+    doc = doc_for(ws, {"a_b&c%d#e$f~g^h{i}j\\k": {}, "null": None})
+    out = cli("table", save(tmp_path, "l.json", doc), "--format", "latex")[1]
+    escaped = r"a\_b\&c\%d\#e\$f\textasciitilde{}g\textasciicircum{}h\{i\}j\textbackslash{}k"
+    assert f" & {escaped} & complete & 50.25 & 0.500${{}}\\pm{{}}$" in out
+    assert r"\toprule" in out and r"\midrule" in out and r"\bottomrule" in out and r"\begin{tabular}" in out
+    null_row = next(line for line in out.splitlines() if " & null & " in line)
+    assert " & incomplete & -- & -- & " in null_row and "—" not in null_row
+
+
+def test_latex_compiles_in_a_standard_document_with_booktabs(ws, cli, tmp_path):
+    engine = shutil.which("pdflatex")
+    if engine is None:
+        pytest.skip("no LaTeX engine (pdflatex) on PATH: apt-get install texlive-latex-recommended")
+    doc = doc_for(ws, {"a_b&c%d#e$f~g^h{i}j\\k": {}, "null": None, "prov": {}})
+    doc["models"]["prov"]["status"] = "provisional"
+    cli("table", save(tmp_path, "l.json", doc), "--format", "latex", "--output", str(tmp_path / "table.tex"))
+    (tmp_path / "doc.tex").write_text("\\documentclass{article}\n\\usepackage[utf8]{inputenc}\n"
+                                      "\\usepackage{booktabs}\n\\begin{document}\n\\input{table.tex}\n\\end{document}\n")
+    proc = subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    assert (tmp_path / "doc.pdf").stat().st_size > 1000
+
+
+def test_csv_is_unrounded_with_value_lo_hi(ws, cli, tmp_path):
+    doc = doc_for(ws, {"m": {"s1": 0.123456789012345}})
+    out = cli("table", save(tmp_path, "c.json", doc), "--format", "csv")[1]
+    (row,) = list(csv.DictReader(io.StringIO(out)))
+    s = (0.123456789012345 + 0.5) / 2
+    assert float(row["S"]) == s and row["S"] == repr(s)
+    ci = doc["models"]["m"]["ci"]
+    assert ci["index"]["lo"] is None and row["index_lo"] == "" and row["index"] == repr(doc["models"]["m"]["index"])
+    assert float(row["S_hi"]) == ci["tracks"]["solver"]["hi"] and row["S_lo"] == repr(ci["tracks"]["solver"]["lo"])
+    assert (row["suite"], row["solver_protocol"], row["tasks_complete"], row["tasks_total"]) == ("lite", "offline", "7", "7")
+
+
+def test_markdown_escapes_a_pipe_in_a_name(ws, cli, tmp_path):
+    out = cli("table", save(tmp_path, "m.json", doc_for(ws, {"a|b": {}})))[1]
+    assert "| a\\|b |" in out
+
+
+def test_output_is_never_one_of_the_inputs(ws, cli, tmp_path):
+    path = save(tmp_path, "x.json", doc_for(ws, {"m": {}}))
+    before = Path(path).read_bytes()
+    code, _, err = cli("table", path, "--output", path)
+    assert code == 1 and Path(path).read_bytes() == before and "--output" in err
+
+
+def test_malformed_index_is_rejected_naming_the_field(cli, tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"suite": "lite", "solver_protocol": "offline", "status": "complete",
+                                "models": {"m": {"status": "complete", "index": "high", "track_means": {}}}}))
+    code, _, err = cli("table", str(path))
+    assert code == 1 and "models.m" in err and "'index'" in err and "Traceback" not in err
+
+
+# --- HTML -----------------------------------------------------------------------------------------
+
+def html_table(ws, cli, tmp_path) -> Path:
+    doc = doc_for(ws, {"atlas <b>": {"s1": 1}, "mid": {}, "none": None})
+    out = tmp_path / "t.html"
+    assert cli("table", save(tmp_path, "h.json", doc), "--format", "html", "--output", str(out))[0] == 0
+    return out
+
+
+def test_html_is_one_self_contained_file(ws, cli, tmp_path):
+    text = html_table(ws, cli, tmp_path).read_text()
+    lower = text.lower()
+    assert "<script" not in lower and "<link" not in lower and "@import" not in lower and "url(" not in lower
+    assert "src=" not in lower and "http://" not in lower.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert "<svg" in text and "atlas &lt;b&gt;" in text and "atlas <b>" not in text  # names are escaped
+    assert text.count("<circle") == 2  # the two models with an index
+
+
+def browser() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        if shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def test_html_renders_in_headless_chromium(ws, cli, tmp_path):
+    exe = browser()
+    if exe is None:
+        pytest.skip("no Chromium on PATH (Debian: apt-get install -y chromium; .ci/run installs it)")
+    page = html_table(ws, cli, tmp_path)
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+    shot = tmp_path / "out.png"
+    with tempfile.TemporaryDirectory() as profile:
+        subprocess.run([exe, *flags, f"--user-data-dir={profile}", f"--screenshot={shot}", "--window-size=1200,900",
+                        page.as_uri()], capture_output=True, timeout=120, check=True)
+    with tempfile.TemporaryDirectory() as profile:
+        dom = subprocess.run([exe, *flags, f"--user-data-dir={profile}", "--dump-dom", page.as_uri()],
+                             capture_output=True, text=True, timeout=120, check=True).stdout
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    assert (width, height) == (1200, 900) and len(data) > 10_000  # a page with content, not a blank one
+    assert "lite / offline" in dom and "atlas &lt;b&gt;" in dom and "61.50" in dom and "<svg" in dom
+
+
+# --- diff -----------------------------------------------------------------------------------------
+
+def test_diff_figures(ws, cli, tmp_path):
+    old = save(tmp_path, "old.json", doc_for(ws, {"a": {}, "gone": {}}))
+    new_doc = doc_for(ws, {"a": {"s1": 0.75}, "added": {}})
+    new = save(tmp_path, "new.json", new_doc)
+    out_json = tmp_path / "diff.json"
+    code, out, err = cli("diff", old, new, "--output", str(out_json))
+    assert code == 0, err
+    d = json.loads(out_json.read_text())
+    a = d["models"]["a"]
+    # S: (0.25+0.5)/2 = 0.375 -> (0.75+0.5)/2 = 0.625; index 50.25 -> 57.75
+    assert a["index"]["old"] == 50.25 and a["index"]["new"] == 57.75 and a["index"]["change"] == 7.5
+    assert a["tracks"]["solver"]["change"] == 0.25 and a["tracks"]["theorem"]["change"] == 0
+    assert a["index"]["half_width"] is None and a["index"]["exceeds_half_width"] is None  # no interval (m = 1 on O)
+    ci = new_doc["models"]["a"]["ci"]["tracks"]["solver"]
+    hw = (ci["hi"] - ci["lo"]) / 2
+    assert a["tracks"]["solver"]["half_width"] == hw and a["tracks"]["solver"]["exceeds_half_width"] == (0.25 > hw)
+    assert d["added"] == ["added"] and d["removed"] == ["gone"]
+    assert d["models"]["added"]["index"]["old"] is None and d["models"]["added"]["index"]["new"] == 50.25
+    assert d["models"]["gone"]["index"]["new"] is None and d["models"]["gone"]["status"]["new"] is None
+    assert [i["input"] for i in d["inputs_changed"]] == ["attempts", "cohort"]
+    assert "a: index 50.25 -> 57.75 (+7.50)" in out and "added: added" in out and "removed: gone" in out
+    assert "input changed: attempts" in out and "−" not in out
+
+
+def test_diff_flags_a_change_beyond_the_new_half_width(ws, cli, tmp_path):
+    old = doc_for(ws, {"a": {}, "b": {}})
+    new = doc_for(ws, {"a": {"s1": 0.75}, "b": {"s1": 0.75}})
+    new["models"]["a"]["ci"]["index"] = {"value": 57.75, "lo": 52.75, "hi": 62.75}  # half-width 5 < 7.5
+    new["models"]["b"]["ci"]["index"] = {"value": 57.75, "lo": 47.75, "hi": 67.75}  # half-width 10 > 7.5
+    out_json = tmp_path / "d.json"
+    code, out, _ = cli("diff", save(tmp_path, "o.json", old), save(tmp_path, "n.json", new), "--output", str(out_json))
+    d = json.loads(out_json.read_text())["models"]
+    assert code == 0 and d["a"]["index"]["exceeds_half_width"] is True and d["b"]["index"]["exceeds_half_width"] is False
+    assert "a: index 50.25 -> 57.75 (+7.50) (exceeds the 95% half-width)" in out
+    assert "b: index 50.25 -> 57.75 (+7.50) (within the 95% half-width)" in out
+
+
+def test_table_shows_the_index_half_width(ws, cli, tmp_path):
+    doc = doc_for(ws, {"m": {}})
+    doc["models"]["m"]["ci"]["index"] = {"value": 50.25, "lo": 47.25, "hi": 53.25}
+    out = cli("table", save(tmp_path, "x.json", doc))[1]
+    assert "| m | complete | 50.25 ± 3.00 |" in out
+
+
+def test_diff_status_change_and_bad_input(ws, cli, tmp_path):
+    old = save(tmp_path, "old.json", doc_for(ws, {"a": {}}))
+    new = save(tmp_path, "new.json", doc_for(ws, {"a": None}))
+    code, out, _ = cli("diff", old, new)
+    assert code == 0 and "a: index 50.25 -> -- (--); status complete -> incomplete" in out
+    (tmp_path / "bad.json").write_text("{")
+    code, _, err = cli("diff", old, str(tmp_path / "bad.json"))
+    assert code == 1 and "bad.json" in err and "line 1" in err
+
+
+# --- verify ---------------------------------------------------------------------------------------
+
+@pytest.fixture
+def scored_demo(tmp_path, cli):
+    run = tmp_path / "demo"
+    shutil.copytree(demo_run(), run)
+    index = tmp_path / "index.json"
+    assert cli("score", str(run), "--output", str(index))[0] == 3
+    return run, index
+
+
+def test_verify_accepts_an_untouched_index(scored_demo, cli):
+    run, index = scored_demo
+    code, out, _ = cli("verify", str(index))
+    assert code == 0 and "verified" in out
+    assert cli("verify", str(index), str(run))[0] == 0
+
+
+def test_verify_catches_a_number_edited_by_hand(scored_demo, cli):
+    _, index = scored_demo
+    doc = json.loads(index.read_text())
+    doc["models"]["atlas-70b"]["index"] += 0.01
+    index.write_text(json.dumps(doc))
+    code, out, _ = cli("verify", str(index))
+    assert code == 1 and "does not hash to its content_sha256" in out
+    assert "$.models.atlas-70b.index: stored" in out
+
+
+def test_verify_catches_a_changed_input(scored_demo, cli):
+    run, index = scored_demo
+    attempts = run / "attempts.csv"
+    attempts.write_text(attempts.read_text().replace("atlas-70b,theorem,thm-sensitivity,1,1,",
+                                                     "atlas-70b,theorem,thm-sensitivity,1,0,", 1))
+    code, out, _ = cli("verify", str(index))
+    assert code == 1 and "input attempts" in out and str(attempts) in out
+    assert "recomputed content_sha256" in out and "$.models.atlas-70b.index" in out
+    assert "does not hash" not in out  # the document itself is intact
+
+
+def test_verify_catches_a_changed_records_file(scored_demo, cli):
+    run, index = scored_demo
+    rec = min((run / "records" / "atlas-70b" / "sat-race").glob("*.json"))
+    rec.write_text(rec.read_text() + "\n")  # same records, other bytes: the digest still moves
+    code, out, _ = cli("verify", str(index), str(run))
+    assert code == 1 and "input records" in out
+
+
+def test_verify_of_a_missing_file_is_a_clean_error(tmp_path, cli):
+    code, _, err = cli("verify", str(tmp_path / "none.json"))
+    assert code == 1 and "none.json" in err and "Traceback" not in err
+
+
+
+def test_digits_out_of_range_is_a_usage_error(ws, cli, tmp_path):
+    path = save(tmp_path, "x.json", doc_for(ws, {"m": {}}))
+    assert cli("table", path, "--digits", "-1")[0] == 2 and cli("table", path, "--digits", "x")[0] == 2
+
+
+@pytest.mark.xfail(strict=True, reason="SPEC 7 (amended): content_sha256 without input paths; the score "
+                   "pipeline still hashes the paths. Remove this mark when it no longer does.")
+def test_verify_accepts_a_run_copied_elsewhere(scored_demo, cli, tmp_path):
+    run, index = scored_demo
+    moved = tmp_path / "elsewhere" / "run"
+    shutil.copytree(run, moved)
+    shutil.rmtree(run)
+    code, out, _ = cli("verify", str(index), str(moved))
+    assert code == 0, out
+
+
+def test_control_characters_in_a_name_are_shown_escaped(ws, cli, tmp_path):
+    name = "evil\x1b[31m"
+    a = save(tmp_path, "a.json", doc_for(ws, {name: {}}))
+    b = save(tmp_path, "b.json", doc_for(ws, {name: {"s1": 1}}))
+    for fmt in ("markdown", "latex"):
+        out = cli("table", a, "--format", fmt)[1]
+        assert "\x1b" not in out and ("evil\\x1b[31m" in out or "evil\\textbackslash{}x1b[31m" in out)
+    out = cli("diff", a, b)[1]
+    assert "\x1b" not in out and "evil\\x1b[31m: index 50.25 -> 61.50" in out
+    rows = list(csv.DictReader(io.StringIO(cli("table", a, "--format", "csv")[1])))
+    assert rows[0]["model"] == name  # data formats keep the name as it is
