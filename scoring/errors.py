@@ -36,8 +36,12 @@ class InputError(Exception):
         self.problems = list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
 
-    def __reduce__(self):  # crosses process boundaries intact (the dashboard loads large runs in a helper)
+    def __reduce__(self):  # pickled intact: the dashboard loads large runs in a process pool
         return (InputError, (self.problems,))
+
+
+class UsageError(Exception):
+    """A command-line usage problem (exit 2)."""
 
 
 @dataclass

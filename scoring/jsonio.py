@@ -8,11 +8,13 @@ target folder, fsync, then ``os.replace`` (SPEC section 6).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import orjson
 
@@ -132,16 +134,14 @@ def write_atomic(path: Path, data: bytes | Iterable[bytes | memoryview]) -> None
             mode = _NEW_FILE_MODE
         os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
-            for chunk in ([data] if isinstance(data, bytes) else data):
+            for chunk in [data] if isinstance(data, bytes) else data:
                 fh.write(chunk)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         raise
 
 

@@ -8,34 +8,31 @@ commands: every command pays for the models it imports).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, ValidationError
 
 from .errors import Problem
+from .vocab import (
+    ADOPTED,
+    AdoptionStatus,
+    Direction,
+    Kind,
+    Protocol,
+    RecordStatus,
+    RowProtocol,
+    ScoreStatus,
+    ScoreType,
+    Track,
+)
 
-Track = Literal["theorem", "solver", "construction", "conjecture"]
-TRACKS_ORDER = ("theorem", "solver", "construction", "conjecture")
-Kind = Literal["objective", "solve"]
-Direction = Literal["maximize", "minimize"]
-Protocol = Literal["online", "offline"]
 Number = StrictInt | StrictFloat
-
-OK_STATUS = "ok"
-FAILURE_STATUSES = ("timeout", "invalid", "certificate_failed", "crash", "out_of_memory")
-INCOMPLETE_STATUSES = ("missing", "infra_error")
-RECORD_STATUSES = (OK_STATUS, *FAILURE_STATUSES, *INCOMPLETE_STATUSES)
-RecordStatus = Literal["ok", "timeout", "invalid", "certificate_failed", "crash", "out_of_memory", "missing", "infra_error"]
-
-ADOPTION_STATUSES = ("selected", "selected_provisional", "excluded")
-ADOPTED = ("selected", "selected_provisional")
-SCORE_STATUSES = ("valid", "judge_failed", "not_finished", "missing")
-SCORE_TYPES = ("fixed_reference_relative", "original_task_score")
 
 NonEmpty = Annotated[StrictStr, Field(min_length=1)]
 
 
 # --- inputs -----------------------------------------------------------------
+
 
 class SuiteTask(BaseModel):
     model_config = ConfigDict(extra="allow")
@@ -138,10 +135,10 @@ class AttemptRow(BaseModel):
     item: NonEmpty
     attempt: NonEmpty
     score: float | None
-    adoption_status: Literal["selected", "selected_provisional", "excluded"]
-    score_status: Literal["valid", "judge_failed", "not_finished", "missing"]
-    score_type: Literal["fixed_reference_relative", "original_task_score"]
-    solver_protocol: Literal["online", "offline", ""]
+    adoption_status: AdoptionStatus
+    score_status: ScoreStatus
+    score_type: ScoreType
+    solver_protocol: RowProtocol
     note: str = ""
     reference_id: str = ""
 
@@ -156,9 +153,11 @@ class AttemptRow(BaseModel):
 
 # --- error conversion -------------------------------------------------------
 
+
 def validate_object(model: type[BaseModel], raw: Any, file: str) -> Any:
     """Validate a parsed JSON object against ``model``; every problem is raised as an InputError."""
     from .errors import InputError
+
     if not isinstance(raw, dict):
         raise InputError([Problem(file, "", "", f"expected a JSON object, found {type(raw).__name__}")])
     try:
@@ -167,8 +166,9 @@ def validate_object(model: type[BaseModel], raw: Any, file: str) -> Any:
         raise InputError(problems_from_validation(exc, file)) from None
 
 
-def problems_from_validation(exc: ValidationError, file: str, *, list_root: str | None = None,
-                             where: str = "") -> list[Problem]:
+def problems_from_validation(
+    exc: ValidationError, file: str, *, list_root: str | None = None, where: str = ""
+) -> list[Problem]:
     """Turn pydantic errors into Problems. ``list_root`` names list items ('record' → 'record 3')."""
     out: list[Problem] = []
     for err in exc.errors():
@@ -179,8 +179,11 @@ def problems_from_validation(exc: ValidationError, file: str, *, list_root: str 
             prefix = f"{list_root} {loc[0]}"
             loc = loc[1:]
         # drop pydantic's union branch tags such as 'int' / 'float' / 'none'
-        loc = [p for p in loc if not (isinstance(p, str) and p in {"int", "float", "none", "bool", "str",
-                                                                      "is-instance[int]"})]
+        loc = [
+            p
+            for p in loc
+            if not (isinstance(p, str) and p in {"int", "float", "none", "bool", "str", "is-instance[int]"})
+        ]
         # a trailing list index belongs to the field: values[2]
         index = ""
         while loc and isinstance(loc[-1], int):

@@ -179,16 +179,31 @@ def check_reference_rules(ref: ReferenceHeader, values: dict[str, TaskValues], f
             continue
         few = np.flatnonzero(v.counts < 2)
         for i in few[:MAX_LISTED].tolist():
-            problems.add(file, where, v.names[i], f"R4: a scored instance needs at least two usable values, "
-                         f"found {int(v.counts[i])}; move it to unscored_reference_instances")
+            problems.add(
+                file,
+                where,
+                v.names[i],
+                f"R4: a scored instance needs at least two usable values, "
+                f"found {int(v.counts[i])}; move it to unscored_reference_instances",
+            )
         if few.size > MAX_LISTED:
-            problems.add(file, where, "", f"… and {few.size - MAX_LISTED} more instances with fewer than two usable values")
+            problems.add(
+                file, where, "", f"… and {few.size - MAX_LISTED} more instances with fewer than two usable values"
+            )
         big = v.usable & (np.abs(v.flat) > MAX_REFERENCE_MAGNITUDE)
-        _name_rows(problems, file, where, v.names, np.unique(v.row[big]), "a reference value exceeds 1e150 in magnitude")
+        _name_rows(
+            problems, file, where, v.names, np.unique(v.row[big]), "a reference value exceeds 1e150 in magnitude"
+        )
         if spec.kind == "solve":
             bad = v.usable & (v.flat != 0.0) & (v.flat != 1.0)
-            _name_rows(problems, file, where, v.names, np.unique(v.row[bad]),
-                       "a 'solve' task takes values 1 (solved) or 0 (not solved)")
+            _name_rows(
+                problems,
+                file,
+                where,
+                v.names,
+                np.unique(v.row[bad]),
+                "a 'solve' task takes values 1 (solved) or 0 (not solved)",
+            )
     seen: set[tuple[str, str]] = set()
     for i, u in enumerate(ref.unscored_reference_instances):
         where = f"unscored_reference_instances[{i}]"
@@ -209,8 +224,9 @@ def reference_from_dict(raw, file: str, path: Path | None = None, sha256: str = 
     tasks = raw.get("tasks")
     instances: dict = {}
     slim = raw
-    if isinstance(tasks, dict) and all(isinstance(t, dict) and isinstance(t.get("instances"), dict)
-                                       for t in tasks.values()):
+    if isinstance(tasks, dict) and all(
+        isinstance(t, dict) and isinstance(t.get("instances"), dict) for t in tasks.values()
+    ):
         instances = {name: t["instances"] for name, t in tasks.items()}
         slim = {**raw, "tasks": {name: {**t, "instances": {}} for name, t in tasks.items()}}
     try:
@@ -253,15 +269,31 @@ def resolve_reference(spec: str, benchmark: Path, reference_id: str | None) -> L
             root = benchmark / "references"
             known = sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
             hint = f" (available: {', '.join(known)})" if known else ""
-            raise InputError([Problem(str(path), "", "", f"reference '{rid}' for suite '{spec}' not found{hint}; "
-                                      "pass --reference-id or --benchmark")])
+            raise InputError(
+                [
+                    Problem(
+                        str(path),
+                        "",
+                        "",
+                        f"reference '{rid}' for suite '{spec}' not found{hint}; pass --reference-id or --benchmark",
+                    )
+                ]
+            )
         loaded = load_reference(path)
         check_reference_identity(loaded, rid, spec)
         return loaded
     loaded = load_reference(Path(spec))
     if reference_id and loaded.reference_id != reference_id:
-        raise InputError([Problem(spec, "", "reference_id",
-                                  f"file declares '{loaded.reference_id}' but --reference-id asks for '{reference_id}'")])
+        raise InputError(
+            [
+                Problem(
+                    spec,
+                    "",
+                    "reference_id",
+                    f"file declares '{loaded.reference_id}' but --reference-id asks for '{reference_id}'",
+                )
+            ]
+        )
     return loaded
 
 
@@ -269,8 +301,12 @@ def check_reference_identity(loaded: LoadedReference, reference_id: str, suite: 
     """A file found under references/<id>/<suite>.json must declare that id and suite (R5: versioned)."""
     problems = Problems()
     if loaded.reference_id != reference_id:
-        problems.add(loaded.path, "", "reference_id",
-                     f"file declares '{loaded.reference_id}' but was looked up as '{reference_id}'")
+        problems.add(
+            loaded.path,
+            "",
+            "reference_id",
+            f"file declares '{loaded.reference_id}' but was looked up as '{reference_id}'",
+        )
     if loaded.suite != suite:
         problems.add(loaded.path, "", "suite", f"file declares suite '{loaded.suite}', expected '{suite}'")
     problems.raise_if_any()

@@ -10,9 +10,9 @@ the problem.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from itertools import repeat
 from operator import eq, is_, is_not
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -21,12 +21,11 @@ from scipy.special import ndtr
 
 from .errors import InputError, Problem, Problems
 from .jsonio import compact_object_with_array, load_json
-from .models import FAILURE_STATUSES, INCOMPLETE_STATUSES, RECORD_STATUSES, InstanceRecord, problems_from_validation
+from .models import InstanceRecord, problems_from_validation
 from .reference import TaskReference
+from .vocab import FIRST_INCOMPLETE_CODE, INCOMPLETE_STATUSES, RECORD_STATUSES, STATUS_CODE
 
 _INCOMPLETE = frozenset(INCOMPLETE_STATUSES)
-STATUS_CODE = {s: i for i, s in enumerate(RECORD_STATUSES)}  # ok = 0, then the failures, then incomplete
-FIRST_INCOMPLETE_CODE = 1 + len(FAILURE_STATUSES)
 MAX_LAYOUTS = 64  # record orders batched per task; files in further orders are scored one by one
 _A_TYPES = {int, float, type(None)}
 _SOLVED_TYPES = {bool, type(None)}
@@ -71,9 +70,9 @@ class TaskScore:
     """Scores of one attempt of one task, aligned with the reference's scored instances."""
 
     ref: TaskReference
-    codes: np.ndarray   # uint8 codes into RECORD_STATUSES
-    A: np.ndarray       # NaN where the status is a failure
-    z: np.ndarray       # NaN where the status is a failure
+    codes: np.ndarray  # uint8 codes into RECORD_STATUSES
+    A: np.ndarray  # NaN where the status is a failure
+    z: np.ndarray  # NaN where the status is a failure
     phi: np.ndarray
     relative_score: float
     unscored_instances: list[str]
@@ -84,7 +83,7 @@ class TaskScore:
 
 
 def _is_number(v) -> bool:
-    return (type(v) is int or type(v) is float)
+    return type(v) is int or type(v) is float
 
 
 def record_value(rec: dict, kind: str) -> tuple[float | None, str | None]:
@@ -170,7 +169,9 @@ def parse_records_fast(raw: list, file: str, kind: str) -> Records | None:
 def parse_records(raw, file: str, kind: str) -> Records:
     """Validate a records list (SPEC 2.3 / 3); raises InputError listing every bad record."""
     if not isinstance(raw, list):
-        raise InputError([Problem(file, "", "", f"expected a JSON list of instance records, found {type(raw).__name__}")])
+        raise InputError(
+            [Problem(file, "", "", f"expected a JSON list of instance records, found {type(raw).__name__}")]
+        )
     fast = parse_records_fast(raw, file, kind)
     return fast if fast is not None else parse_records_slow(raw, file, kind)
 
@@ -196,10 +197,16 @@ def parse_records_slow(raw: list, file: str, kind: str) -> Records:
                 problems.extend(problems_from_validation(exc, file, where=where))
                 continue
         if status in _INCOMPLETE:
-            problems.add(file, f"{where} ('{name}')", "status",
-                         f"'{status}' is an incomplete observation: repair it before scoring")
+            problems.add(
+                file,
+                f"{where} ('{name}')",
+                "status",
+                f"'{status}' is an incomplete observation: repair it before scoring",
+            )
         if name in seen:
-            problems.add(file, f"{where} ('{name}')", "instance", f"duplicate instance name (first at record {seen[name]})")
+            problems.add(
+                file, f"{where} ('{name}')", "instance", f"duplicate instance name (first at record {seen[name]})"
+            )
         else:
             seen[name] = i
         if status == "ok":
@@ -253,8 +260,16 @@ def score_task(ref: TaskReference, records: Records) -> TaskScore:
     if missing.size:
         shown = ", ".join(ref.names[i] for i in missing[:MAX_LISTED])
         more = f" and {missing.size - MAX_LISTED} more" if missing.size > MAX_LISTED else ""
-        raise InputError([Problem(records.file, "", "instance",
-                                  f"{missing.size} scored instance(s) of task '{ref.task}' have no record: {shown}{more}")])
+        raise InputError(
+            [
+                Problem(
+                    records.file,
+                    "",
+                    "instance",
+                    f"{missing.size} scored instance(s) of task '{ref.task}' have no record: {shown}{more}",
+                )
+            ]
+        )
     A = records.A[take]
     codes = records.codes if in_order else records.codes[take]
     with np.errstate(over="ignore"):
@@ -262,8 +277,16 @@ def score_task(ref: TaskReference, records: Records) -> TaskScore:
     overflow = np.flatnonzero(np.isinf(z))
     if overflow.size:
         i = int(overflow[0])
-        raise InputError([Problem(records.file, f"record {int(take[i])} ('{ref.names[i]}')", "A",
-                                  f"z = (A - mu)/scale overflows (A={A[i]!r}, mu={ref.mu[i]!r}, scale={ref.scale[i]!r})")])
+        raise InputError(
+            [
+                Problem(
+                    records.file,
+                    f"record {int(take[i])} ('{ref.names[i]}')",
+                    "A",
+                    f"z = (A - mu)/scale overflows (A={A[i]!r}, mu={ref.mu[i]!r}, scale={ref.scale[i]!r})",
+                )
+            ]
+        )
     phi = instance_phi(z)
     relative = math.fsum(phi.tolist()) / n
     return TaskScore(ref, codes, A, z, phi, relative, unscored)
@@ -341,8 +364,7 @@ def match_layout(ref: TaskReference, names: list) -> Layout | None:
     return None if -1 in take else Layout(len(names), np.array(take, dtype=np.int64), unscored)
 
 
-def score_batch(ref: TaskReference, raws: list[list[dict]], layout: Layout, slots: list[int],
-                results: list) -> None:
+def score_batch(ref: TaskReference, raws: list[list[dict]], layout: Layout, slots: list[int], results: list) -> None:
     """Check and score files of one layout together; ``results[slots[k]]`` gets file k's TaskScore.
 
     Nothing is filled when the bulk check fails, nor for a file whose z overflows.
@@ -366,10 +388,9 @@ def score_batch(ref: TaskReference, raws: list[list[dict]], layout: Layout, slot
         z = instance_z(A, ref.mu, ref.scale, ref.direction)
     overflow = np.isinf(z).any(axis=1).tolist()
     phi = instance_phi(z)
-    for k, (slot, phi_row) in enumerate(zip(slots, phi.tolist())):
+    for k, (slot, phi_row) in enumerate(zip(slots, phi.tolist(), strict=True)):
         if not overflow[k]:  # an overflowing attempt is worded by score_task
-            results[slot] = TaskScore(ref, codes[k], A[k], z[k], phi[k], math.fsum(phi_row) / n,
-                                      list(layout.unscored))
+            results[slot] = TaskScore(ref, codes[k], A[k], z[k], phi[k], math.fsum(phi_row) / n, list(layout.unscored))
 
 
 def instance_rows(score: TaskScore, lo: int = 0, hi: int | None = None) -> list[dict]:
@@ -378,38 +399,72 @@ def instance_rows(score: TaskScore, lo: int = 0, hi: int | None = None) -> list[
     hi = ref.n_scored if hi is None else hi
     ok = (~np.isnan(score.z[lo:hi])).tolist()
     return [
-        {"instance": name, "status": st, "A": a if good else None, "mu": mu, "s": s, "scale": sc,
-         "z": z if good else None, "phi": phi}
+        {
+            "instance": name,
+            "status": st,
+            "A": a if good else None,
+            "mu": mu,
+            "s": s,
+            "scale": sc,
+            "z": z if good else None,
+            "phi": phi,
+        }
         for name, st, a, mu, s, sc, z, phi, good in zip(
-            ref.names[lo:hi], status_names(score.codes[lo:hi]), score.A[lo:hi].tolist(), ref.mu[lo:hi].tolist(),
-            ref.s[lo:hi].tolist(), ref.scale[lo:hi].tolist(), score.z[lo:hi].tolist(), score.phi[lo:hi].tolist(), ok)
+            ref.names[lo:hi],
+            status_names(score.codes[lo:hi]),
+            score.A[lo:hi].tolist(),
+            ref.mu[lo:hi].tolist(),
+            ref.s[lo:hi].tolist(),
+            ref.scale[lo:hi].tolist(),
+            score.z[lo:hi].tolist(),
+            score.phi[lo:hi].tolist(),
+            ok,
+            strict=True,
+        )
     ]
 
 
 def output_head(score: TaskScore, suite: str, reference_id: str) -> dict:
     ref = score.ref
-    return {"task": ref.task, "suite": suite, "reference_id": reference_id, "kind": ref.kind,
-            "direction": ref.direction, "relative_score": score.relative_score, "n_scored": ref.n_scored}
+    return {
+        "task": ref.task,
+        "suite": suite,
+        "reference_id": reference_id,
+        "kind": ref.kind,
+        "direction": ref.direction,
+        "relative_score": score.relative_score,
+        "n_scored": ref.n_scored,
+    }
 
 
 def solver_score_output(score: TaskScore, suite: str, reference_id: str) -> dict:
     """SPEC 7, solver-score output. Every float is finite by construction (NaN only as null)."""
-    return {**output_head(score, suite, reference_id), "instances": instance_rows(score),
-            "unscored_instances": score.unscored_instances}
+    return {
+        **output_head(score, suite, reference_id),
+        "instances": instance_rows(score),
+        "unscored_instances": score.unscored_instances,
+    }
 
 
 def solver_score_chunks(score: TaskScore, suite: str, reference_id: str, rows_per_chunk: int = 1 << 12):
     """The same document as compact JSON, built a chunk of instances at a time (for 10^6 instances)."""
     n = score.ref.n_scored
     chunks = (instance_rows(score, lo, min(n, lo + rows_per_chunk)) for lo in range(0, n, rows_per_chunk))
-    return compact_object_with_array(output_head(score, suite, reference_id), "instances", chunks,
-                                     {"unscored_instances": score.unscored_instances})
+    return compact_object_with_array(
+        output_head(score, suite, reference_id), "instances", chunks, {"unscored_instances": score.unscored_instances}
+    )
 
 
 def output_is_finite(score: TaskScore) -> bool:
     """Checks the arrays that go into the output, so the writer can skip its walk."""
     ok = ~np.isnan(score.z)
     ref = score.ref
-    return bool(np.isfinite(score.z[ok]).all() and np.isfinite(score.A[ok]).all() and np.isfinite(score.phi).all()
-                and np.isfinite(ref.mu).all() and np.isfinite(ref.s).all() and np.isfinite(ref.scale).all()
-                and math.isfinite(score.relative_score))
+    return bool(
+        np.isfinite(score.z[ok]).all()
+        and np.isfinite(score.A[ok]).all()
+        and np.isfinite(score.phi).all()
+        and np.isfinite(ref.mu).all()
+        and np.isfinite(ref.s).all()
+        and np.isfinite(ref.scale).all()
+        and math.isfinite(score.relative_score)
+    )

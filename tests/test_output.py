@@ -9,8 +9,8 @@ import os
 import pytest
 
 from scoring.jsonio import dumps, write_atomic
-from scoring.schema import IndexOutput, SolverScoreOutput
 from scoring.output import content_sha256
+from scoring.schema import IndexOutput, SolverScoreOutput
 from tests.conftest import full_rows
 
 
@@ -21,16 +21,27 @@ def test_index_json_has_the_contract_shape(ws, cli):
     IndexOutput.model_validate(doc)
     assert doc["metric_id"] == "tcsexam-index-original-30303010-v0.1"
     assert doc["weights"] == {"theorem": 30, "solver": 30, "construction": 30, "conjecture": 10}
-    assert set(doc["models"]["m"]) >= {"status", "index", "track_means", "tasks", "coverage", "pass_hat_k",
-                                       "issues", "ci"}
+    assert set(doc["models"]["m"]) >= {
+        "status",
+        "index",
+        "track_means",
+        "tasks",
+        "coverage",
+        "pass_hat_k",
+        "issues",
+        "ci",
+    }
 
 
 def test_provenance_hashes_the_inputs(ws, cli):
     ws.write_rows(full_rows())
     cli(*ws.score_args())
     prov = json.loads(ws.out.read_text())["provenance"]
-    for name, file in (("attempts", ws.run / "attempts.csv"), ("cohort", ws.run / "cohort.json"),
-                       ("suite", ws.bench / "suites" / "lite.json")):
+    for name, file in (
+        ("attempts", ws.run / "attempts.csv"),
+        ("cohort", ws.run / "cohort.json"),
+        ("suite", ws.bench / "suites" / "lite.json"),
+    ):
         assert prov["inputs"][name]["sha256"] == hashlib.sha256(file.read_bytes()).hexdigest()
     assert prov["adoption_rule"] == "first valid attempt"
     assert prov["solver_reference_id"] == "ref-test"
@@ -79,14 +90,23 @@ def test_atomic_write_keeps_the_old_file_when_replace_fails(tmp_path, monkeypatc
 
 def test_solver_score_output_shape(tmp_path, cli):
     from tests.conftest import MINI_REFERENCE
+
     ref = tmp_path / "ref.json"
     ref.write_text(json.dumps(MINI_REFERENCE))
     recs = tmp_path / "r.json"
-    recs.write_text(json.dumps([{"instance": "a", "status": "ok", "A": 12}, {"instance": "b", "status": "crash"},
-                                {"instance": "zz", "status": "ok", "A": 3}]))
+    recs.write_text(
+        json.dumps(
+            [
+                {"instance": "a", "status": "ok", "A": 12},
+                {"instance": "b", "status": "crash"},
+                {"instance": "zz", "status": "ok", "A": 3},
+            ]
+        )
+    )
     out = tmp_path / "o.json"
-    code, stdout, _ = cli("solver-score", "--task", "s1", "--records", str(recs), "--reference", str(ref),
-                          "--output", str(out))
+    code, stdout, _ = cli(
+        "solver-score", "--task", "s1", "--records", str(recs), "--reference", str(ref), "--output", str(out)
+    )
     assert code == 0
     doc = SolverScoreOutput.model_validate_json(out.read_text())
     assert doc.relative_score == 0.25 and doc.n_scored == 2 and doc.unscored_instances == ["zz"]
@@ -98,10 +118,17 @@ def test_solver_score_output_shape(tmp_path, cli):
 def test_streamed_solver_output_equals_the_whole_document(rows_per_chunk):
     from scoring.reference import reference_from_dict
     from scoring.solver_score import parse_records, score_task, solver_score_chunks, solver_score_output
+
     instances = {f"i{k}": [10 + k, 12 + k, 14 + k] for k in range(7)}
-    ref = reference_from_dict({"reference_id": "r", "suite": "lite", "scale_floor": {"relative": 0.02, "absolute": 1e-9},
-                               "tasks": {"t": {"kind": "objective", "direction": "maximize", "instances": instances}}},
-                              "ref.json").task("t")
+    ref = reference_from_dict(
+        {
+            "reference_id": "r",
+            "suite": "lite",
+            "scale_floor": {"relative": 0.02, "absolute": 1e-9},
+            "tasks": {"t": {"kind": "objective", "direction": "maximize", "instances": instances}},
+        },
+        "ref.json",
+    ).task("t")
     recs = [{"instance": f"i{k}", "status": "ok" if k % 3 else "crash", "A": 12.5 + k} for k in range(7)]
     recs.append({"instance": "extra", "status": "ok", "A": 1})
     score = score_task(ref, parse_records(recs, "r.json", "objective"))
@@ -112,15 +139,19 @@ def test_streamed_solver_output_equals_the_whole_document(rows_per_chunk):
 
 def test_streamed_object_with_no_items():
     from scoring.jsonio import compact_object_with_array
+
     assert json.loads(b"".join(compact_object_with_array({"a": 1}, "xs", iter([[], []]), {}))) == {"a": 1, "xs": []}
     assert json.loads(b"".join(compact_object_with_array({}, "xs", iter([[1], [2, 3]]), {"z": []}))) == {
-        "xs": [1, 2, 3], "z": []}
+        "xs": [1, 2, 3],
+        "z": [],
+    }
 
 
 def test_read_if_file_tells_no_file_from_a_file_it_cannot_read(tmp_path, monkeypatch):
     # re-scoring skips an attempt without a records file, but an unreadable one is a problem
     import scoring.jsonio as jsonio
     from scoring.errors import InputError
+
     (tmp_path / "a.json").write_bytes(b"[]")
     (tmp_path / "folder.json").mkdir()
     assert jsonio.read_if_file(str(tmp_path / "a.json")) == b"[]"
@@ -130,6 +161,7 @@ def test_read_if_file_tells_no_file_from_a_file_it_cannot_read(tmp_path, monkeyp
 
     def denied(file, *args, **kwargs):
         raise PermissionError(13, "Permission denied", str(file))
+
     monkeypatch.setattr(jsonio, "open", denied, raising=False)
     with pytest.raises(InputError) as info:
         jsonio.read_if_file(str(tmp_path / "a.json"), "records file")

@@ -83,14 +83,19 @@ def naive_scores(reference: dict, task: str, records: list[dict]) -> float:
 def core_scores(reference: dict, task: str, records: list[dict]) -> float:
     from scoring.reference import reference_from_dict
     from scoring.solver_score import parse_records, score_task
+
     ref = reference_from_dict(reference, "ref")
     t = ref.task(task)
     return score_task(t, parse_records(records, "records", t.kind)).relative_score
 
 
 def probe(args: list[str]) -> dict:
-    out = subprocess.run([sys.executable, "-m", "tests.bench.tui_probe", args[0], repr(time.time()), *args[1:]],
-                         cwd=ROOT, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "tests.bench.tui_probe", args[0], repr(time.time()), *args[1:]],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     if out.returncode:
         raise SystemExit(f"probe failed: {out.stderr[-2000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -116,10 +121,18 @@ def main(argv=None) -> dict:
     exe = [sys.executable, "-m", "scoring"]
     # as an install does: compile the sources once, so that no run pays for compiling them
     # (this environment sets PYTHONDONTWRITEBYTECODE, which leaves them uncompiled otherwise)
-    subprocess.run([sys.executable, "-m", "compileall", "-q", "scoring", "tui", "sample_runs"], cwd=ROOT, check=True,
-                   capture_output=True)
-    report: dict = {"date": date.today().isoformat(), "python": platform.python_version(),
-                    "machine": f"{platform.machine()}, {os.cpu_count()} cores", "instances": a.instances}
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", "scoring", "tui", "sample_runs"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    report: dict = {
+        "date": date.today().isoformat(),
+        "python": platform.python_version(),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores",
+        "instances": a.instances,
+    }
 
     print(f"generating inputs in {work} …", file=sys.stderr)
     big, small = work / "big", work / "small"
@@ -132,8 +145,21 @@ def main(argv=None) -> dict:
     # 1. solver-score end to end against the I/O floor
     ref = big / "bench" / "references" / "bench-synthetic-1m" / "bench.json"
     recs = big / "records.json"
-    t_ss = wall([*exe, "solver-score", "--task", "big-task", "--records", str(recs), "--reference", str(ref),
-                 "--output", str(work / "ss.json")], a.reps)
+    t_ss = wall(
+        [
+            *exe,
+            "solver-score",
+            "--task",
+            "big-task",
+            "--records",
+            str(recs),
+            "--reference",
+            str(ref),
+            "--output",
+            str(work / "ss.json"),
+        ],
+        a.reps,
+    )
     t_floor = wall([sys.executable, "-c", FLOOR, str(work / "floor.json"), str(ref), str(recs)], a.reps)
     report["solver_score"] = {"seconds": t_ss, "floor_seconds": t_floor, "ratio": t_ss / t_floor, "target": "<= 2"}
 
@@ -144,10 +170,16 @@ def main(argv=None) -> dict:
         json_files = [str(f) for f in files if f.suffix == ".json"]
         t_score = wall([*exe, "score", str(folder), "--output", str(work / "index.json")], a.reps, ok=(0, 3))
         t_floor2 = wall([sys.executable, "-c", FLOOR, str(work / "floor2.json"), *json_files], a.reps)
-        report[key] = {"seconds": t_score, "floor_seconds": t_floor2, "ratio": t_score / t_floor2,
-                       "record_files": len(json_files) - 1, "records": report[key.replace("score_", "")]["records"],
-                       "imports_seconds": t_imports, "imports_ratio": t_imports / t_floor2,
-                       "target": "<= 2" if key == "score_large_run" else "reported"}
+        report[key] = {
+            "seconds": t_score,
+            "floor_seconds": t_floor2,
+            "ratio": t_score / t_floor2,
+            "record_files": len(json_files) - 1,
+            "records": report[key.replace("score_", "")]["records"],
+            "imports_seconds": t_imports,
+            "imports_ratio": t_imports / t_floor2,
+            "target": "<= 2" if key == "score_large_run" else "reported",
+        }
 
     # 3. core against a naive scorer (parse excluded for both)
     reference = orjson.loads(ref.read_bytes())
@@ -158,23 +190,35 @@ def main(argv=None) -> dict:
     t = time.perf_counter()
     core = core_scores(reference, "big-task", records)
     t_core = time.perf_counter() - t
-    report["vs_naive"] = {"naive_seconds": t_naive, "core_seconds": t_core, "speedup": t_naive / t_core,
-                          "same_score": abs(naive - core) < 1e-9, "target": ">= 10"}
+    report["vs_naive"] = {
+        "naive_seconds": t_naive,
+        "core_seconds": t_core,
+        "speedup": t_naive / t_core,
+        "same_score": abs(naive - core) < 1e-9,
+        "target": ">= 10",
+    }
 
     # 4. dashboard, headless, fresh processes
     bare = best_probe(["bare"], a.reps)
     big_probe = best_probe(["dashboard", str(big / "run"), str(big / "bench"), "--reps", "20"], a.reps)
     small_probe = best_probe(["dashboard", str(small / "run"), str(small / "bench"), "--reps", "20"], a.reps)
     report["dashboard"] = {
-        "bare_first_frame_s": bare["first_frame"], "first_frame_s": big_probe["first_frame"],
-        "first_frame_ratio": big_probe["first_frame"] / bare["first_frame"], "first_frame_target": "<= 3",
+        "bare_first_frame_s": bare["first_frame"],
+        "first_frame_s": big_probe["first_frame"],
+        "first_frame_ratio": big_probe["first_frame"] / bare["first_frame"],
+        "first_frame_target": "<= 3",
         "instances_shown_s": big_probe["instances_shown"],
-        "page_down_ms": big_probe["page_down_ms"], "page_down_ms_1k": small_probe["page_down_ms"],
+        "page_down_ms": big_probe["page_down_ms"],
+        "page_down_ms_1k": small_probe["page_down_ms"],
         "page_down_ratio": big_probe["page_down_ms"] / small_probe["page_down_ms"],
-        "sort_ms": big_probe["sort_ms"], "sort_ms_1k": small_probe["sort_ms"],
-        "sort_ratio": big_probe["sort_ms"] / small_probe["sort_ms"], "flat_target": "<= 1.5",
-        "filter_ms": big_probe["filter_ms"], "sort_by_name_ms": big_probe["sort_by_name_ms"],
-        "peak_memory_mb": big_probe["maxrss_mb"], "memory_target": "< 300 MB",
+        "sort_ms": big_probe["sort_ms"],
+        "sort_ms_1k": small_probe["sort_ms"],
+        "sort_ratio": big_probe["sort_ms"] / small_probe["sort_ms"],
+        "flat_target": "<= 1.5",
+        "filter_ms": big_probe["filter_ms"],
+        "sort_by_name_ms": big_probe["sort_by_name_ms"],
+        "peak_memory_mb": big_probe["maxrss_mb"],
+        "memory_target": "< 300 MB",
         "loader_process_peak_memory_mb": big_probe.get("helper_maxrss_mb"),
     }
     text = json.dumps(report, indent=2)
