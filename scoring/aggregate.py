@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 
 from .errors import InputError, Problem, Problems
 from .inputs import Run
-from .jsonio import parse_json_bytes, read_if_file
+from .jsonio import read_if_file
 from .models import AttemptRow
 from .passk import DEFAULT_THRESHOLDS, mean_pass_hat_k, successes
 from .reference import TaskReference
-from .solver_score import TaskScore, score_attempts
+from .solver_score import TaskScore, read_records, score_task
 from .uncertainty import ci_block
 from .vocab import STATUS_ORDER, TRACK_SCORE_TYPE, TRACKS, WEIGHTS
 
@@ -183,7 +183,7 @@ def rescore_from_records(run: Run, checked: Checked, problems: Problems) -> None
         for (model, row, rel), (result, digest, found) in zip(jobs, next(outcomes), strict=True):
             if found:
                 problems.extend(found)
-            if result is None:
+            if result is None or digest is None or row.score is None:
                 continue
             checked.records_used[rel] = digest
             relative = result.relative_score
@@ -202,24 +202,21 @@ Outcome = tuple[TaskScore | None, str | None, list[Problem]]  # the score, the f
 
 
 def rescore_task(task_ref: TaskReference, base: str, rels: list[str]) -> list[Outcome]:
-    """Read, parse and score the records files ``rels`` (under ``base``) of one task; per file its
+    """Read, check and score the records files ``rels`` (under ``base``) of one task; per file its
     TaskScore (None when there is no file or it has problems), its sha256 and its problems."""
-    outcomes: list[Outcome] = [(None, None, [])] * len(rels)
-    parsed: list[tuple[int, str, bytes, object]] = []
-    for k, rel in enumerate(rels):
+    outcomes: list[Outcome] = []
+    for rel in rels:
         path = os.path.join(base, rel)
         try:
             data = read_if_file(path, "records file")
-            if data is not None:  # no file: this attempt is not re-scored
-                parsed.append((k, path, data, parse_json_bytes(data, path)))
+            if data is None:  # no file: this attempt is not re-scored
+                outcomes.append((None, None, []))
+                continue
+            score = score_task(task_ref, read_records(data, path, task_ref.kind))
         except InputError as exc:
-            outcomes[k] = (None, None, exc.problems)
-    results = score_attempts(task_ref, [(path, raw) for _, path, _, raw in parsed]) if parsed else []
-    for (k, _, data, _), result in zip(parsed, results, strict=True):
-        if isinstance(result, InputError):
-            outcomes[k] = (None, None, result.problems)
-        else:
-            outcomes[k] = (result, hashlib.sha256(data).hexdigest(), [])
+            outcomes.append((None, None, exc.problems))
+            continue
+        outcomes.append((score, hashlib.sha256(data).hexdigest(), []))
     return outcomes
 
 
@@ -300,7 +297,7 @@ def aggregate_model(model: str, rows: list[AttemptRow], run: Run, thresholds: di
             status = "provisional"
         else:
             status = "complete"
-        valid_scores = [r.score for r in valid]
+        valid_scores = [r.score for r in valid if r.score is not None]  # a valid row has a score
         partial = mean(valid_scores) if valid_scores else None
         tasks[item] = {
             "track": track,
@@ -313,9 +310,9 @@ def aggregate_model(model: str, rows: list[AttemptRow], run: Run, thresholds: di
         }
 
     track_scores: dict[str, list[float] | None] = {}
-    for track in TRACKS:
-        entries = [t for t in tasks.values() if t["track"] == track]
-        track_scores[track] = None if any(t["mean"] is None for t in entries) else [t["mean"] for t in entries]
+    for name in TRACKS:
+        entries = [t for t in tasks.values() if t["track"] == name]
+        track_scores[name] = None if any(t["mean"] is None for t in entries) else [t["mean"] for t in entries]
     track_means = {t: (mean(v) if v else None) for t, v in track_scores.items()}
     index = index_from_track_means(track_means)
     statuses = [t["status"] for t in tasks.values()]
@@ -335,9 +332,10 @@ def aggregate_model(model: str, rows: list[AttemptRow], run: Run, thresholds: di
 
 def index_from_track_means(track_means: dict[str, float | None]) -> float | None:
     """SPEC 1: index = 30·P + 30·S + 30·C + 10·O in points; null when any track mean is null."""
-    if any(track_means[t] is None for t in TRACKS):
+    means = [track_means[t] for t in TRACKS]
+    if any(m is None for m in means):
         return None
-    return math.fsum(WEIGHTS[t] * track_means[t] for t in TRACKS)
+    return math.fsum(WEIGHTS[t] * m for t, m in zip(TRACKS, means, strict=True) if m is not None)
 
 
 def pass_hat_k_by_track(
@@ -351,7 +349,11 @@ def pass_hat_k_by_track(
         for item, t in tasks.items():
             if t["track"] != track:
                 continue
-            scores = [r.score for r in by_item.get(item, []) if r.adopted and r.score_status == "valid"]
+            scores = [
+                r.score
+                for r in by_item.get(item, [])
+                if r.adopted and r.score_status == "valid" and r.score is not None
+            ]
             counts.append((len(scores), successes(scores, thr)))
         by_k = mean_pass_hat_k(counts)
         out[track] = {

@@ -133,7 +133,7 @@ def cmd_solver_score(args) -> int:
     benchmark = Path(args.benchmark) if args.benchmark else default_benchmark()
     ref = resolve_reference(args.reference, benchmark, args.reference_id)
     if not ref.has_task(args.task):
-        known = ", ".join(sorted(ref.model.tasks))
+        known = ", ".join(sorted(ref.tasks))
         raise InputError(
             [
                 Problem(

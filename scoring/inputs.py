@@ -71,6 +71,9 @@ def resolve_run_paths(
             raise InputError([Problem(records, "", "", "records directory not found")])
     else:
         rec = base / "records" if base is not None and (base / "records").is_dir() else None
+    if base is None:  # then both --attempts and --cohort were given (checked above)
+        assert attempts and cohort
+        base = Path(".")
     return RunPaths(
         attempts=Path(attempts) if attempts else base / "attempts.csv",
         cohort=Path(cohort) if cohort else base / "cohort.json",

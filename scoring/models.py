@@ -1,25 +1,23 @@
 """Typed models of the contract's inputs (SPEC section 2).
 
-Inputs are validated with these models; a pydantic ``ValidationError`` is
-turned into ``Problem``s that name the file, the record or key path, and the
-field. The outputs' models are in ``scoring.schema`` (not imported by the
-commands: every command pays for the models it imports).
+The suite manifest, the cohort and the attempts rows are validated with these
+models; a pydantic ``ValidationError`` is turned into ``Problem``s that name
+the file, the record or key path, and the field. The reference and the
+instance records, the inputs that reach 10^6 values, have msgspec decoders
+next to their rules (``scoring.reference``, ``scoring.solver_score``).
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, ValidationError
 
 from .errors import Problem
 from .vocab import (
     ADOPTED,
     AdoptionStatus,
-    Direction,
-    Kind,
     Protocol,
-    RecordStatus,
     RowProtocol,
     ScoreStatus,
     ScoreType,
@@ -46,63 +44,6 @@ class SuiteManifest(BaseModel):
     model_config = ConfigDict(extra="allow")
     suite: NonEmpty
     tasks: list[SuiteTask] = Field(min_length=1)
-
-
-class ScaleFloor(BaseModel):
-    """SPEC 2.2 / R5: both floors are required."""
-
-    relative: Annotated[Number, Field(ge=0)]
-    absolute: Annotated[Number, Field(gt=0)]
-
-
-class ReferenceTask(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    kind: Kind
-    direction: Direction
-    instances: dict[str, list[Number | None]]
-
-
-class UnscoredReferenceInstance(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    task: NonEmpty
-    instance: NonEmpty
-    values: list[Number | None] = Field(default_factory=list)
-
-
-class ReferenceTaskHeader(BaseModel):
-    """A reference task whose instance values are checked in bulk (see scoring.reference)."""
-
-    model_config = ConfigDict(extra="allow")
-    kind: Kind
-    direction: Direction
-    instances: dict[str, Any]
-
-
-class ReferenceHeader(BaseModel):
-    """The reference file with instance values left for the bulk check (fast on 10^6 instances)."""
-
-    model_config = ConfigDict(extra="allow")
-    reference_id: NonEmpty
-    suite: NonEmpty
-    scale_floor: ScaleFloor
-    tasks: dict[str, ReferenceTaskHeader]
-    unscored_reference_instances: list[UnscoredReferenceInstance] = Field(default_factory=list)
-
-
-class Reference(ReferenceHeader):
-    """SPEC 2.2 (fixed, versioned solver reference): the strict model, used to word problems."""
-
-    tasks: dict[str, ReferenceTask]
-
-
-class InstanceRecord(BaseModel):
-    """SPEC 2.3: one instance of one solver attempt. Extra keys are kept and ignored."""
-
-    model_config = ConfigDict(extra="allow")
-    instance: NonEmpty
-    status: RecordStatus
-    A: Number | None = None
-    solved: StrictBool | None = None
 
 
 class ModelPlan(BaseModel):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from . import __version__
 from .aggregate import evaluate_run, records_digest
@@ -25,7 +26,7 @@ def content_sha256(document: dict) -> str:
 
 
 def provenance(run: Run, records_used: dict[str, str], generated_at: str | None = None) -> dict:
-    inputs = {
+    inputs: dict[str, dict[str, Any]] = {
         name: {"path": str(Path(run.input_paths[name]).resolve()), "sha256": digest}
         for name, digest in sorted(run.sha256.items())
     }

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from .models import Direction, Kind, Protocol, Track
+from .vocab import Direction, Kind, Protocol, Track
 
 
 class InstanceScore(BaseModel):

@@ -153,7 +153,7 @@ def load_state_here(config: DashboardConfig, paths=None) -> DashboardState:
     scores: dict = {}
     document = build_index(run, config.thresholds, scores=scores)
     watched = watched_files(paths) + [p for p in run.input_paths.values() if p not in (paths.attempts, paths.cohort)]
-    floor = float(run.reference.model.scale_floor.relative) if run.reference is not None else None
+    floor = run.reference.header.scale_floor.relative if run.reference is not None else None
     return DashboardState(document, run, watched, scores, relative_floor=floor)
 
 

@@ -382,8 +382,8 @@ case(
     "reference-overflow-value",
     SOLVER,
     1,
-    "infinity",
-    "line 1 column",
+    "out of range",
+    "tasks.s1.instances: field 'a[1]'",
     {"reference.json": js(MINI_REFERENCE).replace("[10, 12, 14]", "[10, 1e400, 14]"), "records.json": js(GOOD_RECORDS)},
 )
 case(
@@ -406,8 +406,8 @@ case(
     "reference-unknown-kind",
     SOLVER,
     1,
-    "Input should be",
-    "field 'kind'",
+    "must be one of objective, solve; got 'objectives'",
+    "tasks.s1: field 'kind'",
     {"reference.json": js(MINI_REFERENCE).replace('"objective"', '"objectives"'), "records.json": js(GOOD_RECORDS)},
 )
 case(
@@ -467,15 +467,15 @@ case(
     "records-overflow-A",
     SCORE,
     1,
-    "infinity",
-    "line 1 column",
+    "out of range",
+    "record 0: field 'A'",
     {REC: js(GOOD_RECORDS).replace('"A": 12', '"A": 1e400')},
 )
 case(
     "records-unknown-status",
     SCORE,
     1,
-    "Input should be",
+    "must be one of ok, timeout, invalid, certificate_failed, crash, out_of_memory, missing, infra_error",
     "record 1: field 'status'",
     {REC: js([GOOD_RECORDS[0], {"instance": "b", "status": "solved"}])},
 )

@@ -3,7 +3,7 @@
 python -m tests.bench.synth run OUT [--models 30] [--attempts 3] [--seed 1]
     a run directory against the bundled Full sample reference: attempts.csv,
     cohort.json and records/ for every solver attempt (1,860 scored instances
-    each), with a realistic mix of statuses; solver scores are computed with
+    each, in shuffled order), with a realistic mix of statuses; solver scores are computed with
     the scoring core so that the records cross-check holds.
 python -m tests.bench.synth big OUT [--instances 1000000] [--seed 1]
     a benchmark folder with a one-task reference of N instances (OUT/bench),
@@ -76,7 +76,8 @@ def make_records(
                 else {"instance": names[i], "status": "ok", "A": a[i]}
             )
     out.extend({"instance": u, "status": "ok", "A": 1.0} for u in extra_unscored)
-    return out
+    # real records come in the order the solver finished them, not in the reference's order
+    return [out[i] for i in rng.permutation(len(out)).tolist()]
 
 
 def write_csv(path: Path, rows: list[dict]) -> None:
