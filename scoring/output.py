@@ -1,8 +1,9 @@
 """index.json (SPEC section 7): document assembly, provenance and content hash.
 
 ``content_sha256`` is the sha256 of the canonical JSON (sorted keys, no
-white space) of the whole document without ``provenance.generated_at`` and
-without ``content_sha256`` itself: the same inputs always give the same hash.
+white space) of the whole document without ``provenance.generated_at``,
+without ``content_sha256`` itself and without each input's ``path``: the same
+inputs give the same hash wherever they sit on disk.
 """
 
 from __future__ import annotations
@@ -20,8 +21,13 @@ from .vocab import METRIC_ID, WEIGHTS
 
 
 def content_sha256(document: dict) -> str:
-    """sha256 over canonical JSON of ``document`` less generated_at and content_sha256."""
+    """SPEC 7: sha256 over canonical JSON of ``document`` less ``generated_at``, ``content_sha256``
+    and each input's ``path``: the same inputs give the same hash wherever they sit on disk."""
     prov = {k: v for k, v in document.get("provenance", {}).items() if k not in ("generated_at", "content_sha256")}
+    if "inputs" in prov:
+        prov["inputs"] = {
+            name: {k: v for k, v in entry.items() if k != "path"} for name, entry in prov["inputs"].items()
+        }
     return hashlib.sha256(canonical_bytes({**document, "provenance": prov})).hexdigest()
 
 

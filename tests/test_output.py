@@ -69,6 +69,29 @@ def test_content_hash_ignores_generated_at_but_not_content(ws, cli):
     assert json.loads(ws.out.read_text())["provenance"]["content_sha256"] != doc["provenance"]["content_sha256"]
 
 
+def test_a_run_copied_elsewhere_has_the_same_content_hash(ws, cli, tmp_path):
+    import shutil
+
+    ws.write_rows(full_rows())
+    ws.write_records(
+        "m", "s1", "1", [{"instance": "a", "status": "ok", "A": 12}, {"instance": "b", "status": "timeout"}]
+    )
+    assert cli(*ws.score_args())[0] == 0
+    here = json.loads(ws.out.read_text())
+    assert here["provenance"]["inputs"]["records"]["files"] == 1
+    elsewhere = tmp_path / "moved"
+    shutil.copytree(ws.run, elsewhere / "run")
+    shutil.copytree(ws.bench, elsewhere / "bench")
+    out = elsewhere / "index.json"
+    assert cli("score", str(elsewhere / "run"), "--benchmark", str(elsewhere / "bench"), "--output", str(out))[0] == 0
+    there = json.loads(out.read_text())
+    assert there["provenance"]["inputs"]["attempts"]["path"] != here["provenance"]["inputs"]["attempts"]["path"]
+    assert there["provenance"]["content_sha256"] == here["provenance"]["content_sha256"]
+    # an input's content still counts: its sha256 stays in the hashed document
+    there["provenance"]["inputs"]["attempts"]["sha256"] = "0" * 64
+    assert content_sha256(there) != here["provenance"]["content_sha256"]
+
+
 def test_writer_refuses_nan():
     with pytest.raises(ValueError, match="non-finite"):
         dumps({"a": [1.0, float("nan")]})
