@@ -126,9 +126,10 @@ def load_for(args, default_run: Path | None = None):
 
 def cmd_solver_score(args) -> int:
     from .inputs import default_benchmark
-    from .jsonio import write_atomic, write_json
+    from .jsonio import write_atomic
     from .reference import resolve_reference
-    from .solver_score import output_is_finite, score_file, solver_score_chunks, solver_score_output
+    from .results import encode
+    from .solver_score import output_is_finite, score_file, solver_score_output
 
     benchmark = Path(args.benchmark) if args.benchmark else default_benchmark()
     ref = resolve_reference(args.reference, benchmark, args.reference_id)
@@ -150,10 +151,8 @@ def cmd_solver_score(args) -> int:
     result = score_file(task_ref, Path(args.records))
     if not output_is_finite(result):  # pragma: no cover - guarded by the input checks
         raise ValueError("a non-finite number reached the output")
-    if task_ref.n_scored > COMPACT_ABOVE:  # compact and streamed: pretty-printing doubles the size
-        write_atomic(Path(args.output), solver_score_chunks(result, suite, reference_id))
-    else:
-        write_json(Path(args.output), solver_score_output(result, suite, reference_id), checked=True)
+    pretty = task_ref.n_scored <= COMPACT_ABOVE  # above, compact: indenting doubles the file's size
+    write_atomic(Path(args.output), encode(solver_score_output(result, suite, reference_id), pretty=pretty))
     print(
         f"{args.task}: relative_score {result.relative_score:.12g} over {task_ref.n_scored} scored instances "
         f"({len(result.unscored_instances)} unscored records) against {reference_id} -> {args.output}"

@@ -101,7 +101,7 @@ class TaskValues:
 
     @cached_property
     def position(self) -> dict[str, int]:
-        return {name: i for i, name in enumerate(self.names)}
+        return dict(zip(self.names, range(len(self.names))))
 
     @cached_property
     def counts(self) -> np.ndarray:
@@ -133,7 +133,7 @@ class TaskReference:
 
     @cached_property
     def position(self) -> dict[str, int]:
-        return {name: i for i, name in enumerate(self.names)}
+        return dict(zip(self.names, range(len(self.names))))
 
     @property
     def n_scored(self) -> int:

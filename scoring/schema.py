@@ -1,4 +1,4 @@
-"""Models of the contract's outputs (SPEC section 7): index.json and the solver-score output.
+"""Models of index.json (SPEC section 7); the solver-score output's types are in ``scoring.results``.
 
 Not imported by the scoring commands (they write plain dicts); the tests validate every
 written file against these models, and they document the output format.
@@ -10,32 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from .vocab import Direction, Kind, Protocol, Track
-
-
-class InstanceScore(BaseModel):
-    instance: str
-    status: str
-    A: float | None
-    mu: float
-    s: float
-    scale: float
-    z: float | None
-    phi: float
-
-
-class SolverScoreOutput(BaseModel):
-    """SPEC section 7, solver-score."""
-
-    task: str
-    suite: str
-    reference_id: str
-    kind: Kind
-    direction: Direction
-    relative_score: float
-    n_scored: int
-    instances: list[InstanceScore]
-    unscored_instances: list[str]
+from .vocab import Protocol, Track
 
 
 class TaskResult(BaseModel):

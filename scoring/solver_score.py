@@ -22,8 +22,9 @@ from scipy.special import ndtr
 
 from .decode import decode_items
 from .errors import InputError, Problem
-from .jsonio import compact_object_with_array, read_bytes
+from .jsonio import read_bytes
 from .reference import TaskReference
+from .results import InstanceResult, SolverScoreOutput
 from .vocab import FIRST_INCOMPLETE_CODE, RECORD_STATUSES, STATUS_CODE, RecordStatus
 
 MAX_LISTED = 20  # scored instances without a record named in the message; the rest are counted
@@ -225,65 +226,36 @@ def score_task(ref: TaskReference, records: Records) -> TaskScore:
     return TaskScore(ref, codes, A, z, phi, relative, unscored)
 
 
-def instance_rows(score: TaskScore, lo: int = 0, hi: int | None = None) -> list[dict]:
-    """SPEC 7: the per-instance entries ``instances[lo:hi]`` (A and z null for a failure)."""
+def solver_score_output(score: TaskScore, suite: str, reference_id: str) -> SolverScoreOutput:
+    """SPEC 7, solver-score output: one row per scored instance, A and z null for a failure."""
     ref = score.ref
-    hi = ref.n_scored if hi is None else hi
-    ok = (~np.isnan(score.z[lo:hi])).tolist()
-    return [
-        {
-            "instance": name,
-            "status": st,
-            "A": a if good else None,
-            "mu": mu,
-            "s": s,
-            "scale": sc,
-            "z": z if good else None,
-            "phi": phi,
-        }
-        for name, st, a, mu, s, sc, z, phi, good in zip(
-            ref.names[lo:hi],
-            status_names(score.codes[lo:hi]),
-            score.A[lo:hi].tolist(),
-            ref.mu[lo:hi].tolist(),
-            ref.s[lo:hi].tolist(),
-            ref.scale[lo:hi].tolist(),
-            score.z[lo:hi].tolist(),
-            score.phi[lo:hi].tolist(),
-            ok,
-            strict=True,
+    failed = np.flatnonzero(np.isnan(score.z)).tolist()
+    A, z = score.A.tolist(), score.z.tolist()
+    for i in failed:
+        A[i] = z[i] = None
+    rows = list(
+        map(
+            InstanceResult,
+            ref.names,
+            status_names(score.codes),
+            A,
+            ref.mu.tolist(),
+            ref.s.tolist(),
+            ref.scale.tolist(),
+            z,
+            score.phi.tolist(),
         )
-    ]
-
-
-def output_head(score: TaskScore, suite: str, reference_id: str) -> dict:
-    ref = score.ref
-    return {
-        "task": ref.task,
-        "suite": suite,
-        "reference_id": reference_id,
-        "kind": ref.kind,
-        "direction": ref.direction,
-        "relative_score": score.relative_score,
-        "n_scored": ref.n_scored,
-    }
-
-
-def solver_score_output(score: TaskScore, suite: str, reference_id: str) -> dict:
-    """SPEC 7, solver-score output. Every float is finite by construction (NaN only as null)."""
-    return {
-        **output_head(score, suite, reference_id),
-        "instances": instance_rows(score),
-        "unscored_instances": score.unscored_instances,
-    }
-
-
-def solver_score_chunks(score: TaskScore, suite: str, reference_id: str, rows_per_chunk: int = 1 << 12):
-    """The same document as compact JSON, built a chunk of instances at a time (for 10^6 instances)."""
-    n = score.ref.n_scored
-    chunks = (instance_rows(score, lo, min(n, lo + rows_per_chunk)) for lo in range(0, n, rows_per_chunk))
-    return compact_object_with_array(
-        output_head(score, suite, reference_id), "instances", chunks, {"unscored_instances": score.unscored_instances}
+    )
+    return SolverScoreOutput(
+        ref.task,
+        suite,
+        reference_id,
+        ref.kind,  # type: ignore[arg-type]
+        ref.direction,  # type: ignore[arg-type]
+        score.relative_score,
+        ref.n_scored,
+        rows,
+        score.unscored_instances,
     )
 
 

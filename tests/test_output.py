@@ -6,11 +6,13 @@ import hashlib
 import json
 import os
 
+import msgspec
 import pytest
 
 from scoring.jsonio import dumps, write_atomic
 from scoring.output import content_sha256
-from scoring.schema import IndexOutput, SolverScoreOutput
+from scoring.results import SolverScoreOutput
+from scoring.schema import IndexOutput
 from tests.conftest import full_rows
 
 
@@ -131,16 +133,18 @@ def test_solver_score_output_shape(tmp_path, cli):
         "solver-score", "--task", "s1", "--records", str(recs), "--reference", str(ref), "--output", str(out)
     )
     assert code == 0
-    doc = SolverScoreOutput.model_validate_json(out.read_text())
+    doc = msgspec.json.decode(out.read_bytes(), type=SolverScoreOutput)
     assert doc.relative_score == 0.25 and doc.n_scored == 2 and doc.unscored_instances == ["zz"]
     assert doc.instances[1].z is None and doc.instances[1].phi == 0.0
     assert doc.reference_id == "ref-test" and doc.suite == "lite"
 
 
-@pytest.mark.parametrize("rows_per_chunk", [1, 3, 1000])
-def test_streamed_solver_output_equals_the_whole_document(rows_per_chunk):
+def test_compact_and_pretty_solver_output_hold_the_same_document():
+    import msgspec
+
     from scoring.reference import reference_from_dict
-    from scoring.solver_score import parse_records, score_task, solver_score_chunks, solver_score_output
+    from scoring.results import SolverScoreOutput, encode
+    from scoring.solver_score import parse_records, score_task, solver_score_output
 
     instances = {f"i{k}": [10 + k, 12 + k, 14 + k] for k in range(7)}
     ref = reference_from_dict(
@@ -154,19 +158,21 @@ def test_streamed_solver_output_equals_the_whole_document(rows_per_chunk):
     ).task("t")
     recs = [{"instance": f"i{k}", "status": "ok" if k % 3 else "crash", "A": 12.5 + k} for k in range(7)]
     recs.append({"instance": "extra", "status": "ok", "A": 1})
-    score = score_task(ref, parse_records(recs, "r.json", "objective"))
-    streamed = b"".join(solver_score_chunks(score, "lite", "r", rows_per_chunk))
-    assert streamed.endswith(b"\n")
-    assert json.loads(streamed) == solver_score_output(score, "lite", "r")
-
-
-def test_streamed_object_with_no_items():
-    from scoring.jsonio import compact_object_with_array
-
-    assert json.loads(b"".join(compact_object_with_array({"a": 1}, "xs", iter([[], []]), {}))) == {"a": 1, "xs": []}
-    assert json.loads(b"".join(compact_object_with_array({}, "xs", iter([[1], [2, 3]]), {"z": []}))) == {
-        "xs": [1, 2, 3],
-        "z": [],
+    doc = solver_score_output(score_task(ref, parse_records(recs, "r.json", "objective")), "lite", "r")
+    compact, pretty = encode(doc, pretty=False), encode(doc, pretty=True)
+    assert compact.endswith(b"}\n") and b"\n" not in compact[:-1] and pretty.count(b"\n") > 8 * 7
+    assert json.loads(compact) == json.loads(pretty)
+    assert msgspec.json.decode(compact, type=SolverScoreOutput) == doc
+    row = json.loads(compact)["instances"][0]  # i0 crashed: A and z null, phi 0; values 10, 12, 14: mu 12, s 2
+    assert row == {
+        "instance": "i0",
+        "status": "crash",
+        "A": None,
+        "mu": 12.0,
+        "s": 2.0,
+        "scale": 2.0,
+        "z": None,
+        "phi": 0.0,
     }
 
 
