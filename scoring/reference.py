@@ -66,8 +66,8 @@ REFERENCE = msgspec.json.Decoder(Reference)
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
-    """No cyclic garbage collection while a reference's 10^6 value lists are allocated (they
-    hold no cycles; the collector would walk them again and again as they are made)."""
+    """No cyclic garbage collection while a reference's 10^6 value lists are alive (they hold no
+    cycles; the collector would walk them again and again as other objects are made)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -101,7 +101,7 @@ class TaskValues:
 
     @cached_property
     def position(self) -> dict[str, int]:
-        return dict(zip(self.names, range(len(self.names))))
+        return dict(zip(self.names, range(len(self.names)), strict=True))
 
     @cached_property
     def counts(self) -> np.ndarray:
@@ -133,7 +133,7 @@ class TaskReference:
 
     @cached_property
     def position(self) -> dict[str, int]:
-        return dict(zip(self.names, range(len(self.names))))
+        return dict(zip(self.names, range(len(self.names)), strict=True))
 
     @property
     def n_scored(self) -> int:
@@ -261,15 +261,16 @@ def check_reference_rules(ref: Reference, values: dict[str, TaskValues], file: s
 
 def read_reference(data: bytes, file: str, path: Path | None = None) -> LoadedReference:
     """Decode and check a reference file's bytes; raises InputError listing every problem."""
-    with collector_paused():
+    with collector_paused():  # until the value lists are let go
         header = decode(data, Reference, file, REFERENCE)
         values = {task: task_values(spec.instances) for task, spec in header.tasks.items()}
-    problems = check_reference_rules(header, values, file)
-    if problems:
-        raise InputError(problems)
-    tasks = {task: reference_statistics(header, task, v) for task, v in values.items()}
-    for spec in header.tasks.values():
-        spec.instances = {}  # the raw values are let go: the statistics are all that is used
+        problems = check_reference_rules(header, values, file)
+        if problems:
+            raise InputError(problems)
+        tasks = {task: reference_statistics(header, task, v) for task, v in values.items()}
+        for spec in header.tasks.values():
+            spec.instances = {}  # the raw values are let go: the statistics are all that is used
+        del values
     return LoadedReference(path or Path(file), header, tasks, hashlib.sha256(data).hexdigest())
 
 
