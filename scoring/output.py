@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .aggregate import evaluate_run, records_digest
+from .aggregate import evaluate_run
+from .crosscheck import records_digest
 from .inputs import Run
 from .jsonio import canonical_bytes, write_json
 from .vocab import METRIC_ID, WEIGHTS

@@ -278,7 +278,7 @@ def test_score_forks_nothing_and_leaves_the_collector_alone(tmp_path, monkeypatc
     import multiprocessing
     import os
 
-    import scoring.aggregate as agg
+    import scoring.crosscheck as agg
     from tests.bench.synth import write_run
 
     write_run(tmp_path / "run", models=4, attempts=9)  # 540 records files, all re-scored from records
