@@ -116,8 +116,8 @@ def record_problems(
     flagged: list[tuple[int, int, str, str]] = []  # (record, rule, field, message)
 
     def flag(mask: np.ndarray, rule: int, field: str, message) -> None:
-        for i in np.flatnonzero(mask).tolist():
-            flagged.append((i, rule, field, message(i)))
+        if mask.any():
+            flagged.extend((i, rule, field, message(i)) for i in np.flatnonzero(mask).tolist())
 
     flag(
         codes >= FIRST_INCOMPLETE_CODE,
@@ -182,7 +182,9 @@ def instance_z(A: np.ndarray, mu: np.ndarray, scale: np.ndarray, direction: str)
 
 def instance_phi(z: np.ndarray) -> np.ndarray:
     """SPEC 3: instance score Phi(z), the standard normal CDF; a failure (z NaN) scores 0."""
-    return np.where(np.isnan(z), 0.0, ndtr(np.nan_to_num(z, nan=0.0)))
+    phi = ndtr(z)
+    phi[np.isnan(z)] = 0.0
+    return phi
 
 
 def score_task(ref: TaskReference, records: Records) -> TaskScore:
