@@ -13,11 +13,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from . import __version__
 from .aggregate import evaluate_run
 from .crosscheck import records_digest
 from .inputs import Run
 from .jsonio import canonical_bytes, write_json
+from .results import IndexDocument
 from .vocab import METRIC_ID, WEIGHTS
 
 
@@ -76,6 +79,7 @@ def build_index(
         "ignored_rows": result["ignored_rows"],
         "provenance": provenance(run, checked.records_used, generated_at),
     }
+    document = msgspec.to_builtins(msgspec.convert(document, IndexDocument))  # the shape, checked
     document["provenance"]["content_sha256"] = content_sha256(document)
     return document
 

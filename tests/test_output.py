@@ -11,8 +11,7 @@ import pytest
 
 from scoring.jsonio import dumps, write_atomic
 from scoring.output import content_sha256
-from scoring.results import SolverScoreOutput
-from scoring.schema import IndexOutput
+from scoring.results import IndexDocument, SolverScoreOutput
 from tests.conftest import full_rows
 
 
@@ -20,7 +19,13 @@ def test_index_json_has_the_contract_shape(ws, cli):
     ws.write_rows(full_rows())
     assert cli(*ws.score_args())[0] == 0
     doc = json.loads(ws.out.read_text())
-    IndexOutput.model_validate(doc)
+    typed = msgspec.json.decode(ws.out.read_bytes(), type=IndexDocument)
+    assert typed.models["m"].tasks["c1"].mean == 1.2 and typed.provenance.content_sha256
+    # the types are strict: a key the contract does not have is a bug, not an extra
+    doc["models"]["m"]["tasks"]["c1"]["median"] = 1.2
+    with pytest.raises(msgspec.ValidationError, match="median"):
+        msgspec.convert(doc, IndexDocument)
+    del doc["models"]["m"]["tasks"]["c1"]["median"]
     assert doc["metric_id"] == "tcsexam-index-original-30303010-v0.1"
     assert doc["weights"] == {"theorem": 30, "solver": 30, "construction": 30, "conjecture": 10}
     assert set(doc["models"]["m"]) >= {

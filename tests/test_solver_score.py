@@ -13,7 +13,7 @@ from scipy.stats import norm
 
 from scoring.errors import InputError
 from scoring.reference import reference_from_dict
-from scoring.solver_score import parse_records, score_task
+from scoring.solver_score import parse_records, read_records, score_task
 
 
 def task_ref(instances, kind="objective", direction="maximize", relative=0.02, absolute=1e-9):
@@ -278,3 +278,17 @@ def test_bad_types_and_broken_rules_are_listed_together_in_record_order():
         ("record 3 ('g')", "status"),
     ]
     assert "first at record 0" in info.value.problems[2].message
+
+
+def test_a_syntax_or_encoding_error_after_a_bad_record_is_what_is_reported():
+    for data, where in (
+        (b'[-1e400{"instance": "a"}]', "line 1 column 8"),
+        (
+            b'[{"instance": "a", "status": "ok"}, {"instance": "\x80b", "status": "ok"}, 1]',
+            "line 1 column 51",
+        ),  # 1 + 33 + 2 + 15 chars precede the bad byte
+    ):
+        with pytest.raises(InputError) as info:
+            read_records(data, "r.json", "objective")
+        (problem,) = info.value.problems
+        assert problem.where == where and problem.message.startswith("invalid JSON")
