@@ -11,9 +11,9 @@ import csv
 import hashlib
 import io
 import re
-from operator import itemgetter
 from dataclasses import dataclass, field
 from functools import cache
+from operator import itemgetter
 from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
@@ -22,8 +22,17 @@ from .errors import InputError, Problem, Problems
 from .jsonio import read_bytes
 from .models import AttemptRow, problems_from_validation
 
-REQUIRED_COLUMNS = ("model", "track", "item", "attempt", "score", "adoption_status", "score_status",
-                    "score_type", "solver_protocol")
+REQUIRED_COLUMNS = (
+    "model",
+    "track",
+    "item",
+    "attempt",
+    "score",
+    "adoption_status",
+    "score_status",
+    "score_type",
+    "solver_protocol",
+)
 OPTIONAL_COLUMNS = ("note", "reference_id")
 _NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
 _NON_FINITE = re.compile(r"^[+-]?(?:nan|inf|infinity)$", re.IGNORECASE)
@@ -50,7 +59,9 @@ def decode_csv(data: bytes, file: str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError([Problem(file, f"line {line}", "", f"not valid UTF-8 (byte {exc.start}); save the file as UTF-8")]) from None
+        raise InputError(
+            [Problem(file, f"line {line}", "", f"not valid UTF-8 (byte {exc.start}); save the file as UTF-8")]
+        ) from None
 
 
 def parse_attempts(text: str, file: str) -> AttemptsTable:
@@ -91,10 +102,16 @@ def parse_attempts(text: str, file: str) -> AttemptsTable:
         if not "".join(cells).strip():
             continue
         if len(cells) != len(columns):
-            found.append((line, Problem(file, f"line {line}", "",
-                                        f"expected {len(columns)} fields as in the header, found {len(cells)}")))
+            found.append(
+                (
+                    line,
+                    Problem(
+                        file, f"line {line}", "", f"expected {len(columns)} fields as in the header, found {len(cells)}"
+                    ),
+                )
+            )
             continue
-        data: dict = dict(zip(fields, map(str.strip, pick(cells))))
+        data: dict = dict(zip(fields, map(str.strip, pick(cells)), strict=True))
         data["line"] = line
         score_text = data["score"]
         if score_text == "":
@@ -109,8 +126,18 @@ def parse_attempts(text: str, file: str) -> AttemptsTable:
     rows: list[AttemptRow] = []
     for line, row in validate_rows(pending, file, found):
         if row.score is None and row.score_status == "valid":
-            found.append((line, Problem(file, f"line {line}", "score", "empty score with score_status 'valid' "
-                                        "(a score may be empty only when the result is not there yet)")))
+            found.append(
+                (
+                    line,
+                    Problem(
+                        file,
+                        f"line {line}",
+                        "score",
+                        "empty score with score_status 'valid' "
+                        "(a score may be empty only when the result is not there yet)",
+                    ),
+                )
+            )
             continue
         rows.append(row)
     found.sort(key=itemgetter(0))  # stable: a line's problems keep their order
@@ -127,7 +154,9 @@ def validate_rows(pending: list[tuple[int, dict]], file: str, found: list) -> li
     """The valid rows, validated in one pydantic call; when some row fails, row by row, so that
     each problem is worded with its line (and added to ``found``) and the good rows are kept."""
     try:
-        return list(zip((line for line, _ in pending), _rows_adapter().validate_python([d for _, d in pending])))
+        return list(
+            zip((line for line, _ in pending), _rows_adapter().validate_python([d for _, d in pending]), strict=True)
+        )
     except ValidationError:
         pass
     valid = []
@@ -147,4 +176,3 @@ def load_attempts(path: Path) -> AttemptsTable:
     table = parse_attempts(text, str(path))
     table.sha256 = hashlib.sha256(data).hexdigest()
     return table
-

@@ -8,16 +8,15 @@ field), 2 usage. No traceback reaches the user.
 from __future__ import annotations
 
 import argparse
-import gc
-import os
+import math
 import sys
 from pathlib import Path
 
-from . import TRACK_LETTERS, TRACKS, __version__
-from .errors import InputError, Problem, format_problems
+from . import __version__
+from .errors import InputError, Problem, UsageError, format_problems
+from .vocab import EXIT_FOR_STATUS, TRACK_LETTERS, TRACKS
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
-COMPACT_ABOVE = 100_000
 
 
 class Parser(argparse.ArgumentParser):
@@ -34,7 +33,7 @@ def parse_threshold(text: str) -> tuple[str, float]:
         number = float(value)
     except ValueError:
         raise argparse.ArgumentTypeError(f"threshold of {track} is not a number: {value!r}") from None
-    if number != number or number in (float("inf"), float("-inf")):
+    if not math.isfinite(number):
         raise argparse.ArgumentTypeError(f"threshold of {track} must be finite")
     return track, number
 
@@ -45,12 +44,22 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--attempts", metavar="CSV", help="attempts table (default RUN_DIR/attempts.csv)")
     p.add_argument("--cohort", metavar="JSON", help="cohort declaration (default RUN_DIR/cohort.json)")
     p.add_argument("--records", metavar="DIR", help="instance records (default RUN_DIR/records when present)")
-    p.add_argument("--benchmark", metavar="DIR", help="benchmark folder (default $TCSEXAM_BENCHMARK or the bundled sample)")
-    p.add_argument("--threshold", metavar="TRACK=VALUE", action="append", type=parse_threshold, default=[],
-                   help="pass^k success threshold of a track (defaults: theorem 1, conjecture 1, construction 1.0, solver 0.5)")
+    p.add_argument(
+        "--benchmark", metavar="DIR", help="benchmark folder (default $TCSEXAM_BENCHMARK or the bundled sample)"
+    )
+    p.add_argument(
+        "--threshold",
+        metavar="TRACK=VALUE",
+        action="append",
+        type=parse_threshold,
+        default=[],
+        help="pass^k success threshold of a track (defaults: theorem 1, conjecture 1, construction 1.0, solver 0.5)",
+    )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
+    """The headless commands of SPEC 6; returns the parser and its subcommands (the shell in
+    ``tui.cli`` adds ``tui`` to them)."""
     parser = Parser(prog="tcsexam", description="Scoring engine and dashboard for the TCSExam benchmark.")
     parser.add_argument("--version", action="version", version=f"tcsexam {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
@@ -71,12 +80,6 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("validate", help="list every problem of a run at once; writes nothing")
     add_run_arguments(p)
 
-    p = sub.add_parser("tui", help="the dashboard (no RUN_DIR: the bundled demo run)")
-    add_run_arguments(p)
-    p.add_argument("--output", default="build/index.json", metavar="FILE", help="where export writes index.json")
-    p.add_argument("--watch", action="store_true", help="reload when an input file changes")
-    p.add_argument("--tau2", metavar="PATH", help="also open a tau2-bench run (its results.json or its folder)")
-
     p = sub.add_parser("tau2", help="tau2-bench results: pass^k, termination reasons, reward-gate audit")
     p.add_argument("results", metavar="PATH", help="a run's results.json or its folder (json or dir format)")
     p.add_argument("--output", metavar="FILE")
@@ -86,8 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--models", nargs=2, required=True, metavar=("A", "B"))
     p.add_argument("--output", metavar="FILE")
     from . import prepare, report  # init, fill (SPEC 10); table, diff, verify (SPEC 11)
+
     COMMANDS.update(prepare.add_parsers(sub), **report.add_parsers(sub))
-    return parser
+    return parser, sub
 
 
 def fmt(x: float | None, digits: int = 4) -> str:
@@ -97,8 +101,10 @@ def fmt(x: float | None, digits: int = 4) -> str:
 def summary_table(document: dict) -> str:
     rows = [f"{'model':<24} {'status':<12} {'index':>8}  " + "  ".join(f"{TRACK_LETTERS[t]:>6}" for t in TRACKS)]
     for name, m in document["models"].items():
-        rows.append(f"{name:<24} {m['status']:<12} {fmt(m['index'], 2):>8}  "
-                    + "  ".join(f"{fmt(m['track_means'][t]):>6}" for t in TRACKS))
+        rows.append(
+            f"{name:<24} {m['status']:<12} {fmt(m['index'], 2):>8}  "
+            + "  ".join(f"{fmt(m['track_means'][t]):>6}" for t in TRACKS)
+        )
     ign = document["ignored_rows"]["count"]
     if ign:
         rows.append(f"ignored rows (models outside the cohort, items outside the suite): {ign}")
@@ -107,35 +113,48 @@ def summary_table(document: dict) -> str:
 
 def load_for(args, default_run: Path | None = None):
     from .inputs import load_run, resolve_run_paths
-    paths = resolve_run_paths(args.run_dir, attempts=args.attempts, cohort=args.cohort, records=args.records,
-                              benchmark=args.benchmark, suite=args.suite, default_run=default_run)
+
+    paths = resolve_run_paths(
+        args.run_dir,
+        attempts=args.attempts,
+        cohort=args.cohort,
+        records=args.records,
+        benchmark=args.benchmark,
+        suite=args.suite,
+        default_run=default_run,
+    )
     return load_run(paths)
 
 
 def cmd_solver_score(args) -> int:
     from .inputs import default_benchmark
-    from .jsonio import write_atomic, write_json
+    from .jsonio import write_atomic
     from .reference import resolve_reference
-    from .solver_score import output_is_finite, score_file, solver_score_chunks, solver_score_output
+    from .solver_score import score_file, solver_score_bytes
 
     benchmark = Path(args.benchmark) if args.benchmark else default_benchmark()
     ref = resolve_reference(args.reference, benchmark, args.reference_id)
     if not ref.has_task(args.task):
-        known = ", ".join(sorted(ref.model.tasks))
-        raise InputError([Problem(str(ref.path), "tasks", args.task,
-                                  f"task '{args.task}' is not in reference '{ref.reference_id}' (tasks: {known})")])
+        known = ", ".join(sorted(ref.tasks))
+        raise InputError(
+            [
+                Problem(
+                    str(ref.path),
+                    "tasks",
+                    args.task,
+                    f"task '{args.task}' is not in reference '{ref.reference_id}' (tasks: {known})",
+                )
+            ]
+        )
     task_ref = ref.task(args.task)
     suite, reference_id = ref.suite, ref.reference_id
     del ref  # the parsed file is no longer needed: free it before the records arrive
     result = score_file(task_ref, Path(args.records))
-    if not output_is_finite(result):  # pragma: no cover - guarded by the input checks
-        raise ValueError("a non-finite number reached the output")
-    if task_ref.n_scored > COMPACT_ABOVE:  # compact and streamed: pretty-printing doubles the size
-        write_atomic(Path(args.output), solver_score_chunks(result, suite, reference_id))
-    else:
-        write_json(Path(args.output), solver_score_output(result, suite, reference_id), checked=True)
-    print(f"{args.task}: relative_score {result.relative_score:.12g} over {task_ref.n_scored} scored instances "
-          f"({len(result.unscored_instances)} unscored records) against {reference_id} -> {args.output}")
+    write_atomic(Path(args.output), solver_score_bytes(result, suite, reference_id))
+    print(
+        f"{args.task}: relative_score {result.relative_score:.12g} over {task_ref.n_scored} scored instances "
+        f"({len(result.unscored_instances)} unscored records) against {reference_id} -> {args.output}"
+    )
     return EXIT_OK
 
 
@@ -144,9 +163,10 @@ def thresholds_of(args) -> dict[str, float]:
 
 
 def cmd_score(args) -> int:
-    from .output import EXIT_FOR_STATUS, build_index, write_index
+    from .output import build_index, write_index
+
     run = load_for(args)
-    document = build_index(run, thresholds_of(args), parallel=True)
+    document = build_index(run, thresholds_of(args))
     write_index(Path(args.output), document)
     print(summary_table(document))
     print(f"{document['status']}: index.json written to {args.output}")
@@ -154,9 +174,10 @@ def cmd_score(args) -> int:
 
 
 def cmd_validate(args) -> int:
-    from .output import EXIT_FOR_STATUS, build_index
+    from .output import build_index
+
     run = load_for(args)
-    document = build_index(run, thresholds_of(args), parallel=True)
+    document = build_index(run, thresholds_of(args))
     n_rows = len(run.attempts.rows)
     print(f"no problems: {n_rows} rows, {len(document['models'])} models, status {document['status']}")
     for name, m in document["models"].items():
@@ -165,17 +186,10 @@ def cmd_validate(args) -> int:
     return EXIT_FOR_STATUS[document["status"]]
 
 
-def cmd_tui(args) -> int:
-    # The dashboard lives in ``tui``; it is imported only for this command so that the
-    # scoring core never loads textual.
-    import importlib
-    tui_app = importlib.import_module("tui.app")
-    return tui_app.run_from_args(args)
-
-
 def cmd_tau2(args) -> int:
     from .jsonio import write_json
     from .tau2 import format_tau2_summary, tau2_metrics_for_file
+
     metrics = tau2_metrics_for_file(Path(args.results))
     if args.output:
         write_json(Path(args.output), metrics)
@@ -187,8 +201,9 @@ def cmd_compare(args) -> int:
     from .compare import compare_models, format_comparison
     from .jsonio import write_json
     from .output import build_index
+
     run = load_for(args)
-    document = build_index(run, thresholds_of(args), parallel=True)
+    document = build_index(run, thresholds_of(args))
     result = compare_models(document, *args.models)
     if args.output:
         write_json(Path(args.output), result)
@@ -196,21 +211,20 @@ def cmd_compare(args) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"solver-score": cmd_solver_score, "score": cmd_score, "validate": cmd_validate, "tui": cmd_tui,
-            "tau2": cmd_tau2, "compare": cmd_compare}
+COMMANDS = {
+    "solver-score": cmd_solver_score,
+    "score": cmd_score,
+    "validate": cmd_validate,
+    "tau2": cmd_tau2,
+    "compare": cmd_compare,
+}
 
 
-def main(argv: list[str] | None = None) -> int:
-    from .inputs import UsageError
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    collecting = gc.isenabled()
-    if args.command != "tui":
-        # A one-shot command allocates millions of small objects on large inputs and frees them
-        # all at exit: the cyclic collector only costs time here (measured: 1.6 s of 10 s at 10^6).
-        gc.disable()
+def run(command, args, parser: argparse.ArgumentParser) -> int:
+    """Run one command and turn every failure into its exit code and a message (SPEC 6): no
+    traceback reaches the user."""
     try:
-        return COMMANDS[args.command](args)
+        return command(args)
     except InputError as exc:
         print(format_problems(exc.problems), file=sys.stderr)
         return EXIT_REJECTED
@@ -226,28 +240,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"tcsexam: cannot write output: {exc.strerror or exc} ({exc.filename or ''})", file=sys.stderr)
         return EXIT_REJECTED
     except Exception as exc:  # a bug: say so plainly, never a traceback
-        print(f"tcsexam: internal error ({type(exc).__name__}: {exc}); please report it with the inputs",
-              file=sys.stderr)
+        print(
+            f"tcsexam: internal error ({type(exc).__name__}: {exc}); please report it with the inputs", file=sys.stderr
+        )
         return EXIT_REJECTED
-    finally:
-        if collecting:  # main() is also called in-process (tests): leave the collector as found
-            gc.enable()
 
 
-def entry() -> None:
-    """Console-script entry: run, flush, and leave without tearing down every object one by one
-    (at 10^6 instances the interpreter's teardown alone took 0.3 s). Every output file is
-    already closed and fsynced by then.
-
-    Scoring does no linear algebra, so numpy's OpenBLAS gets one thread unless the user set
-    otherwise: its worker threads spin up at import and took a second core (measured: import of
-    numpy, scipy.special and pydantic 0.50 s wall and 0.70 s CPU with them, 0.33 s without)."""
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    code = main()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(code)
+def main(argv: list[str] | None = None) -> int:
+    """The headless command line (``python -m scoring``); ``tcsexam`` itself is ``tui.cli``."""
+    parser, _ = build_parser()
+    args = parser.parse_args(argv)
+    return run(COMMANDS[args.command], args, parser)
 
 
 if __name__ == "__main__":
-    entry()
+    sys.exit(main())

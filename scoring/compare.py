@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import math
 
-from . import TRACK_LETTERS, TRACKS, WEIGHTS
 from .errors import InputError, Problem
 from .uncertainty import LEVEL, METHOD, track_interval, weighted_interval
+from .vocab import TRACK_LETTERS, TRACKS, WEIGHTS
 
 
 def paired_differences(document: dict, a: str, b: str) -> list[dict]:
@@ -22,7 +22,9 @@ def paired_differences(document: dict, a: str, b: str) -> list[dict]:
         rb = tb.get(item)
         if rb is None or ra["mean"] is None or rb["mean"] is None:
             continue
-        out.append({"item": item, "track": ra["track"], "a": ra["mean"], "b": rb["mean"], "diff": ra["mean"] - rb["mean"]})
+        out.append(
+            {"item": item, "track": ra["track"], "a": ra["mean"], "b": rb["mean"], "diff": ra["mean"] - rb["mean"]}
+        )
     return out
 
 
@@ -44,8 +46,15 @@ def compare_models(document: dict, a: str, b: str) -> dict:
     if all(t in tracks for t in TRACKS):
         value = math.fsum(WEIGHTS[t] * tracks[t]["mean"] for t in TRACKS)
         index = weighted_interval(value, tracks, WEIGHTS)
-    return {"models": [a, b], "method": METHOD, "level": LEVEL, "difference": f"{a} - {b}",
-            "tracks": tracks, "index": index, "tasks": tasks}
+    return {
+        "models": [a, b],
+        "method": METHOD,
+        "level": LEVEL,
+        "difference": f"{a} - {b}",
+        "tracks": tracks,
+        "index": index,
+        "tasks": tasks,
+    }
 
 
 def _fmt(x, digits=4):

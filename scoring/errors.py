@@ -7,6 +7,7 @@ Every loader collects *all* problems of a file before raising (SPEC section 6:
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,8 +37,12 @@ class InputError(Exception):
         self.problems = list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
 
-    def __reduce__(self):  # crosses process boundaries intact (the dashboard loads large runs in a helper)
+    def __reduce__(self):  # pickled intact: the dashboard loads large runs in a process pool
         return (InputError, (self.problems,))
+
+
+class UsageError(Exception):
+    """A command-line usage problem (exit 2)."""
 
 
 @dataclass
@@ -49,7 +54,7 @@ class Problems:
     def add(self, file: str | Path, where: str, field_name: str, message: str) -> None:
         self.items.append(Problem(str(file), where, field_name, message))
 
-    def extend(self, problems: list[Problem]) -> None:
+    def extend(self, problems: Iterable[Problem]) -> None:
         self.items.extend(problems)
 
     def __bool__(self) -> bool:

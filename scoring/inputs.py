@@ -9,10 +9,11 @@ from importlib import resources
 from pathlib import Path
 
 from .attempts import AttemptsTable, load_attempts
-from .errors import InputError, Problem, Problems
+from .errors import InputError, Problem, Problems, UsageError
 from .jsonio import parse_json_bytes, read_bytes
-from .models import TRACKS_ORDER, Cohort, SuiteManifest, validate_object
+from .models import Cohort, SuiteManifest, validate_object
 from .reference import LoadedReference, check_reference_identity, load_reference, reference_path
+from .vocab import TRACKS
 
 SUITE_NAMES = ("lite", "full")
 
@@ -45,9 +46,16 @@ class RunPaths:
     suite: str | None = None  # --suite as given: a name or a path
 
 
-def resolve_run_paths(run_dir: str | None, *, attempts: str | None = None, cohort: str | None = None,
-                      records: str | None = None, benchmark: str | None = None, suite: str | None = None,
-                      default_run: Path | None = None) -> RunPaths:
+def resolve_run_paths(
+    run_dir: str | None,
+    *,
+    attempts: str | None = None,
+    cohort: str | None = None,
+    records: str | None = None,
+    benchmark: str | None = None,
+    suite: str | None = None,
+    default_run: Path | None = None,
+) -> RunPaths:
     """SPEC 2: RUN_DIR locates attempts.csv, cohort.json and records/; the options override single paths."""
     base = Path(run_dir) if run_dir else default_run
     if base is None and not (attempts and cohort):
@@ -63,6 +71,9 @@ def resolve_run_paths(run_dir: str | None, *, attempts: str | None = None, cohor
             raise InputError([Problem(records, "", "", "records directory not found")])
     else:
         rec = base / "records" if base is not None and (base / "records").is_dir() else None
+    if base is None:  # then both --attempts and --cohort were given (checked above)
+        assert attempts and cohort
+        base = Path(".")
     return RunPaths(
         attempts=Path(attempts) if attempts else base / "attempts.csv",
         cohort=Path(cohort) if cohort else base / "cohort.json",
@@ -70,10 +81,6 @@ def resolve_run_paths(run_dir: str | None, *, attempts: str | None = None, cohor
         benchmark=Path(benchmark) if benchmark else default_benchmark(),
         suite=suite,
     )
-
-
-class UsageError(Exception):
-    """A command-line usage problem (exit 2)."""
 
 
 def load_suite_file(path: Path) -> tuple[SuiteManifest, bytes]:
@@ -85,10 +92,12 @@ def load_suite_file(path: Path) -> tuple[SuiteManifest, bytes]:
     seen: dict[str, int] = {}
     for i, task in enumerate(suite.tasks):
         if task.item in seen:
-            problems.add(file, f"tasks[{i}]", "item", f"duplicate item '{task.item}' (first at tasks[{seen[task.item]}])")
+            problems.add(
+                file, f"tasks[{i}]", "item", f"duplicate item '{task.item}' (first at tasks[{seen[task.item]}])"
+            )
         seen.setdefault(task.item, i)
     present = {t.track for t in suite.tasks}
-    for track in TRACKS_ORDER:
+    for track in TRACKS:
         if track not in present:
             problems.add(file, "", "tasks", f"track '{track}' has no task: every track needs at least one")
     problems.raise_if_any()
@@ -144,7 +153,9 @@ def load_run(paths: RunPaths) -> Run:
         spath = Path(paths.suite)
     elif cohort is not None:
         if paths.suite and paths.suite != cohort.suite:
-            problems.add(paths.cohort, "", "suite", f"cohort declares suite '{cohort.suite}' but --suite says '{paths.suite}'")
+            problems.add(
+                paths.cohort, "", "suite", f"cohort declares suite '{cohort.suite}' but --suite says '{paths.suite}'"
+            )
         spath = suite_path(paths.benchmark, cohort.suite)
     elif paths.suite:
         spath = suite_path(paths.benchmark, paths.suite)
@@ -153,7 +164,9 @@ def load_run(paths: RunPaths) -> Run:
             suite, data = load_suite_file(spath)
             sha["suite"], where["suite"] = sha256_bytes(data), spath
             if cohort is not None and suite.suite != cohort.suite:
-                problems.add(spath, "", "suite", f"manifest is suite '{suite.suite}' but the cohort declares '{cohort.suite}'")
+                problems.add(
+                    spath, "", "suite", f"manifest is suite '{suite.suite}' but the cohort declares '{cohort.suite}'"
+                )
         except InputError as exc:
             problems.extend(exc.problems)
 
@@ -162,8 +175,17 @@ def load_run(paths: RunPaths) -> Run:
         rpath = reference_path(paths.benchmark, cohort.solver_reference_id, cohort.suite)
         try:
             if not rpath.is_file():
-                raise InputError([Problem(str(rpath), "", "", f"reference '{cohort.solver_reference_id}' for suite "
-                                          f"'{cohort.suite}' not found: needed to re-score the records")])
+                raise InputError(
+                    [
+                        Problem(
+                            str(rpath),
+                            "",
+                            "",
+                            f"reference '{cohort.solver_reference_id}' for suite "
+                            f"'{cohort.suite}' not found: needed to re-score the records",
+                        )
+                    ]
+                )
             reference = load_reference(rpath)
             check_reference_identity(reference, cohort.solver_reference_id, cohort.suite)
             sha["reference"], where["reference"] = reference.sha256, rpath

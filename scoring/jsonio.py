@@ -8,11 +8,13 @@ target folder, fsync, then ``os.replace`` (SPEC section 6).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import orjson
 
@@ -88,16 +90,11 @@ def find_non_finite(obj: Any, path: str = "$") -> str | None:
     return None
 
 
-def dumps(obj: Any, *, checked: bool = False, indent: bool = True) -> bytes:
-    """Serialise to JSON bytes, refusing NaN/Infinity (orjson would write null).
-
-    ``checked=True`` skips the walk when the caller has already verified every
-    float it put in (the large per-instance output does so with numpy).
-    """
-    if not checked:
-        bad = find_non_finite(obj)
-        if bad:
-            raise ValueError(f"refusing to write a non-finite number at {bad}")
+def dumps(obj: Any, *, indent: bool = True) -> bytes:
+    """Serialise to JSON bytes, refusing NaN/Infinity (orjson would write null)."""
+    bad = find_non_finite(obj)
+    if bad:
+        raise ValueError(f"refusing to write a non-finite number at {bad}")
     option = (orjson.OPT_INDENT_2 if indent else 0) | orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_APPEND_NEWLINE
     return orjson.dumps(obj, option=option)
 
@@ -132,38 +129,16 @@ def write_atomic(path: Path, data: bytes | Iterable[bytes | memoryview]) -> None
             mode = _NEW_FILE_MODE
         os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
-            for chunk in ([data] if isinstance(data, bytes) else data):
+            for chunk in [data] if isinstance(data, bytes) else data:
                 fh.write(chunk)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         raise
 
 
-def write_json(path: Path, obj: Any, *, checked: bool = False, indent: bool = True) -> None:
-    write_atomic(path, dumps(obj, checked=checked, indent=indent))
-
-
-def compact_object_with_array(head: dict, key: str, chunks: Iterable[list], tail: dict) -> Iterable[bytes | memoryview]:
-    """Compact JSON of ``{**head, key: [*chunk for chunk in chunks], **tail}``, produced chunk by chunk.
-
-    For outputs with 10^6 array items: only one chunk of items exists at a time. The caller
-    guarantees that every float is finite (orjson would write NaN as null).
-    """
-    opts = orjson.OPT_SERIALIZE_NUMPY
-    yield orjson.dumps(head, option=opts)[:-1] + (b"," if head else b"") + orjson.dumps(key) + b":["
-    first = True
-    for chunk in chunks:
-        if not chunk:
-            continue
-        if not first:
-            yield b","
-        yield memoryview(orjson.dumps(chunk, option=opts))[1:-1]  # the items without their brackets, no copy
-        first = False
-    rest = orjson.dumps(tail, option=opts)
-    yield b"]" + (b"," + rest[1:] if tail else b"}") + b"\n"
+def write_json(path: Path, obj: Any, *, indent: bool = True) -> None:
+    write_atomic(path, dumps(obj, indent=indent))

@@ -1,41 +1,36 @@
 """Typed models of the contract's inputs (SPEC section 2).
 
-Inputs are validated with these models; a pydantic ``ValidationError`` is
-turned into ``Problem``s that name the file, the record or key path, and the
-field. The outputs' models are in ``scoring.schema`` (not imported by the
-commands: every command pays for the models it imports).
+The suite manifest, the cohort and the attempts rows are validated with these
+models; a pydantic ``ValidationError`` is turned into ``Problem``s that name
+the file, the record or key path, and the field. The reference and the
+instance records, the inputs that reach 10^6 values, have msgspec decoders
+next to their rules (``scoring.reference``, ``scoring.solver_score``).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, ValidationError
 
 from .errors import Problem
+from .vocab import (
+    ADOPTED,
+    AdoptionStatus,
+    Protocol,
+    RowProtocol,
+    ScoreStatus,
+    ScoreType,
+    Track,
+)
 
-Track = Literal["theorem", "solver", "construction", "conjecture"]
-TRACKS_ORDER = ("theorem", "solver", "construction", "conjecture")
-Kind = Literal["objective", "solve"]
-Direction = Literal["maximize", "minimize"]
-Protocol = Literal["online", "offline"]
 Number = StrictInt | StrictFloat
-
-OK_STATUS = "ok"
-FAILURE_STATUSES = ("timeout", "invalid", "certificate_failed", "crash", "out_of_memory")
-INCOMPLETE_STATUSES = ("missing", "infra_error")
-RECORD_STATUSES = (OK_STATUS, *FAILURE_STATUSES, *INCOMPLETE_STATUSES)
-RecordStatus = Literal["ok", "timeout", "invalid", "certificate_failed", "crash", "out_of_memory", "missing", "infra_error"]
-
-ADOPTION_STATUSES = ("selected", "selected_provisional", "excluded")
-ADOPTED = ("selected", "selected_provisional")
-SCORE_STATUSES = ("valid", "judge_failed", "not_finished", "missing")
-SCORE_TYPES = ("fixed_reference_relative", "original_task_score")
 
 NonEmpty = Annotated[StrictStr, Field(min_length=1)]
 
 
 # --- inputs -----------------------------------------------------------------
+
 
 class SuiteTask(BaseModel):
     model_config = ConfigDict(extra="allow")
@@ -49,63 +44,6 @@ class SuiteManifest(BaseModel):
     model_config = ConfigDict(extra="allow")
     suite: NonEmpty
     tasks: list[SuiteTask] = Field(min_length=1)
-
-
-class ScaleFloor(BaseModel):
-    """SPEC 2.2 / R5: both floors are required."""
-
-    relative: Annotated[Number, Field(ge=0)]
-    absolute: Annotated[Number, Field(gt=0)]
-
-
-class ReferenceTask(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    kind: Kind
-    direction: Direction
-    instances: dict[str, list[Number | None]]
-
-
-class UnscoredReferenceInstance(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    task: NonEmpty
-    instance: NonEmpty
-    values: list[Number | None] = Field(default_factory=list)
-
-
-class ReferenceTaskHeader(BaseModel):
-    """A reference task whose instance values are checked in bulk (see scoring.reference)."""
-
-    model_config = ConfigDict(extra="allow")
-    kind: Kind
-    direction: Direction
-    instances: dict[str, Any]
-
-
-class ReferenceHeader(BaseModel):
-    """The reference file with instance values left for the bulk check (fast on 10^6 instances)."""
-
-    model_config = ConfigDict(extra="allow")
-    reference_id: NonEmpty
-    suite: NonEmpty
-    scale_floor: ScaleFloor
-    tasks: dict[str, ReferenceTaskHeader]
-    unscored_reference_instances: list[UnscoredReferenceInstance] = Field(default_factory=list)
-
-
-class Reference(ReferenceHeader):
-    """SPEC 2.2 (fixed, versioned solver reference): the strict model, used to word problems."""
-
-    tasks: dict[str, ReferenceTask]
-
-
-class InstanceRecord(BaseModel):
-    """SPEC 2.3: one instance of one solver attempt. Extra keys are kept and ignored."""
-
-    model_config = ConfigDict(extra="allow")
-    instance: NonEmpty
-    status: RecordStatus
-    A: Number | None = None
-    solved: StrictBool | None = None
 
 
 class ModelPlan(BaseModel):
@@ -138,10 +76,10 @@ class AttemptRow(BaseModel):
     item: NonEmpty
     attempt: NonEmpty
     score: float | None
-    adoption_status: Literal["selected", "selected_provisional", "excluded"]
-    score_status: Literal["valid", "judge_failed", "not_finished", "missing"]
-    score_type: Literal["fixed_reference_relative", "original_task_score"]
-    solver_protocol: Literal["online", "offline", ""]
+    adoption_status: AdoptionStatus
+    score_status: ScoreStatus
+    score_type: ScoreType
+    solver_protocol: RowProtocol
     note: str = ""
     reference_id: str = ""
 
@@ -156,9 +94,11 @@ class AttemptRow(BaseModel):
 
 # --- error conversion -------------------------------------------------------
 
+
 def validate_object(model: type[BaseModel], raw: Any, file: str) -> Any:
     """Validate a parsed JSON object against ``model``; every problem is raised as an InputError."""
     from .errors import InputError
+
     if not isinstance(raw, dict):
         raise InputError([Problem(file, "", "", f"expected a JSON object, found {type(raw).__name__}")])
     try:
@@ -167,8 +107,9 @@ def validate_object(model: type[BaseModel], raw: Any, file: str) -> Any:
         raise InputError(problems_from_validation(exc, file)) from None
 
 
-def problems_from_validation(exc: ValidationError, file: str, *, list_root: str | None = None,
-                             where: str = "") -> list[Problem]:
+def problems_from_validation(
+    exc: ValidationError, file: str, *, list_root: str | None = None, where: str = ""
+) -> list[Problem]:
     """Turn pydantic errors into Problems. ``list_root`` names list items ('record' → 'record 3')."""
     out: list[Problem] = []
     for err in exc.errors():
@@ -179,8 +120,11 @@ def problems_from_validation(exc: ValidationError, file: str, *, list_root: str 
             prefix = f"{list_root} {loc[0]}"
             loc = loc[1:]
         # drop pydantic's union branch tags such as 'int' / 'float' / 'none'
-        loc = [p for p in loc if not (isinstance(p, str) and p in {"int", "float", "none", "bool", "str",
-                                                                      "is-instance[int]"})]
+        loc = [
+            p
+            for p in loc
+            if not (isinstance(p, str) and p in {"int", "float", "none", "bool", "str", "is-instance[int]"})
+        ]
         # a trailing list index belongs to the field: values[2]
         index = ""
         while loc and isinstance(loc[-1], int):

@@ -1,38 +1,55 @@
 """index.json (SPEC section 7): document assembly, provenance and content hash.
 
 ``content_sha256`` is the sha256 of the canonical JSON (sorted keys, no
-white space) of the whole document without ``provenance.generated_at`` and
-without ``content_sha256`` itself: the same inputs always give the same hash.
+white space) of the whole document without ``provenance.generated_at``,
+without ``content_sha256`` itself and without each input's ``path``: the same
+inputs give the same hash wherever they sit on disk.
 """
 
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
-from . import METRIC_ID, WEIGHTS, __version__
-from .aggregate import evaluate_run, records_digest
+import msgspec
+
+from . import __version__
+from .aggregate import evaluate_run
+from .crosscheck import records_digest
 from .inputs import Run
 from .jsonio import canonical_bytes, write_json
+from .results import IndexDocument
+from .vocab import METRIC_ID, WEIGHTS
 
 
 def content_sha256(document: dict) -> str:
-    """sha256 over canonical JSON of ``document`` less generated_at and content_sha256."""
+    """SPEC 7: sha256 over canonical JSON of ``document`` less ``generated_at``, ``content_sha256``
+    and each input's ``path``: the same inputs give the same hash wherever they sit on disk."""
     prov = {k: v for k, v in document.get("provenance", {}).items() if k not in ("generated_at", "content_sha256")}
+    if "inputs" in prov:
+        prov["inputs"] = {
+            name: {k: v for k, v in entry.items() if k != "path"} for name, entry in prov["inputs"].items()
+        }
     return hashlib.sha256(canonical_bytes({**document, "provenance": prov})).hexdigest()
 
 
 def provenance(run: Run, records_used: dict[str, str], generated_at: str | None = None) -> dict:
-    inputs = {name: {"path": str(Path(run.input_paths[name]).resolve()), "sha256": digest}
-              for name, digest in sorted(run.sha256.items())}
+    inputs: dict[str, dict[str, Any]] = {
+        name: {"path": str(Path(run.input_paths[name]).resolve()), "sha256": digest}
+        for name, digest in sorted(run.sha256.items())
+    }
     if records_used:
         assert run.paths.records is not None
-        inputs["records"] = {"path": str(run.paths.records.resolve()), "sha256": records_digest(records_used),
-                             "files": len(records_used)}
+        inputs["records"] = {
+            "path": str(run.paths.records.resolve()),
+            "sha256": records_digest(records_used),
+            "files": len(records_used),
+        }
     return {
         "tool_version": __version__,
-        "generated_at": generated_at or datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "generated_at": generated_at or datetime.now(UTC).isoformat(timespec="seconds"),
         "metric_id": METRIC_ID,
         "weights": dict(WEIGHTS),
         "solver_reference_id": run.cohort.solver_reference_id,
@@ -41,15 +58,14 @@ def provenance(run: Run, records_used: dict[str, str], generated_at: str | None 
     }
 
 
-def build_index(run: Run, thresholds: dict[str, float] | None = None, generated_at: str | None = None,
-                scores: dict | None = None, parallel: bool = False) -> dict:
+def build_index(
+    run: Run, thresholds: dict[str, float] | None = None, generated_at: str | None = None, scores: dict | None = None
+) -> dict:
     """The whole index.json document for a loaded run (raises InputError on rejected input).
 
-    ``scores``, when given, receives the per-instance scores of every re-scored solver attempt
-    (and the re-scoring then stays in this process). ``parallel`` lets the re-scoring of a large
-    run use a forked process (the command line does; the same document either way).
+    ``scores``, when given, receives the per-instance scores of every re-scored solver attempt.
     """
-    result, checked = evaluate_run(run, thresholds, parallel and scores is None)
+    result, checked = evaluate_run(run, thresholds)
     if scores is not None:
         scores.update(checked.scores)
     document = {
@@ -63,6 +79,7 @@ def build_index(run: Run, thresholds: dict[str, float] | None = None, generated_
         "ignored_rows": result["ignored_rows"],
         "provenance": provenance(run, checked.records_used, generated_at),
     }
+    document = msgspec.to_builtins(msgspec.convert(document, IndexDocument))  # the shape, checked
     document["provenance"]["content_sha256"] = content_sha256(document)
     return document
 
@@ -70,6 +87,3 @@ def build_index(run: Run, thresholds: dict[str, float] | None = None, generated_
 def write_index(path: Path, document: dict) -> None:
     """The one writer of index.json, used by ``tcsexam score`` and the dashboard's export."""
     write_json(path, document)
-
-
-EXIT_FOR_STATUS = {"complete": 0, "provisional": 0, "incomplete": 3}

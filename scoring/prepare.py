@@ -21,11 +21,10 @@ from pathlib import Path
 
 from .errors import InputError, Problem, Problems
 from .jsonio import load_json, write_atomic, write_json
-from .models import INCOMPLETE_STATUSES
+from .vocab import INCOMPLETE_STATUSES
 
 EXIT_OK, EXIT_REJECTED, EXIT_INCOMPLETE = 0, 1, 3
 CONFLICT_TOLERANCE = 1e-9  # SPEC 10, the same tolerance as the cross-check of SPEC 4
-COMPACT_ABOVE = 100_000  # as solver-score: a very large output is written compact and streamed
 BOM = "\ufeff"
 INIT_COLUMNS = ("model", "track", "item", "attempt", "score", "adoption_status", "score_status", "score_type",
                 "solver_protocol", "note", "reference_id")
@@ -213,7 +212,7 @@ def record_parts(row, file: str) -> list[str]:
 def plan_fill(run, reference, run_dir: Path) -> FillPlan:
     """Score every adopted solver row with a records file (SPEC 10); raises InputError on any
     problem of a records file other than 'not ready', listing every one."""
-    from .solver_score import score_attempts
+    from .solver_score import parse_records, score_task
     plan = FillPlan()
     problems = Problems()
     items = {t.item for t in run.suite.tasks}
@@ -242,9 +241,7 @@ def plan_fill(run, reference, run_dir: Path) -> FillPlan:
                 check_rest(task_ref, raw, str(path))
                 plan.not_ready.append((row, reason))
                 continue
-            result = score_attempts(task_ref, [(str(path), raw)])[0]
-            if isinstance(result, InputError):
-                raise result
+            result = score_task(task_ref, parse_records(raw, str(path), task_ref.kind))
         except InputError as exc:
             problems.extend(exc.problems)
             continue
@@ -321,7 +318,7 @@ def run_fill(args) -> int:
     from .jsonio import read_bytes
     from .reference import check_reference_identity, load_reference, reference_path
     from .report import terminal_text
-    from .solver_score import solver_score_chunks, solver_score_output
+    from .solver_score import solver_score_bytes
 
     run_dir = Path(args.run_dir or ".")
     paths = resolve_run_paths(str(run_dir), benchmark=args.benchmark)
@@ -363,10 +360,7 @@ def run_fill(args) -> int:
         outputs = [(out, result) for _, _, _, out, result in plan.filled]
         outputs += [(out, result) for _, _, out, result in plan.unchanged]
         for out, result in outputs:
-            if result.ref.n_scored > COMPACT_ABOVE:
-                write_atomic(out, solver_score_chunks(result, suite_name, rid))
-            else:
-                write_json(out, solver_score_output(result, suite_name, rid), checked=True)
+            write_atomic(out, solver_score_bytes(result, suite_name, rid))
         if new_text != text:  # attempts.csv last, after every solver-score output is in place
             write_atomic(paths.attempts, ((BOM if bom else "") + new_text).encode("utf-8"))
     # SPEC 10: exit 3 when some adopted solver row does not end with a valid score

@@ -1,33 +1,85 @@
 """The fixed, versioned solver reference (SPEC section 2.2, rules R4 and R5).
 
-Loading validates the whole file and lists every problem. The envelope is
-validated by pydantic; instance values are checked in bulk (types, R4, the
-magnitude limit) over one flat numpy array per task, and only when that check
-fails is the strict pydantic model run to word the problems. The per-task
-statistics mu, s and scale (SPEC section 3) are computed once per task.
+A reference file is decoded by one typed decoder (``Reference``); the rules on
+its values (R4, the magnitude limit, solve values, no instance both scored and
+unscored) are then checked on one flat numpy array per task, each worded from
+the instances it flags. The per-task statistics mu, s and scale (SPEC section
+3) are computed once, at load, and the raw values let go.
 """
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import itertools
 import math
 import os
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import Annotated
 
+import msgspec
 import numpy as np
-from pydantic import ValidationError
 
+from .decode import decode
 from .errors import InputError, Problem, Problems
-from .jsonio import parse_json_bytes, read_bytes
-from .models import Reference, ReferenceHeader, problems_from_validation
+from .jsonio import read_bytes
+from .vocab import Direction, Kind
+
+NonEmpty = Annotated[str, msgspec.Meta(min_length=1)]
+
+
+class ScaleFloor(msgspec.Struct):
+    """SPEC 2.2 / R5: both floors are required."""
+
+    relative: Annotated[float, msgspec.Meta(ge=0)]
+    absolute: Annotated[float, msgspec.Meta(gt=0)]
+
+
+class ReferenceTask(msgspec.Struct, gc=False):
+    kind: Kind
+    direction: Direction
+    instances: dict[str, list[float | None]]
+
+
+class UnscoredReferenceInstance(msgspec.Struct, gc=False):
+    task: NonEmpty
+    instance: NonEmpty
+    values: list[float | None] = msgspec.field(default_factory=list)
+
+
+class Reference(msgspec.Struct, gc=False):
+    """SPEC 2.2 (fixed, versioned solver reference). Extra keys are ignored."""
+
+    reference_id: NonEmpty
+    suite: NonEmpty
+    scale_floor: ScaleFloor
+    tasks: dict[str, ReferenceTask]
+    unscored_reference_instances: list[UnscoredReferenceInstance] = msgspec.field(default_factory=list)
+
+
+REFERENCE = msgspec.json.Decoder(Reference)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a reference's 10^6 value lists are alive (they hold no
+    cycles; the collector would walk them again and again as other objects are made)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
 
 DEFAULT_REFERENCE_ID = "paper-k3-fixed-260925"
 MAX_REFERENCE_MAGNITUDE = 1e150
 MAX_LISTED = 200  # instances named per rule and task; the rest are counted
-_NUMBER_TYPES = {int, float, type(None)}
 
 
 @dataclass
@@ -49,7 +101,7 @@ class TaskValues:
 
     @cached_property
     def position(self) -> dict[str, int]:
-        return {name: i for i, name in enumerate(self.names)}
+        return dict(zip(self.names, range(len(self.names)), strict=True))
 
     @cached_property
     def counts(self) -> np.ndarray:
@@ -57,18 +109,12 @@ class TaskValues:
         return np.bincount(self.row[self.usable], minlength=len(self.names))
 
 
-def task_values(instances: dict) -> TaskValues | None:
-    """Flatten a task's instances; None when some value is not a number or null (the strict model words it)."""
+def task_values(instances: dict[str, list[float | None]]) -> TaskValues:
+    """A task's instances flattened into one array (null -> NaN)."""
     names = list(instances)
     lists = list(instances.values())
-    if set(map(type, lists)) - {list}:
-        return None
-    flat_list = list(itertools.chain.from_iterable(lists))
-    if not set(map(type, flat_list)) <= _NUMBER_TYPES:
-        return None
     lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
-    with np.errstate(over="ignore"):
-        flat = np.array(flat_list, dtype=np.float64) if flat_list else np.zeros(0)
+    flat = np.array(list(itertools.chain.from_iterable(lists)), dtype=np.float64).reshape(-1)
     return TaskValues(names, lists, lengths, flat)
 
 
@@ -87,7 +133,7 @@ class TaskReference:
 
     @cached_property
     def position(self) -> dict[str, int]:
-        return {name: i for i, name in enumerate(self.names)}
+        return dict(zip(self.names, range(len(self.names)), strict=True))
 
     @property
     def n_scored(self) -> int:
@@ -96,29 +142,27 @@ class TaskReference:
 
 @dataclass
 class LoadedReference:
+    """A checked reference file: its header (ids, floors, unscored instances) and the statistics
+    of each task."""
+
     path: Path
-    model: ReferenceHeader
-    values: dict[str, TaskValues]
+    header: Reference  # every task's instances emptied once its statistics are computed
+    tasks: dict[str, TaskReference]
     sha256: str = ""
-    _tasks: dict[str, TaskReference] = field(default_factory=dict)
 
     @property
     def reference_id(self) -> str:
-        return self.model.reference_id
+        return self.header.reference_id
 
     @property
     def suite(self) -> str:
-        return self.model.suite
+        return self.header.suite
 
     def has_task(self, task: str) -> bool:
-        return task in self.model.tasks
+        return task in self.tasks
 
     def task(self, task: str) -> TaskReference:
-        """Statistics of one task (computed on first use; the raw values are then let go)."""
-        if task not in self._tasks:
-            self._tasks[task] = reference_statistics(self, task)
-            del self.values[task]
-        return self._tasks[task]
+        return self.tasks[task]
 
 
 def sample_mean_and_sd(values: TaskValues) -> tuple[np.ndarray, np.ndarray]:
@@ -151,13 +195,13 @@ def scale_with_floors(mu: np.ndarray, s: np.ndarray, relative: float, absolute: 
     return np.maximum(np.maximum(s, relative * np.abs(mu)), absolute)
 
 
-def reference_statistics(ref: LoadedReference, task: str) -> TaskReference:
-    spec = ref.model.tasks[task]
-    values = ref.values[task]
+def reference_statistics(header: Reference, task: str, values: TaskValues) -> TaskReference:
+    """SPEC 3: mu, s and scale of every scored instance of one task."""
+    spec = header.tasks[task]
     mu, s = sample_mean_and_sd(values)
-    floor = ref.model.scale_floor
-    scale = scale_with_floors(mu, s, float(floor.relative), float(floor.absolute))
-    unscored = frozenset(u.instance for u in ref.model.unscored_reference_instances if u.task == task)
+    floor = header.scale_floor
+    scale = scale_with_floors(mu, s, floor.relative, floor.absolute)
+    unscored = frozenset(u.instance for u in header.unscored_reference_instances if u.task == task)
     return TaskReference(task, spec.kind, spec.direction, values.names, mu, s, scale, unscored)
 
 
@@ -168,7 +212,7 @@ def _name_rows(problems: Problems, file: str, where: str, names: list[str], rows
         problems.add(file, where, "", f"… and {rows.size - MAX_LISTED} more instances: {message}")
 
 
-def check_reference_rules(ref: ReferenceHeader, values: dict[str, TaskValues], file: str) -> list[Problem]:
+def check_reference_rules(ref: Reference, values: dict[str, TaskValues], file: str) -> list[Problem]:
     """R4 (two usable values per scored instance), magnitude limit, solve values in {0,1}, no overlap."""
     problems = Problems()
     for task, spec in ref.tasks.items():
@@ -179,16 +223,31 @@ def check_reference_rules(ref: ReferenceHeader, values: dict[str, TaskValues], f
             continue
         few = np.flatnonzero(v.counts < 2)
         for i in few[:MAX_LISTED].tolist():
-            problems.add(file, where, v.names[i], f"R4: a scored instance needs at least two usable values, "
-                         f"found {int(v.counts[i])}; move it to unscored_reference_instances")
+            problems.add(
+                file,
+                where,
+                v.names[i],
+                f"R4: a scored instance needs at least two usable values, "
+                f"found {int(v.counts[i])}; move it to unscored_reference_instances",
+            )
         if few.size > MAX_LISTED:
-            problems.add(file, where, "", f"… and {few.size - MAX_LISTED} more instances with fewer than two usable values")
+            problems.add(
+                file, where, "", f"… and {few.size - MAX_LISTED} more instances with fewer than two usable values"
+            )
         big = v.usable & (np.abs(v.flat) > MAX_REFERENCE_MAGNITUDE)
-        _name_rows(problems, file, where, v.names, np.unique(v.row[big]), "a reference value exceeds 1e150 in magnitude")
+        _name_rows(
+            problems, file, where, v.names, np.unique(v.row[big]), "a reference value exceeds 1e150 in magnitude"
+        )
         if spec.kind == "solve":
             bad = v.usable & (v.flat != 0.0) & (v.flat != 1.0)
-            _name_rows(problems, file, where, v.names, np.unique(v.row[bad]),
-                       "a 'solve' task takes values 1 (solved) or 0 (not solved)")
+            _name_rows(
+                problems,
+                file,
+                where,
+                v.names,
+                np.unique(v.row[bad]),
+                "a 'solve' task takes values 1 (solved) or 0 (not solved)",
+            )
     seen: set[tuple[str, str]] = set()
     for i, u in enumerate(ref.unscored_reference_instances):
         where = f"unscored_reference_instances[{i}]"
@@ -200,44 +259,29 @@ def check_reference_rules(ref: ReferenceHeader, values: dict[str, TaskValues], f
     return problems.items
 
 
-def reference_from_dict(raw, file: str, path: Path | None = None, sha256: str = "") -> LoadedReference:
-    """Validate a parsed reference; raises InputError listing every problem."""
-    if not isinstance(raw, dict):
-        raise InputError([Problem(file, "", "", f"expected a JSON object, found {type(raw).__name__}")])
-    # pydantic validates the envelope; the instance values (10^6 lists in a large file) are set
-    # aside and checked in bulk, so that they are neither copied nor walked one by one
-    tasks = raw.get("tasks")
-    instances: dict = {}
-    slim = raw
-    if isinstance(tasks, dict) and all(isinstance(t, dict) and isinstance(t.get("instances"), dict)
-                                       for t in tasks.values()):
-        instances = {name: t["instances"] for name, t in tasks.items()}
-        slim = {**raw, "tasks": {name: {**t, "instances": {}} for name, t in tasks.items()}}
-    try:
-        header = ReferenceHeader.model_validate(slim)
-    except ValidationError:
-        header = None
-    values = {} if header is None else {t: task_values(instances.get(t, {})) for t in header.tasks}
-    if header is None or any(v is None for v in values.values()):
-        try:  # the strict model words every problem of the file
-            Reference.model_validate(raw)
-        except ValidationError as exc:
-            raise InputError(problems_from_validation(exc, file)) from None
-        raise InputError([Problem(file, "", "", "reference values could not be read")])  # pragma: no cover
-    problems = check_reference_rules(header, values, file)
-    if problems:
-        raise InputError(problems)
-    loaded = LoadedReference(path or Path(file), header, values, sha256)
-    for task in header.tasks:  # statistics now, so that the raw values are let go before anything else loads
-        loaded.task(task)
-    return loaded
+def read_reference(data: bytes, file: str, path: Path | None = None) -> LoadedReference:
+    """Decode and check a reference file's bytes; raises InputError listing every problem."""
+    with collector_paused():  # until the value lists are let go
+        header = decode(data, Reference, file, REFERENCE)
+        values = {task: task_values(spec.instances) for task, spec in header.tasks.items()}
+        problems = check_reference_rules(header, values, file)
+        if problems:
+            raise InputError(problems)
+        tasks = {task: reference_statistics(header, task, v) for task, v in values.items()}
+        for spec in header.tasks.values():
+            spec.instances = {}  # the raw values are let go: the statistics are all that is used
+        del values
+    return LoadedReference(path or Path(file), header, tasks, hashlib.sha256(data).hexdigest())
+
+
+def reference_from_dict(raw: object, file: str) -> LoadedReference:
+    """``read_reference`` for a reference already in memory (the Python API, tests, generators)."""
+    return read_reference(msgspec.json.encode(raw), file)
 
 
 def load_reference(path: Path) -> LoadedReference:
-    """Load and validate a reference file; raises InputError listing every problem."""
-    file = str(path)
-    data = read_bytes(path, "reference file")
-    return reference_from_dict(parse_json_bytes(data, file), file, path, hashlib.sha256(data).hexdigest())
+    """Load and check a reference file; raises InputError listing every problem."""
+    return read_reference(read_bytes(path, "reference file"), str(path), path)
 
 
 def reference_path(benchmark: Path, reference_id: str, suite: str) -> Path:
@@ -253,15 +297,31 @@ def resolve_reference(spec: str, benchmark: Path, reference_id: str | None) -> L
             root = benchmark / "references"
             known = sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
             hint = f" (available: {', '.join(known)})" if known else ""
-            raise InputError([Problem(str(path), "", "", f"reference '{rid}' for suite '{spec}' not found{hint}; "
-                                      "pass --reference-id or --benchmark")])
+            raise InputError(
+                [
+                    Problem(
+                        str(path),
+                        "",
+                        "",
+                        f"reference '{rid}' for suite '{spec}' not found{hint}; pass --reference-id or --benchmark",
+                    )
+                ]
+            )
         loaded = load_reference(path)
         check_reference_identity(loaded, rid, spec)
         return loaded
     loaded = load_reference(Path(spec))
     if reference_id and loaded.reference_id != reference_id:
-        raise InputError([Problem(spec, "", "reference_id",
-                                  f"file declares '{loaded.reference_id}' but --reference-id asks for '{reference_id}'")])
+        raise InputError(
+            [
+                Problem(
+                    spec,
+                    "",
+                    "reference_id",
+                    f"file declares '{loaded.reference_id}' but --reference-id asks for '{reference_id}'",
+                )
+            ]
+        )
     return loaded
 
 
@@ -269,8 +329,12 @@ def check_reference_identity(loaded: LoadedReference, reference_id: str, suite: 
     """A file found under references/<id>/<suite>.json must declare that id and suite (R5: versioned)."""
     problems = Problems()
     if loaded.reference_id != reference_id:
-        problems.add(loaded.path, "", "reference_id",
-                     f"file declares '{loaded.reference_id}' but was looked up as '{reference_id}'")
+        problems.add(
+            loaded.path,
+            "",
+            "reference_id",
+            f"file declares '{loaded.reference_id}' but was looked up as '{reference_id}'",
+        )
     if loaded.suite != suite:
         problems.add(loaded.path, "", "suite", f"file declares suite '{loaded.suite}', expected '{suite}'")
     problems.raise_if_any()

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import TRACK_LETTERS, TRACKS
+from .vocab import TRACK_LETTERS, TRACKS
 from .errors import InputError, Problem, Problems
 from .jsonio import dumps, load_json, write_atomic
 
@@ -553,7 +553,7 @@ def recompute_with_pipeline(paths, thresholds: dict) -> dict:
     """The one call into the scoring pipeline that verify makes."""
     from .inputs import load_run
     from .output import build_index
-    return build_index(load_run(paths), thresholds, parallel=True)
+    return build_index(load_run(paths), thresholds)
 
 
 # --- command line ---------------------------------------------------------------------------------

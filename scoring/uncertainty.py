@@ -8,6 +8,7 @@ interval index ± t(0.975, df)·sqrt(var). Intervals are not clipped.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from scipy.special import stdtrit
 
@@ -49,7 +50,9 @@ def welch_satterthwaite(terms: list[tuple[float, int]]) -> float | None:
     return var * var / denom
 
 
-def weighted_interval(value: float, tracks: dict[str, dict], weights: dict[str, float], level: float = LEVEL) -> dict:
+def weighted_interval(
+    value: float, tracks: dict[str, dict], weights: Mapping[str, float], level: float = LEVEL
+) -> dict:
     """SPEC 9 index interval from the per-track intervals; None parts when a track has m < 2."""
     if any(tracks[t]["se"] is None for t in weights):
         return {"value": value, "se": None, "lo": None, "hi": None, "df": None}
@@ -63,7 +66,7 @@ def weighted_interval(value: float, tracks: dict[str, dict], weights: dict[str, 
     return {"value": value, "se": se, "lo": value - half, "hi": value + half, "df": df}
 
 
-def ci_block(track_values: dict[str, list[float] | None], index: float | None, weights: dict[str, float]) -> dict:
+def ci_block(track_values: dict[str, list[float] | None], index: float | None, weights: Mapping[str, float]) -> dict:
     """The ``ci`` block of a model (SPEC 9): tracks with a mean, and the index when it is not null."""
     tracks = {t: track_interval(v) for t, v in track_values.items() if v}
     idx = weighted_interval(index, tracks, weights) if index is not None and all(t in tracks for t in weights) else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -11,35 +12,75 @@ import pytest
 
 from scoring.cli import main
 
-COLUMNS = ["model", "track", "item", "attempt", "score", "adoption_status", "score_status", "score_type",
-           "solver_protocol", "note", "reference_id"]
+COLUMNS = [
+    "model",
+    "track",
+    "item",
+    "attempt",
+    "score",
+    "adoption_status",
+    "score_status",
+    "score_type",
+    "solver_protocol",
+    "note",
+    "reference_id",
+]
 
-MINI_SUITE = {"suite": "lite", "tasks": [
-    {"item": "t1", "track": "theorem"}, {"item": "t2", "track": "theorem"},
-    {"item": "s1", "track": "solver"}, {"item": "s2", "track": "solver"},
-    {"item": "c1", "track": "construction"}, {"item": "c2", "track": "construction"},
-    {"item": "o1", "track": "conjecture"},
-]}
+MINI_SUITE = {
+    "suite": "lite",
+    "tasks": [
+        {"item": "t1", "track": "theorem"},
+        {"item": "t2", "track": "theorem"},
+        {"item": "s1", "track": "solver"},
+        {"item": "s2", "track": "solver"},
+        {"item": "c1", "track": "construction"},
+        {"item": "c2", "track": "construction"},
+        {"item": "o1", "track": "conjecture"},
+    ],
+}
 
 MINI_REFERENCE = {
-    "reference_id": "ref-test", "suite": "lite",
+    "reference_id": "ref-test",
+    "suite": "lite",
     "scale_floor": {"relative": 0.02, "absolute": 1e-9},
     "tasks": {
-        "s1": {"kind": "objective", "direction": "maximize",
-               "instances": {"a": [10, 12, 14], "b": [100, None, 100, 100]}},
+        "s1": {
+            "kind": "objective",
+            "direction": "maximize",
+            "instances": {"a": [10, 12, 14], "b": [100, None, 100, 100]},
+        },
         "s2": {"kind": "solve", "direction": "maximize", "instances": {"x": [1, 0, 1], "y": [1, 1]}},
     },
     "unscored_reference_instances": [{"task": "s1", "instance": "u", "values": [7, None]}],
 }
 
 
-def row(model="m", track="theorem", item="t1", attempt="1", score="1", adoption="selected", status="valid",
-        protocol=None, note="", reference_id="", score_type=None) -> dict:
-    return {"model": model, "track": track, "item": item, "attempt": str(attempt), "score": str(score),
-            "adoption_status": adoption, "score_status": status,
-            "score_type": score_type or ("fixed_reference_relative" if track == "solver" else "original_task_score"),
-            "solver_protocol": protocol if protocol is not None else ("offline" if track == "solver" else ""),
-            "note": note, "reference_id": reference_id}
+def row(
+    model="m",
+    track="theorem",
+    item="t1",
+    attempt="1",
+    score="1",
+    adoption="selected",
+    status="valid",
+    protocol=None,
+    note="",
+    reference_id="",
+    score_type=None,
+) -> dict:
+    return {
+        "model": model,
+        "track": track,
+        "item": item,
+        "attempt": str(attempt),
+        "score": str(score),
+        "adoption_status": adoption,
+        "score_status": status,
+        "score_type": score_type or ("fixed_reference_relative" if track == "solver" else "original_task_score"),
+        "solver_protocol": protocol if protocol is not None else ("offline" if track == "solver" else ""),
+        "note": note,
+        "reference_id": reference_id,
+    }
 
 
 def full_rows(model="m", scores=None) -> list[dict]:
@@ -67,8 +108,13 @@ class Workspace:
         self.out = root / "out" / "index.json"
         self.write_json(self.bench / "suites" / "lite.json", MINI_SUITE)
         self.write_json(self.bench / "references" / "ref-test" / "lite.json", MINI_REFERENCE)
-        self.cohort = {"suite": "lite", "solver_protocol": "offline", "solver_reference_id": "ref-test",
-                       "adoption_rule": "first valid attempt", "models": {"m": {"attempts_per_task": 1}}}
+        self.cohort = {
+            "suite": "lite",
+            "solver_protocol": "offline",
+            "solver_reference_id": "ref-test",
+            "adoption_rule": "first valid attempt",
+            "models": {"m": {"attempts_per_task": 1}},
+        }
         self.write_cohort()
 
     @staticmethod
@@ -96,6 +142,7 @@ class Workspace:
     def load(self, thresholds=None):
         from scoring.inputs import load_run, resolve_run_paths
         from scoring.output import build_index
+
         run = load_run(resolve_run_paths(str(self.run), benchmark=str(self.bench)))
         return build_index(run, thresholds)
 
@@ -108,6 +155,7 @@ def ws(tmp_path) -> Workspace:
 @pytest.fixture
 def cli(capsys):
     """Run the CLI in-process: returns (exit code, stdout, stderr)."""
+
     def run(*args: str):
         try:
             code = main(list(args))
@@ -115,20 +163,22 @@ def cli(capsys):
             code = exc.code
         out, err = capsys.readouterr()
         return code, out, err
+
     return run
 
 
 async def settle(pilot, rounds: int = 3) -> None:
-    """Let the dashboard's thread workers finish and their messages be handled."""
+    """Let the dashboard's thread workers finish and their messages be handled; fails the test
+    when loading has not finished by then."""
     from textual.worker import WorkerCancelled
+
     for _ in range(rounds):
-        try:
+        with contextlib.suppress(WorkerCancelled):  # an exclusive worker replaced by a newer one
             await pilot.app.workers.wait_for_complete()
-        except WorkerCancelled:  # an exclusive worker replaced by a newer one
-            pass
         await pilot.pause()
-    for _ in range(200):  # the worker's message may still be on its way to the app
+    for _ in range(500):  # the worker's message may still be on its way to the app
         if not pilot.app.loading:
             break
         await pilot.pause(0.01)
+    assert not pilot.app.loading, "the dashboard was still loading"
     await pilot.pause()

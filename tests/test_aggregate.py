@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import TRACKS, WEIGHTS
 from scoring.aggregate import index_from_track_means
 from scoring.errors import InputError
+from scoring.vocab import TRACKS, WEIGHTS
 from tests.conftest import full_rows, row
 
 
@@ -89,8 +89,9 @@ def test_provisional_attempt_flags_the_result_and_keeps_the_index(ws):
 
 
 def test_overall_status_is_the_worst_model(ws):
-    ws.write_cohort(models={"a": {"attempts_per_task": 1}, "b": {"attempts_per_task": 1},
-                            "c": {"attempts_per_task": 1}})
+    ws.write_cohort(
+        models={"a": {"attempts_per_task": 1}, "b": {"attempts_per_task": 1}, "c": {"attempts_per_task": 1}}
+    )
     rows_b = full_rows("b")
     rows_b[0]["adoption_status"] = "selected_provisional"
     ws.write_rows(full_rows("a") + rows_b + full_rows("c")[1:])
@@ -105,8 +106,9 @@ def test_excluded_rows_are_kept_but_never_aggregated(ws):
     ws.write_rows(rows)
     m = ws.load()["models"]["m"]
     assert m["tasks"]["t2"]["mean"] == 0 and m["track_means"]["theorem"] == 0.5
-    assert m["coverage"]["excluded"] == [{"item": "t2", "track": "theorem", "attempt": "0", "line": 9,
-                                          "score": 1.0, "note": "judge crashed, rerun"}]
+    assert m["coverage"]["excluded"] == [
+        {"item": "t2", "track": "theorem", "attempt": "0", "line": 9, "score": 1.0, "note": "judge crashed, rerun"}
+    ]
     assert not [i for i in m["issues"] if i["kind"] == "warning"]
 
 
@@ -119,8 +121,10 @@ def test_excluded_row_without_note_is_a_warning(ws):
 
 
 def test_excluded_rows_scores_are_not_judged(ws):
-    rows = full_rows() + [row(item="t2", attempt="0", score=0.5, adoption="excluded", note="partial"),
-                          row(track="construction", item="c1", attempt="0", score="nan", adoption="excluded", note="crashed")]
+    rows = full_rows() + [
+        row(item="t2", attempt="0", score=0.5, adoption="excluded", note="partial"),
+        row(track="construction", item="c1", attempt="0", score="nan", adoption="excluded", note="crashed"),
+    ]
     ws.write_rows(rows)
     m = ws.load()["models"]["m"]
     assert m["status"] == "complete"
@@ -139,6 +143,7 @@ def test_rows_outside_cohort_or_suite_are_counted_not_aggregated(ws):
 
 
 # --- rejections (SPEC 4) -----------------------------------------------------
+
 
 def test_duplicate_attempt_rejected_even_when_excluded(ws):
     rows = full_rows() + [row(item="t1", attempt="1", adoption="excluded", note="x")]
@@ -166,13 +171,26 @@ def test_protocol_mismatch_rejected(ws):
 
 
 def test_protocol_of_excluded_row_is_not_judged(ws):
-    ws.write_rows(full_rows() + [row(track="solver", item="s1", attempt="9", score=0.9, adoption="excluded",
-                                     protocol="online", note="online try")])
+    ws.write_rows(
+        full_rows()
+        + [
+            row(
+                track="solver",
+                item="s1",
+                attempt="9",
+                score=0.9,
+                adoption="excluded",
+                protocol="online",
+                note="online try",
+            )
+        ]
+    )
     assert ws.load()["models"]["m"]["status"] == "complete"
 
 
-@pytest.mark.parametrize("track, item, score_type", [("solver", "s1", "original_task_score"),
-                                                     ("theorem", "t1", "fixed_reference_relative")])
+@pytest.mark.parametrize(
+    "track, item, score_type", [("solver", "s1", "original_task_score"), ("theorem", "t1", "fixed_reference_relative")]
+)
 def test_score_type_must_fit_track(ws, track, item, score_type):
     rows = [r for r in full_rows() if r["item"] != item] + [row(track=track, item=item, score=0, score_type=score_type)]
     (p,) = problems(ws, rows)
@@ -185,16 +203,19 @@ def test_track_disagreeing_with_manifest_rejected(ws):
     assert p.field == "track" and "construction" in p.message
 
 
-@pytest.mark.parametrize("track, item, score, fragment", [
-    ("theorem", "t1", "0.5", "partial credit"),
-    ("conjecture", "o1", "0.99", "partial credit"),
-    ("solver", "s1", "1.2", "[0, 1]"),
-    ("solver", "s1", "-0.1", "[0, 1]"),
-    ("construction", "c1", "-0.1", ">= 0"),
-    ("construction", "c1", "inf", "finite"),
-    ("construction", "c1", "nan", "finite"),
-    ("construction", "c1", "1e400", "finite"),
-])
+@pytest.mark.parametrize(
+    "track, item, score, fragment",
+    [
+        ("theorem", "t1", "0.5", "partial credit"),
+        ("conjecture", "o1", "0.99", "partial credit"),
+        ("solver", "s1", "1.2", "[0, 1]"),
+        ("solver", "s1", "-0.1", "[0, 1]"),
+        ("construction", "c1", "-0.1", ">= 0"),
+        ("construction", "c1", "inf", "finite"),
+        ("construction", "c1", "nan", "finite"),
+        ("construction", "c1", "1e400", "finite"),
+    ],
+)
 def test_scores_outside_their_track_range_rejected(ws, track, item, score, fragment):
     rows = [r for r in full_rows() if r["item"] != item] + [row(track=track, item=item, score=score)]
     (p,) = problems(ws, rows)
@@ -210,9 +231,9 @@ def test_reference_id_column_must_match_cohort(ws):
 
 def test_every_problem_listed_at_once(ws):
     rows = full_rows()
-    rows[0]["score"] = "0.5"                     # partial credit
-    rows[2]["solver_protocol"] = "online"        # protocol
-    rows.append(row(item="t2", attempt="1"))     # duplicate
+    rows[0]["score"] = "0.5"  # partial credit
+    rows[2]["solver_protocol"] = "online"  # protocol
+    rows.append(row(item="t2", attempt="1"))  # duplicate
     rows.append(row(item="t1", score="abc", attempt="7"))  # not a number
     found = {(p.where, p.field) for p in problems(ws, rows)}
     assert found == {("line 2", "score"), ("line 4", "solver_protocol"), ("line 9", "attempt"), ("line 10", "score")}
@@ -226,10 +247,14 @@ def test_attempts_per_item_naming_an_unknown_item_rejected(ws):
 
 # --- re-scoring from records (SPEC 4, last rule) -------------------------------
 
+
 def solver_records():
     # s1: a -> A=12 (z 0, phi .5), b -> timeout (0): 0.25.   s2: x solved (z>0), y unsolved
-    return [{"instance": "a", "status": "ok", "A": 12}, {"instance": "b", "status": "timeout"},
-            {"instance": "u", "status": "ok", "A": 7}]
+    return [
+        {"instance": "a", "status": "ok", "A": 12},
+        {"instance": "b", "status": "timeout"},
+        {"instance": "u", "status": "ok", "A": 7},
+    ]
 
 
 def test_records_cross_check_accepts_matching_score(ws):
@@ -255,7 +280,9 @@ def test_records_cross_check_tolerates_1e10(ws):
 
 def test_bad_records_in_a_run_are_rejected(ws):
     ws.write_rows(full_rows())
-    ws.write_records("m", "s1", "1", [{"instance": "a", "status": "infra_error"}, {"instance": "b", "status": "ok", "A": 1}])
+    ws.write_records(
+        "m", "s1", "1", [{"instance": "a", "status": "infra_error"}, {"instance": "b", "status": "ok", "A": 1}]
+    )
     (p,) = problems(ws, full_rows())
     assert p.file.endswith("records/m/s1/1.json") and p.field == "status"
 
@@ -266,11 +293,13 @@ unit = st.floats(min_value=0, max_value=1, allow_nan=False)
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.tuples(unit, unit, st.floats(min_value=0, max_value=5), unit),
-       st.tuples(unit, unit, st.floats(min_value=0, max_value=5), unit),
-       st.floats(min_value=-3, max_value=3))
+@given(
+    st.tuples(unit, unit, st.floats(min_value=0, max_value=5), unit),
+    st.tuples(unit, unit, st.floats(min_value=0, max_value=5), unit),
+    st.floats(min_value=-3, max_value=3),
+)
 def test_index_is_linear_in_the_track_means(a, b, lam):
-    ma, mb = dict(zip(TRACKS, a)), dict(zip(TRACKS, b))
+    ma, mb = dict(zip(TRACKS, a, strict=True)), dict(zip(TRACKS, b, strict=True))
     combo = {t: ma[t] + lam * mb[t] for t in TRACKS}
     lhs = index_from_track_means(combo)
     rhs = index_from_track_means(ma) + lam * index_from_track_means(mb)
@@ -282,80 +311,25 @@ def test_attempts_table_problems_come_in_line_order_and_good_rows_stay():
     # rows are validated in one call; a failing table is re-checked row by row so that every
     # problem keeps its line, CSV-level and field-level problems interleaved by line
     from scoring.attempts import REQUIRED_COLUMNS, parse_attempts
+
     header = ",".join(REQUIRED_COLUMNS)
     good = "m,theorem,p1,a1,1,selected,valid,original_task_score,"
-    text = "\n".join([header,
-                      "m,poetry,p1,a1,1,selected,valid,original_task_score,",   # line 2: unknown track
-                      "m,theorem,p1,a1,1,selected",                            # line 3: too few fields
-                      "m,theorem,p1,a2,one,selected,valid,original_task_score,",  # line 4: score not a number
-                      good.replace("a1", "a3"),                                # line 5: good
-                      "m,theorem,p1,a4,,selected,valid,original_task_score,",  # line 6: empty but valid
-                      "m,theorem,p1,a5,1,chosen,valid,original_task_score,",   # line 7: unknown adoption
-                      good.replace("a1", "a6")]) + "\n"                        # line 8: good
+    text = (
+        "\n".join(
+            [
+                header,
+                "m,poetry,p1,a1,1,selected,valid,original_task_score,",  # line 2: unknown track
+                "m,theorem,p1,a1,1,selected",  # line 3: too few fields
+                "m,theorem,p1,a2,one,selected,valid,original_task_score,",  # line 4: score not a number
+                good.replace("a1", "a3"),  # line 5: good
+                "m,theorem,p1,a4,,selected,valid,original_task_score,",  # line 6: empty but valid
+                "m,theorem,p1,a5,1,chosen,valid,original_task_score,",  # line 7: unknown adoption
+                good.replace("a1", "a6"),
+            ]
+        )
+        + "\n"
+    )  # line 8: good
     table = parse_attempts(text, "attempts.csv")
     assert [p.where for p in table.problems] == ["line 2", "line 3", "line 4", "line 6", "line 7"]
     assert [(p.field) for p in table.problems] == ["track", "", "score", "score", "adoption_status"]
     assert [(r.line, r.attempt) for r in table.rows] == [(5, "a3"), (8, "a6")]
-
-
-# --- re-scoring in a forked process (large runs, the command line) ------------------
-
-def _outcome_of(run_dir, parallel):
-    from scoring.inputs import load_run, resolve_run_paths
-    from scoring.output import build_index
-    run = load_run(resolve_run_paths(str(run_dir)))
-    try:
-        return build_index(run, generated_at="fixed", parallel=parallel)
-    except InputError as exc:
-        return [str(p) for p in exc.problems]
-
-
-@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="forking is used on Linux only")
-def test_rescoring_in_a_forked_process_gives_the_same_document_and_problems(tmp_path, monkeypatch):
-    import csv
-
-    import scoring.aggregate as agg
-    from tests.bench.synth import write_run
-    write_run(tmp_path / "run", models=2, attempts=2)
-    monkeypatch.setattr(agg, "PARALLEL_ABOVE_FILES", 0)
-    forked = []
-    real = agg.rescore_in_parallel
-    monkeypatch.setattr(agg, "rescore_in_parallel", lambda work: forked.append(len(work)) or real(work))
-
-    same = _outcome_of(tmp_path / "run", parallel=False)
-    assert _outcome_of(tmp_path / "run", parallel=True) == same and forked == [15]
-    assert same["provenance"]["inputs"]["records"]["files"] == 60
-
-    # problems from both sides of the split, in the same order: a CSV score off by 1e-6, a records
-    # file with a bad status, one that is not JSON; a missing records file is simply not re-scored
-    records = tmp_path / "run" / "records"
-    rows = list(csv.DictReader((tmp_path / "run" / "attempts.csv").open()))
-    solver = [r for r in rows if r["track"] == "solver"]
-    for r in solver[::7]:
-        r["score"] = repr(float(r["score"]) + 1e-6)
-    with (tmp_path / "run" / "attempts.csv").open("w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(rows[0]), lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-    first = sorted(records.rglob("*.json"))
-    first[3].write_text(first[3].read_text().replace('"ok"', '"infra_error"', 1))
-    first[40].write_text("{not json")
-    first[50].unlink()
-    found = _outcome_of(tmp_path / "run", parallel=False)
-    assert isinstance(found, list) and len(found) >= 5
-    assert _outcome_of(tmp_path / "run", parallel=True) == found
-
-
-@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="forking is used on Linux only")
-def test_tasks_of_a_forked_process_that_dies_are_rescored_here(tmp_path, monkeypatch):
-    import os
-
-    import scoring.aggregate as agg
-    from tests.bench.synth import write_run
-    write_run(tmp_path / "run", models=1, attempts=2)
-    monkeypatch.setattr(agg, "PARALLEL_ABOVE_FILES", 0)
-    same = _outcome_of(tmp_path / "run", parallel=False)
-    real = agg.rescore_task
-    parent = os.getpid()
-    monkeypatch.setattr(agg, "rescore_task", lambda *w: os._exit(9) if os.getpid() != parent else real(*w))
-    assert _outcome_of(tmp_path / "run", parallel=True) == same

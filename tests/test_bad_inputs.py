@@ -38,7 +38,10 @@ def lay_out(case: str, tmp: Path) -> tuple[dict, dict]:
             dest = (work / rel) if rel.parts[0] in ("run", "bench") else (case_dir / rel)
             dest.parent.mkdir(parents=True, exist_ok=True)
             dest.write_bytes(src.read_bytes())
-    place = lambda rel: (work / rel) if rel.split("/")[0] in ("run", "bench") else (case_dir / rel)
+
+    def place(rel: str) -> Path:
+        return (work / rel) if rel.split("/")[0] in ("run", "bench") else (case_dir / rel)
+
     for rel in spec.get("remove", []):
         place(rel).unlink()
     for rel in spec.get("make_dir", []):
@@ -65,6 +68,7 @@ def test_bad_input_case(case, tmp_path, capsys, monkeypatch):
             if str(file) in setup["unreadable"]:
                 raise PermissionError(13, "Permission denied", str(file))
             return open(file, *args, **kwargs)
+
         monkeypatch.setattr(scoring.jsonio, "open", guarded_open, raising=False)  # the module's reads only
     try:
         code = main(setup["argv"])
@@ -87,8 +91,12 @@ def test_bad_input_case(case, tmp_path, capsys, monkeypatch):
 
 def test_the_corpus_is_what_make_cases_writes(tmp_path):
     from tests.bad_inputs.make_cases import write_all
+
     write_all(tmp_path)
     written = {p.relative_to(tmp_path): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
-    stored = {p.relative_to(CORPUS): p.read_bytes() for p in CORPUS.rglob("*")
-              if p.is_file() and p.suffix != ".py" and "__pycache__" not in p.parts}
+    stored = {
+        p.relative_to(CORPUS): p.read_bytes()
+        for p in CORPUS.rglob("*")
+        if p.is_file() and p.suffix != ".py" and "__pycache__" not in p.parts
+    }
     assert written == stored

@@ -5,8 +5,26 @@ from tests.bench.run_bench import main
 
 
 def test_benchmark_runs_on_a_tiny_size(tmp_path):
-    report = main(["--instances", "300", "--models", "1", "--attempts", "1", "--large-models", "2",
-                   "--large-attempts", "2", "--reps", "1", "--workdir", str(tmp_path), "--json", str(tmp_path / "report.json")])
+    report = main(
+        [
+            "--instances",
+            "300",
+            "--models",
+            "1",
+            "--attempts",
+            "1",
+            "--large-models",
+            "2",
+            "--large-attempts",
+            "2",
+            "--reps",
+            "1",
+            "--workdir",
+            str(tmp_path),
+            "--json",
+            str(tmp_path / "report.json"),
+        ]
+    )
     assert report["vs_naive"]["same_score"] is True  # the naive scorer agrees with the core
     assert report["run"]["rows"] == 55 and report["dashboard"]["peak_memory_mb"] > 0
     assert report["large_run"]["rows"] == 2 * 2 * 55 and report["score_large_run"]["records"] == 4 * 15 * 125
@@ -15,6 +33,7 @@ def test_benchmark_runs_on_a_tiny_size(tmp_path):
 
 def test_coverage_simulation_runs_on_a_tiny_size():
     from tests.bench.coverage_sim import main as coverage
+
     report = coverage(["--runs", "50", "--tasks", "5"])
     assert set(report["track_coverage"]) == {"theorem", "solver", "construction", "conjecture"}
     assert 0.0 <= report["index_coverage"] <= 1.0

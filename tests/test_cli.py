@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 
 from scoring.inputs import demo_run, sample_root
 from tests.conftest import full_rows, row
@@ -111,14 +112,19 @@ def test_no_traceback_in_a_real_process(tmp_path):
     bad.mkdir()
     (bad / "attempts.csv").write_bytes(b"\xff\xfe not utf8")
     (bad / "cohort.json").write_text("{")
-    proc = subprocess.run([sys.executable, "-m", "scoring", "score", str(bad), "--output", str(tmp_path / "o.json")],
-                          capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-m", "scoring", "score", str(bad), "--output", str(tmp_path / "o.json")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr and "attempts.csv" in proc.stderr and "cohort.json" in proc.stderr
     assert not (tmp_path / "o.json").exists()
 
 
 # --- the bundled sample --------------------------------------------------------
+
 
 def test_demo_has_one_complete_one_provisional_one_incomplete(tmp_path, cli):
     out = tmp_path / "index.json"
@@ -127,7 +133,9 @@ def test_demo_has_one_complete_one_provisional_one_incomplete(tmp_path, cli):
     doc = json.loads(out.read_text())
     assert sorted(m["status"] for m in doc["models"].values()) == ["complete", "incomplete", "provisional"]
     incomplete = next(m for m in doc["models"].values() if m["status"] == "incomplete")
-    assert incomplete["coverage"]["missing"] and incomplete["coverage"]["not_valid"][0]["score_status"] == "judge_failed"
+    assert (
+        incomplete["coverage"]["missing"] and incomplete["coverage"]["not_valid"][0]["score_status"] == "judge_failed"
+    )
     assert any(len(p["by_k"]) == 3 for m in doc["models"].values() for p in m["pass_hat_k"].values())
     assert any(e["note"] for m in doc["models"].values() for e in m["coverage"]["excluded"])
     assert doc["provenance"]["inputs"]["records"]["files"] == len(list((demo_run() / "records").rglob("*.json")))
@@ -138,8 +146,19 @@ def test_demo_solver_score_gives_z_and_phi(tmp_path, cli):
     rec = next((demo_run() / "records").rglob("*.json"))
     item = rec.parent.name
     out = tmp_path / "x.json"
-    code, _, _ = cli("solver-score", "--task", item, "--records", str(rec), "--reference", "lite",
-                     "--reference-id", "sample-k3-synthetic", "--output", str(out))
+    code, _, _ = cli(
+        "solver-score",
+        "--task",
+        item,
+        "--records",
+        str(rec),
+        "--reference",
+        "lite",
+        "--reference-id",
+        "sample-k3-synthetic",
+        "--output",
+        str(out),
+    )
     assert code == 0
     doc = json.loads(out.read_text())
     assert all("z" in i and "phi" in i for i in doc["instances"])
@@ -161,6 +180,7 @@ def test_sample_reference_has_the_real_counts():
 
 def test_generator_reproduces_the_bundled_sample(tmp_path):
     from sample_runs.generate import write_all
+
     write_all(tmp_path)
     for rel in ("benchmark/references/sample-k3-synthetic/full.json", "demo/attempts.csv", "demo/cohort.json"):
         assert (tmp_path / rel).read_bytes() == (sample_root() / rel).read_bytes(), rel
@@ -171,7 +191,8 @@ def test_benchmark_from_the_environment(ws, cli, monkeypatch):
     monkeypatch.setenv("TCSEXAM_BENCHMARK", str(ws.bench))
     code, _, _ = cli("score", str(ws.run), "--output", str(ws.out))
     assert code == 0 and json.loads(ws.out.read_text())["provenance"]["inputs"]["suite"]["path"] == str(
-        (ws.bench / "suites" / "lite.json").resolve())
+        (ws.bench / "suites" / "lite.json").resolve()
+    )
 
 
 def test_suite_given_as_a_path(ws, cli, tmp_path):
@@ -189,16 +210,114 @@ def test_single_path_overrides(ws, cli, tmp_path):
     moved = tmp_path / "elsewhere.csv"
     moved.write_text((ws.run / "attempts.csv").read_text())
     (ws.run / "attempts.csv").unlink()
-    code, _, _ = cli("score", "--attempts", str(moved), "--cohort", str(ws.run / "cohort.json"),
-                     "--benchmark", str(ws.bench), "--output", str(ws.out))
+    code, _, _ = cli(
+        "score",
+        "--attempts",
+        str(moved),
+        "--cohort",
+        str(ws.run / "cohort.json"),
+        "--benchmark",
+        str(ws.bench),
+        "--output",
+        str(ws.out),
+    )
     assert code == 0
 
 
 def test_tui_arguments_reach_the_dashboard_config():
-    from scoring.cli import build_parser
-    from tui.app import config_from_args
-    args = build_parser().parse_args(["tui", "runs/x", "--watch", "--output", "o.json", "--threshold", "solver=0.6",
-                                      "--tau2", "r.json"])
+    from tui.cli import build_parser, config_from_args
+
+    args = build_parser().parse_args(
+        ["tui", "runs/x", "--watch", "--output", "o.json", "--threshold", "solver=0.6", "--tau2", "r.json"]
+    )
     config = config_from_args(args)
     assert (config.run_dir, config.watch, config.output, config.tau2) == ("runs/x", True, "o.json", "r.json")
     assert config.thresholds == {"solver": 0.6}
+
+
+# --- the process: the shell owns it, nothing outlives a command ------------------
+
+
+def _modules_after(*argv: str) -> tuple[int, set[str]]:
+    code = (
+        "import sys, runpy; sys.argv = ['tcsexam', *sys.argv[1:]]\n"
+        "try:\n    runpy.run_module('tui.cli', run_name='__main__')\n"
+        "except SystemExit as exc:\n    code = exc.code\n"
+        "print('MODULES', ' '.join(sorted(m.split('.')[0] for m in sys.modules)))\nsys.exit(code)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, cwd=ROOT)
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("MODULES"))
+    return proc.returncode, set(line.split()[1:])
+
+
+def test_version_and_help_import_neither_numpy_nor_pydantic():
+    for argv in (["--version"], ["--help"], ["score", "--help"]):
+        code, modules = _modules_after(*argv)
+        assert code == 0, argv
+        assert not modules & {"numpy", "pydantic", "scipy", "textual", "msgspec"}, (
+            argv,
+            modules & {"numpy", "pydantic"},
+        )
+
+
+def test_the_console_script_is_the_shell_and_offers_tui():
+    text = (ROOT / "pyproject.toml").read_text()
+    assert 'tcsexam = "tui.cli:entry"' in text
+    from tui.cli import build_parser
+
+    args = build_parser().parse_args(["tui"])
+    assert args.command == "tui" and args.output == "build/index.json"
+    from scoring.cli import build_parser as headless
+
+    with pytest.raises(SystemExit):  # the headless parser has no dashboard
+        headless()[0].parse_args(["tui"])
+
+
+def test_score_forks_nothing_and_leaves_the_collector_alone(tmp_path, monkeypatch, cli):
+    import gc
+    import multiprocessing
+    import os
+
+    import scoring.crosscheck as agg
+    from tests.bench.synth import write_run
+
+    write_run(tmp_path / "run", models=4, attempts=9)  # 540 records files, all re-scored from records
+    collecting = []
+    real = agg.rescore_task
+    monkeypatch.setattr(agg, "rescore_task", lambda *work: collecting.append(gc.isenabled()) or real(*work))
+
+    def no_fork():
+        raise AssertionError("score started a process")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    monkeypatch.setattr(os, "_exit", lambda code: no_fork())
+    code, _, err = cli("score", str(tmp_path / "run"), "--output", str(tmp_path / "index.json"))
+    assert code == 0, err
+    assert json.loads((tmp_path / "index.json").read_text())["provenance"]["inputs"]["records"]["files"] == 540
+    assert collecting and all(collecting) and gc.isenabled()
+    assert multiprocessing.active_children() == []
+
+
+def test_score_piped_ends_with_its_process(tmp_path):
+    """`tcsexam score … | cat` ends when score ends: no child keeps the pipe open."""
+    from tests.bench.synth import write_run
+
+    write_run(tmp_path / "run", models=2, attempts=2)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli", "score", str(tmp_path / "run"), "--output", str(tmp_path / "i.json")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    out, _ = proc.communicate(timeout=60)  # EOF on stdout only once every holder of the pipe is gone
+    assert proc.returncode == 0 and b"index.json written" in out
+
+
+def test_a_rejection_crosses_a_process_boundary_intact():
+    import pickle
+
+    from scoring.errors import InputError, Problem
+
+    exc = InputError([Problem("f.json", "record 3", "A", "must be a number")])
+    back = pickle.loads(pickle.dumps(exc))
+    assert isinstance(back, InputError) and back.problems == exc.problems and str(back) == str(exc)

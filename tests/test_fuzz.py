@@ -28,9 +28,11 @@ VALID = {
     "suite": (SAMPLE / "benchmark" / "suites" / "lite.json").read_bytes(),
     "reference": LITE_REFERENCE.read_bytes(),
     "records": RECORDS_FILE.read_bytes(),
-    "tau2": (b'{"info": {"num_trials": 2}, "simulations": [{"task_id": "a", "trial": 0, "termination_reason": '
-             b'"agent_stop", "agent_cost": 0.1, "reward_info": {"reward": 1.0, "reward_basis": ["DB"], '
-             b'"reward_breakdown": {"DB": 1.0}, "db_check": {"db_match": true, "db_reward": 1.0}}}]}'),
+    "tau2": (
+        b'{"info": {"num_trials": 2}, "simulations": [{"task_id": "a", "trial": 0, "termination_reason": '
+        b'"agent_stop", "agent_cost": 0.1, "reward_info": {"reward": 1.0, "reward_basis": ["DB"], '
+        b'"reward_breakdown": {"DB": 1.0}, "db_check": {"db_match": true, "db_reward": 1.0}}}]}'
+    ),
 }
 LOADERS = {
     "attempts": load_attempts,
@@ -40,8 +42,31 @@ LOADERS = {
     "records": lambda p: score_file(RECORDS_TASK, p),  # the path every command scores a file by
     "tau2": load_tau2_results,
 }
-TOKENS = [b"NaN", b"Infinity", b"-1e400", b"1e400", b'"', b"{", b"}", b"[", b"]", b",", b":", b"null", b"true",
-          b"\x00", b"\xff", b"\r\n", b"\n", b"-", b"0", b"1.5", b'""', b"\xef\xbb\xbf", b"[" * 3000]
+TOKENS = [
+    b"NaN",
+    b"Infinity",
+    b"-1e400",
+    b"1e400",
+    b'"',
+    b"{",
+    b"}",
+    b"[",
+    b"]",
+    b",",
+    b":",
+    b"null",
+    b"true",
+    b"\x00",
+    b"\xff",
+    b"\r\n",
+    b"\n",
+    b"-",
+    b"0",
+    b"1.5",
+    b'""',
+    b"\xef\xbb\xbf",
+    b"[" * 3000,
+]
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -67,7 +92,7 @@ def mutated(draw, kind: str) -> bytes:
         if op == "flip" and data:
             data[pos] = draw(st.integers(0, 255))
         elif op == "delete":
-            del data[pos: pos + draw(st.integers(1, 40))]
+            del data[pos : pos + draw(st.integers(1, 40))]
         elif op == "insert":
             data[pos:pos] = draw(st.sampled_from(TOKENS))
         else:
@@ -103,6 +128,7 @@ def test_whole_run_from_a_mutated_table(data):
     """The full pipeline (rules, cross-check, index) on the demo with a mutated attempts table."""
     from scoring.inputs import load_run, resolve_run_paths
     from scoring.output import build_index
+
     with tempfile.TemporaryDirectory() as tmp:
         run = Path(tmp)
         (run / "attempts.csv").write_bytes(data)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 from math import comb
 
@@ -50,7 +51,7 @@ def test_in_unit_interval_and_non_increasing(nc):
     n, c = nc
     values = [pass_hat_k(n, c, k) for k in range(1, n + 1)]
     assert all(0 <= v <= 1 for v in values)
-    assert all(a >= b for a, b in zip(values, values[1:]))
+    assert all(a >= b for a, b in itertools.pairwise(values))
     assert values[0] == Fraction(c, n)
 
 
@@ -75,8 +76,7 @@ def test_run_pass_hat_k_uses_threshold_and_valid_adopted_attempts(ws):
     ws.write_rows(rows)
     pk = ws.load()["models"]["m"]["pass_hat_k"]["construction"]
     assert pk["threshold"] == 1.0
-    assert pk["by_k"] == {"1": pytest.approx((2 / 3 + 0) / 2), "2": pytest.approx(comb(2, 2) / comb(3, 2)),
-                          "3": 0.0}
+    assert pk["by_k"] == {"1": pytest.approx((2 / 3 + 0) / 2), "2": pytest.approx(comb(2, 2) / comb(3, 2)), "3": 0.0}
     # overridden threshold 0.9: c1 has c = 3
     pk = ws.load({"construction": 0.9})["models"]["m"]["pass_hat_k"]["construction"]
     assert pk["threshold"] == 0.9 and pk["by_k"]["3"] == 1.0
@@ -90,6 +90,7 @@ def test_solver_threshold_is_one_half(ws):
 
 def test_threshold_override_from_the_command_line(ws, cli):
     import json
+
     ws.write_rows(full_rows(scores={"s1": 0.3, "s2": 0.4}))
     code, _, _ = cli(*ws.score_args("--threshold", "solver=0.35"))
     assert code == 0

@@ -10,7 +10,7 @@ import math
 import pytest
 from scipy import stats
 
-from scoring import WEIGHTS
+from scoring.vocab import WEIGHTS
 from scoring.planning import (
     attempts_for_target,
     mde,

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import WEIGHTS
+from scoring.vocab import WEIGHTS
 from scoring.ranks import (
     format_rank,
     holm,

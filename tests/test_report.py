@@ -338,8 +338,6 @@ def test_digits_out_of_range_is_a_usage_error(ws, cli, tmp_path):
     assert cli("table", path, "--digits", "-1")[0] == 2 and cli("table", path, "--digits", "x")[0] == 2
 
 
-@pytest.mark.xfail(strict=True, reason="SPEC 7 (amended): content_sha256 without input paths; the score "
-                   "pipeline still hashes the paths. Remove this mark when it no longer does.")
 def test_verify_accepts_a_run_copied_elsewhere(scored_demo, cli, tmp_path):
     run, index = scored_demo
     moved = tmp_path / "elsewhere" / "run"

@@ -7,10 +7,10 @@ import math
 import pytest
 from scipy import stats
 
-from scoring import WEIGHTS
 from scoring.compare import compare_models
 from scoring.errors import InputError
 from scoring.uncertainty import ci_block, track_interval
+from scoring.vocab import WEIGHTS
 from tests.conftest import full_rows
 
 
@@ -29,16 +29,18 @@ def test_no_interval_below_two_tasks():
 
 
 def test_index_interval_by_hand():
-    values = {"theorem": [1, 0, 1, 1],          # mean .75, se .25,            m 4
-              "solver": [0.2, 0.4],             # mean .3,  se .1,             m 2
-              "construction": [1.0, 1.5, 0.5],  # mean 1.0, se .5/sqrt(3),     m 3
-              "conjecture": [0, 1]}             # mean .5,  se .5,             m 2
-    index = 30 * .75 + 30 * .3 + 30 * 1.0 + 10 * .5  # 66.5
+    values = {
+        "theorem": [1, 0, 1, 1],  # mean .75, se .25,            m 4
+        "solver": [0.2, 0.4],  # mean .3,  se .1,             m 2
+        "construction": [1.0, 1.5, 0.5],  # mean 1.0, se .5/sqrt(3),     m 3
+        "conjecture": [0, 1],
+    }  # mean .5,  se .5,             m 2
+    index = 30 * 0.75 + 30 * 0.3 + 30 * 1.0 + 10 * 0.5  # 66.5
     block = ci_block(values, index, WEIGHTS)
     # variance terms w^2 se^2: 900*.0625 = 56.25, 900*.01 = 9, 900*(.25/3) = 75, 100*.25 = 25 -> 165.25
     terms = [(56.25, 4), (9.0, 2), (75.0, 3), (25.0, 2)]
     var = 165.25
-    df = var ** 2 / sum(v * v / (m - 1) for v, m in terms)  # 27307.5625 / 4573.1875 = 5.9712318
+    df = var**2 / sum(v * v / (m - 1) for v, m in terms)  # 27307.5625 / 4573.1875 = 5.9712318
     assert df == pytest.approx(5.9712318, abs=1e-7)
     half = stats.t.ppf(0.975, df) * math.sqrt(var)
     idx = block["index"]
@@ -49,7 +51,9 @@ def test_index_interval_by_hand():
 
 
 def test_index_interval_needs_two_tasks_in_every_track():
-    block = ci_block({"theorem": [1, 0], "solver": [0.2, 0.4], "construction": [1, 2], "conjecture": [1]}, 50.0, WEIGHTS)
+    block = ci_block(
+        {"theorem": [1, 0], "solver": [0.2, 0.4], "construction": [1, 2], "conjecture": [1]}, 50.0, WEIGHTS
+    )
     assert block["index"] == {"value": 50.0, "se": None, "lo": None, "hi": None, "df": None}
     assert block["tracks"]["conjecture"]["se"] is None
 
@@ -69,8 +73,12 @@ def test_ci_only_for_tracks_with_a_mean(ws):
 
 
 def doc(models: dict[str, dict[str, tuple[str, float | None]]]) -> dict:
-    return {"models": {name: {"tasks": {item: {"track": t, "mean": v} for item, (t, v) in tasks.items()}}
-                       for name, tasks in models.items()}}
+    return {
+        "models": {
+            name: {"tasks": {item: {"track": t, "mean": v} for item, (t, v) in tasks.items()}}
+            for name, tasks in models.items()
+        }
+    }
 
 
 def test_paired_interval_excludes_zero_where_separate_intervals_overlap():
@@ -106,7 +114,9 @@ def test_compare_unknown_model_is_rejected():
 
 def test_compare_cli_on_the_demo(cli, tmp_path):
     import json
+
     from scoring.inputs import demo_run
+
     out = tmp_path / "cmp.json"
     code, stdout, _ = cli("compare", str(demo_run()), "--models", "atlas-70b", "borealis-8x22b", "--output", str(out))
     assert code == 0 and "index difference" in stdout

@@ -244,13 +244,3 @@ def create_app(config: DashboardConfig | None = None, **kwargs) -> TcsexamApp:
     """The one app factory (command line and tests)."""
     return TcsexamApp(config or DashboardConfig(), **kwargs)
 
-
-def config_from_args(args) -> DashboardConfig:
-    return DashboardConfig(run_dir=args.run_dir, attempts=args.attempts, cohort=args.cohort, records=args.records,
-                           benchmark=args.benchmark, suite=args.suite, output=args.output, watch=args.watch,
-                           tau2=args.tau2, thresholds=dict(args.threshold))
-
-
-def run_from_args(args) -> int:
-    create_app(config_from_args(args)).run()
-    return 0

@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from scoring.vocab import FIRST_INCOMPLETE_CODE, RECORD_STATUSES
+
 
 @dataclass
 class DashboardConfig:
@@ -107,48 +109,40 @@ def load_state(config: DashboardConfig) -> DashboardState:
 
 
 def load_state_in_helper(config: DashboardConfig) -> DashboardState:
-    """Run ``load_state_here`` in a fresh interpreter; the result comes back as a pickle file."""
-    import pickle
-    import subprocess
-    import sys
-    import tempfile
-    from scoring.errors import InputError, Problem
-    with tempfile.TemporaryDirectory(prefix="tcsexam-load-") as tmp:
-        job, result = Path(tmp) / "config.pickle", Path(tmp) / "result.pickle"
-        job.write_bytes(pickle.dumps(config))
-        proc = subprocess.run([sys.executable, "-c", "from tui.state import helper_main; helper_main()",
-                               str(job), str(result)], capture_output=True, text=True, stdin=subprocess.DEVNULL)
-        if proc.returncode or not result.is_file():
-            tail = (proc.stderr or "").strip().splitlines()[-1:] or ["no output"]
-            raise InputError([Problem("tcsexam", "", "", f"the loader process failed ({proc.returncode}): {tail[0]}")])
-        with result.open("rb") as fh:
-            outcome, payload = pickle.load(fh)
-    if outcome == "error":
-        raise InputError(payload)
-    return payload
+    """``load_compact_state`` in a fresh (spawned) worker process that ends with this call; an
+    InputError raised there is raised here as it was."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    start_resource_tracker()
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return pool.submit(load_compact_state, config).result()
 
 
-def helper_main() -> None:
-    """Entry of the loader process: config pickle in, ("ok", state) or ("error", problems) pickle out."""
-    import gc
-    import pickle
+def start_resource_tracker() -> None:
+    """A spawned process needs multiprocessing's resource tracker, which is handed
+    ``sys.stderr``'s file descriptor when it starts; inside the dashboard that is textual's
+    capture, whose descriptor is -1. Start the tracker once with the real stderr."""
     import sys
-    from scoring.errors import InputError
-    gc.disable()  # a one-shot process, as the command line
-    config = pickle.loads(Path(sys.argv[1]).read_bytes())
+    from multiprocessing import resource_tracker
+
+    captured, sys.stderr = sys.stderr, sys.__stderr__
     try:
-        state = load_state_here(config)
-        # Send back compact columns (sort orders included) rather than the scoring objects: the
-        # dashboard then never holds 10^6 instance names as Python strings. The reference is
-        # read again in the dashboard only if an attempt that was not cross-checked is opened.
-        state.columns = {key: columns_from_score(score) for key, score in state.scores.items()}
-        state.scores = {}
-        state.run.reference = None
-        outcome = ("ok", state)
-    except InputError as exc:
-        outcome = ("error", exc.problems)
-    with open(sys.argv[2], "wb") as fh:
-        pickle.dump(outcome, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        resource_tracker.ensure_running()
+    finally:
+        sys.stderr = captured
+
+
+def load_compact_state(config: DashboardConfig) -> DashboardState:
+    """``load_state_here`` reduced to what crosses back from the loader process: compact columns
+    (sort orders included) instead of the scoring objects, so that the dashboard never holds 10^6
+    instance names as Python strings. The reference is read again in the dashboard only if an
+    attempt that was not cross-checked is opened."""
+    state = load_state_here(config)
+    state.columns = {key: columns_from_score(score) for key, score in state.scores.items()}
+    state.scores = {}
+    state.run.reference = None
+    return state
 
 
 def load_state_here(config: DashboardConfig, paths=None) -> DashboardState:
@@ -159,7 +153,7 @@ def load_state_here(config: DashboardConfig, paths=None) -> DashboardState:
     scores: dict = {}
     document = build_index(run, config.thresholds, scores=scores)
     watched = watched_files(paths) + [p for p in run.input_paths.values() if p not in (paths.attempts, paths.cohort)]
-    floor = float(run.reference.model.scale_floor.relative) if run.reference is not None else None
+    floor = run.reference.header.scale_floor.relative if run.reference is not None else None
     return DashboardState(document, run, watched, scores, relative_floor=floor)
 
 
@@ -183,7 +177,8 @@ def input_signature(paths: list[Path]) -> tuple:
 
 # --- instances ------------------------------------------------------------------
 
-STATUS_CODES = ("ok", "timeout", "invalid", "certificate_failed", "crash", "out_of_memory")
+# The statuses a scored attempt can hold: ok and the failures, in scoring's code order.
+STATUS_CODES = RECORD_STATUSES[:FIRST_INCOMPLETE_CODE]
 
 
 @dataclass
@@ -194,7 +189,7 @@ class InstanceColumns:
     direction: str
     kind: str
     names: np.ndarray     # UTF-8 bytes, fixed width (dtype S): 10^6 names in a few MB, sorted in C
-    status: np.ndarray    # int8 codes into STATUS_CODES
+    status: np.ndarray    # uint8 codes into STATUS_CODES
     A: np.ndarray
     mu: np.ndarray
     s: np.ndarray
@@ -251,12 +246,9 @@ class InstanceColumns:
 
 def columns_from_score(score) -> InstanceColumns:
     """Wrap a scoring.solver_score.TaskScore without recomputing anything."""
-    from scoring.models import RECORD_STATUSES
     ref = score.ref
     names = np.array([n.encode("utf-8") for n in ref.names], dtype="S") if ref.names else np.zeros(0, dtype="S1")
-    # scoring's status codes to ours (a scored attempt has no incomplete status: -1 never shows)
-    recode = np.array([STATUS_CODES.index(s) if s in STATUS_CODES else -1 for s in RECORD_STATUSES], dtype=np.int8)
-    status = recode[score.codes]
+    status = score.codes  # codes into STATUS_CODES: a scored attempt has no incomplete status
     cols = InstanceColumns(ref.task, ref.direction, ref.kind, names, status, score.A, ref.mu, ref.s, ref.scale,
                            score.z, score.phi, score.relative_score, score.unscored_instances)
     cols.precompute_orders()

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-TRACKS = ("theorem", "solver", "construction", "conjecture")
-LETTERS = {"theorem": "P", "solver": "S", "construction": "C", "conjecture": "O"}
+from scoring.vocab import TRACK_LETTERS as LETTERS
+from scoring.vocab import TRACKS
+
 DASH = "—"
 
 GLYPHS = {

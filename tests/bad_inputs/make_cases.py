@@ -21,22 +21,43 @@ from tests.conftest import MINI_REFERENCE, MINI_SUITE, csv_text, full_rows, row
 HERE = Path(__file__).resolve().parent
 BASE_ROWS = full_rows()
 BASE_CSV = csv_text(BASE_ROWS)
-COHORT = {"suite": "lite", "solver_protocol": "offline", "solver_reference_id": "ref-test",
-          "adoption_rule": "first valid attempt", "models": {"m": {"attempts_per_task": 1}}}
+COHORT = {
+    "suite": "lite",
+    "solver_protocol": "offline",
+    "solver_reference_id": "ref-test",
+    "adoption_rule": "first valid attempt",
+    "models": {"m": {"attempts_per_task": 1}},
+}
 SCORE = ["score", "{run}", "--benchmark", "{bench}", "--output", "{out}"]
-SOLVER = ["solver-score", "--task", "s1", "--records", "{case}/records.json", "--reference", "{case}/reference.json",
-          "--output", "{out}"]
+SOLVER = [
+    "solver-score",
+    "--task",
+    "s1",
+    "--records",
+    "{case}/records.json",
+    "--reference",
+    "{case}/reference.json",
+    "--output",
+    "{out}",
+]
 TAU2 = ["tau2", "{case}/results.json", "--output", "{out}"]
 GOOD_RECORDS = [{"instance": "a", "status": "ok", "A": 12}, {"instance": "b", "status": "timeout"}]  # s1 = 0.25
-SIM = {"task_id": "a", "trial": 0, "termination_reason": "agent_stop", "agent_cost": 0.1,
-       "reward_info": {"reward": 1.0, "reward_basis": ["DB"], "reward_breakdown": {"DB": 1.0}}}
+SIM = {
+    "task_id": "a",
+    "trial": 0,
+    "termination_reason": "agent_stop",
+    "agent_cost": 0.1,
+    "reward_info": {"reward": 1.0, "reward_basis": ["DB"], "reward_breakdown": {"DB": 1.0}},
+}
 
 CASES: dict[str, dict] = {}
 
 
 def case(name: str, argv, exit_code: int, message: str, where: str, files: dict | None = None, **extra) -> None:
-    CASES[name] = {"spec": {"argv": argv, "exit": exit_code, "message": message, "where": where, **extra},
-                   "files": files or {}}
+    CASES[name] = {
+        "spec": {"argv": argv, "exit": exit_code, "message": message, "where": where, **extra},
+        "files": files or {},
+    }
 
 
 def csv_with(*changes, rows=None) -> str:
@@ -61,57 +82,167 @@ def ref_with(**task_changes) -> dict:
 # --- attempts table ---------------------------------------------------------------
 A = "run/attempts.csv"
 case("csv-empty-file", SCORE, 1, "file is empty", "line 1", {A: ""})
-case("csv-wrong-encoding", SCORE, 1, "not valid UTF-8", "line 3",
-     {A: BASE_CSV.replace("t2", "t\xe92").encode("latin-1")})
+case(
+    "csv-wrong-encoding", SCORE, 1, "not valid UTF-8", "line 3", {A: BASE_CSV.replace("t2", "t\xe92").encode("latin-1")}
+)
 case("csv-bom-accepted", SCORE, 0, "complete", "", {A: "\ufeff" + BASE_CSV})
 case("csv-crlf-accepted", SCORE, 0, "complete", "", {A: BASE_CSV.replace("\n", "\r\n")})
 case("csv-bom-and-crlf-accepted", SCORE, 0, "complete", "", {A: "\ufeff" + BASE_CSV.replace("\n", "\r\n")})
-case("csv-missing-header", SCORE, 1, "required column is missing", "line 1",
-     {A: BASE_CSV.split("\n", 1)[1]})
-case("csv-missing-column", SCORE, 1, "required column is missing", "field 'score'",
-     {A: "\n".join(",".join(c for j, c in enumerate(l.split(",")) if j != 4) for l in BASE_CSV.splitlines()) + "\n"})
-case("csv-duplicate-column", SCORE, 1, "column appears twice", "line 1",
-     {A: BASE_CSV.replace("reference_id", "score", 1)})
-case("csv-unknown-adoption-status", SCORE, 1, "Input should be", "line 3: field 'adoption_status'",
-     {A: csv_with((1, {"adoption_status": "chosen"}))})
+case("csv-missing-header", SCORE, 1, "required column is missing", "line 1", {A: BASE_CSV.split("\n", 1)[1]})
+case(
+    "csv-missing-column",
+    SCORE,
+    1,
+    "required column is missing",
+    "field 'score'",
+    {
+        A: "\n".join(",".join(c for j, c in enumerate(line.split(",")) if j != 4) for line in BASE_CSV.splitlines())
+        + "\n"
+    },
+)
+case(
+    "csv-duplicate-column",
+    SCORE,
+    1,
+    "column appears twice",
+    "line 1",
+    {A: BASE_CSV.replace("reference_id", "score", 1)},
+)
+case(
+    "csv-unknown-adoption-status",
+    SCORE,
+    1,
+    "Input should be",
+    "line 3: field 'adoption_status'",
+    {A: csv_with((1, {"adoption_status": "chosen"}))},
+)
 case("csv-unknown-track", SCORE, 1, "Input should be", "line 2: field 'track'", {A: csv_with((0, {"track": "proofs"}))})
-case("csv-unknown-score-status", SCORE, 1, "Input should be", "field 'score_status'",
-     {A: csv_with((0, {"score_status": "pending"}))})
+case(
+    "csv-unknown-score-status",
+    SCORE,
+    1,
+    "Input should be",
+    "field 'score_status'",
+    {A: csv_with((0, {"score_status": "pending"}))},
+)
 case("csv-non-numeric-score", SCORE, 1, "not a number", "line 4: field 'score'", {A: csv_with((2, {"score": "abc"}))})
 case("csv-score-with-comma", SCORE, 1, "not a number", "field 'score'", {A: csv_with((5, {"score": "0,4"}))})
 case("csv-nan-score", SCORE, 1, "must be finite", "line 6: field 'score'", {A: csv_with((4, {"score": "nan"}))})
-case("csv-infinity-score", SCORE, 1, "must be finite", "line 6: field 'score'", {A: csv_with((4, {"score": "Infinity"}))})
+case(
+    "csv-infinity-score", SCORE, 1, "must be finite", "line 6: field 'score'", {A: csv_with((4, {"score": "Infinity"}))}
+)
 case("csv-overflow-score", SCORE, 1, "must be finite", "line 6: field 'score'", {A: csv_with((4, {"score": "1e400"}))})
 case("csv-negative-construction", SCORE, 1, ">= 0", "line 6: field 'score'", {A: csv_with((4, {"score": "-0.5"}))})
 case("csv-solver-above-one", SCORE, 1, "[0, 1]", "line 4: field 'score'", {A: csv_with((2, {"score": "1.5"}))})
 case("csv-solver-negative", SCORE, 1, "[0, 1]", "line 5: field 'score'", {A: csv_with((3, {"score": "-0.01"}))})
-case("csv-theorem-partial-credit", SCORE, 1, "partial credit", "line 2: field 'score'", {A: csv_with((0, {"score": "0.5"}))})
-case("csv-conjecture-partial-credit", SCORE, 1, "partial credit", "line 8: field 'score'", {A: csv_with((6, {"score": "0.3"}))})
+case(
+    "csv-theorem-partial-credit",
+    SCORE,
+    1,
+    "partial credit",
+    "line 2: field 'score'",
+    {A: csv_with((0, {"score": "0.5"}))},
+)
+case(
+    "csv-conjecture-partial-credit",
+    SCORE,
+    1,
+    "partial credit",
+    "line 8: field 'score'",
+    {A: csv_with((6, {"score": "0.3"}))},
+)
 case("csv-theorem-score-two", SCORE, 1, "partial credit", "line 3: field 'score'", {A: csv_with((1, {"score": "2"}))})
-case("csv-duplicate-attempt", SCORE, 1, "duplicate attempt", "line 9: field 'attempt'",
-     {A: csv_text(BASE_ROWS + [row(item="t1", score=0)])})
-case("csv-duplicate-attempt-excluded", SCORE, 1, "duplicate attempt", "line 9: field 'attempt'",
-     {A: csv_text(BASE_ROWS + [row(item="t1", score=0, adoption="excluded", note="rerun")])})
-case("csv-over-planned-attempts", SCORE, 1, "2 adopted attempts", "field 'adoption_status'",
-     {A: csv_text(BASE_ROWS + [row(item="t2", attempt="2", score=1)])})
-case("csv-protocol-mismatch", SCORE, 1, "cohort's protocol is 'offline'", "line 4: field 'solver_protocol'",
-     {A: csv_with((2, {"solver_protocol": "online"}))})
-case("csv-protocol-empty-on-solver", SCORE, 1, "'online' or 'offline'", "line 5: field 'solver_protocol'",
-     {A: csv_with((3, {"solver_protocol": ""}))})
-case("csv-protocol-unknown", SCORE, 1, "Input should be", "field 'solver_protocol'",
-     {A: csv_with((3, {"solver_protocol": "batch"}))})
-case("csv-reference-id-mismatch", SCORE, 1, "cohort declares 'ref-test'", "line 4: field 'reference_id'",
-     {A: csv_with((2, {"reference_id": "paper-k3-fixed-260925"}))})
-case("csv-score-type-mismatch", SCORE, 1, "takes score_type", "line 4: field 'score_type'",
-     {A: csv_with((2, {"score_type": "original_task_score"}))})
-case("csv-track-disagrees-with-suite", SCORE, 1, "is a construction task", "line 6: field 'track'",
-     {A: csv_with((4, {"track": "theorem", "score": "1"}))})
+case(
+    "csv-duplicate-attempt",
+    SCORE,
+    1,
+    "duplicate attempt",
+    "line 9: field 'attempt'",
+    {A: csv_text(BASE_ROWS + [row(item="t1", score=0)])},
+)
+case(
+    "csv-duplicate-attempt-excluded",
+    SCORE,
+    1,
+    "duplicate attempt",
+    "line 9: field 'attempt'",
+    {A: csv_text(BASE_ROWS + [row(item="t1", score=0, adoption="excluded", note="rerun")])},
+)
+case(
+    "csv-over-planned-attempts",
+    SCORE,
+    1,
+    "2 adopted attempts",
+    "field 'adoption_status'",
+    {A: csv_text(BASE_ROWS + [row(item="t2", attempt="2", score=1)])},
+)
+case(
+    "csv-protocol-mismatch",
+    SCORE,
+    1,
+    "cohort's protocol is 'offline'",
+    "line 4: field 'solver_protocol'",
+    {A: csv_with((2, {"solver_protocol": "online"}))},
+)
+case(
+    "csv-protocol-empty-on-solver",
+    SCORE,
+    1,
+    "'online' or 'offline'",
+    "line 5: field 'solver_protocol'",
+    {A: csv_with((3, {"solver_protocol": ""}))},
+)
+case(
+    "csv-protocol-unknown",
+    SCORE,
+    1,
+    "Input should be",
+    "field 'solver_protocol'",
+    {A: csv_with((3, {"solver_protocol": "batch"}))},
+)
+case(
+    "csv-reference-id-mismatch",
+    SCORE,
+    1,
+    "cohort declares 'ref-test'",
+    "line 4: field 'reference_id'",
+    {A: csv_with((2, {"reference_id": "paper-k3-fixed-260925"}))},
+)
+case(
+    "csv-score-type-mismatch",
+    SCORE,
+    1,
+    "takes score_type",
+    "line 4: field 'score_type'",
+    {A: csv_with((2, {"score_type": "original_task_score"}))},
+)
+case(
+    "csv-track-disagrees-with-suite",
+    SCORE,
+    1,
+    "is a construction task",
+    "line 6: field 'track'",
+    {A: csv_with((4, {"track": "theorem", "score": "1"}))},
+)
 case("csv-empty-score-valid", SCORE, 1, "empty score", "line 7: field 'score'", {A: csv_with((5, {"score": ""}))})
-case("csv-wrong-field-count", SCORE, 1, "expected 11 fields", "line 3",
-     {A: BASE_CSV.replace("m,theorem,t2,1,0,", "m,theorem,t2,1,0,extra,", 1)})
+case(
+    "csv-wrong-field-count",
+    SCORE,
+    1,
+    "expected 11 fields",
+    "line 3",
+    {A: BASE_CSV.replace("m,theorem,t2,1,0,", "m,theorem,t2,1,0,extra,", 1)},
+)
 case("csv-unterminated-quote", SCORE, 1, "expected 11 fields", "line 9", {A: BASE_CSV + '"m,theorem,t9\n'})
 case("csv-nul-byte", SCORE, 1, "NUL", "", {A: BASE_CSV.replace("t2", "t\x002")})
-case("csv-empty-attempt", SCORE, 1, "at least 1 character", "line 2: field 'attempt'", {A: csv_with((0, {"attempt": ""}))})
+case(
+    "csv-empty-attempt",
+    SCORE,
+    1,
+    "at least 1 character",
+    "line 2: field 'attempt'",
+    {A: csv_with((0, {"attempt": ""}))},
+)
 case("csv-directory", SCORE, 1, "is a directory", "attempts.csv", make_dir=[A])
 case("csv-unreadable", SCORE, 1, "permission denied", "attempts.csv", unreadable=[A])
 case("csv-missing-file", SCORE, 1, "not found", "attempts.csv", remove=[A])
@@ -122,84 +253,267 @@ C = "run/cohort.json"
 case("cohort-empty-file", SCORE, 1, "file is empty", "cohort.json", {C: ""})
 case("cohort-truncated-json", SCORE, 1, "invalid JSON", "line 1 column", {C: js(COHORT)[:40]})
 case("cohort-list-not-object", SCORE, 1, "expected a JSON object, found list", "cohort.json", {C: js([COHORT])})
-case("cohort-missing-models", SCORE, 1, "required field is missing", "field 'models'",
-     {C: js({k: v for k, v in COHORT.items() if k != "models"})})
+case(
+    "cohort-missing-models",
+    SCORE,
+    1,
+    "required field is missing",
+    "field 'models'",
+    {C: js({k: v for k, v in COHORT.items() if k != "models"})},
+)
 case("cohort-no-models", SCORE, 1, "at least 1 item", "field 'models'", {C: js({**COHORT, "models": {}})})
-case("cohort-unknown-key", SCORE, 1, "unknown field", "field 'attempt_per_item'",
-     {C: js({**COHORT, "models": {"m": {"attempts_per_task": 1, "attempt_per_item": {"t1": 2}}}})})
-case("cohort-zero-attempts", SCORE, 1, "greater than or equal to 1", "field 'attempts_per_task'",
-     {C: js({**COHORT, "models": {"m": {"attempts_per_task": 0}}})})
-case("cohort-string-attempts", SCORE, 1, "must be a whole number", "field 'attempts_per_task'",
-     {C: js({**COHORT, "models": {"m": {"attempts_per_task": "1"}}})})
-case("cohort-unknown-protocol", SCORE, 1, "Input should be", "field 'solver_protocol'", {C: js({**COHORT, "solver_protocol": "hybrid"})})
-case("cohort-unknown-suite", SCORE, 1, "suite manifest not found", "suites/full.json", {C: js({**COHORT, "suite": "full"})})
+case(
+    "cohort-unknown-key",
+    SCORE,
+    1,
+    "unknown field",
+    "field 'attempt_per_item'",
+    {C: js({**COHORT, "models": {"m": {"attempts_per_task": 1, "attempt_per_item": {"t1": 2}}}})},
+)
+case(
+    "cohort-zero-attempts",
+    SCORE,
+    1,
+    "greater than or equal to 1",
+    "field 'attempts_per_task'",
+    {C: js({**COHORT, "models": {"m": {"attempts_per_task": 0}}})},
+)
+case(
+    "cohort-string-attempts",
+    SCORE,
+    1,
+    "must be a whole number",
+    "field 'attempts_per_task'",
+    {C: js({**COHORT, "models": {"m": {"attempts_per_task": "1"}}})},
+)
+case(
+    "cohort-unknown-protocol",
+    SCORE,
+    1,
+    "Input should be",
+    "field 'solver_protocol'",
+    {C: js({**COHORT, "solver_protocol": "hybrid"})},
+)
+case(
+    "cohort-unknown-suite",
+    SCORE,
+    1,
+    "suite manifest not found",
+    "suites/full.json",
+    {C: js({**COHORT, "suite": "full"})},
+)
 case("cohort-suite-option-disagrees", [*SCORE, "--suite", "full"], 1, "but --suite says 'full'", "cohort.json")
-case("cohort-per-item-unknown", SCORE, 1, "is not in suite", "field 'c9'",
-     {C: js({**COHORT, "models": {"m": {"attempts_per_task": 1, "attempts_per_item": {"c9": 2}}}})})
+case(
+    "cohort-per-item-unknown",
+    SCORE,
+    1,
+    "is not in suite",
+    "field 'c9'",
+    {C: js({**COHORT, "models": {"m": {"attempts_per_task": 1, "attempts_per_item": {"c9": 2}}}})},
+)
 case("cohort-deep-nesting", SCORE, 1, "invalid JSON", "cohort.json", {C: "[" * 5000 + "]" * 5000})
 case("cohort-nan", SCORE, 1, "invalid JSON", "line 1 column", {C: js(COHORT).replace('"offline"', "NaN")})
 case("cohort-directory", SCORE, 1, "is a directory", "cohort.json", make_dir=[C])
 
 # --- suite manifest ------------------------------------------------------------------------
 S = "bench/suites/lite.json"
-case("suite-duplicate-item", SCORE, 1, "duplicate item 't1'", "tasks[1]: field 'item'",
-     {S: js({"suite": "lite", "tasks": [MINI_SUITE["tasks"][0]] + MINI_SUITE["tasks"]})})
-case("suite-track-without-task", SCORE, 1, "has no task", "field 'tasks'",
-     {S: js({"suite": "lite", "tasks": MINI_SUITE["tasks"][:-1]})})
-case("suite-unknown-track", SCORE, 1, "Input should be", "tasks.0: field 'track'",
-     {S: js({"suite": "lite", "tasks": [{"item": "t1", "track": "proof"}] + MINI_SUITE["tasks"][1:]})})
-case("suite-tasks-object", SCORE, 1, "valid list", "field 'tasks'", {S: js({"suite": "lite", "tasks": {"t1": "theorem"}})})
+case(
+    "suite-duplicate-item",
+    SCORE,
+    1,
+    "duplicate item 't1'",
+    "tasks[1]: field 'item'",
+    {S: js({"suite": "lite", "tasks": [MINI_SUITE["tasks"][0]] + MINI_SUITE["tasks"]})},
+)
+case(
+    "suite-track-without-task",
+    SCORE,
+    1,
+    "has no task",
+    "field 'tasks'",
+    {S: js({"suite": "lite", "tasks": MINI_SUITE["tasks"][:-1]})},
+)
+case(
+    "suite-unknown-track",
+    SCORE,
+    1,
+    "Input should be",
+    "tasks.0: field 'track'",
+    {S: js({"suite": "lite", "tasks": [{"item": "t1", "track": "proof"}] + MINI_SUITE["tasks"][1:]})},
+)
+case(
+    "suite-tasks-object",
+    SCORE,
+    1,
+    "valid list",
+    "field 'tasks'",
+    {S: js({"suite": "lite", "tasks": {"t1": "theorem"}})},
+)
 case("suite-no-tasks", SCORE, 1, "at least 1 item", "field 'tasks'", {S: js({"suite": "lite", "tasks": []})})
 case("suite-truncated-json", SCORE, 1, "invalid JSON", "line 1 column", {S: js(MINI_SUITE)[:-3]})
 
 # --- reference (through the records cross-check, and through solver-score) -------------------
 R = "bench/references/ref-test/lite.json"
 REC = "run/records/m/s1/1.json"
-bad = ref_with(tasks={**MINI_REFERENCE["tasks"], "s1": {"kind": "objective", "direction": "maximize",
-                                                       "instances": {"a": [10, 12, 14], "b": [100, None, None]}}})
+bad = ref_with(
+    tasks={
+        **MINI_REFERENCE["tasks"],
+        "s1": {"kind": "objective", "direction": "maximize", "instances": {"a": [10, 12, 14], "b": [100, None, None]}},
+    }
+)
 case("reference-one-usable-value", SCORE, 1, "R4", "field 'b'", {R: js(bad), REC: js(GOOD_RECORDS)})
-case("reference-missing-absolute-floor", SCORE, 1, "required field is missing", "scale_floor: field 'absolute'",
-     {R: js(ref_with(scale_floor={"relative": 0.02})), REC: js(GOOD_RECORDS)})
-case("reference-missing-relative-floor", SOLVER, 1, "required field is missing", "field 'relative'",
-     {"reference.json": js(ref_with(scale_floor={"absolute": 1e-9})), "records.json": js(GOOD_RECORDS)})
-case("reference-overflow-value", SOLVER, 1, "infinity", "line 1 column",
-     {"reference.json": js(MINI_REFERENCE).replace("[10, 12, 14]", "[10, 1e400, 14]"), "records.json": js(GOOD_RECORDS)})
-case("reference-value-beyond-1e150", SOLVER, 1, "exceeds 1e150", "field 'a'",
-     {"reference.json": js(MINI_REFERENCE).replace("[10, 12, 14]", "[1e151, 1e151]"), "records.json": js(GOOD_RECORDS)})
-case("reference-string-value", SOLVER, 1, "must be a number", "field 'a[1]'",
-     {"reference.json": js(MINI_REFERENCE).replace("[10, 12, 14]", '[10, "12", 14]'), "records.json": js(GOOD_RECORDS)})
-case("reference-unknown-kind", SOLVER, 1, "Input should be", "field 'kind'",
-     {"reference.json": js(MINI_REFERENCE).replace('"objective"', '"objectives"'), "records.json": js(GOOD_RECORDS)})
-case("reference-id-mismatch", SCORE, 1, "looked up as 'ref-test'", "field 'reference_id'",
-     {R: js(ref_with(reference_id="ref-other")), REC: js(GOOD_RECORDS)})
-case("reference-missing-for-records", SCORE, 1, "not found", "references/ref-test/lite.json",
-     {REC: js(GOOD_RECORDS)}, remove=[R])
-case("reference-task-not-listed", SOLVER[:2] + ["s9"] + SOLVER[3:], 1, "is not in reference", "field 's9'",
-     {"reference.json": js(MINI_REFERENCE), "records.json": js(GOOD_RECORDS)})
+case(
+    "reference-missing-absolute-floor",
+    SCORE,
+    1,
+    "required field is missing",
+    "scale_floor: field 'absolute'",
+    {R: js(ref_with(scale_floor={"relative": 0.02})), REC: js(GOOD_RECORDS)},
+)
+case(
+    "reference-missing-relative-floor",
+    SOLVER,
+    1,
+    "required field is missing",
+    "field 'relative'",
+    {"reference.json": js(ref_with(scale_floor={"absolute": 1e-9})), "records.json": js(GOOD_RECORDS)},
+)
+case(
+    "reference-overflow-value",
+    SOLVER,
+    1,
+    "out of range",
+    "tasks.s1.instances: field 'a[1]'",
+    {"reference.json": js(MINI_REFERENCE).replace("[10, 12, 14]", "[10, 1e400, 14]"), "records.json": js(GOOD_RECORDS)},
+)
+case(
+    "reference-value-beyond-1e150",
+    SOLVER,
+    1,
+    "exceeds 1e150",
+    "field 'a'",
+    {"reference.json": js(MINI_REFERENCE).replace("[10, 12, 14]", "[1e151, 1e151]"), "records.json": js(GOOD_RECORDS)},
+)
+case(
+    "reference-string-value",
+    SOLVER,
+    1,
+    "must be a number",
+    "field 'a[1]'",
+    {"reference.json": js(MINI_REFERENCE).replace("[10, 12, 14]", '[10, "12", 14]'), "records.json": js(GOOD_RECORDS)},
+)
+case(
+    "reference-unknown-kind",
+    SOLVER,
+    1,
+    "must be one of objective, solve; got 'objectives'",
+    "tasks.s1: field 'kind'",
+    {"reference.json": js(MINI_REFERENCE).replace('"objective"', '"objectives"'), "records.json": js(GOOD_RECORDS)},
+)
+case(
+    "reference-id-mismatch",
+    SCORE,
+    1,
+    "looked up as 'ref-test'",
+    "field 'reference_id'",
+    {R: js(ref_with(reference_id="ref-other")), REC: js(GOOD_RECORDS)},
+)
+case(
+    "reference-missing-for-records",
+    SCORE,
+    1,
+    "not found",
+    "references/ref-test/lite.json",
+    {REC: js(GOOD_RECORDS)},
+    remove=[R],
+)
+case(
+    "reference-task-not-listed",
+    SOLVER[:2] + ["s9"] + SOLVER[3:],
+    1,
+    "is not in reference",
+    "field 's9'",
+    {"reference.json": js(MINI_REFERENCE), "records.json": js(GOOD_RECORDS)},
+)
 
 # --- instance records ---------------------------------------------------------------------------
 case("records-instance-missing", SCORE, 1, "have no record: b", "field 'instance'", {REC: js(GOOD_RECORDS[:1])})
-case("records-infra-status", SCORE, 1, "incomplete observation", "record 1 ('b'): field 'status'",
-     {REC: js([GOOD_RECORDS[0], {"instance": "b", "status": "infra_error"}])})
-case("records-missing-status", SCORE, 1, "incomplete observation", "record 1 ('b'): field 'status'",
-     {REC: js([GOOD_RECORDS[0], {"instance": "b", "status": "missing"}])})
-case("records-duplicate-instance", SCORE, 1, "duplicate instance", "record 2 ('a'): field 'instance'",
-     {REC: js(GOOD_RECORDS + [GOOD_RECORDS[0]])})
+case(
+    "records-infra-status",
+    SCORE,
+    1,
+    "incomplete observation",
+    "record 1 ('b'): field 'status'",
+    {REC: js([GOOD_RECORDS[0], {"instance": "b", "status": "infra_error"}])},
+)
+case(
+    "records-missing-status",
+    SCORE,
+    1,
+    "incomplete observation",
+    "record 1 ('b'): field 'status'",
+    {REC: js([GOOD_RECORDS[0], {"instance": "b", "status": "missing"}])},
+)
+case(
+    "records-duplicate-instance",
+    SCORE,
+    1,
+    "duplicate instance",
+    "record 2 ('a'): field 'instance'",
+    {REC: js(GOOD_RECORDS + [GOOD_RECORDS[0]])},
+)
 case("records-object-not-list", SCORE, 1, "expected a JSON list", "1.json", {REC: js({"a": GOOD_RECORDS[0]})})
-case("records-overflow-A", SCORE, 1, "infinity", "line 1 column",
-     {REC: js(GOOD_RECORDS).replace('"A": 12', '"A": 1e400')})
-case("records-unknown-status", SCORE, 1, "Input should be", "record 1: field 'status'",
-     {REC: js([GOOD_RECORDS[0], {"instance": "b", "status": "solved"}])})
-case("records-ok-without-A", SCORE, 1, "finite value A", "record 0 ('a'): field 'A'",
-     {REC: js([{"instance": "a", "status": "ok"}, GOOD_RECORDS[1]])})
+case(
+    "records-overflow-A",
+    SCORE,
+    1,
+    "out of range",
+    "record 0: field 'A'",
+    {REC: js(GOOD_RECORDS).replace('"A": 12', '"A": 1e400')},
+)
+case(
+    "records-unknown-status",
+    SCORE,
+    1,
+    "must be one of ok, timeout, invalid, certificate_failed, crash, out_of_memory, missing, infra_error",
+    "record 1: field 'status'",
+    {REC: js([GOOD_RECORDS[0], {"instance": "b", "status": "solved"}])},
+)
+case(
+    "records-ok-without-A",
+    SCORE,
+    1,
+    "finite value A",
+    "record 0 ('a'): field 'A'",
+    {REC: js([{"instance": "a", "status": "ok"}, GOOD_RECORDS[1]])},
+)
 case("records-truncated-json", SCORE, 1, "invalid JSON", "line 1 column", {REC: js(GOOD_RECORDS)[:-5]})
-case("records-cross-check-mismatch", SCORE, 1, "differs from 0.25", "line 4: field 'score'",
-     {REC: js(GOOD_RECORDS), A: csv_with((2, {"score": "0.3"}))})
+case(
+    "records-cross-check-mismatch",
+    SCORE,
+    1,
+    "differs from 0.25",
+    "line 4: field 'score'",
+    {REC: js(GOOD_RECORDS), A: csv_with((2, {"score": "0.3"}))},
+)
 case("records-cross-check-ok", SCORE, 0, "complete", "", {REC: js(GOOD_RECORDS)})
-case("records-solver-score-missing-instance", SOLVER, 1, "have no record: b", "records.json",
-     {"reference.json": js(MINI_REFERENCE), "records.json": js(GOOD_RECORDS[:1])})
-case("records-solver-score-directory", SOLVER, 1, "is a directory", "records.json",
-     {"reference.json": js(MINI_REFERENCE)}, make_dir=["records.json"])
+case(
+    "records-solver-score-missing-instance",
+    SOLVER,
+    1,
+    "have no record: b",
+    "records.json",
+    {"reference.json": js(MINI_REFERENCE), "records.json": js(GOOD_RECORDS[:1])},
+)
+case(
+    "records-solver-score-directory",
+    SOLVER,
+    1,
+    "is a directory",
+    "records.json",
+    {"reference.json": js(MINI_REFERENCE)},
+    make_dir=["records.json"],
+)
 
 # --- tau2-bench results ---------------------------------------------------------------------------
 T = "results.json"
@@ -207,11 +521,30 @@ case("tau2-empty-file", TAU2, 1, "file is empty", "results.json", {T: ""})
 case("tau2-truncated-json", TAU2, 1, "invalid JSON", "line 1 column", {T: js({"simulations": [SIM]})[:30]})
 case("tau2-simulations-not-list", TAU2, 1, "must be a list, got an object", "field 'simulations'", {T: js({"simulations": {"a": SIM}})})
 case("tau2-missing-simulations", TAU2, 1, "required field is missing", "field 'simulations'", {T: js({"info": {}})})
-case("tau2-missing-termination", TAU2, 1, "required field is missing", "simulation 0: field 'termination_reason'",
-     {T: js({"simulations": [{k: v for k, v in SIM.items() if k != "termination_reason"}]})})
-case("tau2-string-reward", TAU2, 1, "must be a number", "simulation 0, reward_info: field 'reward'",
-     {T: js({"simulations": [{**SIM, "reward_info": {**SIM["reward_info"], "reward": "1.0"}}]})})
-case("tau2-nan-reward", TAU2, 1, "invalid JSON", "line 1 column", {T: js({"simulations": [SIM]}).replace("1.0,", "NaN,", 1)})
+case(
+    "tau2-missing-termination",
+    TAU2,
+    1,
+    "required field is missing",
+    "simulation 0: field 'termination_reason'",
+    {T: js({"simulations": [{k: v for k, v in SIM.items() if k != "termination_reason"}]})},
+)
+case(
+    "tau2-string-reward",
+    TAU2,
+    1,
+    "must be a number",
+    "simulation 0, reward_info: field 'reward'",
+    {T: js({"simulations": [{**SIM, "reward_info": {**SIM["reward_info"], "reward": "1.0"}}]})},
+)
+case(
+    "tau2-nan-reward",
+    TAU2,
+    1,
+    "invalid JSON",
+    "line 1 column",
+    {T: js({"simulations": [SIM]}).replace("1.0,", "NaN,", 1)},
+)
 case("tau2-top-level-string", TAU2, 1, "expected a JSON object", "results.json", {T: js("results")})
 case("tau2-bad-num-trials", TAU2, 1, "must be a whole number of at least 1, got 0", "field 'num_trials'",
      {T: js({"info": {"num_trials": 0}, "simulations": [SIM]})})

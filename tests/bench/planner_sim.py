@@ -33,7 +33,7 @@ import math
 
 import numpy as np
 
-from scoring import TRACKS, WEIGHTS
+from scoring.vocab import TRACKS, WEIGHTS
 from scoring.planning import mde, plan_model
 from scoring.ranks import pair_p_value, paired_index_difference
 from scoring.uncertainty import ci_block, t_quantile, welch_satterthwaite

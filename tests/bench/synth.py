@@ -1,14 +1,14 @@
 """Seeded generator of large runs for benchmarks (not part of the scoring core).
 
-    python -m tests.bench.synth run OUT [--models 30] [--attempts 3] [--seed 1]
-        a run directory against the bundled Full sample reference: attempts.csv,
-        cohort.json and records/ for every solver attempt (1,860 scored instances
-        each), with a realistic mix of statuses; solver scores are computed with
-        the scoring core so that the records cross-check holds.
-    python -m tests.bench.synth big OUT [--instances 1000000] [--seed 1]
-        a benchmark folder with a one-task reference of N instances (OUT/bench),
-        one records file of N records (OUT/records.json) and a run using them
-        (OUT/run), for the extremes.
+python -m tests.bench.synth run OUT [--models 30] [--attempts 3] [--seed 1]
+    a run directory against the bundled Full sample reference: attempts.csv,
+    cohort.json and records/ for every solver attempt (1,860 scored instances
+    each, in shuffled order), with a realistic mix of statuses; solver scores are computed with
+    the scoring core so that the records cross-check holds.
+python -m tests.bench.synth big OUT [--instances 1000000] [--seed 1]
+    a benchmark folder with a one-task reference of N instances (OUT/bench),
+    one records file of N records (OUT/records.json) and a run using them
+    (OUT/run), for the extremes.
 """
 
 from __future__ import annotations
@@ -29,29 +29,55 @@ from scoring.reference import reference_from_dict
 from scoring.solver_score import parse_records, score_task
 
 FAILURES = ("timeout", "invalid", "crash", "out_of_memory", "certificate_failed")
-COLUMNS = ["model", "track", "item", "attempt", "score", "adoption_status", "score_status", "score_type",
-           "solver_protocol", "reference_id", "note"]
+COLUMNS = [
+    "model",
+    "track",
+    "item",
+    "attempt",
+    "score",
+    "adoption_status",
+    "score_status",
+    "score_type",
+    "solver_protocol",
+    "reference_id",
+    "note",
+]
 
 
-def make_records(rng: np.random.Generator, names: list[str], mu: np.ndarray, scale: np.ndarray, kind: str,
-                 direction: str, skill: float, extra_unscored: list[str] = ()) -> list[dict]:
+def make_records(
+    rng: np.random.Generator,
+    names: list[str],
+    mu: np.ndarray,
+    scale: np.ndarray,
+    kind: str,
+    direction: str,
+    skill: float,
+    extra_unscored: list[str] = (),
+) -> list[dict]:
     n = len(names)
     fail = rng.random(n) < 0.05 * (1.2 - skill)
     out = []
     if kind == "solve":
         solved = rng.random(n) < 0.4 + 0.5 * skill
         for i in range(n):
-            out.append({"instance": names[i], "status": FAILURES[i % 5]} if fail[i]
-                       else {"instance": names[i], "status": "ok", "solved": bool(solved[i])})
+            out.append(
+                {"instance": names[i], "status": FAILURES[i % 5]}
+                if fail[i]
+                else {"instance": names[i], "status": "ok", "solved": bool(solved[i])}
+            )
     else:
         sign = 1.0 if direction == "maximize" else -1.0
         a = mu + sign * scale * rng.normal(2.0 * (skill - 0.5), 1.0, n)
         a = np.round(a, 2).tolist()
         for i in range(n):
-            out.append({"instance": names[i], "status": FAILURES[i % 5]} if fail[i]
-                       else {"instance": names[i], "status": "ok", "A": a[i]})
+            out.append(
+                {"instance": names[i], "status": FAILURES[i % 5]}
+                if fail[i]
+                else {"instance": names[i], "status": "ok", "A": a[i]}
+            )
     out.extend({"instance": u, "status": "ok", "A": 1.0} for u in extra_unscored)
-    return out
+    # real records come in the order the solver finished them, not in the reference's order
+    return [out[i] for i in rng.permutation(len(out)).tolist()]
 
 
 def write_csv(path: Path, rows: list[dict]) -> None:
@@ -74,8 +100,13 @@ def write_run(out: Path, models: int = 30, attempts: int = 3, seed: int = 1) -> 
     for u in ref_raw["unscored_reference_instances"]:
         unscored.setdefault(u["task"], []).append(u["instance"])
     out.mkdir(parents=True, exist_ok=True)
-    cohort = {"suite": "full", "solver_protocol": "offline", "solver_reference_id": REFERENCE_ID,
-              "adoption_rule": "synthetic benchmark run", "models": {}}
+    cohort = {
+        "suite": "full",
+        "solver_protocol": "offline",
+        "solver_reference_id": REFERENCE_ID,
+        "adoption_rule": "synthetic benchmark run",
+        "models": {},
+    }
     rows = []
     n_records = 0
     for m in range(models):
@@ -85,19 +116,34 @@ def write_run(out: Path, models: int = 30, attempts: int = 3, seed: int = 1) -> 
         for task in suite["tasks"]:
             item, track = task["item"], task["track"]
             for a in range(1, attempts + 1):
-                row = {"model": name, "track": track, "item": item, "attempt": str(a), "adoption_status": "selected",
-                       "score_status": "valid", "solver_protocol": "", "reference_id": "", "note": "",
-                       "score_type": "original_task_score"}
+                row = {
+                    "model": name,
+                    "track": track,
+                    "item": item,
+                    "attempt": str(a),
+                    "adoption_status": "selected",
+                    "score_status": "valid",
+                    "solver_protocol": "",
+                    "reference_id": "",
+                    "note": "",
+                    "score_type": "original_task_score",
+                }
                 if track == "solver":
                     t = ref.task(item)
-                    recs = make_records(rng, t.names, t.mu, t.scale, t.kind, t.direction, skill, unscored.get(item, [])[:1])
+                    recs = make_records(
+                        rng, t.names, t.mu, t.scale, t.kind, t.direction, skill, unscored.get(item, [])[:1]
+                    )
                     path = out / "records" / name / item / f"{a}.json"
                     path.parent.mkdir(parents=True, exist_ok=True)
                     path.write_bytes(orjson.dumps(recs))
                     n_records += len(recs)
                     score = score_task(t, parse_records(recs, str(path), t.kind)).relative_score
-                    row.update(score=repr(score), score_type="fixed_reference_relative", solver_protocol="offline",
-                               reference_id=REFERENCE_ID)
+                    row.update(
+                        score=repr(score),
+                        score_type="fixed_reference_relative",
+                        solver_protocol="offline",
+                        reference_id=REFERENCE_ID,
+                    )
                 elif track == "construction":
                     row["score"] = repr(round(max(0.0, pyrng.gauss(0.5 + skill, 0.4)), 4))
                 else:
@@ -117,14 +163,26 @@ def write_big(out: Path, instances: int = 1_000_000, seed: int = 1) -> dict:
     vals = np.round(level[:, None] + rng.normal(0, 1, (instances, 3)) * level[:, None] * 0.03).tolist()
     for i in range(0, instances, 11):
         vals[i][1] = None
-    task = {"kind": "objective", "direction": "maximize", "instances": dict(zip(names, vals))}
-    ref = {"reference_id": "bench-synthetic-1m", "suite": "bench", "scale_floor": {"relative": 0.02, "absolute": 1e-9},
-           "tasks": {"big-task": task}, "unscored_reference_instances": []}
+    task = {"kind": "objective", "direction": "maximize", "instances": dict(zip(names, vals, strict=True))}
+    ref = {
+        "reference_id": "bench-synthetic-1m",
+        "suite": "bench",
+        "scale_floor": {"relative": 0.02, "absolute": 1e-9},
+        "tasks": {"big-task": task},
+        "unscored_reference_instances": [],
+    }
     (bench / "references" / "bench-synthetic-1m").mkdir(parents=True, exist_ok=True)
     ref_path = bench / "references" / "bench-synthetic-1m" / "bench.json"
     ref_path.write_bytes(orjson.dumps(ref))
-    suite = {"suite": "bench", "tasks": [{"item": "t1", "track": "theorem"}, {"item": "big-task", "track": "solver"},
-                                         {"item": "c1", "track": "construction"}, {"item": "o1", "track": "conjecture"}]}
+    suite = {
+        "suite": "bench",
+        "tasks": [
+            {"item": "t1", "track": "theorem"},
+            {"item": "big-task", "track": "solver"},
+            {"item": "c1", "track": "construction"},
+            {"item": "o1", "track": "conjecture"},
+        ],
+    }
     (bench / "suites").mkdir(parents=True, exist_ok=True)
     (bench / "suites" / "bench.json").write_text(json.dumps(suite))
     loaded = reference_from_dict(ref, str(ref_path))
@@ -135,17 +193,38 @@ def write_big(out: Path, instances: int = 1_000_000, seed: int = 1) -> dict:
     run = out / "run"
     (run / "records" / "m" / "big-task").mkdir(parents=True, exist_ok=True)
     (run / "records" / "m" / "big-task" / "1.json").write_bytes(orjson.dumps(recs))
-    rows = [{"model": "m", "track": tr, "item": it, "attempt": "1", "score": sc, "adoption_status": "selected",
-             "score_status": "valid", "score_type": st, "solver_protocol": pr, "reference_id": rid, "note": ""}
-            for tr, it, sc, st, pr, rid in (
-                ("theorem", "t1", "1", "original_task_score", "", ""),
-                ("solver", "big-task", repr(score), "fixed_reference_relative", "offline", "bench-synthetic-1m"),
-                ("construction", "c1", "0.8", "original_task_score", "", ""),
-                ("conjecture", "o1", "0", "original_task_score", "", ""))]
+    rows = [
+        {
+            "model": "m",
+            "track": tr,
+            "item": it,
+            "attempt": "1",
+            "score": sc,
+            "adoption_status": "selected",
+            "score_status": "valid",
+            "score_type": st,
+            "solver_protocol": pr,
+            "reference_id": rid,
+            "note": "",
+        }
+        for tr, it, sc, st, pr, rid in (
+            ("theorem", "t1", "1", "original_task_score", "", ""),
+            ("solver", "big-task", repr(score), "fixed_reference_relative", "offline", "bench-synthetic-1m"),
+            ("construction", "c1", "0.8", "original_task_score", "", ""),
+            ("conjecture", "o1", "0", "original_task_score", "", ""),
+        )
+    ]
     write_csv(run / "attempts.csv", rows)
-    (run / "cohort.json").write_text(json.dumps({"suite": "bench", "solver_protocol": "offline",
-                                                 "solver_reference_id": "bench-synthetic-1m",
-                                                 "models": {"m": {"attempts_per_task": 1}}}))
+    (run / "cohort.json").write_text(
+        json.dumps(
+            {
+                "suite": "bench",
+                "solver_protocol": "offline",
+                "solver_reference_id": "bench-synthetic-1m",
+                "models": {"m": {"attempts_per_task": 1}},
+            }
+        )
+    )
     return {"instances": instances, "reference": str(ref_path), "records": str(out / "records.json")}
 
 

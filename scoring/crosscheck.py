@@ -1,0 +1,91 @@
+"""The records cross-check of SPEC section 4: an adopted solver row with a records file is
+re-scored against the reference; a difference over 1e-9 from the CSV score rejects the run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections import defaultdict
+
+from .errors import InputError, Problem, Problems
+from .inputs import Run
+from .jsonio import read_if_file
+from .models import AttemptRow
+from .reference import TaskReference
+from .rules import Checked
+from .solver_score import TaskScore, read_records, score_task
+
+CROSS_CHECK_TOLERANCE = 1e-9
+
+
+def rescore_from_records(run: Run, checked: Checked, problems: Problems) -> None:
+    """SPEC 4: an adopted solver row with a records file is re-scored; a difference over 1e-9 rejects.
+
+    The attempts of one task are scored together (``rescore_task``); each re-scored attempt's
+    per-instance scores are kept in ``checked.scores`` (the dashboard shows them).
+    """
+    root = run.paths.records
+    ref = run.reference
+    assert root is not None and ref is not None
+    base = str(root)
+    # (model, row, path relative to records/) per task; plain strings: 10^4 files, no pathlib per file
+    by_item: dict[str, list[tuple[str, AttemptRow, str]]] = defaultdict(list)
+    for model, rows in checked.by_model.items():
+        for row in rows:
+            if row.adopted and row.track == "solver" and row.score is not None and row.score_status == "valid":
+                by_item[row.item].append((model, row, f"{model}/{row.item}/{row.attempt}.json"))
+    tasks = {item: ref.task(item) for item in by_item if ref.has_task(item)}
+    work = [(tasks[item], base, [rel for _, _, rel in jobs]) for item, jobs in by_item.items() if item in tasks]
+    outcomes = (rescore_task(*w) for w in work)
+    for item, jobs in by_item.items():
+        if item not in tasks:
+            problem = Problem(
+                str(ref.path), "tasks", item, f"solver task '{item}' is not in reference '{ref.reference_id}'"
+            )
+            problems.extend(problem for _, _, rel in jobs if os.path.isfile(os.path.join(base, rel)))
+            continue
+        for (model, row, rel), (result, digest, found) in zip(jobs, next(outcomes), strict=True):
+            if found:
+                problems.extend(found)
+            if result is None or digest is None or row.score is None:
+                continue
+            checked.records_used[rel] = digest
+            relative = result.relative_score
+            checked.scores[(model, row.item, row.attempt)] = result
+            if abs(relative - row.score) > CROSS_CHECK_TOLERANCE:
+                problems.add(
+                    run.paths.attempts,
+                    f"line {row.line}",
+                    "score",
+                    f"CSV score {row.score!r} differs from {relative!r} re-scored from "
+                    f"{os.path.join(base, rel)} against '{ref.reference_id}' (tolerance 1e-9)",
+                )
+
+
+Outcome = tuple[TaskScore | None, str | None, list[Problem]]  # the score, the file's sha256, its problems
+
+
+def rescore_task(task_ref: TaskReference, base: str, rels: list[str]) -> list[Outcome]:
+    """Read, check and score the records files ``rels`` (under ``base``) of one task; per file its
+    TaskScore (None when there is no file or it has problems), its sha256 and its problems."""
+    outcomes: list[Outcome] = []
+    for rel in rels:
+        path = os.path.join(base, rel)
+        try:
+            data = read_if_file(path, "records file")
+            if data is None:  # no file: this attempt is not re-scored
+                outcomes.append((None, None, []))
+                continue
+            score = score_task(task_ref, read_records(data, path, task_ref.kind))
+        except InputError as exc:
+            outcomes.append((None, None, exc.problems))
+            continue
+        outcomes.append((score, hashlib.sha256(data).hexdigest(), []))
+    return outcomes
+
+
+def records_digest(records_used: dict[str, str]) -> str:
+    """One sha256 over the records files that were read: sorted 'path sha256' lines."""
+    lines = "".join(f"{p} {h}\n" for p, h in sorted(records_used.items()))
+    return hashlib.sha256(lines.encode()).hexdigest()

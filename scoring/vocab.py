@@ -1,0 +1,51 @@
+"""The contract's vocabulary, declared once (SPEC sections 1, 2.3, 2.4, 2.5).
+
+Each ``Literal`` is the one list of allowed values; its tuple comes from it with
+``get_args``. Scoring and the dashboard both import from here. No dependencies,
+so the command line can import it before numpy or pydantic.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+METRIC_ID = "tcsexam-index-original-30303010-v0.1"
+
+Track = Literal["theorem", "solver", "construction", "conjecture"]
+TRACKS: tuple[str, ...] = get_args(Track)
+TRACK_LETTERS = {"theorem": "P", "solver": "S", "construction": "C", "conjecture": "O"}
+WEIGHTS = {"theorem": 30, "solver": 30, "construction": 30, "conjecture": 10}
+
+Kind = Literal["objective", "solve"]
+Direction = Literal["maximize", "minimize"]
+Protocol = Literal["online", "offline"]
+RowProtocol = Literal["online", "offline", ""]  # SPEC 2.4: may be empty off the solver track
+
+# SPEC 2.3: ok, the solver failures that score 0, the incomplete observations.
+RecordStatus = Literal[
+    "ok", "timeout", "invalid", "certificate_failed", "crash", "out_of_memory", "missing", "infra_error"
+]
+RECORD_STATUSES: tuple[str, ...] = get_args(RecordStatus)
+OK_STATUS = "ok"
+FAILURE_STATUSES = RECORD_STATUSES[1:6]
+INCOMPLETE_STATUSES = RECORD_STATUSES[6:]
+# A record's status as a one-byte code: its position in RECORD_STATUSES (ok = 0).
+STATUS_CODE = {s: i for i, s in enumerate(RECORD_STATUSES)}
+FIRST_INCOMPLETE_CODE = STATUS_CODE[INCOMPLETE_STATUSES[0]]
+
+# SPEC 2.4
+AdoptionStatus = Literal["selected", "selected_provisional", "excluded"]
+ADOPTED = ("selected", "selected_provisional")
+ScoreStatus = Literal["valid", "judge_failed", "not_finished", "missing"]
+ScoreType = Literal["fixed_reference_relative", "original_task_score"]
+TRACK_SCORE_TYPE = {
+    "solver": "fixed_reference_relative",
+    "theorem": "original_task_score",
+    "construction": "original_task_score",
+    "conjecture": "original_task_score",
+}
+
+# SPEC 4: a model's and a document's status, worst last.
+RunStatus = Literal["complete", "provisional", "incomplete"]
+STATUS_ORDER = {s: i for i, s in enumerate(get_args(RunStatus))}
+EXIT_FOR_STATUS = {"complete": 0, "provisional": 0, "incomplete": 3}
