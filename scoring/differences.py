@@ -80,14 +80,17 @@ def instance_counts(a_attempts: Sequence[np.ndarray], b_attempts: Sequence[np.nd
     sa, sb = _instance_diff(a_attempts, b_attempts)
     diff = sa - sb
     equal = np.abs(diff) <= EQUAL_TOLERANCE
-    return {"a_better": int(np.count_nonzero((diff > 0) & ~equal)),
-            "b_better": int(np.count_nonzero((diff < 0) & ~equal)),
-            "equal": int(np.count_nonzero(equal)),
-            "mean_difference": math.fsum(diff.tolist()) / diff.size}
+    return {
+        "a_better": int(np.count_nonzero((diff > 0) & ~equal)),
+        "b_better": int(np.count_nonzero((diff < 0) & ~equal)),
+        "equal": int(np.count_nonzero(equal)),
+        "mean_difference": math.fsum(diff.tolist()) / diff.size,
+    }
 
 
-def differences(a: TaskMeans, b: TaskMeans, a_phi: PhiByItem | None = None,
-                b_phi: PhiByItem | None = None) -> Differences:
+def differences(
+    a: TaskMeans, b: TaskMeans, a_phi: PhiByItem | None = None, b_phi: PhiByItem | None = None
+) -> Differences:
     """``compare``'s ``tasks`` and ``instances`` (SPEC 12.2).
 
     ``a_phi``/``b_phi`` hold only the solver tasks where every adopted attempt
@@ -96,12 +99,15 @@ def differences(a: TaskMeans, b: TaskMeans, a_phi: PhiByItem | None = None,
     """
     a_phi, b_phi = a_phi or {}, b_phi or {}
     items = [item for item in a if item in a_phi and item in b_phi and a_phi[item] and b_phi[item]]
-    return {"tasks": task_differences(a, b),
-            "instances": {item: instance_counts(a_phi[item], b_phi[item]) for item in items}}
+    return {
+        "tasks": task_differences(a, b),
+        "instances": {item: instance_counts(a_phi[item], b_phi[item]) for item in items},
+    }
 
 
-def largest_instance_differences(names: Sequence[str], a_attempts: Sequence[np.ndarray],
-                                 b_attempts: Sequence[np.ndarray], limit: int = 20) -> list[InstanceDifference]:
+def largest_instance_differences(
+    names: Sequence[str], a_attempts: Sequence[np.ndarray], b_attempts: Sequence[np.ndarray], limit: int = 20
+) -> list[InstanceDifference]:
     """The drill-down of a solver task: the ``limit`` instances where |A − B| is largest, unequal ones only
     (ties in reference order). ``names`` are the reference's scored instances, in the Phi arrays' order."""
     sa, sb = _instance_diff(a_attempts, b_attempts)

@@ -116,19 +116,30 @@ def attempts_for_target(half_width: Mapping[str, float | None], target: float | 
     return None
 
 
-def plan_model(tasks_by_track: TasksByTrack, weights: Mapping[str, float],
-               max_attempts: int = DEFAULT_MAX_ATTEMPTS, target: float | None = None) -> ModelPlan:
+def plan_model(
+    tasks_by_track: TasksByTrack,
+    weights: Mapping[str, float],
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+    target: float | None = None,
+) -> ModelPlan:
     """One model's entry of ``tcsexam plan`` (SPEC 12.3); every track of ``weights`` is listed (m = 0 if absent)."""
     tracks = {t: track_variance(tasks_by_track.get(t, ())) for t in weights}
     half = {str(r): projected_half_width(tracks, weights, r) for r in range(1, max_attempts + 1)}
     return {"tracks": tracks, "half_width": half, "attempts_for_target": attempts_for_target(half, target)}
 
 
-def plan(models: Mapping[str, TasksByTrack], weights: Mapping[str, float],
-         max_attempts: int = DEFAULT_MAX_ATTEMPTS, target: float | None = None) -> Plan:
+def plan(
+    models: Mapping[str, TasksByTrack],
+    weights: Mapping[str, float],
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+    target: float | None = None,
+) -> Plan:
     """The document ``tcsexam plan`` writes (SPEC 12.3), models in the given (cohort) order."""
-    return {"models": {name: plan_model(t, weights, max_attempts, target) for name, t in models.items()},
-            "target": target, "level": LEVEL}
+    return {
+        "models": {name: plan_model(t, weights, max_attempts, target) for name, t in models.items()},
+        "target": target,
+        "level": LEVEL,
+    }
 
 
 def _power_quantile(df: float) -> float:
@@ -173,7 +184,7 @@ def shares(track_se: Mapping[str, float | None], weights: Mapping[str, float]) -
         se = track_se.get(t)
         if se is None:
             return None
-        terms[t] = weights[t] ** 2 * se ** 2
+        terms[t] = weights[t] ** 2 * se**2
     var = math.fsum(terms.values())
     if var == 0.0:
         return None

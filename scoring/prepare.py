@@ -20,19 +20,35 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import InputError, Problem, Problems
-from .jsonio import load_json, write_atomic, write_json
+from .jsonio import load_json, write_atomic
 from .vocab import INCOMPLETE_STATUSES
 
 EXIT_OK, EXIT_REJECTED, EXIT_INCOMPLETE = 0, 1, 3
 CONFLICT_TOLERANCE = 1e-9  # SPEC 10, the same tolerance as the cross-check of SPEC 4
 BOM = "\ufeff"
-INIT_COLUMNS = ("model", "track", "item", "attempt", "score", "adoption_status", "score_status", "score_type",
-                "solver_protocol", "note", "reference_id")
-TRACK_SCORE_TYPE = {"solver": "fixed_reference_relative", "theorem": "original_task_score",
-                    "construction": "original_task_score", "conjecture": "original_task_score"}
+INIT_COLUMNS = (
+    "model",
+    "track",
+    "item",
+    "attempt",
+    "score",
+    "adoption_status",
+    "score_status",
+    "score_type",
+    "solver_protocol",
+    "note",
+    "reference_id",
+)
+TRACK_SCORE_TYPE = {
+    "solver": "fixed_reference_relative",
+    "theorem": "original_task_score",
+    "construction": "original_task_score",
+    "conjecture": "original_task_score",
+}
 
 
 # --- init ---------------------------------------------------------------------------------------
+
 
 def init_rows(cohort, suite) -> list[list[str]]:
     """SPEC 10: one row per planned attempt; models in cohort order, tasks in suite order."""
@@ -41,8 +57,21 @@ def init_rows(cohort, suite) -> list[list[str]]:
         for task in suite.tasks:
             protocol = cohort.solver_protocol if task.track == "solver" else ""
             for attempt in range(1, cohort.planned(model, task.item) + 1):
-                rows.append([model, task.track, task.item, str(attempt), "", "selected", "missing",
-                             TRACK_SCORE_TYPE[task.track], protocol, "", ""])
+                rows.append(
+                    [
+                        model,
+                        task.track,
+                        task.item,
+                        str(attempt),
+                        "",
+                        "selected",
+                        "missing",
+                        TRACK_SCORE_TYPE[task.track],
+                        protocol,
+                        "",
+                        "",
+                    ]
+                )
     return rows
 
 
@@ -57,6 +86,7 @@ def init_text(cohort, suite) -> str:
 def run_init(args) -> int:
     """``tcsexam init`` (SPEC 10): write RUN_DIR/attempts.csv; an existing one only with --force."""
     from .inputs import default_benchmark, load_cohort_file, load_suite_file, suite_path
+
     run_dir = Path(args.run_dir or ".")
     cohort_path = Path(args.cohort) if args.cohort else run_dir / "cohort.json"
     benchmark = Path(args.benchmark) if args.benchmark else default_benchmark()
@@ -70,8 +100,10 @@ def run_init(args) -> int:
     text = init_text(cohort, suite)
     write_atomic(target, text.encode("utf-8"))
     n = text.count("\n") - 1
-    print(f"init: {n} planned attempts of {len(cohort.models)} models over {len(suite.tasks)} tasks of suite "
-          f"'{cohort.suite}' -> {target}")
+    print(
+        f"init: {n} planned attempts of {len(cohort.models)} models over {len(suite.tasks)} tasks of suite "
+        f"'{cohort.suite}' -> {target}"
+    )
     return EXIT_OK
 
 
@@ -149,6 +181,7 @@ def csv_cell(value: str, was_quoted: bool) -> str:
 
 # --- fill ---------------------------------------------------------------------------------------
 
+
 @dataclass
 class FillPlan:
     """What fill found: the edits to make and everything it lists."""
@@ -165,8 +198,14 @@ def not_ready_reason(task_ref, raw) -> str | None:
     without a record. Other problems are left to the scorer, which rejects them."""
     if not isinstance(raw, list):
         return None
-    incomplete = [r for r in raw if isinstance(r, dict) and r.get("status") in INCOMPLETE_STATUSES
-                  and isinstance(r.get("instance"), str) and r.get("instance")]
+    incomplete = [
+        r
+        for r in raw
+        if isinstance(r, dict)
+        and r.get("status") in INCOMPLETE_STATUSES
+        and isinstance(r.get("instance"), str)
+        and r.get("instance")
+    ]
     names = {r.get("instance") for r in raw if isinstance(r, dict)}
     lacking = [name for name in task_ref.names if name not in names]
     parts = []
@@ -174,23 +213,36 @@ def not_ready_reason(task_ref, raw) -> str | None:
         shown = ", ".join(f"{r['instance']} ({r['status']})" for r in incomplete[:5])
         parts.append(f"{len(incomplete)} incomplete observation(s): {shown}{' ...' if len(incomplete) > 5 else ''}")
     if lacking:
-        parts.append(f"{len(lacking)} scored instance(s) without a record: {', '.join(lacking[:5])}"
-                     f"{' ...' if len(lacking) > 5 else ''}")
+        parts.append(
+            f"{len(lacking)} scored instance(s) without a record: {', '.join(lacking[:5])}"
+            f"{' ...' if len(lacking) > 5 else ''}"
+        )
     return "; ".join(parts) or None
 
 
 def check_rest(task_ref, raw, file: str) -> None:
     """Reject every problem of a not-ready records file other than what makes it not ready."""
     from .solver_score import parse_records
-    rest = [r for r in raw if not (isinstance(r, dict) and r.get("status") in INCOMPLETE_STATUSES
-                                   and isinstance(r.get("instance"), str) and r.get("instance"))]
+
+    rest = [
+        r
+        for r in raw
+        if not (
+            isinstance(r, dict)
+            and r.get("status") in INCOMPLETE_STATUSES
+            and isinstance(r.get("instance"), str)
+            and r.get("instance")
+        )
+    ]
     parse_records(rest, file, task_ref.kind)
     seen: dict[str, int] = {}
     problems = Problems()
     for i, r in enumerate(raw):
         name = r.get("instance") if isinstance(r, dict) else None
         if isinstance(name, str) and name in seen:
-            problems.add(file, f"record {i} ('{name}')", "instance", f"duplicate instance name (first at record {seen[name]})")
+            problems.add(
+                file, f"record {i} ('{name}')", "instance", f"duplicate instance name (first at record {seen[name]})"
+            )
         elif isinstance(name, str):
             seen[name] = i
     problems.raise_if_any()
@@ -204,7 +256,9 @@ def record_parts(row, file: str) -> list[str]:
     for name, value in (("model", row.model), ("item", row.item), ("attempt", row.attempt)):
         parts = value.split("/") if name == "model" else [value]
         if value.startswith("/") or any(p in ("", ".", "..") or "\\" in p or "\x00" in p or "/" in p for p in parts):
-            problems.add(file, f"line {row.line}", name, f"{value!r} could leave its folder: a name is data, not a path")
+            problems.add(
+                file, f"line {row.line}", name, f"{value!r} could leave its folder: a name is data, not a path"
+            )
     problems.raise_if_any()
     return [*row.model.split("/"), row.item, f"{row.attempt}.json"]
 
@@ -213,6 +267,7 @@ def plan_fill(run, reference, run_dir: Path) -> FillPlan:
     """Score every adopted solver row with a records file (SPEC 10); raises InputError on any
     problem of a records file other than 'not ready', listing every one."""
     from .solver_score import parse_records, score_task
+
     plan = FillPlan()
     problems = Problems()
     items = {t.item for t in run.suite.tasks}
@@ -230,8 +285,12 @@ def plan_fill(run, reference, run_dir: Path) -> FillPlan:
             plan.no_records.append(row)
             continue
         if not reference.has_task(row.item):
-            problems.add(reference.path, "tasks", row.item, f"solver task '{row.item}' is not in reference "
-                         f"'{reference.reference_id}'")
+            problems.add(
+                reference.path,
+                "tasks",
+                row.item,
+                f"solver task '{row.item}' is not in reference '{reference.reference_id}'",
+            )
             continue
         task_ref = reference.task(row.item)
         try:
@@ -249,15 +308,27 @@ def plan_fill(run, reference, run_dir: Path) -> FillPlan:
         out = run_dir / "solver-scores" / rel
         old = row.score
         same_ref = row.reference_id in ("", cohort_id)
-        if old is not None and math.isfinite(old) and abs(old - new) <= CONFLICT_TOLERANCE and same_ref \
-                and row.score_status == "valid" and row.reference_id == cohort_id:
+        if (
+            old is not None
+            and math.isfinite(old)
+            and abs(old - new) <= CONFLICT_TOLERANCE
+            and same_ref
+            and row.score_status == "valid"
+            and row.reference_id == cohort_id
+        ):
             plan.unchanged.append((row, old, out, result))
             continue
         if old is not None and (not math.isfinite(old) or abs(old - new) > CONFLICT_TOLERANCE or not same_ref):
             against = f" (the row names reference '{row.reference_id}')" if not same_ref else ""
-            plan.conflicts.append(Problem(str(run.paths.attempts), f"line {row.line}", "score",
-                                          f"CSV score {old!r} of ({row.model}, {row.item}, attempt {row.attempt}) "
-                                          f"differs from {new!r} scored from {path} against '{cohort_id}'{against}"))
+            plan.conflicts.append(
+                Problem(
+                    str(run.paths.attempts),
+                    f"line {row.line}",
+                    "score",
+                    f"CSV score {old!r} of ({row.model}, {row.item}, attempt {row.attempt}) "
+                    f"differs from {new!r} scored from {path} against '{cohort_id}'{against}",
+                )
+            )
         plan.filled.append((row, old, new, out, result))
     problems.raise_if_any()
     return plan
@@ -273,10 +344,12 @@ def edited_text(text: str, columns: list[str], rows, edits: dict[int, dict[str, 
     if len(data) != len(rows):  # pragma: no cover - the reader and the scanner disagree: never write
         raise ValueError("attempts.csv: the field scanner and the CSV reader disagree on the rows")
     by_record: dict[int, dict[str, str]] = {}
-    for rec, row in zip(data, rows):
+    for rec, row in zip(data, rows, strict=True):
         cells = [v.strip() for v in rec.values]
         if (cells[index["model"]], cells[index["item"]], cells[index["attempt"]]) != (row.model, row.item, row.attempt):
-            raise ValueError(f"attempts.csv line {row.line}: the field scanner and the CSV reader disagree")  # pragma: no cover
+            raise ValueError(
+                f"attempts.csv line {row.line}: the field scanner and the CSV reader disagree"
+            )  # pragma: no cover
         if row.line in edits:
             by_record[id(rec)] = edits[row.line]
     pieces: list[str] = []
@@ -290,7 +363,7 @@ def edited_text(text: str, columns: list[str], rows, edits: dict[int, dict[str, 
                 pieces.append(csv_cell(value, text.startswith('"', start) and end > start))
                 pos = end
         if append and (k == 0 or "".join(rec.values).strip()):
-            pieces.append(text[pos:rec.end])
+            pieces.append(text[pos : rec.end])
             pos = rec.end
             if k == 0:
                 pieces.append(",reference_id")
@@ -303,6 +376,7 @@ def edited_text(text: str, columns: list[str], rows, edits: dict[int, dict[str, 
 def who(row) -> str:
     """A row as printed: its line and names, control characters escaped (SPEC 13)."""
     from .report import terminal_text
+
     return terminal_text(f"line {row.line}: {row.model} {row.item} attempt {row.attempt}")
 
 
@@ -329,25 +403,40 @@ def run_fill(args) -> int:
     if reference is None:
         rpath = reference_path(paths.benchmark, run.cohort.solver_reference_id, run.cohort.suite)
         if not rpath.is_file():
-            raise InputError([Problem(str(rpath), "", "", f"reference '{run.cohort.solver_reference_id}' for suite "
-                                      f"'{run.cohort.suite}' not found: needed to score the records")])
+            raise InputError(
+                [
+                    Problem(
+                        str(rpath),
+                        "",
+                        "",
+                        f"reference '{run.cohort.solver_reference_id}' for suite "
+                        f"'{run.cohort.suite}' not found: needed to score the records",
+                    )
+                ]
+            )
         reference = load_reference(rpath)
         check_reference_identity(reference, run.cohort.solver_reference_id, run.cohort.suite)
     plan = plan_fill(run, reference, run_dir)
     if plan.conflicts and not args.overwrite:
-        raise InputError(plan.conflicts + [Problem(str(paths.attempts), "", "",
-                                                   "pass --overwrite to replace the conflicting scores")])
+        raise InputError(
+            plan.conflicts
+            + [Problem(str(paths.attempts), "", "", "pass --overwrite to replace the conflicting scores")]
+        )
     cohort_id = run.cohort.solver_reference_id
-    edits = {row.line: {"score": repr(new), "score_status": "valid", "reference_id": cohort_id}
-             for row, _, new, _, _ in plan.filled}
+    edits = {
+        row.line: {"score": repr(new), "score_status": "valid", "reference_id": cohort_id}
+        for row, _, new, _, _ in plan.filled
+    }
     data = read_bytes(paths.attempts, "attempts table")
     text = decode_csv(data, str(paths.attempts))
     bom = data.startswith(b"\xef\xbb\xbf")
     new_text = edited_text(text, run.attempts.columns, run.attempts.rows, edits)
     prefix = "would fill" if args.dry_run else "filled"
-    for row, old, new, out, _ in plan.filled:
-        print(f"{prefix}: {who(row)}: score {fmt_score(old)} -> "
-              f"{new!r}{' (conflict replaced)' if old is not None and abs(old - new) > CONFLICT_TOLERANCE else ''}")
+    for row, old, new, _out, _ in plan.filled:
+        print(
+            f"{prefix}: {who(row)}: score {fmt_score(old)} -> "
+            f"{new!r}{' (conflict replaced)' if old is not None and abs(old - new) > CONFLICT_TOLERANCE else ''}"
+        )
     for problem in plan.conflicts:
         print(f"conflict: {terminal_text(str(problem))}")
     for row, reason in plan.not_ready:
@@ -365,34 +454,47 @@ def run_fill(args) -> int:
             write_atomic(paths.attempts, ((BOM if bom else "") + new_text).encode("utf-8"))
     # SPEC 10: exit 3 when some adopted solver row does not end with a valid score
     waiting = [row for row in [*(r for r, _ in plan.not_ready), *plan.no_records] if row.score_status != "valid"]
-    print(f"{prefix} {len(plan.filled)}, already filled {len(plan.unchanged)}, conflicts {len(plan.conflicts)}"
-          f"{' replaced' if plan.conflicts else ''}, not ready {len(plan.not_ready)}, "
-          f"without records {sum(1 for r in plan.no_records if r.score_status != 'valid')}"
-          f"{' (dry run: nothing written)' if args.dry_run else ''}")
+    print(
+        f"{prefix} {len(plan.filled)}, already filled {len(plan.unchanged)}, conflicts {len(plan.conflicts)}"
+        f"{' replaced' if plan.conflicts else ''}, not ready {len(plan.not_ready)}, "
+        f"without records {sum(1 for r in plan.no_records if r.score_status != 'valid')}"
+        f"{' (dry run: nothing written)' if args.dry_run else ''}"
+    )
     return EXIT_INCOMPLETE if waiting else EXIT_OK
 
 
 # --- command line ---------------------------------------------------------------------------------
 
+
 def add_init_parser(sub) -> None:
-    p = sub.add_parser("init", help="write a skeleton attempts.csv from the cohort (SPEC 10)",
-                       description="One row per planned attempt of every model and task, score empty, "
-                       "score_status missing. Exit 0 written, 1 rejected (an existing attempts.csv without "
-                       "--force), 2 usage.")
+    p = sub.add_parser(
+        "init",
+        help="write a skeleton attempts.csv from the cohort (SPEC 10)",
+        description="One row per planned attempt of every model and task, score empty, "
+        "score_status missing. Exit 0 written, 1 rejected (an existing attempts.csv without "
+        "--force), 2 usage.",
+    )
     p.add_argument("run_dir", nargs="?", metavar="RUN_DIR", help="run folder (default: the current folder)")
     p.add_argument("--cohort", metavar="JSON", help="cohort declaration (default RUN_DIR/cohort.json)")
-    p.add_argument("--benchmark", metavar="DIR", help="benchmark folder (default $TCSEXAM_BENCHMARK or the bundled sample)")
+    p.add_argument(
+        "--benchmark", metavar="DIR", help="benchmark folder (default $TCSEXAM_BENCHMARK or the bundled sample)"
+    )
     p.add_argument("--force", action="store_true", help="replace an existing attempts.csv")
 
 
 def add_fill_parser(sub) -> None:
-    p = sub.add_parser("fill", help="fill solver scores into attempts.csv from the records (SPEC 10)",
-                       description="Scores every adopted solver row with a records file as solver-score does, "
-                       "writes RUN_DIR/solver-scores/<model>/<item>/<attempt>.json, then edits only the filled "
-                       "fields of attempts.csv. Exit 0 every adopted solver row valid, 3 some not ready or "
-                       "without records, 1 conflict or rejected records, 2 usage.")
+    p = sub.add_parser(
+        "fill",
+        help="fill solver scores into attempts.csv from the records (SPEC 10)",
+        description="Scores every adopted solver row with a records file as solver-score does, "
+        "writes RUN_DIR/solver-scores/<model>/<item>/<attempt>.json, then edits only the filled "
+        "fields of attempts.csv. Exit 0 every adopted solver row valid, 3 some not ready or "
+        "without records, 1 conflict or rejected records, 2 usage.",
+    )
     p.add_argument("run_dir", nargs="?", metavar="RUN_DIR", help="run folder (default: the current folder)")
-    p.add_argument("--benchmark", metavar="DIR", help="benchmark folder (default $TCSEXAM_BENCHMARK or the bundled sample)")
+    p.add_argument(
+        "--benchmark", metavar="DIR", help="benchmark folder (default $TCSEXAM_BENCHMARK or the bundled sample)"
+    )
     p.add_argument("--overwrite", action="store_true", help="replace scores that differ from the records (listed)")
     p.add_argument("--dry-run", action="store_true", help="print the changes; write nothing")
 
@@ -402,5 +504,3 @@ def add_parsers(sub) -> dict:
     add_init_parser(sub)
     add_fill_parser(sub)
     return {"init": run_init, "fill": run_fill}
-
-

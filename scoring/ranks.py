@@ -99,8 +99,12 @@ def holm(p_values: list[float]) -> list[float]:
     return adjusted
 
 
-def rank_models(indexes: Mapping[str, float | None], task_means: Mapping[str, TaskMeans],
-                weights: Mapping[str, float], alpha: float = ALPHA) -> RanksBlock:
+def rank_models(
+    indexes: Mapping[str, float | None],
+    task_means: Mapping[str, TaskMeans],
+    weights: Mapping[str, float],
+    alpha: float = ALPHA,
+) -> RanksBlock:
     """The ``ranks`` block of index.json (SPEC 12.1).
 
     ``indexes`` holds every cohort model in cohort order (index None when
@@ -112,13 +116,23 @@ def rank_models(indexes: Mapping[str, float | None], task_means: Mapping[str, Ta
     ordered = sorted(scored, key=lambda m: -scored[m])  # sorted() is stable: ties keep cohort order
     pairs: list[Pair] = []
     for i, a in enumerate(ordered):
-        for b in ordered[i + 1:]:
+        for b in ordered[i + 1 :]:
             d = paired_index_difference(task_means[a], task_means[b], weights)
             p = pair_p_value(d["difference"], d["se"], d["df"])
-            pairs.append({"a": a, "b": b, "difference": d["difference"], "se": d["se"], "df": d["df"],
-                          "p": p, "p_holm": None, "separated": False})
+            pairs.append(
+                {
+                    "a": a,
+                    "b": b,
+                    "difference": d["difference"],
+                    "se": d["se"],
+                    "df": d["df"],
+                    "p": p,
+                    "p_holm": None,
+                    "separated": False,
+                }
+            )
     tested = [(pair, pair["p"]) for pair in pairs if pair["p"] is not None]
-    for (pair, _), adjusted in zip(tested, holm([p for _, p in tested])):
+    for (pair, _), adjusted in zip(tested, holm([p for _, p in tested]), strict=True):
         pair["p_holm"] = adjusted
         pair["separated"] = adjusted < alpha
     n = len(ordered)
@@ -140,8 +154,9 @@ def task_means_of(model: Mapping) -> dict[str, tuple[str, float | None]]:
 def ranks_of_document(document: Mapping, weights: Mapping[str, float]) -> RanksBlock:
     """The ``ranks`` block for an index.json document (SPEC 7 shape), models in its (cohort) order."""
     models = document["models"]
-    return rank_models({m: e["index"] for m, e in models.items()},
-                       {m: task_means_of(e) for m, e in models.items()}, weights)
+    return rank_models(
+        {m: e["index"] for m, e in models.items()}, {m: task_means_of(e) for m, e in models.items()}, weights
+    )
 
 
 def top_group(ranks: RanksBlock) -> list[str]:

@@ -19,10 +19,11 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from .vocab import TRACK_LETTERS, TRACKS
 from .errors import InputError, Problem, Problems
 from .jsonio import dumps, load_json, write_atomic
+from .vocab import TRACK_LETTERS, TRACKS
 
 EXIT_OK, EXIT_REJECTED = 0, 1
 GROUP_ORDER = [("full", "offline"), ("full", "online"), ("lite", "offline"), ("lite", "online")]
@@ -31,6 +32,7 @@ PROVISIONAL_MARK = "†"
 
 
 # --- reading index.json ---------------------------------------------------------------------------
+
 
 def load_index(path: Path) -> dict:
     """An index.json, checked for the keys the reports read; problems name file, key and field."""
@@ -77,6 +79,7 @@ def _interval(block) -> tuple[float | None, float | None]:
 
 
 # --- table ----------------------------------------------------------------------------------------
+
 
 @dataclass
 class Cell:
@@ -131,10 +134,15 @@ def rows_of(doc: dict, source: str) -> list[Row]:
             tlo, thi = _interval((ci.get("tracks") or {}).get(t))
             tracks[t] = Cell(m["track_means"].get(t), tlo, thi)
         tasks = m.get("tasks") or {}
-        complete = sum(1 for t in tasks.values() if isinstance(t, dict) and t.get("status") in ("complete", "provisional"))
+        complete = sum(
+            1 for t in tasks.values() if isinstance(t, dict) and t.get("status") in ("complete", "provisional")
+        )
         r = rank_models.get(name)
-        rank = (int(r["best"]), int(r["worst"])) if isinstance(r, dict) and _is_number(r.get("best")) \
-            and _is_number(r.get("worst")) else None
+        rank = (
+            (int(r["best"]), int(r["worst"]))
+            if isinstance(r, dict) and _is_number(r.get("best")) and _is_number(r.get("worst"))
+            else None
+        )
         rows.append(Row(name, m["status"], rank, Cell(m.get("index"), lo, hi), tracks, complete, len(tasks), source))
     return rows
 
@@ -156,8 +164,12 @@ def build_groups(docs: list[tuple[str, dict]]) -> list[Group]:
         for row in rows_of(doc, source):
             first = seen.get((*key, row.model))
             if first is not None:
-                problems.add(source, f"models.{row.model}", "", f"model '{row.model}' of group {key[0]}/{key[1]} "
-                             f"is also in {first}: a group takes each model once")
+                problems.add(
+                    source,
+                    f"models.{row.model}",
+                    "",
+                    f"model '{row.model}' of group {key[0]}/{key[1]} is also in {first}: a group takes each model once",
+                )
                 continue
             seen[(*key, row.model)] = source
             grouped.setdefault(key, []).append(row)
@@ -193,13 +205,19 @@ def with_hw(cell: Cell, digits: int, pm: str, null: str = NULL) -> str:
 HEADER = ["rank", "model", "status", "index", *(TRACK_LETTERS[t] for t in TRACKS), "tasks"]
 
 
-def text_cells(row: Row, di: int, dt: int, pm: str, null: str, dash: str, mark: str,
-               name: Callable[[str], str] = str) -> list[str]:
+def text_cells(
+    row: Row, di: int, dt: int, pm: str, null: str, dash: str, mark: str, name: Callable[[str], str] = str
+) -> list[str]:
     """The cells of a row; ``name`` escapes the model name for the format (numbers, statuses and
     ranks need no escaping), ``pm`` and ``mark`` are the format's own ± and provisional mark."""
-    return [rank_text(row.rank, dash), name(row.model) + (mark if row.provisional else ""), row.status,
-            with_hw(row.index, di, pm, null), *(with_hw(row.tracks[t], dt, pm, null) for t in TRACKS),
-            f"{row.complete}/{row.total}"]
+    return [
+        rank_text(row.rank, dash),
+        name(row.model) + (mark if row.provisional else ""),
+        row.status,
+        with_hw(row.index, di, pm, null),
+        *(with_hw(row.tracks[t], dt, pm, null) for t in TRACKS),
+        f"{row.complete}/{row.total}",
+    ]
 
 
 def terminal_text(text: str) -> str:
@@ -234,9 +252,22 @@ def footnotes(g: Group) -> list[str]:
     return notes + ([""] if notes else [])
 
 
-LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-                 "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-                 "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", "\n": " "}
+LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
+    "\n": " ",
+}
 
 
 def latex_escape(text: str) -> str:
@@ -269,17 +300,39 @@ def render_latex(groups: list[Group], di: int, dt: int) -> str:
 def render_csv(groups: list[Group]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    cols = ["suite", "solver_protocol", "rank_best", "rank_worst", "model", "status", "provisional",
-            "index", "index_lo", "index_hi"]
+    cols = [
+        "suite",
+        "solver_protocol",
+        "rank_best",
+        "rank_worst",
+        "model",
+        "status",
+        "provisional",
+        "index",
+        "index_lo",
+        "index_hi",
+    ]
     for t in TRACKS:
         cols += [TRACK_LETTERS[t], f"{TRACK_LETTERS[t]}_lo", f"{TRACK_LETTERS[t]}_hi"]
     w.writerow(cols + ["tasks_complete", "tasks_total", "source"])
+
     def r(x) -> str:  # unrounded: the shortest decimal that reads back as the same double
         return "" if x is None else repr(float(x))
+
     for g in groups:
         for row in g.rows:
-            line = [g.suite, g.protocol, row.rank[0] if row.rank else "", row.rank[1] if row.rank else "", row.model,
-                    row.status, "true" if row.provisional else "false", r(row.index.value), r(row.index.lo), r(row.index.hi)]
+            line = [
+                g.suite,
+                g.protocol,
+                row.rank[0] if row.rank else "",
+                row.rank[1] if row.rank else "",
+                row.model,
+                row.status,
+                "true" if row.provisional else "false",
+                r(row.index.value),
+                r(row.index.lo),
+                r(row.index.hi),
+            ]
             for t in TRACKS:
                 c = row.tracks[t]
                 line += [r(c.value), r(c.lo), r(c.hi)]
@@ -291,29 +344,43 @@ def chart_svg(g: Group, di: int) -> str:
     """Per group: each model's index as a dot with its 95% interval as a bar (inline SVG)."""
     rows = [r for r in g.rows if r.index.value is not None]
     left_out = [r.model for r in g.rows if r.index.value is None]
-    caption = ("<p class=\"caption\">Index (points) of each model, with its 95% interval where it has one."
-               + (f" No index (not charted): {html.escape(terminal_text(', '.join(left_out)))}." if left_out else "") + "</p>")
+    caption = (
+        '<p class="caption">Index (points) of each model, with its 95% interval where it has one.'
+        + (f" No index (not charted): {html.escape(terminal_text(', '.join(left_out)))}." if left_out else "")
+        + "</p>"
+    )
     if not rows:
         return caption
     values = [v for r in rows for v in (r.index.value, r.index.lo, r.index.hi) if v is not None]
     lo, hi = min(0.0, *values), max(100.0, *values)
     left, width, step = 200, 560, 28
     height = 30 + step * len(rows)
+
     def x(v: float) -> float:
         return left + (v - lo) / (hi - lo) * width
-    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 90}" height="{height + 20}" '
-             f'role="img" aria-label="index of each model with its 95% interval, {html.escape(g.title)}">')]
+
+    parts = [
+        (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 90}" height="{height + 20}" '
+            f'role="img" aria-label="index of each model with its 95% interval, {html.escape(g.title)}">'
+        )
+    ]
     for tick in range(math.ceil(lo / 20) * 20, int(hi) + 1, 20):
-        parts.append(f'<line x1="{x(tick):.1f}" y1="10" x2="{x(tick):.1f}" y2="{height}" class="grid"/>'
-                     f'<text x="{x(tick):.1f}" y="{height + 15}" class="tick">{number(float(tick), 0)}</text>')
+        parts.append(
+            f'<line x1="{x(tick):.1f}" y1="10" x2="{x(tick):.1f}" y2="{height}" class="grid"/>'
+            f'<text x="{x(tick):.1f}" y="{height + 15}" class="tick">{number(float(tick), 0)}</text>'
+        )
     for k, r in enumerate(rows):
+        assert r.index.value is not None  # rows are the charted ones
         y = 25 + step * k
         label = html.escape(terminal_text(r.model) + (" " + PROVISIONAL_MARK if r.provisional else ""))
         parts.append(f'<text x="{left - 8}" y="{y + 4}" class="label">{label}</text>')
         if r.index.lo is not None and r.index.hi is not None:
             parts.append(f'<line x1="{x(r.index.lo):.1f}" y1="{y}" x2="{x(r.index.hi):.1f}" y2="{y}" class="ci"/>')
-        parts.append(f'<circle cx="{x(r.index.value):.1f}" cy="{y}" r="5" class="dot"/>'
-                     f'<text x="{left + width + 8}" y="{y + 4}" class="value">{with_hw(r.index, di, " ± ")}</text>')
+        parts.append(
+            f'<circle cx="{x(r.index.value):.1f}" cy="{y}" r="5" class="dot"/>'
+            f'<text x="{left + width + 8}" y="{y + 4}" class="value">{with_hw(r.index, di, " ± ")}</text>'
+        )
     parts.append("</svg>")
     return caption + "".join(parts)
 
@@ -331,17 +398,29 @@ svg .ci { stroke: #36c; stroke-width: 3; } svg .dot { fill: #c33; }
 
 
 def render_html(groups: list[Group], di: int, dt: int) -> str:
-    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', "<title>TCSExam leaderboard</title>",
-           f"<style>{HTML_STYLE}</style></head><body>", "<h1>TCSExam leaderboard</h1>"]
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        "<title>TCSExam leaderboard</title>",
+        f"<style>{HTML_STYLE}</style></head><body>",
+        "<h1>TCSExam leaderboard</h1>",
+    ]
     for g in groups:
         out.append(f"<h2>{html.escape(g.title)}</h2>")
-        out.append("<table><thead><tr>" + "".join(
-            f'<th class="{"l" if h in ("model", "status") else ""}">{html.escape(h)}</th>' for h in HEADER)
-            + "</tr></thead><tbody>")
+        out.append(
+            "<table><thead><tr>"
+            + "".join(f'<th class="{"l" if h in ("model", "status") else ""}">{html.escape(h)}</th>' for h in HEADER)
+            + "</tr></thead><tbody>"
+        )
         for row in g.rows:
             cells = text_cells(row, di, dt, " ± ", NULL, "–", " " + PROVISIONAL_MARK, terminal_text)
-            out.append("<tr>" + "".join(f'<td class="{"l" if k in (1, 2) else ""}">{html.escape(c)}</td>'
-                                        for k, c in enumerate(cells)) + "</tr>")
+            out.append(
+                "<tr>"
+                + "".join(
+                    f'<td class="{"l" if k in (1, 2) else ""}">{html.escape(c)}</td>' for k, c in enumerate(cells)
+                )
+                + "</tr>"
+            )
         out.append("</tbody></table>")
         out.extend(f"<p>{html.escape(n)}</p>" for n in footnotes(g) if n)
         out.append(chart_svg(g, di))
@@ -364,28 +443,39 @@ def render_table(docs: list[tuple[str, dict]], fmt: str = "markdown", digits: in
 
 # --- diff -----------------------------------------------------------------------------------------
 
+
 def diff_index(old: dict, new: dict) -> dict:
     """SPEC 11 diff: per model the index and track means before and after, the change, and
     whether it exceeds the new document's 95% half-width; statuses; added/removed; inputs."""
     models = {}
     old_m, new_m = old["models"], new["models"]
     for name in [*old_m, *(n for n in new_m if n not in old_m)]:
-        absent = {"status": None, "index": None, "track_means": {}}  # a model added or removed
+        absent: dict[str, Any] = {"status": None, "index": None, "track_means": {}}  # a model added or removed
         a, b = old_m.get(name, absent), new_m.get(name, absent)
         ci = b.get("ci") or {}
-        entry = {"status": {"old": a["status"], "new": b["status"], "changed": a["status"] != b["status"]},
-                 "index": change(a.get("index"), b.get("index"), _interval(ci.get("index")))}
-        entry["tracks"] = {t: change(a["track_means"].get(t), b["track_means"].get(t),
-                                     _interval((ci.get("tracks") or {}).get(t))) for t in TRACKS}
+        entry = {
+            "status": {"old": a["status"], "new": b["status"], "changed": a["status"] != b["status"]},
+            "index": change(a.get("index"), b.get("index"), _interval(ci.get("index"))),
+        }
+        entry["tracks"] = {
+            t: change(a["track_means"].get(t), b["track_means"].get(t), _interval((ci.get("tracks") or {}).get(t)))
+            for t in TRACKS
+        }
         models[name] = entry
     old_in = (old.get("provenance") or {}).get("inputs") or {}
     new_in = (new.get("provenance") or {}).get("inputs") or {}
-    inputs = [{"input": k, "old": (old_in.get(k) or {}).get("sha256"), "new": (new_in.get(k) or {}).get("sha256")}
-              for k in sorted(set(old_in) | set(new_in))
-              if (old_in.get(k) or {}).get("sha256") != (new_in.get(k) or {}).get("sha256")]
-    return {"models": models, "added": [n for n in new_m if n not in old_m],
-            "removed": [n for n in old_m if n not in new_m], "inputs_changed": inputs,
-            "status": {"old": old["status"], "new": new["status"]}}
+    inputs = [
+        {"input": k, "old": (old_in.get(k) or {}).get("sha256"), "new": (new_in.get(k) or {}).get("sha256")}
+        for k in sorted(set(old_in) | set(new_in))
+        if (old_in.get(k) or {}).get("sha256") != (new_in.get(k) or {}).get("sha256")
+    ]
+    return {
+        "models": models,
+        "added": [n for n in new_m if n not in old_m],
+        "removed": [n for n in old_m if n not in new_m],
+        "inputs_changed": inputs,
+        "status": {"old": old["status"], "new": new["status"]},
+    }
 
 
 def change(a, b, interval) -> dict:
@@ -407,17 +497,26 @@ def format_diff(d: dict) -> str:
 def diff_lines(d: dict) -> list[str]:
     def plain(x, digits):
         return "--" if x is None else f"{x:.{digits}f}"
+
     lines = [f"status: {d['status']['old']} -> {d['status']['new']}"]
     for name, e in d["models"].items():
         i = e["index"]
-        flag = {True: " (exceeds the 95% half-width)", False: " (within the 95% half-width)", None: ""}[i["exceeds_half_width"]]
-        status = f"; status {e['status']['old'] or '--'} -> {e['status']['new'] or '--'}" if e["status"]["changed"] else ""
-        lines.append(f"{name}: index {plain(i['old'], 2)} -> {plain(i['new'], 2)} ({signed(i['change'], 2)}){flag}{status}")
+        flag = {True: " (exceeds the 95% half-width)", False: " (within the 95% half-width)", None: ""}[
+            i["exceeds_half_width"]
+        ]
+        status = (
+            f"; status {e['status']['old'] or '--'} -> {e['status']['new'] or '--'}" if e["status"]["changed"] else ""
+        )
+        lines.append(
+            f"{name}: index {plain(i['old'], 2)} -> {plain(i['new'], 2)} ({signed(i['change'], 2)}){flag}{status}"
+        )
         for t, c in e["tracks"].items():
             if c["old"] != c["new"]:
                 mark = " *" if c["exceeds_half_width"] else ""
-                lines.append(f"  {TRACK_LETTERS[t]}: {plain(c['old'], 3)} -> {plain(c['new'], 3)} "
-                             f"({signed(c['change'], 3)}){mark}")
+                lines.append(
+                    f"  {TRACK_LETTERS[t]}: {plain(c['old'], 3)} -> {plain(c['new'], 3)} "
+                    f"({signed(c['change'], 3)}){mark}"
+                )
     for name in d["added"]:
         lines.append(f"added: {name}")
     for name in d["removed"]:
@@ -429,16 +528,22 @@ def diff_lines(d: dict) -> list[str]:
 
 # --- verify ---------------------------------------------------------------------------------------
 
+
 def stored_hash_findings(doc: dict) -> list[str]:
     """The stored document must hash to its own content_sha256 (SPEC 11)."""
     from .output import content_sha256
+
     stored = (doc.get("provenance") or {}).get("content_sha256")
     if not isinstance(stored, str):
         return ["provenance.content_sha256 is missing"]
     actual = content_sha256(doc)
     if actual != stored:
-        return [(f"the stored document does not hash to its content_sha256 (stored {stored}, its content hashes to "
-                f"{actual}): it was edited after it was written")]
+        return [
+            (
+                f"the stored document does not hash to its content_sha256 (stored {stored}, its content hashes to "
+                f"{actual}): it was edited after it was written"
+            )
+        ]
     return []
 
 
@@ -446,6 +551,7 @@ def input_locations(doc: dict, run_dir: Path | None, benchmark: Path | None, fil
     """Where verify reads each input: the provenance paths, or with RUN_DIR the same file names
     inside RUN_DIR (suite and reference stay in the benchmark folder). Returns the RunPaths."""
     from .inputs import default_benchmark, resolve_run_paths
+
     inputs = (doc.get("provenance") or {}).get("inputs") or {}
     path = {k: (v or {}).get("path") for k, v in inputs.items() if isinstance(v, dict)}
     if run_dir is not None:
@@ -456,17 +562,27 @@ def input_locations(doc: dict, run_dir: Path | None, benchmark: Path | None, fil
         suite = None
     else:
         if not path.get("attempts") or not path.get("cohort"):
-            raise InputError([Problem(file, "provenance.inputs", "path",
-                                      "the provenance names no attempts/cohort path: give RUN_DIR")])
-        attempts, cohort = Path(path["attempts"]), Path(path["cohort"])
-        records = Path(path["records"]) if path.get("records") else None
+            raise InputError(
+                [
+                    Problem(
+                        file, "provenance.inputs", "path", "the provenance names no attempts/cohort path: give RUN_DIR"
+                    )
+                ]
+            )
+        attempts, cohort = Path(str(path["attempts"])), Path(str(path["cohort"]))
+        records = Path(str(path["records"])) if path.get("records") else None
         suite = path.get("suite")
         bench = benchmark or (Path(suite).parent.parent if suite else default_benchmark())
         if benchmark is not None:
             suite = None
-    paths = resolve_run_paths(None, attempts=str(attempts), cohort=str(cohort),
-                              records=str(records) if records is not None and records.is_dir() else None,
-                              benchmark=str(bench), suite=suite)
+    paths = resolve_run_paths(
+        None,
+        attempts=str(attempts),
+        cohort=str(cohort),
+        records=str(records) if records is not None and records.is_dir() else None,
+        benchmark=str(bench),
+        suite=suite,
+    )
     return paths
 
 
@@ -492,9 +608,9 @@ def differences(a, b, where: str = "$", out: list | None = None, limit: int = 50
             else:
                 differences(a[k], b[k], f"{where}.{k}", out, limit)
     elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for k, (x, y) in enumerate(zip(a, b)):
+        for k, (x, y) in enumerate(zip(a, b, strict=True)):
             differences(x, y, f"{where}[{k}]", out, limit)
-    elif a != b or type(a) is not type(b) and not (_is_number(a) and _is_number(b)):
+    elif a != b or (type(a) is not type(b) and not (_is_number(a) and _is_number(b))):
         out.append(f"{where}: stored {a!r}, recomputed {b!r}")
     return out
 
@@ -509,12 +625,18 @@ def thresholds_of(doc: dict) -> dict[str, float]:
     return found
 
 
-def verify_index(doc: dict, run_dir: Path | None, benchmark: Path | None,
-                 recompute: Callable[[object, dict], dict], file: str = "index.json") -> list[str]:
+def verify_index(
+    doc: dict,
+    run_dir: Path | None,
+    benchmark: Path | None,
+    recompute: Callable[[object, dict], dict],
+    file: str = "index.json",
+) -> list[str]:
     """SPEC 11 verify: every difference found (empty: the document follows from its inputs).
 
     ``recompute(paths, thresholds)`` builds the document from the inputs at ``paths``."""
     from .output import content_sha256
+
     findings = stored_hash_findings(doc)
     paths = input_locations(doc, run_dir, benchmark, file)
     stored_inputs = (doc.get("provenance") or {}).get("inputs") or {}
@@ -525,8 +647,9 @@ def verify_index(doc: dict, run_dir: Path | None, benchmark: Path | None,
             if actual is None:
                 findings.append(f"input {name}: {located[name]} cannot be read")
             elif actual != block.get("sha256"):
-                findings.append(f"input {name}: {located[name]} has sha256 {actual}, the provenance says "
-                                f"{block.get('sha256')}")
+                findings.append(
+                    f"input {name}: {located[name]} has sha256 {actual}, the provenance says {block.get('sha256')}"
+                )
     try:
         fresh = recompute(paths, thresholds_of(doc))
     except InputError as exc:
@@ -553,10 +676,12 @@ def recompute_with_pipeline(paths, thresholds: dict) -> dict:
     """The one call into the scoring pipeline that verify makes."""
     from .inputs import load_run
     from .output import build_index
+
     return build_index(load_run(paths), thresholds)
 
 
 # --- command line ---------------------------------------------------------------------------------
+
 
 def check_output(output: str | None, inputs: list[str]) -> Path | None:
     """SPEC 13: an output is never one of the command's inputs, nor a folder, device or FIFO."""
@@ -566,7 +691,9 @@ def check_output(output: str | None, inputs: list[str]) -> Path | None:
     for name in inputs:
         try:
             if path.exists() and os.path.samefile(path, name):
-                raise InputError([Problem(output, "", "--output", "is one of the command's inputs: refusing to overwrite it")])
+                raise InputError(
+                    [Problem(output, "", "--output", "is one of the command's inputs: refusing to overwrite it")]
+                )
         except OSError:
             pass
     if path.exists() and not path.is_file():
@@ -617,21 +744,29 @@ def run_diff(args) -> int:
 def run_verify(args) -> int:
     """``tcsexam verify`` (SPEC 11): exit 0 when everything holds, else 1 listing each difference."""
     doc = load_index(Path(args.index))
-    findings = verify_index(doc, Path(args.run_dir) if args.run_dir else None,
-                            Path(args.benchmark) if args.benchmark else None, recompute_with_pipeline, args.index)
+    findings = verify_index(
+        doc,
+        Path(args.run_dir) if args.run_dir else None,
+        Path(args.benchmark) if args.benchmark else None,
+        recompute_with_pipeline,
+        args.index,
+    )
     if findings:
         print(f"{args.index}: NOT verified, {len(findings)} difference{'s' if len(findings) != 1 else ''}:")
         for f in findings:
             print(f"  {terminal_text(f)}")
         return EXIT_REJECTED
-    print(f"{args.index}: verified: every input matches its sha256, the recomputed document equals the stored "
-          f"one (content_sha256 {doc['provenance']['content_sha256']})")
+    print(
+        f"{args.index}: verified: every input matches its sha256, the recomputed document equals the stored "
+        f"one (content_sha256 {doc['provenance']['content_sha256']})"
+    )
     return EXIT_OK
 
 
 def digits_arg(text: str) -> int:
     """--digits: a whole number 0..15 (else a usage error, exit 2)."""
     import argparse
+
     try:
         n = int(text)
     except ValueError:
@@ -642,29 +777,48 @@ def digits_arg(text: str) -> int:
 
 
 def add_table_parser(sub) -> None:
-    p = sub.add_parser("table", help="leaderboard tables of index.json files (SPEC 11)",
-                       description="One table per (suite, solver_protocol) group. Exit 0, 1 rejected input, 2 usage.")
+    p = sub.add_parser(
+        "table",
+        help="leaderboard tables of index.json files (SPEC 11)",
+        description="One table per (suite, solver_protocol) group. Exit 0, 1 rejected input, 2 usage.",
+    )
     p.add_argument("index", nargs="+", metavar="INDEX_JSON", help="index.json files written by score")
-    p.add_argument("--format", choices=("markdown", "latex", "csv", "html"), default="markdown",
-                   help="output format (default markdown)")
-    p.add_argument("--digits", type=digits_arg, metavar="N", help="decimals (default: 2 for the index, 3 for the tracks)")
+    p.add_argument(
+        "--format",
+        choices=("markdown", "latex", "csv", "html"),
+        default="markdown",
+        help="output format (default markdown)",
+    )
+    p.add_argument(
+        "--digits", type=digits_arg, metavar="N", help="decimals (default: 2 for the index, 3 for the tracks)"
+    )
     p.add_argument("--output", metavar="FILE", help="write here instead of standard output")
 
 
 def add_diff_parser(sub) -> None:
-    p = sub.add_parser("diff", help="what moved between two index.json files (SPEC 11)",
-                       description="Exit 0, 1 for an unreadable or malformed index.json.")
+    p = sub.add_parser(
+        "diff",
+        help="what moved between two index.json files (SPEC 11)",
+        description="Exit 0, 1 for an unreadable or malformed index.json.",
+    )
     p.add_argument("old", metavar="OLD_INDEX")
     p.add_argument("new", metavar="NEW_INDEX")
     p.add_argument("--output", metavar="FILE", help="also write the differences as JSON")
 
 
 def add_verify_parser(sub) -> None:
-    p = sub.add_parser("verify", help="recompute an index.json from its inputs and check it (SPEC 11)",
-                       description="Exit 0 when it holds, 1 listing every difference.")
+    p = sub.add_parser(
+        "verify",
+        help="recompute an index.json from its inputs and check it (SPEC 11)",
+        description="Exit 0 when it holds, 1 listing every difference.",
+    )
     p.add_argument("index", metavar="INDEX_JSON")
-    p.add_argument("run_dir", nargs="?", metavar="RUN_DIR", help="find attempts.csv, cohort.json, records/ here "
-                   "instead of at the provenance paths")
+    p.add_argument(
+        "run_dir",
+        nargs="?",
+        metavar="RUN_DIR",
+        help="find attempts.csv, cohort.json, records/ here instead of at the provenance paths",
+    )
     p.add_argument("--benchmark", metavar="DIR", help="benchmark folder for suite and reference")
 
 

@@ -25,6 +25,7 @@ Standard library only (plus ``errors``): it is imported by every command.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import json
 import math
@@ -81,6 +82,7 @@ def check_name(value: object, kind: str) -> str | None:
 
 
 # ---------------------------------------------------------------- regular files only (SPEC 13, second rule)
+
 
 def _kind_of(mode: int) -> str:
     if stat.S_ISDIR(mode):
@@ -165,6 +167,7 @@ def read_regular_file_if_present(path: str | os.PathLike, what: str = "file") ->
 
 # ---------------------------------------------------------------- records files inside records/
 
+
 def records_file(root: str, model: str, item: str, attempt: str) -> str:
     """The path of the records file of one attempt: ``root/<model parts>/<item>/<attempt>.json``.
 
@@ -231,6 +234,7 @@ class RecordsRoot:
 
 # ---------------------------------------------------------------- outputs (SPEC 13, third rule)
 
+
 def output_argument(text: str) -> str:
     """argparse ``type=`` of every ``--output``: an empty value is a usage error (exit 2)."""
     if text == "":
@@ -238,8 +242,9 @@ def output_argument(text: str) -> str:
     return text
 
 
-def check_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] = (),
-                 folders: Iterable[str | os.PathLike] = ()) -> Path | None:
+def check_output(
+    path: str | os.PathLike, inputs: Iterable[str | os.PathLike] = (), folders: Iterable[str | os.PathLike] = ()
+) -> Path | None:
     """Check an output before anything is computed or written; None means standard output (``-``).
 
     SPEC 13: an InputError (exit 1, nothing touched) when ``path`` is a folder, a FIFO, a device
@@ -261,16 +266,30 @@ def check_output(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] = 
         raise InputError([Problem(text, "", "", f"cannot use as output: {exc.strerror or exc}")]) from None
     if st is not None:
         if not stat.S_ISREG(st.st_mode):
-            raise InputError([Problem(text, "", "", f"output is {_kind_of(st.st_mode)}: an output must be a "
-                                                    "regular file (or - for standard output)")])
+            raise InputError(
+                [
+                    Problem(
+                        text,
+                        "",
+                        "",
+                        f"output is {_kind_of(st.st_mode)}: an output must be a "
+                        "regular file (or - for standard output)",
+                    )
+                ]
+            )
         for source in inputs:
             try:
                 other = os.stat(source)
             except OSError:
                 continue
             if (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino):
-                raise InputError([Problem(text, "", "", f"output is the input {os.fspath(source)}: "
-                                                        "writing it would destroy the input")])
+                raise InputError(
+                    [
+                        Problem(
+                            text, "", "", f"output is the input {os.fspath(source)}: writing it would destroy the input"
+                        )
+                    ]
+                )
     real = os.path.realpath(text)
     for folder in folders:
         top = os.path.realpath(folder)
@@ -380,7 +399,7 @@ def write_atomic(path: str | os.PathLike, data: bytes | Iterable[bytes | memoryv
                     os.fchmod(fh.fileno(), os.stat(target).st_mode & 0o7777)
                 except FileNotFoundError:
                     os.fchmod(fh.fileno(), _NEW_FILE_MODE)
-                for chunk in ([data] if isinstance(data, (bytes, bytearray, memoryview)) else data):
+                for chunk in [data] if isinstance(data, (bytes, bytearray, memoryview)) else data:
                     fh.write(chunk)
                 fh.flush()
                 os.fsync(fh.fileno())
@@ -390,17 +409,16 @@ def write_atomic(path: str | os.PathLike, data: bytes | Iterable[bytes | memoryv
                 except FileNotFoundError:
                     mode = stat.S_IFREG
                 if not stat.S_ISREG(mode):
-                    raise InputError([Problem(str(target), "", "", f"output is {_kind_of(mode)}: an output "
-                                                                   "must be a regular file")])
+                    raise InputError(
+                        [Problem(str(target), "", "", f"output is {_kind_of(mode)}: an output must be a regular file")]
+                    )
                 os.replace(tmp, target)
                 tmp = None
         except BaseException as exc:
             with _signals_held():
                 if tmp is not None:
-                    try:
+                    with contextlib.suppress(FileNotFoundError):
                         os.unlink(tmp)
-                    except FileNotFoundError:
-                        pass
                 for folder in made:  # deepest first; a folder something else filled meanwhile stays
                     try:
                         os.rmdir(folder)
@@ -418,7 +436,7 @@ def write_output(path: Path | None, data: bytes | Iterable[bytes | memoryview]) 
         write_atomic(path, data)
         return
     out = sys.stdout.buffer
-    for chunk in ([data] if isinstance(data, (bytes, bytearray, memoryview)) else data):
+    for chunk in [data] if isinstance(data, (bytes, bytearray, memoryview)) else data:
         out.write(chunk)
     out.flush()
 
@@ -457,6 +475,7 @@ def escape_for_terminal(text: str, encoding: str | None = None) -> str:
 
 
 # ---------------------------------------------------------------- overflow (SPEC 13, fifth rule)
+
 
 class NumberTooLarge(ValueError):
     """A result that would not be finite; ``value`` is the input that made it so. The caller

@@ -163,7 +163,7 @@ def audit(sims: list[Simulation], origins: list[Origin]) -> list[dict]:
     """SPEC 8: every evaluated run whose stored reward differs from the re-derived one, and every
     normally ended run whose basis names a component that was not evaluated."""
     findings = []
-    for sim, origin in zip(sims, origins):
+    for sim, origin in zip(sims, origins, strict=True):
         if sim.reward_info is None:
             continue
         derived, missing = derive_reward(sim, origin)
@@ -185,7 +185,7 @@ def compute_tau2_metrics(results: Tau2Results, source: str = "") -> dict:
     """SPEC 8 output, the same for a run in the json and in the dir format."""
     all_sims = results.simulations
     all_origins = results.origins or [("", f"simulation {i}") for i in range(len(all_sims))]
-    kept = [(s, o) for s, o in zip(all_sims, all_origins) if s.termination_reason != INFRA]
+    kept = [(s, o) for s, o in zip(all_sims, all_origins, strict=True) if s.termination_reason != INFRA]
     sims = [s for s, _ in kept]
     origins = [o for _, o in kept]
     reasons = Counter(s.termination_reason for s in all_sims)
@@ -228,7 +228,7 @@ def compute_tau2_metrics(results: Tau2Results, source: str = "") -> dict:
     else:  # tau2-bench reports zeros when nothing was evaluated
         avg_reward, avg_cost = 0.0, 0.0
     findings = audit(sims, origins)
-    for sim, origin, (slot, entry) in zip(all_sims, all_origins, results.index):
+    for sim, origin, (slot, entry) in zip(all_sims, all_origins, results.index, strict=True):
         findings.extend(index_findings(sim, slot, entry, origin))
     return {
         "source": source,

@@ -108,7 +108,7 @@ class ResultsFile(msgspec.Struct, gc=False):
 
     info: Info = msgspec.field(default_factory=Info)
     simulations: list[Simulation] | msgspec.UnsetType = msgspec.UNSET
-    simulation_index: list[IndexEntry] | None | msgspec.UnsetType = msgspec.UNSET
+    simulation_index: list[IndexEntry] | msgspec.UnsetType | None = msgspec.UNSET
 
 
 _RESULTS = msgspec.json.Decoder(ResultsFile)

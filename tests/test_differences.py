@@ -13,10 +13,20 @@ from scoring.differences import (
     task_differences,
 )
 
-A = {"p1": ("theorem", 1.0), "s1": ("solver", 0.6), "s2": ("solver", 0.25), "c1": ("construction", None),
-     "o1": ("conjecture", 0.0)}
-B = {"o1": ("conjecture", 1.0), "s2": ("solver", 0.5), "p1": ("theorem", 0.0), "c1": ("construction", 1.2),
-     "s1": ("solver", 0.6)}
+A = {
+    "p1": ("theorem", 1.0),
+    "s1": ("solver", 0.6),
+    "s2": ("solver", 0.25),
+    "c1": ("construction", None),
+    "o1": ("conjecture", 0.0),
+}
+B = {
+    "o1": ("conjecture", 1.0),
+    "s2": ("solver", 0.5),
+    "p1": ("theorem", 0.0),
+    "c1": ("construction", 1.2),
+    "s1": ("solver", 0.6),
+}
 
 
 def test_task_differences_in_suite_order_over_tasks_both_scored():

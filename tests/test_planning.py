@@ -10,7 +10,6 @@ import math
 import pytest
 from scipy import stats
 
-from scoring.vocab import WEIGHTS
 from scoring.planning import (
     attempts_for_target,
     mde,
@@ -22,6 +21,7 @@ from scoring.planning import (
     track_variance,
     within_variance,
 )
+from scoring.vocab import WEIGHTS
 
 # theorem: task means .5, 1, 0; within SS .5 over Σ(r_i − 1) = 3 -> s_w² = 1/6;
 #          S² = (0 + .25 + .25)/2 = .25; mean(1/r) = .5; σ_b² = .25 − (1/6)(.5) = 1/6
@@ -29,15 +29,17 @@ from scoring.planning import (
 # construction: single attempts add nothing to s_w²: SS 0 over 1 (the third task) -> s_w² = 0;
 #          S² of 1, 2, 1.5 = .25 -> σ_b² = .25
 # conjecture: as theorem -> s_w² = 1/6, σ_b² = 1/6
-RUN = {"theorem": [[1, 0], [1, 1], [0, 0]],
-       "solver": [[0.2, 0.8], [0.8, 0.2]],
-       "construction": [[1.0], [2.0], [1.5, 1.5]],
-       "conjecture": [[0, 1], [1, 1], [0, 0]]}
+RUN = {
+    "theorem": [[1, 0], [1, 1], [0, 0]],
+    "solver": [[0.2, 0.8], [0.8, 0.2]],
+    "construction": [[1.0], [2.0], [1.5, 1.5]],
+    "conjecture": [[0, 1], [1, 1], [0, 0]],
+}
 
 
 def hand_half_width(terms):
     var = sum(v for v, _ in terms)
-    df = var ** 2 / sum(v * v / (m - 1) for v, m in terms)
+    df = var**2 / sum(v * v / (m - 1) for v, m in terms)
     return df, stats.t.ppf(0.975, df) * math.sqrt(var)
 
 
@@ -115,13 +117,17 @@ def test_attempts_for_target_reads_keys_as_numbers():
 #   s_wA² = (.01 + .01)/2 = .01 = s_wB²; noise mean (.005 + .005 + .005 + .005)/2 = .01 -> σ_bd² = .17;
 #   se_dt(r)² = (.17 + .02/r)/2 -> w²·se² = 76.5 + 9/r.
 THEOREM_PAIR = [([1, 0], [0, 0]), ([1, 1], [0, 1])]
-PAIR = {"theorem": THEOREM_PAIR, "solver": [([0.9, 0.7], [0.1, 0.3]), ([0.2, 0.2], [0.2, 0.2])],
-        "construction": THEOREM_PAIR, "conjecture": THEOREM_PAIR}
+PAIR = {
+    "theorem": THEOREM_PAIR,
+    "solver": [([0.9, 0.7], [0.1, 0.3]), ([0.2, 0.2], [0.2, 0.2])],
+    "construction": THEOREM_PAIR,
+    "conjecture": THEOREM_PAIR,
+}
 
 
 def hand_mde(terms):
     var = sum(v for v, _ in terms)
-    df = var ** 2 / sum(v * v / (m - 1) for v, m in terms)
+    df = var**2 / sum(v * v / (m - 1) for v, m in terms)
     return df, (stats.t.ppf(0.975, df) + stats.t.ppf(0.80, df)) * math.sqrt(var)
 
 
@@ -129,7 +135,7 @@ def test_mde_by_hand():
     out = mde(PAIR, WEIGHTS)
     assert list(out) == [str(r) for r in range(1, 11)]
     df1, m1 = hand_mde([(225.0, 2), (85.5, 2), (225.0, 2), (25.0, 2)])  # var 560.5
-    assert df1 == pytest.approx(560.5 ** 2 / 109185.25, rel=1e-12)
+    assert df1 == pytest.approx(560.5**2 / 109185.25, rel=1e-12)
     assert out["1"] == pytest.approx(m1, rel=1e-12)
     _, m5 = hand_mde([(45.0, 2), (78.3, 2), (45.0, 2), (5.0, 2)])  # r = 5: 225/5, 76.5 + 9/5, 225/5, 25/5
     assert out["5"] == pytest.approx(m5, rel=1e-12)
@@ -154,8 +160,10 @@ def test_mde_null_rules():
 def test_shares_by_hand_sum_to_one():
     # se: theorem .25, solver .1, construction .5/sqrt(3), conjecture .5 -> w²·se²: 56.25, 9, 75, 25; var 165.25
     s = shares({"theorem": 0.25, "solver": 0.1, "construction": 0.5 / math.sqrt(3), "conjecture": 0.5}, WEIGHTS)
-    assert s == pytest.approx({"theorem": 56.25 / 165.25, "solver": 9 / 165.25, "construction": 75 / 165.25,
-                               "conjecture": 25 / 165.25}, rel=1e-12)
+    assert s == pytest.approx(
+        {"theorem": 56.25 / 165.25, "solver": 9 / 165.25, "construction": 75 / 165.25, "conjecture": 25 / 165.25},
+        rel=1e-12,
+    )
     assert math.fsum(s.values()) == pytest.approx(1.0, abs=1e-15)
 
 
@@ -163,21 +171,29 @@ def test_shares_left_out_when_var_is_zero_or_a_track_has_no_se():
     assert shares(dict.fromkeys(WEIGHTS, 0.0), WEIGHTS) is None
     assert shares({"theorem": 0.1, "solver": 0.1, "construction": 0.1, "conjecture": None}, WEIGHTS) is None
     # a track with se 0 keeps a share of exactly 0
-    assert shares({"theorem": 0.0, "solver": 0.1, "construction": 0.0, "conjecture": 0.0}, WEIGHTS) == \
-        {"theorem": 0.0, "solver": 1.0, "construction": 0.0, "conjecture": 0.0}
+    assert shares({"theorem": 0.0, "solver": 0.1, "construction": 0.0, "conjecture": 0.0}, WEIGHTS) == {
+        "theorem": 0.0,
+        "solver": 1.0,
+        "construction": 0.0,
+        "conjecture": 0.0,
+    }
 
 
 def test_shares_of_a_ci_block():
     from scoring.uncertainty import ci_block
+
     # the SPEC 9 example of tests/test_uncertainty.py: w²·se² = 56.25, 9, 75, 25 over var 165.25
     values = {"theorem": [1, 0, 1, 1], "solver": [0.2, 0.4], "construction": [1.0, 1.5, 0.5], "conjecture": [0, 1]}
     s = shares_of_ci(ci_block(values, 66.5, WEIGHTS), WEIGHTS)
-    assert s == pytest.approx({"theorem": 56.25 / 165.25, "solver": 9 / 165.25, "construction": 75 / 165.25,
-                               "conjecture": 25 / 165.25}, rel=1e-12)
+    assert s == pytest.approx(
+        {"theorem": 56.25 / 165.25, "solver": 9 / 165.25, "construction": 75 / 165.25, "conjecture": 25 / 165.25},
+        rel=1e-12,
+    )
     assert shares_of_ci(ci_block(dict(values, conjecture=[1]), 66.5, WEIGHTS), WEIGHTS) is None  # m < 2: no se
 
 
 def test_plan_and_mde_are_json_without_nan():
     import json
+
     json.dumps(plan({"m": RUN, "n": dict(RUN, conjecture=[[0], [1]])}, WEIGHTS, target=20.0), allow_nan=False)
     json.dumps(mde(PAIR, WEIGHTS), allow_nan=False)

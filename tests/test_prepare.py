@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import math
 
+import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.prepare import scan_csv
-import msgspec
-
 from scoring.results import SolverScoreOutput
 from tests.conftest import full_rows
 
@@ -37,27 +37,32 @@ def tree(root):
 
 # --- init -----------------------------------------------------------------------------------------
 
+
 def test_init_writes_one_row_per_planned_attempt_in_cohort_and_suite_order(ws, cli):
-    ws.write_cohort(models={"m": {"attempts_per_task": 1, "attempts_per_item": {"s1": 2}}, "a": {"attempts_per_task": 1}})
+    ws.write_cohort(
+        models={"m": {"attempts_per_task": 1, "attempts_per_item": {"s1": 2}}, "a": {"attempts_per_task": 1}}
+    )
     code, out, err = cli("init", str(ws.run), "--benchmark", str(ws.bench))
     assert code == 0, err
     tail = ",selected,missing,"
-    expected = ("model,track,item,attempt,score,adoption_status,score_status,score_type,solver_protocol,note,reference_id\n"
-                f"m,theorem,t1,1,{tail}original_task_score,,,\n"
-                f"m,theorem,t2,1,{tail}original_task_score,,,\n"
-                f"m,solver,s1,1,{tail}fixed_reference_relative,offline,,\n"
-                f"m,solver,s1,2,{tail}fixed_reference_relative,offline,,\n"
-                f"m,solver,s2,1,{tail}fixed_reference_relative,offline,,\n"
-                f"m,construction,c1,1,{tail}original_task_score,,,\n"
-                f"m,construction,c2,1,{tail}original_task_score,,,\n"
-                f"m,conjecture,o1,1,{tail}original_task_score,,,\n"
-                f"a,theorem,t1,1,{tail}original_task_score,,,\n"
-                f"a,theorem,t2,1,{tail}original_task_score,,,\n"
-                f"a,solver,s1,1,{tail}fixed_reference_relative,offline,,\n"
-                f"a,solver,s2,1,{tail}fixed_reference_relative,offline,,\n"
-                f"a,construction,c1,1,{tail}original_task_score,,,\n"
-                f"a,construction,c2,1,{tail}original_task_score,,,\n"
-                f"a,conjecture,o1,1,{tail}original_task_score,,,\n")
+    expected = (
+        "model,track,item,attempt,score,adoption_status,score_status,score_type,solver_protocol,note,reference_id\n"
+        f"m,theorem,t1,1,{tail}original_task_score,,,\n"
+        f"m,theorem,t2,1,{tail}original_task_score,,,\n"
+        f"m,solver,s1,1,{tail}fixed_reference_relative,offline,,\n"
+        f"m,solver,s1,2,{tail}fixed_reference_relative,offline,,\n"
+        f"m,solver,s2,1,{tail}fixed_reference_relative,offline,,\n"
+        f"m,construction,c1,1,{tail}original_task_score,,,\n"
+        f"m,construction,c2,1,{tail}original_task_score,,,\n"
+        f"m,conjecture,o1,1,{tail}original_task_score,,,\n"
+        f"a,theorem,t1,1,{tail}original_task_score,,,\n"
+        f"a,theorem,t2,1,{tail}original_task_score,,,\n"
+        f"a,solver,s1,1,{tail}fixed_reference_relative,offline,,\n"
+        f"a,solver,s2,1,{tail}fixed_reference_relative,offline,,\n"
+        f"a,construction,c1,1,{tail}original_task_score,,,\n"
+        f"a,construction,c2,1,{tail}original_task_score,,,\n"
+        f"a,conjecture,o1,1,{tail}original_task_score,,,\n"
+    )
     assert (ws.run / "attempts.csv").read_text() == expected
     assert "15 planned attempts" in out
 
@@ -93,6 +98,7 @@ def test_init_rejects_a_bad_cohort_naming_the_field(ws, cli):
 
 # --- fill -----------------------------------------------------------------------------------------
 
+
 def blank_solver(rows):
     for r in rows:
         if r["track"] == "solver":
@@ -115,8 +121,24 @@ def test_fill_writes_the_relative_score_status_reference_and_solver_score_output
     assert abs(float(s2["score"]) - expected_s2) < 1e-15 and s2["score"] == repr(float(s2["score"]))
     # the stored output is what solver-score writes for the same records
     own = tmp_path / "own.json"
-    assert cli("solver-score", "--task", "s1", "--records", str(ws.run / "records/m/s1/1.json"), "--reference", "lite",
-               "--reference-id", "ref-test", "--benchmark", str(ws.bench), "--output", str(own))[0] == 0
+    assert (
+        cli(
+            "solver-score",
+            "--task",
+            "s1",
+            "--records",
+            str(ws.run / "records/m/s1/1.json"),
+            "--reference",
+            "lite",
+            "--reference-id",
+            "ref-test",
+            "--benchmark",
+            str(ws.bench),
+            "--output",
+            str(own),
+        )[0]
+        == 0
+    )
     assert json.loads((ws.run / "solver-scores/m/s1/1.json").read_text()) == json.loads(own.read_text())
     for written in (ws.run / "solver-scores").rglob("*.json"):  # every written file validates against its schema
         msgspec.json.decode(written.read_bytes(), type=SolverScoreOutput)
@@ -127,33 +149,42 @@ def test_fill_writes_the_relative_score_status_reference_and_solver_score_output
 def test_fill_preserves_every_byte_it_does_not_edit(ws, cli):
     # BOM, CRLF and LF mixed, quoted fields, an extra column with commas and quotes, rows out of
     # order, a blank line, no reference_id column and no final newline.
-    text = ("\ufeff" + HEADER + ',"comment",note\r\n'
-            'm,solver,s2,1,,selected,missing,fixed_reference_relative,offline,"say ""hi"", twice",\n'
-            '"m",theorem,t1,1,1,selected,valid,original_task_score,,,\r\n'
-            '\r\n'
-            'm,"solver","s1",1,"",selected,"missing",fixed_reference_relative,offline,"two\r\nlines",n\r\n'
-            'm,theorem,t2,1,0,selected,valid,original_task_score,,x,\n'
-            'm,construction,c1,1,1.2,selected,valid,original_task_score,,,\n'
-            'm,construction,c2,1,0.4,selected,valid,original_task_score,,,\n'
-            'm,conjecture,o1,1,0,selected,valid,original_task_score,,,')
+    text = (
+        "\ufeff" + HEADER + ',"comment",note\r\n'
+        'm,solver,s2,1,,selected,missing,fixed_reference_relative,offline,"say ""hi"", twice",\n'
+        '"m",theorem,t1,1,1,selected,valid,original_task_score,,,\r\n'
+        "\r\n"
+        'm,"solver","s1",1,"",selected,"missing",fixed_reference_relative,offline,"two\r\nlines",n\r\n'
+        "m,theorem,t2,1,0,selected,valid,original_task_score,,x,\n"
+        "m,construction,c1,1,1.2,selected,valid,original_task_score,,,\n"
+        "m,construction,c2,1,0.4,selected,valid,original_task_score,,,\n"
+        "m,conjecture,o1,1,0,selected,valid,original_task_score,,,"
+    )
     (ws.run / "attempts.csv").write_bytes(text.encode("utf-8"))
     ws.write_records("m", "s1", "1", S1_HIGH)
     ws.write_records("m", "s2", "1", S2_ALL)
     code, _, err = fill(cli, ws)
     assert code == 0, err
     s1 = repr((PHI_1 + 0.5) / 2)
-    s2_value = float(next(r for r in csv.DictReader(io.StringIO((ws.run / "attempts.csv").read_text("utf-8-sig")))
-                          if r["item"] == "s2")["score"])
+    s2_value = float(
+        next(
+            r
+            for r in csv.DictReader(io.StringIO((ws.run / "attempts.csv").read_text("utf-8-sig")))
+            if r["item"] == "s2"
+        )["score"]
+    )
     s2 = repr(s2_value)
-    expected = ("\ufeff" + HEADER + ',"comment",note,reference_id\r\n'
-                f'm,solver,s2,1,{s2},selected,valid,fixed_reference_relative,offline,"say ""hi"", twice",,ref-test\n'
-                '"m",theorem,t1,1,1,selected,valid,original_task_score,,,,\r\n'
-                '\r\n'
-                f'm,"solver","s1",1,"{s1}",selected,"valid",fixed_reference_relative,offline,"two\r\nlines",n,ref-test\r\n'
-                'm,theorem,t2,1,0,selected,valid,original_task_score,,x,,\n'
-                'm,construction,c1,1,1.2,selected,valid,original_task_score,,,,\n'
-                'm,construction,c2,1,0.4,selected,valid,original_task_score,,,,\n'
-                'm,conjecture,o1,1,0,selected,valid,original_task_score,,,,')
+    expected = (
+        "\ufeff" + HEADER + ',"comment",note,reference_id\r\n'
+        f'm,solver,s2,1,{s2},selected,valid,fixed_reference_relative,offline,"say ""hi"", twice",,ref-test\n'
+        '"m",theorem,t1,1,1,selected,valid,original_task_score,,,,\r\n'
+        "\r\n"
+        f'm,"solver","s1",1,"{s1}",selected,"valid",fixed_reference_relative,offline,"two\r\nlines",n,ref-test\r\n'
+        "m,theorem,t2,1,0,selected,valid,original_task_score,,x,,\n"
+        "m,construction,c1,1,1.2,selected,valid,original_task_score,,,,\n"
+        "m,construction,c2,1,0.4,selected,valid,original_task_score,,,,\n"
+        "m,conjecture,o1,1,0,selected,valid,original_task_score,,,,"
+    )
     assert (ws.run / "attempts.csv").read_bytes() == expected.encode("utf-8")
     assert abs((PHI_1 + 0.5) / 2 - 0.6706723730342715) < 1e-15  # the arithmetic, written out
     assert cli(*ws.score_args())[0] == 0
@@ -167,8 +198,10 @@ def test_fill_with_a_reference_id_column_edits_only_that_cell(ws, cli):
     code, _, _ = fill(cli, ws)
     assert code == 3  # s2 has no records file: it stays missing
     after = (ws.run / "attempts.csv").read_text()
-    assert after == before.replace("m,solver,s1,1,,selected,missing,fixed_reference_relative,offline,,",
-                                   "m,solver,s1,1,0.25,selected,valid,fixed_reference_relative,offline,,ref-test")
+    assert after == before.replace(
+        "m,solver,s1,1,,selected,missing,fixed_reference_relative,offline,,",
+        "m,solver,s1,1,0.25,selected,valid,fixed_reference_relative,offline,,ref-test",
+    )
     assert after != before
 
 
@@ -185,8 +218,12 @@ def test_conflicts_exit_1_list_every_one_and_write_nothing(ws, cli):
     code, out, err = fill(cli, ws, "--overwrite")
     assert code == 0, err
     assert out.count("conflict") >= 2 and "0.3 -> 0.25" in out
-    assert next(r for r in csv.DictReader(io.StringIO((ws.run / "attempts.csv").read_text()))
-                if r["item"] == "s1")["score"] == "0.25"
+    assert (
+        next(r for r in csv.DictReader(io.StringIO((ws.run / "attempts.csv").read_text())) if r["item"] == "s1")[
+            "score"
+        ]
+        == "0.25"
+    )
 
 
 def test_a_score_within_1e9_is_no_conflict_and_is_left_as_written(ws, cli):
@@ -203,7 +240,9 @@ def test_a_score_within_1e9_is_no_conflict_and_is_left_as_written(ws, cli):
 
 def test_not_ready_rows_are_listed_left_alone_and_exit_3(ws, cli):
     ws.write_rows(blank_solver(full_rows()))
-    ws.write_records("m", "s1", "1", [{"instance": "a", "status": "infra_error"}, {"instance": "b", "status": "ok", "A": 1}])
+    ws.write_records(
+        "m", "s1", "1", [{"instance": "a", "status": "infra_error"}, {"instance": "b", "status": "ok", "A": 1}]
+    )
     ws.write_records("m", "s2", "1", [{"instance": "x", "status": "ok", "solved": True}])  # no record for y
     before = (ws.run / "attempts.csv").read_bytes()
     code, out, err = fill(cli, ws)
@@ -216,7 +255,9 @@ def test_not_ready_rows_are_listed_left_alone_and_exit_3(ws, cli):
 def test_any_other_records_problem_rejects_and_writes_nothing(ws, cli):
     ws.write_rows(blank_solver(full_rows()))
     ws.write_records("m", "s1", "1", S1_HALF)  # fine, but must not be written either
-    bad = ws.write_records("m", "s2", "1", [{"instance": "x", "status": "solved-ish"}, {"instance": "y", "status": "missing"}])
+    bad = ws.write_records(
+        "m", "s2", "1", [{"instance": "x", "status": "solved-ish"}, {"instance": "y", "status": "missing"}]
+    )
     before = tree(ws.run)
     code, _, err = fill(cli, ws)
     assert code == 1 and tree(ws.run) == before
@@ -244,7 +285,7 @@ def test_excluded_and_other_tracks_are_not_filled(ws, cli):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=['a', ',', '"', '\r', '\n', ' ', 'é'], max_size=40))
+@given(st.text(alphabet=["a", ",", '"', "\r", "\n", " ", "é"], max_size=40))
 def test_the_field_scanner_reads_what_the_csv_module_reads(text):
     try:
         expected = [r for r in csv.reader(io.StringIO(text, newline=""), strict=False) if "".join(r).strip()]
@@ -253,7 +294,7 @@ def test_the_field_scanner_reads_what_the_csv_module_reads(text):
     got = [r.values for r in scan_csv(text) if "".join(r.values).strip()]
     assert got == expected
     for rec in scan_csv(text):  # spans cover the fields: the text between them is only commas
-        for (s0, e0), (s1, _) in zip(rec.spans, rec.spans[1:]):
+        for (_, e0), (s1, _) in itertools.pairwise(rec.spans):
             assert text[e0:s1] == ","
 
 

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.vocab import WEIGHTS
 from scoring.ranks import (
     format_rank,
     holm,
@@ -19,6 +18,7 @@ from scoring.ranks import (
     rank_models,
     top_group,
 )
+from scoring.vocab import WEIGHTS
 
 
 def task_means(per_track: dict[str, list[float | None]]) -> dict[str, tuple[str, float | None]]:
@@ -62,8 +62,8 @@ def test_p_value_from_t_and_the_se_zero_rules():
     # df = 1 is the Cauchy distribution: p = 2·(1 − F(x)) = 1 − (2/π)·atan(x), an oracle independent of scipy
     assert pair_p_value(67.0, 15.0, 1.0) == pytest.approx(1 - 2 / math.pi * math.atan(67 / 15), abs=1e-14)
     assert pair_p_value(-15.0, 15.0, 1.0) == pytest.approx(0.5, abs=1e-14)
-    assert pair_p_value(82.0, 0.0, None) == 0.0   # se = 0, d != 0
-    assert pair_p_value(0.0, 0.0, None) == 1.0    # se = 0, d = 0
+    assert pair_p_value(82.0, 0.0, None) == 0.0  # se = 0, d != 0
+    assert pair_p_value(0.0, 0.0, None) == 1.0  # se = 0, d = 0
     assert pair_p_value(3.0, None, None) is None  # no se: no p
 
 
@@ -81,8 +81,16 @@ def test_rank_interval_with_one_separated_and_one_unseparated_pair():
     p_ab = 1 - 2 / math.pi * math.atan(67 / 15)
     assert pairs["A", "B"]["p"] == pytest.approx(p_ab, abs=1e-14)
     assert pairs["A", "B"]["p_holm"] == pytest.approx(2 * p_ab, abs=1e-14) and not pairs["A", "B"]["separated"]
-    assert pairs["A", "C"] == {"a": "A", "b": "C", "difference": pytest.approx(82.0), "se": 0.0, "df": None,
-                               "p": 0.0, "p_holm": 0.0, "separated": True}
+    assert pairs["A", "C"] == {
+        "a": "A",
+        "b": "C",
+        "difference": pytest.approx(82.0),
+        "se": 0.0,
+        "df": None,
+        "p": 0.0,
+        "p_holm": 0.0,
+        "separated": True,
+    }
     assert pairs["B", "C"]["p_holm"] == pytest.approx(0.5, abs=1e-14) and not pairs["B", "C"]["separated"]
     assert top_group(r) == ["A", "B"] and leader(r) is None
     assert [format_rank(r["models"][m]) for m in "ABC"] == ["1–2", "1–3", "2–3"]
@@ -160,8 +168,9 @@ def test_demo_run_ranks_agree_with_compare(cli, tmp_path):
     # the same SPEC 9 difference as `compare` computes from the document by its own code
     index = compare_models(doc, "atlas-70b", "borealis-8x22b")["index"]
     assert pair["difference"] == pytest.approx(index["value"], rel=1e-12)
-    assert pair["difference"] == pytest.approx(doc["models"]["atlas-70b"]["index"]
-                                               - doc["models"]["borealis-8x22b"]["index"], rel=1e-12)
+    assert pair["difference"] == pytest.approx(
+        doc["models"]["atlas-70b"]["index"] - doc["models"]["borealis-8x22b"]["index"], rel=1e-12
+    )
     assert (pair["se"], pair["df"]) == pytest.approx((index["se"], index["df"]), rel=1e-12)
     assert pair["p"] == pytest.approx(2 * stats.t.sf(pair["difference"] / pair["se"], pair["df"]), rel=1e-12)
     # one pair: Holm leaves p as it is; p > .05 (the 95% paired interval includes 0), so no leader
@@ -183,7 +192,7 @@ def test_holm_decisions_match_the_step_down_procedure(p_values, alpha):
         rejected.add(i)
     adjusted = holm(p_values)
     assert {i for i in range(k) if adjusted[i] < alpha} == rejected
-    assert all(p <= q <= 1.0 for p, q in zip(p_values, adjusted))
+    assert all(p <= q <= 1.0 for p, q in zip(p_values, adjusted, strict=True))
 
 
 @settings(max_examples=100, deadline=None)
@@ -192,10 +201,13 @@ def test_rank_intervals_are_consistent(rows):
     # random models over 2 tasks per track: best <= worst; a separated pair's b cannot rank first nor its a last;
     # the top group is never empty and holds the highest index
     tracks = list(WEIGHTS)
-    models = {f"m{n}": {f"{t}-{i}": (t, row[2 * k + i]) for k, t in enumerate(tracks) for i in range(2)}
-              for n, row in enumerate(rows)}
-    indexes = {m: math.fsum(WEIGHTS[t] * (tm[f"{t}-0"][1] + tm[f"{t}-1"][1]) / 2 for t in tracks)
-               for m, tm in models.items()}
+    models = {
+        f"m{n}": {f"{t}-{i}": (t, row[2 * k + i]) for k, t in enumerate(tracks) for i in range(2)}
+        for n, row in enumerate(rows)
+    }
+    indexes = {
+        m: math.fsum(WEIGHTS[t] * (tm[f"{t}-0"][1] + tm[f"{t}-1"][1]) / 2 for t in tracks) for m, tm in models.items()
+    }
     r = rank_models(indexes, models, WEIGHTS)
     json.dumps(r, allow_nan=False)  # the block goes into index.json as it is
     n = len(rows)

@@ -26,7 +26,7 @@ def doc_for(ws, scores: dict[str, dict | None], suite="lite", protocol="offline"
     """An index.json of models ``scores`` (None: incomplete, its first row left out)."""
     rows = []
     for model, over in scores.items():
-        rows += full_rows(model, over or {})[(1 if over is None else 0):]
+        rows += full_rows(model, over or {})[(1 if over is None else 0) :]
     ws.write_cohort(models={m: {"attempts_per_task": 1} for m in scores})
     ws.write_rows(rows)
     doc = ws.load()
@@ -52,18 +52,24 @@ def sections(markdown: str) -> dict[str, str]:
 
 
 def test_groups_in_spec_order_and_never_mixed(ws, cli, tmp_path):
-    files = [save(tmp_path, "a.json", doc_for(ws, {"lo-1": {}}, "lite", "online")),
-             save(tmp_path, "b.json", doc_for(ws, {"fo-1": {}, "fo-2": {"s1": 1}}, "full", "offline")),
-             save(tmp_path, "c.json", doc_for(ws, {"lf-1": {}}, "lite", "offline")),
-             save(tmp_path, "d.json", doc_for(ws, {"fn-1": {}}, "full", "online")),
-             save(tmp_path, "e.json", doc_for(ws, {"fo-3": {"s1": 0}}, "full", "offline"))]
+    files = [
+        save(tmp_path, "a.json", doc_for(ws, {"lo-1": {}}, "lite", "online")),
+        save(tmp_path, "b.json", doc_for(ws, {"fo-1": {}, "fo-2": {"s1": 1}}, "full", "offline")),
+        save(tmp_path, "c.json", doc_for(ws, {"lf-1": {}}, "lite", "offline")),
+        save(tmp_path, "d.json", doc_for(ws, {"fn-1": {}}, "full", "online")),
+        save(tmp_path, "e.json", doc_for(ws, {"fo-3": {"s1": 0}}, "full", "offline")),
+    ]
     code, out, err = cli("table", *files)
     assert code == 0, err
     parts = sections(out)
     assert list(parts) == ["full / offline", "full / online", "lite / offline", "lite / online"]
     names = ["lo-1", "fo-1", "fo-2", "lf-1", "fn-1", "fo-3"]
-    expected = {"full / offline": {"fo-1", "fo-2", "fo-3"}, "full / online": {"fn-1"},
-                "lite / offline": {"lf-1"}, "lite / online": {"lo-1"}}
+    expected = {
+        "full / offline": {"fo-1", "fo-2", "fo-3"},
+        "full / online": {"fn-1"},
+        "lite / offline": {"lf-1"},
+        "lite / online": {"lo-1"},
+    }
     for title, body in parts.items():
         assert {n for n in names if f"| {n} |" in body} == expected[title]
 
@@ -108,15 +114,23 @@ def test_provisional_mark_digits_and_default_rounding(ws, cli, tmp_path):
 
 def test_rank_column_reads_the_ranks_block(ws, cli, tmp_path):
     doc = doc_for(ws, {"a": {"s1": 1}, "b": {}, "c": None})
-    doc["ranks"] = {"method": "paired-t-holm", "alpha": 0.05,
-                    "models": {"a": {"best": 1, "worst": 2}, "b": {"best": 1, "worst": 1}}, "pairs": []}
+    doc["ranks"] = {
+        "method": "paired-t-holm",
+        "alpha": 0.05,
+        "models": {"a": {"best": 1, "worst": 2}, "b": {"best": 1, "worst": 1}},
+        "pairs": [],
+    }
     path = save(tmp_path, "r.json", doc)
     out = cli("table", path)[1]
     assert "| 1–2 | a |" in out and "| 1 | b |" in out and "|  | c |" in out and "no ranks block" not in out
     latex = cli("table", path, "--format", "latex")[1]
     assert "1-2 & a &" in latex
     rows = list(csv.DictReader(io.StringIO(cli("table", path, "--format", "csv")[1])))
-    assert [(r["model"], r["rank_best"], r["rank_worst"]) for r in rows] == [("a", "1", "2"), ("b", "1", "1"), ("c", "", "")]
+    assert [(r["model"], r["rank_best"], r["rank_worst"]) for r in rows] == [
+        ("a", "1", "2"),
+        ("b", "1", "1"),
+        ("c", "", ""),
+    ]
     del doc["ranks"]
     assert "rank: not in the index.json (no ranks block)." in cli("table", save(tmp_path, "s.json", doc))[1]
 
@@ -138,10 +152,18 @@ def test_latex_compiles_in_a_standard_document_with_booktabs(ws, cli, tmp_path):
     doc = doc_for(ws, {"a_b&c%d#e$f~g^h{i}j\\k": {}, "null": None, "prov": {}})
     doc["models"]["prov"]["status"] = "provisional"
     cli("table", save(tmp_path, "l.json", doc), "--format", "latex", "--output", str(tmp_path / "table.tex"))
-    (tmp_path / "doc.tex").write_text("\\documentclass{article}\n\\usepackage[utf8]{inputenc}\n"
-                                      "\\usepackage{booktabs}\n\\begin{document}\n\\input{table.tex}\n\\end{document}\n")
-    proc = subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=120, check=False)
+    (tmp_path / "doc.tex").write_text(
+        "\\documentclass{article}\n\\usepackage[utf8]{inputenc}\n"
+        "\\usepackage{booktabs}\n\\begin{document}\n\\input{table.tex}\n\\end{document}\n"
+    )
+    proc = subprocess.run(
+        [engine, "-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stdout[-2000:]
     assert (tmp_path / "doc.pdf").stat().st_size > 1000
 
@@ -155,7 +177,12 @@ def test_csv_is_unrounded_with_value_lo_hi(ws, cli, tmp_path):
     ci = doc["models"]["m"]["ci"]
     assert ci["index"]["lo"] is None and row["index_lo"] == "" and row["index"] == repr(doc["models"]["m"]["index"])
     assert float(row["S_hi"]) == ci["tracks"]["solver"]["hi"] and row["S_lo"] == repr(ci["tracks"]["solver"]["lo"])
-    assert (row["suite"], row["solver_protocol"], row["tasks_complete"], row["tasks_total"]) == ("lite", "offline", "7", "7")
+    assert (row["suite"], row["solver_protocol"], row["tasks_complete"], row["tasks_total"]) == (
+        "lite",
+        "offline",
+        "7",
+        "7",
+    )
 
 
 def test_markdown_escapes_a_pipe_in_a_name(ws, cli, tmp_path):
@@ -172,13 +199,22 @@ def test_output_is_never_one_of_the_inputs(ws, cli, tmp_path):
 
 def test_malformed_index_is_rejected_naming_the_field(cli, tmp_path):
     path = tmp_path / "bad.json"
-    path.write_text(json.dumps({"suite": "lite", "solver_protocol": "offline", "status": "complete",
-                                "models": {"m": {"status": "complete", "index": "high", "track_means": {}}}}))
+    path.write_text(
+        json.dumps(
+            {
+                "suite": "lite",
+                "solver_protocol": "offline",
+                "status": "complete",
+                "models": {"m": {"status": "complete", "index": "high", "track_means": {}}},
+            }
+        )
+    )
     code, _, err = cli("table", str(path))
     assert code == 1 and "models.m" in err and "'index'" in err and "Traceback" not in err
 
 
 # --- HTML -----------------------------------------------------------------------------------------
+
 
 def html_table(ws, cli, tmp_path) -> Path:
     doc = doc_for(ws, {"atlas <b>": {"s1": 1}, "mid": {}, "none": None})
@@ -208,15 +244,39 @@ def test_html_renders_in_headless_chromium(ws, cli, tmp_path):
     if exe is None:
         pytest.skip("no Chromium on PATH (Debian: apt-get install -y chromium; .ci/run installs it)")
     page = html_table(ws, cli, tmp_path)
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+    flags = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+    ]
     shot = tmp_path / "out.png"
     with tempfile.TemporaryDirectory() as profile:
-        subprocess.run([exe, *flags, f"--user-data-dir={profile}", f"--screenshot={shot}", "--window-size=1200,900",
-                        page.as_uri()], capture_output=True, timeout=120, check=True)
+        subprocess.run(
+            [
+                exe,
+                *flags,
+                f"--user-data-dir={profile}",
+                f"--screenshot={shot}",
+                "--window-size=1200,900",
+                page.as_uri(),
+            ],
+            capture_output=True,
+            timeout=120,
+            check=True,
+        )
     with tempfile.TemporaryDirectory() as profile:
-        dom = subprocess.run([exe, *flags, f"--user-data-dir={profile}", "--dump-dom", page.as_uri()],
-                             capture_output=True, text=True, timeout=120, check=True).stdout
+        dom = subprocess.run(
+            [exe, *flags, f"--user-data-dir={profile}", "--dump-dom", page.as_uri()],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        ).stdout
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", data[16:24])
@@ -225,6 +285,7 @@ def test_html_renders_in_headless_chromium(ws, cli, tmp_path):
 
 
 # --- diff -----------------------------------------------------------------------------------------
+
 
 def test_diff_figures(ws, cli, tmp_path):
     old = save(tmp_path, "old.json", doc_for(ws, {"a": {}, "gone": {}}))
@@ -241,7 +302,7 @@ def test_diff_figures(ws, cli, tmp_path):
     assert a["index"]["half_width"] is None and a["index"]["exceeds_half_width"] is None  # no interval (m = 1 on O)
     ci = new_doc["models"]["a"]["ci"]["tracks"]["solver"]
     hw = (ci["hi"] - ci["lo"]) / 2
-    assert a["tracks"]["solver"]["half_width"] == hw and a["tracks"]["solver"]["exceeds_half_width"] == (0.25 > hw)
+    assert a["tracks"]["solver"]["half_width"] == hw and a["tracks"]["solver"]["exceeds_half_width"] == (hw < 0.25)
     assert d["added"] == ["added"] and d["removed"] == ["gone"]
     assert d["models"]["added"]["index"]["old"] is None and d["models"]["added"]["index"]["new"] == 50.25
     assert d["models"]["gone"]["index"]["new"] is None and d["models"]["gone"]["status"]["new"] is None
@@ -258,7 +319,9 @@ def test_diff_flags_a_change_beyond_the_new_half_width(ws, cli, tmp_path):
     out_json = tmp_path / "d.json"
     code, out, _ = cli("diff", save(tmp_path, "o.json", old), save(tmp_path, "n.json", new), "--output", str(out_json))
     d = json.loads(out_json.read_text())["models"]
-    assert code == 0 and d["a"]["index"]["exceeds_half_width"] is True and d["b"]["index"]["exceeds_half_width"] is False
+    assert (
+        code == 0 and d["a"]["index"]["exceeds_half_width"] is True and d["b"]["index"]["exceeds_half_width"] is False
+    )
     assert "a: index 50.25 -> 57.75 (+7.50) (exceeds the 95% half-width)" in out
     assert "b: index 50.25 -> 57.75 (+7.50) (within the 95% half-width)" in out
 
@@ -281,6 +344,7 @@ def test_diff_status_change_and_bad_input(ws, cli, tmp_path):
 
 
 # --- verify ---------------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def scored_demo(tmp_path, cli):
@@ -311,8 +375,11 @@ def test_verify_catches_a_number_edited_by_hand(scored_demo, cli):
 def test_verify_catches_a_changed_input(scored_demo, cli):
     run, index = scored_demo
     attempts = run / "attempts.csv"
-    attempts.write_text(attempts.read_text().replace("atlas-70b,theorem,thm-sensitivity,1,1,",
-                                                     "atlas-70b,theorem,thm-sensitivity,1,0,", 1))
+    attempts.write_text(
+        attempts.read_text().replace(
+            "atlas-70b,theorem,thm-sensitivity,1,1,", "atlas-70b,theorem,thm-sensitivity,1,0,", 1
+        )
+    )
     code, out, _ = cli("verify", str(index))
     assert code == 1 and "input attempts" in out and str(attempts) in out
     assert "recomputed content_sha256" in out and "$.models.atlas-70b.index" in out
@@ -330,7 +397,6 @@ def test_verify_catches_a_changed_records_file(scored_demo, cli):
 def test_verify_of_a_missing_file_is_a_clean_error(tmp_path, cli):
     code, _, err = cli("verify", str(tmp_path / "none.json"))
     assert code == 1 and "none.json" in err and "Traceback" not in err
-
 
 
 def test_digits_out_of_range_is_a_usage_error(ws, cli, tmp_path):

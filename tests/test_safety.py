@@ -43,8 +43,12 @@ from scoring.safety import (
 
 # ---------------------------------------------------------------- names
 
-HOSTILE = st.text(alphabet=st.sampled_from(["a", "b", "/", "\\", ".", "\x00", " ", "\t", "\x1b", "[", "]", "\u202e",
-                                            "é", ":", "~", "\n"]), max_size=12)
+HOSTILE = st.text(
+    alphabet=st.sampled_from(
+        ["a", "b", "/", "\\", ".", "\x00", " ", "\t", "\x1b", "[", "]", "\u202e", "é", ":", "~", "\n"]
+    ),
+    max_size=12,
+)
 ROOT = "/run/records"
 
 
@@ -76,16 +80,27 @@ def test_a_name_is_accepted_exactly_when_it_stays_in_its_folder(name, kind):
 
 
 @pytest.mark.parametrize("kind", NAME_KINDS)
-@pytest.mark.parametrize("name, words", [
-    ("", "empty"), ("a\x00b", "NUL"), ("a\\b", "backslash"), (" a", "white space"), ("a\t", "white space"),
-    ("/a", "absolute"), ("..", "'..'"), (".", "'.'"),
-])
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("", "empty"),
+        ("a\x00b", "NUL"),
+        ("a\\b", "backslash"),
+        (" a", "white space"),
+        ("a\t", "white space"),
+        ("/a", "absolute"),
+        ("..", "'..'"),
+        (".", "'.'"),
+    ],
+)
 def test_every_kind_rejects_each_rule_with_its_own_words(name, words, kind):
     problem = check_name(name, kind)
     assert problem is not None and (words in problem or (kind == "model" and "part" in problem)), problem
 
 
-@pytest.mark.parametrize("name", ["org/model", "a/b/c", "m-1.5", "..a", "a..", "[bold]x[/b]", "[/x", "é\u202e", "x\x1by"])
+@pytest.mark.parametrize(
+    "name", ["org/model", "a/b/c", "m-1.5", "..a", "a..", "[bold]x[/b]", "[/x", "é\u202e", "x\x1by"]
+)
 def test_model_names_may_nest_and_hold_any_other_character(name):
     assert check_name(name, "model") is None
 
@@ -101,6 +116,7 @@ def test_a_name_that_is_not_a_string_is_a_problem():
 
 
 # ---------------------------------------------------------------- special files
+
 
 def make_special(tmp_path, kind: str) -> str:
     path = tmp_path / f"in-{kind}"
@@ -123,8 +139,14 @@ def make_special(tmp_path, kind: str) -> str:
     return str(path)
 
 
-SPECIAL = {"fifo": "a FIFO", "null-device": "a device", "zero-device": "a device", "directory": "a directory",
-           "socket": "a socket", "dangling-link": "symbolic link to nothing"}
+SPECIAL = {
+    "fifo": "a FIFO",
+    "null-device": "a device",
+    "zero-device": "a device",
+    "directory": "a directory",
+    "socket": "a socket",
+    "dangling-link": "symbolic link to nothing",
+}
 
 
 def call_with_deadline(fn, *args, seconds=10.0):
@@ -135,8 +157,9 @@ def call_with_deadline(fn, *args, seconds=10.0):
     def run():
         try:
             out["value"] = fn(*args)
-        except BaseException as exc:  # noqa: BLE001 - handed back to the test
+        except BaseException as exc:
             out["error"] = exc
+
     t = threading.Thread(target=run, daemon=True)
     t.start()
     t.join(seconds)
@@ -198,6 +221,7 @@ def test_an_unreadable_file_names_the_permission(tmp_path):
 
 
 # ---------------------------------------------------------------- records files
+
 
 @settings(max_examples=400, deadline=None)
 @given(model=HOSTILE, item=HOSTILE, attempt=HOSTILE)
@@ -273,12 +297,18 @@ def test_a_special_file_where_a_records_file_belongs_is_a_problem_not_no_file(tm
 
 
 def test_a_bad_name_never_becomes_a_records_path(tmp_path):
-    for model, item, attempt in (("../x", "s1", "1"), ("m", "..", "1"), ("m", "s1", "../../../../x"), ("/abs", "s", "1")):
+    for model, item, attempt in (
+        ("../x", "s1", "1"),
+        ("m", "..", "1"),
+        ("m", "s1", "../../../../x"),
+        ("/abs", "s", "1"),
+    ):
         with pytest.raises(ValueError):
             RecordsRoot(tmp_path).read(model, item, attempt)
 
 
 # ---------------------------------------------------------------- outputs
+
 
 @pytest.fixture
 def an_input(tmp_path):
@@ -291,8 +321,13 @@ def spellings_of(an_input, tmp_path):
     os.link(an_input, tmp_path / "hard")
     os.symlink(an_input, tmp_path / "soft")
     (tmp_path / "sub").mkdir()
-    return {"itself": str(an_input), "hard link": str(tmp_path / "hard"), "symlink": str(tmp_path / "soft"),
-            "dotted": str(tmp_path / "sub" / ".." / "attempts.csv"), "relative": os.path.relpath(an_input)}
+    return {
+        "itself": str(an_input),
+        "hard link": str(tmp_path / "hard"),
+        "symlink": str(tmp_path / "soft"),
+        "dotted": str(tmp_path / "sub" / ".." / "attempts.csv"),
+        "relative": os.path.relpath(an_input),
+    }
 
 
 def test_an_output_that_is_an_input_by_any_spelling_is_rejected_and_nothing_changes(an_input, tmp_path):
@@ -346,6 +381,7 @@ def test_an_empty_output_is_a_usage_error_exit_2(capsys):
 
 # ---------------------------------------------------------------- atomic writes under faults
 
+
 def listing(folder) -> list[str]:
     return sorted(os.listdir(folder))
 
@@ -362,6 +398,7 @@ def test_a_write_replaces_the_file_and_keeps_its_mode(tmp_path):
 def test_disk_full_names_the_file_removes_the_temp_and_the_made_folders_and_keeps_nothing(tmp_path, monkeypatch):
     def full(fd):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
     monkeypatch.setattr(safety.os, "fsync", full)
     target = tmp_path / "a" / "b" / "c" / "index.json"
     with pytest.raises(WriteFailed) as info:
@@ -412,6 +449,7 @@ def test_a_failed_write_keeps_the_existing_file_byte_identical_and_its_folder(tm
     def chunks():
         yield b"half of the new "
         raise OSError(errno.EIO, os.strerror(errno.EIO))
+
     with pytest.raises(WriteFailed, match=f"cannot write {target}: Input/output error"):
         write_atomic(target, chunks())
     assert target.read_bytes() == b"precious\x00bytes" and listing(tmp_path) == ["index.json", "other"]
@@ -419,6 +457,7 @@ def test_a_failed_write_keeps_the_existing_file_byte_identical_and_its_folder(tm
     def bug():
         yield b"x"
         raise RuntimeError("not an OSError")
+
     with pytest.raises(RuntimeError):
         write_atomic(target, bug())
     assert target.read_bytes() == b"precious\x00bytes" and listing(tmp_path) == ["index.json", "other"]
@@ -430,6 +469,7 @@ def test_a_fifo_put_at_the_target_during_the_write_is_not_replaced(tmp_path):
     def chunks():
         yield b"data"
         os.mkfifo(target)
+
     with pytest.raises(InputError, match="a FIFO"):
         write_atomic(target, chunks())
     assert stat.S_ISFIFO(os.lstat(target).st_mode) and listing(tmp_path) == ["out"]
@@ -437,12 +477,14 @@ def test_a_fifo_put_at_the_target_during_the_write_is_not_replaced(tmp_path):
 
 def test_the_signal_handlers_are_those_of_before_after_a_write_and_after_a_failed_one(tmp_path):
     import signal
+
     before = {s: signal.getsignal(s) for s in safety.WRITE_SIGNALS}
     write_atomic(tmp_path / "f", b"x")
 
     def broken():
         yield b"x"
         raise RuntimeError("while writing")
+
     with pytest.raises(RuntimeError):
         write_atomic(tmp_path / "g", broken())
     assert {s: signal.getsignal(s) for s in safety.WRITE_SIGNALS} == before
@@ -452,8 +494,20 @@ def test_the_signal_handlers_are_those_of_before_after_a_write_and_after_a_faile
 
 C0 = [chr(c) for c in range(0x20)]
 C1 = [chr(c) for c in range(0x80, 0xA0)]
-BIDI = ["\u061c", "\u200e", "\u200f", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067",
-        "\u2068", "\u2069"]
+BIDI = [
+    "\u061c",
+    "\u200e",
+    "\u200f",
+    "\u202a",
+    "\u202b",
+    "\u202c",
+    "\u202d",
+    "\u202e",
+    "\u2066",
+    "\u2067",
+    "\u2068",
+    "\u2069",
+]
 
 
 @pytest.mark.parametrize("char", C0 + ["\x7f"] + C1)
@@ -468,8 +522,7 @@ def test_bidi_controls_line_separators_and_lone_surrogates_are_shown_as_backslas
 
 def test_the_attacks_of_the_issue_are_inert():
     osc_title, clear, osc52 = "\x1b]2;pwned\x07", "\x1b[2J", "\x1b]52;c;ZWNobyBoaQ==\x07"
-    assert escape_for_terminal(osc_title + clear + osc52) == (
-        "\\x1b]2;pwned\\x07\\x1b[2J\\x1b]52;c;ZWNobyBoaQ==\\x07")
+    assert escape_for_terminal(osc_title + clear + osc52) == ("\\x1b]2;pwned\\x07\\x1b[2J\\x1b]52;c;ZWNobyBoaQ==\\x07")
 
 
 @settings(max_examples=500, deadline=None)
@@ -490,14 +543,17 @@ def test_a_stream_encoding_that_cannot_hold_a_character_gets_it_escaped():
 
 # ---------------------------------------------------------------- overflow
 
+
 def test_a_sum_of_finite_values_that_overflows_names_the_value():
     with pytest.raises(NumberTooLarge) as info:
         finite_fsum([1.0, 1e308, 1e308], "mean of construction rewards")
     assert info.value.value == 1e308 and "1e+308" in str(info.value) and "construction" in str(info.value)
 
 
-@pytest.mark.parametrize("values, culprit", [([math.inf, 1.0], math.inf), ([-math.inf, math.inf], -math.inf),
-                                             ([2.0, -1.7e308, -1.7e308], -1.7e308)])
+@pytest.mark.parametrize(
+    "values, culprit",
+    [([math.inf, 1.0], math.inf), ([-math.inf, math.inf], -math.inf), ([2.0, -1.7e308, -1.7e308], -1.7e308)],
+)
 def test_infinite_values_and_negative_overflow_are_named(values, culprit):
     with pytest.raises(NumberTooLarge) as info:
         finite_mean(values, "track mean")
@@ -523,13 +579,17 @@ def test_a_product_that_overflows_names_its_input():
 
 # ---------------------------------------------------------------- decisions: duplicate keys, relative floor
 
-@pytest.mark.parametrize("text, key", [
-    ('{"a": 1, "a": 2}', "a"),
-    ('{"x": {"b": 1, "c": 2, "b": 3}}', "b"),
-    ('[{"instance": "i", "A": 1}, {"instance": "j", "A": 2, "A": 3}]', "A"),
-    ('{"\\u0061": 1, "a": 2}', "a"),  # the same key spelled with an escape
-    ('\ufeff{"k": 1, "k": 1}', "k"),
-])
+
+@pytest.mark.parametrize(
+    "text, key",
+    [
+        ('{"a": 1, "a": 2}', "a"),
+        ('{"x": {"b": 1, "c": 2, "b": 3}}', "b"),
+        ('[{"instance": "i", "A": 1}, {"instance": "j", "A": 2, "A": 3}]', "A"),
+        ('{"\\u0061": 1, "a": 2}', "a"),  # the same key spelled with an escape
+        ('\ufeff{"k": 1, "k": 1}', "k"),
+    ],
+)
 def test_a_key_twice_in_one_object_is_found(text, key):
     assert find_duplicate_key(text) == key
     assert find_duplicate_key(text.encode("utf-8")) == key
@@ -543,15 +603,27 @@ def test_the_fast_check_of_a_file_without_duplicates_does_not_parse_it_again(mon
     assert find_duplicate_key(text, orjson.dumps(orjson.loads(text))) is None
 
 
-@pytest.mark.parametrize("text", ['{"a": 1, "b": {"a": 2}}', '[{"a": 1}, {"a": 2}]', '{"a": "a", "b": ["a", "a"]}',
-                                  "[]", '"a"'])
+@pytest.mark.parametrize(
+    "text", ['{"a": 1, "b": {"a": 2}}', '[{"a": 1}, {"a": 2}]', '{"a": "a", "b": ["a", "a"]}', "[]", '"a"']
+)
 def test_the_same_key_in_different_objects_is_not_a_duplicate(text):
     assert find_duplicate_key(text) is None
     assert find_duplicate_key(text, orjson.dumps(orjson.loads(text))) is None
 
 
-@pytest.mark.parametrize("value, ok", [(0, True), (0.02, True), (1, True), (1.0000001, False), (1e300, False),
-                                       (-0.1, False), (math.nan, False), (math.inf, False)])
+@pytest.mark.parametrize(
+    "value, ok",
+    [
+        (0, True),
+        (0.02, True),
+        (1, True),
+        (1.0000001, False),
+        (1e300, False),
+        (-0.1, False),
+        (math.nan, False),
+        (math.inf, False),
+    ],
+)
 def test_a_relative_floor_above_1_is_rejected(value, ok):
     problem = check_relative_floor(value)
     assert (problem is None) == ok
@@ -567,12 +639,13 @@ def oracle_duplicate(text: str) -> str | None:
         keys = [k for k, _ in pairs]
         found.extend(k for i, k in enumerate(keys) if k in keys[:i])
         return dict(pairs)
+
     json.loads(text, object_pairs_hook=hook)
     return found[0] if found else None
 
 
 KEYS = st.sampled_from(['"a"', '"a:"', '"\\u003a"', '":"', '"\\\\u003a"', '"\\\\\\u003A"', '"b"', '"b\\"c:"'])
-SCALARS = st.sampled_from(['1', '"x:y"', '"\\u003a"', 'null', '"\\\\"', '2.5e3', '":::"'])
+SCALARS = st.sampled_from(["1", '"x:y"', '"\\u003a"', "null", '"\\\\"', "2.5e3", '":::"'])
 
 
 def objects(children):
@@ -580,8 +653,9 @@ def objects(children):
     return pairs.map(lambda ps: "{" + ", ".join(f"{k} :{v}" for k, v in ps) + "}")
 
 
-JSON_TEXT = st.recursive(SCALARS, lambda c: objects(c) | st.lists(c, max_size=3).map(lambda xs: "[" + ",".join(xs) + "]"),
-                         max_leaves=12)
+JSON_TEXT = st.recursive(
+    SCALARS, lambda c: objects(c) | st.lists(c, max_size=3).map(lambda xs: "[" + ",".join(xs) + "]"), max_leaves=12
+)
 
 
 @settings(max_examples=800, deadline=None)
@@ -595,15 +669,24 @@ def test_the_fast_duplicate_check_agrees_with_the_standard_library(text):
 def test_the_safety_module_loads_the_standard_library_only():
     import subprocess
     import sys
-    code = ("import sys, scoring.safety; heavy = {'numpy', 'pydantic', 'orjson', 'msgspec', 'textual', 'rich'}; "
-            "print(sorted(heavy & set(sys.modules)))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+    code = (
+        "import sys, scoring.safety; heavy = {'numpy', 'pydantic', 'orjson', 'msgspec', 'textual', 'rich'}; "
+        "print(sorted(heavy & set(sys.modules)))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+    )
     assert out.stdout.strip() == "[]"
 
 
 def test_a_signal_while_the_temp_file_is_made_or_removed_waits_until_that_step_is_done():
     import signal
+
     steps = []
     with pytest.raises(safety.Interrupted) as info, safety._signals_raise():
         with safety._signals_held():

@@ -40,8 +40,9 @@ CHILD = textwrap.dedent("""
 def start_writer(tmp_path: Path, mode: str = "handled"):
     target = tmp_path / "index.json"
     target.write_bytes(OLD)
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(target), mode], cwd=ROOT,
-                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(target), mode], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}
+    )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:  # wait until the temporary file holds data
         temps = [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]

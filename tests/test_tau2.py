@@ -452,7 +452,7 @@ def test_a_number_beyond_a_double_is_rejected_naming_it(tmp_path):
 def test_values_whose_mean_overflows_are_rejected_naming_the_value(tmp_path, field, what):
     # 1e308 + 1.5e308 exceeds the largest double (about 1.8e308); each value alone is a double
     sims = [sim("a", 0, 1.0, basis=None), sim("b", 0, 1.0, basis=None)]
-    for s, value in zip(sims, (1e308, 1.5e308)):
+    for s, value in zip(sims, (1e308, 1.5e308), strict=True):
         if field == "reward":
             s["reward_info"]["reward"] = value
         else:

@@ -22,8 +22,10 @@ def workflow_commands() -> str:
 
 def test_the_readme_workflow_runs_as_written(tmp_path):
     (tmp_path / "sample_runs").symlink_to(ROOT / "sample_runs")
-    script = (f'tcsexam() {{ "{sys.executable}" -m scoring "$@"; echo "[exit $?]"; }}\n' + workflow_commands())
-    proc = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False)
+    script = f'tcsexam() {{ "{sys.executable}" -m scoring "$@"; echo "[exit $?]"; }}\n' + workflow_commands()
+    proc = subprocess.run(
+        ["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False
+    )
     out = proc.stdout
     assert "Traceback" not in proc.stderr and "error" not in proc.stderr.lower(), proc.stderr
     codes = [int(c) for c in re.findall(r"\[exit (\d+)\]", out)]
@@ -37,8 +39,20 @@ def test_the_readme_workflow_runs_as_written(tmp_path):
     assert "verified:" in out
     # the filled run scores as the demo does: its solver scores came from the same records
     index = json.loads((work / "index.json").read_text())
-    subprocess.run([sys.executable, "-m", "scoring", "score", str(ROOT / "sample_runs/demo"), "--output",
-                    str(tmp_path / "demo.json")], capture_output=True, timeout=120, check=False)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "scoring",
+            "score",
+            str(ROOT / "sample_runs/demo"),
+            "--output",
+            str(tmp_path / "demo.json"),
+        ],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
     demo = json.loads((tmp_path / "demo.json").read_text())
     for name, m in demo["models"].items():
         got = index["models"][name]

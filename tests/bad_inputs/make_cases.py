@@ -519,7 +519,14 @@ case(
 T = "results.json"
 case("tau2-empty-file", TAU2, 1, "file is empty", "results.json", {T: ""})
 case("tau2-truncated-json", TAU2, 1, "invalid JSON", "line 1 column", {T: js({"simulations": [SIM]})[:30]})
-case("tau2-simulations-not-list", TAU2, 1, "must be a list, got an object", "field 'simulations'", {T: js({"simulations": {"a": SIM}})})
+case(
+    "tau2-simulations-not-list",
+    TAU2,
+    1,
+    "must be a list, got an object",
+    "field 'simulations'",
+    {T: js({"simulations": {"a": SIM}})},
+)
 case("tau2-missing-simulations", TAU2, 1, "required field is missing", "field 'simulations'", {T: js({"info": {}})})
 case(
     "tau2-missing-termination",
@@ -546,9 +553,22 @@ case(
     {T: js({"simulations": [SIM]}).replace("1.0,", "NaN,", 1)},
 )
 case("tau2-top-level-string", TAU2, 1, "expected a JSON object", "results.json", {T: js("results")})
-case("tau2-bad-num-trials", TAU2, 1, "must be a whole number of at least 1, got 0", "field 'num_trials'",
-     {T: js({"info": {"num_trials": 0}, "simulations": [SIM]})})
-case("tau2-wrong-encoding", TAU2, 1, "invalid JSON", "line 1 column", {T: js({"simulations": [SIM]}).replace("a", "\xe9").encode("latin-1")})
+case(
+    "tau2-bad-num-trials",
+    TAU2,
+    1,
+    "must be a whole number of at least 1, got 0",
+    "field 'num_trials'",
+    {T: js({"info": {"num_trials": 0}, "simulations": [SIM]})},
+)
+case(
+    "tau2-wrong-encoding",
+    TAU2,
+    1,
+    "invalid JSON",
+    "line 1 column",
+    {T: js({"simulations": [SIM]}).replace("a", "\xe9").encode("latin-1")},
+)
 
 
 def write_base(root: Path) -> None:
@@ -583,6 +603,7 @@ def write_all(root: Path = HERE) -> int:
 # === tau2-bench: malformed values, overflow, bare lists and the dir format (SPEC 8, 13) =============
 # One block, kept apart from the cases above: each is a message and its place, never an internal error.
 
+
 def sim_with(**reward_info) -> dict:
     return {**SIM, "reward_info": {**SIM["reward_info"], **reward_info}}
 
@@ -591,36 +612,116 @@ def tau2_run(*sims, **top) -> str:
     return js({"info": {"num_trials": 1}, "simulations": list(sims), **top})
 
 
-DIR_RESULTS = {"info": {"num_trials": 1}, "tasks": [],
-               "simulation_index": [{"id": "s0", "task_id": "a", "trial": 0, "reward": 1.0,
-                                     "termination_reason": "agent_stop"}]}
+DIR_RESULTS = {
+    "info": {"num_trials": 1},
+    "tasks": [],
+    "simulation_index": [{"id": "s0", "task_id": "a", "trial": 0, "reward": 1.0, "termination_reason": "agent_stop"}],
+}
 DIR_SIM = {**SIM, "id": "s0"}
 W0 = "simulation 0, reward_info"
-case("tau2-env-assertion-reward-string", TAU2, 1, "must be a number, got 'x'",
-     f"{W0}.env_assertions[0]: field 'reward'", {T: tau2_run(sim_with(env_assertions=[{"met": True, "reward": "x"}]))})
-case("tau2-env-assertion-reward-null", TAU2, 1, "must be a number, got null",
-     f"{W0}.env_assertions[0]: field 'reward'", {T: tau2_run(sim_with(env_assertions=[{"met": True, "reward": None}]))})
-case("tau2-action-reward-list", TAU2, 1, "must be a number, got a list", f"{W0}.action_checks[0]: field 'action_reward'",
-     {T: tau2_run(sim_with(action_checks=[{"action_match": True, "action_reward": [1]}]))})
-case("tau2-reward-out-of-range", TAU2, 1, "number out of range", f"{W0}: field 'reward'",
-     {T: tau2_run(SIM).replace('"reward": 1.0', '"reward": 1e999', 1)})
-case("tau2-rewards-overflow-the-mean", TAU2, 1, "1.5e+308 makes the mean reward overflow", "simulation 1, reward_info: field 'reward'",
-     {T: tau2_run(sim_with(reward=1e308, reward_basis=[]), {**sim_with(reward=1.5e308, reward_basis=[]), "task_id": "b"})})
-case("tau2-costs-overflow-the-mean", TAU2, 1, "1.5e+308 makes the mean agent cost overflow", "simulation 1: field 'agent_cost'",
-     {T: tau2_run({**SIM, "agent_cost": 1e308}, {**SIM, "trial": 1, "agent_cost": 1.5e308})})
-case("tau2-components-overflow", TAU2, 1, "multiply past the largest double", f"{W0}: field 'reward_basis'",
-     {T: tau2_run(sim_with(reward_basis=["DB", "ACTION"], reward_breakdown={"DB": 1e200, "ACTION": 1e200}))})
-case("tau2-bare-list", TAU2, 1, "'info', 'tasks' and 'simulations'", "expected a JSON object, found a list",
-     {T: js([SIM])})
-case("tau2-dir-missing-simulation-file", TAU2, 1, "not found", "simulations/s0.json",
-     {T: js(DIR_RESULTS), "simulations/other.txt": "not a simulation"})
-case("tau2-dir-unlisted-simulation-file", TAU2, 1, "not listed in", "simulations/extra.json",
-     {T: js(DIR_RESULTS), "simulations/s0.json": js(DIR_SIM), "simulations/extra.json": js({**DIR_SIM, "id": "extra"})})
-case("tau2-dir-trial-disagrees", TAU2, 1, "simulation_index entry 0 says 0", "simulations/s0.json: field 'trial'",
-     {T: js(DIR_RESULTS), "simulations/s0.json": js({**DIR_SIM, "trial": 3})})
-case("tau2-dir-id-leaves-the-folder", TAU2, 1, "cannot name a file in simulations/", "simulation_index entry 0: field 'id'",
-     {T: js({**DIR_RESULTS, "simulation_index": [{**DIR_RESULTS["simulation_index"][0], "id": "../results"}]}),
-      "simulations/s0.json": js(DIR_SIM)})
+case(
+    "tau2-env-assertion-reward-string",
+    TAU2,
+    1,
+    "must be a number, got 'x'",
+    f"{W0}.env_assertions[0]: field 'reward'",
+    {T: tau2_run(sim_with(env_assertions=[{"met": True, "reward": "x"}]))},
+)
+case(
+    "tau2-env-assertion-reward-null",
+    TAU2,
+    1,
+    "must be a number, got null",
+    f"{W0}.env_assertions[0]: field 'reward'",
+    {T: tau2_run(sim_with(env_assertions=[{"met": True, "reward": None}]))},
+)
+case(
+    "tau2-action-reward-list",
+    TAU2,
+    1,
+    "must be a number, got a list",
+    f"{W0}.action_checks[0]: field 'action_reward'",
+    {T: tau2_run(sim_with(action_checks=[{"action_match": True, "action_reward": [1]}]))},
+)
+case(
+    "tau2-reward-out-of-range",
+    TAU2,
+    1,
+    "number out of range",
+    f"{W0}: field 'reward'",
+    {T: tau2_run(SIM).replace('"reward": 1.0', '"reward": 1e999', 1)},
+)
+case(
+    "tau2-rewards-overflow-the-mean",
+    TAU2,
+    1,
+    "1.5e+308 makes the mean reward overflow",
+    "simulation 1, reward_info: field 'reward'",
+    {
+        T: tau2_run(
+            sim_with(reward=1e308, reward_basis=[]), {**sim_with(reward=1.5e308, reward_basis=[]), "task_id": "b"}
+        )
+    },
+)
+case(
+    "tau2-costs-overflow-the-mean",
+    TAU2,
+    1,
+    "1.5e+308 makes the mean agent cost overflow",
+    "simulation 1: field 'agent_cost'",
+    {T: tau2_run({**SIM, "agent_cost": 1e308}, {**SIM, "trial": 1, "agent_cost": 1.5e308})},
+)
+case(
+    "tau2-components-overflow",
+    TAU2,
+    1,
+    "multiply past the largest double",
+    f"{W0}: field 'reward_basis'",
+    {T: tau2_run(sim_with(reward_basis=["DB", "ACTION"], reward_breakdown={"DB": 1e200, "ACTION": 1e200}))},
+)
+case(
+    "tau2-bare-list",
+    TAU2,
+    1,
+    "'info', 'tasks' and 'simulations'",
+    "expected a JSON object, found a list",
+    {T: js([SIM])},
+)
+case(
+    "tau2-dir-missing-simulation-file",
+    TAU2,
+    1,
+    "not found",
+    "simulations/s0.json",
+    {T: js(DIR_RESULTS), "simulations/other.txt": "not a simulation"},
+)
+case(
+    "tau2-dir-unlisted-simulation-file",
+    TAU2,
+    1,
+    "not listed in",
+    "simulations/extra.json",
+    {T: js(DIR_RESULTS), "simulations/s0.json": js(DIR_SIM), "simulations/extra.json": js({**DIR_SIM, "id": "extra"})},
+)
+case(
+    "tau2-dir-trial-disagrees",
+    TAU2,
+    1,
+    "simulation_index entry 0 says 0",
+    "simulations/s0.json: field 'trial'",
+    {T: js(DIR_RESULTS), "simulations/s0.json": js({**DIR_SIM, "trial": 3})},
+)
+case(
+    "tau2-dir-id-leaves-the-folder",
+    TAU2,
+    1,
+    "cannot name a file in simulations/",
+    "simulation_index entry 0: field 'id'",
+    {
+        T: js({**DIR_RESULTS, "simulation_index": [{**DIR_RESULTS["simulation_index"][0], "id": "../results"}]}),
+        "simulations/s0.json": js(DIR_SIM),
+    },
+)
 case("tau2-dir-accepted", TAU2, 0, "1 runs over 1 tasks", "", {T: js(DIR_RESULTS), "simulations/s0.json": js(DIR_SIM)})
 
 

@@ -60,11 +60,19 @@ def main(argv=None) -> None:
         t_fast = best(lambda: find_duplicate_key(data, orjson.dumps(orjson.loads(data))), args.reps)
         t_hook = best(lambda: find_duplicate_key(text), args.reps)
         t_stdlib = best(lambda: json.loads(text), args.reps)
-        out.update({"orjson_s": t_orjson, "orjson_plus_check_s": t_both, "orjson_plus_fast_check_s": t_fast,
-                    "orjson_plus_fast_check_over_orjson": t_fast / t_orjson,
-                    "fast_check_given_parsed_over_orjson": t_extra / t_orjson, "check_alone_s": t_hook,
-                    "stdlib_plain_s": t_stdlib,
-                    "orjson_plus_check_over_orjson": t_both / t_orjson, "check_over_stdlib_plain": t_hook / t_stdlib})
+        out.update(
+            {
+                "orjson_s": t_orjson,
+                "orjson_plus_check_s": t_both,
+                "orjson_plus_fast_check_s": t_fast,
+                "orjson_plus_fast_check_over_orjson": t_fast / t_orjson,
+                "fast_check_given_parsed_over_orjson": t_extra / t_orjson,
+                "check_alone_s": t_hook,
+                "stdlib_plain_s": t_stdlib,
+                "orjson_plus_check_over_orjson": t_both / t_orjson,
+                "check_over_stdlib_plain": t_hook / t_stdlib,
+            }
+        )
 
         root = Path(tmp) / "records"
         paths = []
@@ -79,18 +87,29 @@ def main(argv=None) -> None:
             for p in paths:
                 with open(p, "rb") as f:
                     f.read()
+
         t_plain = best(plain, args.reps)
         t_regular = best(lambda: [read_regular_file(p) for p in paths], args.reps)
         t_records = best(lambda: [r.read_path(p) for r in [RecordsRoot(root)] for p in paths], args.reps)
-        out.update({"open_read_s": t_plain, "read_regular_file_s": t_regular, "records_root_read_s": t_records,
-                    "read_regular_over_open": t_regular / t_plain, "read_records_over_open": t_records / t_plain})
+        out.update(
+            {
+                "open_read_s": t_plain,
+                "read_regular_file_s": t_regular,
+                "records_root_read_s": t_records,
+                "read_regular_over_open": t_regular / t_plain,
+                "read_records_over_open": t_records / t_plain,
+            }
+        )
 
         names = [(f"org/m{k % 30}", f"s{k % 50}", str(k)) for k in range(args.files)]
         t_join = best(lambda: [f"R/{m}/{i}/{a}.json" for m, i, a in names], args.reps)
-        t_check = best(lambda: [(check_name(m, "model"), check_name(i, "item"), check_name(a, "attempt"))
-                                for m, i, a in names], args.reps)
-        out.update({"names_check_s": t_check, "names_join_s": t_join, "names_check_per_row_us":
-                    t_check / args.files * 1e6})
+        t_check = best(
+            lambda: [(check_name(m, "model"), check_name(i, "item"), check_name(a, "attempt")) for m, i, a in names],
+            args.reps,
+        )
+        out.update(
+            {"names_check_s": t_check, "names_join_s": t_join, "names_check_per_row_us": t_check / args.files * 1e6}
+        )
     for key, value in out.items():
         print(f"{key:32} {value:.4g}")
 

@@ -15,8 +15,8 @@ import argparse
 
 import numpy as np
 
-from scoring.vocab import TRACKS, WEIGHTS
 from scoring.uncertainty import ci_block
+from scoring.vocab import TRACKS, WEIGHTS
 
 TRUE = {"theorem": 0.4, "solver": 0.5, "construction": 1.2, "conjecture": 0.2}
 
@@ -54,10 +54,13 @@ def main(argv=None) -> dict:
         if idx and idx["lo"] is not None and idx["se"] > 0:
             index_counted += 1
             index_hits += idx["lo"] <= true_index <= idx["hi"]
-    report = {"runs": a.runs, "tasks_per_track": a.tasks,
-              "track_coverage": {t: hits[t] / counted[t] for t in TRACKS if counted[t]},
-              "index_coverage": index_hits / index_counted if index_counted else None,
-              "nominal": 0.95}
+    report = {
+        "runs": a.runs,
+        "tasks_per_track": a.tasks,
+        "track_coverage": {t: hits[t] / counted[t] for t in TRACKS if counted[t]},
+        "index_coverage": index_hits / index_counted if index_counted else None,
+        "nominal": 0.95,
+    }
     print(report)
     return report
 

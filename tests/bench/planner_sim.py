@@ -33,10 +33,10 @@ import math
 
 import numpy as np
 
-from scoring.vocab import TRACKS, WEIGHTS
 from scoring.planning import mde, plan_model
 from scoring.ranks import pair_p_value, paired_index_difference
 from scoring.uncertainty import ci_block, t_quantile, welch_satterthwaite
+from scoring.vocab import TRACKS, WEIGHTS
 
 MU = {"theorem": 0.4, "solver": 0.5, "construction": 1.2, "conjecture": 0.2}
 SIGMA_B = {"theorem": 0.3, "solver": 0.15, "construction": 0.4, "conjecture": 0.2}
@@ -126,7 +126,7 @@ def main(argv=None) -> dict:
             projected[r].append(pl["half_width"][str(r)])
         if a.family == "normal":
             xa, xb = draw_pair(rng, m, a.r0, 0.0)
-            out = mde({t: list(zip(xa[t].tolist(), xb[t].tolist())) for t in TRACKS}, WEIGHTS)
+            out = mde({t: list(zip(xa[t].tolist(), xb[t].tolist(), strict=True)) for t in TRACKS}, WEIGHTS)
             for r in R_VALUES:
                 planned_mde[r].append(out[str(r)])
 
@@ -134,21 +134,38 @@ def main(argv=None) -> dict:
     for r in R_VALUES:
         proj = np.array(projected[r])
         real = np.array([realised_half_width(draw_run(rng, m, r, a.family)) for _ in range(a.runs)])
-        half_width[str(r)] = {"projected_mean": float(proj.mean()), "projected_p10": float(np.percentile(proj, 10)),
-                              "projected_p90": float(np.percentile(proj, 90)), "realised_mean": float(real.mean()),
-                              "ratio": float(proj.mean() / real.mean())}
+        half_width[str(r)] = {
+            "projected_mean": float(proj.mean()),
+            "projected_p10": float(np.percentile(proj, 10)),
+            "projected_p90": float(np.percentile(proj, 90)),
+            "realised_mean": float(real.mean()),
+            "ratio": float(proj.mean() / real.mean()),
+        }
     power = {}
     if a.family == "normal":
         for r in R_VALUES:
             planned = np.array(planned_mde[r])
             median = float(np.median(planned))
             oracle = oracle_mde(m, r)
-            power[str(r)] = {"planned_mde_median": median, "planned_mde_p10": float(np.percentile(planned, 10)),
-                             "planned_mde_p90": float(np.percentile(planned, 90)), "oracle_mde": oracle,
-                             "power_at_planned": rejection_rate(rng, m, r, median, a.runs),
-                             "power_at_oracle": rejection_rate(rng, m, r, oracle, a.runs)}
-    report = {"family": a.family, "tasks_per_track": m, "r0": a.r0, "plans": a.plans, "runs": a.runs,
-              "seed": a.seed, "half_width": half_width, "mde_power": power, "nominal_power": 0.80}
+            power[str(r)] = {
+                "planned_mde_median": median,
+                "planned_mde_p10": float(np.percentile(planned, 10)),
+                "planned_mde_p90": float(np.percentile(planned, 90)),
+                "oracle_mde": oracle,
+                "power_at_planned": rejection_rate(rng, m, r, median, a.runs),
+                "power_at_oracle": rejection_rate(rng, m, r, oracle, a.runs),
+            }
+    report = {
+        "family": a.family,
+        "tasks_per_track": m,
+        "r0": a.r0,
+        "plans": a.plans,
+        "runs": a.runs,
+        "seed": a.seed,
+        "half_width": half_width,
+        "mde_power": power,
+        "nominal_power": 0.80,
+    }
     text = json.dumps(report, indent=2)
     if a.json:
         with open(a.json, "w", encoding="utf-8") as f:
