@@ -228,7 +228,8 @@ def compute_tau2_metrics(results: Tau2Results, source: str = "") -> dict:
     else:  # tau2-bench reports zeros when nothing was evaluated
         avg_reward, avg_cost = 0.0, 0.0
     findings = audit(sims, origins)
-    for sim, origin, (slot, entry) in zip(all_sims, all_origins, results.index, strict=True):
+    # a json-format run has no index: nothing to compare then
+    for sim, origin, (slot, entry) in zip(all_sims, all_origins, results.index, strict=False):
         findings.extend(index_findings(sim, slot, entry, origin))
     return {
         "source": source,
