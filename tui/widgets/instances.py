@@ -11,7 +11,8 @@ from textual_plotext import PlotextPlot
 
 from ..messages import InstancesFailed, InstancesLoaded
 from ..state import STATUS_CODES, DashboardState, InstanceColumns, load_instances
-from ..views import explain_instance, histogram_counts
+from ..charts import draw_histogram, histogram_bars, redraw
+from ..views import explain_instance
 from .instance_table import COLUMNS, InstanceTable, header_line
 
 SORT_OPTIONS = [(f"sort: {c} {'↓' if d else '↑'}", f"{c}:{int(d)}") for c in COLUMNS for d in (False, True)]
@@ -102,7 +103,6 @@ class InstancesPane(Vertical):
                      f"{len(cols.unscored)} unscored records excluded.")
         self.query_one(InstanceTable).set_data(cols)
         self._apply()
-        self._histogram()
 
     def on_instances_failed(self, message: InstancesFailed) -> None:
         self._status(f"Cannot score these records:\n{message.message}")
@@ -121,6 +121,7 @@ class InstancesPane(Vertical):
         column, desc = str(sort_value).split(":")
         status = self.query_one("#instances-filter", Select).value
         self.query_one(InstanceTable).apply(column, desc == "1", None if status in (-1, Select.BLANK) else int(status))
+        self._histogram()
 
     def sort(self, column: str, descending: bool) -> None:
         self.query_one("#instances-sort", Select).value = f"{column}:{int(descending)}"
@@ -148,14 +149,11 @@ class InstancesPane(Vertical):
                                        float(cols.phi[i]), cols.direction, self.relative_floor))
 
     def _histogram(self) -> None:
+        """Histogram of the rows the table shows (it follows the status filter)."""
+        order = self.query_one(InstanceTable).order
+        labels, counts = histogram_bars(self.columns.phi[order], self.columns.status[order])
         plot = self.query_one("#instances-histogram", PlotextPlot)
-        plt = plot.plt
-        plt.clear_data()
-        plt.clear_figure()
-        counts = histogram_counts(self.columns.phi)
-        plt.bar([f"{i / 10:.1f}" for i in range(10)], counts)
-        plt.title("Phi histogram (10 bins over [0, 1]; failures sit in the first bin)")
-        plot.refresh()
+        redraw(plot, lambda plt: draw_histogram(plt, labels, counts, len(order), plot.size.height or 12))
 
     def action_focus_jump(self) -> None:
         self.query_one("#instances-jump", Input).focus()

@@ -7,6 +7,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
+from ..charts import INDEX_COLOR, draw_passk, redraw
 from ..views import cells, fmt, tau2_task_rows
 
 
@@ -39,17 +40,8 @@ class Tau2Pane(Vertical):
         reasons.add_columns("termination reason", "runs")
         for k, v in m["termination_reasons"].items():
             reasons.add_row(*cells(k, v))
-        plot = self.query_one(PlotextPlot)
-        plt = plot.plt
-        plt.clear_data()
-        plt.clear_figure()
-        if m["pass_hat_k"]:
-            ks = [int(k) for k in m["pass_hat_k"]]
-            plt.plot(ks, list(m["pass_hat_k"].values()), marker="braille")
-            plt.xticks(ks)
-        plt.ylim(0, 1)
-        plt.title("pass^k by k")
-        plot.refresh()
+        series = {"●": [m["pass_hat_k"][str(k)] for k in range(1, len(m["pass_hat_k"]) + 1)]}
+        redraw(self.query_one(PlotextPlot), lambda plt: draw_passk(plt, series, {"●": INDEX_COLOR}, "trial per task"))
         audit = self.query_one("#tau2-audit", DataTable)
         audit.clear(columns=True)
         audit.add_columns("task_id", "trial", "stored", "derived", "finding")
