@@ -28,6 +28,7 @@ class InstancesPane(Vertical):
         self.columns: InstanceColumns | None = None
         self.key: tuple | None = None
         self.relative_floor = 0.02
+        self._histogram_of: tuple | None = None  # (columns, status filter) the histogram was drawn for
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="instances-controls"):
@@ -121,7 +122,7 @@ class InstancesPane(Vertical):
         column, desc = str(sort_value).split(":")
         status = self.query_one("#instances-filter", Select).value
         self.query_one(InstanceTable).apply(column, desc == "1", None if status in (-1, Select.BLANK) else int(status))
-        self._histogram()
+        self._histogram(status)
 
     def sort(self, column: str, descending: bool) -> None:
         self.query_one("#instances-sort", Select).value = f"{column}:{int(descending)}"
@@ -148,8 +149,12 @@ class InstancesPane(Vertical):
                                        float(cols.mu[i]), float(cols.s[i]), float(cols.scale[i]), float(cols.z[i]),
                                        float(cols.phi[i]), cols.direction, self.relative_floor))
 
-    def _histogram(self) -> None:
-        """Histogram of the rows the table shows (it follows the status filter)."""
+    def _histogram(self, status) -> None:
+        """Histogram of the rows the table shows (it follows the status filter; a re-sort keeps the rows)."""
+        drawn = self._histogram_of
+        if drawn is not None and drawn[0] is self.columns and drawn[1] == status:
+            return
+        self._histogram_of = (self.columns, status)
         order = self.query_one(InstanceTable).order
         labels, counts = histogram_bars(self.columns.phi[order], self.columns.status[order])
         plot = self.query_one("#instances-histogram", PlotextPlot)
