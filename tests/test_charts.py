@@ -90,6 +90,14 @@ def test_short_label_cuts_with_an_ellipsis():
     assert len(charts.short_label("borealis-8x22b", 8)) == 8
 
 
+def test_fit_title_takes_the_longest_that_fits_else_the_shortest():
+    titles = ["a long explicit title", "shorter", "s"]
+    assert charts.fit_title(titles, 40) == "a long explicit title"
+    assert charts.fit_title(titles, 22) == "shorter"   # 21 characters need 23 columns (one each side)
+    assert charts.fit_title(titles, 5) == "s"
+    assert charts.fit_title(titles, 1) == "s"
+
+
 # --- overview ---------------------------------------------------------------------------------------------------
 
 def test_overview_mode_switches_to_one_point_per_model_beyond_six_models():
@@ -265,6 +273,17 @@ async def test_overview_chart_follows_the_table_sort():
         pane.sort_by(0)  # again: descending
         await pilot.pause()
         assert label_order() == ["cirrus-mini", "borealis-8x22b", "atlas-70b"]
+
+
+async def test_a_chart_is_drawn_again_for_its_new_size():
+    app = create_app()
+    async with app.run_test(size=(140, 45)) as pilot:
+        await settle(pilot)
+        assert "track means · ±95% CI (if over a row)" in plot_text(app, "#overview-chart")
+        await pilot.resize_terminal(60, 30)
+        await settle(pilot)
+        text = plot_text(app, "#overview-chart")
+        assert "I index/100 · P S C O means · ±95% CI · null: no mean" in text  # the long title would not fit
 
 
 async def test_histogram_follows_the_status_filter():

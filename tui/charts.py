@@ -30,7 +30,9 @@ TIE_TOLERANCE = 1e-12
 
 
 def redraw(plot, draw: Callable) -> None:
-    """Clear a PlotextPlot, let ``draw(plt)`` draw on it, and ask for a repaint."""
+    """Clear a PlotextPlot, let ``draw(plt)`` draw on it, and ask for a repaint; ``draw`` is kept on the plot
+    (``last_draw``) so that a resize can draw again for the new size (tui/widgets/chart_plot.py)."""
+    plot.last_draw = draw
     plt = plot.plt
     plt.clear_data()
     plt.clear_figure()
@@ -53,7 +55,7 @@ def int_step(span: int, most: int) -> int:
 def unit_ticks(top: float) -> list[float]:
     """Ticks for a [0, 1]-like scale: 0, 0.25, 0.5, 0.75, 1, and on by 0.25 up to ``top`` (C may exceed 1)."""
     last = max(1.0, math.ceil(round(top / 0.25, 9)) * 0.25)
-    return [k * 0.25 for k in range(int(round(last / 0.25)) + 1)]
+    return [k * 0.25 for k in range(round(last / 0.25) + 1)]
 
 
 def points_ticks(top: float) -> list[float]:
@@ -87,6 +89,15 @@ def short_label(name: str, budget: int) -> str:
     """A model name cut to ``budget`` characters with an ellipsis, so that neighbouring labels never collide."""
     budget = max(budget, 2)
     return name if len(name) <= budget else name[: budget - 1] + "…"
+
+
+def fit_title(titles: Sequence[str], width: int) -> str:
+    """The first (longest, most explicit) of ``titles`` that fits in ``width`` columns; plotext drops a title
+    that does not fit, so the last, shortest one is kept whatever the width."""
+    for title in titles:
+        if len(title) <= width - 2:
+            return title
+    return titles[-1]
 
 
 def overview_mode(n_models: int) -> str:
@@ -202,7 +213,8 @@ def draw_overview(plt, models: list[str], index: list[float | None], index_pm: l
         plt.xticks(rank_ticks(n))
         plt.xlim(0.3, n + 0.7)
         plt.xlabel("model, by its row in the table above")
-        plt.title("Index (points) ±95% CI (if over a row), in the table's order · null: no index")
+        plt.title(fit_title(["Index (points) ±95% CI (if over a row), in the table's order · null: no index",
+                             "Index ±95% CI, in the table's order · null: no index", "Index ±95% CI"], width))
         return
     scaled = [None if v is None else v / 100 for v in index]
     scaled_pm = [None if p is None else p / 100 for p in index_pm]
@@ -216,11 +228,12 @@ def draw_overview(plt, models: list[str], index: list[float | None], index_pm: l
     budget = max((width - 6) // n - 1, 2)
     plt.xticks(centre, [short_label(m, budget) for m in models])
     plt.xlim(-1, n * slots - 1)
-    plt.title("I index/100 · P S C O track means · ±95% CI (if over a row) · null: no mean")
+    plt.title(fit_title(["I index/100 · P S C O track means · ±95% CI (if over a row) · null: no mean",
+                         "I index/100 · P S C O means · ±95% CI · null: no mean", "I P S C O ±95% CI"], width))
 
 
 def draw_passk(plt, series: dict[str, list[float]], colors: dict[str, tuple] | None = None,
-               unit: str = "attempt per task") -> None:
+               unit: str = "attempt per task", width: int = 80) -> None:
     """pass^k against k (SPEC 5): each series' value at each integer k drawn as its letter (the first
     character of its name), joined by a line; identical series drawn once and named ('P = S'); with a
     single k, a sentence instead."""
@@ -232,7 +245,7 @@ def draw_passk(plt, series: dict[str, list[float]], colors: dict[str, tuple] | N
         plt.yticks([])
         plt.xlim(0, 1)
         plt.ylim(0, 1)
-        plt.text(note, 0.5, 0.5, alignment="center")
+        plt.text(fit_title([note, note.split(" (")[0]], width), 0.5, 0.5, alignment="center")
         return
     groups = tie_groups(series)
     for group in groups:
@@ -250,7 +263,8 @@ def draw_passk(plt, series: dict[str, list[float]], colors: dict[str, tuple] | N
     plt.xlabel("k")
     plt.ylabel("pass^k")
     ties = tie_note(groups)
-    plt.title("pass^k by k" + (f"   ({ties}: identical, drawn once)" if ties else ""))
+    plt.title(fit_title([f"pass^k by k   ({ties}: identical, drawn once)", f"pass^k · {ties}: identical",
+                         ties] if ties else ["pass^k by k"], width))
 
 
 def tick_budget(height: int) -> int:
@@ -259,13 +273,15 @@ def tick_budget(height: int) -> int:
     return max(1, (height - 5) // 2)
 
 
-def draw_histogram(plt, labels: list[str], counts: list[int], shown: int, height: int = 12) -> None:
+def draw_histogram(plt, labels: list[str], counts: list[int], shown: int, height: int = 12,
+                   width: int = 80) -> None:
     """Phi histogram of the rows shown (scored rows in bins, failures apart), integer count ticks."""
     colors = [INDEX_COLOR] * (len(counts) - 1) + [TRACK_COLORS["construction"]]
     plt.bar(labels, counts, color=colors, width=0.8)
     ticks = count_ticks(max(counts, default=0), tick_budget(height))
     plt.yticks(ticks, [str(t) for t in ticks])
     plt.ylim(0, ticks[-1])
-    plt.xlabel("Phi (bins over [0, 1]); fail = solver failures, scored 0")
+    plt.xlabel(fit_title(["Phi (bins over [0, 1]); fail = solver failures, scored 0", "Phi; fail = failures"],
+                         width - 8))
     plt.ylabel("count")
-    plt.title(f"Phi of the {shown:,} instances shown")
+    plt.title(fit_title([f"Phi of the {shown:,} instances shown", f"Phi, {shown:,} shown"], width))

@@ -9,10 +9,11 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Select, Static
 from textual_plotext import PlotextPlot
 
+from ..charts import draw_histogram, histogram_bars, redraw
 from ..messages import InstancesFailed, InstancesLoaded
 from ..state import STATUS_CODES, DashboardState, InstanceColumns, load_instances
-from ..charts import draw_histogram, histogram_bars, redraw
 from ..views import explain_instance
+from .chart_plot import ChartPlot
 from .instance_table import COLUMNS, InstanceTable, header_line
 
 SORT_OPTIONS = [(f"sort: {c} {'↓' if d else '↑'}", f"{c}:{int(d)}") for c in COLUMNS for d in (False, True)]
@@ -41,7 +42,7 @@ class InstancesPane(Vertical):
         yield Static(header_line(), id="instances-header")
         yield InstanceTable(id="instances-table")
         yield Static("", id="instances-detail", markup=False)
-        yield PlotextPlot(id="instances-histogram")
+        yield ChartPlot(id="instances-histogram")
 
     # --- context -------------------------------------------------------------------
     def set_context(self, state: DashboardState, model: str | None) -> None:
@@ -158,7 +159,8 @@ class InstancesPane(Vertical):
         order = self.query_one(InstanceTable).order
         labels, counts = histogram_bars(self.columns.phi[order], self.columns.status[order])
         plot = self.query_one("#instances-histogram", PlotextPlot)
-        redraw(plot, lambda plt: draw_histogram(plt, labels, counts, len(order), plot.size.height or 12))
+        redraw(plot, lambda plt: draw_histogram(plt, labels, counts, len(order), plot.size.height or 12,
+                                                plot.size.width or 80))
 
     def action_focus_jump(self) -> None:
         self.query_one("#instances-jump", Input).focus()

@@ -13,6 +13,7 @@ from textual_plotext import PlotextPlot
 from ..charts import draw_overview, redraw
 from ..messages import ModelSelected
 from ..views import OVERVIEW_COLUMNS, STATUS_STYLE, TRACKS, cells, fmt, leader, overview_rows, sort_rows
+from .chart_plot import ChartPlot
 
 
 class OverviewPane(Vertical):
@@ -29,7 +30,7 @@ class OverviewPane(Vertical):
         yield Static("Loading the run…", id="overview-summary")
         table = DataTable(id="overview-table", cursor_type="row", zebra_stripes=True)
         yield table
-        yield PlotextPlot(id="overview-chart")
+        yield ChartPlot(id="overview-chart")
 
     def show(self, document: dict, selected: str | None) -> None:
         self.document = document

@@ -10,6 +10,7 @@ from textual_plotext import PlotextPlot
 
 from ..charts import TRACK_COLORS, draw_passk, redraw
 from ..views import LETTERS, TRACKS, cells, passk_rows
+from .chart_plot import ChartPlot
 
 EXPLAIN = ("pass^k = C(c, k) / C(n, k) per task: n = adopted attempts with score_status valid, c = those scoring at or "
            "above the track's threshold; a track's pass^k is the mean over its tasks with n ≥ k (SPEC 5).")
@@ -20,7 +21,7 @@ class PassKPane(Vertical):
         yield Static("", id="passk-title", classes="section-title")
         yield Static(EXPLAIN, id="passk-explain")
         yield DataTable(id="passk-table", cursor_type="row", zebra_stripes=True)
-        yield PlotextPlot(id="passk-plot")
+        yield ChartPlot(id="passk-plot")
 
     def show(self, document: dict, model: str | None) -> None:
         if model is None or model not in document["models"]:
@@ -36,4 +37,5 @@ class PassKPane(Vertical):
         series = {f"{LETTERS[t]} {t}": [pk[t]["by_k"][str(k)] for k in range(1, len(pk[t]["by_k"]) + 1)]
                   for t in TRACKS if pk[t]["by_k"]}
         colors = {f"{LETTERS[t]} {t}": TRACK_COLORS[t] for t in TRACKS}
-        redraw(self.query_one(PlotextPlot), lambda plt: draw_passk(plt, series, colors, "attempt per task"))
+        plot = self.query_one(PlotextPlot)
+        redraw(plot, lambda plt: draw_passk(plt, series, colors, "attempt per task", plot.size.width or 80))
