@@ -1,7 +1,7 @@
 """Keypress-to-frame latency of the dashboard (issue 11, item 8): one command, one table.
 
-    python -m tests.bench.latency [--work DIR] [--runs demo,60x9,big] [--size 120x40] [--reps 7]
-                                  [--budget 90] [--json FILE]
+    python -m tests.bench.latency [--work DIR] [--runs demo,60x9,big] [--size 120x40[,80x24,…]]
+                                  [--reps 7] [--budget 90] [--json FILE]
 
 For each run (the bundled demo; a 60-model × 9-attempt run and a 10^6-instance
 run made by tests/bench/synth.py in --work, generated once and reused) a fresh
@@ -9,7 +9,7 @@ process (``python -m tests.bench.latency probe …``) opens the dashboard
 headless and times, ``--reps`` times each:
 
 - ``overview ↓``: ↓ (then ↑, alternately) on the Overview table;
-- ``tab switch``: the keys 2, 3, 4, 5, 1 in turn;
+- ``tab → N``: the key of tab N, from the Overview (from Coverage for tab 1);
 - ``instances sort``: the next sort order of the Instances table (its sort key
   if the pane binds ``s``, else choosing the next option of its sort Select,
   which is what picking it with the mouse or Enter does);
@@ -53,6 +53,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 WATCH_S = 0.3
+TABS = {"1": "Overview", "2": "Coverage", "3": "Instances", "4": "pass^k", "5": "Compare"}
 MEDIAN_MS, WORST_MS, SHOWN_S = 50.0, 100.0, 3.0
 
 
@@ -159,8 +160,17 @@ def probe(t0: float, run_dir: str | None, benchmark: str | None, size: tuple[int
 
             await timed("no-op key", lambda i: _press(app, "f12"))
             await timed("overview ↓", lambda i: _press(app, "down" if i % 2 == 0 else "up"))
-            tabs = ["2", "3", "4", "5", "1"]
-            await timed("tab switch", lambda i: _press(app, tabs[i % len(tabs)]))
+            for key, back in (("2", "1"), ("3", "1"), ("4", "1"), ("5", "1"), ("1", "2")):
+                await _press(app, back)
+                await _settle(app)
+
+                async def switch(i: int, key=key, back=back) -> float:
+                    ms = await _press(app, key)
+                    await _settle(app)
+                    await _press(app, back)  # not timed: the next repetition starts from the other tab
+                    return ms
+                await timed(f"tab → {key} ({TABS[key]})", switch)
+            await _press(app, "1")
             await _press(app, "3")
             await _settle(app)
             table.focus()
@@ -225,7 +235,7 @@ def main(argv=None) -> dict:
     p = argparse.ArgumentParser(prog="python -m tests.bench.latency")
     p.add_argument("--work", default=str(ROOT / "build" / "latency"))
     p.add_argument("--runs", default="demo,60x9,big")
-    p.add_argument("--size", default="120x40")
+    p.add_argument("--size", default="120x40", help="terminal size(s), e.g. 80x24,120x40,200x50")
     p.add_argument("--reps", type=int, default=7)
     p.add_argument("--budget", type=float, default=90.0, help="seconds of measured frames per action at most")
     p.add_argument("--json", help="also write the raw figures as JSON")
@@ -233,19 +243,21 @@ def main(argv=None) -> dict:
     work = Path(a.work)
     work.mkdir(parents=True, exist_ok=True)
     runs = ensure_runs(work, a.runs.split(","))
-    report: dict = {"size": a.size, "reps": a.reps, "runs": {}}
+    report: dict = {"reps": a.reps, "runs": {}}
     table = [["run", "action", "n", "median", "worst", "stall", f"≤{MEDIAN_MS:g}/{WORST_MS:g} ms"]]
-    for name, (run_dir, bench) in runs.items():
-        print(f"probing {name} …", file=sys.stderr)
-        cmd = [sys.executable, "-m", "tests.bench.latency", "probe", repr(time.time()), run_dir or "-", bench or "-",
-               a.size, str(a.reps), str(a.budget)]
-        done = subprocess.run(cmd, check=False, cwd=ROOT, capture_output=True, text=True)
-        if done.returncode != 0:
-            print(done.stderr, file=sys.stderr)
-            raise SystemExit(f"the probe of {name} failed (exit {done.returncode})")
-        result = json.loads(done.stdout.strip().splitlines()[-1])
-        report["runs"][name] = result
-        table += summarize(name, result)
+    for size in a.size.split(","):
+        for name, (run_dir, bench) in runs.items():
+            label = f"{name} {size}"
+            print(f"probing {label} …", file=sys.stderr)
+            cmd = [sys.executable, "-m", "tests.bench.latency", "probe", repr(time.time()), run_dir or "-",
+                   bench or "-", size, str(a.reps), str(a.budget)]
+            done = subprocess.run(cmd, check=False, cwd=ROOT, capture_output=True, text=True)
+            if done.returncode != 0:
+                print(done.stderr, file=sys.stderr)
+                raise SystemExit(f"the probe of {label} failed (exit {done.returncode})")
+            result = json.loads(done.stdout.strip().splitlines()[-1])
+            report["runs"][label] = result
+            table += summarize(label, result)
     widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
     for r in table:
         print("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))))
