@@ -21,9 +21,9 @@ the app's driver (as a terminal's input thread does) until (1) the app and
 every widget of the screen have handled every message, those posted by the
 handlers included (the probe yields to the event loop until, on two turns
 running, no message queue holds a message: the dashboard has no async
-handler that could await across turns), and (2) the screen has composed the frame that shows the result (the compositor
-renders every dirty widget; in a terminal this frame is then written out,
-which headless mode skips). Work handed to thread workers is not in "frame",
+handler that could await across turns), and (2) the screen has composed the
+frame that shows the result (the compositor renders every dirty widget; in a
+terminal this frame is then written out, which headless mode skips). Work handed to thread workers is not in "frame",
 but anything the event loop does for it is: a ``@work`` that formats its
 arguments on the UI thread, a message handler that blocks. So after each
 frame the probe also watches the event loop for 0.3 s and reports the longest
@@ -161,14 +161,10 @@ def probe(t0: float, run_dir: str | None, benchmark: str | None, size: tuple[int
             await timed("no-op key", lambda i: _press(app, "f12"))
             await timed("overview ↓", lambda i: _press(app, "down" if i % 2 == 0 else "up"))
             for key, back in (("2", "1"), ("3", "1"), ("4", "1"), ("5", "1"), ("1", "2")):
-                await _press(app, back)
-                await _settle(app)
-
                 async def switch(i: int, key=key, back=back) -> float:
-                    ms = await _press(app, key)
+                    await _press(app, back)  # not timed: each repetition starts from the other tab
                     await _settle(app)
-                    await _press(app, back)  # not timed: the next repetition starts from the other tab
-                    return ms
+                    return await _press(app, key)
                 await timed(f"tab → {key} ({TABS[key]})", switch)
             await _press(app, "1")
             await _press(app, "3")
