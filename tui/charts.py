@@ -276,10 +276,12 @@ def tick_budget(height: int) -> int:
 def draw_histogram(plt, labels: list[str], counts: list[int], shown: int, height: int = 12,
                    width: int = 80) -> None:
     """Phi histogram of the rows shown (scored rows in bins, failures apart), integer count ticks."""
-    colors = [INDEX_COLOR] * (len(counts) - 1) + [TRACK_COLORS["construction"]]
-    plt.bar(labels, counts, color=colors, width=0.8)
+    xs = list(range(1, len(counts) + 1))
+    plt.bar(xs[:-1], counts[:-1], color=INDEX_COLOR, width=0.8)
+    plt.bar(xs[-1:], counts[-1:], color=TRACK_COLORS["construction"], width=0.8)  # failures, apart
+    plt.xticks(xs, labels)
     ticks = count_ticks(max(counts, default=0), tick_budget(height))
-    plt.yticks(ticks, [str(t) for t in ticks])
+    plt.yticks(ticks, [f"{t:,}" for t in ticks])
     plt.ylim(0, ticks[-1])
     plt.xlabel(fit_title(["Phi (bins over [0, 1]); fail = solver failures, scored 0", "Phi; fail = failures"],
                          width - 8))
