@@ -17,7 +17,7 @@ Rules kept by every chart:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 TRACKS = ("theorem", "solver", "construction", "conjecture")
 LETTERS = {"theorem": "P", "solver": "S", "construction": "C", "conjecture": "O"}
@@ -119,7 +119,7 @@ def scale_top(values: Sequence[float | None]) -> float:
     return max((v for v in values if v is not None), default=0.0)
 
 
-def tie_groups(series: dict[str, Sequence[float | None]]) -> list[list[str]]:
+def tie_groups(series: Mapping[str, Sequence[float | None]]) -> list[list[str]]:
     """Series with identical values, grouped in their first-seen order: [['P', 'S'], ['C'], ['O']]."""
     groups: list[list[str]] = []
     reps: list[Sequence[float | None]] = []
@@ -181,7 +181,7 @@ def _set_y(plt, ticks: list[float], height: int) -> tuple[float, float]:
     return null_y, row_size(low, high, height)
 
 
-def _points(plt, xs: list[float], ys: list[float | None], pms: list[float | None], letter: str, color,
+def _points(plt, xs: Sequence[float], ys: Sequence[float | None], pms: Sequence[float | None], letter: str, color,
             top: float, null_y: float, row: float) -> None:
     for x, y, pm in zip(xs, ys, pms):
         span = whisker(y, pm, top, row)

@@ -170,7 +170,7 @@ def probe(t0: float, run_dir: str | None, benchmark: str | None, size: tuple[int
             await _press(app, "3")
             await _settle(app)
             table.focus()
-            sort_key = any(b.key == "s" for b in [*pane.BINDINGS, *table.BINDINGS] if hasattr(b, "key"))
+            sort_key = any(getattr(b, "key", None) == "s" for b in [*pane.BINDINGS, *table.BINDINGS])
 
             async def sort(i: int) -> float:
                 if sort_key:

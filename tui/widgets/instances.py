@@ -153,7 +153,7 @@ class InstancesPane(Vertical):
     def _histogram(self, status) -> None:
         """Histogram of the rows the table shows (it follows the status filter; a re-sort keeps the rows)."""
         drawn = self._histogram_of
-        if drawn is not None and drawn[0] is self.columns and drawn[1] == status:
+        if self.columns is None or drawn is not None and drawn[0] is self.columns and drawn[1] == status:
             return
         self._histogram_of = (self.columns, status)
         order = self.query_one(InstanceTable).order
