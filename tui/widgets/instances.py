@@ -9,9 +9,11 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Select, Static
 from textual_plotext import PlotextPlot
 
+from ..charts import draw_histogram, histogram_bars, redraw
 from ..messages import InstancesFailed, InstancesLoaded
 from ..state import STATUS_CODES, DashboardState, InstanceColumns, load_instances
-from ..views import explain_instance, histogram_counts
+from ..views import explain_instance
+from .chart_plot import ChartPlot
 from .instance_table import COLUMNS, InstanceTable, header_line
 
 SORT_OPTIONS = [(f"sort: {c} {'↓' if d else '↑'}", f"{c}:{int(d)}") for c in COLUMNS for d in (False, True)]
@@ -27,6 +29,7 @@ class InstancesPane(Vertical):
         self.columns: InstanceColumns | None = None
         self.key: tuple | None = None
         self.relative_floor = 0.02
+        self._histogram_of: tuple | None = None  # (columns, status filter) the histogram was drawn for
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="instances-controls"):
@@ -39,7 +42,7 @@ class InstancesPane(Vertical):
         yield Static(header_line(), id="instances-header")
         yield InstanceTable(id="instances-table")
         yield Static("", id="instances-detail", markup=False)
-        yield PlotextPlot(id="instances-histogram")
+        yield ChartPlot(id="instances-histogram")
 
     # --- context -------------------------------------------------------------------
     def set_context(self, state: DashboardState, model: str | None) -> None:
@@ -102,7 +105,6 @@ class InstancesPane(Vertical):
                      f"{len(cols.unscored)} unscored records excluded.")
         self.query_one(InstanceTable).set_data(cols)
         self._apply()
-        self._histogram()
 
     def on_instances_failed(self, message: InstancesFailed) -> None:
         self._status(f"Cannot score these records:\n{message.message}")
@@ -121,6 +123,7 @@ class InstancesPane(Vertical):
         column, desc = str(sort_value).split(":")
         status = self.query_one("#instances-filter", Select).value
         self.query_one(InstanceTable).apply(column, desc == "1", None if status in (-1, Select.BLANK) else int(status))
+        self._histogram(status)
 
     def sort(self, column: str, descending: bool) -> None:
         self.query_one("#instances-sort", Select).value = f"{column}:{int(descending)}"
@@ -147,15 +150,17 @@ class InstancesPane(Vertical):
                                        float(cols.mu[i]), float(cols.s[i]), float(cols.scale[i]), float(cols.z[i]),
                                        float(cols.phi[i]), cols.direction, self.relative_floor))
 
-    def _histogram(self) -> None:
+    def _histogram(self, status) -> None:
+        """Histogram of the rows the table shows (it follows the status filter; a re-sort keeps the rows)."""
+        drawn = self._histogram_of
+        if self.columns is None or drawn is not None and drawn[0] is self.columns and drawn[1] == status:
+            return
+        self._histogram_of = (self.columns, status)
+        order = self.query_one(InstanceTable).order
+        labels, counts = histogram_bars(self.columns.phi[order], self.columns.status[order])
         plot = self.query_one("#instances-histogram", PlotextPlot)
-        plt = plot.plt
-        plt.clear_data()
-        plt.clear_figure()
-        counts = histogram_counts(self.columns.phi)
-        plt.bar([f"{i / 10:.1f}" for i in range(10)], counts)
-        plt.title("Phi histogram (10 bins over [0, 1]; failures sit in the first bin)")
-        plot.refresh()
+        redraw(plot, lambda plt: draw_histogram(plt, labels, counts, len(order), plot.size.height or 12,
+                                                plot.size.width or 80))
 
     def action_focus_jump(self) -> None:
         self.query_one("#instances-jump", Input).focus()

@@ -10,8 +10,10 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
+from ..charts import draw_overview, redraw
 from ..messages import ModelSelected
-from ..views import LETTERS, OVERVIEW_COLUMNS, STATUS_STYLE, TRACKS, cells, fmt, leader, overview_rows, sort_rows
+from ..views import OVERVIEW_COLUMNS, STATUS_STYLE, TRACKS, cells, fmt, leader, overview_rows, sort_rows
+from .chart_plot import ChartPlot
 
 
 class OverviewPane(Vertical):
@@ -28,7 +30,7 @@ class OverviewPane(Vertical):
         yield Static("Loading the run…", id="overview-summary")
         table = DataTable(id="overview-table", cursor_type="row", zebra_stripes=True)
         yield table
-        yield PlotextPlot(id="overview-chart")
+        yield ChartPlot(id="overview-chart")
 
     def show(self, document: dict, selected: str | None) -> None:
         self.document = document
@@ -43,7 +45,6 @@ class OverviewPane(Vertical):
             f"   Suite {document['suite']}, {document['solver_protocol']} protocol, reference "
             f"{document['solver_reference_id']}.   ± is the 95% task-clustered t half-width.")
         self._fill(selected)
-        self._chart()
 
     def _fill(self, selected: str | None = None) -> None:
         table = self.query_one(DataTable)
@@ -60,17 +61,16 @@ class OverviewPane(Vertical):
             table.add_row(*cells(*values), key=row.model)
         if current is not None and current in table.rows:
             table.move_cursor(row=table.get_row_index(current))
+        self._chart()
 
     def _chart(self) -> None:
+        """The chart in the table's order (tui/charts.py draws it)."""
         plot = self.query_one(PlotextPlot)
-        plt = plot.plt
-        plt.clear_data()
-        plt.clear_figure()
-        models = [r.model for r in self.rows]
-        data = [[(r.means[t] if r.means[t] is not None else 0.0) for r in self.rows] for t in TRACKS]
-        plt.multiple_bar(models, data, labels=[f"{LETTERS[t]} {t}" for t in TRACKS])
-        plt.title("Track means per model (null means drawn as 0)")
-        plot.refresh()
+        rows = sort_rows(self.rows, self.sort_column, self.sort_reverse)
+        redraw(plot, lambda plt: draw_overview(
+            plt, [r.model for r in rows], [r.index for r in rows], [r.index_pm for r in rows],
+            {t: [r.means[t] for r in rows] for t in TRACKS}, {t: [r.pms[t] for r in rows] for t in TRACKS},
+            width=plot.size.width or 80, height=plot.size.height or 16))
 
     def sort_by(self, column: int) -> None:
         if column == self.sort_column:

@@ -8,7 +8,9 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
+from ..charts import TRACK_COLORS, draw_passk, redraw
 from ..views import LETTERS, TRACKS, cells, passk_rows
+from .chart_plot import ChartPlot
 
 EXPLAIN = ("pass^k = C(c, k) / C(n, k) per task: n = adopted attempts with score_status valid, c = those scoring at or "
            "above the track's threshold; a track's pass^k is the mean over its tasks with n ≥ k (SPEC 5).")
@@ -19,7 +21,7 @@ class PassKPane(Vertical):
         yield Static("", id="passk-title", classes="section-title")
         yield Static(EXPLAIN, id="passk-explain")
         yield DataTable(id="passk-table", cursor_type="row", zebra_stripes=True)
-        yield PlotextPlot(id="passk-plot")
+        yield ChartPlot(id="passk-plot")
 
     def show(self, document: dict, model: str | None) -> None:
         if model is None or model not in document["models"]:
@@ -31,18 +33,9 @@ class PassKPane(Vertical):
         table.add_columns("track", "threshold", "tasks", *[f"pass^{k}" for k in range(1, kmax + 1)])
         for r in rows:
             table.add_row(*cells(*r))
-        plot = self.query_one(PlotextPlot)
-        plt = plot.plt
-        plt.clear_data()
-        plt.clear_figure()
         pk = document["models"][model]["pass_hat_k"]
-        for t in TRACKS:
-            by_k = pk[t]["by_k"]
-            if by_k:
-                ks = [int(k) for k in by_k]
-                plt.plot(ks, list(by_k.values()), marker="braille", label=f"{LETTERS[t]} {t}")
-        plt.xticks(list(range(1, max(kmax, 1) + 1)))
-        plt.ylim(0, 1)
-        plt.xlabel("k")
-        plt.title("pass^k by k")
-        plot.refresh()
+        series = {f"{LETTERS[t]} {t}": [pk[t]["by_k"][str(k)] for k in range(1, len(pk[t]["by_k"]) + 1)]
+                  for t in TRACKS if pk[t]["by_k"]}
+        colors = {f"{LETTERS[t]} {t}": TRACK_COLORS[t] for t in TRACKS}
+        plot = self.query_one(PlotextPlot)
+        redraw(plot, lambda plt: draw_passk(plt, series, colors, "attempt per task", plot.size.width or 80))

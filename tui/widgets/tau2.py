@@ -7,7 +7,9 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
+from ..charts import INDEX_COLOR, draw_passk, redraw
 from ..views import cells, fmt, tau2_task_rows
+from .chart_plot import ChartPlot
 
 
 class Tau2Pane(Vertical):
@@ -15,7 +17,7 @@ class Tau2Pane(Vertical):
         yield Static("Loading the tau2-bench results…", id="tau2-summary", markup=False)
         yield DataTable(id="tau2-tasks", cursor_type="row", zebra_stripes=True)
         with Horizontal(id="tau2-bottom"):
-            yield PlotextPlot(id="tau2-plot")
+            yield ChartPlot(id="tau2-plot")
             yield DataTable(id="tau2-reasons", cursor_type="row")
         yield Static("Audit", id="tau2-audit-title", classes="section-title")
         yield DataTable(id="tau2-audit", cursor_type="row", zebra_stripes=True)
@@ -39,17 +41,9 @@ class Tau2Pane(Vertical):
         reasons.add_columns("termination reason", "runs")
         for k, v in m["termination_reasons"].items():
             reasons.add_row(*cells(k, v))
+        series = {"●": [m["pass_hat_k"][str(k)] for k in range(1, len(m["pass_hat_k"]) + 1)]}
         plot = self.query_one(PlotextPlot)
-        plt = plot.plt
-        plt.clear_data()
-        plt.clear_figure()
-        if m["pass_hat_k"]:
-            ks = [int(k) for k in m["pass_hat_k"]]
-            plt.plot(ks, list(m["pass_hat_k"].values()), marker="braille")
-            plt.xticks(ks)
-        plt.ylim(0, 1)
-        plt.title("pass^k by k")
-        plot.refresh()
+        redraw(plot, lambda plt: draw_passk(plt, series, {"●": INDEX_COLOR}, "trial per task", plot.size.width or 80))
         audit = self.query_one("#tau2-audit", DataTable)
         audit.clear(columns=True)
         audit.add_columns("task_id", "trial", "stored", "derived", "finding")
