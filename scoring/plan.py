@@ -28,6 +28,12 @@ MAX_ATTEMPTS_LIMIT = 1000  # --max-attempts above this is a usage error: a plan,
 def plan_document(document: dict, checked: Checked, max_attempts: int, target: float | None) -> dict:
     """SPEC 12.3's output for a scored run: per model (cohort order) the planner over the scores of the
     valid adopted attempts of each task with a task mean, grouped by track in suite order."""
+    import msgspec
+
+    from .aggregate import attempt_scores
+    from .planning import plan
+    from .results import PlanDocument
+
     models = {}
     for name, entry in document["models"].items():
         by_track: dict[str, list[list[float]]] = {t: [] for t in TRACKS}
