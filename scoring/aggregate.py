@@ -3,7 +3,10 @@
 ``evaluate_run`` takes a loaded run through the rules (``scoring.rules``), the
 records cross-check (``scoring.crosscheck``) and ``aggregate_model``, which
 applies R1 (attempts → tasks → tracks → weighted sum), the incomplete /
-provisional rules, pass^k and the intervals.
+provisional rules, pass^k, the intervals and their variance budget; the
+document's ``ranks`` (SPEC 12.1) come from the models' task means.
+``attempt_scores`` and ``instance_phi`` hand the per-attempt values of a model
+to the planner and to ``compare`` (SPEC 12.2, 12.3).
 """
 
 from __future__ import annotations
@@ -11,10 +14,14 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 
+import numpy as np
+
 from .crosscheck import rescore_from_records
 from .inputs import Run
 from .models import AttemptRow
 from .passk import DEFAULT_THRESHOLDS, mean_pass_hat_k, successes
+from .planning import shares_of_ci
+from .ranks import ranks_of_document
 from .rules import Checked, check_rules
 from .uncertainty import ci_block
 from .vocab import STATUS_ORDER, TRACKS, WEIGHTS
@@ -22,6 +29,11 @@ from .vocab import STATUS_ORDER, TRACKS, WEIGHTS
 
 def mean(values: list[float]) -> float:
     return math.fsum(values) / len(values)
+
+
+def valid_scores(rows: list[AttemptRow]) -> list[float]:
+    """The scores that enter R1: those of the adopted rows whose ``score_status`` is valid, in row order."""
+    return [r.score for r in rows if r.adopted and r.score_status == "valid" and r.score is not None]
 
 
 def aggregate_model(model: str, rows: list[AttemptRow], run: Run, thresholds: dict[str, float]) -> dict:
@@ -97,8 +109,8 @@ def aggregate_model(model: str, rows: list[AttemptRow], run: Run, thresholds: di
             status = "provisional"
         else:
             status = "complete"
-        valid_scores = [r.score for r in valid if r.score is not None]  # a valid row has a score
-        partial = mean(valid_scores) if valid_scores else None
+        scores = valid_scores(adopted)
+        partial = mean(scores) if scores else None
         tasks[item] = {
             "track": track,
             "mean": partial if complete else None,
@@ -118,6 +130,10 @@ def aggregate_model(model: str, rows: list[AttemptRow], run: Run, thresholds: di
     statuses = [t["status"] for t in tasks.values()]
     status = max(statuses, key=STATUS_ORDER.__getitem__) if statuses else "complete"
 
+    ci = ci_block(track_scores, index, WEIGHTS)
+    budget = shares_of_ci(ci, WEIGHTS) if ci["index"] is not None else None
+    if budget is not None:  # SPEC 12.4: left out when var = 0 (or a track has no se)
+        ci["index"]["shares"] = budget
     return {
         "status": status,
         "index": index,
@@ -126,7 +142,7 @@ def aggregate_model(model: str, rows: list[AttemptRow], run: Run, thresholds: di
         "coverage": coverage,
         "pass_hat_k": pass_hat_k_by_track(tasks, by_item, thresholds),
         "issues": issues,
-        "ci": ci_block(track_scores, index, WEIGHTS),
+        "ci": ci,
     }
 
 
@@ -149,11 +165,7 @@ def pass_hat_k_by_track(
         for item, t in tasks.items():
             if t["track"] != track:
                 continue
-            scores = [
-                r.score
-                for r in by_item.get(item, [])
-                if r.adopted and r.score_status == "valid" and r.score is not None
-            ]
+            scores = valid_scores(by_item.get(item, []))
             counts.append((len(scores), successes(scores, thr)))
         by_k = mean_pass_hat_k(counts)
         out[track] = {
@@ -194,6 +206,34 @@ def evaluate_run(run: Run, thresholds: dict[str, float] | None = None) -> tuple[
     result = {
         "status": worst_status([m["status"] for m in models.values()]),
         "models": models,
+        "ranks": ranks_of_document({"models": models}, WEIGHTS),
         "ignored_rows": ignored_rows_summary(checked.ignored),
     }
     return result, checked
+
+
+def attempt_scores(model: dict, rows: list[AttemptRow]) -> dict[str, tuple[str, list[float]]]:
+    """Per task with a task mean (SPEC 9's scored tasks), in suite order: its track and the scores of its
+    valid adopted attempts in row order (the x_ij of SPEC 12.3). ``model`` is the model's entry of
+    index.json, ``rows`` its checked rows (``Checked.by_model``)."""
+    by_item: dict[str, list[AttemptRow]] = defaultdict(list)
+    for r in rows:
+        by_item[r.item].append(r)
+    return {
+        item: (t["track"], valid_scores(by_item[item])) for item, t in model["tasks"].items() if t["mean"] is not None
+    }
+
+
+def instance_phi(checked: Checked, model: str, rows: list[AttemptRow]) -> dict[str, list[np.ndarray]]:
+    """Per solver task whose every adopted attempt was re-scored from its records file (SPEC 12.2), the
+    Phi array of each adopted attempt (the reference's scored instances, in reference order)."""
+    adopted: dict[str, list[AttemptRow]] = defaultdict(list)
+    for r in rows:
+        if r.adopted and r.track == "solver":
+            adopted[r.item].append(r)
+    out = {}
+    for item, attempts in adopted.items():
+        scores = [checked.scores.get((model, item, r.attempt)) for r in attempts]
+        if all(s is not None for s in scores):
+            out[item] = [s.phi for s in scores if s is not None]
+    return out

@@ -88,9 +88,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
     add_run_arguments(p)
     p.add_argument("--models", nargs=2, required=True, metavar=("A", "B"))
     p.add_argument("--output", metavar="FILE")
-    from . import prepare, report  # init, fill (SPEC 10); table, diff, verify (SPEC 11)
+    from . import plan, prepare, report  # init, fill (SPEC 10); table, diff, verify (SPEC 11); plan (SPEC 12.3)
 
-    COMMANDS.update(prepare.add_parsers(sub), **report.add_parsers(sub))
+    COMMANDS.update(prepare.add_parsers(sub), **report.add_parsers(sub), **plan.add_parsers(sub))
     return parser, sub
 
 
@@ -198,13 +198,12 @@ def cmd_tau2(args) -> int:
 
 
 def cmd_compare(args) -> int:
-    from .compare import compare_models, format_comparison
+    from .compare import compare_run, format_comparison
     from .jsonio import write_json
-    from .output import build_index
+    from .output import score_run
 
-    run = load_for(args)
-    document = build_index(run, thresholds_of(args))
-    result = compare_models(document, *args.models)
+    document, checked = score_run(load_for(args), thresholds_of(args))
+    result = compare_run(document, checked, *args.models)
     if args.output:
         write_json(Path(args.output), result)
     print(format_comparison(result))

@@ -6,6 +6,10 @@ score is the mean Phi over its re-scored adopted attempts, and the counts say
 where A or B is better. The inputs are plain: task means by item, and per
 solver task one Phi array (over the reference's scored instances, in
 reference order) per adopted attempt.
+
+``paired_comparison`` is the one place of SPEC 9's paired comparison (the
+per-task differences A − B, their task-clustered t intervals per track and the
+weighted index interval): ``compare`` shows it and ``ranks`` tests it.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from collections.abc import Mapping, Sequence
 from typing import TypedDict
 
 import numpy as np
+
+from .uncertainty import track_interval, weighted_interval
 
 EQUAL_TOLERANCE = 1e-12  # SPEC 12.2: equal means |difference| <= 1e-12
 
@@ -46,6 +52,12 @@ class InstanceDifference(TypedDict):
     difference: float
 
 
+class PairedComparison(TypedDict):
+    tasks: list[TaskDifference]
+    tracks: dict[str, dict]  # SPEC 9 {mean, se, lo, hi, df, m} of the differences, tracks with a common task
+    index: dict | None  # SPEC 9 {value, se, lo, hi, df}; None when a track has no common task
+
+
 class Differences(TypedDict):
     tasks: list[TaskDifference]
     instances: dict[str, InstanceCounts]
@@ -60,6 +72,29 @@ def task_differences(a: TaskMeans, b: TaskMeans) -> list[TaskDifference]:
             continue
         out.append({"item": item, "track": track, "a": mean_a, "b": other[1], "difference": mean_a - other[1]})
     return out
+
+
+def task_means_of(model: Mapping) -> dict[str, tuple[str, float | None]]:
+    """A model entry of index.json (SPEC 7: ``tasks`` -> {item: {"track", "mean", ...}}) as TaskMeans."""
+    return {item: (t["track"], t["mean"]) for item, t in model["tasks"].items()}
+
+
+def paired_comparison(a: TaskMeans, b: TaskMeans, weights: Mapping[str, float]) -> PairedComparison:
+    """SPEC 9's paired comparison of two models: the per-task differences A − B (SPEC 12.2 ``tasks``),
+    per track the task-clustered t interval of their mean, and the index difference Σ w·mean with its
+    Welch–Satterthwaite interval (None when a track of ``weights`` has no task both models scored;
+    se None when a track has fewer than 2, df None when se = 0)."""
+    tasks = task_differences(a, b)
+    tracks = {}
+    for t in weights:
+        diffs = [x["difference"] for x in tasks if x["track"] == t]
+        if diffs:
+            tracks[t] = track_interval(diffs)
+    index = None
+    if all(t in tracks for t in weights):
+        value = math.fsum(weights[t] * tracks[t]["mean"] for t in weights)
+        index = weighted_interval(value, tracks, dict(weights))
+    return {"tasks": tasks, "tracks": tracks, "index": index}
 
 
 def instance_scores(attempts: Sequence[np.ndarray]) -> np.ndarray:
@@ -97,12 +132,14 @@ def differences(
     of that model has a records file; ``instances`` covers the tasks present in
     both, in A's (suite) order.
     """
-    a_phi, b_phi = a_phi or {}, b_phi or {}
-    items = [item for item in a if item in a_phi and item in b_phi and a_phi[item] and b_phi[item]]
-    return {
-        "tasks": task_differences(a, b),
-        "instances": {item: instance_counts(a_phi[item], b_phi[item]) for item in items},
-    }
+    return {"tasks": task_differences(a, b), "instances": instance_differences(a, a_phi or {}, b_phi or {})}
+
+
+def instance_differences(order: Mapping[str, object], a_phi: PhiByItem, b_phi: PhiByItem) -> dict[str, InstanceCounts]:
+    """``compare``'s ``instances`` (SPEC 12.2): the solver tasks with Phi arrays for both models, in the
+    order of ``order``'s keys (suite order)."""
+    items = [item for item in order if item in a_phi and item in b_phi and a_phi[item] and b_phi[item]]
+    return {item: instance_counts(a_phi[item], b_phi[item]) for item in items}
 
 
 def largest_instance_differences(

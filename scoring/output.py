@@ -21,6 +21,7 @@ from .crosscheck import records_digest
 from .inputs import Run
 from .jsonio import canonical_bytes, write_json
 from .results import IndexDocument
+from .rules import Checked
 from .vocab import METRIC_ID, WEIGHTS
 
 
@@ -65,9 +66,18 @@ def build_index(
 
     ``scores``, when given, receives the per-instance scores of every re-scored solver attempt.
     """
-    result, checked = evaluate_run(run, thresholds)
+    document, checked = score_run(run, thresholds, generated_at)
     if scores is not None:
         scores.update(checked.scores)
+    return document
+
+
+def score_run(
+    run: Run, thresholds: dict[str, float] | None = None, generated_at: str | None = None
+) -> tuple[dict, Checked]:
+    """index.json for a loaded run and the checked rows it was made from (with the re-scored attempts'
+    per-instance scores): what ``compare`` and ``plan`` need beside the document, scored once."""
+    result, checked = evaluate_run(run, thresholds)
     document = {
         "metric_id": METRIC_ID,
         "suite": run.cohort.suite,
@@ -76,12 +86,13 @@ def build_index(
         "weights": dict(WEIGHTS),
         "status": result["status"],
         "models": result["models"],
+        "ranks": result["ranks"],
         "ignored_rows": result["ignored_rows"],
         "provenance": provenance(run, checked.records_used, generated_at),
     }
     document = msgspec.to_builtins(msgspec.convert(document, IndexDocument))  # the shape, checked
     document["provenance"]["content_sha256"] = content_sha256(document)
-    return document
+    return document, checked
 
 
 def write_index(path: Path, document: dict) -> None:

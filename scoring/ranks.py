@@ -10,19 +10,15 @@ index.json.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import TypedDict
 
 from scipy import stats
 
-from .uncertainty import track_interval, weighted_interval
+from .differences import TaskMeans, paired_comparison, task_means_of
 
 METHOD = "paired-t-holm"
 ALPHA = 0.05
-
-# item -> (track, task mean or None), in suite order, as index.json's ``tasks`` carry them
-TaskMeans = Mapping[str, tuple[str, float | None]]
 
 
 class RankInterval(TypedDict):
@@ -55,23 +51,15 @@ class PairedDifference(TypedDict):
 
 
 def paired_index_difference(a: TaskMeans, b: TaskMeans, weights: Mapping[str, float]) -> PairedDifference:
-    """SPEC 9's paired comparison reduced to the index: d = Σ w·mean(A−B) over common tasks, its se and df.
+    """The index part of SPEC 9's paired comparison (``differences.paired_comparison``): d, se and df.
 
     ``difference`` is None when a track has no task both models scored; ``se``
     is None when a track has fewer than 2 (SPEC 12.1: such a pair has no p);
     ``df`` is None when se = 0.
     """
-    diffs: dict[str, list[float]] = {t: [] for t in weights}
-    for item, (track, mean_a) in a.items():
-        other = b.get(item)
-        if other is None or mean_a is None or other[1] is None or track not in diffs:
-            continue
-        diffs[track].append(mean_a - other[1])
-    if any(not v for v in diffs.values()):
+    idx = paired_comparison(a, b, weights)["index"]
+    if idx is None:
         return {"difference": None, "se": None, "df": None}
-    tracks = {t: track_interval(v) for t, v in diffs.items()}
-    value = math.fsum(weights[t] * tracks[t]["mean"] for t in weights)
-    idx = weighted_interval(value, tracks, dict(weights))
     return {"difference": idx["value"], "se": idx["se"], "df": idx["df"]}
 
 
@@ -144,11 +132,6 @@ def rank_models(
             below[pair["a"]] += 1
     models: dict[str, RankInterval] = {m: {"best": 1 + above[m], "worst": n - below[m]} for m in ordered}
     return {"method": METHOD, "alpha": alpha, "models": models, "pairs": pairs}
-
-
-def task_means_of(model: Mapping) -> dict[str, tuple[str, float | None]]:
-    """A model entry of index.json (SPEC 7: ``tasks`` -> {item: {"track", "mean", ...}}) as TaskMeans."""
-    return {item: (t["track"], t["mean"]) for item, t in model["tasks"].items()}
 
 
 def ranks_of_document(document: Mapping, weights: Mapping[str, float]) -> RanksBlock:

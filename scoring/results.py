@@ -1,7 +1,8 @@
-"""The outputs of SPEC section 7 as types: the solver-score output (``SolverScoreOutput``,
-which the command builds and encodes) and index.json (``IndexDocument``, which every
-document ``build_index`` makes is converted through). Their JSON Schemas come from the
-same types (``msgspec.json.schema``).
+"""The outputs of SPEC sections 7 and 12 as types: the solver-score output (``SolverScoreOutput``,
+which the command builds and encodes), index.json (``IndexDocument``, which every
+document ``build_index`` makes is converted through), ``compare``'s output
+(``CompareDocument``) and ``plan``'s (``PlanDocument``), each converted through its type
+before it is written. Their JSON Schemas come from the same types (``msgspec.json.schema``).
 """
 
 from __future__ import annotations
@@ -128,12 +129,14 @@ class TrackCI(Strict):
     m: int
 
 
-class IndexCI(Strict):
+class IndexCI(Strict, omit_defaults=True):
     value: float
     se: float | None
     lo: float | None
     hi: float | None
     df: float | None
+    # SPEC 12.4: each track's part w²·se²/var of the index variance; left out when var = 0 (and in compare)
+    shares: dict[str, float] | None = None
 
 
 class CIBlock(Strict):
@@ -152,6 +155,31 @@ class ModelResult(Strict):
     pass_hat_k: dict[str, PassHatK]
     issues: list[Issue]
     ci: CIBlock
+
+
+class RankInterval(Strict):
+    best: int
+    worst: int
+
+
+class RankPair(Strict):
+    a: str  # the higher index
+    b: str
+    difference: float | None
+    se: float | None
+    df: float | None
+    p: float | None
+    p_holm: float | None
+    separated: bool
+
+
+class Ranks(Strict):
+    """SPEC 12.1, the document's ``ranks`` block."""
+
+    method: Literal["paired-t-holm"]
+    alpha: float
+    models: dict[str, RankInterval]
+    pairs: list[RankPair]
 
 
 class IgnoredRow(Strict):
@@ -197,5 +225,62 @@ class IndexDocument(Strict):
     weights: dict[str, int]
     status: RunStatus
     models: dict[str, ModelResult]
+    ranks: Ranks
     ignored_rows: IgnoredRows
     provenance: Provenance
+
+
+# --- compare (SPEC 9, 12.2, 12.3) ------------------------------------------------------------
+
+
+class TaskDifference(Strict):
+    item: str
+    track: Track
+    a: float
+    b: float
+    difference: float
+
+
+class InstanceCounts(Strict):
+    a_better: int
+    b_better: int
+    equal: int
+    mean_difference: float
+
+
+class CompareDocument(Strict):
+    """``tcsexam compare``: the paired difference A − B (SPEC 9), per task and per solver instance
+    (12.2), and the MDE by attempts per task (12.3, keys "1" to "10")."""
+
+    models: list[str]
+    method: Literal["task-clustered-t"]
+    level: float
+    difference: str
+    tracks: dict[str, TrackCI]
+    index: IndexCI | None
+    tasks: list[TaskDifference]
+    instances: dict[str, InstanceCounts]
+    mde: dict[str, float | None]
+
+
+# --- plan (SPEC 12.3) ------------------------------------------------------------------------
+
+
+class TrackVariance(Strict):
+    m: int
+    s_w2: float | None
+    sigma_b2: float | None
+
+
+class ModelPlan(Strict):
+    tracks: dict[str, TrackVariance]
+    half_width: dict[str, float | None]
+    attempts_for_target: int | None
+
+
+class PlanDocument(Strict):
+    """``tcsexam plan``: per model the variance split and the projected index half-width by attempts."""
+
+    models: dict[str, ModelPlan]
+    target: float | None
+    level: float

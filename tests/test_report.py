@@ -80,8 +80,11 @@ def test_rows_by_index_highest_first_null_last(ws, cli, tmp_path):
     doc = doc_for(ws, {"mid": {}, "none": None, "low": {"s1": 0}, "zero": zero, "high": {"s1": 1}})
     code, out, _ = cli("table", save(tmp_path, "x.json", doc))
     assert code == 0
-    order = [line.split("|")[2].strip() for line in out.splitlines() if line.startswith("|  |")]
+    body = [line for line in out.splitlines() if line.startswith("|") and not line.startswith(("| rank", "|--"))]
+    order = [line.split("|")[2].strip() for line in body]
     assert order == ["high", "mid", "low", "zero", "none"]
+    # one conjecture task: no pair has an se, none is separated (SPEC 12.1), so every index ranks 1–4
+    assert [line.split("|")[1].strip() for line in body] == ["1–4", "1–4", "1–4", "1–4", ""]
     # the mini suite has one conjecture task: no interval for the index (SPEC 9: none when m < 2)
     assert "| high | complete | 61.50 | " in out and "| mid | complete | 50.25 | " in out
     assert "| low | complete | 46.50 | " in out
