@@ -46,10 +46,11 @@ def body(lines: list[str]) -> list[str]:
     """The lines inside the frame (between ┌ and └)."""
     top = next(i for i, line in enumerate(lines) if "┌" in line)
     bottom = next(i for i, line in enumerate(lines) if "└" in line)
-    return lines[top + 1:bottom]
+    return lines[top + 1 : bottom]
 
 
 # --- ticks ------------------------------------------------------------------------------------------------------
+
 
 def test_unit_ticks_are_quarters_up_to_one_and_beyond_only_when_needed():
     assert charts.unit_ticks(0.9) == [0, 0.25, 0.5, 0.75, 1.0]
@@ -73,8 +74,8 @@ def test_count_ticks_are_integers_in_steps_of_1_2_5():
 
 
 def test_tick_budget_leaves_two_rows_per_step():
-    assert charts.tick_budget(9) == 2     # (9 - 5) // 2
-    assert charts.tick_budget(16) == 5    # (16 - 5) // 2
+    assert charts.tick_budget(9) == 2  # (9 - 5) // 2
+    assert charts.tick_budget(16) == 5  # (16 - 5) // 2
     assert charts.tick_budget(3) == 1
 
 
@@ -93,12 +94,13 @@ def test_short_label_cuts_with_an_ellipsis():
 def test_fit_title_takes_the_longest_that_fits_else_the_shortest():
     titles = ["a long explicit title", "shorter", "s"]
     assert charts.fit_title(titles, 40) == "a long explicit title"
-    assert charts.fit_title(titles, 22) == "shorter"   # 21 characters need 23 columns (one each side)
+    assert charts.fit_title(titles, 22) == "shorter"  # 21 characters need 23 columns (one each side)
     assert charts.fit_title(titles, 5) == "s"
     assert charts.fit_title(titles, 1) == "s"
 
 
 # --- overview ---------------------------------------------------------------------------------------------------
+
 
 def test_overview_mode_switches_to_one_point_per_model_beyond_six_models():
     assert charts.MAX_GROUPED == 6
@@ -107,7 +109,7 @@ def test_overview_mode_switches_to_one_point_per_model_beyond_six_models():
 
 
 def test_whisker_is_cut_at_zero_and_at_the_frame_and_skipped_when_shorter_than_a_row():
-    assert charts.whisker(0.4, 0.68, 1.0) == (0.0, 1.0)       # 0.4 - 0.68 < 0; 0.4 + 0.68 = 1.08 > 1
+    assert charts.whisker(0.4, 0.68, 1.0) == (0.0, 1.0)  # 0.4 - 0.68 < 0; 0.4 + 0.68 = 1.08 > 1
     assert charts.whisker(0.5, 0.1, 1.0) == pytest.approx((0.4, 0.6))
     assert charts.whisker(None, 0.1, 1.0) is None
     assert charts.whisker(0.5, None, 1.0) is None
@@ -121,8 +123,9 @@ def test_row_size_is_the_span_over_the_data_rows():
 
 
 def overview(models, index, index_pm, means, pms, width=80, height=16):
-    return render(lambda plt: charts.draw_overview(plt, models, index, index_pm, means, pms, width, height),
-                  width, height)
+    return render(
+        lambda plt: charts.draw_overview(plt, models, index, index_pm, means, pms, width, height), width, height
+    )
 
 
 NONE4 = {t: [None] for t in charts.TRACKS}
@@ -143,10 +146,12 @@ def test_no_legend_covers_the_data():
     means = {"theorem": [0.933], "solver": [0.577], "construction": [0.987], "conjecture": [0.2]}
     lines = overview(["atlas-70b"], [76.91], [None], means, NONE4, height=24)
     assert not any("theorem" in line or "solver" in line for line in lines)
-    height = {letter: next(i for i, line in enumerate(body(lines)) if letter in line.split("┤")[-1])
-              for letter in "PSCO"}
-    one, three_quarters, half = (row_of(lines, t) - 1 - next(i for i, line in enumerate(lines) if "┌" in line)
-                                 for t in ("1", "0.75", "0.5"))
+    height = {
+        letter: next(i for i, line in enumerate(body(lines)) if letter in line.split("┤")[-1]) for letter in "PSCO"
+    }
+    one, three_quarters, half = (
+        row_of(lines, t) - 1 - next(i for i, line in enumerate(lines) if "┌" in line) for t in ("1", "0.75", "0.5")
+    )
     assert one <= height["C"] < three_quarters and one <= height["P"] < three_quarters
     assert three_quarters < height["S"] <= half
 
@@ -188,21 +193,27 @@ def test_many_models_give_one_point_per_model_in_points():
 
 # --- pass^k -----------------------------------------------------------------------------------------------------
 
-DEMO_ATLAS = {"P theorem": [0.9333, 0.8667, 0.8], "S solver": [0.9333, 0.8667, 0.8],
-              "C construction": [0.4667, 0.2667, 0.2], "O conjecture": [0.2, 0.0667, 0.0]}
+DEMO_ATLAS = {
+    "P theorem": [0.9333, 0.8667, 0.8],
+    "S solver": [0.9333, 0.8667, 0.8],
+    "C construction": [0.4667, 0.2667, 0.2],
+    "O conjecture": [0.2, 0.0667, 0.0],
+}
 
 
 def test_identical_series_are_grouped_in_first_seen_order():
     assert charts.tie_groups(DEMO_ATLAS) == [["P theorem", "S solver"], ["C construction"], ["O conjecture"]]
-    assert charts.tie_groups({"a": [0.5, 0.25], "b": [0.5]}) == [["a"], ["b"]]            # lengths differ
+    assert charts.tie_groups({"a": [0.5, 0.25], "b": [0.5]}) == [["a"], ["b"]]  # lengths differ
     assert charts.tie_groups({"a": [0.5, 0.25], "b": [0.5, 0.250001]}) == [["a"], ["b"]]  # values differ
     assert charts.tie_note(charts.tie_groups(DEMO_ATLAS)) == "P theorem = S solver"
     assert charts.tie_note([["a"], ["b"]]) == ""
 
 
 def test_a_single_k_is_a_sentence():
-    assert charts.single_point_note(1, "attempt per task") == \
-        "only pass^1: one attempt per task (its value is in the table)"
+    assert (
+        charts.single_point_note(1, "attempt per task")
+        == "only pass^1: one attempt per task (its value is in the table)"
+    )
     assert charts.single_point_note(0, "trial per task").startswith("no pass^k")
     assert charts.single_point_note(2, "trial per task") is None
     lines = render(lambda plt: charts.draw_passk(plt, {"P theorem": [0.0], "S solver": [0.0]}))
@@ -235,6 +246,7 @@ def test_passk_zero_is_drawn_on_the_zero_row():
 
 # --- histogram --------------------------------------------------------------------------------------------------
 
+
 def test_histogram_bars_count_failures_apart():
     phi = [0.05, 0.15, 0.95, 1.0, 0.0, 0.0]
     status = [0, 0, 0, 0, 2, 4]  # two failures (invalid, crash), which score 0
@@ -253,6 +265,7 @@ def test_histogram_count_ticks_are_integers():
 
 
 # --- in the dashboard -------------------------------------------------------------------------------------------
+
 
 def plot_text(app, selector: str) -> str:
     """What the plot widget renders on screen (through its figure cache)."""

@@ -11,17 +11,22 @@ from tui.app import create_app
 
 
 def result(frames, stalls=None, shown=1.0):
-    return {"instances_on_screen_s": shown, "rows": 40,
-            "actions": {"no-op key": {"frames_ms": [1.0], "stalls_ms": [1.0]},
-                        "overview ↓": {"frames_ms": frames, "stalls_ms": stalls or [1.0] * len(frames)}}}
+    return {
+        "instances_on_screen_s": shown,
+        "rows": 40,
+        "actions": {
+            "no-op key": {"frames_ms": [1.0], "stalls_ms": [1.0]},
+            "overview ↓": {"frames_ms": frames, "stalls_ms": stalls or [1.0] * len(frames)},
+        },
+    }
 
 
 def test_verdict_needs_median_within_50_and_worst_and_stall_within_100_ms():
     verdict = {tuple(r[1:2]): r[-1] for r in latency.summarize("demo", result([10.0, 20.0, 30.0]))}
     assert verdict[("overview ↓",)] == "ok"
-    rows = latency.summarize("demo", result([40.0, 45.0, 101.0]))   # worst over 100
+    rows = latency.summarize("demo", result([40.0, 45.0, 101.0]))  # worst over 100
     assert rows[-1][-1] == "OVER"
-    rows = latency.summarize("demo", result([51.0, 52.0, 53.0]))    # median over 50
+    rows = latency.summarize("demo", result([51.0, 52.0, 53.0]))  # median over 50
     assert rows[-1][-1] == "OVER"
     rows = latency.summarize("demo", result([10.0, 10.0, 10.0], stalls=[1.0, 150.0, 1.0]))  # a freeze after
     assert rows[-1][-1] == "OVER"

@@ -22,8 +22,12 @@ from collections.abc import Callable, Mapping, Sequence
 TRACKS = ("theorem", "solver", "construction", "conjecture")
 LETTERS = {"theorem": "P", "solver": "S", "construction": "C", "conjecture": "O"}
 INDEX_COLOR = (0, 130, 200)
-TRACK_COLORS = {"theorem": (170, 90, 230), "solver": (60, 180, 75), "construction": (230, 25, 75),
-                "conjecture": (245, 130, 48)}
+TRACK_COLORS = {
+    "theorem": (170, 90, 230),
+    "solver": (60, 180, 75),
+    "construction": (230, 25, 75),
+    "conjecture": (245, 130, 48),
+}
 NULL_ROW = -0.2  # in units of the y step: where null values are drawn, below the 0 tick
 MAX_GROUPED = 6  # up to this many models the Overview shows index and tracks per model; beyond, the index only
 TIE_TOLERANCE = 1e-12
@@ -41,6 +45,7 @@ def redraw(plot, draw: Callable) -> None:
 
 
 # --- pure choices -----------------------------------------------------------------------------------------------
+
 
 def int_step(span: int, most: int) -> int:
     """The smallest of 1, 2, 5 × 10^k that cuts ``span`` into at most ``most`` steps."""
@@ -124,10 +129,11 @@ def tie_groups(series: Mapping[str, Sequence[float | None]]) -> list[list[str]]:
     groups: list[list[str]] = []
     reps: list[Sequence[float | None]] = []
     for name, values in series.items():
-        for group, rep in zip(groups, reps):
+        for group, rep in zip(groups, reps, strict=True):
             if len(rep) == len(values) and all(
-                    (a is None and b is None) or (a is not None and b is not None and abs(a - b) <= TIE_TOLERANCE)
-                    for a, b in zip(rep, values)):
+                (a is None and b is None) or (a is not None and b is not None and abs(a - b) <= TIE_TOLERANCE)
+                for a, b in zip(rep, values, strict=True)
+            ):
                 group.append(name)
                 break
         else:
@@ -156,6 +162,7 @@ def histogram_bars(phi, status, bins: int = 10) -> tuple[list[str], list[int]]:
     import numpy as np
 
     from .views import histogram_counts
+
     phi = np.asarray(phi)
     ok = np.asarray(status) == 0
     counts = histogram_counts(phi[ok], bins)
@@ -165,6 +172,7 @@ def histogram_bars(phi, status, bins: int = 10) -> tuple[list[str], list[int]]:
 
 
 # --- drawing ------------------------------------------------------------------------------------------------------
+
 
 def row_size(low: float, high: float, height: int) -> float:
     """The y span of one text row of a plot ``height`` lines tall (five lines go to title, frame and labels)."""
@@ -181,23 +189,39 @@ def _set_y(plt, ticks: list[float], height: int) -> tuple[float, float]:
     return null_y, row_size(low, high, height)
 
 
-def _points(plt, xs: Sequence[float], ys: Sequence[float | None], pms: Sequence[float | None], letter: str, color,
-            top: float, null_y: float, row: float) -> None:
-    for x, y, pm in zip(xs, ys, pms):
+def _points(
+    plt,
+    xs: Sequence[float],
+    ys: Sequence[float | None],
+    pms: Sequence[float | None],
+    letter: str,
+    color,
+    top: float,
+    null_y: float,
+    row: float,
+) -> None:
+    for x, y, pm in zip(xs, ys, pms, strict=True):
         span = whisker(y, pm, top, row)
         if span is not None:
             plt.plot([x, x], list(span), marker="│", color=color)
-    shown = [(x, y) for x, y in zip(xs, ys) if y is not None]
-    missing = [x for x, y in zip(xs, ys) if y is None]
+    shown = [(x, y) for x, y in zip(xs, ys, strict=True) if y is not None]
+    missing = [x for x, y in zip(xs, ys, strict=True) if y is None]
     if shown:
         plt.scatter([x for x, _ in shown], [y for _, y in shown], marker=letter, color=color)
     if missing:
         plt.scatter(missing, [null_y] * len(missing), marker=letter, color=color)
 
 
-def draw_overview(plt, models: list[str], index: list[float | None], index_pm: list[float | None],
-                  means: dict[str, list[float | None]], pms: dict[str, list[float | None]],
-                  width: int = 80, height: int = 16) -> None:
+def draw_overview(
+    plt,
+    models: list[str],
+    index: list[float | None],
+    index_pm: list[float | None],
+    means: dict[str, list[float | None]],
+    pms: dict[str, list[float | None]],
+    width: int = 80,
+    height: int = 16,
+) -> None:
     """Overview chart, models in the given order (the table's). Few models: per model the index/100 (I) and
     the four track means (P S C O), each ± its 95% half-width (SPEC 9). Many: the index in points per model,
     at its position in the table."""
@@ -213,8 +237,16 @@ def draw_overview(plt, models: list[str], index: list[float | None], index_pm: l
         plt.xticks(rank_ticks(n))
         plt.xlim(0.3, n + 0.7)
         plt.xlabel("model, by its row in the table above")
-        plt.title(fit_title(["Index (points) ±95% CI (if over a row), in the table's order · null: no index",
-                             "Index ±95% CI, in the table's order · null: no index", "Index ±95% CI"], width))
+        plt.title(
+            fit_title(
+                [
+                    "Index (points) ±95% CI (if over a row), in the table's order · null: no index",
+                    "Index ±95% CI, in the table's order · null: no index",
+                    "Index ±95% CI",
+                ],
+                width,
+            )
+        )
         return
     scaled = [None if v is None else v / 100 for v in index]
     scaled_pm = [None if p is None else p / 100 for p in index_pm]
@@ -228,12 +260,25 @@ def draw_overview(plt, models: list[str], index: list[float | None], index_pm: l
     budget = max((width - 6) // n - 1, 2)
     plt.xticks(centre, [short_label(m, budget) for m in models])
     plt.xlim(-1, n * slots - 1)
-    plt.title(fit_title(["I index/100 · P S C O track means · ±95% CI (if over a row) · null: no mean",
-                         "I index/100 · P S C O means · ±95% CI · null: no mean", "I P S C O ±95% CI"], width))
+    plt.title(
+        fit_title(
+            [
+                "I index/100 · P S C O track means · ±95% CI (if over a row) · null: no mean",
+                "I index/100 · P S C O means · ±95% CI · null: no mean",
+                "I P S C O ±95% CI",
+            ],
+            width,
+        )
+    )
 
 
-def draw_passk(plt, series: dict[str, list[float]], colors: dict[str, tuple] | None = None,
-               unit: str = "attempt per task", width: int = 80) -> None:
+def draw_passk(
+    plt,
+    series: dict[str, list[float]],
+    colors: dict[str, tuple] | None = None,
+    unit: str = "attempt per task",
+    width: int = 80,
+) -> None:
     """pass^k against k (SPEC 5): each series' value at each integer k drawn as its letter (the first
     character of its name), joined by a line; identical series drawn once and named ('P = S'); with a
     single k, a sentence instead."""
@@ -263,8 +308,14 @@ def draw_passk(plt, series: dict[str, list[float]], colors: dict[str, tuple] | N
     plt.xlabel("k")
     plt.ylabel("pass^k")
     ties = tie_note(groups)
-    plt.title(fit_title([f"pass^k by k   ({ties}: identical, drawn once)", f"pass^k · {ties}: identical",
-                         ties] if ties else ["pass^k by k"], width))
+    plt.title(
+        fit_title(
+            [f"pass^k by k   ({ties}: identical, drawn once)", f"pass^k · {ties}: identical", ties]
+            if ties
+            else ["pass^k by k"],
+            width,
+        )
+    )
 
 
 def tick_budget(height: int) -> int:
@@ -273,8 +324,7 @@ def tick_budget(height: int) -> int:
     return max(1, (height - 5) // 2)
 
 
-def draw_histogram(plt, labels: list[str], counts: list[int], shown: int, height: int = 12,
-                   width: int = 80) -> None:
+def draw_histogram(plt, labels: list[str], counts: list[int], shown: int, height: int = 12, width: int = 80) -> None:
     """Phi histogram of the rows shown (scored rows in bins, failures apart), integer count ticks."""
     xs = list(range(1, len(counts) + 1))
     plt.bar(xs[:-1], counts[:-1], color=INDEX_COLOR, width=0.8)
@@ -283,7 +333,8 @@ def draw_histogram(plt, labels: list[str], counts: list[int], shown: int, height
     ticks = count_ticks(max(counts, default=0), tick_budget(height))
     plt.yticks(ticks, [f"{t:,}" for t in ticks])
     plt.ylim(0, ticks[-1])
-    plt.xlabel(fit_title(["Phi (bins over [0, 1]); fail = solver failures, scored 0", "Phi; fail = failures"],
-                         width - 8))
+    plt.xlabel(
+        fit_title(["Phi (bins over [0, 1]); fail = solver failures, scored 0", "Phi; fail = failures"], width - 8)
+    )
     plt.ylabel("count")
     plt.title(fit_title([f"Phi of the {shown:,} instances shown", f"Phi, {shown:,} shown"], width))

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import statistics
 import subprocess
@@ -60,8 +61,9 @@ MEDIAN_MS, WORST_MS, SHOWN_S = 50.0, 100.0, 3.0
 def _quiet(app) -> bool:
     """No message waits in the queue of the app or of any widget of the screen, and no callback waits for
     the next idle."""
-    return all(not p.message_queue_size and not p._next_callbacks
-               for p in (app, *app.screen.walk_children(with_self=True)))
+    return all(
+        not p.message_queue_size and not p._next_callbacks for p in (app, *app.screen.walk_children(with_self=True))
+    )
 
 
 async def _frame(app) -> None:
@@ -80,6 +82,7 @@ async def _frame(app) -> None:
 async def _press(app, key: str) -> float:
     """Milliseconds from handing ``key`` to the driver to the frame that shows its effect."""
     from textual import events
+
     t = time.perf_counter()
     event = events.Key(key, key if len(key) == 1 else None)
     event.set_sender(app)
@@ -102,20 +105,20 @@ async def _stall(seconds: float) -> float:
 async def _settle(app, timeout: float = 600) -> None:
     """Let thread workers finish and the app stop loading, so that each action starts from rest."""
     from textual.worker import WorkerCancelled
+
     end = time.perf_counter() + timeout
     while time.perf_counter() < end:
-        try:
+        with contextlib.suppress(WorkerCancelled):
             await app.workers.wait_for_complete()
-        except WorkerCancelled:
-            pass
         await _frame(app)
         if not getattr(app, "loading", False) and not any(w.is_running for w in app.workers):
             return
         await asyncio.sleep(0.01)
 
 
-def probe(t0: float, run_dir: str | None, benchmark: str | None, size: tuple[int, int], reps: int,
-          budget: float) -> dict:
+def probe(
+    t0: float, run_dir: str | None, benchmark: str | None, size: tuple[int, int], reps: int, budget: float
+) -> dict:
     """Runs in the probe process: opens the dashboard and times each action; returns plain data."""
     from textual.widgets import DataTable, Select
 
@@ -161,10 +164,12 @@ def probe(t0: float, run_dir: str | None, benchmark: str | None, size: tuple[int
             await timed("no-op key", lambda i: _press(app, "f12"))
             await timed("overview ↓", lambda i: _press(app, "down" if i % 2 == 0 else "up"))
             for key, back in (("2", "1"), ("3", "1"), ("4", "1"), ("5", "1"), ("1", "2")):
+
                 async def switch(i: int, key=key, back=back) -> float:
                     await _press(app, back)  # not timed: each repetition starts from the other tab
                     await _settle(app)
                     return await _press(app, key)
+
                 await timed(f"tab → {key} ({TABS[key]})", switch)
             await _press(app, "1")
             await _press(app, "3")
@@ -193,6 +198,7 @@ def probe(t0: float, run_dir: str | None, benchmark: str | None, size: tuple[int
 def ensure_runs(work: Path, wanted: list[str]) -> dict[str, tuple[str | None, str | None]]:
     """The run directories (and benchmark folders) of each named run, generated once into ``work``."""
     from tests.bench.synth import write_big, write_run
+
     runs: dict[str, tuple[str | None, str | None]] = {}
     for name in wanted:
         if name == "demo":
@@ -216,14 +222,32 @@ def summarize(name: str, result: dict) -> list[list[str]]:
     """Table rows of one run: action, n, median, worst, stall, verdict."""
     rows = []
     shown = result["instances_on_screen_s"]
-    rows.append([name, f"instances on screen ({result['rows']:,} rows)", "1", f"{shown:.2f} s", "", "",
-                 "ok" if shown <= SHOWN_S else f"over {SHOWN_S:g} s"])
+    rows.append(
+        [
+            name,
+            f"instances on screen ({result['rows']:,} rows)",
+            "1",
+            f"{shown:.2f} s",
+            "",
+            "",
+            "ok" if shown <= SHOWN_S else f"over {SHOWN_S:g} s",
+        ]
+    )
     for action, r in result["actions"].items():
         frames, stalls = r["frames_ms"], r["stalls_ms"]
         median, worst = statistics.median(frames), max(frames)
         verdict = "ok" if median <= MEDIAN_MS and worst <= WORST_MS and max(stalls) <= WORST_MS else "OVER"
-        rows.append([name, action, str(len(frames)), f"{median:.1f} ms", f"{worst:.1f} ms",
-                     f"{max(stalls):.1f} ms", "" if action == "no-op key" else verdict])
+        rows.append(
+            [
+                name,
+                action,
+                str(len(frames)),
+                f"{median:.1f} ms",
+                f"{worst:.1f} ms",
+                f"{max(stalls):.1f} ms",
+                "" if action == "no-op key" else verdict,
+            ]
+        )
     return rows
 
 
@@ -245,8 +269,18 @@ def main(argv=None) -> dict:
         for name, (run_dir, bench) in runs.items():
             label = f"{name} {size}"
             print(f"probing {label} …", file=sys.stderr)
-            cmd = [sys.executable, "-m", "tests.bench.latency", "probe", repr(time.time()), run_dir or "-",
-                   bench or "-", size, str(a.reps), str(a.budget)]
+            cmd = [
+                sys.executable,
+                "-m",
+                "tests.bench.latency",
+                "probe",
+                repr(time.time()),
+                run_dir or "-",
+                bench or "-",
+                size,
+                str(a.reps),
+                str(a.budget),
+            ]
             done = subprocess.run(cmd, check=False, cwd=ROOT, capture_output=True, text=True)
             if done.returncode != 0:
                 print(done.stderr, file=sys.stderr)
@@ -256,7 +290,7 @@ def main(argv=None) -> dict:
             table += summarize(label, result)
     widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
     for r in table:
-        print("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))))
+        print("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))))
     if a.json:
         Path(a.json).write_text(json.dumps(report, indent=2) + "\n")
     return report
@@ -266,8 +300,14 @@ if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "probe":
         t0, run_dir, bench, size, reps, budget = sys.argv[2:8]
         w, h = (int(x) for x in size.split("x"))
-        result = probe(float(t0), None if run_dir == "-" else run_dir, None if bench == "-" else bench, (w, h),
-                       int(reps), float(budget))
+        result = probe(
+            float(t0),
+            None if run_dir == "-" else run_dir,
+            None if bench == "-" else bench,
+            (w, h),
+            int(reps),
+            float(budget),
+        )
         print(json.dumps(result))
     else:
         main()
