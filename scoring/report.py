@@ -15,14 +15,15 @@ import hashlib
 import html
 import io
 import math
-import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .errors import InputError, Problem, Problems
-from .jsonio import dumps, load_json, write_atomic
+from .jsonio import dumps, load_json
+from .safety import check_output, escape_for_terminal, write_output
 from .vocab import TRACK_LETTERS, TRACKS
 
 EXIT_OK, EXIT_REJECTED = 0, 1
@@ -220,13 +221,8 @@ def text_cells(
     ]
 
 
-def terminal_text(text: str) -> str:
-    """SPEC 13: a name shown as text has its control characters escaped (``\\x1b``), never raw."""
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
-
-
 def markdown_escape(text: str) -> str:
-    return terminal_text(text.replace("\\", "\\\\").replace("|", "\\|"))
+    return escape_for_terminal(text.replace("\\", "\\\\").replace("|", "\\|"))
 
 
 def render_markdown(groups: list[Group], di: int, dt: int) -> str:
@@ -272,7 +268,7 @@ LATEX_SPECIAL = {
 
 def latex_escape(text: str) -> str:
     """Names as LaTeX text: every special character escaped; non-ASCII is left to inputenc (UTF-8)."""
-    return "".join(LATEX_SPECIAL.get(c, c) for c in terminal_text(text))
+    return "".join(LATEX_SPECIAL.get(c, c) for c in escape_for_terminal(text))
 
 
 def render_latex(groups: list[Group], di: int, dt: int) -> str:
@@ -346,7 +342,7 @@ def chart_svg(g: Group, di: int) -> str:
     left_out = [r.model for r in g.rows if r.index.value is None]
     caption = (
         '<p class="caption">Index (points) of each model, with its 95% interval where it has one.'
-        + (f" No index (not charted): {html.escape(terminal_text(', '.join(left_out)))}." if left_out else "")
+        + (f" No index (not charted): {html.escape(escape_for_terminal(', '.join(left_out)))}." if left_out else "")
         + "</p>"
     )
     if not rows:
@@ -373,7 +369,7 @@ def chart_svg(g: Group, di: int) -> str:
     for k, r in enumerate(rows):
         assert r.index.value is not None  # rows are the charted ones
         y = 25 + step * k
-        label = html.escape(terminal_text(r.model) + (" " + PROVISIONAL_MARK if r.provisional else ""))
+        label = html.escape(escape_for_terminal(r.model) + (" " + PROVISIONAL_MARK if r.provisional else ""))
         parts.append(f'<text x="{left - 8}" y="{y + 4}" class="label">{label}</text>')
         if r.index.lo is not None and r.index.hi is not None:
             parts.append(f'<line x1="{x(r.index.lo):.1f}" y1="{y}" x2="{x(r.index.hi):.1f}" y2="{y}" class="ci"/>')
@@ -413,7 +409,7 @@ def render_html(groups: list[Group], di: int, dt: int) -> str:
             + "</tr></thead><tbody>"
         )
         for row in g.rows:
-            cells = text_cells(row, di, dt, " ± ", NULL, "–", " " + PROVISIONAL_MARK, terminal_text)
+            cells = text_cells(row, di, dt, " ± ", NULL, "–", " " + PROVISIONAL_MARK, escape_for_terminal)
             out.append(
                 "<tr>"
                 + "".join(
@@ -491,7 +487,7 @@ def signed(x: float | None, digits: int) -> str:
 
 
 def format_diff(d: dict) -> str:
-    return "\n".join(terminal_text(line) for line in diff_lines(d))
+    return "\n".join(escape_for_terminal(line) for line in diff_lines(d))
 
 
 def diff_lines(d: dict) -> list[str]:
@@ -683,30 +679,18 @@ def recompute_with_pipeline(paths, thresholds: dict) -> dict:
 # --- command line ---------------------------------------------------------------------------------
 
 
-def check_output(output: str | None, inputs: list[str]) -> Path | None:
-    """SPEC 13: an output is never one of the command's inputs, nor a folder, device or FIFO."""
-    if output is None or output == "-":
-        return None
-    path = Path(output)
-    for name in inputs:
-        try:
-            if path.exists() and os.path.samefile(path, name):
-                raise InputError(
-                    [Problem(output, "", "--output", "is one of the command's inputs: refusing to overwrite it")]
-                )
-        except OSError:
-            pass
-    if path.exists() and not path.is_file():
-        raise InputError([Problem(output, "", "--output", "is not a regular file")])
-    return path
+def emit_bytes(path: Path | None, data: bytes) -> None:
+    """Write an output to the file ``path`` atomically, or to standard output when None
+    (``--output -``, SPEC 6), after the text already printed there."""
+    if path is None:
+        sys.stdout.flush()
+    write_output(path, data)
 
 
 def emit(text: str, output: str | None, inputs: list[str]) -> None:
-    path = check_output(output, inputs)
-    if path is None:
-        print(text, end="")
-    else:
-        write_atomic(path, text.encode("utf-8"))
+    """Text to standard output, or to ``--output`` (``-`` is standard output; SPEC 13: never an
+    input, a folder or a device)."""
+    emit_bytes(None if output is None else check_output(output, inputs), text.encode("utf-8"))
 
 
 def run_table(args) -> int:
@@ -754,7 +738,7 @@ def run_verify(args) -> int:
     if findings:
         print(f"{args.index}: NOT verified, {len(findings)} difference{'s' if len(findings) != 1 else ''}:")
         for f in findings:
-            print(f"  {terminal_text(f)}")
+            print(f"  {escape_for_terminal(f)}")
         return EXIT_REJECTED
     print(
         f"{args.index}: verified: every input matches its sha256, the recomputed document equals the stored "
