@@ -58,12 +58,12 @@ def compare_models(document: dict, a: str, b: str) -> dict:
 
 
 def _fmt(x, digits=4):
-    return "—" if x is None else f"{x:+.{digits}f}"
+    return "NA" if x is None else f"{x:+.{digits}f}"  # ASCII for scripts (scoring.cli)
 
 
 def format_comparison(result: dict) -> str:
     a, b = result["models"]
-    lines = [f"paired difference {a} − {b} over tasks both have scored (95% t intervals)"]
+    lines = [f"paired difference {a} - {b} over tasks both have scored (95% t intervals)"]
     for t in TRACKS:
         r = result["tracks"].get(t)
         if r is None:

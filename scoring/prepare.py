@@ -19,12 +19,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import msgspec
-
 from .errors import InputError, Problem, Problems
 from .jsonio import write_atomic
 from .safety import RecordsRoot, check_name, escape_for_terminal, records_file
-from .solver_score import score_records
 from .vocab import INCOMPLETE_STATUSES
 
 EXIT_OK, EXIT_REJECTED, EXIT_INCOMPLETE = 0, 1, 3
@@ -227,6 +224,8 @@ def not_ready_reason(task_ref, raw) -> str | None:
 def not_ready(task_ref, data: bytes, file: str) -> str | None:
     """Why a records file that does not score is not ready (SPEC 10), or None when it is rejected
     for another reason; a not-ready file with other problems as well raises them."""
+    import msgspec
+
     try:
         raw = msgspec.json.decode(data)
     except msgspec.DecodeError:
@@ -279,6 +278,8 @@ def check_row_names(row, file: str) -> None:
 def plan_fill(run, reference, run_dir: Path) -> FillPlan:
     """Score every adopted solver row with a records file (SPEC 10); raises InputError on any
     problem of a records file other than 'not ready', listing every one."""
+    from .solver_score import score_records
+
     plan = FillPlan()
     problems = Problems()
     items = {t.item for t in run.suite.tasks}
