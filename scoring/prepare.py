@@ -475,12 +475,17 @@ def run_fill(args) -> int:
 
 
 def add_init_parser(sub) -> None:
+    from .cli import epilog
+
     p = sub.add_parser(
         "init",
         help="write a skeleton attempts.csv from the cohort (SPEC 10)",
-        description="One row per planned attempt of every model and task, score empty, "
-        "score_status missing. Exit 0 written, 1 rejected (an existing attempts.csv without "
-        "--force), 2 usage.",
+        description="One row per planned attempt of every model and task, score empty, score_status missing.",
+        epilog=epilog(
+            "  tcsexam init run/\n  tcsexam init run/ --cohort cohort.json --force",
+            "exit codes:\n  0  written\n  1  rejected (an existing attempts.csv without --force, a bad cohort)\n"
+            "  2  usage error",
+        ),
     )
     p.add_argument("run_dir", nargs="?", metavar="RUN_DIR", help="run folder (default: the current folder)")
     p.add_argument("--cohort", metavar="JSON", help="cohort declaration (default RUN_DIR/cohort.json)")
@@ -491,13 +496,20 @@ def add_init_parser(sub) -> None:
 
 
 def add_fill_parser(sub) -> None:
+    from .cli import epilog
+
     p = sub.add_parser(
         "fill",
         help="fill solver scores into attempts.csv from the records (SPEC 10)",
         description="Scores every adopted solver row with a records file as solver-score does, "
         "writes RUN_DIR/solver-scores/<model>/<item>/<attempt>.json, then edits only the filled "
-        "fields of attempts.csv. Exit 0 every adopted solver row valid, 3 some not ready or "
-        "without records, 1 conflict or rejected records, 2 usage.",
+        "fields of attempts.csv.",
+        epilog=epilog(
+            "  tcsexam fill run/ --dry-run\n  tcsexam fill run/\n  tcsexam fill run/ --overwrite",
+            "exit codes:\n  0  every adopted solver row ends with a valid score\n"
+            "  3  some are not ready or have no records file\n"
+            "  1  a conflict (without --overwrite) or rejected records: nothing written\n  2  usage error",
+        ),
     )
     p.add_argument("run_dir", nargs="?", metavar="RUN_DIR", help="run folder (default: the current folder)")
     p.add_argument(

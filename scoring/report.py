@@ -483,7 +483,7 @@ def change(a, b, interval) -> dict:
 
 
 def signed(x: float | None, digits: int) -> str:
-    return "--" if x is None else f"{x:+.{digits}f}"
+    return "NA" if x is None else f"{x:+.{digits}f}"
 
 
 def format_diff(d: dict) -> str:
@@ -491,8 +491,8 @@ def format_diff(d: dict) -> str:
 
 
 def diff_lines(d: dict) -> list[str]:
-    def plain(x, digits):
-        return "--" if x is None else f"{x:.{digits}f}"
+    def plain(x, digits):  # ASCII for scripts: NA when missing (scoring.cli)
+        return "NA" if x is None else f"{x:.{digits}f}"
 
     lines = [f"status: {d['status']['old']} -> {d['status']['new']}"]
     for name, e in d["models"].items():
@@ -501,7 +501,7 @@ def diff_lines(d: dict) -> list[str]:
             i["exceeds_half_width"]
         ]
         status = (
-            f"; status {e['status']['old'] or '--'} -> {e['status']['new'] or '--'}" if e["status"]["changed"] else ""
+            f"; status {e['status']['old'] or 'NA'} -> {e['status']['new'] or 'NA'}" if e["status"]["changed"] else ""
         )
         lines.append(
             f"{name}: index {plain(i['old'], 2)} -> {plain(i['new'], 2)} ({signed(i['change'], 2)}){flag}{status}"
@@ -518,7 +518,7 @@ def diff_lines(d: dict) -> list[str]:
     for name in d["removed"]:
         lines.append(f"removed: {name}")
     for inp in d["inputs_changed"]:
-        lines.append(f"input changed: {inp['input']}: {inp['old'] or '--'} -> {inp['new'] or '--'}")
+        lines.append(f"input changed: {inp['input']}: {inp['old'] or 'NA'} -> {inp['new'] or 'NA'}")
     return lines
 
 
@@ -719,6 +719,11 @@ def run_diff(args) -> int:
     problems.raise_if_any()
     d = diff_index(*docs)
     if args.output:
+        import msgspec
+
+        from .results import DiffOutput
+
+        msgspec.convert(d, DiffOutput)  # the shape its schema describes (SPEC 11); a mismatch is a bug
         emit(dumps(d).decode("utf-8"), args.output, [args.old, args.new])
     if args.output != "-":
         print(format_diff(d))
@@ -761,10 +766,19 @@ def digits_arg(text: str) -> int:
 
 
 def add_table_parser(sub) -> None:
+    from .cli import add_output_argument, epilog
+
     p = sub.add_parser(
         "table",
         help="leaderboard tables of index.json files (SPEC 11)",
-        description="One table per (suite, solver_protocol) group. Exit 0, 1 rejected input, 2 usage.",
+        description="One table per (suite, solver_protocol) group, never mixed (R3).",
+        epilog=epilog(
+            "  tcsexam table build/index.json\n"
+            "  tcsexam table full.json lite.json --format latex --output table.tex\n"
+            "  tcsexam table *.json --format csv --output -",
+            "exit codes:\n  0  written\n  1  rejected input (an unreadable index.json, a model twice in a group)\n"
+            "  2  usage error",
+        ),
     )
     p.add_argument("index", nargs="+", metavar="INDEX_JSON", help="index.json files written by score")
     p.add_argument(
@@ -776,34 +790,51 @@ def add_table_parser(sub) -> None:
     p.add_argument(
         "--digits", type=digits_arg, metavar="N", help="decimals (default: 2 for the index, 3 for the tracks)"
     )
-    p.add_argument("--output", metavar="FILE", help="write here instead of standard output")
+    add_output_argument(p, "write the table here instead of standard output")
 
 
 def add_diff_parser(sub) -> None:
+    from .cli import add_output_argument, epilog
+
     p = sub.add_parser(
         "diff",
         help="what moved between two index.json files (SPEC 11)",
-        description="Exit 0, 1 for an unreadable or malformed index.json.",
+        description="Per model the index and track means before and after, the change, and whether it "
+        "exceeds the new document's 95% half-width; statuses; models added and removed; changed inputs.",
+        epilog=epilog(
+            "  tcsexam diff old/index.json build/index.json\n  tcsexam diff a.json b.json --output diff.json",
+            "exit codes:\n  0  compared (whatever moved)\n  1  an unreadable or malformed index.json\n  2  usage error",
+        ),
     )
-    p.add_argument("old", metavar="OLD_INDEX")
-    p.add_argument("new", metavar="NEW_INDEX")
-    p.add_argument("--output", metavar="FILE", help="also write the differences as JSON")
+    p.add_argument("old", metavar="OLD_INDEX", help="the earlier index.json")
+    p.add_argument("new", metavar="NEW_INDEX", help="the later index.json (its intervals judge the changes)")
+    add_output_argument(p, "also write the differences as JSON here (- : the JSON alone on standard output)")
 
 
 def add_verify_parser(sub) -> None:
+    from .cli import epilog
+
     p = sub.add_parser(
         "verify",
         help="recompute an index.json from its inputs and check it (SPEC 11)",
-        description="Exit 0 when it holds, 1 listing every difference.",
+        description="Each input's sha256 must match the provenance, the recomputed document must equal "
+        "the stored one, and the stored document must hash to its own content_sha256.",
+        epilog=epilog(
+            "  tcsexam verify build/index.json\n  tcsexam verify paper/index.json copied-run/",
+            "exit codes:\n  0  verified\n  1  not verified (every difference listed) or an unreadable "
+            "index.json\n  2  usage error",
+        ),
     )
-    p.add_argument("index", metavar="INDEX_JSON")
+    p.add_argument("index", metavar="INDEX_JSON", help="the index.json to check")
     p.add_argument(
         "run_dir",
         nargs="?",
         metavar="RUN_DIR",
         help="find attempts.csv, cohort.json, records/ here instead of at the provenance paths",
     )
-    p.add_argument("--benchmark", metavar="DIR", help="benchmark folder for suite and reference")
+    p.add_argument(
+        "--benchmark", metavar="DIR", help="benchmark folder for suite and reference (default: as at scoring)"
+    )
 
 
 def add_parsers(sub) -> dict:

@@ -337,7 +337,7 @@ def test_diff_status_change_and_bad_input(ws, cli, tmp_path):
     old = save(tmp_path, "old.json", doc_for(ws, {"a": {}}))
     new = save(tmp_path, "new.json", doc_for(ws, {"a": None}))
     code, out, _ = cli("diff", old, new)
-    assert code == 0 and "a: index 50.25 -> -- (--); status complete -> incomplete" in out
+    assert code == 0 and "a: index 50.25 -> NA (NA); status complete -> incomplete" in out
     (tmp_path / "bad.json").write_text("{")
     code, _, err = cli("diff", old, str(tmp_path / "bad.json"))
     assert code == 1 and "bad.json" in err and "line 1" in err
