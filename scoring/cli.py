@@ -424,7 +424,7 @@ def cmd_compare(args) -> int:
     result = compare_models(document, *args.models)
     if args.output:
         write_to(target, dumps(checked(result, CompareOutput)))
-    say(escape_for_terminal(format_comparison(result)), args)
+    say("\n".join(map(escape_for_terminal, format_comparison(result).splitlines())), args)
     return EXIT_OK
 
 
