@@ -404,7 +404,8 @@ def cmd_tau2(args) -> int:
     from .results import Tau2Output
     from .tau2 import format_tau2_summary, tau2_metrics_for_file
 
-    target = output_target(args, [args.results]) if args.output else None
+    folders = [args.results] if Path(args.results).is_dir() else []  # a dir-format run: any file in it is input
+    target = output_target(args, [args.results], folders) if args.output else None
     metrics = tau2_metrics_for_file(Path(args.results))
     if args.output:
         write_to(target, dumps(checked(metrics, Tau2Output)))

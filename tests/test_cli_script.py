@@ -275,3 +275,14 @@ def test_the_bundled_sample_needs_no_reference_options(cli, tmp_path):
     )
     assert code == 0, err
     assert json.loads((tmp_path / "o.json").read_text())["reference_id"] == "sample-k3-synthetic"
+
+
+def test_tau2_output_never_lands_inside_a_dir_format_run(cli, tmp_path):
+    from tests.test_tau2 import to_dir_format
+
+    folder = to_dir_format(TAU2 / "derived" / "minimal_2x2_example.json", tmp_path / "run")
+    before = sorted(p.relative_to(folder) for p in folder.rglob("*"))
+    code, _, err = cli("tau2", str(folder), "--output", str(folder / "simulations" / "metrics.json"))
+    assert code == 1 and "output lies inside the input folder" in err
+    assert sorted(p.relative_to(folder) for p in folder.rglob("*")) == before
+    assert cli("tau2", str(folder), "--output", str(tmp_path / "metrics.json"))[0] == 0
