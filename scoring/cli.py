@@ -106,7 +106,7 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
         "run_dir",
         nargs="?",
         metavar="RUN_DIR",
-        help="folder with attempts.csv, cohort.json, records/ (default: the demo)",
+        help="folder with attempts.csv, cohort.json and records/ (or give --attempts and --cohort)",
     )
     p.add_argument("--suite", help="lite, full or a suite manifest PATH (must agree with the cohort)")
     p.add_argument("--attempts", metavar="CSV", help="attempts table (default RUN_DIR/attempts.csv)")
@@ -123,9 +123,6 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
         default=[],
         help="pass^k success threshold of a track (defaults: theorem 1, conjecture 1, construction 1.0, solver 0.5)",
     )
-
-
-RUN_EXAMPLES = "sample_runs/demo"
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
@@ -198,7 +195,12 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
         "standard error; an accepted run's findings go to standard output, one a line as\n"
         "KIND: MODEL: ITEM[ attempt A][ (line L)]: MESSAGE\n"
         "with KIND one of: warning, incomplete, provisional, excluded, ignored row.",
-        epilog=epilog("  tcsexam validate sample_runs/demo\n  tcsexam validate run/ | grep '^incomplete: '"),
+        epilog=epilog(
+            "  tcsexam validate sample_runs/demo\n  tcsexam validate run/ | grep '^incomplete: '",
+            "exit codes:\n  0  accepted: complete or provisional\n  3  accepted: incomplete\n"
+            "  1  rejected input: every problem on stderr, naming file, line or record, and field\n"
+            "  2  usage error",
+        ),
     )
     add_run_arguments(p)
 
