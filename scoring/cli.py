@@ -3,6 +3,12 @@
 Exit codes: 0 complete or provisional, 3 incomplete (output still written),
 1 rejected input (every problem on stderr, naming file, line or record, and
 field), 2 usage. No traceback reaches the user.
+
+Text a script parses (the ``score`` summary, ``validate``'s findings, ``compare``,
+``tau2``) is ASCII apart from the names it shows: ASCII minus signs, ``NA`` for a
+missing value, and the dashboard's decimals (index 2, track means 3). Every
+``--output FILE`` takes ``-`` for standard output; the human summary then goes to
+standard error, so standard output holds the document alone.
 """
 
 from __future__ import annotations
@@ -14,15 +20,71 @@ from pathlib import Path
 
 from . import __version__
 from .errors import InputError, Problem, UsageError, format_problems
-from .vocab import EXIT_FOR_STATUS, TRACK_LETTERS, TRACKS
+from .safety import escape_for_terminal
+from .vocab import EXIT_FOR_STATUS, NA, TRACK_LETTERS, TRACKS
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
 
 
+INDEX_DIGITS, TRACK_DIGITS = 2, 3  # the dashboard's decimals
+
+EXIT_CODES = """exit codes:
+  0  complete or provisional (written)
+  3  incomplete: some planned result is not there yet (output still written)
+  1  rejected input: every problem on stderr, naming file, line or record, and field; nothing written
+  2  usage error"""
+
+
 class Parser(argparse.ArgumentParser):
+    """argparse with exit 2 on a usage error, and the description and epilog (examples, exit codes)
+    shown as written."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str):  # usage errors: exit 2 with the usage line
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def epilog(examples: str, codes: str = EXIT_CODES) -> str:
+    """A command's ``--help`` epilog: its examples, then its exit codes."""
+    return f"examples:\n{examples}\n\n{codes}"
+
+
+def add_output_argument(p: argparse.ArgumentParser, what: str, default: str | None = None, **kwargs) -> None:
+    """``--output FILE`` of a command (SPEC 6, 13): ``-`` is standard output, an empty value a usage error."""
+    from .safety import output_argument
+
+    shown = f" (default {default})" if default else ""
+    p.add_argument(
+        "--output",
+        type=output_argument,
+        default=default,
+        metavar="FILE",
+        help=f"{what}{shown}; - writes it to standard output",
+        **kwargs,
+    )
+
+
+def output_target(args, inputs=(), folders=()) -> Path | None:
+    """The checked ``--output`` (SPEC 13), before anything is computed; None is standard output."""
+    from .safety import check_output
+
+    return check_output(args.output, [str(p) for p in inputs if p], [str(p) for p in folders if p])
+
+
+def say(text: str, args) -> None:
+    """The human summary: standard output, or standard error when ``--output -`` sends the
+    document there."""
+    print(text, file=sys.stderr if getattr(args, "output", None) == "-" else sys.stdout)
+
+
+def write_to(target: Path | None, data: bytes) -> None:
+    from .report import emit_bytes
+
+    emit_bytes(target, data)
 
 
 def parse_threshold(text: str) -> tuple[str, float]:
@@ -39,7 +101,12 @@ def parse_threshold(text: str) -> tuple[str, float]:
 
 
 def add_run_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("run_dir", nargs="?", metavar="RUN_DIR", help="folder with attempts.csv, cohort.json, records/")
+    p.add_argument(
+        "run_dir",
+        nargs="?",
+        metavar="RUN_DIR",
+        help="folder with attempts.csv, cohort.json and records/ (or give --attempts and --cohort)",
+    )
     p.add_argument("--suite", help="lite, full or a suite manifest PATH (must agree with the cohort)")
     p.add_argument("--attempts", metavar="CSV", help="attempts table (default RUN_DIR/attempts.csv)")
     p.add_argument("--cohort", metavar="JSON", help="cohort declaration (default RUN_DIR/cohort.json)")
@@ -60,55 +127,175 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
 def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
     """The headless commands of SPEC 6; returns the parser and its subcommands (the shell in
     ``tui.cli`` adds ``tui`` to them)."""
-    parser = Parser(prog="tcsexam", description="Scoring engine and dashboard for the TCSExam benchmark.")
+    parser = Parser(
+        prog="tcsexam",
+        description="Scoring engine and dashboard for the TCSExam benchmark.",
+        epilog=epilog(
+            "  tcsexam score sample_runs/demo --output build/index.json\n"
+            "  tcsexam validate sample_runs/demo\n"
+            "  tcsexam table build/index.json --format latex --output table.tex\n"
+            "  tcsexam COMMAND --help"
+        ),
+    )
     parser.add_argument("--version", action="version", version=f"tcsexam {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
 
-    p = sub.add_parser("solver-score", help="score one solver attempt's instance records against the reference")
-    p.add_argument("--task", required=True, metavar="ITEM")
-    p.add_argument("--records", required=True, metavar="FILE")
-    p.add_argument("--reference", required=True, metavar="{lite|full|PATH}")
-    p.add_argument("--reference-id", metavar="ID", help="default paper-k3-fixed-260925")
-    p.add_argument("--benchmark", metavar="DIR")
-    p.add_argument("--output", required=True, metavar="FILE")
+    p = sub.add_parser(
+        "solver-score",
+        help="score one solver attempt's instance records against the reference",
+        description="One attempt of one solver task scored against the fixed reference (SPEC 3); the "
+        "relative_score is what goes into attempts.csv (tcsexam fill does it for a whole run).",
+        epilog=epilog(
+            "  tcsexam solver-score --task maxcut-mqlib --records records/m/maxcut-mqlib/1.json "
+            "--output maxcut-1.json\n"
+            "  tcsexam solver-score --task maxcut-mqlib --records r.json --reference lite "
+            "--reference-id paper-k3-fixed-260925 --output -",
+            "exit codes:\n  0  scored and written\n  1  rejected records or reference (nothing written)\n"
+            "  2  usage error",
+        ),
+    )
+    p.add_argument("--task", required=True, metavar="ITEM", help="the solver task (an item of the reference)")
+    p.add_argument("--records", required=True, metavar="FILE", help="the attempt's instance records (JSON list)")
+    p.add_argument(
+        "--reference",
+        metavar="{lite|full|PATH}",
+        help="the suite's reference in the benchmark folder, or a reference file "
+        "(default: the reference folder's only suite file)",
+    )
+    p.add_argument(
+        "--reference-id",
+        metavar="ID",
+        help="reference id under BENCHMARK/references/ (default: the benchmark's only one, else paper-k3-fixed-260925)",
+    )
+    p.add_argument(
+        "--benchmark", metavar="DIR", help="benchmark folder (default $TCSEXAM_BENCHMARK or the bundled sample)"
+    )
+    add_output_argument(p, "where the solver-score JSON goes", required=True)
 
-    p = sub.add_parser("score", help="compute index.json for a run")
+    p = sub.add_parser(
+        "score",
+        help="compute index.json for a run",
+        description="The TCSExam index of every model of the cohort (SPEC 4, 7); a summary table on "
+        "standard output (standard error with --output -).",
+        epilog=epilog(
+            "  tcsexam score sample_runs/demo\n"
+            "  tcsexam score run/ --output build/index.json --threshold solver=0.6\n"
+            "  tcsexam score run/ --output - | jq .models"
+        ),
+    )
     add_run_arguments(p)
-    p.add_argument("--output", default="build/index.json", metavar="FILE")
+    add_output_argument(p, "where index.json goes", default="build/index.json")
 
-    p = sub.add_parser("validate", help="list every problem of a run at once; writes nothing")
+    p = sub.add_parser(
+        "validate",
+        help="list every problem of a run at once; writes nothing",
+        description="Checks a run as score does and writes nothing. Problems of rejected input go to "
+        "standard error; an accepted run's findings go to standard output, one a line as\n"
+        "KIND: MODEL: ITEM[ attempt A][ (line L)]: MESSAGE\n"
+        "with KIND one of: warning, incomplete, provisional, excluded, ignored row.",
+        epilog=epilog(
+            "  tcsexam validate sample_runs/demo\n  tcsexam validate run/ | grep '^incomplete: '",
+            "exit codes:\n  0  accepted: complete or provisional\n  3  accepted: incomplete\n"
+            "  1  rejected input: every problem on stderr, naming file, line or record, and field\n"
+            "  2  usage error",
+        ),
+    )
     add_run_arguments(p)
 
-    p = sub.add_parser("tau2", help="tau2-bench results: pass^k, termination reasons, reward-gate audit")
+    p = sub.add_parser(
+        "tau2",
+        help="tau2-bench results: pass^k, termination reasons, reward-gate audit",
+        description="pass^k, termination reasons and the reward-gate audit of a tau2-bench run (SPEC 8).",
+        epilog=epilog(
+            "  tcsexam tau2 results.json\n  tcsexam tau2 run-folder/ --output tau2.json",
+            "exit codes:\n  0  read and summarised\n  1  rejected input (nothing written)\n  2  usage error",
+        ),
+    )
     p.add_argument("results", metavar="PATH", help="a run's results.json or its folder (json or dir format)")
-    p.add_argument("--output", metavar="FILE")
+    add_output_argument(p, "also write the metrics as JSON here")
 
-    p = sub.add_parser("compare", help="paired difference of two models of a run")
+    p = sub.add_parser(
+        "compare",
+        help="paired difference of two models of a run",
+        description="The paired difference A - B over the tasks both models have scored, with 95%% "
+        "task-clustered t intervals (SPEC 9).",
+        epilog=epilog(
+            "  tcsexam compare sample_runs/demo --models atlas-70b cirrus-mini\n"
+            "  tcsexam compare run/ --models A B --output compare.json",
+            "exit codes:\n  0  compared\n  1  rejected input or unknown model (nothing written)\n  2  usage error",
+        ),
+    )
     add_run_arguments(p)
-    p.add_argument("--models", nargs=2, required=True, metavar=("A", "B"))
-    p.add_argument("--output", metavar="FILE")
+    p.add_argument("--models", nargs=2, required=True, metavar=("A", "B"), help="the two models, A - B")
+    add_output_argument(p, "also write the comparison as JSON here")
+
+    p = sub.add_parser(
+        "schema",
+        help="JSON Schema (draft 2020-12) of every format (SPEC 11)",
+        description="The JSON Schema of a format the tool reads or writes, generated from the types "
+        "that decode or check it. Without NAME: every schema, as one JSON object by name on standard "
+        "output, or DIR/<name>.schema.json each.",
+        epilog=epilog(
+            "  tcsexam schema index\n  tcsexam schema --output schemas/",
+            "exit codes:\n  0  written\n  1  the folder cannot be written\n  2  usage error (unknown NAME)",
+        ),
+    )
+    from .schemas import NAMES
+
+    p.add_argument("name", nargs="?", choices=NAMES, metavar="NAME", help=f"one of: {', '.join(NAMES)}")
+    p.add_argument(
+        "--output",
+        metavar="DIR",
+        help="write DIR/<name>.schema.json (the folder is made when missing); - or none: standard output",
+    )
     from . import plan, prepare, report  # init, fill (SPEC 10); table, diff, verify (SPEC 11); plan (SPEC 12.3)
 
     COMMANDS.update(prepare.add_parsers(sub), **report.add_parsers(sub), **plan.add_parsers(sub))
     return parser, sub
 
 
-def fmt(x: float | None, digits: int = 4) -> str:
-    return "—" if x is None else f"{x:.{digits}f}"
+def fmt(x: float | None, digits: int = TRACK_DIGITS) -> str:
+    """A number as text a script parses: fixed decimals, ASCII minus, ``NA`` when missing."""
+    return NA if x is None else f"{x:.{digits}f}"
 
 
 def summary_table(document: dict) -> str:
+    """The ``score`` summary: one line per model, the dashboard's decimals."""
     rows = [f"{'model':<24} {'status':<12} {'index':>8}  " + "  ".join(f"{TRACK_LETTERS[t]:>6}" for t in TRACKS)]
     for name, m in document["models"].items():
         rows.append(
-            f"{name:<24} {m['status']:<12} {fmt(m['index'], 2):>8}  "
+            f"{escape_for_terminal(name):<24} {m['status']:<12} {fmt(m['index'], INDEX_DIGITS):>8}  "
             + "  ".join(f"{fmt(m['track_means'][t]):>6}" for t in TRACKS)
         )
     ign = document["ignored_rows"]["count"]
     if ign:
         rows.append(f"ignored rows (models outside the cohort, items outside the suite): {ign}")
     return "\n".join(rows)
+
+
+def findings(document: dict) -> list[str]:
+    """``validate``'s findings of an accepted run, one line each, ``KIND: MODEL: WHERE: MESSAGE``
+    (names escaped, SPEC 13): issues (warning, incomplete), provisional and excluded attempts,
+    ignored rows."""
+
+    def where(item: str, attempt: str | None, line: int | None) -> str:
+        return item + (f" attempt {attempt}" if attempt is not None else "") + (f" (line {line})" if line else "")
+
+    out = []
+    for name, m in document["models"].items():
+        for issue in m["issues"]:
+            out.append((issue["kind"], name, where(issue["item"], issue["attempt"], issue["line"]), issue["message"]))
+        for a in m["coverage"]["provisional"]:
+            out.append(
+                ("provisional", name, where(a["item"], a["attempt"], a["line"]), "adopted as selected_provisional")
+            )
+        for a in m["coverage"]["excluded"]:
+            note = f"note: {a['note']}" if a["note"] else "no note"
+            out.append(("excluded", name, where(a["item"], a["attempt"], a["line"]), f"not adopted ({note})"))
+    for r in document["ignored_rows"]["rows"]:
+        out.append(("ignored row", r["model"], where(r["item"], r["attempt"], r["line"]), r["reason"]))
+    return [escape_for_terminal(f"{kind}: {model}: {at}: {message}") for kind, model, at, message in out]
 
 
 def load_for(args, default_run: Path | None = None):
@@ -128,12 +315,13 @@ def load_for(args, default_run: Path | None = None):
 
 def cmd_solver_score(args) -> int:
     from .inputs import default_benchmark
-    from .jsonio import write_atomic
-    from .reference import resolve_reference
+    from .reference import default_reference_suite, resolve_reference
     from .solver_score import score_file, solver_score_bytes
 
+    target = output_target(args, [args.records] + ([args.reference] if args.reference else []))
     benchmark = Path(args.benchmark) if args.benchmark else default_benchmark()
-    ref = resolve_reference(args.reference, benchmark, args.reference_id)
+    spec = args.reference or default_reference_suite(benchmark, args.reference_id)
+    ref = resolve_reference(spec, benchmark, args.reference_id)
     if not ref.has_task(args.task):
         known = ", ".join(sorted(ref.tasks))
         raise InputError(
@@ -150,10 +338,13 @@ def cmd_solver_score(args) -> int:
     suite, reference_id = ref.suite, ref.reference_id
     del ref  # the parsed file is no longer needed: free it before the records arrive
     result = score_file(task_ref, Path(args.records))
-    write_atomic(Path(args.output), solver_score_bytes(result, suite, reference_id))
-    print(
-        f"{args.task}: relative_score {result.relative_score:.12g} over {task_ref.n_scored} scored instances "
-        f"({len(result.unscored_instances)} unscored records) against {reference_id} -> {args.output}"
+    write_to(target, solver_score_bytes(result, suite, reference_id))
+    say(
+        escape_for_terminal(
+            f"{args.task}: relative_score {result.relative_score:.12g} over {task_ref.n_scored} scored instances "
+            f"({len(result.unscored_instances)} unscored records) against {reference_id} -> {args.output}"
+        ),
+        args,
     )
     return EXIT_OK
 
@@ -162,14 +353,25 @@ def thresholds_of(args) -> dict[str, float]:
     return dict(args.threshold)
 
 
+def run_inputs(run) -> tuple[list, list]:
+    """A loaded run's input files and folders: what an output must never be (SPEC 13)."""
+    paths = run.paths
+    return [paths.attempts, paths.cohort], [paths.records]
+
+
 def cmd_score(args) -> int:
+    from .jsonio import dumps
     from .output import build_index, write_index
 
     run = load_for(args)
+    target = output_target(args, *run_inputs(run))
     document = build_index(run, thresholds_of(args))
-    write_index(Path(args.output), document)
-    print(summary_table(document))
-    print(f"{document['status']}: index.json written to {args.output}")
+    if target is None:
+        write_to(None, dumps(document))
+    else:
+        write_index(target, document)
+    say(summary_table(document), args)
+    say(f"{document['status']}: index.json written to {args.output}", args)
     return EXIT_FOR_STATUS[document["status"]]
 
 
@@ -179,34 +381,76 @@ def cmd_validate(args) -> int:
     run = load_for(args)
     document = build_index(run, thresholds_of(args))
     n_rows = len(run.attempts.rows)
-    print(f"no problems: {n_rows} rows, {len(document['models'])} models, status {document['status']}")
-    for name, m in document["models"].items():
-        for issue in m["issues"]:
-            print(f"  {name}: {issue['item']}: {issue['message']}")
+    found = findings(document)
+    print(
+        f"no problems: {n_rows} rows, {len(document['models'])} models, status {document['status']}, "
+        f"{len(found)} finding{'' if len(found) == 1 else 's'}"
+    )
+    for line in found:
+        print(line)
     return EXIT_FOR_STATUS[document["status"]]
 
 
+def checked(document: dict, shape) -> dict:
+    """The document, after checking it has the shape of its output type (SPEC 11: it validates
+    against its schema); a mismatch is a bug, reported as an internal error."""
+    import msgspec
+
+    msgspec.convert(document, shape)
+    return document
+
+
 def cmd_tau2(args) -> int:
-    from .jsonio import write_json
+    from .jsonio import dumps
+    from .results import Tau2Output
     from .tau2 import format_tau2_summary, tau2_metrics_for_file
 
+    folders = [args.results] if Path(args.results).is_dir() else []  # a dir-format run: any file in it is input
+    target = output_target(args, [args.results], folders) if args.output else None
     metrics = tau2_metrics_for_file(Path(args.results))
     if args.output:
-        write_json(Path(args.output), metrics)
-    print(format_tau2_summary(metrics))
+        write_to(target, dumps(checked(metrics, Tau2Output)))
+    say(format_tau2_summary(metrics), args)
     return EXIT_OK
 
 
 def cmd_compare(args) -> int:
     from .compare import compare_run, format_comparison
-    from .jsonio import write_json
+    from .jsonio import dumps
     from .output import score_run
+    from .results import CompareDocument
 
-    document, checked = score_run(load_for(args), thresholds_of(args))
-    result = compare_run(document, checked, *args.models)
+    run = load_for(args)
+    target = output_target(args, *run_inputs(run)) if args.output else None
+    document, checked_run = score_run(run, thresholds_of(args))
+    result = compare_run(document, checked_run, *args.models)
     if args.output:
-        write_json(Path(args.output), result)
-    print(format_comparison(result))
+        write_to(target, dumps(checked(result, CompareDocument)))
+    say("\n".join(map(escape_for_terminal, format_comparison(result).splitlines())), args)
+    return EXIT_OK
+
+
+def cmd_schema(args) -> int:
+    """``tcsexam schema`` (SPEC 11): one schema or all, on standard output or as DIR/<name>.schema.json."""
+    import msgspec
+
+    from .safety import write_atomic
+    from .schemas import NAMES, schema, schema_bytes
+
+    names = [args.name] if args.name else list(NAMES)
+    if args.output in (None, "-"):
+        if args.name:
+            data = schema_bytes(args.name)
+        else:
+            data = msgspec.json.format(msgspec.json.encode({n: schema(n) for n in names}), indent=2) + b"\n"
+        write_to(None, data)
+        return EXIT_OK
+    folder = Path(args.output)
+    if folder.exists() and not folder.is_dir():
+        raise InputError([Problem(str(folder), "", "--output", "is not a folder: schema --output names a DIR")])
+    for name in names:
+        write_atomic(folder / f"{name}.schema.json", schema_bytes(name))
+    print(f"schema: {len(names)} file{'' if len(names) == 1 else 's'} written to {folder}")
     return EXIT_OK
 
 
@@ -216,6 +460,7 @@ COMMANDS = {
     "validate": cmd_validate,
     "tau2": cmd_tau2,
     "compare": cmd_compare,
+    "schema": cmd_schema,
 }
 
 

@@ -70,14 +70,14 @@ def compare_run(document: dict, checked: Checked, a: str, b: str) -> dict:
 
 
 def _fmt(x, digits=4):
-    return "—" if x is None else f"{x:+.{digits}f}"
+    return "NA" if x is None else f"{x:+.{digits}f}"  # ASCII for scripts (scoring.cli)
 
 
 def format_comparison(result: dict) -> str:
     """The text ``compare`` prints: the SPEC 9 intervals, then (when present) the per-task differences
     largest first, the solver tasks' instance counts and the MDE by attempts per task."""
     a, b = result["models"]
-    lines = [f"paired difference {a} − {b} over tasks both have scored (95% t intervals)"]
+    lines = [f"paired difference {a} - {b} over tasks both have scored (95% t intervals)"]
     for t in TRACKS:
         r = result["tracks"].get(t)
         if r is None:
@@ -96,7 +96,7 @@ def format_comparison(result: dict) -> str:
         lines.append(f"  index difference {_fmt(idx['value'], 2)} points {ci}{excl}")
     tasks = sorted(result.get("tasks", []), key=lambda x: -abs(x["difference"]))  # stable: ties in suite order
     if tasks:
-        lines.append(f"per task, largest difference first ({a} − {b}):")
+        lines.append(f"per task, largest difference first ({a} - {b}):")
         width = max(len(x["item"]) for x in tasks)
         for x in tasks:
             lines.append(

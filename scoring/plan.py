@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import argparse
 import math
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .vocab import EXIT_FOR_STATUS, TRACK_LETTERS, TRACKS, WEIGHTS
+from .vocab import EXIT_FOR_STATUS, NA, TRACK_LETTERS, TRACKS, WEIGHTS
 
 if TYPE_CHECKING:
     from .rules import Checked
@@ -45,7 +44,7 @@ def plan_document(document: dict, checked: Checked, max_attempts: int, target: f
 
 
 def _num(x: float | None, digits: int = 4) -> str:
-    return "—" if x is None else f"{x:.{digits}g}"
+    return NA if x is None else f"{x:.{digits}g}"
 
 
 def format_plan(result: dict) -> str:
@@ -95,9 +94,19 @@ def parse_target(text: str) -> float:
 
 def add_parsers(sub) -> dict:
     """Register ``plan`` on the ``tcsexam`` sub-parsers; returns command -> handler."""
-    from .cli import add_run_arguments
+    from .cli import add_output_argument, add_run_arguments, epilog
 
-    p = sub.add_parser("plan", help="attempts per task needed for a precision of the index (SPEC 12.3)")
+    p = sub.add_parser(
+        "plan",
+        help="attempts per task needed for a precision of the index (SPEC 12.3)",
+        description="Per model: the within- and between-task variance of each track and the projected "
+        "95%% half-width of the index with r attempts of every task (SPEC 12.3).",
+        epilog=epilog(
+            "  tcsexam plan sample_runs/demo\n  tcsexam plan run/ --max-attempts 5 --target 5 --output plan.json",
+            "exit codes:\n  0  planned (complete or provisional run)\n  3  planned from an incomplete run "
+            "(its scored tasks only)\n  1  rejected input (nothing written)\n  2  usage error",
+        ),
+    )
     add_run_arguments(p)
     p.add_argument(
         "--max-attempts",
@@ -106,22 +115,26 @@ def add_parsers(sub) -> dict:
         help="project half-widths for r = 1..R attempts per task (default 10)",
     )
     p.add_argument("--target", type=parse_target, metavar="H", help="the 95%% half-width wanted, in index points")
-    p.add_argument("--output", metavar="FILE", help="write the plan as JSON")
+    add_output_argument(p, "also write the plan as JSON here")
     return {"plan": run_plan}
 
 
 def run_plan(args) -> int:
-    from .cli import load_for, thresholds_of
-    from .jsonio import write_json
+    from .cli import checked, load_for, output_target, run_inputs, say, thresholds_of, write_to
+    from .jsonio import dumps
     from .output import score_run
     from .planning import DEFAULT_MAX_ATTEMPTS
+    from .results import PlanDocument
+    from .safety import escape_for_terminal
 
-    document, checked = score_run(load_for(args), thresholds_of(args))
+    run = load_for(args)
+    target = output_target(args, *run_inputs(run)) if args.output else None
+    document, checked_run = score_run(run, thresholds_of(args))
     max_attempts = DEFAULT_MAX_ATTEMPTS if args.max_attempts is None else args.max_attempts
-    result = plan_document(document, checked, max_attempts, args.target)
+    result = plan_document(document, checked_run, max_attempts, args.target)
     if args.output:
-        write_json(Path(args.output), result)
-    print(format_plan(result))
-    if args.output:
-        print(f"{document['status']}: plan written to {args.output}")
+        write_to(target, dumps(checked(result, PlanDocument)))
+    say("\n".join(map(escape_for_terminal, format_plan(result).splitlines())), args)
+    if args.output and args.output != "-":
+        say(f"{document['status']}: plan written to {args.output}", args)
     return EXIT_FOR_STATUS[document["status"]]

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import InputError, Problem, Problems
-from .jsonio import load_json, write_atomic
+from .jsonio import write_atomic
+from .safety import RecordsRoot, check_name, escape_for_terminal, records_file
 from .vocab import INCOMPLETE_STATUSES
 
 EXIT_OK, EXIT_REJECTED, EXIT_INCOMPLETE = 0, 1, 3
@@ -220,6 +221,21 @@ def not_ready_reason(task_ref, raw) -> str | None:
     return "; ".join(parts) or None
 
 
+def not_ready(task_ref, data: bytes, file: str) -> str | None:
+    """Why a records file that does not score is not ready (SPEC 10), or None when it is rejected
+    for another reason; a not-ready file with other problems as well raises them."""
+    import msgspec
+
+    try:
+        raw = msgspec.json.decode(data)
+    except msgspec.DecodeError:
+        return None  # not JSON: the scorer's own message says so
+    reason = not_ready_reason(task_ref, raw)
+    if reason:
+        check_rest(task_ref, raw, file)
+    return reason
+
+
 def check_rest(task_ref, raw, file: str) -> None:
     """Reject every problem of a not-ready records file other than what makes it not ready."""
     from .solver_score import parse_records
@@ -248,40 +264,37 @@ def check_rest(task_ref, raw, file: str) -> None:
     problems.raise_if_any()
 
 
-def record_parts(row, file: str) -> list[str]:
-    """The path parts of a row's records/solver-scores file (SPEC 13: names are data, never paths):
-    a model may hold '/' (nested folders); no part may be empty, '.' or '..', or hold a backslash
-    or NUL; item and attempt hold no '/'."""
+def check_row_names(row, file: str) -> None:
+    """SPEC 13: the names that make a row's records and solver-scores paths are data, never
+    paths (``safety.check_name``); a bad one is a problem on the row's line."""
     problems = Problems()
-    for name, value in (("model", row.model), ("item", row.item), ("attempt", row.attempt)):
-        parts = value.split("/") if name == "model" else [value]
-        if value.startswith("/") or any(p in ("", ".", "..") or "\\" in p or "\x00" in p or "/" in p for p in parts):
-            problems.add(
-                file, f"line {row.line}", name, f"{value!r} could leave its folder: a name is data, not a path"
-            )
+    for value, kind in ((row.model, "model"), (row.item, "item"), (row.attempt, "attempt")):
+        problem = check_name(value, kind)
+        if problem:
+            problems.add(file, f"line {row.line}", kind, f"{value!r}: {problem}")
     problems.raise_if_any()
-    return [*row.model.split("/"), row.item, f"{row.attempt}.json"]
 
 
 def plan_fill(run, reference, run_dir: Path) -> FillPlan:
     """Score every adopted solver row with a records file (SPEC 10); raises InputError on any
     problem of a records file other than 'not ready', listing every one."""
-    from .solver_score import parse_records, score_task
+    from .solver_score import score_records
 
     plan = FillPlan()
     problems = Problems()
     items = {t.item for t in run.suite.tasks}
     cohort_id = run.cohort.solver_reference_id
+    records_root = RecordsRoot(run_dir / "records")
     for row in run.attempts.rows:
         if not (row.adopted and row.track == "solver" and row.model in run.cohort.models and row.item in items):
             continue
         try:
-            rel = Path(*record_parts(row, str(run.paths.attempts)))
+            check_row_names(row, str(run.paths.attempts))
+            path, data = records_root.read(row.model, row.item, row.attempt)
         except InputError as exc:
             problems.extend(exc.problems)
             continue
-        path = run_dir / "records" / rel
-        if not path.is_file():
+        if data is None:
             plan.no_records.append(row)
             continue
         if not reference.has_task(row.item):
@@ -294,18 +307,16 @@ def plan_fill(run, reference, run_dir: Path) -> FillPlan:
             continue
         task_ref = reference.task(row.item)
         try:
-            raw = load_json(path, "records file")
-            reason = not_ready_reason(task_ref, raw)
-            if reason:
-                check_rest(task_ref, raw, str(path))
-                plan.not_ready.append((row, reason))
-                continue
-            result = score_task(task_ref, parse_records(raw, str(path), task_ref.kind))
+            result = score_records(task_ref, data, path)  # exactly as solver-score scores it
         except InputError as exc:
-            problems.extend(exc.problems)
+            reason = not_ready(task_ref, data, path)
+            if reason is None:
+                problems.extend(exc.problems)
+            else:
+                plan.not_ready.append((row, reason))
             continue
         new = result.relative_score
-        out = run_dir / "solver-scores" / rel
+        out = Path(records_file(str(run_dir / "solver-scores"), row.model, row.item, row.attempt))
         old = row.score
         same_ref = row.reference_id in ("", cohort_id)
         if (
@@ -375,9 +386,7 @@ def edited_text(text: str, columns: list[str], rows, edits: dict[int, dict[str, 
 
 def who(row) -> str:
     """A row as printed: its line and names, control characters escaped (SPEC 13)."""
-    from .report import terminal_text
-
-    return terminal_text(f"line {row.line}: {row.model} {row.item} attempt {row.attempt}")
+    return escape_for_terminal(f"line {row.line}: {row.model} {row.item} attempt {row.attempt}")
 
 
 def fmt_score(x) -> str:
@@ -391,7 +400,6 @@ def run_fill(args) -> int:
     from .inputs import load_run, resolve_run_paths
     from .jsonio import read_bytes
     from .reference import check_reference_identity, load_reference, reference_path
-    from .report import terminal_text
     from .solver_score import solver_score_bytes
 
     run_dir = Path(args.run_dir or ".")
@@ -438,9 +446,9 @@ def run_fill(args) -> int:
             f"{new!r}{' (conflict replaced)' if old is not None and abs(old - new) > CONFLICT_TOLERANCE else ''}"
         )
     for problem in plan.conflicts:
-        print(f"conflict: {terminal_text(str(problem))}")
+        print(f"conflict: {escape_for_terminal(str(problem))}")
     for row, reason in plan.not_ready:
-        print(f"not ready: {who(row)}: {terminal_text(reason)}")
+        print(f"not ready: {who(row)}: {escape_for_terminal(reason)}")
     for row in plan.no_records:
         if row.score_status != "valid":
             print(f"no records: {who(row)}")
@@ -467,12 +475,17 @@ def run_fill(args) -> int:
 
 
 def add_init_parser(sub) -> None:
+    from .cli import epilog
+
     p = sub.add_parser(
         "init",
         help="write a skeleton attempts.csv from the cohort (SPEC 10)",
-        description="One row per planned attempt of every model and task, score empty, "
-        "score_status missing. Exit 0 written, 1 rejected (an existing attempts.csv without "
-        "--force), 2 usage.",
+        description="One row per planned attempt of every model and task, score empty, score_status missing.",
+        epilog=epilog(
+            "  tcsexam init run/\n  tcsexam init run/ --cohort cohort.json --force",
+            "exit codes:\n  0  written\n  1  rejected (an existing attempts.csv without --force, a bad cohort)\n"
+            "  2  usage error",
+        ),
     )
     p.add_argument("run_dir", nargs="?", metavar="RUN_DIR", help="run folder (default: the current folder)")
     p.add_argument("--cohort", metavar="JSON", help="cohort declaration (default RUN_DIR/cohort.json)")
@@ -483,13 +496,20 @@ def add_init_parser(sub) -> None:
 
 
 def add_fill_parser(sub) -> None:
+    from .cli import epilog
+
     p = sub.add_parser(
         "fill",
         help="fill solver scores into attempts.csv from the records (SPEC 10)",
         description="Scores every adopted solver row with a records file as solver-score does, "
         "writes RUN_DIR/solver-scores/<model>/<item>/<attempt>.json, then edits only the filled "
-        "fields of attempts.csv. Exit 0 every adopted solver row valid, 3 some not ready or "
-        "without records, 1 conflict or rejected records, 2 usage.",
+        "fields of attempts.csv.",
+        epilog=epilog(
+            "  tcsexam fill run/ --dry-run\n  tcsexam fill run/\n  tcsexam fill run/ --overwrite",
+            "exit codes:\n  0  every adopted solver row ends with a valid score\n"
+            "  3  some are not ready or have no records file\n"
+            "  1  a conflict (without --overwrite) or rejected records: nothing written\n  2  usage error",
+        ),
     )
     p.add_argument("run_dir", nargs="?", metavar="RUN_DIR", help="run folder (default: the current folder)")
     p.add_argument(

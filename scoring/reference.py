@@ -288,10 +288,31 @@ def reference_path(benchmark: Path, reference_id: str, suite: str) -> Path:
     return benchmark / "references" / reference_id / f"{suite}.json"
 
 
+def default_reference_id(benchmark: Path) -> str:
+    """SPEC 6: the benchmark folder's only reference id when it holds exactly one, else the
+    paper's (DEFAULT_REFERENCE_ID)."""
+    root = benchmark / "references"
+    ids = sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+    return ids[0] if len(ids) == 1 else DEFAULT_REFERENCE_ID
+
+
+def default_reference_suite(benchmark: Path, reference_id: str | None) -> str:
+    """``solver-score`` without ``--reference``: the suite of the reference's only file
+    (BENCHMARK/references/<id>/<suite>.json); several or none is a problem naming them."""
+    rid = reference_id or default_reference_id(benchmark)
+    folder = benchmark / "references" / rid
+    suites = sorted(p.stem for p in folder.glob("*.json") if p.stem in ("lite", "full")) if folder.is_dir() else []
+    if len(suites) == 1:
+        return suites[0]
+    found = f"it holds {' and '.join(suites)}" if suites else "it holds no lite.json or full.json"
+    raise InputError([Problem(str(folder), "", "", f"{found}: pass --reference lite, full or a PATH")])
+
+
 def resolve_reference(spec: str, benchmark: Path, reference_id: str | None) -> LoadedReference:
-    """SPEC 6: ``lite``/``full`` resolve to BENCHMARK/references/<id>/<suite>.json; anything else is a path."""
+    """SPEC 6: ``lite``/``full`` resolve to BENCHMARK/references/<id>/<suite>.json (id: ``reference_id``,
+    else ``default_reference_id``); anything else is a path."""
     if spec in ("lite", "full") and not (os.sep in spec or Path(spec).suffix):
-        rid = reference_id or DEFAULT_REFERENCE_ID
+        rid = reference_id or default_reference_id(benchmark)
         path = reference_path(benchmark, rid, spec)
         if not path.is_file():
             root = benchmark / "references"

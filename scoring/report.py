@@ -15,14 +15,15 @@ import hashlib
 import html
 import io
 import math
-import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .errors import InputError, Problem, Problems
-from .jsonio import dumps, load_json, write_atomic
+from .jsonio import dumps, load_json
+from .safety import check_output, escape_for_terminal, write_output
 from .vocab import TRACK_LETTERS, TRACKS
 
 EXIT_OK, EXIT_REJECTED = 0, 1
@@ -220,13 +221,8 @@ def text_cells(
     ]
 
 
-def terminal_text(text: str) -> str:
-    """SPEC 13: a name shown as text has its control characters escaped (``\\x1b``), never raw."""
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
-
-
 def markdown_escape(text: str) -> str:
-    return terminal_text(text.replace("\\", "\\\\").replace("|", "\\|"))
+    return escape_for_terminal(text.replace("\\", "\\\\").replace("|", "\\|"))
 
 
 def render_markdown(groups: list[Group], di: int, dt: int) -> str:
@@ -272,7 +268,7 @@ LATEX_SPECIAL = {
 
 def latex_escape(text: str) -> str:
     """Names as LaTeX text: every special character escaped; non-ASCII is left to inputenc (UTF-8)."""
-    return "".join(LATEX_SPECIAL.get(c, c) for c in terminal_text(text))
+    return "".join(LATEX_SPECIAL.get(c, c) for c in escape_for_terminal(text))
 
 
 def render_latex(groups: list[Group], di: int, dt: int) -> str:
@@ -346,7 +342,7 @@ def chart_svg(g: Group, di: int) -> str:
     left_out = [r.model for r in g.rows if r.index.value is None]
     caption = (
         '<p class="caption">Index (points) of each model, with its 95% interval where it has one.'
-        + (f" No index (not charted): {html.escape(terminal_text(', '.join(left_out)))}." if left_out else "")
+        + (f" No index (not charted): {html.escape(escape_for_terminal(', '.join(left_out)))}." if left_out else "")
         + "</p>"
     )
     if not rows:
@@ -373,7 +369,7 @@ def chart_svg(g: Group, di: int) -> str:
     for k, r in enumerate(rows):
         assert r.index.value is not None  # rows are the charted ones
         y = 25 + step * k
-        label = html.escape(terminal_text(r.model) + (" " + PROVISIONAL_MARK if r.provisional else ""))
+        label = html.escape(escape_for_terminal(r.model) + (" " + PROVISIONAL_MARK if r.provisional else ""))
         parts.append(f'<text x="{left - 8}" y="{y + 4}" class="label">{label}</text>')
         if r.index.lo is not None and r.index.hi is not None:
             parts.append(f'<line x1="{x(r.index.lo):.1f}" y1="{y}" x2="{x(r.index.hi):.1f}" y2="{y}" class="ci"/>')
@@ -413,7 +409,7 @@ def render_html(groups: list[Group], di: int, dt: int) -> str:
             + "</tr></thead><tbody>"
         )
         for row in g.rows:
-            cells = text_cells(row, di, dt, " ± ", NULL, "–", " " + PROVISIONAL_MARK, terminal_text)
+            cells = text_cells(row, di, dt, " ± ", NULL, "–", " " + PROVISIONAL_MARK, escape_for_terminal)
             out.append(
                 "<tr>"
                 + "".join(
@@ -487,16 +483,16 @@ def change(a, b, interval) -> dict:
 
 
 def signed(x: float | None, digits: int) -> str:
-    return "--" if x is None else f"{x:+.{digits}f}"
+    return "NA" if x is None else f"{x:+.{digits}f}"
 
 
 def format_diff(d: dict) -> str:
-    return "\n".join(terminal_text(line) for line in diff_lines(d))
+    return "\n".join(escape_for_terminal(line) for line in diff_lines(d))
 
 
 def diff_lines(d: dict) -> list[str]:
-    def plain(x, digits):
-        return "--" if x is None else f"{x:.{digits}f}"
+    def plain(x, digits):  # ASCII for scripts: NA when missing (scoring.cli)
+        return "NA" if x is None else f"{x:.{digits}f}"
 
     lines = [f"status: {d['status']['old']} -> {d['status']['new']}"]
     for name, e in d["models"].items():
@@ -505,7 +501,7 @@ def diff_lines(d: dict) -> list[str]:
             i["exceeds_half_width"]
         ]
         status = (
-            f"; status {e['status']['old'] or '--'} -> {e['status']['new'] or '--'}" if e["status"]["changed"] else ""
+            f"; status {e['status']['old'] or 'NA'} -> {e['status']['new'] or 'NA'}" if e["status"]["changed"] else ""
         )
         lines.append(
             f"{name}: index {plain(i['old'], 2)} -> {plain(i['new'], 2)} ({signed(i['change'], 2)}){flag}{status}"
@@ -522,7 +518,7 @@ def diff_lines(d: dict) -> list[str]:
     for name in d["removed"]:
         lines.append(f"removed: {name}")
     for inp in d["inputs_changed"]:
-        lines.append(f"input changed: {inp['input']}: {inp['old'] or '--'} -> {inp['new'] or '--'}")
+        lines.append(f"input changed: {inp['input']}: {inp['old'] or 'NA'} -> {inp['new'] or 'NA'}")
     return lines
 
 
@@ -683,30 +679,18 @@ def recompute_with_pipeline(paths, thresholds: dict) -> dict:
 # --- command line ---------------------------------------------------------------------------------
 
 
-def check_output(output: str | None, inputs: list[str]) -> Path | None:
-    """SPEC 13: an output is never one of the command's inputs, nor a folder, device or FIFO."""
-    if output is None or output == "-":
-        return None
-    path = Path(output)
-    for name in inputs:
-        try:
-            if path.exists() and os.path.samefile(path, name):
-                raise InputError(
-                    [Problem(output, "", "--output", "is one of the command's inputs: refusing to overwrite it")]
-                )
-        except OSError:
-            pass
-    if path.exists() and not path.is_file():
-        raise InputError([Problem(output, "", "--output", "is not a regular file")])
-    return path
+def emit_bytes(path: Path | None, data: bytes) -> None:
+    """Write an output to the file ``path`` atomically, or to standard output when None
+    (``--output -``, SPEC 6), after the text already printed there."""
+    if path is None:
+        sys.stdout.flush()
+    write_output(path, data)
 
 
 def emit(text: str, output: str | None, inputs: list[str]) -> None:
-    path = check_output(output, inputs)
-    if path is None:
-        print(text, end="")
-    else:
-        write_atomic(path, text.encode("utf-8"))
+    """Text to standard output, or to ``--output`` (``-`` is standard output; SPEC 13: never an
+    input, a folder or a device)."""
+    emit_bytes(None if output is None else check_output(output, inputs), text.encode("utf-8"))
 
 
 def run_table(args) -> int:
@@ -735,6 +719,11 @@ def run_diff(args) -> int:
     problems.raise_if_any()
     d = diff_index(*docs)
     if args.output:
+        import msgspec
+
+        from .results import DiffOutput
+
+        msgspec.convert(d, DiffOutput)  # the shape its schema describes (SPEC 11); a mismatch is a bug
         emit(dumps(d).decode("utf-8"), args.output, [args.old, args.new])
     if args.output != "-":
         print(format_diff(d))
@@ -754,7 +743,7 @@ def run_verify(args) -> int:
     if findings:
         print(f"{args.index}: NOT verified, {len(findings)} difference{'s' if len(findings) != 1 else ''}:")
         for f in findings:
-            print(f"  {terminal_text(f)}")
+            print(f"  {escape_for_terminal(f)}")
         return EXIT_REJECTED
     print(
         f"{args.index}: verified: every input matches its sha256, the recomputed document equals the stored "
@@ -777,10 +766,19 @@ def digits_arg(text: str) -> int:
 
 
 def add_table_parser(sub) -> None:
+    from .cli import add_output_argument, epilog
+
     p = sub.add_parser(
         "table",
         help="leaderboard tables of index.json files (SPEC 11)",
-        description="One table per (suite, solver_protocol) group. Exit 0, 1 rejected input, 2 usage.",
+        description="One table per (suite, solver_protocol) group, never mixed (R3).",
+        epilog=epilog(
+            "  tcsexam table build/index.json\n"
+            "  tcsexam table full.json lite.json --format latex --output table.tex\n"
+            "  tcsexam table *.json --format csv --output -",
+            "exit codes:\n  0  written\n  1  rejected input (an unreadable index.json, a model twice in a group)\n"
+            "  2  usage error",
+        ),
     )
     p.add_argument("index", nargs="+", metavar="INDEX_JSON", help="index.json files written by score")
     p.add_argument(
@@ -792,34 +790,51 @@ def add_table_parser(sub) -> None:
     p.add_argument(
         "--digits", type=digits_arg, metavar="N", help="decimals (default: 2 for the index, 3 for the tracks)"
     )
-    p.add_argument("--output", metavar="FILE", help="write here instead of standard output")
+    add_output_argument(p, "write the table here instead of standard output")
 
 
 def add_diff_parser(sub) -> None:
+    from .cli import add_output_argument, epilog
+
     p = sub.add_parser(
         "diff",
         help="what moved between two index.json files (SPEC 11)",
-        description="Exit 0, 1 for an unreadable or malformed index.json.",
+        description="Per model the index and track means before and after, the change, and whether it "
+        "exceeds the new document's 95% half-width; statuses; models added and removed; changed inputs.",
+        epilog=epilog(
+            "  tcsexam diff old/index.json build/index.json\n  tcsexam diff a.json b.json --output diff.json",
+            "exit codes:\n  0  compared (whatever moved)\n  1  an unreadable or malformed index.json\n  2  usage error",
+        ),
     )
-    p.add_argument("old", metavar="OLD_INDEX")
-    p.add_argument("new", metavar="NEW_INDEX")
-    p.add_argument("--output", metavar="FILE", help="also write the differences as JSON")
+    p.add_argument("old", metavar="OLD_INDEX", help="the earlier index.json")
+    p.add_argument("new", metavar="NEW_INDEX", help="the later index.json (its intervals judge the changes)")
+    add_output_argument(p, "also write the differences as JSON here (- : the JSON alone on standard output)")
 
 
 def add_verify_parser(sub) -> None:
+    from .cli import epilog
+
     p = sub.add_parser(
         "verify",
         help="recompute an index.json from its inputs and check it (SPEC 11)",
-        description="Exit 0 when it holds, 1 listing every difference.",
+        description="Each input's sha256 must match the provenance, the recomputed document must equal "
+        "the stored one, and the stored document must hash to its own content_sha256.",
+        epilog=epilog(
+            "  tcsexam verify build/index.json\n  tcsexam verify paper/index.json copied-run/",
+            "exit codes:\n  0  verified\n  1  not verified (every difference listed) or an unreadable "
+            "index.json\n  2  usage error",
+        ),
     )
-    p.add_argument("index", metavar="INDEX_JSON")
+    p.add_argument("index", metavar="INDEX_JSON", help="the index.json to check")
     p.add_argument(
         "run_dir",
         nargs="?",
         metavar="RUN_DIR",
         help="find attempts.csv, cohort.json, records/ here instead of at the provenance paths",
     )
-    p.add_argument("--benchmark", metavar="DIR", help="benchmark folder for suite and reference")
+    p.add_argument(
+        "--benchmark", metavar="DIR", help="benchmark folder for suite and reference (default: as at scoring)"
+    )
 
 
 def add_parsers(sub) -> dict:

@@ -252,7 +252,7 @@ class CompareDocument(Strict):
     """``tcsexam compare``: the paired difference A − B (SPEC 9), per task and per solver instance
     (12.2), and the MDE by attempts per task (12.3, keys "1" to "10")."""
 
-    models: list[str]
+    models: tuple[str, str]
     method: Literal["task-clustered-t"]
     level: float
     difference: str
@@ -284,3 +284,87 @@ class PlanDocument(Strict):
     models: dict[str, ModelPlan]
     target: float | None
     level: float
+
+
+class Tau2Task(Strict):
+    task_id: str | int
+    n: int
+    successes: int
+    avg_reward: float | None
+    termination_reasons: dict[str, int]
+    pass_hat_k: dict[str, float]
+
+
+class Tau2DbChecks(Strict):
+    match: int
+    mismatch: int
+    not_checked: int
+
+
+class Tau2Finding(Strict):
+    task_id: str | int
+    trial: int | None
+    stored_reward: float | None
+    derived_reward: float | None
+    finding: str
+
+
+class Tau2Output(Strict):
+    """SPEC 8, ``tcsexam tau2 --output``."""
+
+    source: str
+    num_simulations: int
+    num_tasks: int
+    infra_errors: int
+    max_k: int
+    avg_reward: float | None
+    avg_agent_cost: float | None
+    pass_hat_k: dict[str, float]
+    termination_reasons: dict[str, int]
+    db: Tau2DbChecks
+    tasks: list[Tau2Task]
+    audit: list[Tau2Finding]
+
+
+# --- diff output (SPEC 11) -------------------------------------------------------------------
+
+
+class Change(Strict):
+    old: float | None
+    new: float | None
+    change: float | None
+    half_width: float | None  # of the new document's 95% interval
+    exceeds_half_width: bool | None
+
+
+class StatusChange(Strict):
+    old: str | None  # null: the model is not in that document
+    new: str | None
+    changed: bool
+
+
+class ModelDiff(Strict):
+    status: StatusChange
+    index: Change
+    tracks: dict[str, Change]
+
+
+class InputChange(Strict):
+    input: str
+    old: str | None
+    new: str | None
+
+
+class StatusPair(Strict):
+    old: str
+    new: str
+
+
+class DiffOutput(Strict):
+    """SPEC 11, ``tcsexam diff --output``."""
+
+    models: dict[str, ModelDiff]
+    added: list[str]
+    removed: list[str]
+    inputs_changed: list[InputChange]
+    status: StatusPair

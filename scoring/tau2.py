@@ -254,7 +254,7 @@ def tau2_metrics_for_file(path: Path) -> dict:
 
 def format_tau2_summary(m: dict) -> str:
     def f(x):
-        return "—" if x is None else f"{x:.6g}"
+        return "NA" if x is None else f"{x:.4f}"  # ASCII, the dashboard's decimals (scoring.cli)
 
     lines = [
         (
@@ -269,5 +269,5 @@ def format_tau2_summary(m: dict) -> str:
     ]
     lines += [f"  task {a['task_id']} trial {a['trial']}: {a['finding']}" for a in m["audit"][:20]]
     if len(m["audit"]) > 20:
-        lines.append(f"  … and {len(m['audit']) - 20} more (see --output)")
+        lines.append(f"  ... and {len(m['audit']) - 20} more (see --output)")
     return "\n".join(lines)

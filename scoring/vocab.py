@@ -49,3 +49,5 @@ TRACK_SCORE_TYPE = {
 RunStatus = Literal["complete", "provisional", "incomplete"]
 STATUS_ORDER = {s: i for i, s in enumerate(get_args(RunStatus))}
 EXIT_FOR_STATUS = {"complete": 0, "provisional": 0, "incomplete": 3}
+
+NA = "NA"  # a missing value in text a script parses (SPEC 6 command line)

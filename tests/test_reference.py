@@ -97,8 +97,13 @@ def test_resolve_by_suite_name_and_id(tmp_path):
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps(MINI_REFERENCE))
     assert resolve_reference("lite", tmp_path, "ref-test").reference_id == "ref-test"
-    with pytest.raises(InputError, match="available: ref-test"):
-        resolve_reference("lite", tmp_path, None)  # default id paper-k3-fixed-260925 is not there
+    # SPEC 6: without an id, the benchmark folder's only reference id
+    assert resolve_reference("lite", tmp_path, None).reference_id == "ref-test"
+    other = tmp_path / "references" / "other" / "lite.json"
+    other.parent.mkdir(parents=True)
+    other.write_text(json.dumps({**MINI_REFERENCE, "reference_id": "other"}))
+    with pytest.raises(InputError, match="available: other, ref-test"):
+        resolve_reference("lite", tmp_path, None)  # two ids: the default paper-k3-fixed-260925, not there
 
 
 def test_file_under_another_id_is_rejected(tmp_path):

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -30,13 +32,15 @@ def test_the_readme_workflow_runs_as_written(tmp_path):
     assert "Traceback" not in proc.stderr and "error" not in proc.stderr.lower(), proc.stderr
     codes = [int(c) for c in re.findall(r"\[exit (\d+)\]", out)]
     # init 0, score 3 (nothing scored yet), fill --dry-run 0, fill 0, score 3 (cirrus-mini), table x3 0,
-    # diff 0, verify 0
-    assert codes == [0, 3, 0, 0, 3, 0, 0, 0, 0, 0], out
+    # diff 0, verify 0, schema 0
+    assert codes == [0, 3, 0, 0, 3, 0, 0, 0, 0, 0, 0], out
     assert "init: 101 planned attempts" in out and "would fill 25," in out and "filled 25, already filled 0" in out
     work = tmp_path / "work"
     assert (work / "run/solver-scores/atlas-70b/maxcut-mqlib/1.json").is_file()
     assert "\\toprule" in (work / "table.tex").read_text() and "<svg" in (work / "leaderboard.html").read_text()
     assert "verified:" in out
+    index_schema = json.loads((work / "schemas" / "index.schema.json").read_text())
+    jsonschema.Draft202012Validator(index_schema).validate(json.loads((work / "index.json").read_text()))
     # the filled run scores as the demo does: its solver scores came from the same records
     index = json.loads((work / "index.json").read_text())
     subprocess.run(
