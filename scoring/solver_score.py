@@ -172,7 +172,7 @@ def record_problems(
     starts = bounds.tolist()
     for k in range(len(files)):
         lo, hi = starts[k], starts[k + 1]
-        part = names[lo:hi]
+        part = names if len(files) == 1 else names[lo:hi]
         if len(set(part)) != len(part):
             first: dict[str, int] = {}
             for i, name in enumerate(part, lo):
