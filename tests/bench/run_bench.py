@@ -54,23 +54,39 @@ open(sys.argv[1], 'wb').write(orjson.dumps(data[-1]))
 """
 
 
+# Runs a command and reports its wall time and peak resident memory. The benchmark process holds
+# the generated inputs (about a gigabyte at its peak); a child it starts directly would report that
+# peak as its own ru_maxrss (Linux carries the high-water mark over exec from the image that
+# spawned it), so every measured command is spawned from this small process instead.
+LAUNCH = """
+import os, sys, time
+t = time.perf_counter()
+pid = os.posix_spawn(sys.argv[2], sys.argv[2:], os.environ)
+_, status, usage = os.wait4(pid, 0)
+elapsed = time.perf_counter() - t
+with open(sys.argv[1], "w") as f:
+    f.write(f"{elapsed!r} {usage.ru_maxrss}")
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def wall(cmd: list[str], reps: int, ok=(0,)) -> float:
     return wall_and_peak(cmd, reps, ok)[0]
 
 
 def wall_and_peak(cmd: list[str], reps: int, ok=(0,)) -> tuple[float, float]:
-    """Best wall time of ``reps`` fresh processes, and the largest peak resident memory (MB)."""
+    """Best wall time of ``reps`` fresh processes, and the largest peak resident memory (MB), both
+    as measured by ``LAUNCH`` around the command itself."""
     best, peak = math.inf, 0.0
-    for _ in range(reps):
-        t = time.perf_counter()
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        stderr = proc.stderr.read() if proc.stderr else b""
-        _, status, usage = os.wait4(proc.pid, 0)
-        elapsed = time.perf_counter() - t
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        if proc.returncode not in ok:
-            raise SystemExit(f"{cmd[:4]} failed ({proc.returncode}): {stderr.decode()[-2000:]}")
-        best, peak = min(best, elapsed), max(peak, usage.ru_maxrss / 1024)
+    with tempfile.TemporaryDirectory() as tmp:
+        measured = Path(tmp) / "measured"
+        for _ in range(reps):
+            launch = [sys.executable, "-c", LAUNCH, str(measured), *cmd]
+            proc = subprocess.run(launch, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            if proc.returncode not in ok:
+                raise SystemExit(f"{cmd[:4]} failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
+            elapsed, maxrss = measured.read_text().split()
+            best, peak = min(best, float(elapsed)), max(peak, int(maxrss) / 1024)
     return best, peak
 
 
