@@ -88,7 +88,7 @@ def rescore_task(task_ref: TaskReference, base: str, rels: list[str]) -> list[Ou
     records, problems = check_records(datas, paths, task_ref.kind)
     scores = iter(score_records(task_ref, records))
     for k, data, found in zip(present, datas, problems, strict=True):
-        result = found or next(scores)
+        result: TaskScore | list[Problem] = found or next(scores)
         if isinstance(result, list):
             outcomes[k] = (None, None, result)
         else:

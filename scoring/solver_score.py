@@ -253,8 +253,8 @@ def score_records(ref: TaskReference, records: Records) -> list[TaskScore | list
     with np.errstate(over="ignore"):
         z = instance_z(A, ref.mu, ref.scale, ref.direction)
     phi = instance_phi(z)
-    lacking = (take < 0).any(axis=1).tolist()
-    overflowing = np.isinf(z).any(axis=1).tolist()
+    lacking: list[bool] = np.asarray((take < 0).any(axis=1)).tolist()
+    overflowing: list[bool] = np.asarray(np.isinf(z).any(axis=1)).tolist()
     starts = records.bounds.tolist()
     out: list[TaskScore | list[Problem]] = []
     for k, file in enumerate(records.files):
