@@ -14,7 +14,7 @@ from .jsonio import read_if_file
 from .models import AttemptRow
 from .reference import TaskReference
 from .rules import Checked
-from .solver_score import TaskScore, read_records, score_task
+from .solver_score import TaskScore, check_records, score_records
 
 CROSS_CHECK_TOLERANCE = 1e-9
 
@@ -67,21 +67,32 @@ Outcome = tuple[TaskScore | None, str | None, list[Problem]]  # the score, the f
 
 
 def rescore_task(task_ref: TaskReference, base: str, rels: list[str]) -> list[Outcome]:
-    """Read, check and score the records files ``rels`` (under ``base``) of one task; per file its
-    TaskScore (None when there is no file or it has problems), its sha256 and its problems."""
-    outcomes: list[Outcome] = []
-    for rel in rels:
+    """Read, check and score the records files ``rels`` (under ``base``) of one task, all of them
+    as one set of columns (``check_records``, ``score_records``); per file its TaskScore (None
+    when there is no file or it has problems), its sha256 and its problems."""
+    outcomes: list[Outcome] = [(None, None, []) for _ in rels]  # no file: not re-scored
+    datas: list[bytes] = []
+    paths: list[str] = []
+    present: list[int] = []
+    for k, rel in enumerate(rels):
         path = os.path.join(base, rel)
         try:
             data = read_if_file(path, "records file")
-            if data is None:  # no file: this attempt is not re-scored
-                outcomes.append((None, None, []))
-                continue
-            score = score_task(task_ref, read_records(data, path, task_ref.kind))
         except InputError as exc:
-            outcomes.append((None, None, exc.problems))
+            outcomes[k] = (None, None, exc.problems)
             continue
-        outcomes.append((score, hashlib.sha256(data).hexdigest(), []))
+        if data is not None:
+            datas.append(data)
+            paths.append(path)
+            present.append(k)
+    records, problems = check_records(datas, paths, task_ref.kind)
+    scores = iter(score_records(task_ref, records))
+    for k, data, found in zip(present, datas, problems, strict=True):
+        result: TaskScore | list[Problem] = found or next(scores)
+        if isinstance(result, list):
+            outcomes[k] = (None, None, result)
+        else:
+            outcomes[k] = (result, hashlib.sha256(data).hexdigest(), [])
     return outcomes
 
 

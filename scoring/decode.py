@@ -173,7 +173,7 @@ def decode(data: bytes, type_: type[T], file: str, decoder: msgspec.json.Decoder
     """``data`` decoded as ``type_``; any problem is raised as an InputError naming the file."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    if not data.strip():
+    if not data or data.isspace():  # isspace: no copy of a large file
         raise InputError([Problem(file, "", "", "file is empty, expected JSON")])
     try:
         return (decoder or msgspec.json.Decoder(type_)).decode(data)
@@ -205,7 +205,7 @@ def decode_items(
     problem at once."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    if not data.strip():
+    if not data or data.isspace():  # isspace: no copy of a large file
         raise InputError([Problem(file, "", "", "file is empty, expected JSON")])
     try:
         return decoder.decode(data), None, []

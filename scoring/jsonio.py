@@ -114,7 +114,7 @@ def _default_mode() -> int:
 _NEW_FILE_MODE = _default_mode()
 
 
-def write_atomic(path: Path, data: bytes | Iterable[bytes | memoryview]) -> None:
+def write_atomic(path: Path, data: bytes | bytearray | Iterable[bytes | memoryview]) -> None:
     """Write ``data`` (bytes, or chunks of bytes) to ``path`` atomically: temp file in the same
     folder, fsync, os.replace. On any failure the temporary file is removed and an existing
     ``path`` is untouched.
@@ -129,7 +129,7 @@ def write_atomic(path: Path, data: bytes | Iterable[bytes | memoryview]) -> None
             mode = _NEW_FILE_MODE
         os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
-            for chunk in [data] if isinstance(data, bytes) else data:
+            for chunk in [data] if isinstance(data, (bytes, bytearray)) else data:
                 fh.write(chunk)
             fh.flush()
             os.fsync(fh.fileno())

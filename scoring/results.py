@@ -41,11 +41,19 @@ class SolverScoreOutput(msgspec.Struct, gc=False, forbid_unknown_fields=True):
     unscored_instances: list[str]
 
 
-def encode(document: msgspec.Struct, *, pretty: bool) -> bytes:
+_ENCODER = msgspec.json.Encoder()
+
+
+def encode(document: msgspec.Struct, *, pretty: bool) -> bytes | bytearray:
     """JSON bytes of an output document, indented by 2 when ``pretty``, with a final newline.
-    The caller guarantees that every float is finite (JSON has no NaN)."""
-    data = msgspec.json.encode(document)
-    return (msgspec.json.format(data, indent=2) if pretty else data) + b"\n"
+    The caller guarantees that every float is finite (JSON has no NaN). Compact documents are
+    encoded into a bytearray that takes the newline in place (a large one is not copied)."""
+    if pretty:
+        return msgspec.json.format(_ENCODER.encode(document), indent=2) + b"\n"
+    buffer = bytearray()
+    _ENCODER.encode_into(document, buffer)
+    buffer += b"\n"
+    return buffer
 
 
 # --- index.json (SPEC 7, 9) ------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import chain, repeat
 from operator import attrgetter
 from pathlib import Path
 from typing import Annotated
@@ -49,13 +49,19 @@ def status_names(codes: np.ndarray) -> list[str]:
 
 @dataclass
 class Records:
-    """Checked instance records of one attempt: names, status codes and the value of each ``ok``
-    record (for a solve task 1 solved, 0 not; NaN where the status is a failure)."""
+    """Checked instance records of one or more files of one task, as columns over all their
+    records: file k's records are ``bounds[k]:bounds[k + 1]``. Names, status codes and the value
+    of each ``ok`` record (for a solve task 1 solved, 0 not; NaN where the status is a failure)."""
 
-    file: str
+    files: list[str]
+    bounds: np.ndarray  # int64, len(files) + 1
     names: list[str]
     codes: np.ndarray  # uint8 codes into RECORD_STATUSES
     A: np.ndarray
+
+    @property
+    def file(self) -> str:
+        return self.files[0]
 
     @property
     def status(self) -> list[str]:
@@ -79,22 +85,58 @@ class TaskScore:
         return status_names(self.codes)
 
 
-def read_records(data: bytes, file: str, kind: str) -> Records:
-    """Decode and check a records file's bytes (SPEC 2.3 / 3); raises InputError listing every
-    bad record."""
-    records, positions, bad = decode_items(data, Record, file, "record", RECORDS, "instance records")
-    names = list(map(attrgetter("instance"), records))
-    codes = np.frombuffer(bytes(map(STATUS_CODE.__getitem__, map(attrgetter("status"), records))), dtype=np.uint8)
-    A = np.array(list(map(attrgetter("A"), records)), dtype=np.float64).reshape(-1)  # null -> NaN
+def check_records(datas: list[bytes], files: list[str], kind: str) -> tuple[Records, list[list[Problem]]]:
+    """Decode and check the bytes of records files of one task (SPEC 2.3 / 3), all files' records
+    as one set of columns. Returns the records of the files without a problem, and every problem
+    of each file (in the order of ``files``), so that a caller can list them all at once."""
+    decoded: list[list[Record]] = []
+    renumbered: list[tuple[int, list[int]]] = []  # (file, each good record's number) where some were bad
+    problems: list[list[tuple[int, Problem]]] = []
+    for k, (data, file) in enumerate(zip(datas, files, strict=True)):
+        try:
+            records, positions, bad = decode_items(data, Record, file, "record", RECORDS, "instance records")
+        except InputError as exc:
+            records, positions, bad = [], None, [(-1, p) for p in exc.problems]
+        decoded.append(records)
+        if positions is not None:
+            renumbered.append((k, positions))
+        problems.append(bad)
+    counts = np.fromiter(map(len, decoded), dtype=np.int64, count=len(decoded))
+    bounds = np.concatenate(([0], np.cumsum(counts)))
+    number = np.arange(bounds[-1]) - np.repeat(bounds[:-1], counts)  # each record's number in its file
+    for k, positions in renumbered:
+        number[bounds[k] : bounds[k + 1]] = positions
+    every = list(chain.from_iterable(decoded))
+    names = list(map(attrgetter("instance"), every))
+    codes = np.frombuffer(bytes(map(STATUS_CODE.__getitem__, map(attrgetter("status"), every))), dtype=np.uint8)
+    A = np.array(list(map(attrgetter("A"), every)), dtype=np.float64).reshape(-1)  # null -> NaN
     solved = None
     if kind == "solve":
-        solved = np.array(list(map(attrgetter("solved"), records)), dtype=np.float64).reshape(-1)
-    found = record_problems(file, names, codes, A, solved, positions)
-    if found or bad:
-        raise InputError([problem for _, problem in sorted(bad + found, key=lambda f: f[0])])
+        solved = np.array(list(map(attrgetter("solved"), every)), dtype=np.float64).reshape(-1)
+    for k, found in record_problems(files, bounds, names, codes, A, solved, number):
+        problems[k].extend(found)
     ok = codes == 0
     value = A if solved is None else np.where(np.isnan(solved), A, solved)
-    return Records(file, names, codes, np.where(ok, value, np.nan))
+    value = np.where(ok, value, np.nan)
+    clean = [k for k, found in enumerate(problems) if not found]
+    if len(clean) < len(files):  # keep the records of the files without a problem
+        keep = np.zeros(len(names), dtype=bool)
+        for k in clean:
+            keep[bounds[k] : bounds[k + 1]] = True
+        names = [name for name, kept in zip(names, keep.tolist(), strict=True) if kept]
+        codes, value = codes[keep], value[keep]
+        bounds = np.concatenate(([0], np.cumsum(counts[clean])))
+    listed = [[p for _, p in sorted(found, key=lambda f: f[0])] for found in problems]
+    return Records([files[k] for k in clean], bounds, names, codes, value), listed
+
+
+def read_records(data: bytes, file: str, kind: str) -> Records:
+    """Decode and check a records file's bytes (SPEC 2.3 / 3); raises InputError listing every
+    bad record. The one-file case of ``check_records``."""
+    records, problems = check_records([data], [file], kind)
+    if problems[0]:
+        raise InputError(problems[0])
+    return records
 
 
 def parse_records(raw: object, file: str, kind: str) -> Records:
@@ -103,16 +145,18 @@ def parse_records(raw: object, file: str, kind: str) -> Records:
 
 
 def record_problems(
-    file: str,
+    files: list[str],
+    bounds: np.ndarray,
     names: list[str],
     codes: np.ndarray,
     A: np.ndarray,
     solved: np.ndarray | None,
-    positions: list[int] | None = None,
-) -> list[tuple[int, Problem]]:
-    """The rules of SPEC 2.3 and 3 on whole columns, as (record number, problem) in record order:
-    no incomplete status, unique instance names, an ``ok`` record has a usable value (``solved``
-    given: a solve task). ``positions`` are the records' numbers in the file (default 0, 1, …)."""
+    number: np.ndarray,
+) -> list[tuple[int, list[tuple[int, Problem]]]]:
+    """The rules of SPEC 2.3 and 3 on whole columns (the records of every file, file k's at
+    ``bounds[k]:bounds[k + 1]``), as (file, [(record number, problem)]) in record order: no
+    incomplete status, unique instance names within a file, an ``ok`` record has a usable value
+    (``solved`` given: a solve task). ``number`` is each record's number in its file."""
     flagged: list[tuple[int, int, str, str]] = []  # (record, rule, field, message)
 
     def flag(mask: np.ndarray, rule: int, field: str, message) -> None:
@@ -125,14 +169,18 @@ def record_problems(
         "status",
         lambda i: f"'{RECORD_STATUSES[codes[i]]}' is an incomplete observation: repair it before scoring",
     )
-    if len(set(names)) != len(names):
-        first: dict[str, int] = {}
-        for i, name in enumerate(names):
-            if name in first:
-                at = first[name] if positions is None else positions[first[name]]
-                flagged.append((i, 1, "instance", f"duplicate instance name (first at record {at})"))
-            else:
-                first[name] = i
+    starts = bounds.tolist()
+    for k in range(len(files)):
+        lo, hi = starts[k], starts[k + 1]
+        part = names if len(files) == 1 else names[lo:hi]
+        if len(set(part)) != len(part):
+            first: dict[str, int] = {}
+            for i, name in enumerate(part, lo):
+                if name in first:
+                    at = int(number[first[name]])
+                    flagged.append((i, 1, "instance", f"duplicate instance name (first at record {at})"))
+                else:
+                    first[name] = i
     ok = codes == 0
     has_a = ~np.isnan(A)
     if solved is None:
@@ -157,12 +205,15 @@ def record_problems(
             "A",
             lambda i: f"A of a solve task must be 0 or 1, got {shown(float(A[i]))}",
         )
+    if not flagged:
+        return []
     flagged.sort(key=lambda f: (f[0], f[1]))
-    number = (lambda i: i) if positions is None else positions.__getitem__
-    return [
-        (number(i), Problem(file, f"record {number(i)} ('{names[i]}')", field, message))
-        for i, _, field, message in flagged
-    ]
+    in_file = np.searchsorted(bounds, [f[0] for f in flagged], side="right") - 1
+    by_file: dict[int, list[tuple[int, Problem]]] = {}
+    for k, (i, _, field, message) in zip(in_file.tolist(), flagged, strict=True):
+        n = int(number[i])
+        by_file.setdefault(k, []).append((n, Problem(files[k], f"record {n} ('{names[i]}')", field, message)))
+    return list(by_file.items())
 
 
 def shown(x: float) -> str:
@@ -193,45 +244,59 @@ def instance_phi(z: np.ndarray) -> np.ndarray:
     return phi
 
 
-def score_task(ref: TaskReference, records: Records) -> TaskScore:
-    """Score one attempt: every scored reference instance needs a record (else rejected); records
-    of other instances are listed as unscored."""
-    n = ref.n_scored
-    if records.names == ref.names:  # in reference order: nothing to look up
-        take = np.arange(n, dtype=np.int64)
-        unscored: list[str] = []
-    else:
-        at = np.fromiter(map(ref.position.get, records.names, repeat(-1)), dtype=np.int64, count=len(records.names))
-        take = np.full(n, -1, dtype=np.int64)
-        scored = at >= 0
-        take[at[scored]] = np.flatnonzero(scored)
-        unscored = [records.names[j] for j in np.flatnonzero(~scored).tolist()]
-    missing = np.flatnonzero(take < 0)
-    if missing.size:
-        listed = ", ".join(ref.names[i] for i in missing[:MAX_LISTED])
-        more = f" and {missing.size - MAX_LISTED} more" if missing.size > MAX_LISTED else ""
-        message = f"{missing.size} scored instance(s) of task '{ref.task}' have no record: {listed}{more}"
-        raise InputError([Problem(records.file, "", "instance", message)])
-    A = records.A[take]
-    codes = records.codes[take]
+def score_records(ref: TaskReference, records: Records) -> list[TaskScore | list[Problem]]:
+    """Score every file of ``records`` against its task (SPEC 3), all files as one matrix: per
+    file its TaskScore, or its problems. Every scored reference instance needs a record (else the
+    file is rejected); records of other instances are listed as unscored."""
+    n, files = ref.n_scored, len(records.files)
+    at = np.fromiter(map(ref.position.get, records.names, repeat(-1)), dtype=np.int64, count=len(records.names))
+    of_file = np.repeat(np.arange(files), np.diff(records.bounds))
+    scored = at >= 0
+    take = np.full((files, n), -1, dtype=np.int64)  # record of each file and scored instance
+    take[of_file[scored], at[scored]] = np.flatnonzero(scored)
+    A = np.append(records.A, np.nan)[take]  # -1 (no record) takes the NaN at the end
+    codes = np.append(records.codes, np.uint8(0))[take]
     with np.errstate(over="ignore"):
         z = instance_z(A, ref.mu, ref.scale, ref.direction)
-    overflow = np.flatnonzero(np.isinf(z))
-    if overflow.size:
-        i = int(overflow[0])
-        raise InputError(
-            [
-                Problem(
-                    records.file,
-                    f"record {int(take[i])} ('{ref.names[i]}')",
-                    "A",
-                    f"z = (A - mu)/scale overflows (A={A[i]!r}, mu={ref.mu[i]!r}, scale={ref.scale[i]!r})",
-                )
-            ]
-        )
     phi = instance_phi(z)
-    relative = math.fsum(phi.tolist()) / n
-    return TaskScore(ref, codes, A, z, phi, relative, unscored)
+    lacking: list[bool] = np.asarray((take < 0).any(axis=1)).tolist()
+    overflowing: list[bool] = np.asarray(np.isinf(z).any(axis=1)).tolist()
+    starts = records.bounds.tolist()
+    out: list[TaskScore | list[Problem]] = []
+    for k, file in enumerate(records.files):
+        if lacking[k]:
+            missing = np.flatnonzero(take[k] < 0)
+            listed = ", ".join(ref.names[i] for i in missing[:MAX_LISTED])
+            more = f" and {missing.size - MAX_LISTED} more" if missing.size > MAX_LISTED else ""
+            message = f"{missing.size} scored instance(s) of task '{ref.task}' have no record: {listed}{more}"
+            out.append([Problem(file, "", "instance", message)])
+        elif overflowing[k]:
+            i = int(np.flatnonzero(np.isinf(z[k]))[0])
+            record = int(take[k, i]) - starts[k]
+            out.append(
+                [
+                    Problem(
+                        file,
+                        f"record {record} ('{ref.names[i]}')",
+                        "A",
+                        f"z = (A - mu)/scale overflows (A={A[k, i]!r}, mu={ref.mu[i]!r}, scale={ref.scale[i]!r})",
+                    )
+                ]
+            )
+        else:
+            unscored = [records.names[j] for j in np.flatnonzero(~scored[starts[k] : starts[k + 1]]) + starts[k]]
+            relative = math.fsum(phi[k].tolist()) / n
+            out.append(TaskScore(ref, codes[k], A[k], z[k], phi[k], relative, unscored))
+    return out
+
+
+def score_task(ref: TaskReference, records: Records) -> TaskScore:
+    """Score one attempt (the one-file case of ``score_records``); raises InputError naming its
+    problems."""
+    (result,) = score_records(ref, records)
+    if isinstance(result, list):
+        raise InputError(result)
+    return result
 
 
 def solver_score_output(score: TaskScore, suite: str, reference_id: str) -> SolverScoreOutput:
@@ -270,7 +335,7 @@ def solver_score_output(score: TaskScore, suite: str, reference_id: str) -> Solv
 COMPACT_ABOVE = 100_000
 
 
-def solver_score_bytes(score: TaskScore, suite: str, reference_id: str) -> bytes:
+def solver_score_bytes(score: TaskScore, suite: str, reference_id: str) -> bytes | bytearray:
     """The solver-score file's bytes (SPEC 7), as `solver-score` and `fill` write it: indented,
     or compact above COMPACT_ABOVE scored instances (indenting doubles a large file's size)."""
     if not output_is_finite(score):  # pragma: no cover - guarded by the input checks
