@@ -81,7 +81,7 @@ def say(text: str, args) -> None:
     print(text, file=sys.stderr if getattr(args, "output", None) == "-" else sys.stdout)
 
 
-def write_to(target: Path | None, data: bytes) -> None:
+def write_to(target: Path | None, data: bytes | bytearray) -> None:
     from .report import emit_bytes
 
     emit_bytes(target, data)

@@ -278,7 +278,7 @@ def check_row_names(row, file: str) -> None:
 def plan_fill(run, reference, run_dir: Path) -> FillPlan:
     """Score every adopted solver row with a records file (SPEC 10); raises InputError on any
     problem of a records file other than 'not ready', listing every one."""
-    from .solver_score import score_records
+    from .solver_score import score_attempt_bytes
 
     plan = FillPlan()
     problems = Problems()
@@ -307,7 +307,7 @@ def plan_fill(run, reference, run_dir: Path) -> FillPlan:
             continue
         task_ref = reference.task(row.item)
         try:
-            result = score_records(task_ref, data, path)  # exactly as solver-score scores it
+            result = score_attempt_bytes(task_ref, data, path)  # exactly as solver-score scores it
         except InputError as exc:
             reason = not_ready(task_ref, data, path)
             if reason is None:

@@ -679,7 +679,7 @@ def recompute_with_pipeline(paths, thresholds: dict) -> dict:
 # --- command line ---------------------------------------------------------------------------------
 
 
-def emit_bytes(path: Path | None, data: bytes) -> None:
+def emit_bytes(path: Path | None, data: bytes | bytearray) -> None:
     """Write an output to the file ``path`` atomically, or to standard output when None
     (``--output -``, SPEC 6), after the text already printed there."""
     if path is None:

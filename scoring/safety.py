@@ -376,7 +376,7 @@ def _default_mode() -> int:
 _NEW_FILE_MODE = _default_mode()
 
 
-def write_atomic(path: str | os.PathLike, data: bytes | Iterable[bytes | memoryview]) -> None:
+def write_atomic(path: str | os.PathLike, data: bytes | bytearray | Iterable[bytes | memoryview]) -> None:
     """Write ``data`` (bytes, or chunks of bytes) to ``path`` atomically (SPEC 6, 13).
 
     A temporary file in the target folder, fsync, ``os.replace``. On any failure (an OSError,
@@ -429,7 +429,7 @@ def write_atomic(path: str | os.PathLike, data: bytes | Iterable[bytes | memoryv
             raise
 
 
-def write_output(path: Path | None, data: bytes | Iterable[bytes | memoryview]) -> None:
+def write_output(path: Path | None, data: bytes | bytearray | Iterable[bytes | memoryview]) -> None:
     """Write to the file ``path`` (``write_atomic``), or to standard output when ``path`` is None
     (``--output -``, see ``check_output``)."""
     if path is not None:

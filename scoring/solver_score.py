@@ -221,15 +221,15 @@ def shown(x: float) -> str:
     return repr(int(x)) if x.is_integer() and abs(x) < 2**53 else repr(float(x))
 
 
-def score_records(ref: TaskReference, data: bytes, file: str) -> TaskScore:
+def score_attempt_bytes(ref: TaskReference, data: bytes, file: str) -> TaskScore:
     """A records file's bytes scored against its task (SPEC 3): the one scoring of an attempt, as
     ``solver-score`` and ``fill`` (SPEC 10) both do it; raises InputError naming its problems."""
     return score_task(ref, read_records(data, file, ref.kind))
 
 
 def score_file(ref: TaskReference, path: Path) -> TaskScore:
-    """One records file on disk scored against its task (``score_records``)."""
-    return score_records(ref, read_bytes(path, "records file"), str(path))
+    """One records file on disk scored against its task (``score_attempt_bytes``)."""
+    return score_attempt_bytes(ref, read_bytes(path, "records file"), str(path))
 
 
 def instance_z(A: np.ndarray, mu: np.ndarray, scale: np.ndarray, direction: str) -> np.ndarray:

@@ -290,13 +290,13 @@ def test_compare_scores_each_records_file_once(ws, cli, tmp_path, monkeypatch):
 
     write_pair_run(ws)
     calls = []
-    real = crosscheck.score_task
+    real = crosscheck.score_records
 
     def counting(task_ref, records):
-        calls.append(task_ref)
+        calls.extend(records.files)  # the files this call scores
         return real(task_ref, records)
 
-    monkeypatch.setattr(crosscheck, "score_task", counting)
+    monkeypatch.setattr(crosscheck, "score_records", counting)
     code, _, err = cli("compare", str(ws.run), "--benchmark", str(ws.bench), "--models", "A", "B")
     assert code == 0, err
     assert len(calls) == len(S1_RECORDS) + len(S2_RECORDS)  # 7 files
