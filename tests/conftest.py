@@ -122,8 +122,10 @@ async def settle(pilot, rounds: int = 3) -> None:
     """Let the dashboard's thread workers finish and their messages be handled."""
     from textual.worker import WorkerCancelled
     for _ in range(rounds):
+        busy = [w for w in pilot.app.workers if w.group != "watch"]  # --watch's runs until the app exits
         try:
-            await pilot.app.workers.wait_for_complete()
+            if busy:
+                await pilot.app.workers.wait_for_complete(busy)
         except WorkerCancelled:  # an exclusive worker replaced by a newer one
             pass
         await pilot.pause()
