@@ -365,7 +365,16 @@ class TcsexamApp(App):
             self.main.query_one(InstancesPane).choose(message.item)
         if message.tab == "coverage" and message.item is not None:
             self.main.query_one(CoveragePane).go_to(message.model, message.item)
-        self.action_tab(message.tab)
+        # after the panes have handled the selection (a table that is refilled moves the focus,
+        # and TabbedContent follows the focus): then open the tab and focus its table
+        self.call_after_refresh(self._open_tab, message.tab)
+
+    def _open_tab(self, tab: str) -> None:
+        self.action_tab(tab)
+        pane = self.main.query_one(f"TabPane#{tab}")
+        for widget in pane.query(FOCUS[tab]):
+            self.main.set_focus(widget)
+            break
 
     def jump_to_task(self, item: str) -> None:
         from textual.widgets import DataTable

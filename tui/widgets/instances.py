@@ -34,7 +34,9 @@ class InstancesHeader(Static):
 
 
 class InstancesPane(Vertical):
-    BINDINGS = [Binding("slash", "focus_jump", "Find instance"), Binding("escape", "focus_table", "Table", show=False),
+    # "/" is a priority binding: it runs before the keys after it are routed, so a fast burst
+    # ("/MAX0025") lands in the jump box rather than in the widget that had the focus
+    BINDINGS = [Binding("slash", "focus_jump", "Find instance", priority=True), Binding("escape", "focus_table", "Table", show=False),
                 Binding("s", "sort_next", "Sort column"), Binding("S", "sort_reverse", "Reverse sort"),
                 Binding("f", "filter_next", "Filter status")]
 
@@ -277,6 +279,11 @@ class InstancesPane(Vertical):
         plt.bar([f"{i / 10:.1f}" for i in range(10)], counts)
         plt.title("Phi histogram (10 bins over [0, 1]; failures sit in the first bin)")
         plot.refresh()
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "focus_jump" and isinstance(self.app.focused, Input):
+            return False  # "/" typed into the jump box itself
+        return True
 
     def action_focus_jump(self) -> None:
         """Focus the jump box now, not after the next frame: keys typed right after / land in it."""
