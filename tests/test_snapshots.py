@@ -54,6 +54,10 @@ def test_demo_tab_snapshot(snap_compare, tab, size):
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("tab", TAB_KEYS)
 def test_many_models_tab_snapshot(snap_compare, many_models, monkeypatch, tab, size):
+    if tab == "overview" and size != "80x24":
+        # plotext drops colliding x labels of the 60-model bar chart differently from one process to
+        # the next; that chart is being redrawn (issue 11, item 4) and its snapshots come with it
+        pytest.skip("the 60-model bar chart's x labels vary between processes")
     monkeypatch.chdir(many_models)  # a relative RUN_DIR keeps the header independent of the machine
     app = create_app(DashboardConfig(run_dir="run60"))
     assert snap_compare(app, terminal_size=SIZES[size], run_before=press_and_settle(TAB_KEYS[tab]))

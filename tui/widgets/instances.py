@@ -106,7 +106,9 @@ class InstancesPane(Vertical):
         rows = [r for r in self.state.attempts_of(self.model, task)
                 if self.state.records_path(self.model, task, r.attempt) is not None
                 or (self.model, task, r.attempt) in self.state.columns]
-        select.set_options([(Text(f"{plain(r.attempt)} · {r.adoption_status}"), r.attempt) for r in rows])
+        options = [(Text(f"{plain(r.attempt)} · {r.adoption_status}"), r.attempt) for r in rows]
+        if [(str(t), v) for t, v in select._options if v is not Select.BLANK] != [(str(t), v) for t, v in options]:
+            select.set_options(options)  # only when they differ: each reset restyles the select (tens of ms)
         if rows:
             kept = [r.attempt for r in rows if r.attempt == previous]
             select.value = kept[0] if kept else rows[0].attempt
