@@ -181,6 +181,17 @@ def audit(sims: list[Simulation], origins: list[Origin]) -> list[dict]:
     return findings
 
 
+def run_description(results: Tau2Results) -> dict:
+    """What a run's ``info`` says about it: domain, agent and user models, trials (None when absent)."""
+    info = results.info
+    return {
+        "domain": info.environment_info.domain_name if info.environment_info else None,
+        "agent": info.agent_info.llm if info.agent_info else None,
+        "user": info.user_info.llm if info.user_info else None,
+        "trials": info.num_trials,
+    }
+
+
 def compute_tau2_metrics(results: Tau2Results, source: str = "") -> dict:
     """SPEC 8 output, the same for a run in the json and in the dir format."""
     all_sims = results.simulations

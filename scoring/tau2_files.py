@@ -89,8 +89,21 @@ class Simulation(msgspec.Struct, gc=False):
     reward_info: RewardInfo | None = None
 
 
+class LLMInfo(msgspec.Struct, gc=False):
+    """The part of tau2-bench's ``agent_info`` / ``user_info`` that names the model."""
+
+    llm: str | None = None
+
+
+class EnvironmentInfo(msgspec.Struct, gc=False):
+    domain_name: str | None = None
+
+
 class Info(msgspec.Struct, gc=False):
     num_trials: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    agent_info: LLMInfo | None = None
+    user_info: LLMInfo | None = None
+    environment_info: EnvironmentInfo | None = None
 
 
 class IndexEntry(msgspec.Struct, gc=False):

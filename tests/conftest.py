@@ -173,8 +173,10 @@ async def settle(pilot, rounds: int = 3) -> None:
     from textual.worker import WorkerCancelled
 
     for _ in range(rounds):
-        with contextlib.suppress(WorkerCancelled):  # an exclusive worker replaced by a newer one
-            await pilot.app.workers.wait_for_complete()
+        busy = [w for w in pilot.app.workers if w.group != "watch"]  # --watch's runs until the app exits
+        if busy:
+            with contextlib.suppress(WorkerCancelled):  # an exclusive worker replaced by a newer one
+                await pilot.app.workers.wait_for_complete(busy)
         await pilot.pause()
     for _ in range(500):  # the worker's message may still be on its way to the app
         if not pilot.app.loading:

@@ -1,4 +1,5 @@
-"""SVG snapshots of each pane on the bundled demo at a fixed terminal size (140×45).
+"""SVG snapshots of every tab at 80×24, 120×40 and 200×50, on the bundled demo and on a generated
+60-model run (issue 11: the dashboard holds up at every size and every run size).
 
 Update after a deliberate change of the look with `pytest tests/test_snapshots.py --snapshot-update`
 and review the SVGs in tests/__snapshots__/.
@@ -15,13 +16,17 @@ from tests.conftest import settle
 from tui.app import create_app
 from tui.state import DashboardConfig
 
-SIZE = (140, 45)
+SIZES = {"80x24": (80, 24), "120x40": (120, 40), "200x50": (200, 50)}
+TAB_KEYS = {"overview": "1", "coverage": "2", "instances": "3", "passk": "4", "compare": "5", "tau2": "6",
+            "diagnostics": "7"}
 ROOT = Path(__file__).resolve().parents[1]
 TAU2 = ROOT / "tests" / "data" / "tau2" / "derived" / "derived_C_edge_4x5.json"
 
 
 def press_and_settle(*keys: str):
     async def run_before(pilot) -> None:
+        await settle(pilot)
+        await pilot.pause(0.2)
         await settle(pilot)
         if keys:
             await pilot.press(*keys)
@@ -31,13 +36,36 @@ def press_and_settle(*keys: str):
     return run_before
 
 
-@pytest.mark.parametrize("tab", ["1", "2", "3", "4", "5"])
-def test_pane_snapshot(snap_compare, tab):
-    assert snap_compare(create_app(), terminal_size=SIZE, run_before=press_and_settle(tab))
+@pytest.fixture(scope="session")
+def many_models(tmp_path_factory) -> Path:
+    """60 models × 1 attempt on the bundled Full suite (seeded: the same run every time)."""
+    from tests.bench.synth import write_run
+    root = tmp_path_factory.mktemp("synth")
+    write_run(root / "run60", models=60, attempts=1, seed=1)
+    return root
 
 
-def test_help_snapshot(snap_compare):
-    assert snap_compare(create_app(), terminal_size=SIZE, run_before=press_and_settle("question_mark"))
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("tab", TAB_KEYS)
+def test_demo_tab_snapshot(snap_compare, tab, size):
+    assert snap_compare(create_app(), terminal_size=SIZES[size], run_before=press_and_settle(TAB_KEYS[tab]))
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("tab", TAB_KEYS)
+def test_many_models_tab_snapshot(snap_compare, many_models, monkeypatch, tab, size):
+    if tab == "overview" and size != "80x24":
+        # plotext drops colliding x labels of the 60-model bar chart differently from one process to
+        # the next; that chart is being redrawn (issue 11, item 4) and its snapshots come with it
+        pytest.skip("the 60-model bar chart's x labels vary between processes")
+    monkeypatch.chdir(many_models)  # a relative RUN_DIR keeps the header independent of the machine
+    app = create_app(DashboardConfig(run_dir="run60"))
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=press_and_settle(TAB_KEYS[tab]))
+
+
+@pytest.mark.parametrize("size", ["80x24", "120x40"])
+def test_help_snapshot(snap_compare, size):
+    assert snap_compare(create_app(), terminal_size=SIZES[size], run_before=press_and_settle("question_mark"))
 
 
 def test_diagnostics_snapshot(snap_compare, tmp_path, monkeypatch):
@@ -45,11 +73,12 @@ def test_diagnostics_snapshot(snap_compare, tmp_path, monkeypatch):
     (tmp_path / "cohort.json").write_text('{"suite": "lite", "solver_protocol": "offline"}')
     monkeypatch.chdir(tmp_path)  # relative paths keep the snapshot independent of the machine
     app = create_app(DashboardConfig(run_dir="."))
-    assert snap_compare(app, terminal_size=SIZE, run_before=press_and_settle())
+    assert snap_compare(app, terminal_size=SIZES["120x40"], run_before=press_and_settle())
 
 
 @pytest.mark.skipif(not TAU2.is_file(), reason="../shared/data/tau2 is not beside the checkout")
-def test_tau2_snapshot(snap_compare, monkeypatch):
+@pytest.mark.parametrize("size", SIZES)
+def test_tau2_snapshot(snap_compare, monkeypatch, size):
     monkeypatch.chdir(ROOT)
     app = create_app(DashboardConfig(tau2=os.path.relpath(TAU2, ROOT)))
-    assert snap_compare(app, terminal_size=SIZE, run_before=press_and_settle())
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=press_and_settle())

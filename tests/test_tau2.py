@@ -576,7 +576,7 @@ def test_fuzz_a_dir_format_run_only_input_errors_escape(small_dir_run, which, ed
     ],
 )
 async def test_the_dashboard_shows_malformed_tau2_values_as_rejected(tmp_path, reward_info):
-    from textual.widgets import Static
+    from textual.widgets import DataTable, Static
 
     from tests.conftest import settle
     from tui.app import create_app
@@ -586,6 +586,9 @@ async def test_the_dashboard_shows_malformed_tau2_values_as_rejected(tmp_path, r
     app = create_app(DashboardConfig(tau2=str(path)))
     async with app.run_test(size=(140, 45)) as pilot:
         await settle(pilot)
-        text = str(app.query_one("#tau2-summary", Static).render())
-        assert "tau2-bench results rejected" in text and "simulation 0, reward_info" in text
+        text = str(app.main.query_one("#tau2-summary", Static).render())
+        assert "tau2-bench results rejected" in text  # the tab says so; Diagnostics says where
+        table = app.main.query_one("#diagnostics-tau2", DataTable)
+        rows = [" ".join(map(str, table.get_row_at(i))) for i in range(table.row_count)]
+        assert any("simulation 0, reward_info" in r for r in rows), rows
         assert app.tau2_metrics is None

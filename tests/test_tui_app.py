@@ -61,7 +61,7 @@ async def test_selecting_a_model_reaches_the_other_panes():
         assert app.selected_model == "borealis-8x22b"
         assert "borealis-8x22b" in text_of(app, "#passk-title")
         options = [str(o[0]) for o in app.query_one("#instances-attempt", Select)._options if str(o[0])]
-        assert options and all("attempt" in o for o in options)
+        assert options and all(" · " in o for o in options)
         assert app.query_one(InstancesPane).key[0] == "borealis-8x22b"
 
 
@@ -128,7 +128,7 @@ async def test_instances_sort_filter_and_jump():
         await pilot.press(*target, "enter")
         await pilot.pause()
         assert cols.name(table.current_row()) == target
-        assert text_of(app, "#instances-detail").startswith(f"{target}: ")
+        assert f" · {target}: " in text_of(app, "#instances-detail")
         await pilot.press("down")
         await pilot.pause()
         assert table.cursor >= 1
@@ -178,13 +178,18 @@ async def test_bad_inputs_open_diagnostics_with_validate_words(tmp_path, demo_co
         await settle(pilot)
         assert app.state is None
         assert app.query_one("TabbedContent").active == "diagnostics"
-        assert validate_err in text_of(app, "#diagnostics-text")
+        table = app.query_one("#diagnostics-table", DataTable)
+        assert table.row_count == 1
+        file, where, field, message = row_at(table, 0)
+        # the table holds the words of validate: file (relative to the run), field and message
+        assert file == "cohort.json" and field == "solver_protocol"
+        assert f"{demo_copy / 'cohort.json'}: field 'solver_protocol': {message}" in validate_err
         await pilot.press("e")  # nothing to export: a notification, no crash
         await pilot.pause()
 
 
 async def test_watch_survives_a_half_written_file(demo_copy):
-    app = create_app(DashboardConfig(run_dir=str(demo_copy), watch=True), watch_interval=0.05)
+    app = create_app(DashboardConfig(run_dir=str(demo_copy), watch=True), watch_debounce_ms=50)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         csv = demo_copy / "attempts.csv"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 from textual import on, work
@@ -10,8 +12,9 @@ from textual.binding import Binding
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 
 from .commands import DashboardCommands
-from .messages import LoadFailed, ModelSelected, OpenAttempts, StateLoaded, Tau2Failed, Tau2Loaded
-from .state import DashboardConfig, DashboardState, input_signature, load_state
+from .messages import (DrillDown, InputsChanged, LoadFailed, ModelOrder, ModelSelected, OpenAttempts, StateLoaded,
+                       Tau2Failed, Tau2Loaded)
+from .state import DashboardConfig, DashboardState, has_run, load_state, uses_demo, watch_targets
 from .widgets.compare import ComparePane
 from .widgets.coverage import CoveragePane
 from .widgets.diagnostics import DiagnosticsPane
@@ -28,16 +31,20 @@ PANES = (
     ("passk", "pass^k", PassKPane, "#passk-table"),
     ("compare", "Compare", ComparePane, "#compare-a"),
     ("tau2", "tau2", Tau2Pane, "#tau2-tasks"),
-    ("diagnostics", "Diagnostics", DiagnosticsPane, "DiagnosticsPane"),
+    ("diagnostics", "Diagnostics", DiagnosticsPane, "#diagnostics-table"),
 )
 TABS = tuple(tab for tab, _, _, _ in PANES)
 FOCUS = {tab: selector for tab, _, _, selector in PANES}
+RUN_PANES = (OverviewPane, CoveragePane, InstancesPane, PassKPane, ComparePane)
 
 
 class TcsexamApp(App):
     CSS_PATH = "app.tcss"
     TITLE = "tcsexam"
     COMMANDS = App.COMMANDS | {DashboardCommands}
+    # classes on the screen that the stylesheet uses to give tables their rows first on small terminals
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [
         Binding("q", "quit", "Quit"),
         Binding("question_mark", "help", "Help"),
@@ -46,152 +53,333 @@ class TcsexamApp(App):
         *[Binding(str(i + 1), f"tab('{t}')", t, show=False) for i, t in enumerate(TABS)],
     ]
 
-    def __init__(self, config: DashboardConfig, watch_interval: float = 1.0) -> None:
+    def __init__(self, config: DashboardConfig, watch_debounce_ms: int = 300) -> None:
         super().__init__()
         self.config = config
         self.state: DashboardState | None = None
+        self.problems: list = []           # of the last rejected load of the run (empty: accepted)
         self.problems_text: str | None = None
+        self.tau2_problems: list = []
+        self.stale: dict | None = None     # {"at", "count", "loaded_at"} while the inputs on disk are rejected
+        self.loaded_at: str | None = None
         self.selected_model: str | None = None
-        self.watch_interval = watch_interval
-        self._signature: tuple | None = None
+        self.watch_debounce_ms = watch_debounce_ms
+        self._watch_targets: tuple | None = None
         self.tau2_metrics: dict | None = None
+        self.tau2_meta: dict | None = None
         self.loading = False
+        self._generation = 0
+        self._tau2_generation = 0
+
+    @property
+    def main(self):
+        """The dashboard's own screen: panes are looked up there, also while a modal screen is open."""
+        for screen in self.screen_stack:
+            if not screen.is_modal:
+                return screen
+        return self.screen
+
+    def _alive(self) -> bool:
+        """False while the app is being torn down (late messages then have no panes to update)."""
+        try:
+            return bool(self.main.query(OverviewPane))
+        except Exception:
+            return False
 
     # --- layout ---------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Header()
-        with TabbedContent(initial="tau2" if self.config.tau2 else "overview"):
+        with TabbedContent(initial="tau2" if self.config.tau2 and not self.config.run_dir else "overview"):
             for number, (tab, title, pane, _) in enumerate(PANES, start=1):
                 with TabPane(f"{number} {title}", id=tab):
                     yield pane()
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = "loading…"
-        self.load_run("start")
-        if self.config.tau2:
-            self.load_tau2(self.config.tau2)
+        self._header()
+        if has_run(self.config):
+            self.load_run("start")
         else:
-            self.query_one(Tau2Pane).show_error("No tau2-bench results: start with --tau2 RESULTS_JSON.")
+            for pane in RUN_PANES:
+                self.main.query_one(pane).show_empty("No run: the dashboard was started with --tau2 only. "
+                                                "Start `tcsexam tui RUN_DIR --tau2 FILE` to score a run beside it.")
+        if self.config.tau2:
+            self.load_tau2("start")
+        else:
+            self.main.query_one(Tau2Pane).show_empty()
+        if self.config.watch and not has_run(self.config):
+            self._watch()
+
+    def _source(self) -> str:
+        if uses_demo(self.config):
+            return "DEMO (bundled synthetic run)"
+        if self.config.run_dir:
+            return self.config.run_dir
+        if self.config.attempts or self.config.cohort:
+            return self.config.attempts or self.config.cohort or ""
+        return "no run"
+
+    def _header(self) -> None:
+        """Sub-title: what is open, its status, --watch, and a stale marker while inputs are rejected."""
+        parts = [self._source()]
+        if self.state is not None:
+            parts += [self.state.document["suite"], self.state.document["status"]]
+        elif self.loading:
+            parts.append("loading…")
+        elif self.problems:
+            parts.append("inputs rejected")
         if self.config.watch:
-            self.set_interval(self.watch_interval, self.check_inputs)
+            parts.append("watching")
+        text = " · ".join(parts)
+        if self.stale:
+            text = (f"STALE: inputs rejected at {self.stale['at']} ({self.stale['count']} problem"
+                    f"{'s' if self.stale['count'] != 1 else ''}); showing {self.stale['loaded_at']} · ") + text
+        self.sub_title = text
+        count = len(self.problems) + len(self.tau2_problems)
+        tab = self.main.query_one(TabbedContent).get_tab("diagnostics")
+        tab.label = f"7 Diagnostics ⚠ {count}" if count else "7 Diagnostics"
 
     # --- loading (thread workers report back with messages) ---------------------------
     def load_run(self, reason: str) -> None:
         self.loading = True
-        self._load_worker(reason)
+        self._generation += 1
+        if self.state is None:
+            for pane in RUN_PANES:
+                self.main.query_one(pane).loading = True
+        self._header()
+        self._load_worker(reason, self._generation)
 
-    @work(thread=True, exclusive=True, group="load")
-    def _load_worker(self, reason: str) -> None:
+    @work(thread=True, exclusive=True, group="load", description="load and score the run")
+    def _load_worker(self, reason: str, generation: int) -> None:
         from scoring.errors import InputError, Problem
         try:
             state = load_state(self.config)
         except InputError as exc:
-            self.post_message(LoadFailed(exc.problems, reason))
+            self.post_message(LoadFailed(exc.problems, reason, generation))
             return
         except Exception as exc:  # a bug must not take the dashboard down
-            self.post_message(LoadFailed([Problem("tcsexam", "", "", f"internal error: {type(exc).__name__}: {exc}")], reason))
+            self.post_message(LoadFailed([Problem("tcsexam", "", "", f"internal error: {type(exc).__name__}: {exc}")],
+                                         reason, generation))
             return
-        self.post_message(StateLoaded(state, reason))
+        self.post_message(StateLoaded(state, reason, generation))
 
-    @work(thread=True, exclusive=True, group="tau2")
-    def load_tau2(self, path: str) -> None:
-        from scoring.errors import InputError
-        from scoring.tau2 import tau2_metrics_for_file
+    def load_tau2(self, reason: str) -> None:
+        self._tau2_generation += 1
+        if self.tau2_metrics is None:
+            self.main.query_one(Tau2Pane).loading = True
+        self._tau2_worker(reason, self._tau2_generation)
+
+    @work(thread=True, exclusive=True, group="tau2", description="read the tau2-bench results")
+    def _tau2_worker(self, reason: str, generation: int) -> None:
+        from scoring.errors import InputError, Problem
+        from .state import load_tau2
         try:
-            metrics = tau2_metrics_for_file(Path(path))
+            loaded = load_tau2(self.config.tau2)
         except InputError as exc:
-            self.post_message(Tau2Failed(exc.problems))
+            self.post_message(Tau2Failed(exc.problems, generation))
             return
-        self.post_message(Tau2Loaded(metrics))
+        except Exception as exc:
+            self.post_message(Tau2Failed([Problem(str(self.config.tau2), "", "",
+                                                  f"internal error: {type(exc).__name__}: {exc}")], generation))
+            return
+        self.post_message(Tau2Loaded(loaded["metrics"], loaded["meta"], generation))
 
     def on_state_loaded(self, message: StateLoaded) -> None:
+        if not self._alive():
+            return
+        if message.generation != self._generation:
+            return  # a newer load is under way or done
         self.loading = False
         self.state = message.state
-        self._signature = input_signature(self.state.watched)
-        models = self.state.models
-        if self.selected_model not in models:
-            self.selected_model = models[0] if models else None
-        self.problems_text = None
-        self.query_one(DiagnosticsPane).show_problems(None, False)
-        self.sub_title = f"{self.state.document['suite']} · {self.state.document['status']}"
+        self.loaded_at = time.strftime("%H:%M:%S")
+        self.problems, self.problems_text, self.stale = [], None, None
+        for pane in RUN_PANES:
+            self.main.query_one(pane).loading = False
+        self._diagnostics()
         self.refresh_panes()
+        self._header()
         if message.reason != "start":
-            self.notify(f"Reloaded: status {self.state.document['status']}")
+            self.notify(f"Reloaded: status {self.state.document['status']}", markup=False)
+        self._watch()
 
     def on_load_failed(self, message: LoadFailed) -> None:
+        if not self._alive():
+            return
         from scoring.errors import format_problems
+        if message.generation != self._generation:
+            return
         self.loading = False
+        self.problems = list(message.problems)
         self.problems_text = format_problems(message.problems)
         kept = self.state is not None
-        self.query_one(DiagnosticsPane).show_problems(self.problems_text, kept)
-        if self.state is None:
-            self.sub_title = "inputs rejected"
+        self.stale = ({"at": time.strftime("%H:%M:%S"), "count": len(self.problems), "loaded_at": self.loaded_at}
+                      if kept else None)
+        for pane in RUN_PANES:
+            pane_widget = self.main.query_one(pane)
+            pane_widget.loading = False
+            if not kept:
+                pane_widget.show_empty("Nothing to show: the inputs were rejected. "
+                                       "See 7 Diagnostics, fix the files and press r to reload.")
+        self._diagnostics()
+        self._header()
+        if not kept:
             # after the next refresh: TabbedContent may still be activating its initial tab
             self.call_after_refresh(self.action_tab, "diagnostics")
-        if self.config.watch and self.state is not None:
-            self._signature = input_signature(self.state.watched)
         self.notify(f"Inputs rejected: {len(message.problems)} problem(s); see Diagnostics (7)."
-                    + (" Showing the last good state." if kept else ""), severity="error", timeout=6)
+                    + (" Showing the last good state." if kept else ""), severity="error", timeout=6, markup=False)
+        self._watch()
 
     @on(Tau2Loaded)
     def show_tau2(self, message: Tau2Loaded) -> None:
-        self.tau2_metrics = message.metrics
-        self.query_one(Tau2Pane).show(message.metrics)
+        if not self._alive():
+            return
+        if message.generation != self._tau2_generation:
+            return
+        self.tau2_metrics, self.tau2_meta, self.tau2_problems = message.metrics, message.meta, []
+        pane = self.main.query_one(Tau2Pane)
+        pane.loading = False
+        pane.show(message.metrics, message.meta)
+        self._diagnostics()
+        self._header()
 
     @on(Tau2Failed)
     def tau2_failed(self, message: Tau2Failed) -> None:
-        from scoring.errors import format_problems
-        self.query_one(Tau2Pane).show_error("tau2-bench results rejected:\n" + format_problems(message.problems))
-        self.notify("tau2-bench results rejected", severity="error")
-
-    def check_inputs(self) -> None:
-        """--watch: reload when an input file changed since the last load."""
-        if self.loading:
+        if not self._alive():
             return
-        paths = self.state.watched if self.state is not None else None
-        if paths is None:
+        if message.generation != self._tau2_generation:
+            return
+        self.tau2_problems = list(message.problems)
+        pane = self.main.query_one(Tau2Pane)
+        pane.loading = False
+        pane.show_rejected(len(message.problems), kept=self.tau2_metrics is not None)
+        self._diagnostics()
+        self._header()
+        self.notify(f"tau2-bench results rejected: {len(message.problems)} problem(s); see Diagnostics (7).",
+                    severity="error", markup=False)
+
+    def _diagnostics(self) -> None:
+        base = self.config.run_dir if self.config.run_dir and os.path.isdir(self.config.run_dir) else None
+        self.main.query_one(DiagnosticsPane).show(self.problems, self.tau2_problems, self.stale,
+                                             kept=self.state is not None, base=base)
+
+    # --- --watch: a watcher off the UI thread (watchfiles), debounced --------------------------
+    def _watched_paths(self) -> list[Path]:
+        paths: list[Path] = []
+        if self.state is not None:
+            paths += self.state.watched
+        elif has_run(self.config):
             from .state import resolve_paths, watched_files
             try:
-                paths = watched_files(resolve_paths(self.config))
-            except Exception:
-                return
-        signature = input_signature(paths)
-        if signature != self._signature:
-            self._signature = signature
-            self.load_run("watch")
+                paths += watched_files(resolve_paths(self.config))
+            except Exception:  # the run cannot even be located: watch what was named
+                paths += [Path(p) for p in (self.config.run_dir, self.config.attempts, self.config.cohort) if p]
+        if self.config.tau2:
+            paths.append(Path(self.config.tau2))
+        return paths
 
-    # --- panes ---------------------------------------------------------------------------
+    def _watch(self) -> None:
+        """(Re)start the watcher when the set of watched files changed (a reload may name new ones)."""
+        if not self.config.watch:
+            return
+        targets = watch_targets(self._watched_paths())
+        if targets == self._watch_targets:
+            return
+        self._watch_targets = targets
+        self._watch_worker(targets)
+
+    @work(exclusive=True, group="watch", description="watch the inputs")
+    async def _watch_worker(self, targets: tuple) -> None:
+        from watchfiles import awatch
+        roots, files, trees = targets
+        if not roots:
+            return
+        tau2 = os.path.abspath(self.config.tau2) if self.config.tau2 else None
+
+        def counts(_change, path: str) -> bool:
+            return path in files or path.startswith(tuple(trees))
+
+        def is_tau2(path: str) -> bool:
+            return tau2 is not None and (path == tau2 or path.startswith(tau2 + os.sep))
+
+        async for changes in awatch(*roots, watch_filter=counts, debounce=self.watch_debounce_ms, step=50,
+                                    recursive=True):
+            paths = {path for _, path in changes}
+            self.post_message(InputsChanged(run=any(not is_tau2(p) for p in paths), tau2=any(map(is_tau2, paths))))
+
+    def on_inputs_changed(self, message: InputsChanged) -> None:
+        if not self._alive():
+            return
+        if message.run and has_run(self.config):
+            self.load_run("watch")
+        if message.tau2:
+            self.load_tau2("watch")
+
+    # --- panes: one selection, one truth ------------------------------------------------------
     def refresh_panes(self) -> None:
         if self.state is None:
             return
         doc = self.state.document
-        self.query_one(OverviewPane).show(doc, self.selected_model)
-        self.query_one(CoveragePane).show(doc, self.selected_model)
-        self.query_one(PassKPane).show(doc, self.selected_model)
-        self.query_one(ComparePane).show(doc, self.selected_model)
-        self.query_one(InstancesPane).set_context(self.state, self.selected_model)
+        overview = self.main.query_one(OverviewPane)
+        overview.show(doc, self.selected_model, demo=self.state.demo)
+        if self.selected_model not in doc["models"]:
+            self.selected_model = overview.top_model()
+        model = self.selected_model
+        self.main.query_one(CoveragePane).show(doc, model, overview.order())
+        self.main.query_one(PassKPane).show(doc, model)
+        self.main.query_one(ComparePane).show(doc, model)
+        self.main.query_one(InstancesPane).set_context(self.state, model)
 
     def on_model_selected(self, message: ModelSelected) -> None:
+        if not self._alive():
+            return
         if message.model == self.selected_model or self.state is None:
             return
+        if message.model not in self.state.document["models"]:
+            return
         self.selected_model = message.model
-        self.query_one(PassKPane).show(self.state.document, message.model)
-        self.query_one(InstancesPane).set_context(self.state, message.model)
+        self.main.query_one(OverviewPane).follow(message.model)
+        self.main.query_one(CoveragePane).follow(message.model)
+        self.main.query_one(PassKPane).show(self.state.document, message.model)
+        self.main.query_one(ComparePane).follow(message.model)
+        self.main.query_one(InstancesPane).set_context(self.state, message.model)
+
+    def on_model_order(self, message: ModelOrder) -> None:
+        if not self._alive():
+            return
+        if self.state is not None:
+            self.main.query_one(CoveragePane).show(self.state.document, self.selected_model, message.models)
 
     def select_model(self, model: str, tab: str | None = None) -> None:
-        from textual.widgets import DataTable
-        table = self.query_one("#overview-table", DataTable)
-        if model in table.rows:
-            table.move_cursor(row=table.get_row_index(model))
         self.post_message(ModelSelected(model))
+        self.main.query_one(OverviewPane).follow(model)
         if tab:
             self.action_tab(tab)
+
+    def on_drill_down(self, message: DrillDown) -> None:
+        if not self._alive():
+            return
+        if self.state is None or message.model not in self.state.document["models"]:
+            return
+        self.on_model_selected(ModelSelected(message.model))
+        if message.tab == "instances" and message.item is not None:
+            self.main.query_one(InstancesPane).choose(message.item)
+        if message.tab == "coverage" and message.item is not None:
+            self.main.query_one(CoveragePane).go_to(message.model, message.item)
+        # after the panes have handled the selection (a table that is refilled moves the focus,
+        # and TabbedContent follows the focus): then open the tab and focus its table
+        self.call_after_refresh(self._open_tab, message.tab)
+
+    def _open_tab(self, tab: str) -> None:
+        self.action_tab(tab)
+        pane = self.main.query_one(f"TabPane#{tab}")
+        for widget in pane.query(FOCUS[tab]):
+            self.main.set_focus(widget)
+            break
 
     def jump_to_task(self, item: str) -> None:
         from textual.widgets import DataTable
         self.action_tab("coverage")
-        grid = self.query_one("#coverage-grid", DataTable)
+        grid = self.main.query_one("#coverage-grid", DataTable)
         if item in grid.rows:
             grid.move_cursor(row=grid.get_row_index(item))
             grid.focus()
@@ -209,35 +397,54 @@ class TcsexamApp(App):
         focus = FOCUS.get(event.pane.id or "")
         if focus:
             for widget in event.pane.query(focus):
-                widget.focus()
+                if widget.display and not widget.has_class("gone"):
+                    widget.focus()
                 break
 
     # --- actions --------------------------------------------------------------------------
     def action_tab(self, tab: str) -> None:
-        self.query_one(TabbedContent).active = tab
+        self.main.query_one(TabbedContent).active = tab
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen
         self.push_screen(HelpScreen())
 
     def action_reload(self) -> None:
-        self.load_run("reload")
+        if has_run(self.config):
+            self.load_run("reload")
+        if self.config.tau2:
+            self.load_tau2("reload")
 
     def action_export(self) -> None:
-        """Write index.json with the same writer as `tcsexam score` (same content_sha256)."""
-        from scoring.output import write_index
+        """Write index.json with the same writer as `tcsexam score` (same content_sha256).
+
+        While the inputs on disk are rejected (a stale view), it asks first: the document's
+        input hashes describe files that are no longer there.
+        """
         if self.state is None:
-            self.notify("Nothing to export: the inputs were rejected.", severity="error")
+            self.notify("Nothing to export: the inputs were rejected.", severity="error", markup=False)
             return
+        if self.stale:
+            from .screens.confirm import ConfirmScreen
+            question = (f"The inputs on disk were rejected at {self.stale['at']} ({self.stale['count']} problem(s)). "
+                        f"Export the last good state, loaded at {self.stale['loaded_at']}, to {self.config.output}? "
+                        "Its input hashes describe the files as they were then.")
+            self.push_screen(ConfirmScreen(question), lambda yes: self._export() if yes else
+                             self.notify("Export cancelled: nothing written.", markup=False))
+            return
+        self._export()
+
+    def _export(self) -> None:
+        from scoring.output import write_index
         path = Path(self.config.output)
         try:
             write_index(path, self.state.document)
         except OSError as exc:
-            self.notify(f"Export failed: {exc.strerror or exc} ({path})", severity="error")
+            self.notify(f"Export failed: {exc.strerror or exc} ({path})", severity="error", markup=False)
             return
         doc = self.state.document
         self.notify(f"Wrote {path} — status {doc['status']}, content_sha256 "
-                    f"{doc['provenance']['content_sha256'][:12]}…", title="Export")
+                    f"{doc['provenance']['content_sha256'][:12]}…", title="Export", markup=False)
 
 
 def create_app(config: DashboardConfig | None = None, **kwargs) -> TcsexamApp:

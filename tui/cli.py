@@ -50,8 +50,13 @@ def config_from_args(args: argparse.Namespace) -> DashboardConfig:
 
 def run_from_args(args: argparse.Namespace) -> int:
     """Open the dashboard (SPEC 6 ``tcsexam tui``) and block until it quits."""
+    from scoring.safety import escape_for_terminal
+
     from .app import create_app
 
+    if args.run_dir and not os.path.isdir(args.run_dir):  # fail fast, before the full-screen app
+        print(f"tcsexam tui: error: RUN_DIR '{escape_for_terminal(args.run_dir)}' is not a folder", file=sys.stderr)
+        return 2
     create_app(config_from_args(args)).run()
     return 0
 

@@ -12,12 +12,35 @@ from textual.message import Message
 class StateLoaded(Message):
     state: Any            # tui.state.DashboardState
     reason: str           # "start", "reload" or "watch"
+    generation: int = 0   # which load_run call: an older one that finishes late is dropped
 
 
 @dataclass
 class LoadFailed(Message):
     problems: list        # scoring.errors.Problem
     reason: str
+    generation: int = 0
+
+
+@dataclass
+class InputsChanged(Message):
+    """--watch: files changed on disk (sent from the watcher thread)."""
+    run: bool
+    tau2: bool
+
+
+@dataclass
+class ModelOrder(Message):
+    """The Overview's row order changed: tabs that list models follow it."""
+    models: list
+
+
+@dataclass
+class DrillDown(Message):
+    """Open a tab on a model (and a task): Enter on an Overview row, a Coverage cell or an issue."""
+    tab: str
+    model: str
+    item: str | None = None
 
 
 @dataclass
@@ -46,8 +69,11 @@ class InstancesFailed(Message):
 @dataclass
 class Tau2Loaded(Message):
     metrics: dict
+    meta: dict
+    generation: int = 0
 
 
 @dataclass
 class Tau2Failed(Message):
     problems: list
+    generation: int = 0

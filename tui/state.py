@@ -34,9 +34,13 @@ class DashboardConfig:
     isolate: bool | None = None  # load in a helper process: None = when the inputs are large
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class DashboardState:
-    """One successfully loaded run: the index document plus what the panes need to drill down."""
+    """One successfully loaded run: the index document plus what the panes need to drill down.
+
+    Its repr is one short line: Textual formats a worker's arguments with repr() on the UI
+    thread, and the default repr of a run's numpy columns takes seconds.
+    """
 
     document: dict
     run: Any                     # scoring.inputs.Run
@@ -44,6 +48,11 @@ class DashboardState:
     scores: dict = field(default_factory=dict)  # (model, item, attempt) -> TaskScore from the cross-check
     columns: dict = field(default_factory=dict)  # (model, item, attempt) -> InstanceColumns, made by the helper
     relative_floor: float | None = None          # the reference's relative scale floor (for explanations)
+
+    demo: bool = False                           # the bundled synthetic demo, not the user's run
+
+    def __repr__(self) -> str:
+        return f"<DashboardState {len(self.document['models'])} models, {len(self.columns) + len(self.scores)} attempts>"
 
     @property
     def models(self) -> list[str]:
@@ -64,9 +73,20 @@ class DashboardState:
         return path if path.is_file() else None
 
 
+def uses_demo(config: DashboardConfig) -> bool:
+    """No run named on the command line (and no --tau2 file): the bundled synthetic demo is shown."""
+    return not (config.run_dir or (config.attempts and config.cohort)) and not config.tau2
+
+
+def has_run(config: DashboardConfig) -> bool:
+    """Whether tabs 1-5 have a run to show: one named, or the demo when nothing at all was named."""
+    return bool(config.run_dir or (config.attempts and config.cohort) or config.attempts or config.cohort) \
+        or uses_demo(config)
+
+
 def resolve_paths(config: DashboardConfig):
     from scoring.inputs import demo_run, resolve_run_paths
-    default = demo_run() if not (config.run_dir or (config.attempts and config.cohort)) else None
+    default = demo_run() if uses_demo(config) else None
     return resolve_run_paths(config.run_dir, attempts=config.attempts, cohort=config.cohort, records=config.records,
                              benchmark=config.benchmark, suite=config.suite, default_run=default)
 
@@ -154,25 +174,37 @@ def load_state_here(config: DashboardConfig, paths=None) -> DashboardState:
     document = build_index(run, config.thresholds, scores=scores)
     watched = watched_files(paths) + [p for p in run.input_paths.values() if p not in (paths.attempts, paths.cohort)]
     floor = run.reference.header.scale_floor.relative if run.reference is not None else None
-    return DashboardState(document, run, watched, scores, relative_floor=floor)
+    return DashboardState(document, run, watched, scores, relative_floor=floor, demo=uses_demo(config))
 
 
-def input_signature(paths: list[Path]) -> tuple:
-    """(path, mtime_ns, size) of every watched file; records folders are walked."""
-    sig = []
+def watch_targets(paths: list[Path]) -> tuple[list[Path], set[str], list[str]]:
+    """What --watch observes: (folders to watch, files that count, folders whose files count).
+
+    Folders are watched rather than files: an editor or ``sed -i`` replaces a file by a new
+    one, which a watch on the old file would never see.
+    """
+    files: set[str] = set()
+    trees: list[str] = []
+    roots: set[Path] = set()
     for p in paths:
-        try:
-            if p.is_dir():
-                for root, _, files in os.walk(p):
-                    for f in sorted(files):
-                        st = os.stat(os.path.join(root, f))
-                        sig.append((os.path.join(root, f), st.st_mtime_ns, st.st_size))
-            else:
-                st = p.stat()
-                sig.append((str(p), st.st_mtime_ns, st.st_size))
-        except OSError:
-            sig.append((str(p), None, None))
-    return tuple(sig)
+        p = Path(os.path.abspath(p))
+        if p.is_dir():
+            trees.append(str(p) + os.sep)
+            roots.add(p)
+        else:
+            files.add(str(p))
+            roots.add(p.parent)
+    existing = sorted(r for r in roots if r.is_dir())
+    top = [r for r in existing if not any(o != r and o in r.parents for o in existing)]
+    return top, files, trees
+
+
+def load_tau2(path: str) -> dict:
+    """tau2-bench metrics (scoring.tau2, SPEC 8) plus what the run's ``info`` says about it, for the tab."""
+    from scoring.tau2 import compute_tau2_metrics, load_tau2_results, run_description
+
+    results = load_tau2_results(Path(path))
+    return {"metrics": compute_tau2_metrics(results, str(path)), "meta": run_description(results)}
 
 
 # --- instances ------------------------------------------------------------------

@@ -25,10 +25,36 @@ STATUS_STYLE = {"complete": "bold green", "provisional": "bold yellow", "incompl
 KIND_STYLE = {"complete": "green", "provisional": "yellow", "missing": "bold red", "not_valid": "bold red"}
 
 
+_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0))}
+
+
+def plain(value) -> str:
+    """A name or typed text as it may be shown on a terminal: control characters escaped (SPEC 13).
+
+    ``\\x1b`` becomes the four characters ``\\x1b``; everything else is kept as written. The result
+    is still data: show it as rich ``Text`` (``cells``, ``text``), never as markup.
+    """
+    return str(value).translate(_CONTROL)
+
+
+def text(*parts, style: str = ""):
+    """Plain rich Text from strings (never markup) or (string, style) pairs; strings are ``plain``-ed."""
+    from rich.text import Text
+    out = Text(style=style)
+    for part in parts:
+        if isinstance(part, Text):
+            out.append_text(part)
+        elif isinstance(part, tuple):
+            out.append(plain(part[0]), style=part[1])
+        else:
+            out.append(plain(part))
+    return out
+
+
 def cells(*values) -> list:
     """Table cells as plain rich Text: user data such as '[mobile]task' is never read as markup."""
     from rich.text import Text
-    return [v if isinstance(v, Text) else Text(str(v)) for v in values]
+    return [v if isinstance(v, Text) else Text(plain(v)) for v in values]
 
 
 def fmt(x: float | None, digits: int = 4) -> str:
@@ -128,8 +154,12 @@ def coverage_grid(document: dict) -> tuple[list[str], dict[str, list[tuple[str, 
     return items, grid
 
 
+LEGEND = "● complete  ◐ provisional  n/m adopted of planned  ✗ not valid  +x has excluded"
+
+
 def legend_text() -> str:
-    return "   ".join(f"{g}  {text}" for g, text in GLYPHS.values())
+    """The grid's glyphs in one line (? gives the long form)."""
+    return LEGEND
 
 
 @dataclass(frozen=True)
@@ -193,32 +223,126 @@ def explain_instance(name: str, status: str, A: float, mu: float, s: float, scal
             f"Phi(z) = {phi:.4f}")
 
 
-def tau2_task_rows(metrics: dict) -> tuple[int, list[list[str]]]:
+def short(name: str, width: int) -> str:
+    """A long name cut to ``width`` characters with an ellipsis (the full name is shown elsewhere)."""
+    name = plain(name)
+    return name if len(name) <= width else name[: max(width - 1, 0)] + "…"
+
+
+TAU2_ID_WIDTH = 36
+
+
+def tau2_columns(metrics: dict) -> list[str]:
+    kmax = max((len(t["pass_hat_k"]) for t in metrics["tasks"]), default=0)
+    return ["task_id", "n", "successes", "avg reward", *[f"pass^{k}" for k in range(1, kmax + 1)], "termination"]
+
+
+def _task_id_key(task_id):
+    """Task ids sort as numbers when they are numbers, else as text: 2 before 10."""
+    text_id = str(task_id)
+    return (0, int(text_id), "") if text_id.lstrip("-").isdigit() else (1, 0, text_id)
+
+
+def tau2_sorted(metrics: dict, column: int = 0, reverse: bool = False) -> list[dict]:
+    """The per-task results sorted by a column of ``tau2_columns`` (nulls last either way)."""
+    columns = tau2_columns(metrics)
+    name = columns[column]
+
+    def value(t):
+        if name == "task_id":
+            return _task_id_key(t["task_id"])
+        if name == "termination":
+            return ", ".join(sorted(t["termination_reasons"]))
+        if name.startswith("pass^"):
+            return t["pass_hat_k"].get(name[5:])
+        return t[{"n": "n", "successes": "successes", "avg reward": "avg_reward"}[name]]
+
+    present = [t for t in metrics["tasks"] if value(t) is not None]
+    absent = [t for t in metrics["tasks"] if value(t) is None]
+    return sorted(present, key=value, reverse=reverse) + absent
+
+
+def tau2_task_rows(metrics: dict, tasks: list[dict] | None = None) -> tuple[int, list[list[str]]]:
+    """(largest k, one row per task: id cut to TAU2_ID_WIDTH, n, successes, avg reward, pass^k…, reasons)."""
     kmax = max((len(t["pass_hat_k"]) for t in metrics["tasks"]), default=0)
     rows = []
-    for t in metrics["tasks"]:
+    for t in metrics["tasks"] if tasks is None else tasks:
         reasons = ", ".join(f"{k} {v}" for k, v in sorted(t["termination_reasons"].items()))
-        rows.append([str(t["task_id"]), str(t["n"]), str(t["successes"]), fmt(t["avg_reward"])]
+        rows.append([short(str(t["task_id"]), TAU2_ID_WIDTH), str(t["n"]), str(t["successes"]), fmt(t["avg_reward"])]
                     + [fmt(t["pass_hat_k"].get(str(k))) for k in range(1, kmax + 1)] + [reasons])
     return kmax, rows
 
 
+def tau2_meta_line(meta: dict) -> str:
+    """Domain, agent, user simulator and trials of a tau2-bench run, as far as its ``info`` names them."""
+    parts = [f"domain {meta.get('domain') or DASH}", f"agent {meta.get('agent') or DASH}",
+             f"user {meta.get('user') or DASH}", f"trials {meta.get('trials') or DASH}"]
+    return " · ".join(parts)
+
+
+def cost_text(cost: float | None) -> str:
+    """tau2's avg_agent_cost: 0 means that no cost was recorded, not a free agent."""
+    if cost is None:
+        return DASH
+    return "0 (no cost recorded)" if cost == 0 else f"{cost:.4f}"
+
+
+def status_counts(status) -> dict[str, int]:
+    """Instances per status code, in STATUS_CODES order, only the statuses that occur."""
+    import numpy as np
+    from .state import STATUS_CODES
+    counts = np.bincount(np.asarray(status, dtype=np.int64), minlength=len(STATUS_CODES))
+    return {s: int(counts[i]) for i, s in enumerate(STATUS_CODES) if counts[i]}
+
+
+def counts_text(counts: dict[str, int]) -> str:
+    return ", ".join(f"{n:,} {s}" for s, n in counts.items()) or "no instances"
+
+
+def filter_note(shown: int, total: int, status: str | None) -> str:
+    """What the filter leaves: a sentence when it leaves nothing."""
+    if status is None:
+        return f"{total:,} instances"
+    if shown == 0:
+        return f"0 of {total:,} instances have status {status}: nothing to show (f changes the filter)"
+    return f"{shown:,} of {total:,} instances with status {status}"
+
+
+def problem_rows(problems: list, base=None) -> list[list[str]]:
+    """Rows (file, where, field, message) of rejected inputs; a file under ``base`` is named relative to it."""
+    import os
+    rows = []
+    for p in problems:
+        name = p.file
+        if base is not None:
+            try:
+                rel = os.path.relpath(p.file, base)
+                name = rel if not rel.startswith("..") else p.file
+            except ValueError:
+                pass
+        rows.append([name, p.where or DASH, p.field or DASH, p.message])
+    return rows
+
+
+COMPARE_COLUMNS = ("track", "A − B", "se", "95% interval", "tasks", "df")
+
+
 def compare_rows(result: dict) -> list[list[str]]:
+    """Rows of COMPARE_COLUMNS: per track and for the index (df only for the index)."""
     rows = []
     for t in TRACKS:
         r = result["tracks"].get(t)
         if r is None:
-            rows.append([f"{LETTERS[t]} {t}", DASH, DASH, DASH, "0"])
+            rows.append([f"{LETTERS[t]} {t}", DASH, DASH, DASH, "0", ""])
         else:
             ci = DASH if r["lo"] is None else f"[{r['lo']:+.4f}, {r['hi']:+.4f}]"
             rows.append([f"{LETTERS[t]} {t}", f"{r['mean']:+.4f}", DASH if r["se"] is None else f"{r['se']:.4f}", ci,
-                         str(r["m"])])
+                         str(r["m"]), ""])
     idx = result["index"]
     if idx is None:
-        rows.append(["Index (points)", DASH, DASH, DASH, ""])
+        rows.append(["Index (points)", DASH, DASH, DASH, "", DASH])
     else:
         ci = DASH if idx["lo"] is None else f"[{idx['lo']:+.2f}, {idx['hi']:+.2f}]"
         rows.append(["Index (points)", f"{idx['value']:+.2f}", DASH if idx["se"] is None else f"{idx['se']:.2f}", ci,
-                     DASH if idx["df"] is None else f"df {idx['df']:.1f}"])
+                     "", DASH if idx["df"] is None else f"{idx['df']:.1f}"])
     return rows
-

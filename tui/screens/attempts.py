@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Footer, Static
 
-from ..views import cells
+from ..views import cells, text
 
 
 class AttemptsScreen(ModalScreen[None]):
@@ -22,9 +21,10 @@ class AttemptsScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         t = self.task_result
         with Vertical(id="attempts-body"):
-            yield Static(f"[b]{escape(self.model)}[/b] · {escape(self.item)} ({t['track']}): {t['status']}, "
-                         f"{t['adopted']} of {t['planned']} planned attempts adopted, {t['valid']} valid; "
-                         f"task mean {'—' if t['mean'] is None else format(t['mean'], '.4f')}.   escape closes")
+            yield Static(text((self.model, "bold"), " · ", self.item,
+                              f" ({t['track']}): {t['status']}, {t['adopted']} of {t['planned']} planned attempts "
+                              f"adopted, {t['valid']} valid; task mean "
+                              f"{'—' if t['mean'] is None else format(t['mean'], '.4f')}.   escape closes"))
             table = DataTable(id="attempts-table", cursor_type="row")
             table.add_columns("line", "attempt", "adoption_status", "score_status", "score", "note")
             for r in self.rows:
@@ -33,3 +33,4 @@ class AttemptsScreen(ModalScreen[None]):
             if not self.rows:
                 table.add_row("—", "—", "no row in attempts.csv", "", "", "")
             yield table
+        yield Footer()

@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Markdown
+from textual.widgets import Footer, Markdown
 
 HELP = """\
 # tcsexam dashboard
@@ -14,20 +14,54 @@ HELP = """\
 | key | action |
 |---|---|
 | `1`–`7` | switch tab: Overview, Coverage, Instances, pass^k, Compare, tau2, Diagnostics |
-| `↑` `↓` | move; selecting a model in the Overview sets it for the other tabs |
-| `s` / `S` | Overview: sort by the next column / reverse (or click a header) |
-| `Enter` | Coverage: list the attempts of the task under the cursor |
-| `/` | Instances: jump to an instance by name (`escape` back to the table) |
-| `e` | export index.json (same writer and hash as `tcsexam score`) |
-| `r` | reload the inputs (`--watch` reloads on change) |
-| `ctrl+p` | command palette: jump to a model or task, export, reload |
+| `Tab` / `shift+Tab` | move between the controls of a tab |
+| `↑` `↓` `PgUp` `PgDn` `Home` `End` | move in a table |
+| `Enter` | open what is under the cursor (see each tab) |
+| `s` / `S` | sort by the next column / reverse the sort (or click a header; again reverses) |
+| `e` | export index.json (same writer and hash as `tcsexam score`; asks first while the view is stale) |
+| `r` | reload the run and the tau2 file (`--watch` reloads on change) |
+| `ctrl+p` | command palette: jump to a model or task, export, reload, theme |
 | `?` | this help; `escape` closes it |
 | `q` | quit |
 
-**Overview**: status, index and P/S/C/O means (± = 95% half-width, then tasks complete/total).
-**Coverage**: ● complete, ◐ provisional, n/m attempts adopted of planned, ✗ not valid, +x has excluded attempts.
-**Instances**: per-instance A, mu, s, scale, z and Phi; the line under the table explains the cursor's Phi.
-**pass^k**: C(c,k)/C(n,k) averaged over the tasks with n ≥ k.
+The mouse works too: click a tab, a row, a header (sorts), a cell (twice opens it).
+
+## 1 Overview
+
+One row per model: status, index and P/S/C/O means (± = 95% half-width, then tasks complete/total).
+Moving the cursor selects the model for every other tab. `Enter` opens its Instances, `k` its pass^k.
+
+## 2 Coverage
+
+A task × model grid, models in the Overview's order: ● complete, ◐ provisional, n/m attempts adopted
+of planned, ✗ not valid, +x has excluded attempts. `Enter` on a solver task's cell opens its
+instances, on any other cell its attempts; `a` always lists the attempts. Below the grid, every issue
+and ignored row: `Enter` on one puts the cursor on its cell.
+
+## 3 Instances
+
+Per-instance A, mu, s, scale, z and Phi of the selected model, solver task and attempt. `s` / `S` sort,
+`f` cycles the status filter, `/` jumps to an instance by name or prefix (`escape` back to the table).
+The line under the table explains how the instance under the cursor got its Phi.
+
+## 4 pass^k
+
+pass^k = C(c,k)/C(n,k) per task, averaged over the tasks with n ≥ k, for the selected model.
+
+## 5 Compare
+
+The paired difference A − B per track and for the index, with 95% intervals. A follows the selected
+model; choose B (and A) with the two selects.
+
+## 6 tau2
+
+With `--tau2 RESULTS_JSON`: the run's domain, agent and trials, per-task pass^k (`s` / `S` sort),
+termination reasons and the reward-gate audit. Independent of the selected model.
+
+## 7 Diagnostics
+
+Every problem of rejected inputs (file, where, field, message), as `tcsexam validate` words it. While
+the inputs on disk are rejected, the header says STALE and the other tabs keep the last good state.
 """
 
 
@@ -37,3 +71,4 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body"):
             yield Markdown(HELP)
+        yield Footer()

@@ -1,21 +1,52 @@
-"""Diagnostics: every problem of rejected inputs, in the words of `tcsexam validate`."""
+"""Diagnostics: every problem of rejected inputs, in the words of `tcsexam validate`, as a table."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import Static
+from textual.widgets import DataTable, Static
+
+from ..views import cells, plain, problem_rows
+
+ACCEPTED = "No problems: the inputs were accepted."
 
 
 class DiagnosticsPane(VerticalScroll):
     def compose(self) -> ComposeResult:
-        yield Static("No problems: the inputs were accepted.", id="diagnostics-text", markup=False)
+        yield Static(ACCEPTED, id="diagnostics-text", markup=False)
+        yield DataTable(id="diagnostics-table", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="diagnostics-tau2-text", classes="section-title", markup=False)
+        yield DataTable(id="diagnostics-tau2", cursor_type="row", zebra_stripes=True)
 
-    def show_problems(self, text: str | None, kept_last_good: bool) -> None:
-        body = self.query_one("#diagnostics-text", Static)
-        if text is None:
-            body.update("No problems: the inputs were accepted.")
-            return
-        note = ("The last good state stays on the other tabs until the inputs are fixed (r reloads).\n\n"
-                if kept_last_good else "Nothing could be scored; fix the inputs and press r to reload.\n\n")
-        body.update(note + text)
+    def on_mount(self) -> None:
+        self.show([], [], None, kept=False)
+
+    def show(self, problems: list, tau2_problems: list, stale: dict | None, kept: bool, base: str | None = None) -> None:
+        """Problems of the run (files under ``base`` named relative to it) and of the tau2 file."""
+        heading = ACCEPTED
+        if problems:
+            files = Counter(p.file for p in problems)
+            heading = (f"Inputs rejected: {len(problems)} problem(s) in {len(files)} file(s)"
+                       + (f" (file names relative to {plain(base)})" if base else "") + ". ")
+            if stale:
+                heading = (f"STALE since {stale['at']}: the other tabs show the last good state, loaded at "
+                           f"{stale['loaded_at']}, until the inputs are fixed (r reloads; export asks first). ") + heading
+            elif not kept:
+                heading += "Nothing could be scored; fix the inputs and press r to reload."
+            heading += "\n" + "   ".join(f"{plain(f)}: {n}" for f, n in files.items())
+        self.query_one("#diagnostics-text", Static).update(heading)
+        self._table("#diagnostics-table", problem_rows(problems, base))
+        tau2_heading = self.query_one("#diagnostics-tau2-text", Static)
+        tau2_heading.set_class(not tau2_problems, "gone")
+        tau2_heading.update(f"tau2-bench results rejected: {len(tau2_problems)} problem(s)")
+        self._table("#diagnostics-tau2", problem_rows(tau2_problems))
+
+    def _table(self, selector: str, rows: list[list[str]]) -> None:
+        table = self.query_one(selector, DataTable)
+        table.clear(columns=True)
+        table.add_columns("file", "where", "field", "message")
+        for r in rows:
+            table.add_row(*cells(*r))
+        table.set_class(not rows, "gone")

@@ -19,9 +19,20 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ..state import STATUS_CODES, InstanceColumns
+from ..views import plain
 
 COLUMNS = ("instance", "status", "A", "mu", "s", "scale", "z", "phi")
-WIDTHS = (18, 18, 14, 14, 12, 12, 10, 8)
+WIDTHS = (18, 18, 11, 11, 9, 9, 7, 6)
+NAME_WIDTH = (10, 28)  # the instance column fits the longest name within these bounds
+
+
+def column_widths(cols: InstanceColumns | None) -> tuple[int, ...]:
+    """Widths that fit the data: names and statuses as long as the longest (bounded), numbers fixed."""
+    if cols is None or not len(cols):
+        return WIDTHS
+    name = min(max(int(cols.names.dtype.itemsize), NAME_WIDTH[0]), NAME_WIDTH[1])
+    status = max(6, max(len(STATUS_CODES[c]) for c in np.unique(cols.status)))
+    return (name, status, *WIDTHS[2:])
 
 
 def _num(x: float, width: int) -> str:
@@ -31,19 +42,35 @@ def _num(x: float, width: int) -> str:
     return text.rjust(width)[:width]
 
 
-def format_row(cols: InstanceColumns, i: int) -> str:
-    """One line of the table for data row ``i`` (pure)."""
-    name = cols.name(i)
-    name = name if len(name) <= WIDTHS[0] else name[: WIDTHS[0] - 1] + "…"
+def format_row(cols: InstanceColumns, i: int, widths: tuple[int, ...] = WIDTHS) -> str:
+    """One line of the table for data row ``i`` (pure); names are shown with control characters escaped."""
+    name = plain(cols.name(i))
+    name = name if len(name) <= widths[0] else name[: widths[0] - 1] + "…"
     ok = cols.status[i] == 0
-    parts = [name.ljust(WIDTHS[0]), STATUS_CODES[cols.status[i]].ljust(WIDTHS[1]),
-             _num(cols.A[i] if ok else np.nan, WIDTHS[2]), _num(cols.mu[i], WIDTHS[3]), _num(cols.s[i], WIDTHS[4]),
-             _num(cols.scale[i], WIDTHS[5]), _num(cols.z[i], WIDTHS[6]), f"{cols.phi[i]:.4f}".rjust(WIDTHS[7])]
+    parts = [name.ljust(widths[0]), STATUS_CODES[cols.status[i]].ljust(widths[1]),
+             _num(cols.A[i] if ok else np.nan, widths[2]), _num(cols.mu[i], widths[3]), _num(cols.s[i], widths[4]),
+             _num(cols.scale[i], widths[5]), _num(cols.z[i], widths[6]), f"{cols.phi[i]:.4f}".rjust(widths[7])]
     return " ".join(parts)
 
 
-def header_line() -> str:
-    return " ".join(c.ljust(w) if k < 2 else c.rjust(w) for k, (c, w) in enumerate(zip(COLUMNS, WIDTHS)))
+def header_line(widths: tuple[int, ...] = WIDTHS, sort: tuple[str, bool] | None = None) -> str:
+    """Column names over the rows, the sorted one marked ▲ (ascending) or ▼ (descending)."""
+    out = []
+    for k, (c, w) in enumerate(zip(COLUMNS, widths)):
+        label = c + ((" ▼" if sort[1] else " ▲") if sort and sort[0] == c else "")
+        label = label if len(label) <= w else c[: max(w - 2, 1)] + label[len(c):]
+        out.append(label.ljust(w) if k < 2 else label.rjust(w))
+    return " ".join(out)
+
+
+def column_at(x: int, widths: tuple[int, ...] = WIDTHS) -> str | None:
+    """The column under character offset ``x`` of a line (a header click)."""
+    left = 0
+    for c, w in zip(COLUMNS, widths):
+        if left <= x < left + w + 1:
+            return c
+        left += w + 1
+    return None
 
 
 class InstanceTable(ScrollView, can_focus=True):
@@ -66,16 +93,23 @@ class InstanceTable(ScrollView, can_focus=True):
     class CursorMoved(Message):
         row: int | None  # the data row under the cursor
 
+    @dataclass
+    class ScrolledX(Message):
+        x: int           # horizontal scroll offset (the header follows it)
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.cols: InstanceColumns | None = None
+        self.widths: tuple[int, ...] = WIDTHS
         self.order = np.zeros(0, dtype=np.int64)
         self._cursor_style = Style(reverse=True)
+        self._blurred_cursor_style = Style(underline=True, bold=True)  # the cursor row while the table has no focus
         self._failure_style = Style(dim=True)
 
     # --- data -------------------------------------------------------------------
     def set_data(self, cols: InstanceColumns | None, order: np.ndarray | None = None) -> None:
         self.cols = cols
+        self.widths = column_widths(cols)
         n = 0 if cols is None else len(cols)
         self.order = np.arange(n, dtype=np.int64) if order is None else order
         self._update_size()
@@ -85,13 +119,16 @@ class InstanceTable(ScrollView, can_focus=True):
         self._announce()
 
     def apply(self, column: str, descending: bool, status: int | None) -> None:
-        """Filter by status code (None: all) and sort by a column."""
+        """Filter by status code (None: all) and sort by a column; the cursor stays on its instance."""
         if self.cols is None:
             return
+        current = self.current_row()
         self.order = self.cols.order(column, descending, status)
         self._update_size()
-        self.cursor = 0
-        self.scroll_to(0, 0, animate=False)
+        hit = np.flatnonzero(self.order == current) if current is not None else ()
+        self.cursor = int(hit[0]) if len(hit) else 0
+        height = max(self.scrollable_content_region.height, 1)
+        self.scroll_to(0, max(self.cursor - height // 2, 0), animate=False)
         self.refresh()
         self._announce()
 
@@ -110,7 +147,7 @@ class InstanceTable(ScrollView, can_focus=True):
         return True
 
     def _update_size(self) -> None:
-        self.virtual_size = Size(sum(WIDTHS) + len(WIDTHS), len(self.order))
+        self.virtual_size = Size(sum(self.widths) + len(self.widths), len(self.order))
 
     # --- cursor -------------------------------------------------------------------
     def current_row(self) -> int | None:
@@ -144,6 +181,16 @@ class InstanceTable(ScrollView, can_focus=True):
     def action_jump(self, where: int) -> None:
         self.move_to(0 if where == 0 else len(self.order) - 1)
 
+    def watch_scroll_x(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_x(old_value, new_value)
+        self.post_message(self.ScrolledX(int(new_value)))
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
     def on_click(self, event) -> None:
         self.move_to(self.scroll_offset.y + event.y)
 
@@ -154,8 +201,9 @@ class InstanceTable(ScrollView, can_focus=True):
         if self.cols is None or position >= len(self.order):
             return Strip.blank(width)
         i = int(self.order[position])
-        text = format_row(self.cols, i)
-        style = self._cursor_style if position == self.cursor else (
+        text = format_row(self.cols, i, self.widths)
+        cursor_style = self._cursor_style if self.has_focus else self._blurred_cursor_style
+        style = cursor_style if position == self.cursor else (
             self._failure_style if self.cols.status[i] != 0 else Style())
         strip = Strip([Segment(text, style)]).crop(self.scroll_offset.x, self.scroll_offset.x + width)
         return strip.extend_cell_length(width, style if position == self.cursor else Style())

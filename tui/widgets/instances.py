@@ -2,49 +2,78 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.widgets import Input, Select, Static
 from textual_plotext import PlotextPlot
 
 from ..charts import draw_histogram, histogram_bars, redraw
 from ..messages import InstancesFailed, InstancesLoaded
 from ..state import STATUS_CODES, DashboardState, InstanceColumns, load_instances
-from ..views import explain_instance
+from ..views import counts_text, explain_instance, filter_note, plain, status_counts, text
 from .chart_plot import ChartPlot
-from .instance_table import COLUMNS, InstanceTable, header_line
+from .instance_table import COLUMNS, InstanceTable, column_at, header_line
 
-SORT_OPTIONS = [(f"sort: {c} {'↓' if d else '↑'}", f"{c}:{int(d)}") for c in COLUMNS for d in (False, True)]
-FILTER_OPTIONS = [("status: all", -1)] + [(f"status: {s}", i) for i, s in enumerate(STATUS_CODES)]
+SORT_OPTIONS = [(f"{c} {'↓' if d else '↑'}", f"{c}:{int(d)}") for c in COLUMNS for d in (False, True)]
+FILTER_OPTIONS = [("all statuses", -1)] + [(s, i) for i, s in enumerate(STATUS_CODES)]
+
+
+class InstancesHeader(Static):
+    """Column names over the instance table; a click sorts by that column (again: reverses)."""
+
+    @dataclass
+    class Clicked(Message):
+        x: int
+
+    def on_click(self, event) -> None:
+        self.post_message(self.Clicked(event.x))
 
 
 class InstancesPane(Vertical):
-    BINDINGS = [Binding("slash", "focus_jump", "Find instance"), Binding("escape", "focus_table", "Table", show=False)]
+    # "/" is a priority binding: it runs before the keys after it are routed, so a fast burst
+    # ("/MAX0025") lands in the jump box rather than in the widget that had the focus
+    BINDINGS = [Binding("slash", "focus_jump", "Find instance", priority=True), Binding("escape", "focus_table", "Table", show=False),
+                Binding("s", "sort_next", "Sort column"), Binding("S", "sort_reverse", "Reverse sort"),
+                Binding("f", "filter_next", "Filter status")]
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.state: DashboardState | None = None
         self.model: str | None = None
         self.columns: InstanceColumns | None = None
-        self.key: tuple | None = None
+        self.key: tuple | None = None           # what is shown
+        self._wanted: tuple | None = None       # what was asked for last: (key, state)
+        self._attempts_for: tuple | None = None
         self.relative_floor = 0.02
         self._histogram_of: tuple | None = None  # (columns, status filter) the histogram was drawn for
+        self._scroll_x = 0
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="instances-controls"):
-            yield Select([], prompt="solver task", id="instances-task", allow_blank=True)
-            yield Select([], prompt="attempt", id="instances-attempt", allow_blank=True)
-            yield Select(FILTER_OPTIONS, value=-1, id="instances-filter", allow_blank=False)
-            yield Select(SORT_OPTIONS, value="instance:0", id="instances-sort", allow_blank=False)
-            yield Input(placeholder="jump to instance…", id="instances-jump")
-        yield Static("Select a model in the overview, then a solver task and attempt.", id="instances-status", markup=False)
-        yield Static(header_line(), id="instances-header")
+            yield Select([], prompt="solver task", id="instances-task", allow_blank=True, compact=True)
+            yield Select([], prompt="attempt", id="instances-attempt", allow_blank=True, compact=True)
+            yield Select(FILTER_OPTIONS, value=-1, id="instances-filter", allow_blank=False, compact=True)
+            yield Select(SORT_OPTIONS, value="instance:0", id="instances-sort", allow_blank=False, compact=True)
+            yield Input(placeholder="/ find instance", id="instances-jump", compact=True)
+        yield Static("Select a model in the overview, then a solver task and attempt.", id="instances-status",
+                     markup=False)
+        yield InstancesHeader(header_line(), id="instances-header", markup=False)
         yield InstanceTable(id="instances-table")
         yield Static("", id="instances-detail", markup=False)
         yield ChartPlot(id="instances-histogram")
 
-    # --- context -------------------------------------------------------------------
+    def show_empty(self, message: str) -> None:
+        self.state, self.model, self.columns, self.key, self._wanted, self._attempts_for = (None,) * 6
+        self._status(message)
+        self.query_one(InstanceTable).set_data(None)
+
+    # --- context: a reload re-reads, choices are kept where they still exist ------------------
     def set_context(self, state: DashboardState, model: str | None) -> None:
         self.state, self.model = state, model
         if state.relative_floor is not None:
@@ -52,10 +81,20 @@ class InstancesPane(Vertical):
         items = state.solver_items()
         task = self.query_one("#instances-task", Select)
         previous = task.value if task.value in items else None
-        task.set_options([(i, i) for i in items])
+        if [v for _, v in task._options if v is not Select.BLANK] != items:
+            task.set_options([(Text(plain(i)), i) for i in items])
         if items:
             task.value = previous or items[0]
+        else:
+            self._status("This run has no solver task: nothing is scored per instance.")
         self._fill_attempts()
+
+    def choose(self, item: str) -> None:
+        """Show a solver task of the selected model (a drill-down from the Coverage grid)."""
+        task = self.query_one("#instances-task", Select)
+        if item in {v for _, v in task._options}:
+            task.value = item
+            self._fill_attempts()
 
     def _fill_attempts(self) -> None:
         task = self.query_one("#instances-task", Select).value
@@ -63,13 +102,23 @@ class InstancesPane(Vertical):
         if self.state is None or self.model is None or not isinstance(task, str):
             select.set_options([])
             return
+        if self._attempts_for == (self.state, self.model, task):
+            return
+        self._attempts_for = (self.state, self.model, task)
+        previous = select.value
         rows = [r for r in self.state.attempts_of(self.model, task)
-                if self.state.records_path(self.model, task, r.attempt) is not None]
-        select.set_options([(f"attempt {r.attempt} ({r.adoption_status})", r.attempt) for r in rows])
+                if self.state.records_path(self.model, task, r.attempt) is not None
+                or (self.model, task, r.attempt) in self.state.columns]
+        options = [(Text(f"{plain(r.attempt)} · {r.adoption_status}"), r.attempt) for r in rows]
+        if [(str(t), v) for t, v in select._options if v is not Select.BLANK] != [(str(t), v) for t, v in options]:
+            select.set_options(options)  # only when they differ: each reset restyles the select (tens of ms)
         if rows:
-            select.value = rows[0].attempt
+            kept = [r.attempt for r in rows if r.attempt == previous]
+            select.value = kept[0] if kept else rows[0].attempt
+            self._request()
         else:
-            self._status(f"{self.model} has no records file for {task}.")
+            self._wanted = self.key = self.columns = None
+            self._status(f"{plain(self.model)} has no records file for {plain(task)}.")
             self.query_one(InstanceTable).set_data(None)
 
     @on(Select.Changed, "#instances-task")
@@ -78,18 +127,27 @@ class InstancesPane(Vertical):
 
     @on(Select.Changed, "#instances-attempt")
     def _attempt_changed(self, event: Select.Changed) -> None:
-        task = self.query_one("#instances-task", Select).value
-        if self.state is None or self.model is None or not isinstance(event.value, str) or not isinstance(task, str):
-            return
-        key = (self.model, task, event.value)
-        if key == self.key and self.columns is not None:
-            return
-        self._status(f"Scoring {task} attempt {event.value} of {self.model}…")
-        self.load(self.state, key)
+        self._request()
 
-    @work(thread=True, exclusive=True, group="instances")
-    def load(self, state: DashboardState, key: tuple) -> None:
+    def _request(self) -> None:
+        """Score the chosen attempt unless it is what is shown (or on its way) for this very state."""
+        task = self.query_one("#instances-task", Select).value
+        attempt = self.query_one("#instances-attempt", Select).value
+        if self.state is None or self.model is None or not isinstance(task, str) or not isinstance(attempt, str):
+            return
+        key = (self.model, task, attempt)
+        if self._wanted == (key, self.state):
+            return
+        self._wanted = (key, self.state)
+        self._status(f"Scoring {plain(task)} attempt {plain(attempt)} of {plain(self.model)}…")
+        self.query_one(InstanceTable).loading = True
+        self.load(key)
+
+    @work(thread=True, exclusive=True, group="instances", description="score one attempt's instances")
+    def load(self, key: tuple) -> None:
+        """Worker: reads the state itself (a worker's arguments are formatted on the UI thread)."""
         from scoring.errors import InputError
+        state = self.state
         try:
             columns = load_instances(state, *key)
         except InputError as exc:
@@ -97,18 +155,27 @@ class InstancesPane(Vertical):
             return
         self.post_message(InstancesLoaded(key, columns))
 
+    def _current(self, key: tuple) -> bool:
+        """A drill-down for a model, task or attempt no longer selected is dropped."""
+        return self._wanted is not None and self._wanted[0] == key and key[0] == self.model
+
     def on_instances_loaded(self, message: InstancesLoaded) -> None:
+        if not self._current(message.key):
+            return
         self.key, self.columns = message.key, message.columns
-        cols = message.columns
-        self._status(f"{message.key[0]} · {cols.task} · attempt {message.key[2]}: relative_score "
-                     f"{cols.relative_score:.6f} over {len(cols):,} scored instances ({cols.kind}, {cols.direction}); "
-                     f"{len(cols.unscored)} unscored records excluded.")
-        self.query_one(InstanceTable).set_data(cols)
+        table = self.query_one(InstanceTable)
+        table.loading = False
+        table.set_data(message.columns)
         self._apply()
 
     def on_instances_failed(self, message: InstancesFailed) -> None:
-        self._status(f"Cannot score these records:\n{message.message}")
-        self.query_one(InstanceTable).set_data(None)
+        if not self._current(message.key):
+            return
+        self.key, self.columns = message.key, None
+        self._status(f"Cannot score these records:\n{plain(message.message)}")
+        table = self.query_one(InstanceTable)
+        table.loading = False
+        table.set_data(None)
 
     # --- view controls -------------------------------------------------------------
     @on(Select.Changed, "#instances-filter")
@@ -116,14 +183,35 @@ class InstancesPane(Vertical):
     def _controls_changed(self, event: Select.Changed) -> None:
         self._apply()
 
+    def _sort_value(self) -> tuple[str, bool]:
+        column, desc = str(self.query_one("#instances-sort", Select).value).split(":")
+        return column, desc == "1"
+
+    def _status_value(self) -> int | None:
+        status = self.query_one("#instances-filter", Select).value
+        return None if status in (-1, Select.BLANK) else int(status)
+
     def _apply(self) -> None:
+        column, desc = self._sort_value()
+        table = self.query_one(InstanceTable)
+        self.query_one("#instances-header", InstancesHeader).update(
+            header_line(table.widths, (column, desc))[self._scroll_x:])
         if self.columns is None:
             return
-        sort_value = self.query_one("#instances-sort", Select).value
-        column, desc = str(sort_value).split(":")
-        status = self.query_one("#instances-filter", Select).value
-        self.query_one(InstanceTable).apply(column, desc == "1", None if status in (-1, Select.BLANK) else int(status))
+        status = self._status_value()
+        table.apply(column, desc, status)
+        self._describe()
         self._histogram(status)
+
+    def _describe(self) -> None:
+        """The status line: which attempt, its relative score, per-status counts and what the filter leaves."""
+        cols, key = self.columns, self.key
+        status = self._status_value()
+        shown = len(self.query_one(InstanceTable).order)
+        self._status(f"{plain(key[0])} · {plain(cols.task)} · attempt {plain(key[2])}: relative_score "
+                     f"{cols.relative_score:.6f} over {len(cols):,} scored instances ({cols.kind}, {cols.direction}): "
+                     f"{counts_text(status_counts(cols.status))}; {len(cols.unscored)} unscored records excluded. "
+                     f"Showing {filter_note(shown, len(cols), None if status is None else STATUS_CODES[status])}.")
 
     def sort(self, column: str, descending: bool) -> None:
         self.query_one("#instances-sort", Select).value = f"{column}:{int(descending)}"
@@ -131,24 +219,61 @@ class InstancesPane(Vertical):
     def filter_status(self, status: str | None) -> None:
         self.query_one("#instances-filter", Select).value = -1 if status is None else STATUS_CODES.index(status)
 
+    def action_sort_next(self) -> None:
+        column, _ = self._sort_value()
+        nxt = COLUMNS[(COLUMNS.index(column) + 1) % len(COLUMNS)]
+        self.sort(nxt, nxt in ("z", "phi"))
+
+    def action_sort_reverse(self) -> None:
+        column, desc = self._sort_value()
+        self.sort(column, not desc)
+
+    def action_filter_next(self) -> None:
+        """Cycle the status filter through 'all' and the statuses this attempt has."""
+        present = [-1] + ([STATUS_CODES.index(s) for s in status_counts(self.columns.status)] if self.columns else [])
+        current = self._status_value()
+        current = -1 if current is None else current
+        nxt = present[(present.index(current) + 1) % len(present)] if current in present else -1
+        self.query_one("#instances-filter", Select).value = nxt
+
+    def on_instances_header_clicked(self, message: InstancesHeader.Clicked) -> None:
+        column = column_at(message.x + self._scroll_x, self.query_one(InstanceTable).widths)
+        if column is None:
+            return
+        current, desc = self._sort_value()
+        self.sort(column, not desc if column == current else column in ("z", "phi"))
+
+    def on_instance_table_scrolled_x(self, message: InstanceTable.ScrolledX) -> None:
+        self._scroll_x = message.x
+        column, desc = self._sort_value()
+        self.query_one("#instances-header", InstancesHeader).update(
+            header_line(self.query_one(InstanceTable).widths, (column, desc))[message.x:])
+
     @on(Input.Submitted, "#instances-jump")
     def _jump(self, event: Input.Submitted) -> None:
         table = self.query_one(InstanceTable)
         if event.value and not table.find(event.value.strip()):
-            self.app.notify(f"No instance matching '{event.value}' in the current view", severity="warning")
+            self.app.notify(f"No instance matching '{plain(event.value)}' in the current view", severity="warning",
+                            markup=False)
         else:
             table.focus()
 
     def on_instance_table_cursor_moved(self, message: InstanceTable.CursorMoved) -> None:
         cols = self.columns
         detail = self.query_one("#instances-detail", Static)
-        if cols is None or message.row is None:
+        table = self.query_one(InstanceTable)
+        if cols is None:
             detail.update("")
             return
+        if message.row is None:
+            status = self._status_value()
+            detail.update(filter_note(0, len(cols), None if status is None else STATUS_CODES[status])
+                          if status is not None else "")
+            return
         i = message.row
-        detail.update(explain_instance(cols.name(i), STATUS_CODES[cols.status[i]], float(cols.A[i]),
-                                       float(cols.mu[i]), float(cols.s[i]), float(cols.scale[i]), float(cols.z[i]),
-                                       float(cols.phi[i]), cols.direction, self.relative_floor))
+        detail.update(text(f"row {table.cursor + 1:,} of {len(table.order):,} · ", explain_instance(
+            cols.name(i), STATUS_CODES[cols.status[i]], float(cols.A[i]), float(cols.mu[i]), float(cols.s[i]),
+            float(cols.scale[i]), float(cols.z[i]), float(cols.phi[i]), cols.direction, self.relative_floor)))
 
     def _histogram(self, status) -> None:
         """Histogram of the rows the table shows (it follows the status filter; a re-sort keeps the rows)."""
@@ -162,11 +287,17 @@ class InstancesPane(Vertical):
         redraw(plot, lambda plt: draw_histogram(plt, labels, counts, len(order), plot.size.height or 12,
                                                 plot.size.width or 80))
 
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "focus_jump" and isinstance(self.app.focused, Input):
+            return False  # "/" typed into the jump box itself
+        return True
+
     def action_focus_jump(self) -> None:
-        self.query_one("#instances-jump", Input).focus()
+        """Focus the jump box now, not after the next frame: keys typed right after / land in it."""
+        self.screen.set_focus(self.query_one("#instances-jump", Input))
 
     def action_focus_table(self) -> None:
         self.query_one(InstanceTable).focus()
 
-    def _status(self, text: str) -> None:
-        self.query_one("#instances-status", Static).update(text)
+    def _status(self, message: str) -> None:
+        self.query_one("#instances-status", Static).update(message)

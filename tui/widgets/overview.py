@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -11,9 +10,19 @@ from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
 from ..charts import draw_overview, redraw
-from ..messages import ModelSelected
-from ..views import OVERVIEW_COLUMNS, STATUS_STYLE, TRACKS, cells, fmt, leader, overview_rows, sort_rows
+from ..messages import DrillDown, ModelOrder, ModelSelected
+from ..views import OVERVIEW_COLUMNS, STATUS_STYLE, TRACKS, cells, fmt, leader, overview_rows, sort_rows, text
 from .chart_plot import ChartPlot
+
+
+class OverviewTable(DataTable):
+    """The Overview's table: Enter opens the model's instances (shown in the footer)."""
+
+    BINDINGS = [Binding("enter", "select_cursor", "Instances"), Binding("k", "passk", "pass^k")]
+
+    def action_passk(self) -> None:
+        if self.row_count:
+            self.post_message(DrillDown("passk", self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value))
 
 
 class OverviewPane(Vertical):
@@ -27,24 +36,49 @@ class OverviewPane(Vertical):
         self.document: dict | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static("Loading the run…", id="overview-summary")
-        table = DataTable(id="overview-table", cursor_type="row", zebra_stripes=True)
+        yield Static("Loading the run…", id="overview-summary", markup=False)
+        table = OverviewTable(id="overview-table", cursor_type="row", zebra_stripes=True)
         yield table
         yield ChartPlot(id="overview-chart")
 
-    def show(self, document: dict, selected: str | None) -> None:
+    def show_empty(self, message: str) -> None:
+        """No run to show (rejected inputs, or --tau2 alone): a sentence instead of an empty table and plot."""
+        self.document, self.rows = None, []
+        self.query_one("#overview-summary", Static).update(message)
+        self.query_one(DataTable).clear(columns=True)
+        self.query_one(DataTable).set_class(True, "gone")
+        self.query_one(PlotextPlot).set_class(True, "gone")
+
+    def show(self, document: dict, selected: str | None, demo: bool = False) -> None:
         self.document = document
         self.rows = overview_rows(document)
+        self.query_one(DataTable).set_class(False, "gone")
+        self.query_one(PlotextPlot).set_class(False, "gone")
         lead = leader(document)
         counts = {s: sum(r.status == s for r in self.rows) for s in ("complete", "provisional", "incomplete")}
-        lead_text = (f"Leader: [b]{escape(lead)}[/b] with {fmt(document['models'][lead]['index'], 2)} points"
-                     if lead else "No model has an index yet")
-        self.query_one("#overview-summary", Static).update(
-            f"{lead_text}.   Run status: [b]{document['status']}[/b] "
-            f"({counts['complete']} complete, {counts['provisional']} provisional, {counts['incomplete']} incomplete)."
-            f"   Suite {document['suite']}, {document['solver_protocol']} protocol, reference "
-            f"{document['solver_reference_id']}.   ± is the 95% task-clustered t half-width.")
+        lead_part = (("Leader: ", ""), (lead, "bold"), (f" with {fmt(document['models'][lead]['index'], 2)} points", "")) \
+            if lead else (("No model has an index yet", ""),)
+        self.query_one("#overview-summary", Static).update(text(
+            *((("DEMO: the bundled synthetic sample run, not yours.   ", "bold reverse"),) if demo else ()),
+            *lead_part, ".   Run status: ", (document["status"], "bold"),
+            f" ({counts['complete']} complete, {counts['provisional']} provisional, {counts['incomplete']} incomplete)."
+            f"   Suite ", document["suite"], f", {document['solver_protocol']} protocol, reference ",
+            document["solver_reference_id"], ".   ± is the 95% task-clustered t half-width."))
         self._fill(selected)
+
+    def order(self) -> list[str]:
+        """Models in the table's current order."""
+        return [r.model for r in sort_rows(self.rows, self.sort_column, self.sort_reverse)]
+
+    def top_model(self) -> str | None:
+        models = self.order()
+        return models[0] if models else None
+
+    def follow(self, model: str) -> None:
+        """Put the cursor on the selected model's row (the selection was made elsewhere)."""
+        table = self.query_one(DataTable)
+        if model in table.rows and table.cursor_row != table.get_row_index(model):
+            table.move_cursor(row=table.get_row_index(model))
 
     def _fill(self, selected: str | None = None) -> None:
         table = self.query_one(DataTable)
@@ -61,6 +95,9 @@ class OverviewPane(Vertical):
             table.add_row(*cells(*values), key=row.model)
         if current is not None and current in table.rows:
             table.move_cursor(row=table.get_row_index(current))
+        else:
+            table.move_cursor(row=0)
+        self.post_message(ModelOrder(self.order()))
         self._chart()
 
     def _chart(self) -> None:
@@ -96,3 +133,8 @@ class OverviewPane(Vertical):
         event.stop()
         if event.row_key is not None and event.row_key.value is not None:
             self.post_message(ModelSelected(event.row_key.value))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        if event.row_key is not None and event.row_key.value is not None:
+            self.post_message(DrillDown("instances", event.row_key.value))

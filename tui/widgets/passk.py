@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from rich.markup import escape
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
 from ..charts import TRACK_COLORS, draw_passk, redraw
-from ..views import LETTERS, TRACKS, cells, passk_rows
+from ..views import LETTERS, TRACKS, cells, passk_rows, text
 from .chart_plot import ChartPlot
 
 EXPLAIN = ("pass^k = C(c, k) / C(n, k) per task: n = adopted attempts with score_status valid, c = those scoring at or "
@@ -18,15 +17,23 @@ EXPLAIN = ("pass^k = C(c, k) / C(n, k) per task: n = adopted attempts with score
 
 class PassKPane(Vertical):
     def compose(self) -> ComposeResult:
-        yield Static("", id="passk-title", classes="section-title")
+        yield Static("", id="passk-title", classes="section-title", markup=False)
         yield Static(EXPLAIN, id="passk-explain")
-        yield DataTable(id="passk-table", cursor_type="row", zebra_stripes=True)
+        yield DataTable(id="passk-table", cursor_type="none", zebra_stripes=True)
         yield ChartPlot(id="passk-plot")
+
+    def show_empty(self, message: str) -> None:
+        self.query_one("#passk-title", Static).update(message)
+        for selector in ("#passk-explain", "#passk-table", "#passk-plot"):
+            self.query_one(selector).set_class(True, "gone")
 
     def show(self, document: dict, model: str | None) -> None:
         if model is None or model not in document["models"]:
             return
-        self.query_one("#passk-title", Static).update(f"pass^k of [b]{escape(model)}[/b]")
+        for selector in ("#passk-explain", "#passk-table", "#passk-plot"):
+            self.query_one(selector).set_class(False, "gone")
+        self.query_one("#passk-title", Static).update(text("pass^k of ", (model, "bold"),
+                                                           " (the model selected in the Overview)"))
         kmax, rows = passk_rows(document, model)
         table = self.query_one(DataTable)
         table.clear(columns=True)

@@ -3,55 +3,142 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
 from ..charts import INDEX_COLOR, draw_passk, redraw
-from ..views import cells, fmt, tau2_task_rows
+from ..views import cells, cost_text, fmt, plain, tau2_columns, tau2_meta_line, tau2_sorted, tau2_task_rows
 from .chart_plot import ChartPlot
 
+NO_FILE = ("No tau2-bench results open. Start the dashboard with --tau2 RESULTS_JSON (a results.json of "
+           "tau2-bench, or its run folder) to see pass^k, termination reasons and the reward-gate audit here. "
+           "This tab is independent of the run and of the model selected in the Overview.")
 
-class Tau2Pane(Vertical):
+
+class Tau2Pane(VerticalScroll):
+    BINDINGS = [Binding("s", "sort_next", "Sort column"), Binding("S", "sort_reverse", "Reverse sort")]
+
+    def action_sort_next(self) -> None:
+        self.sort_by(None)
+
+    def action_sort_reverse(self) -> None:
+        self.sort_by(-1)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.metrics: dict | None = None
+        self.meta: dict = {}
+        self.sort_column = 0
+        self.sort_reverse = False
+
     def compose(self) -> ComposeResult:
         yield Static("Loading the tau2-bench results…", id="tau2-summary", markup=False)
-        yield DataTable(id="tau2-tasks", cursor_type="row", zebra_stripes=True)
+        with Horizontal(id="tau2-body"):
+            yield DataTable(id="tau2-tasks", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="tau2-task-detail", markup=False)
         with Horizontal(id="tau2-bottom"):
             yield ChartPlot(id="tau2-plot")
-            yield DataTable(id="tau2-reasons", cursor_type="row")
-        yield Static("Audit", id="tau2-audit-title", classes="section-title")
+            yield DataTable(id="tau2-reasons", cursor_type="none")
+        yield Static("Audit", id="tau2-audit-title", classes="section-title", markup=False)
         yield DataTable(id="tau2-audit", cursor_type="row", zebra_stripes=True)
 
-    def show(self, m: dict) -> None:
+    def _parts(self, shown: bool) -> None:
+        for selector in ("#tau2-body", "#tau2-task-detail", "#tau2-bottom", "#tau2-audit-title", "#tau2-audit"):
+            self.query_one(selector).set_class(not shown, "gone")
+
+    def show_empty(self) -> None:
+        self.query_one("#tau2-summary", Static).update(NO_FILE)
+        self._parts(False)
+
+    def show_rejected(self, count: int, kept: bool) -> None:
+        note = (f"tau2-bench results rejected: {count} problem(s), listed in 7 Diagnostics. "
+                + ("Showing the last good read of the file until it is fixed (r reloads)." if kept
+                   else "Fix the file and press r to reload."))
+        if not kept:
+            self.query_one("#tau2-summary", Static).update(note)
+            self._parts(False)
+        else:
+            self.query_one("#tau2-summary", Static).update(note + "\n" + self._summary())
+
+    def _summary(self) -> str:
+        m = self.metrics
         pk = "  ".join(f"pass^{k} {fmt(v)}" for k, v in m["pass_hat_k"].items())
-        self.query_one("#tau2-summary", Static).update(
-            f"{m['source']}\n{m['num_simulations']} runs, {m['num_tasks']} tasks, {m['infra_errors']} infrastructure "
-            f"errors dropped; avg_reward {fmt(m['avg_reward'])}, avg_agent_cost {fmt(m['avg_agent_cost'])}; {pk}; "
-            f"DB match {m['db']['match']} / mismatch {m['db']['mismatch']} / not checked {m['db']['not_checked']}. "
-            "Success = reward within 1e-6 of 1; pass^k = C(c,k)/C(n,k) averaged over tasks.")
-        kmax, rows = tau2_task_rows(m)
-        tasks = self.query_one("#tau2-tasks", DataTable)
-        tasks.clear(columns=True)
-        tasks.add_columns("task_id", "n", "successes", "avg reward", *[f"pass^{k}" for k in range(1, kmax + 1)],
-                          "termination")
-        for r in rows:
-            tasks.add_row(*cells(*r))
+        return (f"{plain(m['source'])}\n{plain(tau2_meta_line(self.meta))}\n"
+                f"{m['num_simulations']} runs, {m['num_tasks']} tasks, {m['infra_errors']} infrastructure "
+                f"errors dropped; avg_reward {fmt(m['avg_reward'])}, avg_agent_cost {cost_text(m['avg_agent_cost'])}; "
+                f"{pk}; DB match {m['db']['match']} / mismatch {m['db']['mismatch']} / not checked "
+                f"{m['db']['not_checked']}. Success = reward within 1e-6 of 1; pass^k = C(c,k)/C(n,k) averaged over "
+                "tasks. Independent of the model selected in the Overview.")
+
+    def show(self, m: dict, meta: dict | None = None) -> None:
+        self.metrics, self.meta = m, meta or {}
+        self._parts(True)
+        self.query_one("#tau2-summary", Static).update(self._summary())
+        self._tasks()
         reasons = self.query_one("#tau2-reasons", DataTable)
         reasons.clear(columns=True)
         reasons.add_columns("termination reason", "runs")
         for k, v in m["termination_reasons"].items():
             reasons.add_row(*cells(k, v))
-        series = {"●": [m["pass_hat_k"][str(k)] for k in range(1, len(m["pass_hat_k"]) + 1)]}
-        plot = self.query_one(PlotextPlot)
-        redraw(plot, lambda plt: draw_passk(plt, series, {"●": INDEX_COLOR}, "trial per task", plot.size.width or 80))
+        self._plot(m)
         audit = self.query_one("#tau2-audit", DataTable)
         audit.clear(columns=True)
         audit.add_columns("task_id", "trial", "stored", "derived", "finding")
         for a in m["audit"]:
             audit.add_row(*cells(a["task_id"], a["trial"], fmt(a["stored_reward"], 7), fmt(a["derived_reward"], 7),
                                  a["finding"]))
+        audit.set_class(not m["audit"], "gone")
         self.query_one("#tau2-audit-title", Static).update(
-            f"Reward-gate audit: {len(m['audit'])} finding(s) (reward re-derived from reward_info under its reward_basis)")
+            f"Reward-gate audit: {len(m['audit'])} finding(s) (reward re-derived from reward_info under its "
+            "reward_basis)" if m["audit"] else
+            "Reward-gate audit: no findings. Every evaluated run's stored reward matches the reward re-derived "
+            "from its reward_info under its reward_basis.")
 
-    def show_error(self, text: str) -> None:
-        self.query_one("#tau2-summary", Static).update(text)
+    def _plot(self, m: dict) -> None:
+        """The run's pass^k by k (tui/charts.py draws it)."""
+        series = {"●": [m["pass_hat_k"][str(k)] for k in range(1, len(m["pass_hat_k"]) + 1)]}
+        plot = self.query_one(PlotextPlot)
+        redraw(plot, lambda plt: draw_passk(plt, series, {"●": INDEX_COLOR}, "trial per task", plot.size.width or 80))
+
+    # --- the per-task table: sortable, the cursor kept on its task ---------------------------
+    def _tasks(self) -> None:
+        m = self.metrics
+        tasks = self.query_one("#tau2-tasks", DataTable)
+        current = tasks.coordinate_to_cell_key(tasks.cursor_coordinate).row_key.value if tasks.row_count else None
+        ordered = tau2_sorted(m, self.sort_column, self.sort_reverse)
+        _, rows = tau2_task_rows(m, ordered)
+        tasks.clear(columns=True)
+        arrow = " ▼" if self.sort_reverse else " ▲"
+        for i, name in enumerate(tau2_columns(m)):
+            tasks.add_column(name + (arrow if i == self.sort_column else ""), key=str(i))
+        for t, r in zip(ordered, rows):
+            tasks.add_row(*cells(*r), key=str(t["task_id"]))
+        if current in tasks.rows:
+            tasks.move_cursor(row=tasks.get_row_index(current))
+
+    def sort_by(self, column: int | None) -> None:
+        """Sort by a column (None: the next one; -1: reverse the current one; the same again: reverse)."""
+        if self.metrics is None:
+            return
+        n = len(tau2_columns(self.metrics))
+        if column == -1:
+            self.sort_reverse = not self.sort_reverse
+        elif column is None:
+            self.sort_column, self.sort_reverse = (self.sort_column + 1) % n, False
+        elif column == self.sort_column:
+            self.sort_reverse = not self.sort_reverse
+        else:
+            self.sort_column, self.sort_reverse = column, False
+        self._tasks()
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        if event.data_table.id == "tau2-tasks":
+            event.stop()
+            self.sort_by(event.column_index)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.id == "tau2-tasks" and event.row_key is not None:
+            event.stop()
+            self.query_one("#tau2-task-detail", Static).update(f"task {plain(event.row_key.value)}")

@@ -1,0 +1,81 @@
+"""Names are data (SPEC 13): the dashboard shows every name and typed text as plain text, never as markup,
+with control characters escaped. Hypothesis draws model, item and attempt names from a hostile alphabet."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from textual.widgets import DataTable, Input
+
+from tests.conftest import MINI_SUITE, Workspace, full_rows
+from tests.conftest import settle
+from tui.app import TABS, create_app
+from tui.state import DashboardConfig
+from tui.views import plain
+
+HOSTILE = ["[", "]", "[/", "[b]", "[/x", "\\", "\x1b", "\x1b[31m", "\x07", "\u200f", "\u202e", "$", "{", "}", "=",
+           "é", "日本", "a", "Z", "0", " ", "-", ".", ":", "'", '"', "%s"]
+name = st.lists(st.sampled_from(HOSTILE), min_size=1, max_size=8).map("".join).filter(
+    lambda s: s.strip() not in ("", ".", ".."))
+long_name = st.integers(60, 200).map(lambda n: "[b]" + "x" * n + "[/b]")
+
+
+def test_plain_escapes_control_characters_only():
+    assert plain("a\x1b[31mb") == "a\\x1b[31mb"
+    assert plain("[/x]\\ \u200f é") == "[/x]\\ \u200f é"  # brackets, backslashes and marks stay as written
+    assert plain("\x07\x7f\x9b") == "\\x07\\x7f\\x9b"
+
+
+def hostile_run(root: Path, model: str, item: str, attempt: str) -> Workspace:
+    ws = Workspace(root)
+    suite = copy.deepcopy(MINI_SUITE)
+    suite["tasks"][0]["item"] = item
+    ws.write_json(ws.bench / "suites" / "lite.json", suite)
+    rows = full_rows(model)
+    rows[0]["item"], rows[0]["attempt"] = item, attempt
+    ws.write_rows(rows)
+    ws.write_cohort(models={model: {"attempts_per_task": 1}})
+    return ws
+
+
+async def visit_every_tab(model: str, item: str, attempt: str, typed: str) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        ws = hostile_run(Path(tmp), model, item, attempt)
+        out = Path(tmp) / f"[/{model[:10].replace('/', '_')}]" / "index.json"
+        app = create_app(DashboardConfig(run_dir=str(ws.run), benchmark=str(ws.bench), output=str(out)))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            for number in range(1, len(TABS) + 1):
+                await pilot.press(str(number))
+                await pilot.pause()
+            if app.state is None:  # the name was rejected where it is read: the problem is shown
+                assert app.main.query_one("#diagnostics-table", DataTable).row_count >= 1
+                return
+            table = app.main.query_one("#overview-table", DataTable)
+            assert str(table.get_row_at(0)[0]) == plain(model)
+            grid = app.main.query_one("#coverage-grid", DataTable)
+            assert str(grid.ordered_columns[1].label) == plain(model)
+            assert str(grid.get_row(item)[0]) == f"P {plain(item)}"
+            assert plain(model) in str(app.main.query_one("#passk-title").render())
+            await pilot.press("3")
+            await pilot.press("slash")
+            jump = app.main.query_one("#instances-jump", Input)
+            jump.value = typed
+            await pilot.press("enter")  # no such instance: a warning that quotes the text as typed
+            await pilot.pause()
+            await pilot.press("escape")  # back to the table
+            await pilot.press("e")
+            await settle(pilot)
+            assert out.is_file() and json.loads(out.read_text())["models"][model]
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(model=st.one_of(name, long_name), item=name.filter(lambda s: "/" not in s), attempt=name, typed=name)
+def test_every_tab_shows_hostile_names_as_written(model, item, attempt, typed):
+    asyncio.run(visit_every_tab(model, item, attempt, typed))
