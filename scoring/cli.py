@@ -14,6 +14,7 @@ from pathlib import Path
 
 from . import __version__
 from .errors import InputError, Problem, UsageError, format_problems
+from .safety import Interrupted, WriteFailed, check_name, check_output, output_argument, say, write_output
 from .vocab import EXIT_FOR_STATUS, TRACK_LETTERS, TRACKS
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
@@ -22,7 +23,8 @@ EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
 class Parser(argparse.ArgumentParser):
     def error(self, message: str):  # usage errors: exit 2 with the usage line
         self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+        say(f"{self.prog}: error: {message}", sys.stderr)  # the message can quote what was typed
+        self.exit(EXIT_USAGE)
 
 
 def parse_threshold(text: str) -> tuple[str, float]:
@@ -71,23 +73,23 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
     p.add_argument("--reference", required=True, metavar="{lite|full|PATH}")
     p.add_argument("--reference-id", metavar="ID", help="default paper-k3-fixed-260925")
     p.add_argument("--benchmark", metavar="DIR")
-    p.add_argument("--output", required=True, metavar="FILE")
+    p.add_argument("--output", required=True, metavar="FILE", type=output_argument)
 
     p = sub.add_parser("score", help="compute index.json for a run")
     add_run_arguments(p)
-    p.add_argument("--output", default="build/index.json", metavar="FILE")
+    p.add_argument("--output", default="build/index.json", metavar="FILE", type=output_argument)
 
     p = sub.add_parser("validate", help="list every problem of a run at once; writes nothing")
     add_run_arguments(p)
 
     p = sub.add_parser("tau2", help="tau2-bench results: pass^k, termination reasons, reward-gate audit")
     p.add_argument("results", metavar="PATH", help="a run's results.json or its folder (json or dir format)")
-    p.add_argument("--output", metavar="FILE")
+    p.add_argument("--output", metavar="FILE", type=output_argument)
 
     p = sub.add_parser("compare", help="paired difference of two models of a run")
     add_run_arguments(p)
     p.add_argument("--models", nargs=2, required=True, metavar=("A", "B"))
-    p.add_argument("--output", metavar="FILE")
+    p.add_argument("--output", metavar="FILE", type=output_argument)
     from . import prepare, report  # init, fill (SPEC 10); table, diff, verify (SPEC 11)
 
     COMMANDS.update(prepare.add_parsers(sub), **report.add_parsers(sub))
@@ -126,13 +128,47 @@ def load_for(args, default_run: Path | None = None):
     return load_run(paths)
 
 
+def run_inputs(args) -> tuple[list[Path], list[Path]]:
+    """The input files and folders of a run command as far as the options tell them (SPEC 13:
+    an output is checked against them before anything is read)."""
+    from .inputs import resolve_run_paths
+
+    paths = resolve_run_paths(
+        args.run_dir,
+        attempts=args.attempts,
+        cohort=args.cohort,
+        records=args.records,
+        benchmark=args.benchmark,
+        suite=args.suite,
+    )
+    files = [paths.attempts, paths.cohort] + ([Path(paths.suite)] if paths.suite else [])
+    return files, [paths.records] if paths.records is not None else []
+
+
+def checked_output(args) -> Path | None:
+    """SPEC 13 for a run command's ``--output``: never an input nor inside records/, never a
+    folder, FIFO or device (exit 1, nothing touched); None for standard output (``-``)."""
+    files, folders = run_inputs(args)
+    return check_output(args.output, files, folders)
+
+
 def cmd_solver_score(args) -> int:
     from .inputs import default_benchmark
-    from .jsonio import write_atomic
-    from .reference import resolve_reference
+    from .reference import DEFAULT_REFERENCE_ID, reference_path, resolve_reference
     from .solver_score import score_file, solver_score_bytes
 
+    for option, value, kind in (("--task", args.task, "item"), ("--reference-id", args.reference_id, "reference id")):
+        problem = value is not None and check_name(value, kind)
+        if problem:
+            raise UsageError(f"{option}: {problem}")
     benchmark = Path(args.benchmark) if args.benchmark else default_benchmark()
+    named = args.reference in ("lite", "full")
+    reference_file = (
+        reference_path(benchmark, args.reference_id or DEFAULT_REFERENCE_ID, args.reference)
+        if named
+        else args.reference
+    )
+    output = check_output(args.output, [args.records, reference_file])
     ref = resolve_reference(args.reference, benchmark, args.reference_id)
     if not ref.has_task(args.task):
         known = ", ".join(sorted(ref.tasks))
@@ -150,10 +186,11 @@ def cmd_solver_score(args) -> int:
     suite, reference_id = ref.suite, ref.reference_id
     del ref  # the parsed file is no longer needed: free it before the records arrive
     result = score_file(task_ref, Path(args.records))
-    write_atomic(Path(args.output), solver_score_bytes(result, suite, reference_id))
-    print(
+    write_output(output, solver_score_bytes(result, suite, reference_id))
+    say(
         f"{args.task}: relative_score {result.relative_score:.12g} over {task_ref.n_scored} scored instances "
-        f"({len(result.unscored_instances)} unscored records) against {reference_id} -> {args.output}"
+        f"({len(result.unscored_instances)} unscored records) against {reference_id} -> {args.output}",
+        sys.stdout if output is not None else sys.stderr,
     )
     return EXIT_OK
 
@@ -163,13 +200,17 @@ def thresholds_of(args) -> dict[str, float]:
 
 
 def cmd_score(args) -> int:
-    from .output import build_index, write_index
+    from .jsonio import dumps
+    from .output import build_index
 
+    checked_output(args)
     run = load_for(args)
+    output = check_output(args.output, run.input_paths.values(), [run.paths.records] if run.paths.records else [])
     document = build_index(run, thresholds_of(args))
-    write_index(Path(args.output), document)
-    print(summary_table(document))
-    print(f"{document['status']}: index.json written to {args.output}")
+    write_output(output, dumps(document))
+    stream = sys.stdout if output is not None else sys.stderr  # with --output -, stdout is the JSON only
+    say(summary_table(document), stream)
+    say(f"{document['status']}: index.json written to {args.output}", stream)
     return EXIT_FOR_STATUS[document["status"]]
 
 
@@ -179,35 +220,43 @@ def cmd_validate(args) -> int:
     run = load_for(args)
     document = build_index(run, thresholds_of(args))
     n_rows = len(run.attempts.rows)
-    print(f"no problems: {n_rows} rows, {len(document['models'])} models, status {document['status']}")
+    say(f"no problems: {n_rows} rows, {len(document['models'])} models, status {document['status']}")
     for name, m in document["models"].items():
         for issue in m["issues"]:
-            print(f"  {name}: {issue['item']}: {issue['message']}")
+            say(f"  {name}: {issue['item']}: {issue['message']}")
     return EXIT_FOR_STATUS[document["status"]]
 
 
 def cmd_tau2(args) -> int:
-    from .jsonio import write_json
+    from .jsonio import dumps
     from .tau2 import format_tau2_summary, tau2_metrics_for_file
+    from .tau2_files import locate
 
+    output = None
+    if args.output:
+        meta, sims = locate(Path(args.results))
+        output = check_output(args.output, [meta], [sims] if sims is not None else [])
     metrics = tau2_metrics_for_file(Path(args.results))
     if args.output:
-        write_json(Path(args.output), metrics)
-    print(format_tau2_summary(metrics))
+        write_output(output, dumps(metrics))
+    say(format_tau2_summary(metrics), sys.stderr if args.output and output is None else sys.stdout)
     return EXIT_OK
 
 
 def cmd_compare(args) -> int:
     from .compare import compare_models, format_comparison
-    from .jsonio import write_json
+    from .jsonio import dumps
     from .output import build_index
 
+    output = checked_output(args) if args.output else None
     run = load_for(args)
+    if args.output:
+        output = check_output(args.output, run.input_paths.values(), [run.paths.records] if run.paths.records else [])
     document = build_index(run, thresholds_of(args))
     result = compare_models(document, *args.models)
     if args.output:
-        write_json(Path(args.output), result)
-    print(format_comparison(result))
+        write_output(output, dumps(result))
+    say(format_comparison(result), sys.stderr if args.output and output is None else sys.stdout)
     return EXIT_OK
 
 
@@ -226,23 +275,26 @@ def run(command, args, parser: argparse.ArgumentParser) -> int:
     try:
         return command(args)
     except InputError as exc:
-        print(format_problems(exc.problems), file=sys.stderr)
+        say(format_problems(exc.problems), sys.stderr)
         return EXIT_REJECTED
     except UsageError as exc:
         parser.print_usage(sys.stderr)
-        print(f"tcsexam {args.command}: error: {exc}", file=sys.stderr)
+        say(f"tcsexam {args.command}: error: {exc}", sys.stderr)
         return EXIT_USAGE
+    except Interrupted as exc:  # SIGINT, SIGTERM or SIGHUP during a write: nothing left behind
+        return 128 + exc.signum
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except WriteFailed as exc:  # names the file: "cannot write P: No space left on device"
+        say(f"tcsexam: {exc}", sys.stderr)
+        return EXIT_REJECTED
     except OSError as exc:  # e.g. the output folder is not writable
-        print(f"tcsexam: cannot write output: {exc.strerror or exc} ({exc.filename or ''})", file=sys.stderr)
+        say(f"tcsexam: cannot write output: {exc.strerror or exc} ({exc.filename or ''})", sys.stderr)
         return EXIT_REJECTED
     except Exception as exc:  # a bug: say so plainly, never a traceback
-        print(
-            f"tcsexam: internal error ({type(exc).__name__}: {exc}); please report it with the inputs", file=sys.stderr
-        )
+        say(f"tcsexam: internal error ({type(exc).__name__}: {exc}); please report it with the inputs", sys.stderr)
         return EXIT_REJECTED
 
 

@@ -14,6 +14,7 @@ from typing import Annotated, Literal, TypeVar, Union, get_args, get_origin
 import msgspec
 
 from .errors import InputError, Problem
+from .jsonio import reject_duplicate_keys
 
 T = TypeVar("T")
 
@@ -176,12 +177,14 @@ def decode(data: bytes, type_: type[T], file: str, decoder: msgspec.json.Decoder
     if not data.strip():
         raise InputError([Problem(file, "", "", "file is empty, expected JSON")])
     try:
-        return (decoder or msgspec.json.Decoder(type_)).decode(data)
+        value = (decoder or msgspec.json.Decoder(type_)).decode(data)
     except msgspec.ValidationError:
         check_syntax(data, file)  # a syntax error further on is the problem to report
         raise InputError(problems_of(data, type_, file)) from None
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise InputError([syntax_problem(exc, data, file)]) from None
+    reject_duplicate_keys(data, file)
+    return value
 
 
 def check_syntax(data: bytes, file: str) -> None:
@@ -208,11 +211,15 @@ def decode_items(
     if not data.strip():
         raise InputError([Problem(file, "", "", "file is empty, expected JSON")])
     try:
-        return decoder.decode(data), None, []
+        good = decoder.decode(data)
     except msgspec.ValidationError:
         check_syntax(data, file)
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise InputError([syntax_problem(exc, data, file)]) from None
+    else:
+        reject_duplicate_keys(data, file)
+        return good, None, []
+    reject_duplicate_keys(data, file)
     try:
         raws = msgspec.json.decode(data, type=list[msgspec.Raw])
     except msgspec.ValidationError as exc:

@@ -474,6 +474,15 @@ def escape_for_terminal(text: str, encoding: str | None = None) -> str:
     return text
 
 
+def say(text: str, file=None) -> None:
+    """Print ``text`` (default to standard output) with every line escaped for the terminal
+    (SPEC 13): the one way the command line prints summaries, messages and problems. The tool's
+    own line breaks stay; the stream's encoding is passed on, so printing never fails."""
+    stream = sys.stdout if file is None else file
+    encoding = getattr(stream, "encoding", None)
+    print("\n".join(escape_for_terminal(line, encoding) for line in text.split("\n")), file=stream)
+
+
 # ---------------------------------------------------------------- overflow (SPEC 13, fifth rule)
 
 
