@@ -15,14 +15,14 @@ import hashlib
 import html
 import io
 import math
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .errors import InputError, Problem, Problems
-from .jsonio import dumps, load_json, write_atomic
+from .jsonio import dumps, load_json, read_bytes, write_atomic
+from .safety import check_output as safety_check_output
 from .vocab import TRACK_LETTERS, TRACKS
 
 EXIT_OK, EXIT_REJECTED = 0, 1
@@ -587,10 +587,10 @@ def input_locations(doc: dict, run_dir: Path | None, benchmark: Path | None, fil
 
 
 def file_sha256(path: Path) -> str | None:
+    """The sha256 of a regular file, None when it cannot be read (SPEC 13: a FIFO is never waited on)."""
     try:
-        with open(path, "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()
-    except OSError:
+        return hashlib.sha256(read_bytes(path, "input file")).hexdigest()
+    except InputError:
         return None
 
 
@@ -684,21 +684,11 @@ def recompute_with_pipeline(paths, thresholds: dict) -> dict:
 
 
 def check_output(output: str | None, inputs: list[str]) -> Path | None:
-    """SPEC 13: an output is never one of the command's inputs, nor a folder, device or FIFO."""
-    if output is None or output == "-":
+    """SPEC 13: an output is never one of the command's inputs, nor a folder, device or FIFO
+    (``safety.check_output``); None for standard output."""
+    if output is None:
         return None
-    path = Path(output)
-    for name in inputs:
-        try:
-            if path.exists() and os.path.samefile(path, name):
-                raise InputError(
-                    [Problem(output, "", "--output", "is one of the command's inputs: refusing to overwrite it")]
-                )
-        except OSError:
-            pass
-    if path.exists() and not path.is_file():
-        raise InputError([Problem(output, "", "--output", "is not a regular file")])
-    return path
+    return safety_check_output(output, inputs)
 
 
 def emit(text: str, output: str | None, inputs: list[str]) -> None:
