@@ -23,6 +23,7 @@ from typing import Any
 from .errors import InputError, Problem, Problems
 from .jsonio import dumps, load_json, read_bytes, write_atomic
 from .safety import check_output as safety_check_output
+from .safety import output_argument
 from .vocab import TRACK_LETTERS, TRACKS
 
 EXIT_OK, EXIT_REJECTED = 0, 1
@@ -782,7 +783,7 @@ def add_table_parser(sub) -> None:
     p.add_argument(
         "--digits", type=digits_arg, metavar="N", help="decimals (default: 2 for the index, 3 for the tracks)"
     )
-    p.add_argument("--output", metavar="FILE", help="write here instead of standard output")
+    p.add_argument("--output", metavar="FILE", type=output_argument, help="write here instead of standard output")
 
 
 def add_diff_parser(sub) -> None:
@@ -793,7 +794,7 @@ def add_diff_parser(sub) -> None:
     )
     p.add_argument("old", metavar="OLD_INDEX")
     p.add_argument("new", metavar="NEW_INDEX")
-    p.add_argument("--output", metavar="FILE", help="also write the differences as JSON")
+    p.add_argument("--output", metavar="FILE", type=output_argument, help="also write the differences as JSON")
 
 
 def add_verify_parser(sub) -> None:

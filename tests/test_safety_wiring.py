@@ -265,3 +265,26 @@ def test_csv_text_of_a_nested_model_reads_nested_records(ws, cli):
     )
     code, _, err = cli(*ws.score_args())
     assert code == 1 and "records/org/m/s1/1.json" in err and "differs from 0.25" in err  # it was read
+
+
+def test_every_output_option_of_every_command_rejects_an_empty_value():
+    # SPEC 13: `--output ''` is a usage error (exit 2) in every command that has an output
+    import argparse
+
+    from scoring.safety import output_argument
+    from tui.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    with_output = {
+        name: action for name, p in sub.choices.items() for action in p._actions if "--output" in action.option_strings
+    }
+    assert {"score", "solver-score", "tau2", "compare", "tui", "table", "diff"} <= set(with_output)
+    assert all(action.type is output_argument for action in with_output.values()), with_output
+
+
+def test_table_with_an_empty_output_is_a_usage_error(ws, cli, tmp_path):
+    ws.write_rows(full_rows())
+    assert cli(*ws.score_args())[0] == 0
+    code, _, err = cli("table", str(ws.out), "--output", "")
+    assert code == 2 and "an empty --output names no file" in err
