@@ -12,9 +12,10 @@ from types import UnionType
 from typing import Annotated, Literal, TypeVar, Union, get_args, get_origin
 
 import msgspec
+import orjson
 
 from .errors import InputError, Problem
-from .jsonio import reject_duplicate_keys
+from .safety import check_duplicate_keys
 
 T = TypeVar("T")
 
@@ -22,6 +23,16 @@ _AT = re.compile(r"^(?P<msg>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
 _BYTE = re.compile(r"\(byte (\d+)\)")
 _KEY = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[(\"(?:[^\"\\]|\\.)*\")\]")
 _MISSING = re.compile(r"^Object missing required field `([^`]*)`$")
+
+
+def reject_duplicate_keys(data: bytes, file: str) -> None:
+    """``safety.check_duplicate_keys`` for a file a typed decoder accepted: a typed value can drop
+    keys, so the document is parsed again generically (orjson) to be written back."""
+    try:
+        reserialized: bytes | None = orjson.dumps(orjson.loads(data))
+    except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # e.g. an integer beyond 64 bits
+        reserialized = None
+    check_duplicate_keys(data, reserialized, file)
 
 
 def line_column(data: bytes, offset: int) -> str:

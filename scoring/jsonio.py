@@ -17,7 +17,7 @@ import orjson
 
 from .errors import InputError, Problem
 from .safety import (
-    find_duplicate_key,
+    check_duplicate_keys,
     write_atomic,  # SPEC 6, 13: the one atomic, signal-safe write
 )
 from .safety import read_regular_file as read_bytes  # SPEC 13: the one reader of input files
@@ -40,24 +40,6 @@ def parse_json_bytes(data: bytes, file: str) -> Any:
         raise InputError([Problem(file, f"line {exc.lineno} column {exc.colno}", "", f"invalid JSON: {msg}")]) from None
     check_duplicate_keys(data, orjson.dumps(parsed), file)
     return parsed
-
-
-def check_duplicate_keys(data: bytes, reserialized: bytes | None, file: str) -> None:
-    """README "Safety": a key twice in one JSON object is rejected, naming the key (SPEC 13).
-    ``reserialized`` is the parsed document written back by orjson (None: the slow exact check)."""
-    key = find_duplicate_key(data, reserialized)
-    if key is not None:
-        raise InputError([Problem(file, "", key, f"key '{key}' appears twice in one object")])
-
-
-def reject_duplicate_keys(data: bytes, file: str) -> None:
-    """``check_duplicate_keys`` for a file a typed decoder already accepted (a typed value can drop
-    keys, so the document is parsed again generically to be written back)."""
-    try:
-        reserialized: bytes | None = orjson.dumps(orjson.loads(data))
-    except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # e.g. an integer beyond 64 bits
-        reserialized = None
-    check_duplicate_keys(data, reserialized, file)
 
 
 def load_json(path: Path, what: str = "JSON file") -> Any:

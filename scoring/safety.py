@@ -572,6 +572,14 @@ def _escaped_colons(raw: bytes) -> int:
     return sum(len(m.group(1)) % 2 for m in _ESCAPED_COLON.finditer(raw))
 
 
+def check_duplicate_keys(raw: bytes, reserialized: bytes | None, file: str) -> None:
+    """README "Safety": a key twice in one JSON object of the input ``file`` is rejected, naming
+    the key. ``reserialized``: see ``find_duplicate_key`` (None: the slow exact check)."""
+    key = find_duplicate_key(raw, reserialized)
+    if key is not None:
+        raise InputError([Problem(file, "", key, f"key '{key}' appears twice in one object")])
+
+
 def find_duplicate_key(raw: str | bytes, reserialized: bytes | None = None) -> str | None:
     """The first key that occurs twice in one JSON object of ``raw`` (already known to be valid
     JSON), or None. README "Safety": such a file is rejected naming the key, since orjson and

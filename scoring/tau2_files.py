@@ -31,8 +31,9 @@ from typing import Annotated, Any
 
 import msgspec
 
+from .decode import reject_duplicate_keys
 from .errors import InputError, Problem, Problems
-from .jsonio import parse_json_bytes, read_bytes, reject_duplicate_keys
+from .jsonio import parse_json_bytes, read_bytes
 
 RESULTS_FILE = "results.json"
 SIMULATIONS_DIR = "simulations"
