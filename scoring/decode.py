@@ -15,7 +15,7 @@ import msgspec
 import orjson
 
 from .errors import InputError, Problem
-from .safety import check_duplicate_keys
+from .safety import check_duplicate_keys, same_key_count
 
 T = TypeVar("T")
 
@@ -25,14 +25,35 @@ _KEY = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[(\"(?:[^\"\\]|\\.)*\"
 _MISSING = re.compile(r"^Object missing required field `([^`]*)`$")
 
 
-def reject_duplicate_keys(data: bytes, file: str) -> None:
-    """``safety.check_duplicate_keys`` for a file a typed decoder accepted: a typed value can drop
-    keys, so the document is parsed again generically (orjson) to be written back."""
+def reject_duplicate_keys(data: bytes, file: str, typed: object = None) -> None:
+    """``safety.check_duplicate_keys`` for a file a typed decoder accepted (README "Safety").
+
+    ``typed`` (optional) is the decoded value when its type can only drop keys on encoding (flat
+    structs with ``omit_defaults``): encoding it is the cheap first check. Otherwise, or when it
+    dropped keys (an unknown key, a null written out), the document is parsed again generically
+    (orjson) to be written back, and only then, if keys were still dropped, parsed a third time
+    to name the key."""
+    if typed is not None and same_key_count(data, msgspec.json.encode(typed)):
+        return
     try:
         reserialized: bytes | None = orjson.dumps(orjson.loads(data))
     except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # e.g. an integer beyond 64 bits
         reserialized = None
     check_duplicate_keys(data, reserialized, file)
+
+
+def only_drops_keys(type_: object) -> bool:
+    """True for a struct whose encoding never adds a key absent from its JSON: ``omit_defaults``
+    and no field that is itself a struct."""
+    if not (isinstance(type_, type) and issubclass(type_, msgspec.Struct)):
+        return False
+    if not type_.__struct_config__.omit_defaults:
+        return False
+    return not any(
+        isinstance(t, type) and issubclass(t, msgspec.Struct)
+        for f in msgspec.structs.fields(type_)
+        for t in (_strip(f.type),)
+    )
 
 
 def line_column(data: bytes, offset: int) -> str:
@@ -228,7 +249,7 @@ def decode_items(
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise InputError([syntax_problem(exc, data, file)]) from None
     else:
-        reject_duplicate_keys(data, file)
+        reject_duplicate_keys(data, file, good if only_drops_keys(item) else None)
         return good, None, []
     reject_duplicate_keys(data, file)
     try:

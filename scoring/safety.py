@@ -580,6 +580,14 @@ def check_duplicate_keys(raw: bytes, reserialized: bytes | None, file: str) -> N
         raise InputError([Problem(file, "", key, f"key '{key}' appears twice in one object")])
 
 
+def same_key_count(raw: bytes, reserialized: bytes) -> bool:
+    """True when ``reserialized`` (what a parse of ``raw`` kept, written back by a writer that
+    never escapes ':' and never adds a key) has as many keys as ``raw``: then no key of ``raw``
+    was dropped, so none appears twice (see ``find_duplicate_key``)."""
+    raw = raw.removeprefix(b"\xef\xbb\xbf")
+    return raw.count(b":") + _escaped_colons(raw) == reserialized.count(b":")
+
+
 def find_duplicate_key(raw: str | bytes, reserialized: bytes | None = None) -> str | None:
     """The first key that occurs twice in one JSON object of ``raw`` (already known to be valid
     JSON), or None. README "Safety": such a file is rejected naming the key, since orjson and
@@ -595,7 +603,7 @@ def find_duplicate_key(raw: str | bytes, reserialized: bytes | None = None) -> s
     if isinstance(raw, str):
         raw = raw.encode("utf-8")
     raw = bytes(raw).removeprefix(b"\xef\xbb\xbf")
-    if reserialized is not None and raw.count(b":") + _escaped_colons(raw) == reserialized.count(b":"):
+    if reserialized is not None and same_key_count(raw, reserialized):
         return None
     try:
         _DUPLICATE_DECODER.decode(raw.decode("utf-8"))

@@ -288,3 +288,47 @@ def test_table_with_an_empty_output_is_a_usage_error(ws, cli, tmp_path):
     assert cli(*ws.score_args())[0] == 0
     code, _, err = cli("table", str(ws.out), "--output", "")
     assert code == 2 and "an empty --output names no file" in err
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ('[{"instance": "a", "status": "ok", "A": 1, "A": 2}]', "A"),  # the typed value keeps one A
+        ('[{"instance": "a", "status": "ok", "A": 1, "x": 1, "x": 2}]', "x"),  # a key the type ignores
+        ('[{"instance": "a", "status": "timeout", "A": null, "A": null}]', "A"),  # nulls are dropped too
+        ('[{"instance": "a:b", "status": "ok", "A": 1, "status": "ok"}]', "status"),  # ':' in a value
+    ],
+)
+def test_records_with_a_key_twice_are_rejected_on_every_path_of_the_check(text, key):
+    from scoring.errors import InputError
+    from scoring.solver_score import read_records
+
+    with pytest.raises(InputError) as info:
+        read_records(text.encode(), "r.json", "objective")
+    assert [(p.field, p.message) for p in info.value.problems] == [(key, f"key '{key}' appears twice in one object")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[{"instance": "a", "status": "ok", "A": 1, "x": {"y": 1}}, {"instance": "b", "status": "timeout", "A": null}]',
+        '[{"instance": "a\\u003ab", "status": "ok", "A": 1}]',  # a ':' written as an escape
+    ],
+)
+def test_records_without_a_key_twice_are_accepted_when_the_cheap_check_cannot_tell(text):
+    from scoring.solver_score import read_records
+
+    assert read_records(text.encode(), "r.json", "objective").names[0] in ("a", "a:b")
+
+
+def test_the_records_type_never_adds_a_key_when_encoded():
+    import msgspec
+
+    from scoring.decode import only_drops_keys
+    from scoring.solver_score import Record
+
+    assert only_drops_keys(Record)
+    assert msgspec.json.decode(msgspec.json.encode(Record(instance="a", status="timeout"))) == {
+        "instance": "a",
+        "status": "timeout",
+    }
