@@ -332,3 +332,20 @@ def test_the_records_type_never_adds_a_key_when_encoded():
         "instance": "a",
         "status": "timeout",
     }
+
+
+def test_a_full_disk_names_the_output_and_removes_the_folders_the_write_made(ws, cli, monkeypatch):
+    import errno
+
+    import scoring.safety
+
+    ws.write_rows(full_rows())
+    out = ws.root / "new" / "deeper" / "index.json"
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(scoring.safety.os, "fsync", full)
+    code, _, err = cli(*ws.score_args()[:-1], str(out))
+    assert code == 1 and err.strip() == f"tcsexam: cannot write {out}: No space left on device"
+    assert not (ws.root / "new").exists()
