@@ -14,7 +14,16 @@ from pathlib import Path
 
 from . import __version__
 from .errors import InputError, Problem, UsageError, format_problems
-from .safety import Interrupted, WriteFailed, check_name, check_output, output_argument, say, write_output
+from .safety import (
+    Interrupted,
+    WriteFailed,
+    check_name,
+    check_output,
+    escape_for_terminal,
+    output_argument,
+    say,
+    write_output,
+)
 from .vocab import EXIT_FOR_STATUS, TRACK_LETTERS, TRACKS
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
@@ -101,10 +110,11 @@ def fmt(x: float | None, digits: int = 4) -> str:
 
 
 def summary_table(document: dict) -> str:
+    """The summary printed by ``score``: names escaped before padding, so columns line up (SPEC 13)."""
     rows = [f"{'model':<24} {'status':<12} {'index':>8}  " + "  ".join(f"{TRACK_LETTERS[t]:>6}" for t in TRACKS)]
     for name, m in document["models"].items():
         rows.append(
-            f"{name:<24} {m['status']:<12} {fmt(m['index'], 2):>8}  "
+            f"{escape_for_terminal(name):<24} {m['status']:<12} {fmt(m['index'], 2):>8}  "
             + "  ".join(f"{fmt(m['track_means'][t]):>6}" for t in TRACKS)
         )
     ign = document["ignored_rows"]["count"]
@@ -201,14 +211,17 @@ def thresholds_of(args) -> dict[str, float]:
 
 def cmd_score(args) -> int:
     from .jsonio import dumps
-    from .output import build_index
+    from .output import build_index, write_index
 
     checked_output(args)
     run = load_for(args)
     output = check_output(args.output, run.input_paths.values(), [run.paths.records] if run.paths.records else [])
     document = build_index(run, thresholds_of(args))
-    write_output(output, dumps(document))
-    stream = sys.stdout if output is not None else sys.stderr  # with --output -, stdout is the JSON only
+    if output is None:  # --output -: the JSON on stdout, the summary on stderr
+        write_output(None, dumps(document))
+    else:
+        write_index(output, document)
+    stream = sys.stdout if output is not None else sys.stderr
     say(summary_table(document), stream)
     say(f"{document['status']}: index.json written to {args.output}", stream)
     return EXIT_FOR_STATUS[document["status"]]
