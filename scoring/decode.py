@@ -43,17 +43,12 @@ def reject_duplicate_keys(data: bytes, file: str, typed: object = None) -> None:
 
 
 def only_drops_keys(type_: object) -> bool:
-    """True for a struct whose encoding never adds a key absent from its JSON: ``omit_defaults``
-    and no field that is itself a struct."""
-    if not (isinstance(type_, type) and issubclass(type_, msgspec.Struct)):
-        return False
-    if not type_.__struct_config__.omit_defaults:
-        return False
-    return not any(
-        isinstance(t, type) and issubclass(t, msgspec.Struct)
-        for f in msgspec.structs.fields(type_)
-        for t in (_strip(f.type),)
-    )
+    """True when encoding a value of ``type_`` never adds a key absent from its JSON: every struct
+    in it (through lists, dicts and unions) has ``omit_defaults``."""
+    t = _strip(type_)
+    if isinstance(t, type) and issubclass(t, msgspec.Struct):
+        return t.__struct_config__.omit_defaults and all(only_drops_keys(f.type) for f in msgspec.structs.fields(t))
+    return all(only_drops_keys(arg) for arg in get_args(t) if arg is not type(None))
 
 
 def line_column(data: bytes, offset: int) -> str:
@@ -215,7 +210,7 @@ def decode(data: bytes, type_: type[T], file: str, decoder: msgspec.json.Decoder
         raise InputError(problems_of(data, type_, file)) from None
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise InputError([syntax_problem(exc, data, file)]) from None
-    reject_duplicate_keys(data, file)
+    reject_duplicate_keys(data, file, value if only_drops_keys(type_) else None)
     return value
 
 

@@ -33,27 +33,29 @@ from .vocab import Direction, Kind
 NonEmpty = Annotated[str, msgspec.Meta(min_length=1)]
 
 
-class ScaleFloor(msgspec.Struct):
+class ScaleFloor(msgspec.Struct, omit_defaults=True):
     """SPEC 2.2 / R5: both floors are required."""
 
     relative: Annotated[float, msgspec.Meta(ge=0)]
     absolute: Annotated[float, msgspec.Meta(gt=0)]
 
 
-class ReferenceTask(msgspec.Struct, gc=False):
+class ReferenceTask(msgspec.Struct, gc=False, omit_defaults=True):
     kind: Kind
     direction: Direction
     instances: dict[str, list[float | None]]
 
 
-class UnscoredReferenceInstance(msgspec.Struct, gc=False):
+class UnscoredReferenceInstance(msgspec.Struct, gc=False, omit_defaults=True):
     task: NonEmpty
     instance: NonEmpty
     values: list[float | None] = msgspec.field(default_factory=list)
 
 
-class Reference(msgspec.Struct, gc=False):
-    """SPEC 2.2 (fixed, versioned solver reference). Extra keys are ignored."""
+class Reference(msgspec.Struct, gc=False, omit_defaults=True):
+    """SPEC 2.2 (fixed, versioned solver reference). Extra keys are ignored. Every struct of the
+    file omits defaults when encoded, so that encoding never adds a key (the cheap duplicate-key
+    check, ``decode.reject_duplicate_keys``)."""
 
     reference_id: NonEmpty
     suite: NonEmpty

@@ -349,3 +349,19 @@ def test_a_full_disk_names_the_output_and_removes_the_folders_the_write_made(ws,
     code, _, err = cli(*ws.score_args()[:-1], str(out))
     assert code == 1 and err.strip() == f"tcsexam: cannot write {out}: No space left on device"
     assert not (ws.root / "new").exists()
+
+
+def test_a_reference_with_a_key_twice_in_a_task_is_rejected_and_one_with_extra_keys_accepted():
+    from scoring.decode import only_drops_keys
+    from scoring.errors import InputError
+    from scoring.reference import Reference, read_reference
+
+    assert only_drops_keys(Reference)  # the cheap check applies: encoding adds no key
+    head = '{"reference_id": "r", "suite": "lite", "scale_floor": {"relative": 0.01, "absolute": 1e-9}, "note": "x", '
+    task = '"kind": "objective", "direction": "maximize", "instances": {"a": [1, 2], "b": [3, 4]}'
+    ok = read_reference((head + '"tasks": {"t": {' + task + "}}}").encode(), "ref.json")
+    assert ok.task("t").names == ["a", "b"]
+    twice = head + '"tasks": {"t": {' + task.replace('"b": [3, 4]', '"a": [3, 4]') + "}}}"
+    with pytest.raises(InputError) as info:
+        read_reference(twice.encode(), "ref.json")
+    assert [p.message for p in info.value.problems] == ["key 'a' appears twice in one object"]
