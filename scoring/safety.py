@@ -39,6 +39,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import ClassVar
 
 from .errors import InputError, Problem
 
@@ -316,6 +317,15 @@ class WriteFailed(OSError):
 WRITE_SIGNALS = (signal.SIGINT, signal.SIGTERM) + ((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ())
 
 
+class _Held:
+    """Write signals that arrived while held (main thread only): a process-directed signal can
+    be taken by another thread whose mask does not block it, and Python then runs the handler
+    in the main thread at once; the handler sees ``depth`` and keeps the signal for later."""
+
+    depth: ClassVar[int] = 0
+    pending: ClassVar[list[int]] = []
+
+
 @contextmanager
 def _signals_raise() -> Iterator[None]:
     """During the block, the first SIGINT, SIGTERM or SIGHUP raises ``Interrupted``; later ones
@@ -329,9 +339,14 @@ def _signals_raise() -> Iterator[None]:
     fired: list[int] = []
 
     def _raise_interrupted(signum, frame):
-        if not fired:
-            fired.append(signum)
-            raise Interrupted(signum)
+        if fired:
+            return
+        if _Held.depth:  # inside a held step: raised when the step is done
+            if not _Held.pending:
+                _Held.pending.append(signum)
+            return
+        fired.append(signum)
+        raise Interrupted(signum)
 
     previous = {}
     try:
@@ -340,22 +355,33 @@ def _signals_raise() -> Iterator[None]:
                 previous[sig] = signal.signal(sig, _raise_interrupted)
         yield
     finally:
+        _Held.pending.clear()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
 
 
 @contextmanager
 def _signals_held() -> Iterator[None]:
-    """Signals of WRITE_SIGNALS wait (are blocked) during the block and arrive after it: a
-    temporary file is created and recorded, or removed, or renamed, as one step."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+    """Signals of WRITE_SIGNALS wait during the block and arrive after it: a temporary file is
+    created and recorded, or removed, or renamed, as one step. They are blocked in this thread
+    (``pthread_sigmask``); one that another thread takes is kept by the handler (``_Held``) and
+    raised again in this thread when the block ends."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, WRITE_SIGNALS)
+    masking = hasattr(signal, "pthread_sigmask")
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, WRITE_SIGNALS) if masking else set()
+    _Held.depth += 1
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        _Held.depth -= 1
+        if masking:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        if not _Held.depth and _Held.pending:
+            signum = _Held.pending.pop()
+            _Held.pending.clear()
+            signal.raise_signal(signum)  # to this thread: the handler runs now, outside the step
 
 
 def _missing_folders(folder: Path) -> list[Path]:
