@@ -17,18 +17,21 @@ from collections import Counter, defaultdict
 import numpy as np
 
 from .crosscheck import rescore_from_records
+from .errors import Problem
 from .inputs import Run
 from .models import AttemptRow
 from .passk import DEFAULT_THRESHOLDS, mean_pass_hat_k, successes
 from .planning import shares_of_ci
 from .ranks import ranks_of_document
 from .rules import Checked, check_rules
+from .safety import NumberTooLarge, finite_fsum, finite_mean, require_finite
 from .uncertainty import ci_block
 from .vocab import STATUS_ORDER, TRACKS, WEIGHTS
 
 
 def mean(values: list[float]) -> float:
-    return math.fsum(values) / len(values)
+    """SPEC 4 mean by math.fsum; NumberTooLarge naming the largest value when it overflows (SPEC 13)."""
+    return finite_mean(values, "a mean")
 
 
 def valid_scores(rows: list[AttemptRow]) -> list[float]:
@@ -151,7 +154,10 @@ def index_from_track_means(track_means: dict[str, float | None]) -> float | None
     means = [track_means[t] for t in TRACKS]
     if any(m is None for m in means):
         return None
-    return math.fsum(WEIGHTS[t] * m for t, m in zip(TRACKS, means, strict=True) if m is not None)
+    terms = [
+        require_finite(WEIGHTS[t] * m, "the index", m) for t, m in zip(TRACKS, means, strict=True) if m is not None
+    ]
+    return finite_fsum(terms, "the index")  # SPEC 13: an index that would overflow names the value
 
 
 def pass_hat_k_by_track(
@@ -191,6 +197,17 @@ def ignored_rows_summary(ignored: list[tuple[AttemptRow, str]]) -> dict:
     }
 
 
+def overflow_problem(exc: NumberTooLarge, model: str, rows: list[AttemptRow], run: Run) -> Problem:
+    """SPEC 13: a result that would overflow, as a problem at the row holding the value (else the
+    model's row with the largest score)."""
+    scored = [r for r in rows if r.score is not None and math.isfinite(r.score)]
+    row = next((r for r in scored if r.score == exc.value), None) or max(
+        scored, key=lambda r: abs(r.score or 0.0), default=None
+    )
+    message = f"model '{model}': {exc.what} would overflow: the value {exc.value!r} is too large"
+    return Problem(str(run.paths.attempts), f"line {row.line}" if row else "", "score", message)
+
+
 def worst_status(statuses: list[str]) -> str:
     return max(statuses, key=STATUS_ORDER.__getitem__) if statuses else "complete"
 
@@ -202,7 +219,13 @@ def evaluate_run(run: Run, thresholds: dict[str, float] | None = None) -> tuple[
     if run.paths.records is not None and run.reference is not None:
         rescore_from_records(run, checked, problems)
     problems.raise_if_any()
-    models = {m: aggregate_model(m, checked.by_model.get(m, []), run, thresholds) for m in run.cohort.models}
+    models = {}
+    for m in run.cohort.models:
+        try:
+            models[m] = aggregate_model(m, checked.by_model.get(m, []), run, thresholds)
+        except NumberTooLarge as exc:  # SPEC 13: rejected input naming the value and its row
+            problems.extend([overflow_problem(exc, m, checked.by_model.get(m, []), run)])
+    problems.raise_if_any()
     result = {
         "status": worst_status([m["status"] for m in models.values()]),
         "models": models,

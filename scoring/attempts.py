@@ -21,6 +21,7 @@ from pydantic import TypeAdapter, ValidationError
 from .errors import InputError, Problem, Problems
 from .jsonio import read_bytes
 from .models import AttemptRow, problems_from_validation
+from .safety import check_name
 
 REQUIRED_COLUMNS = (
     "model",
@@ -125,6 +126,14 @@ def parse_attempts(text: str, file: str) -> AttemptsTable:
         pending.append((line, data))
     rows: list[AttemptRow] = []
     for line, row in validate_rows(pending, file, found):
+        bad_names = [
+            (kind, problem)
+            for kind, value in (("model", row.model), ("item", row.item), ("attempt", row.attempt))
+            if (problem := check_name(value, kind))
+        ]
+        if bad_names:  # SPEC 13: a name that could leave its folder rejects the row
+            found.extend((line, Problem(file, f"line {line}", kind, problem)) for kind, problem in bad_names)
+            continue
         if row.score is None and row.score_status == "valid":
             found.append(
                 (
@@ -169,7 +178,7 @@ def validate_rows(pending: list[tuple[int, dict]], file: str, found: list) -> li
 
 
 def load_attempts(path: Path) -> AttemptsTable:
-    data = read_bytes(path, "attempts table")
+    data = read_bytes(path, "attempts table")  # SPEC 13: a regular file only
     text = decode_csv(data, str(path))
     if not text.strip():
         raise InputError([Problem(str(path), "line 1", "", "file is empty: a header row is required")])

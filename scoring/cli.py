@@ -20,7 +20,8 @@ from pathlib import Path
 
 from . import __version__
 from .errors import InputError, Problem, UsageError, format_problems
-from .safety import escape_for_terminal
+from .safety import Interrupted, WriteFailed, check_name, check_output, escape_for_terminal, output_argument
+from .safety import say as say_on
 from .vocab import EXIT_FOR_STATUS, NA, TRACK_LETTERS, TRACKS
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
@@ -45,7 +46,8 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str):  # usage errors: exit 2 with the usage line
         self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+        say_on(f"{self.prog}: error: {message}", sys.stderr)  # the message can quote what was typed
+        self.exit(EXIT_USAGE)
 
 
 def epilog(examples: str, codes: str = EXIT_CODES) -> str:
@@ -76,9 +78,9 @@ def output_target(args, inputs=(), folders=()) -> Path | None:
 
 
 def say(text: str, args) -> None:
-    """The human summary: standard output, or standard error when ``--output -`` sends the
-    document there."""
-    print(text, file=sys.stderr if getattr(args, "output", None) == "-" else sys.stdout)
+    """The human summary, escaped for the terminal (SPEC 13): standard output, or standard error
+    when ``--output -`` sends the document there."""
+    say_on(text, sys.stderr if getattr(args, "output", None) == "-" else sys.stdout)
 
 
 def write_to(target: Path | None, data: bytes | bytearray) -> None:
@@ -247,6 +249,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
     p.add_argument(
         "--output",
         metavar="DIR",
+        type=output_argument,
         help="write DIR/<name>.schema.json (the folder is made when missing); - or none: standard output",
     )
     from . import plan, prepare, report  # init, fill (SPEC 10); table, diff, verify (SPEC 11); plan (SPEC 12.3)
@@ -313,11 +316,39 @@ def load_for(args, default_run: Path | None = None):
     return load_run(paths)
 
 
+def option_inputs(args) -> tuple[list[Path], list[Path]]:
+    """The input files and folders of a run command as far as the options tell them (SPEC 13:
+    an output is checked against them before anything is read)."""
+    from .inputs import resolve_run_paths
+
+    paths = resolve_run_paths(
+        args.run_dir,
+        attempts=args.attempts,
+        cohort=args.cohort,
+        records=args.records,
+        benchmark=args.benchmark,
+        suite=args.suite,
+    )
+    files = [paths.attempts, paths.cohort] + ([Path(paths.suite)] if paths.suite else [])
+    return files, [paths.records] if paths.records is not None else []
+
+
+def checked_output(args) -> Path | None:
+    """SPEC 13 for a run command's ``--output``: never an input nor inside records/, never a
+    folder, FIFO or device (exit 1, nothing touched); None for standard output (``-``)."""
+    files, folders = option_inputs(args)
+    return check_output(args.output, files, folders)
+
+
 def cmd_solver_score(args) -> int:
     from .inputs import default_benchmark
     from .reference import default_reference_suite, resolve_reference
     from .solver_score import score_file, solver_score_bytes
 
+    for option, value, kind in (("--task", args.task, "item"), ("--reference-id", args.reference_id, "reference id")):
+        problem = value is not None and check_name(value, kind)
+        if problem:
+            raise UsageError(f"{option}: {problem}")
     target = output_target(args, [args.records] + ([args.reference] if args.reference else []))
     benchmark = Path(args.benchmark) if args.benchmark else default_benchmark()
     spec = args.reference or default_reference_suite(benchmark, args.reference_id)
@@ -354,15 +385,16 @@ def thresholds_of(args) -> dict[str, float]:
 
 
 def run_inputs(run) -> tuple[list, list]:
-    """A loaded run's input files and folders: what an output must never be (SPEC 13)."""
-    paths = run.paths
-    return [paths.attempts, paths.cohort], [paths.records]
+    """A loaded run's input files (suite and reference included) and folders: what an output
+    must never be (SPEC 13); checked again once the run is loaded."""
+    return list(run.input_paths.values()), [run.paths.records] if run.paths.records else []
 
 
 def cmd_score(args) -> int:
     from .jsonio import dumps
     from .output import build_index, write_index
 
+    checked_output(args)
     run = load_for(args)
     target = output_target(args, *run_inputs(run))
     document = build_index(run, thresholds_of(args))
@@ -404,9 +436,10 @@ def cmd_tau2(args) -> int:
     from .jsonio import dumps
     from .results import Tau2Output
     from .tau2 import format_tau2_summary, tau2_metrics_for_file
+    from .tau2_files import locate
 
-    folders = [args.results] if Path(args.results).is_dir() else []  # a dir-format run: any file in it is input
-    target = output_target(args, [args.results], folders) if args.output else None
+    meta, sims = locate(Path(args.results))  # a dir-format run: every file of simulations/ is input
+    target = output_target(args, [meta], [sims] if sims is not None else []) if args.output else None
     metrics = tau2_metrics_for_file(Path(args.results))
     if args.output:
         write_to(target, dumps(checked(metrics, Tau2Output)))
@@ -420,6 +453,8 @@ def cmd_compare(args) -> int:
     from .output import score_run
     from .results import CompareDocument
 
+    if args.output:
+        checked_output(args)
     run = load_for(args)
     target = output_target(args, *run_inputs(run)) if args.output else None
     document, checked_run = score_run(run, thresholds_of(args))
@@ -470,23 +505,26 @@ def run(command, args, parser: argparse.ArgumentParser) -> int:
     try:
         return command(args)
     except InputError as exc:
-        print(format_problems(exc.problems), file=sys.stderr)
+        say_on(format_problems(exc.problems), sys.stderr)
         return EXIT_REJECTED
     except UsageError as exc:
         parser.print_usage(sys.stderr)
-        print(f"tcsexam {args.command}: error: {exc}", file=sys.stderr)
+        say_on(f"tcsexam {args.command}: error: {exc}", sys.stderr)
         return EXIT_USAGE
+    except Interrupted as exc:  # SIGINT, SIGTERM or SIGHUP during a write: nothing left behind
+        return 128 + exc.signum
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except WriteFailed as exc:  # names the file: "cannot write P: No space left on device"
+        say_on(f"tcsexam: {exc}", sys.stderr)
+        return EXIT_REJECTED
     except OSError as exc:  # e.g. the output folder is not writable
-        print(f"tcsexam: cannot write output: {exc.strerror or exc} ({exc.filename or ''})", file=sys.stderr)
+        say_on(f"tcsexam: cannot write output: {exc.strerror or exc} ({exc.filename or ''})", sys.stderr)
         return EXIT_REJECTED
     except Exception as exc:  # a bug: say so plainly, never a traceback
-        print(
-            f"tcsexam: internal error ({type(exc).__name__}: {exc}); please report it with the inputs", file=sys.stderr
-        )
+        say_on(f"tcsexam: internal error ({type(exc).__name__}: {exc}); please report it with the inputs", sys.stderr)
         return EXIT_REJECTED
 
 

@@ -10,10 +10,10 @@ from collections import defaultdict
 
 from .errors import InputError, Problem, Problems
 from .inputs import Run
-from .jsonio import read_if_file
 from .models import AttemptRow
 from .reference import TaskReference
 from .rules import Checked
+from .safety import RecordsRoot
 from .solver_score import TaskScore, check_records, score_records
 
 CROSS_CHECK_TOLERANCE = 1e-9
@@ -25,25 +25,26 @@ def rescore_from_records(run: Run, checked: Checked, problems: Problems) -> None
     The attempts of one task are scored together (``rescore_task``); each re-scored attempt's
     per-instance scores are kept in ``checked.scores`` (the dashboard shows them).
     """
-    root = run.paths.records
+    root = run.records_root
     ref = run.reference
     assert root is not None and ref is not None
-    base = str(root)
+    base = root.root
     # (model, row, path relative to records/) per task; plain strings: 10^4 files, no pathlib per file
     by_item: dict[str, list[tuple[str, AttemptRow, str]]] = defaultdict(list)
     for model, rows in checked.by_model.items():
         for row in rows:
             if row.adopted and row.track == "solver" and row.score is not None and row.score_status == "valid":
-                by_item[row.item].append((model, row, f"{model}/{row.item}/{row.attempt}.json"))
+                rel = os.path.relpath(root.path(model, row.item, row.attempt), base)  # SPEC 13: checked names
+                by_item[row.item].append((model, row, rel))
     tasks = {item: ref.task(item) for item in by_item if ref.has_task(item)}
-    work = [(tasks[item], base, [rel for _, _, rel in jobs]) for item, jobs in by_item.items() if item in tasks]
+    work = [(tasks[item], root, [rel for _, _, rel in jobs]) for item, jobs in by_item.items() if item in tasks]
     outcomes = (rescore_task(*w) for w in work)
     for item, jobs in by_item.items():
-        if item not in tasks:
+        if item not in tasks:  # a file (or a folder, FIFO, ...) where its records belong is a problem
             problem = Problem(
                 str(ref.path), "tasks", item, f"solver task '{item}' is not in reference '{ref.reference_id}'"
             )
-            problems.extend(problem for _, _, rel in jobs if os.path.isfile(os.path.join(base, rel)))
+            problems.extend(problem for _, _, rel in jobs if os.path.lexists(os.path.join(base, rel)))
             continue
         for (model, row, rel), (result, digest, found) in zip(jobs, next(outcomes), strict=True):
             if found:
@@ -66,18 +67,19 @@ def rescore_from_records(run: Run, checked: Checked, problems: Problems) -> None
 Outcome = tuple[TaskScore | None, str | None, list[Problem]]  # the score, the file's sha256, its problems
 
 
-def rescore_task(task_ref: TaskReference, base: str, rels: list[str]) -> list[Outcome]:
-    """Read, check and score the records files ``rels`` (under ``base``) of one task, all of them
+def rescore_task(task_ref: TaskReference, root: RecordsRoot, rels: list[str]) -> list[Outcome]:
+    """Read, check and score the records files ``rels`` (under ``root``) of one task, all of them
     as one set of columns (``check_records``, ``score_records``); per file its TaskScore (None
-    when there is no file or it has problems), its sha256 and its problems."""
+    when there is no file or it has problems), its sha256 and its problems. SPEC 13: a folder,
+    FIFO, device or link out of records/ where a file belongs is a problem."""
     outcomes: list[Outcome] = [(None, None, []) for _ in rels]  # no file: not re-scored
     datas: list[bytes] = []
     paths: list[str] = []
     present: list[int] = []
     for k, rel in enumerate(rels):
-        path = os.path.join(base, rel)
+        path = os.path.join(root.root, rel)
         try:
-            data = read_if_file(path, "records file")
+            data = root.read_path(path)
         except InputError as exc:
             outcomes[k] = (None, None, exc.problems)
             continue

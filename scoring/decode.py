@@ -12,8 +12,10 @@ from types import UnionType
 from typing import Annotated, Literal, TypeVar, Union, get_args, get_origin
 
 import msgspec
+import orjson
 
 from .errors import InputError, Problem
+from .safety import check_duplicate_keys, same_key_count
 
 T = TypeVar("T")
 
@@ -21,6 +23,32 @@ _AT = re.compile(r"^(?P<msg>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
 _BYTE = re.compile(r"\(byte (\d+)\)")
 _KEY = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[(\"(?:[^\"\\]|\\.)*\")\]")
 _MISSING = re.compile(r"^Object missing required field `([^`]*)`$")
+
+
+def reject_duplicate_keys(data: bytes, file: str, typed: object = None) -> None:
+    """``safety.check_duplicate_keys`` for a file a typed decoder accepted (README "Safety").
+
+    ``typed`` (optional) is the decoded value when its type can only drop keys on encoding (flat
+    structs with ``omit_defaults``): encoding it is the cheap first check. Otherwise, or when it
+    dropped keys (an unknown key, a null written out), the document is parsed again generically
+    (orjson) to be written back, and only then, if keys were still dropped, parsed a third time
+    to name the key."""
+    if typed is not None and same_key_count(data, msgspec.json.encode(typed)):
+        return
+    try:
+        reserialized: bytes | None = orjson.dumps(orjson.loads(data))
+    except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # e.g. an integer beyond 64 bits
+        reserialized = None
+    check_duplicate_keys(data, reserialized, file)
+
+
+def only_drops_keys(type_: object) -> bool:
+    """True when encoding a value of ``type_`` never adds a key absent from its JSON: every struct
+    in it (through lists, dicts and unions) has ``omit_defaults``."""
+    t = _strip(type_)
+    if isinstance(t, type) and issubclass(t, msgspec.Struct):
+        return t.__struct_config__.omit_defaults and all(only_drops_keys(f.type) for f in msgspec.structs.fields(t))
+    return all(only_drops_keys(arg) for arg in get_args(t) if arg is not type(None))
 
 
 def line_column(data: bytes, offset: int) -> str:
@@ -176,12 +204,14 @@ def decode(data: bytes, type_: type[T], file: str, decoder: msgspec.json.Decoder
     if not data or data.isspace():  # isspace: no copy of a large file
         raise InputError([Problem(file, "", "", "file is empty, expected JSON")])
     try:
-        return (decoder or msgspec.json.Decoder(type_)).decode(data)
+        value = (decoder or msgspec.json.Decoder(type_)).decode(data)
     except msgspec.ValidationError:
         check_syntax(data, file)  # a syntax error further on is the problem to report
         raise InputError(problems_of(data, type_, file)) from None
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise InputError([syntax_problem(exc, data, file)]) from None
+    reject_duplicate_keys(data, file, value if only_drops_keys(type_) else None)
+    return value
 
 
 def check_syntax(data: bytes, file: str) -> None:
@@ -208,11 +238,15 @@ def decode_items(
     if not data or data.isspace():  # isspace: no copy of a large file
         raise InputError([Problem(file, "", "", "file is empty, expected JSON")])
     try:
-        return decoder.decode(data), None, []
+        good = decoder.decode(data)
     except msgspec.ValidationError:
         check_syntax(data, file)
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise InputError([syntax_problem(exc, data, file)]) from None
+    else:
+        reject_duplicate_keys(data, file, good if only_drops_keys(item) else None)
+        return good, None, []
+    reject_duplicate_keys(data, file)
     try:
         raws = msgspec.json.decode(data, type=list[msgspec.Raw])
     except msgspec.ValidationError as exc:

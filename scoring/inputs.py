@@ -12,7 +12,8 @@ from .attempts import AttemptsTable, load_attempts
 from .errors import InputError, Problem, Problems, UsageError
 from .jsonio import parse_json_bytes, read_bytes
 from .models import Cohort, SuiteManifest, validate_object
-from .reference import LoadedReference, check_reference_identity, load_reference, reference_path
+from .reference import LoadedReference, check_reference_identity, is_not_found, load_reference, reference_path
+from .safety import RecordsRoot, check_name
 from .vocab import TRACKS
 
 SUITE_NAMES = ("lite", "full")
@@ -89,8 +90,14 @@ def load_suite_file(path: Path) -> tuple[SuiteManifest, bytes]:
     data = read_bytes(path, "suite manifest")
     suite = validate_object(SuiteManifest, parse_json_bytes(data, file), file)
     problems = Problems()
+    name_problem = check_name(suite.suite, "suite")
+    if name_problem:
+        problems.add(file, "", "suite", name_problem)
     seen: dict[str, int] = {}
     for i, task in enumerate(suite.tasks):
+        name_problem = check_name(task.item, "item")
+        if name_problem:
+            problems.add(file, f"tasks[{i}]", "item", name_problem)
         if task.item in seen:
             problems.add(
                 file, f"tasks[{i}]", "item", f"duplicate item '{task.item}' (first at tasks[{seen[task.item]}])"
@@ -107,11 +114,44 @@ def load_suite_file(path: Path) -> tuple[SuiteManifest, bytes]:
 def load_cohort_file(path: Path) -> tuple[Cohort, bytes]:
     file = str(path)
     data = read_bytes(path, "cohort file")
-    return validate_object(Cohort, parse_json_bytes(data, file), file), data
+    cohort = validate_object(Cohort, parse_json_bytes(data, file), file)
+    check_cohort_names(cohort, file)
+    return cohort, data
+
+
+def check_cohort_names(cohort: Cohort, file: str) -> None:
+    """SPEC 13 and README "Safety": the suite, the reference id, every model name and every item
+    of ``attempts_per_item`` are names; an empty one, or one with surrounding white space (no
+    attempts-table cell can match it), or one that could leave its folder is rejected."""
+    problems = Problems()
+    for value, kind, where, field_name in (
+        (cohort.suite, "suite", "", "suite"),
+        (cohort.solver_reference_id, "reference id", "", "solver_reference_id"),
+    ):
+        problem = check_name(value, kind)
+        if problem:
+            problems.add(file, where, field_name, problem)
+    for model, plan in cohort.models.items():
+        problem = check_name(model, "model")
+        if problem:
+            problems.add(file, "models", model, problem)
+        for item in plan.attempts_per_item or {}:
+            problem = check_name(item, "item")
+            if problem:
+                problems.add(file, f"models.{model}.attempts_per_item", item, problem)
+    problems.raise_if_any()
+
+
+def _checked(name: str, kind: str) -> str:
+    problem = check_name(name, kind)
+    if problem:  # the loaders reject such names where they are read: here it is a bug
+        raise ValueError(problem)
+    return name
 
 
 def suite_path(benchmark: Path, name: str) -> Path:
-    return benchmark / "suites" / f"{name}.json"
+    """BENCHMARK/suites/<name>.json for a suite name already checked (SPEC 13)."""
+    return benchmark / "suites" / f"{_checked(name, 'suite')}.json"
 
 
 @dataclass
@@ -127,6 +167,7 @@ class Run:
     sha256: dict[str, str] = field(default_factory=dict)  # input name -> sha256
     input_paths: dict[str, Path] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)  # row-level problems still to report
+    records_root: RecordsRoot | None = None  # SPEC 13: the one way into records/ for this load
 
 
 def load_run(paths: RunPaths) -> Run:
@@ -172,9 +213,13 @@ def load_run(paths: RunPaths) -> Run:
 
     reference = None
     if paths.records is not None and cohort is not None:
-        rpath = reference_path(paths.benchmark, cohort.solver_reference_id, cohort.suite)
+        rpath = reference_path(benchmark=paths.benchmark, reference_id=cohort.solver_reference_id, suite=cohort.suite)
         try:
-            if not rpath.is_file():
+            try:
+                reference = load_reference(rpath)
+            except InputError as exc:
+                if not is_not_found(exc):
+                    raise
                 raise InputError(
                     [
                         Problem(
@@ -185,8 +230,7 @@ def load_run(paths: RunPaths) -> Run:
                             f"'{cohort.suite}' not found: needed to re-score the records",
                         )
                     ]
-                )
-            reference = load_reference(rpath)
+                ) from None
             check_reference_identity(reference, cohort.solver_reference_id, cohort.suite)
             sha["reference"], where["reference"] = reference.sha256, rpath
         except InputError as exc:
@@ -194,4 +238,5 @@ def load_run(paths: RunPaths) -> Run:
 
     problems.raise_if_any()
     assert cohort is not None and attempts is not None and suite is not None and spath is not None
-    return Run(paths, suite, spath, cohort, attempts, reference, sha, where, list(attempts.problems))
+    records_root = RecordsRoot(paths.records) if paths.records is not None else None
+    return Run(paths, suite, spath, cohort, attempts, reference, sha, where, list(attempts.problems), records_root)

@@ -1,57 +1,28 @@
 """Strict JSON reading and atomic JSON writing.
 
 Reading rejects NaN, Infinity, numbers that overflow a double and nesting
-deeper than 1024 (orjson's parser enforces all four). Writing refuses
-non-finite floats (JSON has none) and is atomic: a temporary file in the
-target folder, fsync, then ``os.replace`` (SPEC section 6).
+deeper than 1024 (orjson's parser enforces all four), and a key that appears
+twice in one object (README "Safety"). Input files are read only through
+``safety.read_regular_file`` (re-exported here as ``read_bytes``) and written
+only through ``safety.write_atomic`` (SPEC sections 6 and 13).
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
-import os
-import tempfile
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 from .errors import InputError, Problem
+from .safety import (
+    check_duplicate_keys,
+    write_atomic,  # SPEC 6, 13: the one atomic, signal-safe write
+)
+from .safety import read_regular_file as read_bytes  # SPEC 13: the one reader of input files
 
-
-def read_bytes(path: str | os.PathLike, what: str = "file") -> bytes:
-    """Read a whole input file, turning OS errors into a Problem naming the file."""
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except FileNotFoundError:
-        raise InputError([Problem(str(path), "", "", f"{what} not found")]) from None
-    except (IsADirectoryError, PermissionError) as exc:
-        if os.path.isdir(path):  # some systems say 'permission denied' for a folder
-            message = f"is a directory, expected a {what}"
-        elif isinstance(exc, PermissionError):
-            message = f"cannot read {what}: permission denied"
-        else:
-            message = f"cannot read {what}: {exc.strerror or exc}"
-        raise InputError([Problem(str(path), "", "", message)]) from None
-    except OSError as exc:
-        raise InputError([Problem(str(path), "", "", f"cannot read {what}: {exc.strerror or exc}")]) from None
-
-
-def read_if_file(path: str, what: str = "file") -> bytes | None:
-    """The bytes of ``path``, or None when no file is there (nothing, or a folder); any other
-    failure to read is a Problem naming the file. One open() instead of a stat and an open()."""
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        return None
-    except OSError:
-        if not os.path.isfile(path):
-            return None
-        return read_bytes(path, what)  # words the problem
+__all__ = ["canonical_bytes", "dumps", "load_json", "parse_json_bytes", "read_bytes", "write_atomic", "write_json"]
 
 
 def parse_json_bytes(data: bytes, file: str) -> Any:
@@ -61,12 +32,14 @@ def parse_json_bytes(data: bytes, file: str) -> Any:
     if not data.strip():
         raise InputError([Problem(file, "", "", "file is empty, expected JSON")])
     try:
-        return orjson.loads(data)
+        parsed = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         msg = exc.msg
         if "utf-8" in msg.lower() or "str is not valid" in msg.lower():
             msg = "not valid UTF-8"
         raise InputError([Problem(file, f"line {exc.lineno} column {exc.colno}", "", f"invalid JSON: {msg}")]) from None
+    check_duplicate_keys(data, orjson.dumps(parsed), file)
+    return parsed
 
 
 def load_json(path: Path, what: str = "JSON file") -> Any:
@@ -102,42 +75,6 @@ def dumps(obj: Any, *, indent: bool = True) -> bytes:
 def canonical_bytes(obj: Any) -> bytes:
     """Canonical JSON: sorted keys, no whitespace (for content hashes)."""
     return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS | orjson.OPT_SERIALIZE_NUMPY)
-
-
-def _default_mode() -> int:
-    """0o666 less the process umask: what open() would give a new file."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
-_NEW_FILE_MODE = _default_mode()
-
-
-def write_atomic(path: Path, data: bytes | bytearray | Iterable[bytes | memoryview]) -> None:
-    """Write ``data`` (bytes, or chunks of bytes) to ``path`` atomically: temp file in the same
-    folder, fsync, os.replace. On any failure the temporary file is removed and an existing
-    ``path`` is untouched.
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        try:  # keep the mode of the file being replaced, else the usual one (mkstemp makes 0600)
-            mode = os.stat(path).st_mode & 0o7777
-        except FileNotFoundError:
-            mode = _NEW_FILE_MODE
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "wb") as fh:
-            for chunk in [data] if isinstance(data, (bytes, bytearray)) else data:
-                fh.write(chunk)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
 
 
 def write_json(path: Path, obj: Any, *, indent: bool = True) -> None:

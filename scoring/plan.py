@@ -120,13 +120,15 @@ def add_parsers(sub) -> dict:
 
 
 def run_plan(args) -> int:
-    from .cli import checked, load_for, output_target, run_inputs, say, thresholds_of, write_to
+    from .cli import checked, checked_output, load_for, output_target, run_inputs, say, thresholds_of, write_to
     from .jsonio import dumps
     from .output import score_run
     from .planning import DEFAULT_MAX_ATTEMPTS
     from .results import PlanDocument
     from .safety import escape_for_terminal
 
+    if args.output:
+        checked_output(args)
     run = load_for(args)
     target = output_target(args, *run_inputs(run)) if args.output else None
     document, checked_run = score_run(run, thresholds_of(args))

@@ -16,7 +16,7 @@ from typing import TypedDict
 
 from scipy.special import stdtrit
 
-from .uncertainty import LEVEL, t_quantile, welch_satterthwaite
+from .uncertainty import LEVEL, power_of_two_scale, t_quantile, welch_satterthwaite
 
 POWER = 0.80
 MDE_ATTEMPTS = 10  # SPEC 12.3: the keys of ``mde`` are always "1" to "10"
@@ -179,12 +179,14 @@ def shares(track_se: Mapping[str, float | None], weights: Mapping[str, float]) -
 
     None (the ``shares`` key is then left out of ``ci.index``) when var = 0 or a track has no se.
     """
-    terms = {}
-    for t in weights:
-        se = track_se.get(t)
-        if se is None:
-            return None
-        terms[t] = weights[t] ** 2 * se**2
+    if any(track_se.get(t) is None for t in weights):
+        return None
+    spread = {t: weights[t] * track_se[t] for t in weights}  # type: ignore[operator]
+    largest = max(map(abs, spread.values()))
+    if largest == 0.0:
+        return None
+    unit = power_of_two_scale(largest)  # a ratio: squares taken in units that cannot overflow (SPEC 13)
+    terms = {t: (v / unit) ** 2 for t, v in spread.items()}
     var = math.fsum(terms.values())
     if var == 0.0:
         return None

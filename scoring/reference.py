@@ -27,32 +27,35 @@ import numpy as np
 from .decode import decode
 from .errors import InputError, Problem, Problems
 from .jsonio import read_bytes
+from .safety import check_name, check_relative_floor
 from .vocab import Direction, Kind
 
 NonEmpty = Annotated[str, msgspec.Meta(min_length=1)]
 
 
-class ScaleFloor(msgspec.Struct):
+class ScaleFloor(msgspec.Struct, omit_defaults=True):
     """SPEC 2.2 / R5: both floors are required."""
 
     relative: Annotated[float, msgspec.Meta(ge=0)]
     absolute: Annotated[float, msgspec.Meta(gt=0)]
 
 
-class ReferenceTask(msgspec.Struct, gc=False):
+class ReferenceTask(msgspec.Struct, gc=False, omit_defaults=True):
     kind: Kind
     direction: Direction
     instances: dict[str, list[float | None]]
 
 
-class UnscoredReferenceInstance(msgspec.Struct, gc=False):
+class UnscoredReferenceInstance(msgspec.Struct, gc=False, omit_defaults=True):
     task: NonEmpty
     instance: NonEmpty
     values: list[float | None] = msgspec.field(default_factory=list)
 
 
-class Reference(msgspec.Struct, gc=False):
-    """SPEC 2.2 (fixed, versioned solver reference). Extra keys are ignored."""
+class Reference(msgspec.Struct, gc=False, omit_defaults=True):
+    """SPEC 2.2 (fixed, versioned solver reference). Extra keys are ignored. Every struct of the
+    file omits defaults when encoded, so that encoding never adds a key (the cheap duplicate-key
+    check, ``decode.reject_duplicate_keys``)."""
 
     reference_id: NonEmpty
     suite: NonEmpty
@@ -212,9 +215,27 @@ def _name_rows(problems: Problems, file: str, where: str, names: list[str], rows
         problems.add(file, where, "", f"… and {rows.size - MAX_LISTED} more instances: {message}")
 
 
+def check_reference_names(ref: Reference, file: str, problems: Problems) -> None:
+    """SPEC 13: the reference id, the suite and every task are names (never paths); README
+    "Safety": a relative scale floor outside [0, 1] is rejected."""
+    for value, kind, field_name in ((ref.reference_id, "reference id", "reference_id"), (ref.suite, "suite", "suite")):
+        problem = check_name(value, kind)
+        if problem:
+            problems.add(file, "", field_name, problem)
+    for task in ref.tasks:
+        problem = check_name(task, "item")
+        if problem:
+            problems.add(file, "tasks", task, problem)
+    problem = check_relative_floor(ref.scale_floor.relative)
+    if problem:
+        problems.add(file, "scale_floor", "relative", problem)
+
+
 def check_reference_rules(ref: Reference, values: dict[str, TaskValues], file: str) -> list[Problem]:
-    """R4 (two usable values per scored instance), magnitude limit, solve values in {0,1}, no overlap."""
+    """R4 (two usable values per scored instance), magnitude limit, solve values in {0,1}, no overlap;
+    the names and the relative floor (SPEC 13)."""
     problems = Problems()
+    check_reference_names(ref, file, problems)
     for task, spec in ref.tasks.items():
         v = values[task]
         where = f"tasks.{task}.instances"
@@ -285,6 +306,11 @@ def load_reference(path: Path) -> LoadedReference:
 
 
 def reference_path(benchmark: Path, reference_id: str, suite: str) -> Path:
+    """BENCHMARK/references/<id>/<suite>.json for an id and a suite already checked (SPEC 13)."""
+    for value, kind in ((reference_id, "reference id"), (suite, "suite")):
+        problem = check_name(value, kind)
+        if problem:  # the id and the suite are checked where they are read: here it is a bug
+            raise ValueError(problem)
     return benchmark / "references" / reference_id / f"{suite}.json"
 
 
@@ -308,13 +334,23 @@ def default_reference_suite(benchmark: Path, reference_id: str | None) -> str:
     raise InputError([Problem(str(folder), "", "", f"{found}: pass --reference lite, full or a PATH")])
 
 
+def is_not_found(exc: InputError) -> bool:
+    """True when ``exc`` is ``read_regular_file``'s "not found" and nothing else (a FIFO, folder
+    or device at the path stays its own problem)."""
+    return len(exc.problems) == 1 and exc.problems[0].message.endswith(" not found")
+
+
 def resolve_reference(spec: str, benchmark: Path, reference_id: str | None) -> LoadedReference:
     """SPEC 6: ``lite``/``full`` resolve to BENCHMARK/references/<id>/<suite>.json (id: ``reference_id``,
     else ``default_reference_id``); anything else is a path."""
     if spec in ("lite", "full") and not (os.sep in spec or Path(spec).suffix):
         rid = reference_id or default_reference_id(benchmark)
         path = reference_path(benchmark, rid, spec)
-        if not path.is_file():
+        try:
+            loaded = load_reference(path)
+        except InputError as exc:
+            if not is_not_found(exc):
+                raise
             root = benchmark / "references"
             known = sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
             hint = f" (available: {', '.join(known)})" if known else ""
@@ -327,8 +363,7 @@ def resolve_reference(spec: str, benchmark: Path, reference_id: str | None) -> L
                         f"reference '{rid}' for suite '{spec}' not found{hint}; pass --reference-id or --benchmark",
                     )
                 ]
-            )
-        loaded = load_reference(path)
+            ) from None
         check_reference_identity(loaded, rid, spec)
         return loaded
     loaded = load_reference(Path(spec))

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError, Problem, Problems
-from .jsonio import dumps, load_json
+from .jsonio import dumps, load_json, read_bytes
 from .safety import check_output, escape_for_terminal, write_output
 from .vocab import TRACK_LETTERS, TRACKS
 
@@ -583,10 +583,10 @@ def input_locations(doc: dict, run_dir: Path | None, benchmark: Path | None, fil
 
 
 def file_sha256(path: Path) -> str | None:
+    """The sha256 of a regular file, None when it cannot be read (SPEC 13: a FIFO is never waited on)."""
     try:
-        with open(path, "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()
-    except OSError:
+        return hashlib.sha256(read_bytes(path, "input file")).hexdigest()
+    except InputError:
         return None
 
 

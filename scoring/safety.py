@@ -39,6 +39,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import ClassVar
 
 from .errors import InputError, Problem
 
@@ -316,6 +317,15 @@ class WriteFailed(OSError):
 WRITE_SIGNALS = (signal.SIGINT, signal.SIGTERM) + ((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ())
 
 
+class _Held:
+    """Write signals that arrived while held (main thread only): a process-directed signal can
+    be taken by another thread whose mask does not block it, and Python then runs the handler
+    in the main thread at once; the handler sees ``depth`` and keeps the signal for later."""
+
+    depth: ClassVar[int] = 0
+    pending: ClassVar[list[int]] = []
+
+
 @contextmanager
 def _signals_raise() -> Iterator[None]:
     """During the block, the first SIGINT, SIGTERM or SIGHUP raises ``Interrupted``; later ones
@@ -329,9 +339,14 @@ def _signals_raise() -> Iterator[None]:
     fired: list[int] = []
 
     def _raise_interrupted(signum, frame):
-        if not fired:
-            fired.append(signum)
-            raise Interrupted(signum)
+        if fired:
+            return
+        if _Held.depth:  # inside a held step: raised when the step is done
+            if not _Held.pending:
+                _Held.pending.append(signum)
+            return
+        fired.append(signum)
+        raise Interrupted(signum)
 
     previous = {}
     try:
@@ -340,22 +355,33 @@ def _signals_raise() -> Iterator[None]:
                 previous[sig] = signal.signal(sig, _raise_interrupted)
         yield
     finally:
+        _Held.pending.clear()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
 
 
 @contextmanager
 def _signals_held() -> Iterator[None]:
-    """Signals of WRITE_SIGNALS wait (are blocked) during the block and arrive after it: a
-    temporary file is created and recorded, or removed, or renamed, as one step."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+    """Signals of WRITE_SIGNALS wait during the block and arrive after it: a temporary file is
+    created and recorded, or removed, or renamed, as one step. They are blocked in this thread
+    (``pthread_sigmask``); one that another thread takes is kept by the handler (``_Held``) and
+    raised again in this thread when the block ends."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, WRITE_SIGNALS)
+    masking = hasattr(signal, "pthread_sigmask")
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, WRITE_SIGNALS) if masking else set()
+    _Held.depth += 1
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        _Held.depth -= 1
+        if masking:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        if not _Held.depth and _Held.pending:
+            signum = _Held.pending.pop()
+            _Held.pending.clear()
+            signal.raise_signal(signum)  # to this thread: the handler runs now, outside the step
 
 
 def _missing_folders(folder: Path) -> list[Path]:
@@ -474,6 +500,15 @@ def escape_for_terminal(text: str, encoding: str | None = None) -> str:
     return text
 
 
+def say(text: str, file=None) -> None:
+    """Print ``text`` (default to standard output) with every line escaped for the terminal
+    (SPEC 13): the one way the command line prints summaries, messages and problems. The tool's
+    own line breaks stay; the stream's encoding is passed on, so printing never fails."""
+    stream = sys.stdout if file is None else file
+    encoding = getattr(stream, "encoding", None)
+    print("\n".join(escape_for_terminal(line, encoding) for line in text.split("\n")), file=stream)
+
+
 # ---------------------------------------------------------------- overflow (SPEC 13, fifth rule)
 
 
@@ -563,6 +598,22 @@ def _escaped_colons(raw: bytes) -> int:
     return sum(len(m.group(1)) % 2 for m in _ESCAPED_COLON.finditer(raw))
 
 
+def check_duplicate_keys(raw: bytes, reserialized: bytes | None, file: str) -> None:
+    """README "Safety": a key twice in one JSON object of the input ``file`` is rejected, naming
+    the key. ``reserialized``: see ``find_duplicate_key`` (None: the slow exact check)."""
+    key = find_duplicate_key(raw, reserialized)
+    if key is not None:
+        raise InputError([Problem(file, "", key, f"key '{key}' appears twice in one object")])
+
+
+def same_key_count(raw: bytes, reserialized: bytes) -> bool:
+    """True when ``reserialized`` (what a parse of ``raw`` kept, written back by a writer that
+    never escapes ':' and never adds a key) has as many keys as ``raw``: then no key of ``raw``
+    was dropped, so none appears twice (see ``find_duplicate_key``)."""
+    raw = raw.removeprefix(b"\xef\xbb\xbf")
+    return raw.count(b":") + _escaped_colons(raw) == reserialized.count(b":")
+
+
 def find_duplicate_key(raw: str | bytes, reserialized: bytes | None = None) -> str | None:
     """The first key that occurs twice in one JSON object of ``raw`` (already known to be valid
     JSON), or None. README "Safety": such a file is rejected naming the key, since orjson and
@@ -578,7 +629,7 @@ def find_duplicate_key(raw: str | bytes, reserialized: bytes | None = None) -> s
     if isinstance(raw, str):
         raw = raw.encode("utf-8")
     raw = bytes(raw).removeprefix(b"\xef\xbb\xbf")
-    if reserialized is not None and raw.count(b":") + _escaped_colons(raw) == reserialized.count(b":"):
+    if reserialized is not None and same_key_count(raw, reserialized):
         return None
     try:
         _DUPLICATE_DECODER.decode(raw.decode("utf-8"))

@@ -30,9 +30,11 @@ from .vocab import FIRST_INCOMPLETE_CODE, RECORD_STATUSES, STATUS_CODE, RecordSt
 MAX_LISTED = 20  # scored instances without a record named in the message; the rest are counted
 
 
-class Record(msgspec.Struct, gc=False):
+class Record(msgspec.Struct, gc=False, omit_defaults=True):
     """SPEC 2.3: one instance of one solver attempt. Extra keys are ignored; JSON numbers are
-    finite doubles (NaN is not JSON, 1e400 is out of range), ints are accepted for A."""
+    finite doubles (NaN is not JSON, 1e400 is out of range), ints are accepted for A.
+    ``omit_defaults``: encoding a record never adds a key, the cheap duplicate-key check
+    (``decode.reject_duplicate_keys``)."""
 
     instance: Annotated[str, msgspec.Meta(min_length=1)]
     status: RecordStatus

@@ -24,15 +24,14 @@ or ``termination_reason`` with the file is an audit finding, not a rejection.
 
 from __future__ import annotations
 
-import os
 import re
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
 import msgspec
 
+from .decode import reject_duplicate_keys
 from .errors import InputError, Problem, Problems
 from .jsonio import parse_json_bytes, read_bytes
 
@@ -249,12 +248,14 @@ def decode(data: bytes, file: str, decoder: msgspec.json.Decoder, root: str) -> 
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
-        return decoder.decode(data)
+        value = decoder.decode(data)
     except msgspec.ValidationError as exc:
         raise InputError([_word(exc, data, file, root)]) from None
     except (msgspec.DecodeError, RecursionError) as exc:
         parse_json_bytes(data, file)  # words a syntax error with its line and column
         raise InputError([Problem(file, "", "", f"invalid JSON: {exc}")]) from None
+    reject_duplicate_keys(data, file)  # README "Safety"
+    return value
 
 
 def _check_utf8(data: bytes, file: str) -> None:
@@ -269,17 +270,8 @@ def _check_utf8(data: bytes, file: str) -> None:
 
 
 def read_file(path: Path, what: str) -> bytes:
-    """The bytes of a regular file (a folder, FIFO or device is rejected, never waited on)."""
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        raise InputError([Problem(str(path), "", "", f"{what} not found")]) from None
-    except OSError as exc:
-        raise InputError([Problem(str(path), "", "", f"cannot read {what}: {exc.strerror or exc}")]) from None
-    if stat.S_ISDIR(mode):
-        raise InputError([Problem(str(path), "", "", f"is a directory, expected a {what}")])
-    if not stat.S_ISREG(mode):
-        raise InputError([Problem(str(path), "", "", f"is not a regular file, expected a {what}")])
+    """The bytes of a regular file, whole UTF-8 (SPEC 13: a folder, FIFO or device is rejected by
+    ``safety.read_regular_file``, never waited on)."""
     data = read_bytes(path, what)
     _check_utf8(data, str(path))
     return data

@@ -104,7 +104,7 @@ def test_unwritable_output_is_a_clean_error(ws, cli, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     code, _, err = cli(*ws.score_args()[:-2], "--output", str(blocker / "index.json"))
-    assert code == 1 and "cannot use as output: Not a directory" in err
+    assert code == 1 and f"{blocker / 'index.json'}: cannot use as output: Not a directory" in err  # SPEC 13
 
 
 def test_no_traceback_in_a_real_process(tmp_path):

@@ -181,23 +181,29 @@ def test_compact_and_pretty_solver_output_hold_the_same_document():
     }
 
 
-def test_read_if_file_tells_no_file_from_a_file_it_cannot_read(tmp_path, monkeypatch):
-    # re-scoring skips an attempt without a records file, but an unreadable one is a problem
-    import scoring.jsonio as jsonio
-    from scoring.errors import InputError
+def test_records_read_tells_no_file_from_a_folder_or_a_file_it_cannot_read(tmp_path, monkeypatch):
+    # re-scoring skips an attempt without a records file; a folder there or an unreadable file is a
+    # problem (SPEC 13), read through the one records reader
+    import os
 
+    from scoring.errors import InputError
+    from scoring.safety import RecordsRoot
+
+    root = RecordsRoot(tmp_path)
     (tmp_path / "a.json").write_bytes(b"[]")
     (tmp_path / "folder.json").mkdir()
-    assert jsonio.read_if_file(str(tmp_path / "a.json")) == b"[]"
-    assert jsonio.read_if_file(str(tmp_path / "missing.json")) is None
-    assert jsonio.read_if_file(str(tmp_path / "folder.json")) is None
-    assert jsonio.read_if_file(str(tmp_path / "a.json" / "below.json")) is None
+    assert root.read_path(str(tmp_path / "a.json")) == b"[]"
+    assert root.read_path(str(tmp_path / "missing.json")) is None
+    assert root.read_path(str(tmp_path / "a.json" / "below.json")) is None
+    with pytest.raises(InputError) as info:
+        root.read_path(str(tmp_path / "folder.json"))
+    assert "is a directory" in info.value.problems[0].message
 
     def denied(file, *args, **kwargs):
         raise PermissionError(13, "Permission denied", str(file))
 
-    monkeypatch.setattr(jsonio, "open", denied, raising=False)
+    monkeypatch.setattr(os, "open", denied)
     with pytest.raises(InputError) as info:
-        jsonio.read_if_file(str(tmp_path / "a.json"), "records file")
+        root.read_path(str(tmp_path / "a.json"))
     assert info.value.problems[0].file == str(tmp_path / "a.json")
     assert "permission denied" in info.value.problems[0].message

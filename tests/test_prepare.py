@@ -309,7 +309,7 @@ def test_a_name_that_could_leave_its_folder_is_rejected_and_nothing_written(ws, 
     before = tree(ws.run)
     code, _, err = fill(cli, ws)
     assert code == 1 and tree(ws.run) == before and not (ws.root / "escape.json").exists()
-    assert "line 4: field 'attempt'" in err and "'../../../escape': attempt name holds '/'" in err
+    assert "line 4: field 'attempt': attempt name holds '/'" in err  # SPEC 13, where the table is read
 
 
 def test_fill_shows_control_characters_of_names_escaped(ws, cli):
@@ -327,6 +327,6 @@ def test_attempts_csv_is_replaced_only_after_every_solver_score_output(ws, cli):
     (ws.run / "solver-scores").write_text("a file where the outputs' folder belongs")
     before = (ws.run / "attempts.csv").read_bytes()
     code, _, err = fill(cli, ws)
-    assert code == 1 and "cannot write output" in err and "Traceback" not in err
+    assert code == 1 and f"cannot write {ws.run / 'solver-scores'}" in err and "Traceback" not in err
     assert (ws.run / "attempts.csv").read_bytes() == before
     assert [p.name for p in ws.run.iterdir() if p.name.startswith(".")] == []  # no temporary file left

@@ -12,6 +12,7 @@ import pytest
 from scoring.crosscheck import rescore_task
 from scoring.errors import InputError
 from scoring.reference import reference_from_dict
+from scoring.safety import RecordsRoot
 from scoring.solver_score import TaskScore, check_records, read_records, score_records, score_task
 
 # mu and s by hand: [10, 12, 14] -> mu 12, s 2; [100, 104, None, 108] -> mu 104, s 4;
@@ -96,7 +97,7 @@ def test_the_cross_check_reads_and_scores_every_file_of_a_task_at_once(ref, tmp_
     (tmp_path / "m").mkdir()
     (tmp_path / "m" / "1.json").write_bytes(encoded(GOOD))
     (tmp_path / "m" / "3.json").write_bytes(encoded([{"instance": "a", "status": "infra_error"}]))
-    out = rescore_task(ref, str(tmp_path), ["m/1.json", "m/2.json", "m/3.json"])
+    out = rescore_task(ref, RecordsRoot(str(tmp_path)), ["m/1.json", "m/2.json", "m/3.json"])
     (score, digest, found), absent, (bad, bad_digest, problems) = out
     assert isinstance(score, TaskScore) and found == [] and len(digest) == 64
     assert absent == (None, None, [])  # no file: not re-scored

@@ -695,3 +695,19 @@ def test_a_signal_while_the_temp_file_is_made_or_removed_waits_until_that_step_i
         steps.append("not reached: the signal arrives as the held block ends")
     assert info.value.signum == signal.SIGTERM
     assert steps == ["step finished with the signal pending"]
+
+
+def test_a_handler_run_during_a_held_step_waits_until_the_step_is_done():
+    # the thread mask cannot hold every case: a signal another thread takes, or one already
+    # received before the step, makes Python run the handler in the main thread during the step
+    # (seen once in the full suite); calling the installed handler there is exactly that
+    import signal
+
+    steps = []
+    with pytest.raises(safety.Interrupted) as info, safety._signals_raise():
+        with safety._signals_held():
+            signal.getsignal(signal.SIGTERM)(signal.SIGTERM, None)
+            steps.append("step finished")
+        steps.append("not reached")
+    assert info.value.signum == signal.SIGTERM
+    assert steps == ["step finished"]

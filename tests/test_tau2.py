@@ -516,7 +516,7 @@ def test_a_fifo_in_place_of_a_simulation_file_is_rejected_not_waited_on(small_di
     path = small_dir_run / "simulations" / "sim-a-1.json"
     path.unlink()
     os.mkfifo(path)
-    assert f"{path}: is not a regular file, expected a simulation file" in rejection(small_dir_run)
+    assert f"{path}: is a FIFO, expected a simulation file" in rejection(small_dir_run)
 
 
 def test_a_folder_in_place_of_results_json_is_rejected(tmp_path):

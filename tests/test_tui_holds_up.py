@@ -49,6 +49,7 @@ def screen_text(app) -> str:
     """What the terminal shows, as text (from the SVG screenshot)."""
     import html
     import re
+
     svg = app.export_screenshot()
     return html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
 
@@ -73,6 +74,7 @@ async def open_instances(pilot, app, task: str | None = None, attempt: str | Non
 
 
 # --- A1: nothing heavy on the event loop ------------------------------------------------------------
+
 
 async def test_a1_state_repr_is_one_short_line():
     """Textual formats a worker's arguments with repr() on the UI thread: the state's must be cheap."""
@@ -99,6 +101,7 @@ async def test_a1_instances_of_a_model_no_longer_selected_are_dropped():
 
 async def test_a1_a_pane_waiting_for_its_data_shows_the_loading_indicator(monkeypatch):
     import tui.app as app_module
+
     gate = threading.Event()
     real = app_module.load_state
 
@@ -125,8 +128,12 @@ async def test_a1_watch_runs_in_a_worker_off_the_event_loop(demo_copy):
         assert not app._timers  # no polling on the event loop
         csv = demo_copy / "attempts.csv"
         tmp = demo_copy / "attempts.csv.new"  # replaced by rename, as editors and sed -i do
-        tmp.write_text(csv.read_text().replace("cirrus-mini,theorem,thm-ramsey-bound,1,,selected,judge_failed",
-                                               "cirrus-mini,theorem,thm-ramsey-bound,1,1,selected,valid"))
+        tmp.write_text(
+            csv.read_text().replace(
+                "cirrus-mini,theorem,thm-ramsey-bound,1,,selected,judge_failed",
+                "cirrus-mini,theorem,thm-ramsey-bound,1,1,selected,valid",
+            )
+        )
         tmp.replace(csv)
         for _ in range(60):
             await pilot.pause(0.05)
@@ -136,6 +143,7 @@ async def test_a1_watch_runs_in_a_worker_off_the_event_loop(demo_copy):
 
 
 # --- A2: a reload re-reads every pane and keeps the user's choices ----------------------------------
+
 
 async def test_a2_reload_rescores_the_instances_on_screen_and_keeps_the_choices(demo_copy):
     app = create_app(DashboardConfig(run_dir=str(demo_copy)))
@@ -183,6 +191,7 @@ async def test_a2_reload_keeps_the_chosen_attempt(demo_copy):
 
 # --- A3: Compare's columns size to their content after a Select change ------------------------------
 
+
 async def test_a3_compare_columns_keep_their_width_after_a_select_change():
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -210,6 +219,7 @@ async def test_a16_compare_index_df_has_its_own_column():
 
 
 # --- A4 / item 3: every size -----------------------------------------------------------------------
+
 
 async def test_a4_at_80x24_instances_shows_at_least_five_rows():
     app = create_app()
@@ -272,6 +282,7 @@ async def test_a4_at_80x24_the_tau2_tables_show_rows():
 
 # --- A7: a rejected reload leaves a lasting mark; export asks -------------------------------------
 
+
 async def test_a7_rejected_reload_marks_the_view_stale_and_export_asks(demo_copy, tmp_path):
     out = tmp_path / "out" / "index.json"
     app = create_app(DashboardConfig(run_dir=str(demo_copy), output=str(out)))
@@ -308,9 +319,11 @@ async def test_a7_rejected_reload_marks_the_view_stale_and_export_asks(demo_copy
 
 # --- A8: large runs open on the leader; Coverage keeps its task column -----------------------------
 
+
 def many_models(ws, n: int = 30) -> list[str]:
     """A run of n models whose file order is the reverse of their index order (model m00 is the weakest)."""
     from tests.conftest import full_rows
+
     names = [f"m{i:02d}" for i in range(n)]
     rows = []
     for i, name in enumerate(names):
@@ -340,6 +353,7 @@ async def test_a8_many_models_open_on_the_leader_with_the_task_column_fixed(ws):
 
 # --- A9: the selection reaches every tab ---------------------------------------------------------
 
+
 async def test_a9_selection_reaches_coverage_and_compare():
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -353,11 +367,13 @@ async def test_a9_selection_reaches_coverage_and_compare():
         assert app.main.query_one("#compare-a", Select).value == "cirrus-mini"
         assert app.main.query_one("#compare-b", Select).value != "cirrus-mini"
         assert app.main.query_one(InstancesPane).model == "cirrus-mini"
-        assert "independent of the model selected" in text_of(app, "#tau2-summary").lower() \
-            or "independent of the run" in text_of(app, "#tau2-summary")
+        assert "independent of the model selected" in text_of(
+            app, "#tau2-summary"
+        ).lower() or "independent of the run" in text_of(app, "#tau2-summary")
 
 
 # --- A10: Instances behaves like a data view ------------------------------------------------------
+
 
 async def test_a10_empty_filter_counts_and_header_sort():
     app = create_app()
@@ -409,8 +425,16 @@ async def test_a10_keys_typed_right_after_slash_land_in_the_jump_box():
         app.main.query_one(InstanceTable).focus()
         await pilot.pause()
         # one burst, as a paste or a fast typist sends it: no pause between the keys
-        for key, char in [("slash", "/"), ("M", "M"), ("A", "A"), ("X", "X"), ("0", "0"), ("0", "0"), ("2", "2"),
-                          ("5", "5")]:
+        for key, char in [
+            ("slash", "/"),
+            ("M", "M"),
+            ("A", "A"),
+            ("X", "X"),
+            ("0", "0"),
+            ("0", "0"),
+            ("2", "2"),
+            ("5", "5"),
+        ]:
             event = events.Key(key, char)
             event.set_sender(app)
             app._driver.send_message(event)  # what the terminal driver does, without Pilot's waits
@@ -424,6 +448,7 @@ async def test_a10_keys_typed_right_after_slash_land_in_the_jump_box():
 
 # --- A11 / item 7: the tau2 tab -----------------------------------------------------------------
 
+
 @needs_tau2
 async def test_a11_tau2_sorts_names_its_run_and_says_demo_nowhere_falsely():
     app = create_app(DashboardConfig(tau2=str(TAU2)))
@@ -435,7 +460,9 @@ async def test_a11_tau2_sorts_names_its_run_and_says_demo_nowhere_falsely():
         assert "No run" in text_of(app, "#overview-summary") and "DEMO" not in app.sub_title
         tasks = app.main.query_one("#tau2-tasks", DataTable)
         avg = [str(c.label) for c in tasks.ordered_columns].index("avg reward")
-        await pilot.click("#tau2-tasks", offset=(sum(c.get_render_width(tasks) for c in tasks.ordered_columns[:avg]) + 1, 0))
+        await pilot.click(
+            "#tau2-tasks", offset=(sum(c.get_render_width(tasks) for c in tasks.ordered_columns[:avg]) + 1, 0)
+        )
         await pilot.pause()
         values = [float(row_at(tasks, i)[avg]) for i in range(tasks.row_count)]
         assert values == sorted(values) and "▲" in str(tasks.ordered_columns[avg].label)
@@ -475,6 +502,7 @@ async def test_a11_the_demo_is_named_as_the_demo():
 
 # --- A12: empty and error states say what is going on ----------------------------------------------
 
+
 async def test_a12_rejected_inputs_do_not_say_loading(demo_copy):
     (demo_copy / "cohort.json").write_text("{")
     app = create_app(DashboardConfig(run_dir=str(demo_copy)))
@@ -488,6 +516,7 @@ async def test_a12_rejected_inputs_do_not_say_loading(demo_copy):
 
 async def test_a12_one_model_and_no_issues_are_sentences(ws):
     from tests.conftest import full_rows
+
     ws.write_rows(full_rows("solo"))
     ws.write_cohort(models={"solo": {"attempts_per_task": 1}})
     app = create_app(DashboardConfig(run_dir=str(ws.run), benchmark=str(ws.bench)))
@@ -507,6 +536,7 @@ async def test_a12_no_tau2_file_is_a_sentence():
 
 
 # --- A13: Enter drills down; help covers every tab ---------------------------------------------
+
 
 async def test_a13_enter_on_an_overview_row_opens_its_instances():
     app = create_app()
@@ -548,12 +578,14 @@ async def test_a13_enter_on_a_solver_cell_and_on_an_issue():
 def test_a13_help_covers_every_tab():
     from tui.app import PANES
     from tui.screens.help import HELP
+
     for number, (_, title, _, _) in enumerate(PANES, start=1):
         assert f"## {number} {title}" in HELP
     assert "\n\n## 2 Coverage\n\n" in HELP  # paragraphs, not one run-together block
 
 
 # --- A16: nits ------------------------------------------------------------------------------------
+
 
 async def test_a16_header_names_the_run_and_watch(demo_copy):
     app = create_app(DashboardConfig(run_dir=str(demo_copy), watch=True), watch_debounce_ms=50)
@@ -565,5 +597,6 @@ async def test_a16_header_names_the_run_and_watch(demo_copy):
 
 def test_a16_a_wrong_run_dir_fails_fast_with_exit_2(tmp_path, capsys):
     from tui.cli import main
+
     assert main(["tui", str(tmp_path / "nonexistent")]) == 2
     assert "nonexistent" in capsys.readouterr().err

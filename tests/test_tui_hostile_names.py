@@ -19,10 +19,40 @@ from tui.app import TABS, create_app
 from tui.state import DashboardConfig
 from tui.views import plain
 
-HOSTILE = ["[", "]", "[/", "[b]", "[/x", "\\", "\x1b", "\x1b[31m", "\x07", "\u200f", "\u202e", "$", "{", "}", "=",
-           "é", "日本", "a", "Z", "0", " ", "-", ".", ":", "'", '"', "%s"]
-name = st.lists(st.sampled_from(HOSTILE), min_size=1, max_size=8).map("".join).filter(
-    lambda s: s.strip() not in ("", ".", ".."))
+HOSTILE = [
+    "[",
+    "]",
+    "[/",
+    "[b]",
+    "[/x",
+    "\\",
+    "\x1b",
+    "\x1b[31m",
+    "\x07",
+    "\u200f",
+    "\u202e",
+    "$",
+    "{",
+    "}",
+    "=",
+    "é",
+    "日本",
+    "a",
+    "Z",
+    "0",
+    " ",
+    "-",
+    ".",
+    ":",
+    "'",
+    '"',
+    "%s",
+]
+name = (
+    st.lists(st.sampled_from(HOSTILE), min_size=1, max_size=8)
+    .map("".join)
+    .filter(lambda s: s.strip() not in ("", ".", ".."))
+)
 long_name = st.integers(60, 200).map(lambda n: "[b]" + "x" * n + "[/b]")
 
 

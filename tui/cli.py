@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from scoring.cli import add_run_arguments, run
 from scoring.cli import build_parser as build_scoring_parser
+from scoring.safety import output_argument
 
 if TYPE_CHECKING:
     from .state import DashboardConfig
@@ -24,7 +25,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser, sub = build_scoring_parser()
     p = sub.add_parser("tui", help="the dashboard (no RUN_DIR: the bundled demo run)")
     add_run_arguments(p)
-    p.add_argument("--output", default="build/index.json", metavar="FILE", help="where export writes index.json")
+    p.add_argument(
+        "--output",
+        default="build/index.json",
+        metavar="FILE",
+        type=output_argument,
+        help="where export writes index.json",
+    )
     p.add_argument("--watch", action="store_true", help="reload when an input file changes")
     p.add_argument("--tau2", metavar="PATH", help="also open a tau2-bench run (its results.json or its folder)")
     return parser
@@ -49,7 +56,8 @@ def config_from_args(args: argparse.Namespace) -> DashboardConfig:
 
 
 def run_from_args(args: argparse.Namespace) -> int:
-    """Open the dashboard (SPEC 6 ``tcsexam tui``) and block until it quits."""
+    """Open the dashboard (SPEC 6 ``tcsexam tui``) and block until it quits. The exit code is the
+    app's: Textual sets 1 when the app stopped on an exception (a crash never exits 0)."""
     from scoring.safety import escape_for_terminal
 
     from .app import create_app
@@ -57,8 +65,9 @@ def run_from_args(args: argparse.Namespace) -> int:
     if args.run_dir and not os.path.isdir(args.run_dir):  # fail fast, before the full-screen app
         print(f"tcsexam tui: error: RUN_DIR '{escape_for_terminal(args.run_dir)}' is not a folder", file=sys.stderr)
         return 2
-    create_app(config_from_args(args)).run()
-    return 0
+    app = create_app(config_from_args(args))
+    app.run()
+    return app.return_code or 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,7 +7,13 @@ run of the mini benchmark) and ``case.json``: the command line (with {run},
 {bench}, {case}, {out} placeholders), the expected exit code, a fragment of the
 expected message and a fragment naming where (line, record, field). Optional
 keys: ``make_dir`` (paths turned into directories), ``unreadable`` (paths
-whose reading fails with a permission error), ``remove`` (paths deleted).
+whose reading fails with a permission error), ``remove`` (paths deleted),
+``make_fifo`` (paths turned into FIFOs), ``symlink`` ({path: target}, the
+target may use the placeholders or name a device such as /dev/null, which is
+only pointed at), ``hardlink`` ({path: existing path}), ``unchanged`` (paths
+whose bytes must be the same after the command: inputs an output was aimed
+at), ``escaped`` (a name as it must be printed, control characters escaped),
+``stdout_json`` (``--output -``: the document on stdout), ``writes_nothing``.
 """
 
 from __future__ import annotations
@@ -723,6 +729,407 @@ case(
     },
 )
 case("tau2-dir-accepted", TAU2, 0, "1 runs over 1 tasks", "", {T: js(DIR_RESULTS), "simulations/s0.json": js(DIR_SIM)})
+
+
+# === SPEC 13: names, special files, outputs aimed at inputs, overflow, duplicate keys, terminal text ===
+# Each class in one block; special files are made by the test in the case's temporary folder.
+
+VALIDATE = ["validate", "{run}", "--benchmark", "{bench}"]
+COMPARE = ["compare", "{run}", "--benchmark", "{bench}", "--models", "m", "m2", "--output", "{out}"]
+
+
+def score_to(output: str) -> list[str]:
+    return [*SCORE[:-1], output]
+
+
+def solver_with(**changes) -> list[str]:
+    argv = list(SOLVER)
+    for option, value in changes.items():
+        argv[argv.index(f"--{option}") + 1] = value
+    return argv
+
+
+def cohort_with(**changes) -> str:
+    return js({**COHORT, **changes})
+
+
+def models_csv(*models: str) -> str:
+    return csv_text([r for m in models for r in full_rows(m)])
+
+
+SOLVER_FILES = {"reference.json": js(MINI_REFERENCE), "records.json": js(GOOD_RECORDS)}
+
+# --- names are data, never paths: rejected where they are read, naming file, line or key, field
+for name, field, value, message in (
+    ("csv-model-dotdot", "model", "../../x", "model name has an empty, '.' or '..' part"),
+    ("csv-model-absolute", "model", "/etc/x", "model name is an absolute path"),
+    ("csv-model-backslash", "model", "a\\b", "model name holds a backslash"),
+    ("csv-model-trailing-slash", "model", "org/", "model name has an empty, '.' or '..' part"),
+    ("csv-item-slash", "item", "s1/x", "item name holds '/'"),
+    ("csv-attempt-dotdot", "attempt", "../../../../x", "attempt name holds '/'"),
+    ("csv-attempt-dot", "attempt", ".", "attempt name is '.'"),
+):
+    case(name, SCORE, 1, message, f"line 4: field '{field}'", {A: csv_with((2, {field: value}))})
+case(
+    "csv-model-nested-accepted",
+    SCORE,
+    0,
+    "complete",
+    "",
+    {
+        A: models_csv("org/m"),
+        C: cohort_with(models={"org/m": {"attempts_per_task": 1}}),
+        "run/records/org/m/s1/1.json": js(GOOD_RECORDS),
+    },
+)
+case(
+    "cohort-model-empty",
+    SCORE,
+    1,
+    "model name is empty",
+    "cohort.json: models: model name",
+    {C: cohort_with(models={"": {"attempts_per_task": 1}})},
+)
+case(
+    "cohort-model-trailing-space",
+    SCORE,
+    1,
+    "white space, which no attempts-table cell can match",
+    "models: field 'm '",
+    {C: cohort_with(models={"m ": {"attempts_per_task": 1}})},
+)
+case("cohort-suite-path", SCORE, 1, "suite name holds '/'", "field 'suite'", {C: cohort_with(suite="../../run/easy")})
+case(
+    "cohort-reference-id-path",
+    SCORE,
+    1,
+    "reference id name holds '/'",
+    "field 'solver_reference_id'",
+    {C: cohort_with(solver_reference_id="../../run/fake")},
+)
+case(
+    "cohort-reference-id-dotdot",
+    SCORE,
+    1,
+    "reference id name is '..'",
+    "field 'solver_reference_id'",
+    {C: cohort_with(solver_reference_id="..")},
+)
+case(
+    "cohort-per-item-slash",
+    SCORE,
+    1,
+    "item name holds '/'",
+    "models.m.attempts_per_item: field 'a/b'",
+    {C: cohort_with(models={"m": {"attempts_per_task": 1, "attempts_per_item": {"a/b": 1}}})},
+)
+suite_item = json.loads(js(MINI_SUITE))
+suite_item["tasks"][0]["item"] = "t1/x"
+case("suite-item-slash", SCORE, 1, "item name holds '/'", "tasks[0]: field 'item'", {S: js(suite_item)})
+case(
+    "suite-name-dotdot",
+    SCORE,
+    1,
+    "suite name is '..'",
+    "lite.json: field 'suite'",
+    {S: js({**MINI_SUITE, "suite": ".."})},
+)
+case(
+    "reference-id-slash",
+    SOLVER,
+    1,
+    "reference id name holds '/'",
+    "field 'reference_id'",
+    {**SOLVER_FILES, "reference.json": js(ref_with(reference_id="a/b"))},
+)
+case("reference-solver-task-dotdot", solver_with(task=".."), 2, "--task: item name is '..'", "", SOLVER_FILES)
+case(
+    "reference-solver-reference-id-slash",
+    [*solver_with(reference="lite"), "--benchmark", "{bench}", "--reference-id", "../x"],
+    2,
+    "--reference-id: reference id name holds '/'",
+    "",
+    SOLVER_FILES,
+)
+
+# --- only regular files are read: a FIFO, a device, a folder or a link to nothing is rejected, never waited on
+RECORDS_OK = {REC: js(GOOD_RECORDS)}
+case("records-fifo", SCORE, 1, "is a FIFO, expected a records file", "records/m/s1/1.json", make_fifo=[REC])
+case("records-directory", SCORE, 1, "is a directory, expected a records file", "records/m/s1/1.json", make_dir=[REC])
+case("records-devnull", SCORE, 1, "outside the records folder", "records/m/s1/1.json", symlink={REC: "/dev/null"})
+case("records-devzero", SCORE, 1, "outside the records folder", "records/m/s1/1.json", symlink={REC: "/dev/zero"})
+case(
+    "records-dangling-link",
+    SCORE,
+    1,
+    "records file is a symbolic link to nothing",
+    "records/m/s1/1.json",
+    symlink={REC: "{run}/records/m/s1/nothing.json"},
+)
+case(
+    "records-link-outside",
+    SCORE,
+    1,
+    "outside the records folder",
+    "records/m/s1/1.json",
+    {"secret.json": js(GOOD_RECORDS)},
+    symlink={REC: "{case}/secret.json"},
+)
+case(
+    "records-folder-link-outside",
+    SCORE,
+    1,
+    "outside the records folder",
+    "records/m/s1/1.json",
+    {"elsewhere/s1/1.json": js(GOOD_RECORDS), "run/records/.keep": ""},
+    symlink={"run/records/m": "{case}/elsewhere"},
+)
+case(
+    "records-link-inside-accepted",
+    SCORE,
+    0,
+    "complete",
+    "",
+    {"run/records/m/s1/other.json": js(GOOD_RECORDS)},
+    symlink={REC: "other.json"},
+)
+case("csv-fifo", SCORE, 1, "is a FIFO, expected a attempts table", "attempts.csv", make_fifo=[A])
+case("cohort-fifo", SCORE, 1, "is a FIFO, expected a cohort file", "cohort.json", make_fifo=[C])
+case("cohort-devzero", SCORE, 1, "is a device, expected a cohort file", "cohort.json", symlink={C: "/dev/zero"})
+case("suite-fifo", SCORE, 1, "is a FIFO, expected a suite manifest", "lite.json", make_fifo=[S])
+case(
+    "reference-fifo", SCORE, 1, "is a FIFO, expected a reference file", "ref-test/lite.json", RECORDS_OK, make_fifo=[R]
+)
+case(
+    "records-solver-fifo",
+    SOLVER,
+    1,
+    "is a FIFO, expected a records file",
+    "records.json",
+    {"reference.json": js(MINI_REFERENCE)},
+    make_fifo=["records.json"],
+)
+case(
+    "reference-solver-device",
+    SOLVER,
+    1,
+    "is a device, expected a reference file",
+    "reference.json",
+    {"records.json": js(GOOD_RECORDS)},
+    symlink={"reference.json": "/dev/zero"},
+)
+case("tau2-fifo", TAU2, 1, "is a FIFO", "results.json", make_fifo=[T])
+case("tau2-devzero", TAU2, 1, "is a device", "results.json", symlink={T: "/dev/zero"})
+
+# --- an output is never an input, a device, a FIFO or a folder (exit 1, nothing touched)
+IS_INPUT = "writing it would destroy the input"
+case("output-is-attempts", score_to("{run}/attempts.csv"), 1, IS_INPUT, "attempts.csv", unchanged=[A])
+case("output-is-attempts-relative", score_to("{run}/../run/attempts.csv"), 1, IS_INPUT, "attempts.csv", unchanged=[A])
+case(
+    "output-is-cohort-hardlink",
+    score_to("{case}/out.json"),
+    1,
+    IS_INPUT,
+    "out.json",
+    unchanged=[C],
+    hardlink={"out.json": C},
+)
+case(
+    "output-is-cohort-symlink",
+    score_to("{case}/out.json"),
+    1,
+    IS_INPUT,
+    "out.json",
+    unchanged=[C],
+    symlink={"out.json": "{run}/cohort.json"},
+)
+case("output-is-suite", score_to("{bench}/suites/lite.json"), 1, IS_INPUT, "lite.json", unchanged=[S])
+case(
+    "output-is-reference",
+    score_to("{bench}/references/ref-test/lite.json"),
+    1,
+    IS_INPUT,
+    "ref-test/lite.json",
+    RECORDS_OK,
+    unchanged=[R],
+)
+case(
+    "output-in-records",
+    score_to("{run}/records/m/s1/9.json"),
+    1,
+    "output lies inside the input folder",
+    "records/m/s1/9.json",
+    RECORDS_OK,
+)
+case(
+    "output-solver-is-reference",
+    solver_with(output="{case}/reference.json"),
+    1,
+    IS_INPUT,
+    "reference.json",
+    SOLVER_FILES,
+    unchanged=["reference.json"],
+)
+case(
+    "output-solver-is-records",
+    solver_with(output="{case}/records.json"),
+    1,
+    IS_INPUT,
+    "records.json",
+    SOLVER_FILES,
+    unchanged=["records.json"],
+)
+case(
+    "output-tau2-is-results",
+    ["tau2", "{case}/results.json", "--output", "{case}/results.json"],
+    1,
+    IS_INPUT,
+    "results.json",
+    {T: tau2_run(SIM)},
+    unchanged=[T],
+)
+case("output-compare-is-cohort", [*COMPARE[:-1], "{run}/cohort.json"], 1, IS_INPUT, "cohort.json", unchanged=[C])
+case("output-devnull", score_to("{case}/null"), 1, "output is a device", "null", symlink={"null": "/dev/null"})
+case("output-fifo", score_to("{case}/out"), 1, "output is a FIFO", "out", make_fifo=["out"])
+case("output-directory", score_to("{case}/outdir"), 1, "output is a directory", "outdir", make_dir=["outdir"])
+case("output-empty", score_to(""), 2, "an empty --output names no file", "")
+case("output-solver-empty", solver_with(output=""), 2, "an empty --output names no file", "", SOLVER_FILES)
+case("output-dash-accepted", score_to("-"), 0, "index.json written to -", "", stdout_json=True)
+
+# --- numbers that would overflow a result: scale-free where the result is finite, else rejected naming the value
+# 4e154 and 0: a deviation of 2e154 from the mean, whose square overflows unless taken scale-free
+case(
+    "csv-construction-4e154-accepted",
+    SCORE,
+    0,
+    "complete",
+    "",
+    {A: csv_with((4, {"score": "4e154"}), (5, {"score": "0"}))},
+)
+case(
+    "csv-construction-1e307-twice",
+    SCORE,
+    1,
+    "the index would overflow: the value 1e+307 is too large",
+    "line 6: field 'score'",
+    {A: csv_with((4, {"score": "1e307"}), (5, {"score": "1e307"}))},
+)
+case(
+    "csv-construction-interval-overflow",
+    SCORE,
+    1,
+    "would overflow: the value 1.7e+308 is too large",
+    "line 6: field 'score'",
+    {A: csv_with((4, {"score": "1.7e308"}), (5, {"score": "1.7e308"}))},
+)
+for floor in (1e300, 1.5):
+    case(
+        f"reference-relative-floor-{floor:g}",
+        SOLVER,
+        1,
+        f"relative scale floor {floor!r} is outside [0, 1]",
+        "scale_floor: field 'relative'",
+        {**SOLVER_FILES, "reference.json": js(ref_with(scale_floor={"relative": floor, "absolute": 1e-9}))},
+    )
+
+
+# --- a key twice in one JSON object is rejected, naming the key (README "Safety")
+def twice(text: str, key_value: str) -> str:
+    """``text`` (a JSON object) with ``key_value`` ('"key": value') written once more at its start."""
+    return "{" + key_value + ", " + text[1:]
+
+
+case(
+    "cohort-duplicate-key",
+    SCORE,
+    1,
+    "key 'suite' appears twice in one object",
+    "field 'suite'",
+    {C: twice(js(COHORT), '"suite": "full"')},
+)
+case(
+    "suite-duplicate-key",
+    SCORE,
+    1,
+    "key 'suite' appears twice in one object",
+    "lite.json",
+    {S: twice(js(MINI_SUITE), '"suite": "lite"')},
+)
+case(
+    "records-duplicate-key",
+    SCORE,
+    1,
+    "key 'A' appears twice in one object",
+    "records/m/s1/1.json",
+    {REC: '[{"instance": "a", "status": "ok", "A": 99, "A": 12}, {"instance": "b", "status": "timeout"}]'},
+)
+case(
+    "reference-duplicate-key",
+    SOLVER,
+    1,
+    "key 'reference_id' appears twice in one object",
+    "reference.json",
+    {**SOLVER_FILES, "reference.json": twice(js(MINI_REFERENCE), '"reference_id": "other"')},
+)
+case(
+    "tau2-duplicate-key",
+    TAU2,
+    1,
+    "key 'info' appears twice in one object",
+    "results.json",
+    {T: twice(tau2_run(SIM), '"info": {}')},
+)
+
+# --- every text printed to a terminal shows control characters escaped (the JSON output keeps them)
+OSC = "m\x1b]2;pwned\x07"
+OSC_SHOWN = "m\\x1b]2;pwned\\x07"
+OSC_RUN = {A: models_csv(OSC), C: cohort_with(models={OSC: {"attempts_per_task": 1}})}
+case("csv-model-osc-score", SCORE, 0, "complete", "", OSC_RUN, escaped=OSC_SHOWN)
+case(
+    "csv-model-osc-validate",
+    VALIDATE,
+    3,
+    "1 of 1 planned attempts missing",
+    "",
+    {**OSC_RUN, A: csv_text(full_rows(OSC)[:-1])},
+    escaped=f"incomplete: {OSC_SHOWN}: o1: 1 of 1 planned attempts missing",
+    writes_nothing=True,
+)
+case(
+    "csv-model-osc-compare",
+    [*COMPARE[:5], OSC, "m2", *COMPARE[7:]],
+    0,
+    "paired difference",
+    "",
+    {A: models_csv(OSC, "m2"), C: cohort_with(models={OSC: {"attempts_per_task": 1}, "m2": {"attempts_per_task": 1}})},
+    escaped=f"paired difference {OSC_SHOWN} - m2",
+)
+case(
+    "csv-model-osc-rejected",
+    SCORE,
+    1,
+    "white space",
+    "models: field 'm\\x1b[2J '",
+    {C: cohort_with(models={"m\x1b[2J ": {"attempts_per_task": 1}})},
+)
+case(
+    "csv-model-osc-unknown-model",
+    [*COMPARE[:5], OSC, "m", *COMPARE[7:]],
+    1,
+    "",
+    "",
+    {A: models_csv("m"), C: cohort_with(models={"m": {"attempts_per_task": 1}})},
+    escaped=OSC_SHOWN,
+)
+case(
+    "csv-model-bidi",
+    SCORE,
+    0,
+    "complete",
+    "",
+    {A: models_csv("m\u202e"), C: cohort_with(models={"m\u202e": {"attempts_per_task": 1}})},
+    escaped="m\\u202e",
+)
 
 
 if __name__ == "__main__":
