@@ -21,7 +21,7 @@ from pathlib import Path
 
 from .errors import InputError, Problem, Problems
 from .jsonio import write_atomic
-from .safety import RecordsRoot, check_name, escape_for_terminal, records_file
+from .safety import RecordsRoot, check_name, check_output, escape_for_terminal, records_file
 from .vocab import INCOMPLETE_STATUSES
 
 EXIT_OK, EXIT_REJECTED, EXIT_INCOMPLETE = 0, 1, 3
@@ -94,10 +94,11 @@ def run_init(args) -> int:
     target = run_dir / "attempts.csv"
     if target.exists() and not args.force:
         raise InputError([Problem(str(target), "", "", "attempts table already exists; pass --force to replace it")])
-    if target.exists() and not target.is_file():
-        raise InputError([Problem(str(target), "", "", "is not a regular file: refusing to replace it")])
+    check_output(str(target), [str(cohort_path)])  # SPEC 13: never an input, a folder or a device
     cohort, _ = load_cohort_file(cohort_path)
-    suite, _ = load_suite_file(suite_path(benchmark, cohort.suite))
+    manifest = suite_path(benchmark, cohort.suite)
+    check_output(str(target), [str(manifest)])
+    suite, _ = load_suite_file(manifest)
     text = init_text(cohort, suite)
     write_atomic(target, text.encode("utf-8"))
     n = text.count("\n") - 1

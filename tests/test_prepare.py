@@ -11,8 +11,10 @@ import io
 import itertools
 import json
 import math
+import os
 
 import msgspec
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -330,3 +332,24 @@ def test_attempts_csv_is_replaced_only_after_every_solver_score_output(ws, cli):
     assert code == 1 and f"cannot write {ws.run / 'solver-scores'}" in err and "Traceback" not in err
     assert (ws.run / "attempts.csv").read_bytes() == before
     assert [p.name for p in ws.run.iterdir() if p.name.startswith(".")] == []  # no temporary file left
+
+
+@pytest.mark.parametrize("kind", ["link to the cohort", "folder", "hard link to the cohort"])
+def test_init_never_writes_over_an_input_or_a_folder(ws, cli, kind):
+    # SPEC 13: an output is never one of the command's inputs (after links), never a folder
+    ws.write_cohort()
+    cohort = ws.run / "cohort.json"
+    before = cohort.read_bytes()
+    target = ws.run / "attempts.csv"
+    if target.exists():
+        target.unlink()
+    if kind == "folder":
+        target.mkdir()
+    elif kind == "link to the cohort":
+        target.symlink_to("cohort.json")
+    else:
+        os.link(cohort, target)
+    code, _, err = cli("init", str(ws.run), "--benchmark", str(ws.bench), "--force")
+    assert code == 1 and "attempts.csv" in err
+    assert cohort.read_bytes() == before
+    assert target.is_dir() if kind == "folder" else target.read_bytes() == before
