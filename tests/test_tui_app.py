@@ -148,6 +148,21 @@ async def test_export_matches_tcsexam_score(tmp_path, demo_copy):
     assert a["status"] == "incomplete"
 
 
+@pytest.mark.parametrize("target", ["attempts.csv", "records"])
+async def test_export_never_writes_over_an_input_or_a_folder(demo_copy, target):
+    # SPEC 13: the dashboard's export is checked like every command's --output
+    out = demo_copy / target
+    before = out.read_bytes() if out.is_file() else None
+    app = create_app(DashboardConfig(run_dir=str(demo_copy), output=str(out)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        shown = [n.message for n in app._notifications]
+    assert any("Export refused" in m for m in shown), shown
+    assert out.read_bytes() == before if before is not None else out.is_dir()
+
+
 async def test_reload_picks_up_changes_and_keeps_last_good_state_on_bad_input(demo_copy):
     app = create_app(DashboardConfig(run_dir=str(demo_copy)))
     async with app.run_test(size=SIZE) as pilot:
@@ -155,8 +170,12 @@ async def test_reload_picks_up_changes_and_keeps_last_good_state_on_bad_input(de
         assert app.state.document["models"]["cirrus-mini"]["status"] == "incomplete"
         csv = demo_copy / "attempts.csv"
         original = csv.read_text()
-        csv.write_text(original.replace("cirrus-mini,theorem,thm-ramsey-bound,1,,selected,judge_failed",
-                                        "cirrus-mini,theorem,thm-ramsey-bound,1,1,selected,valid"))
+        csv.write_text(
+            original.replace(
+                "cirrus-mini,theorem,thm-ramsey-bound,1,,selected,judge_failed",
+                "cirrus-mini,theorem,thm-ramsey-bound,1,1,selected,valid",
+            )
+        )
         await pilot.press("r")
         await settle(pilot)
         assert app.state.document["models"]["cirrus-mini"]["coverage"]["not_valid"] == []
@@ -201,8 +220,12 @@ async def test_watch_survives_a_half_written_file(demo_copy):
             if app.problems_text:
                 break
         assert app.problems_text and app.state is not None
-        csv.write_text(full.replace("cirrus-mini,theorem,thm-ramsey-bound,1,,selected,judge_failed",
-                                    "cirrus-mini,theorem,thm-ramsey-bound,1,1,selected,valid"))
+        csv.write_text(
+            full.replace(
+                "cirrus-mini,theorem,thm-ramsey-bound,1,,selected,judge_failed",
+                "cirrus-mini,theorem,thm-ramsey-bound,1,1,selected,valid",
+            )
+        )
         for _ in range(20):
             await pilot.pause(0.05)
             await settle(pilot, 1)
@@ -241,6 +264,7 @@ async def test_command_palette_jumps_to_a_task():
         assert app.query_one("TabbedContent").active == "coverage"
         assert grid.coordinate_to_cell_key(grid.cursor_coordinate).row_key.value == "con-expander"
         from tui.commands import DashboardCommands
+
         texts = [t for t, _, _ in DashboardCommands(app.screen)._commands()]
         assert "Export index.json" in texts and "Jump to model cirrus-mini" in texts
 
@@ -299,5 +323,6 @@ async def test_large_runs_load_in_a_helper_process(demo_copy):
 
 def test_large_input_threshold(demo_copy):
     from tui.state import LARGE_INPUT_BYTES, input_bytes, resolve_paths
+
     size = input_bytes(resolve_paths(DashboardConfig(run_dir=str(demo_copy))))
     assert 0 < size < LARGE_INPUT_BYTES  # the demo loads in-process; 10^6 records (50 MB) do not

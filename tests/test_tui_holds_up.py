@@ -6,7 +6,6 @@ own numbers or written out here, never computed by the dashboard under test.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import shutil
 import threading
@@ -401,7 +400,7 @@ async def test_a10_the_cursor_stays_on_its_instance_across_a_resort():
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        pane = await open_instances(pilot, app, "maxcut-mqlib", "1")
+        await open_instances(pilot, app, "maxcut-mqlib", "1")
         table = app.main.query_one(InstanceTable)
         table.focus()
         await pilot.press("down", "down", "down", "down", "down")

@@ -13,8 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from textual.widgets import DataTable, Input
 
-from tests.conftest import MINI_SUITE, Workspace, full_rows
-from tests.conftest import settle
+from tests.conftest import MINI_SUITE, Workspace, full_rows, settle
 from tui.app import TABS, create_app
 from tui.state import DashboardConfig
 from tui.views import plain

@@ -435,8 +435,18 @@ class TcsexamApp(App):
         self._export()
 
     def _export(self) -> None:
+        from scoring.errors import InputError
         from scoring.output import write_index
+        from scoring.safety import check_output
         path = Path(self.config.output)
+        run = self.state.run
+        try:  # SPEC 13: never one of the run's inputs, a folder, a FIFO or a device
+            check_output(str(path), [str(p) for p in run.input_paths.values()],
+                         [str(run.paths.records)] if run.paths.records else [])
+        except InputError as exc:
+            self.notify(f"Export refused: {exc.problems[0].message} ({path}); nothing written.", severity="error",
+                        markup=False)
+            return
         try:
             write_index(path, self.state.document)
         except OSError as exc:

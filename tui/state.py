@@ -66,11 +66,13 @@ class DashboardState:
         return [r for r in self.run.attempts.rows if r.model == model and r.item == item]
 
     def records_path(self, model: str, item: str, attempt: str) -> Path | None:
-        root = self.run.paths.records
+        """Where the attempt's records file is (SPEC 13: found only through the run's RecordsRoot),
+        None when there is nothing there; what is there is checked when it is read."""
+        root = self.run.records_root
         if root is None:
             return None
-        path = root / model / item / f"{attempt}.json"
-        return path if path.is_file() else None
+        path = root.path(model, item, attempt)
+        return Path(path) if os.path.lexists(path) else None
 
 
 def uses_demo(config: DashboardConfig) -> bool:
@@ -290,7 +292,7 @@ def columns_from_score(score) -> InstanceColumns:
 def load_instances(state: DashboardState, model: str, item: str, attempt: str) -> InstanceColumns:
     """Score one attempt's records against the run's reference (scoring core), as columns."""
     from scoring.errors import InputError, Problem
-    from scoring.solver_score import score_file
+    from scoring.solver_score import score_attempt_bytes
     key = (model, item, attempt)
     if key in state.columns:  # made by the loader process
         return state.columns[key]
@@ -304,5 +306,7 @@ def load_instances(state: DashboardState, model: str, item: str, attempt: str) -
     if ref is None or path is None:
         raise InputError([Problem(str(path or f"records/{model}/{item}/{attempt}.json"), "", "",
                                   "no records file for this attempt")])
-    task_ref = ref.task(item)
-    return columns_from_score(score_file(task_ref, path))
+    data = state.run.records_root.read_path(str(path))  # a FIFO, folder or link out of the run: a problem
+    if data is None:
+        raise InputError([Problem(str(path), "", "", "no records file for this attempt")])
+    return columns_from_score(score_attempt_bytes(ref.task(item), data, str(path)))
