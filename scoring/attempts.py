@@ -22,19 +22,8 @@ from .errors import InputError, Problem, Problems
 from .jsonio import read_bytes
 from .models import AttemptRow, problems_from_validation
 from .safety import check_name
+from .vocab import OPTIONAL_COLUMNS, REQUIRED_COLUMNS
 
-REQUIRED_COLUMNS = (
-    "model",
-    "track",
-    "item",
-    "attempt",
-    "score",
-    "adoption_status",
-    "score_status",
-    "score_type",
-    "solver_protocol",
-)
-OPTIONAL_COLUMNS = ("note", "reference_id")
 _NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
 _NON_FINITE = re.compile(r"^[+-]?(?:nan|inf|infinity)$", re.IGNORECASE)
 

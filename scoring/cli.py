@@ -301,10 +301,11 @@ def findings(document: dict) -> list[str]:
     return [escape_for_terminal(f"{kind}: {model}: {at}: {message}") for kind, model, at, message in out]
 
 
-def load_for(args, default_run: Path | None = None):
-    from .inputs import load_run, resolve_run_paths
+def paths_for(args, default_run: Path | None = None):
+    """The run's input paths as the options of section 2 name them."""
+    from .inputs import resolve_run_paths
 
-    paths = resolve_run_paths(
+    return resolve_run_paths(
         args.run_dir,
         attempts=args.attempts,
         cohort=args.cohort,
@@ -313,22 +314,18 @@ def load_for(args, default_run: Path | None = None):
         suite=args.suite,
         default_run=default_run,
     )
-    return load_run(paths)
+
+
+def load_for(args, default_run: Path | None = None):
+    from .inputs import load_run
+
+    return load_run(paths_for(args, default_run))
 
 
 def option_inputs(args) -> tuple[list[Path], list[Path]]:
     """The input files and folders of a run command as far as the options tell them (SPEC 13:
     an output is checked against them before anything is read)."""
-    from .inputs import resolve_run_paths
-
-    paths = resolve_run_paths(
-        args.run_dir,
-        attempts=args.attempts,
-        cohort=args.cohort,
-        records=args.records,
-        benchmark=args.benchmark,
-        suite=args.suite,
-    )
+    paths = paths_for(args)
     files = [paths.attempts, paths.cohort] + ([Path(paths.suite)] if paths.suite else [])
     return files, [paths.records] if paths.records is not None else []
 

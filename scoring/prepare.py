@@ -22,24 +22,12 @@ from pathlib import Path
 from .errors import InputError, Problem, Problems
 from .jsonio import write_atomic
 from .safety import RecordsRoot, check_name, check_output, escape_for_terminal, records_file
-from .vocab import INCOMPLETE_STATUSES
+from .vocab import INCOMPLETE_STATUSES, OPTIONAL_COLUMNS, REQUIRED_COLUMNS
 
 EXIT_OK, EXIT_REJECTED, EXIT_INCOMPLETE = 0, 1, 3
 CONFLICT_TOLERANCE = 1e-9  # SPEC 10, the same tolerance as the cross-check of SPEC 4
 BOM = "\ufeff"
-INIT_COLUMNS = (
-    "model",
-    "track",
-    "item",
-    "attempt",
-    "score",
-    "adoption_status",
-    "score_status",
-    "score_type",
-    "solver_protocol",
-    "note",
-    "reference_id",
-)
+INIT_COLUMNS = REQUIRED_COLUMNS + OPTIONAL_COLUMNS  # SPEC 10: the required columns, then note and reference_id
 TRACK_SCORE_TYPE = {
     "solver": "fixed_reference_relative",
     "theorem": "original_task_score",

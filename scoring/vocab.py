@@ -51,3 +51,17 @@ STATUS_ORDER = {s: i for i, s in enumerate(get_args(RunStatus))}
 EXIT_FOR_STATUS = {"complete": 0, "provisional": 0, "incomplete": 3}
 
 NA = "NA"  # a missing value in text a script parses (SPEC 6 command line)
+
+# the attempts table's columns (SPEC 2.4)
+REQUIRED_COLUMNS = (
+    "model",
+    "track",
+    "item",
+    "attempt",
+    "score",
+    "adoption_status",
+    "score_status",
+    "score_type",
+    "solver_protocol",
+)
+OPTIONAL_COLUMNS = ("note", "reference_id")

@@ -11,20 +11,9 @@ from pathlib import Path
 import pytest
 
 from scoring.cli import main
+from scoring.vocab import OPTIONAL_COLUMNS, REQUIRED_COLUMNS
 
-COLUMNS = [
-    "model",
-    "track",
-    "item",
-    "attempt",
-    "score",
-    "adoption_status",
-    "score_status",
-    "score_type",
-    "solver_protocol",
-    "note",
-    "reference_id",
-]
+COLUMNS = [*REQUIRED_COLUMNS, *OPTIONAL_COLUMNS]
 
 MINI_SUITE = {
     "suite": "lite",

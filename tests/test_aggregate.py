@@ -310,7 +310,8 @@ def test_index_is_linear_in_the_track_means(a, b, lam):
 def test_attempts_table_problems_come_in_line_order_and_good_rows_stay():
     # rows are validated in one call; a failing table is re-checked row by row so that every
     # problem keeps its line, CSV-level and field-level problems interleaved by line
-    from scoring.attempts import REQUIRED_COLUMNS, parse_attempts
+    from scoring.attempts import parse_attempts
+    from scoring.vocab import REQUIRED_COLUMNS
 
     header = ",".join(REQUIRED_COLUMNS)
     good = "m,theorem,p1,a1,1,selected,valid,original_task_score,"

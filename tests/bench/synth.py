@@ -27,21 +27,10 @@ from sample_runs.generate import REFERENCE_ID
 from scoring.inputs import sample_root
 from scoring.reference import reference_from_dict
 from scoring.solver_score import parse_records, score_task
+from scoring.vocab import REQUIRED_COLUMNS
 
 FAILURES = ("timeout", "invalid", "crash", "out_of_memory", "certificate_failed")
-COLUMNS = [
-    "model",
-    "track",
-    "item",
-    "attempt",
-    "score",
-    "adoption_status",
-    "score_status",
-    "score_type",
-    "solver_protocol",
-    "reference_id",
-    "note",
-]
+COLUMNS = [*REQUIRED_COLUMNS, "reference_id", "note"]
 
 
 def make_records(
