@@ -39,15 +39,19 @@ def demo_copy(tmp_path) -> Path:
     return target
 
 
-async def test_opens_the_demo_and_names_the_leader():
+async def test_opens_the_demo_and_names_the_top_group_not_a_leader():
+    # the demo's index.json ranks atlas-70b (76.91) and borealis-8x22b (55.25) both 1-2: their paired
+    # index difference is not separated at 95% after Holm, so no leader is named (SPEC 12.1)
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         table = app.query_one("#overview-table", DataTable)
         assert table.row_count == 3
-        assert "Leader: atlas-70b" in text_of(app, "#overview-summary")
+        summary = text_of(app, "#overview-summary")
+        assert "Leader" not in summary and "top group atlas-70b, borealis-8x22b" in summary
         first = row_at(table, 0)
-        assert first[0] == "atlas-70b" and first[2].startswith("76.91")
+        assert first[0] == "atlas-70b" and first[2].startswith("76.91") and first[3] == "1–2"
+        assert row_at(table, 1)[3] == "1–2" and str(table.get_row("cirrus-mini")[3]) == "—"
         assert str(app.query_one("#overview-table", DataTable).get_row("cirrus-mini")[2]) == "—"
 
 
@@ -301,3 +305,15 @@ def test_large_input_threshold(demo_copy):
     from tui.state import LARGE_INPUT_BYTES, input_bytes, resolve_paths
     size = input_bytes(resolve_paths(DashboardConfig(run_dir=str(demo_copy))))
     assert 0 < size < LARGE_INPUT_BYTES  # the demo loads in-process; 10^6 records (50 MB) do not
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 50)])
+async def test_rank_column_at_the_smallest_and_a_large_size(size):
+    app = create_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        table = app.query_one("#overview-table", DataTable)
+        labels = [str(c.label) for c in table.columns.values()]
+        assert labels[3] == "Rank"
+        assert [str(table.get_row(m)[3]) for m in ("atlas-70b", "borealis-8x22b", "cirrus-mini")] == ["1–2", "1–2", "—"]
+        assert "top group atlas-70b, borealis-8x22b" in text_of(app, "#overview-summary")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from tui.views import (coverage_cell, coverage_grid, explain_instance, histogram_counts, issue_rows, leader,
-                       overview_rows, passk_rows, sort_rows, tau2_task_rows)
+                       overview_rows, passk_rows, sort_rows, tau2_task_rows, top_line)
 from tui.widgets.instance_table import format_row
 from tui.state import InstanceColumns
 
@@ -37,14 +37,17 @@ DOC = {
                    issues=[{"kind": "incomplete", "item": "t1", "attempt": None, "message": "1 of 1 planned attempts missing"}]),
         "c": model("complete", 75.5, MEANS, {"t1": task("theorem"), "s1": task("solver")}),
     },
+    # a and c are not separated (both rank 1-2); b has no index and so no rank
+    "ranks": {"method": "paired-t-holm", "alpha": 0.05, "pairs": [],
+              "models": {"a": {"best": 1, "worst": 2}, "c": {"best": 1, "worst": 2}}},
 }
 
 
 def test_overview_rows_show_index_pm_and_task_counts():
     rows = {r.model: r for r in overview_rows(DOC)}
     assert rows["a"].cells()[2] == "60.00 ±10.00"
-    assert rows["a"].cells()[3] == "1.000 ±0.250  1/1"
-    assert rows["b"].cells()[2] == "—" and rows["b"].cells()[3] == "—  0/1"
+    assert rows["a"].cells()[4] == "1.000 ±0.250  1/1"
+    assert rows["b"].cells()[2] == "—" and rows["b"].cells()[4] == "—  0/1"
 
 
 def test_sort_puts_nulls_last_both_ways():
@@ -54,8 +57,45 @@ def test_sort_puts_nulls_last_both_ways():
     assert [r.model for r in sort_rows(rows, 0)] == ["a", "b", "c"]
 
 
-def test_leader_is_highest_non_null_index():
-    assert leader(DOC) == "c"
+def test_ranks_show_best_worst_and_a_dash_without_an_index():
+    rows = {r.model: r for r in overview_rows(DOC)}
+    assert rows["a"].cells()[3] == "1–2" and rows["c"].cells()[3] == "1–2" and rows["b"].cells()[3] == "—"
+    alone = {**DOC, "ranks": {**DOC["ranks"], "models": {"c": {"best": 1, "worst": 1}, "a": {"best": 2, "worst": 2}}}}
+    rows = {r.model: r for r in overview_rows(alone)}
+    assert rows["c"].cells()[3] == "1" and rows["a"].cells()[3] == "2"
+    # sorting by rank: best rank first, no rank last
+    assert [r.model for r in sort_rows(list(rows.values()), 3)] == ["c", "a", "b"]
+
+
+def plain_top_line(doc) -> str:
+    return "".join(part for part, _ in top_line(doc))
+
+
+def test_no_leader_while_the_top_group_holds_two_models():
+    # c has the higher index (75.5 > 60) but is not separated from a: no leader, the group is named
+    assert leader(DOC) is None
+    assert plain_top_line(DOC).startswith("No single leader: top group a, c")
+    assert "Leader" not in plain_top_line(DOC)
+
+
+def test_a_lone_top_model_is_named_leader():
+    alone = {**DOC, "ranks": {**DOC["ranks"], "models": {"c": {"best": 1, "worst": 1}, "a": {"best": 2, "worst": 2}}}}
+    assert leader(alone) == "c"
+    assert plain_top_line(alone) == "Leader: c with 75.50 points"
+
+
+def test_no_index_no_leader():
+    empty = {**DOC, "ranks": {**DOC["ranks"], "models": {}}}
+    assert leader(empty) is None and plain_top_line(empty) == "No model has an index yet"
+
+
+def test_a_document_without_ranks_gets_them_from_scoring():
+    # an older index.json: a and c share no construction or conjecture task, so their paired index
+    # difference (and p) is undefined, the pair is not separated and both share ranks 1-2
+    old = {k: v for k, v in DOC.items() if k != "ranks"}
+    old["weights"] = {"theorem": 25, "solver": 25, "construction": 25, "conjecture": 25}
+    rows = {r.model: r for r in overview_rows(old)}
+    assert rows["a"].rank == (1, 2) and rows["c"].rank == (1, 2) and rows["b"].rank is None
 
 
 def test_coverage_glyphs():

@@ -79,13 +79,14 @@ class OverviewRow:
     status: str
     index: float | None
     index_pm: float | None
+    rank: tuple[int, int] | None  # (best, worst) from the document's ``ranks`` block (SPEC 12.1); None: no index
     means: dict[str, float | None]
     pms: dict[str, float | None]
     complete: dict[str, int]
     total: dict[str, int]
 
     def cells(self) -> list[str]:
-        out = [self.model, self.status, fmt_pm(self.index, self.index_pm, 2)]
+        out = [self.model, self.status, fmt_pm(self.index, self.index_pm, 2), rank_label(self.rank)]
         for t in TRACKS:
             out.append(f"{fmt_pm(self.means[t], self.pms[t], 3)}  {self.complete[t]}/{self.total[t]}")
         return out
@@ -96,15 +97,34 @@ class OverviewRow:
             return (0, self.model)
         if column == 1:
             return (0, ["complete", "provisional", "incomplete"].index(self.status))
-        value = self.index if column == 2 else self.means[TRACKS[column - 3]]
+        if column == RANK_COLUMN:
+            return (1, (0, 0)) if self.rank is None else (0, self.rank)
+        value = self.index if column == 2 else self.means[TRACKS[column - 4]]
         return (1, 0.0) if value is None else (0, value)
 
 
-OVERVIEW_COLUMNS = ["Model", "Status", "Index", *[f"{LETTERS[t]} ({t})" for t in TRACKS]]
+OVERVIEW_COLUMNS = ["Model", "Status", "Index", "Rank", *[f"{LETTERS[t]} ({t})" for t in TRACKS]]
+RANK_COLUMN = 3
+
+
+def rank_label(rank: tuple[int, int] | None) -> str:
+    """A rank as SPEC 12.1 shows it: ``best`` or ``best–worst`` (scoring.ranks.format_rank); — without an index."""
+    from scoring.ranks import format_rank
+    return DASH if rank is None else format_rank({"best": rank[0], "worst": rank[1]})
+
+
+def ranks_block(document: dict) -> dict:
+    """The document's ``ranks`` block (SPEC 12.1); an index.json written before ranks existed gets it
+    from scoring.ranks with the document's own weights."""
+    if "ranks" in document:
+        return document["ranks"]
+    from scoring.ranks import ranks_of_document
+    return dict(ranks_of_document(document, document["weights"]))
 
 
 def overview_rows(document: dict) -> list[OverviewRow]:
     rows = []
+    ranked = ranks_block(document)["models"]
     for name, m in document["models"].items():
         tracks_ci = m.get("ci", {}).get("tracks", {})
         complete = {t: 0 for t in TRACKS}
@@ -114,6 +134,7 @@ def overview_rows(document: dict) -> list[OverviewRow]:
             complete[task["track"]] += task["status"] != "incomplete"
         rows.append(OverviewRow(
             model=name, status=m["status"], index=m["index"], index_pm=half_width(m.get("ci", {}).get("index")),
+            rank=(ranked[name]["best"], ranked[name]["worst"]) if name in ranked else None,
             means=dict(m["track_means"]), pms={t: half_width(tracks_ci.get(t)) for t in TRACKS},
             complete=complete, total=total))
     return rows
@@ -127,9 +148,31 @@ def sort_rows(rows: list[OverviewRow], column: int, reverse: bool = False) -> li
 
 
 def leader(document: dict) -> str | None:
-    """The model with the highest non-null index."""
-    scored = [(m["index"], name) for name, m in document["models"].items() if m["index"] is not None]
-    return max(scored)[1] if scored else None
+    """The leader only when the top rank group holds one model alone (SPEC 12.1, scoring.ranks.leader)."""
+    from scoring.ranks import leader as ranks_leader
+    return ranks_leader(ranks_block(document))
+
+
+def top_group(document: dict) -> list[str]:
+    """The models whose best rank is 1 (SPEC 12.1, scoring.ranks.top_group)."""
+    from scoring.ranks import top_group as ranks_top_group
+    return ranks_top_group(ranks_block(document))
+
+
+def top_line(document: dict) -> tuple:
+    """The Overview's first sentence as ``text`` parts: a leader only when the top group holds one model
+    (SPEC 12.1), else the top group, whose order is not supported by the data."""
+    group = top_group(document)
+    if not group:
+        return (("No model has an index yet", ""),)
+    if len(group) == 1:
+        lead = group[0]
+        return (("Leader: ", ""), (lead, "bold"), (f" with {fmt(document['models'][lead]['index'], 2)} points", ""))
+    parts: list = [("No single leader: top group ", "")]
+    for i, model in enumerate(group):
+        parts += [((", " if i else ""), ""), (model, "bold")]
+    parts.append((" (rank 1 not separated at 95%, Holm-corrected)", ""))
+    return tuple(parts)
 
 
 def coverage_cell(task: dict, model_coverage: dict, item: str) -> tuple[str, str]:
