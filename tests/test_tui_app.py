@@ -317,3 +317,65 @@ async def test_rank_column_at_the_smallest_and_a_large_size(size):
         assert labels[3] == "Rank"
         assert [str(table.get_row(m)[3]) for m in ("atlas-70b", "borealis-8x22b", "cirrus-mini")] == ["1–2", "1–2", "—"]
         assert "top group atlas-70b, borealis-8x22b" in text_of(app, "#overview-summary")
+
+
+def cli_compare(run: Path, a: str, b: str, capsys) -> dict:
+    """`tcsexam compare`'s JSON for the pair: the oracle the Compare tab must match."""
+    capsys.readouterr()
+    assert cli_main(["compare", str(run), "--models", a, b, "--output", "-"]) == 0
+    out = capsys.readouterr().out
+    return json.loads(out[out.index("{"):])
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 50)])
+async def test_compare_lists_the_task_differences_of_tcsexam_compare_largest_first(size, capsys):
+    expected = cli_compare(demo_run(), "atlas-70b", "borealis-8x22b", capsys)
+    app = create_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("5")
+        await settle(pilot)
+        tasks = app.query_one("#compare-tasks", DataTable)
+        assert tasks.row_count == len(expected["tasks"]) == 20
+        shown = [row_at(tasks, i) for i in range(tasks.row_count)]
+        sizes = [abs(float(r[4])) for r in shown]
+        assert sizes == sorted(sizes, reverse=True)
+        by_item = {t["item"]: t for t in expected["tasks"]}
+        for r in shown:
+            assert r[4] == f"{by_item[r[0]]['difference']:+.4f}"
+            c = expected["instances"].get(r[0])
+            assert r[5] == ("—" if c is None else f"{c['a_better']} / {c['b_better']} / {c['equal']}")
+        # the five solver tasks of the demo have records for both models
+        assert sum(r[5] != "—" for r in shown) == 5 == len(expected["instances"])
+        assert text_of(app, "#compare-mde").startswith("MDE")
+
+
+async def test_enter_on_a_solver_task_lists_the_instances_that_differ_most(capsys):
+    from tui.screens.instance_diffs import InstanceDiffsScreen
+    counts = cli_compare(demo_run(), "atlas-70b", "borealis-8x22b", capsys)["instances"]["sat-race"]
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("5")
+        await settle(pilot)
+        tasks = app.query_one("#compare-tasks", DataTable)
+        tasks.focus()
+        tasks.move_cursor(row=tasks.get_row_index("sat-race"))
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, InstanceDiffsScreen)
+        table = app.screen.query_one("#instance-diffs-table", DataTable)
+        rows = [row_at(table, i) for i in range(table.row_count)]
+        # every unequal instance (a_better + b_better <= 20 here), none of the equal ones
+        assert len(rows) == counts["a_better"] + counts["b_better"]
+        assert sum(float(r[3]) > 0 for r in rows) == counts["a_better"]
+        for r in rows:  # A − B is the difference of the two columns shown
+            assert abs(float(r[1]) - float(r[2]) - float(r[3])) <= 1e-4
+        sizes = [abs(float(r[3])) for r in rows]
+        assert sizes == sorted(sizes, reverse=True)
+        await pilot.press("escape")
+        # a theorem task has no instances: a note, no screen
+        tasks.move_cursor(row=tasks.get_row_index("thm-pcp-gap"))
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, InstanceDiffsScreen)

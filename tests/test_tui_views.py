@@ -194,3 +194,31 @@ def test_columns_keep_each_instances_status():
     records = [{"instance": f"i{k}", "status": s, "A": 2.5} for k, s in enumerate(statuses)]
     cols = columns_from_score(score_task(ref, parse_records(records[::-1], "r.json", "objective")))
     assert [STATUS_CODES[c] for c in cols.status.tolist()] == statuses
+
+
+def test_task_differences_largest_first_with_instance_counts():
+    from tui.views import task_difference_rows
+    result = {"tasks": [{"item": "t1", "track": "theorem", "a": 1.0, "b": 1.0, "difference": 0.0},
+                        {"item": "s1", "track": "solver", "a": 0.25, "b": 0.75, "difference": -0.5},
+                        {"item": "c1", "track": "construction", "a": 1.2, "b": 0.9, "difference": 0.3},
+                        {"item": "t2", "track": "theorem", "a": 0.0, "b": 0.5, "difference": -0.5}],
+              "instances": {"s1": {"a_better": 2, "b_better": 5, "equal": 1, "mean_difference": -0.5}}}
+    rows = task_difference_rows(result)
+    # |−0.5| = |−0.5| > 0.3 > 0: the two ties keep suite order (s1 before t2)
+    assert [item for item, _ in rows] == ["s1", "t2", "c1", "t1"]
+    assert rows[0][1] == ["s1", "S solver", "0.2500", "0.7500", "-0.5000", "2 / 5 / 1"]
+    assert rows[2][1][4] == "+0.3000" and rows[2][1][5] == "—"
+
+
+def test_instance_difference_rows_keep_the_order_given():
+    from tui.views import instance_difference_rows
+    diffs = [{"instance": "[b]x", "a": 0.0, "b": 0.75, "difference": -0.75},
+             {"instance": "y", "a": 0.5, "b": 0.25, "difference": 0.25}]
+    assert instance_difference_rows(diffs) == [["[b]x", "0.0000", "0.7500", "-0.7500"], ["y", "0.5000", "0.2500", "+0.2500"]]
+
+
+def test_mde_text_by_attempts_and_when_not_available():
+    from tui.views import mde_text
+    assert mde_text({"2": 7.5, "1": 10.25}) == \
+        "MDE (80% power, 5% two-sided), index points by attempts per task r: r=1 10.25  r=2 7.50"
+    assert mde_text(dict.fromkeys(("1", "2"))).startswith("MDE (80% power, 5% two-sided): not available")

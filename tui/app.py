@@ -326,7 +326,7 @@ class TcsexamApp(App):
         model = self.selected_model
         self.main.query_one(CoveragePane).show(doc, model, overview.order())
         self.main.query_one(PassKPane).show(doc, model)
-        self.main.query_one(ComparePane).show(doc, model)
+        self.main.query_one(ComparePane).show(self.state, model)
         self.main.query_one(InstancesPane).set_context(self.state, model)
 
     def on_model_selected(self, message: ModelSelected) -> None:

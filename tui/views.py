@@ -389,3 +389,38 @@ def compare_rows(result: dict) -> list[list[str]]:
         rows.append(["Index (points)", f"{idx['value']:+.2f}", DASH if idx["se"] is None else f"{idx['se']:.2f}", ci,
                      "", DASH if idx["df"] is None else f"{idx['df']:.1f}"])
     return rows
+
+
+TASK_DIFF_COLUMNS = ("task", "track", "A", "B", "A − B", "inst. A>B/B>A/=")
+
+
+def task_difference_rows(result: dict) -> list[tuple[str, list[str]]]:
+    """(item, row of TASK_DIFF_COLUMNS) per task both models scored, largest |A − B| first (ties in suite
+    order); solver tasks with per-instance counts (SPEC 12.2 ``instances``) show them, others —."""
+    counts = result.get("instances", {})
+    order = sorted(result["tasks"], key=lambda t: -abs(t["difference"]))  # sorted() is stable
+    rows = []
+    for t in order:
+        c = counts.get(t["item"])
+        inst = DASH if c is None else f"{c['a_better']} / {c['b_better']} / {c['equal']}"
+        rows.append((t["item"], [t["item"], f"{LETTERS[t['track']]} {t['track']}", f"{t['a']:.4f}", f"{t['b']:.4f}",
+                                 f"{t['difference']:+.4f}", inst]))
+    return rows
+
+
+INSTANCE_DIFF_COLUMNS = ("instance", "A", "B", "A − B")
+
+
+def instance_difference_rows(diffs: list[dict]) -> list[list[str]]:
+    """Rows of INSTANCE_DIFF_COLUMNS from scoring.differences.largest_instance_differences (its order kept)."""
+    return [[d["instance"], f"{d['a']:.4f}", f"{d['b']:.4f}", f"{d['difference']:+.4f}"] for d in diffs]
+
+
+def mde_text(mde: dict) -> str:
+    """``compare``'s ``mde`` (SPEC 12.3) in one line: index points detectable with r attempts per task."""
+    values = sorted(((int(r), v) for r, v in mde.items()), key=lambda rv: rv[0])
+    if not values or all(v is None for _, v in values):
+        return ("MDE (80% power, 5% two-sided): not available — a track has < 2 common tasks, or a model "
+                "has no task with 2 valid attempts.")
+    return "MDE (80% power, 5% two-sided), index points by attempts per task r: " + "  ".join(
+        f"r={r} {fmt(v, 2)}" for r, v in values)
