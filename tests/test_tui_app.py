@@ -50,8 +50,8 @@ async def test_opens_the_demo_and_names_the_top_group_not_a_leader():
         summary = text_of(app, "#overview-summary")
         assert "Leader" not in summary and "top group atlas-70b, borealis-8x22b" in summary
         first = row_at(table, 0)
-        assert first[0] == "atlas-70b" and first[2].startswith("76.91") and first[3] == "1–2"
-        assert row_at(table, 1)[3] == "1–2" and str(table.get_row("cirrus-mini")[3]) == "—"
+        assert first[0] == "atlas-70b" and first[2].startswith("76.91") and first[4] == "1–2"
+        assert row_at(table, 1)[4] == "1–2" and str(table.get_row("cirrus-mini")[4]) == "—"
         assert str(app.query_one("#overview-table", DataTable).get_row("cirrus-mini")[2]) == "—"
 
 
@@ -314,8 +314,10 @@ async def test_rank_column_at_the_smallest_and_a_large_size(size):
         await settle(pilot)
         table = app.query_one("#overview-table", DataTable)
         labels = [str(c.label) for c in table.columns.values()]
-        assert labels[3] == "Rank"
-        assert [str(table.get_row(m)[3]) for m in ("atlas-70b", "borealis-8x22b", "cirrus-mini")] == ["1–2", "1–2", "—"]
+        assert labels[3] == "Var. budget" and labels[4] == "Rank"
+        assert [str(table.get_row(m)[4]) for m in ("atlas-70b", "borealis-8x22b", "cirrus-mini")] == ["1–2", "1–2", "—"]
+        # atlas-70b's index.json shares: theorem 0.198, solver 0.010, construction 0.703, conjecture 0.088
+        assert str(table.get_row("atlas-70b")[3]) == "P20 S1 C70 O9 %"
         assert "top group atlas-70b, borealis-8x22b" in text_of(app, "#overview-summary")
 
 
@@ -379,3 +381,38 @@ async def test_enter_on_a_solver_task_lists_the_instances_that_differ_most(capsy
         await pilot.press("enter")
         await settle(pilot)
         assert not isinstance(app.screen, InstanceDiffsScreen)
+
+
+def cli_plan(run: Path, target: float, capsys) -> dict:
+    """`tcsexam plan`'s JSON: the oracle the planning section must match."""
+    capsys.readouterr()
+    cli_main(["plan", str(run), "--target", str(target), "--output", "-"])
+    out = capsys.readouterr().out
+    return json.loads(out[out.index("{"):])
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 50)])
+async def test_planning_shows_tcsexam_plan_and_the_attempts_a_target_needs(size, capsys):
+    plan = cli_plan(demo_run(), 10.0, capsys)["models"]["atlas-70b"]
+    app = create_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        table = app.query_one("#plan-table", DataTable)
+        row = row_at(table, 0)
+        assert row[0] == "half-width" and len(row) == 11
+        assert row[1:] == [f"{plan['half_width'][str(r)]:.2f}" for r in range(1, 11)]
+        assert "atlas-70b" in text_of(app, "#plan-title") and "P20 S1 C70 O9 %" in text_of(app, "#plan-title")
+        assert text_of(app, "#plan-needed").startswith("Type a target")
+        app.query_one("#plan-target").focus()
+        await pilot.press("1", "0")
+        await settle(pilot)
+        needed = plan["attempts_for_target"]
+        assert needed is not None and text_of(app, "#plan-needed") == f"H = 10: {needed} attempts per task."
+        # the typed digits went to the field, not to the tab keys
+        assert app.query_one("TabbedContent").active == "passk"
+        # the selection moves: the plan follows the model
+        app.select_model("borealis-8x22b")
+        await settle(pilot)
+        assert "borealis-8x22b" in text_of(app, "#plan-title")

@@ -46,8 +46,8 @@ DOC = {
 def test_overview_rows_show_index_pm_and_task_counts():
     rows = {r.model: r for r in overview_rows(DOC)}
     assert rows["a"].cells()[2] == "60.00 ±10.00"
-    assert rows["a"].cells()[4] == "1.000 ±0.250  1/1"
-    assert rows["b"].cells()[2] == "—" and rows["b"].cells()[4] == "—  0/1"
+    assert rows["a"].cells()[5] == "1.000 ±0.250  1/1"
+    assert rows["b"].cells()[2] == "—" and rows["b"].cells()[5] == "—  0/1"
 
 
 def test_sort_puts_nulls_last_both_ways():
@@ -59,12 +59,12 @@ def test_sort_puts_nulls_last_both_ways():
 
 def test_ranks_show_best_worst_and_a_dash_without_an_index():
     rows = {r.model: r for r in overview_rows(DOC)}
-    assert rows["a"].cells()[3] == "1–2" and rows["c"].cells()[3] == "1–2" and rows["b"].cells()[3] == "—"
+    assert rows["a"].cells()[4] == "1–2" and rows["c"].cells()[4] == "1–2" and rows["b"].cells()[4] == "—"
     alone = {**DOC, "ranks": {**DOC["ranks"], "models": {"c": {"best": 1, "worst": 1}, "a": {"best": 2, "worst": 2}}}}
     rows = {r.model: r for r in overview_rows(alone)}
-    assert rows["c"].cells()[3] == "1" and rows["a"].cells()[3] == "2"
+    assert rows["c"].cells()[4] == "1" and rows["a"].cells()[4] == "2"
     # sorting by rank: best rank first, no rank last
-    assert [r.model for r in sort_rows(list(rows.values()), 3)] == ["c", "a", "b"]
+    assert [r.model for r in sort_rows(list(rows.values()), 4)] == ["c", "a", "b"]
 
 
 def plain_top_line(doc) -> str:
@@ -222,3 +222,25 @@ def test_mde_text_by_attempts_and_when_not_available():
     assert mde_text({"2": 7.5, "1": 10.25}) == \
         "MDE (80% power, 5% two-sided), index points by attempts per task r: r=1 10.25  r=2 7.50"
     assert mde_text(dict.fromkeys(("1", "2"))).startswith("MDE (80% power, 5% two-sided): not available")
+
+
+def test_variance_budget_beside_the_index_interval():
+    shares = {"theorem": 0.125, "solver": 0.004, "construction": 0.7, "conjecture": 0.171}
+    doc = {**DOC, "models": {**DOC["models"], "a": {**DOC["models"]["a"],
+                                                     "ci": {"tracks": {}, "index": {"value": 60.0, "hi": 70.0,
+                                                                                    "shares": shares}}}}}
+    rows = {r.model: r for r in overview_rows(doc)}
+    # 12.5 -> 12 (round half to even), 0.4 -> 0, 70, 17.1 -> 17
+    assert rows["a"].cells()[3] == "P12 S0 C70 O17 %"
+    assert rows["c"].cells()[3] == "—"  # no index interval, no shares
+
+
+def test_plan_row_and_target():
+    from tui.views import parse_target, plan_row, target_text
+    entry = {"half_width": {"1": 14.0, "2": 11.5, "10": 9.0, "3": None}}
+    assert plan_row(entry) == (["r=1", "r=2", "r=3", "r=10"], ["14.00", "11.50", "—", "9.00"])
+    assert [parse_target(v) for v in ("8", "0", "-1", "x", "nan", "inf", "2.5")] == [8.0, None, None, None, None,
+                                                                                      None, 2.5]
+    assert target_text(9.5, 10, 10) == "H = 9.5: 10 attempts per task."
+    assert target_text(1.0, None, 10) == "H = 1: not reached with up to 10 attempts per task."
+    assert target_text(None, None, 10).startswith("Type a target")

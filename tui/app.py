@@ -325,7 +325,7 @@ class TcsexamApp(App):
             self.selected_model = overview.top_model()
         model = self.selected_model
         self.main.query_one(CoveragePane).show(doc, model, overview.order())
-        self.main.query_one(PassKPane).show(doc, model)
+        self.main.query_one(PassKPane).show(doc, model, self.state.plan)
         self.main.query_one(ComparePane).show(self.state, model)
         self.main.query_one(InstancesPane).set_context(self.state, model)
 
@@ -339,7 +339,7 @@ class TcsexamApp(App):
         self.selected_model = message.model
         self.main.query_one(OverviewPane).follow(message.model)
         self.main.query_one(CoveragePane).follow(message.model)
-        self.main.query_one(PassKPane).show(self.state.document, message.model)
+        self.main.query_one(PassKPane).show(self.state.document, message.model, self.state.plan)
         self.main.query_one(ComparePane).follow(message.model)
         self.main.query_one(InstancesPane).set_context(self.state, message.model)
 

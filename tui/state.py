@@ -49,6 +49,7 @@ class DashboardState:
     columns: dict = field(default_factory=dict)  # (model, item, attempt) -> InstanceColumns, made by the helper
     relative_floor: float | None = None          # the reference's relative scale floor (for explanations)
     checked: Any = None                          # scoring.rules.Checked of the same score_run (compare, plan)
+    plan: dict | None = None                     # `tcsexam plan`'s document (r = 1..10, its default), no target
 
     demo: bool = False                           # the bundled synthetic demo, not the user's run
 
@@ -173,6 +174,8 @@ def load_compact_state(config: DashboardConfig) -> DashboardState:
 def load_state_here(config: DashboardConfig, paths=None) -> DashboardState:
     from scoring.inputs import load_run
     from scoring.output import score_run
+    from scoring.plan import plan_document
+    from scoring.planning import DEFAULT_MAX_ATTEMPTS
     paths = paths if paths is not None else resolve_paths(config)
     run = load_run(paths)
     document, checked = score_run(run, config.thresholds)
@@ -180,7 +183,14 @@ def load_state_here(config: DashboardConfig, paths=None) -> DashboardState:
     watched = watched_files(paths) + [p for p in run.input_paths.values() if p not in (paths.attempts, paths.cohort)]
     floor = run.reference.header.scale_floor.relative if run.reference is not None else None
     return DashboardState(document, run, watched, scores, relative_floor=floor, demo=uses_demo(config),
-                          checked=checked)
+                          checked=checked, plan=plan_document(document, checked, DEFAULT_MAX_ATTEMPTS, None))
+
+
+def attempts_needed(plan_entry: dict, target: float | None) -> int | None:
+    """SPEC 12.3: the fewest attempts per task whose projected half-width is at most ``target`` points
+    (scoring.planning.attempts_for_target); None when no r of the plan reaches it."""
+    from scoring.planning import attempts_for_target
+    return attempts_for_target(plan_entry["half_width"], target)
 
 
 # --- compare (SPEC 9, 12.2, 12.3) -------------------------------------------------

@@ -80,13 +80,15 @@ class OverviewRow:
     index: float | None
     index_pm: float | None
     rank: tuple[int, int] | None  # (best, worst) from the document's ``ranks`` block (SPEC 12.1); None: no index
+    shares: dict[str, float] | None  # the index interval's variance budget (SPEC 12.4); None: left out
     means: dict[str, float | None]
     pms: dict[str, float | None]
     complete: dict[str, int]
     total: dict[str, int]
 
     def cells(self) -> list[str]:
-        out = [self.model, self.status, fmt_pm(self.index, self.index_pm, 2), rank_label(self.rank)]
+        out = [self.model, self.status, fmt_pm(self.index, self.index_pm, 2), shares_text(self.shares),
+               rank_label(self.rank)]
         for t in TRACKS:
             out.append(f"{fmt_pm(self.means[t], self.pms[t], 3)}  {self.complete[t]}/{self.total[t]}")
         return out
@@ -99,12 +101,14 @@ class OverviewRow:
             return (0, ["complete", "provisional", "incomplete"].index(self.status))
         if column == RANK_COLUMN:
             return (1, (0, 0)) if self.rank is None else (0, self.rank)
-        value = self.index if column == 2 else self.means[TRACKS[column - 4]]
+        if column == BUDGET_COLUMN:
+            return (0, self.model)  # percents of four tracks have no order: by model
+        value = self.index if column == 2 else self.means[TRACKS[column - 5]]
         return (1, 0.0) if value is None else (0, value)
 
 
-OVERVIEW_COLUMNS = ["Model", "Status", "Index", "Rank", *[f"{LETTERS[t]} ({t})" for t in TRACKS]]
-RANK_COLUMN = 3
+OVERVIEW_COLUMNS = ["Model", "Status", "Index", "Var. budget", "Rank", *[f"{LETTERS[t]} ({t})" for t in TRACKS]]
+BUDGET_COLUMN, RANK_COLUMN = 3, 4
 
 
 def rank_label(rank: tuple[int, int] | None) -> str:
@@ -135,6 +139,7 @@ def overview_rows(document: dict) -> list[OverviewRow]:
         rows.append(OverviewRow(
             model=name, status=m["status"], index=m["index"], index_pm=half_width(m.get("ci", {}).get("index")),
             rank=(ranked[name]["best"], ranked[name]["worst"]) if name in ranked else None,
+            shares=(m.get("ci", {}).get("index") or {}).get("shares"),
             means=dict(m["track_means"]), pms={t: half_width(tracks_ci.get(t)) for t in TRACKS},
             complete=complete, total=total))
     return rows
@@ -424,3 +429,44 @@ def mde_text(mde: dict) -> str:
                 "has no task with 2 valid attempts.")
     return "MDE (80% power, 5% two-sided), index points by attempts per task r: " + "  ".join(
         f"r={r} {fmt(v, 2)}" for r, v in values)
+
+
+def shares_text(shares: dict | None) -> str:
+    """SPEC 12.4's variance budget of an index interval as whole percents in track order (P S C O);
+    — when the document leaves ``shares`` out (var = 0 or a track without se)."""
+    if not shares:
+        return DASH
+    return " ".join(f"{LETTERS[t]}{round(100 * shares[t])}" for t in TRACKS if t in shares) + " %"
+
+
+def plan_row(plan_entry: dict) -> tuple[list[str], list[str]]:
+    """(column labels r=1.., the projected 95% index half-widths in points) of one model's plan (SPEC 12.3)."""
+    keys = sorted(plan_entry["half_width"], key=int)
+    return [f"r={k}" for k in keys], [fmt(plan_entry["half_width"][k], 2) for k in keys]
+
+
+def plan_summary(plan_entry: dict) -> str:
+    """Per track the planner's inputs (m tasks, s_w² within, σ_b² between) in one line."""
+    parts = []
+    for t in TRACKS:
+        v = plan_entry["tracks"][t]
+        parts.append(f"{LETTERS[t]} m={v['m']} s_w²={fmt(v['s_w2'], 4)} σ_b²={fmt(v['sigma_b2'], 4)}")
+    return "   ".join(parts)
+
+
+def target_text(target: float | None, needed: int | None, attempts: int) -> str:
+    """What the target half-width H asks for (SPEC 12.3 attempts_for_target)."""
+    if target is None:
+        return "Type a target half-width H (index points) to see the attempts per task it needs."
+    if needed is None:
+        return f"H = {target:g}: not reached with up to {attempts} attempts per task."
+    return f"H = {target:g}: {needed} attempt{'s' if needed != 1 else ''} per task."
+
+
+def parse_target(value: str) -> float | None:
+    """The target field: a positive number of index points, else None (nothing asked)."""
+    try:
+        x = float(value)
+    except ValueError:
+        return None
+    return x if x > 0 and x != float("inf") else None

@@ -61,7 +61,8 @@ class OverviewPane(Vertical):
             *lead_part, ".   Run status: ", (document["status"], "bold"),
             f" ({counts['complete']} complete, {counts['provisional']} provisional, {counts['incomplete']} incomplete)."
             f"   Suite ", document["suite"], f", {document['solver_protocol']} protocol, reference ",
-            document["solver_reference_id"], ".   ± is the 95% task-clustered t half-width; Rank is best–worst over the "
+            document["solver_reference_id"], ".   ± is the 95% task-clustered t half-width; Var. budget is each track's share of its variance "
+            "(SPEC 12.4); Rank is best–worst over the "
             "models not separated from it (paired t, Holm-corrected, SPEC 12.1)."))
         self._fill(selected)
 
