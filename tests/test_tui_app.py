@@ -416,3 +416,32 @@ async def test_planning_shows_tcsexam_plan_and_the_attempts_a_target_needs(size,
         app.select_model("borealis-8x22b")
         await settle(pilot)
         assert "borealis-8x22b" in text_of(app, "#plan-title")
+
+
+@pytest.mark.parametrize("key, fmt", [("c", "markdown"), ("C", "latex")])
+async def test_copy_from_the_overview_equals_tcsexam_table(key, fmt, tmp_path, capsys, monkeypatch):
+    # the oracle: score the demo to a file, then `tcsexam table` on that file
+    index = tmp_path / "index.json"
+    cli_main(["score", str(demo_run()), "--output", str(index)])
+    capsys.readouterr()
+    assert cli_main(["table", str(index), "--format", fmt, "--output", "-"]) == 0
+    expected = capsys.readouterr().out
+    app = create_app()
+    copied: list[str] = []
+    monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.query_one("#overview-table", DataTable).focus()
+        await pilot.press(key)
+        await settle(pilot)
+    assert len(copied) == 1 and copied[0].strip() == expected.strip()
+    assert ("| 1–2 | atlas-70b |" in copied[0]) if fmt == "markdown" else ("\\toprule" in copied[0])
+
+
+async def test_copy_commands_are_in_the_palette():
+    from tui.commands import DashboardCommands
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        texts = [t for t, _, _ in DashboardCommands(app.screen)._commands()]
+        assert "Copy table as Markdown" in texts and "Copy as LaTeX" in texts

@@ -415,6 +415,17 @@ class TcsexamApp(App):
         if self.config.tau2:
             self.load_tau2("reload")
 
+    def action_copy_table(self, fmt: str) -> None:
+        """Copy the run's table (SPEC 11, as ``tcsexam table --format FMT``) to the clipboard."""
+        from .state import TABLE_FORMATS, table_text
+        if self.state is None:
+            self.notify("Nothing to copy: the inputs were rejected.", severity="error", markup=False)
+            return
+        table = table_text(self.state.document, self._source(), fmt)
+        self.copy_to_clipboard(table)
+        self.notify(f"Copied the table as {TABLE_FORMATS[fmt]} ({len(table.splitlines())} lines) to the clipboard.",
+                    markup=False)
+
     def action_export(self) -> None:
         """Write index.json with the same writer as `tcsexam score` (same content_sha256).
 

@@ -346,3 +346,14 @@ def load_instances(state: DashboardState, model: str, item: str, attempt: str) -
                                   "no records file for this attempt")])
     task_ref = ref.task(item)
     return columns_from_score(score_file(task_ref, path))
+
+
+# --- tables (SPEC 11) -----------------------------------------------------------------
+
+TABLE_FORMATS = {"markdown": "Markdown", "latex": "LaTeX"}
+
+
+def table_text(document: dict, source: str, fmt: str) -> str:
+    """The run's leaderboard as ``tcsexam table`` writes it (scoring.report.render_table, same digits)."""
+    from scoring.report import render_table
+    return render_table([(source, document)], fmt)

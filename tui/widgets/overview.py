@@ -26,7 +26,9 @@ class OverviewTable(DataTable):
 
 
 class OverviewPane(Vertical):
-    BINDINGS = [Binding("s", "sort_next", "Sort column"), Binding("S", "sort_reverse", "Reverse sort")]
+    BINDINGS = [Binding("s", "sort_next", "Sort column"), Binding("S", "sort_reverse", "Reverse sort"),
+                Binding("c", "app.copy_table('markdown')", "Copy Markdown"),
+                Binding("C", "app.copy_table('latex')", "Copy LaTeX")]
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
