@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from tui.views import (coverage_cell, coverage_grid, explain_instance, histogram_counts, issue_rows, leader,
-                       overview_rows, passk_rows, sort_rows, tau2_task_rows)
+                       overview_rows, passk_rows, sort_rows, tau2_task_rows, top_line)
 from tui.widgets.instance_table import format_row
 from tui.state import InstanceColumns
 
@@ -37,14 +37,17 @@ DOC = {
                    issues=[{"kind": "incomplete", "item": "t1", "attempt": None, "message": "1 of 1 planned attempts missing"}]),
         "c": model("complete", 75.5, MEANS, {"t1": task("theorem"), "s1": task("solver")}),
     },
+    # a and c are not separated (both rank 1-2); b has no index and so no rank
+    "ranks": {"method": "paired-t-holm", "alpha": 0.05, "pairs": [],
+              "models": {"a": {"best": 1, "worst": 2}, "c": {"best": 1, "worst": 2}}},
 }
 
 
 def test_overview_rows_show_index_pm_and_task_counts():
     rows = {r.model: r for r in overview_rows(DOC)}
     assert rows["a"].cells()[2] == "60.00 ±10.00"
-    assert rows["a"].cells()[3] == "1.000 ±0.250  1/1"
-    assert rows["b"].cells()[2] == "—" and rows["b"].cells()[3] == "—  0/1"
+    assert rows["a"].cells()[5] == "1.000 ±0.250  1/1"
+    assert rows["b"].cells()[2] == "—" and rows["b"].cells()[5] == "—  0/1"
 
 
 def test_sort_puts_nulls_last_both_ways():
@@ -54,8 +57,45 @@ def test_sort_puts_nulls_last_both_ways():
     assert [r.model for r in sort_rows(rows, 0)] == ["a", "b", "c"]
 
 
-def test_leader_is_highest_non_null_index():
-    assert leader(DOC) == "c"
+def test_ranks_show_best_worst_and_a_dash_without_an_index():
+    rows = {r.model: r for r in overview_rows(DOC)}
+    assert rows["a"].cells()[4] == "1–2" and rows["c"].cells()[4] == "1–2" and rows["b"].cells()[4] == "—"
+    alone = {**DOC, "ranks": {**DOC["ranks"], "models": {"c": {"best": 1, "worst": 1}, "a": {"best": 2, "worst": 2}}}}
+    rows = {r.model: r for r in overview_rows(alone)}
+    assert rows["c"].cells()[4] == "1" and rows["a"].cells()[4] == "2"
+    # sorting by rank: best rank first, no rank last
+    assert [r.model for r in sort_rows(list(rows.values()), 4)] == ["c", "a", "b"]
+
+
+def plain_top_line(doc) -> str:
+    return "".join(part for part, _ in top_line(doc))
+
+
+def test_no_leader_while_the_top_group_holds_two_models():
+    # c has the higher index (75.5 > 60) but is not separated from a: no leader, the group is named
+    assert leader(DOC) is None
+    assert plain_top_line(DOC).startswith("No single leader: top group a, c")
+    assert "Leader" not in plain_top_line(DOC)
+
+
+def test_a_lone_top_model_is_named_leader():
+    alone = {**DOC, "ranks": {**DOC["ranks"], "models": {"c": {"best": 1, "worst": 1}, "a": {"best": 2, "worst": 2}}}}
+    assert leader(alone) == "c"
+    assert plain_top_line(alone) == "Leader: c with 75.50 points"
+
+
+def test_no_index_no_leader():
+    empty = {**DOC, "ranks": {**DOC["ranks"], "models": {}}}
+    assert leader(empty) is None and plain_top_line(empty) == "No model has an index yet"
+
+
+def test_a_document_without_ranks_gets_them_from_scoring():
+    # an older index.json: a and c share no construction or conjecture task, so their paired index
+    # difference (and p) is undefined, the pair is not separated and both share ranks 1-2
+    old = {k: v for k, v in DOC.items() if k != "ranks"}
+    old["weights"] = {"theorem": 25, "solver": 25, "construction": 25, "conjecture": 25}
+    rows = {r.model: r for r in overview_rows(old)}
+    assert rows["a"].rank == (1, 2) and rows["c"].rank == (1, 2) and rows["b"].rank is None
 
 
 def test_coverage_glyphs():
@@ -154,3 +194,53 @@ def test_columns_keep_each_instances_status():
     records = [{"instance": f"i{k}", "status": s, "A": 2.5} for k, s in enumerate(statuses)]
     cols = columns_from_score(score_task(ref, parse_records(records[::-1], "r.json", "objective")))
     assert [STATUS_CODES[c] for c in cols.status.tolist()] == statuses
+
+
+def test_task_differences_largest_first_with_instance_counts():
+    from tui.views import task_difference_rows
+    result = {"tasks": [{"item": "t1", "track": "theorem", "a": 1.0, "b": 1.0, "difference": 0.0},
+                        {"item": "s1", "track": "solver", "a": 0.25, "b": 0.75, "difference": -0.5},
+                        {"item": "c1", "track": "construction", "a": 1.2, "b": 0.9, "difference": 0.3},
+                        {"item": "t2", "track": "theorem", "a": 0.0, "b": 0.5, "difference": -0.5}],
+              "instances": {"s1": {"a_better": 2, "b_better": 5, "equal": 1, "mean_difference": -0.5}}}
+    rows = task_difference_rows(result)
+    # |−0.5| = |−0.5| > 0.3 > 0: the two ties keep suite order (s1 before t2)
+    assert [item for item, _ in rows] == ["s1", "t2", "c1", "t1"]
+    assert rows[0][1] == ["s1", "S solver", "0.2500", "0.7500", "-0.5000", "2 / 5 / 1"]
+    assert rows[2][1][4] == "+0.3000" and rows[2][1][5] == "—"
+
+
+def test_instance_difference_rows_keep_the_order_given():
+    from tui.views import instance_difference_rows
+    diffs = [{"instance": "[b]x", "a": 0.0, "b": 0.75, "difference": -0.75},
+             {"instance": "y", "a": 0.5, "b": 0.25, "difference": 0.25}]
+    assert instance_difference_rows(diffs) == [["[b]x", "0.0000", "0.7500", "-0.7500"], ["y", "0.5000", "0.2500", "+0.2500"]]
+
+
+def test_mde_text_by_attempts_and_when_not_available():
+    from tui.views import mde_text
+    assert mde_text({"2": 7.5, "1": 10.25}) == \
+        "MDE (80% power, 5% two-sided), index points by attempts per task r: r=1 10.25  r=2 7.50"
+    assert mde_text(dict.fromkeys(("1", "2"))).startswith("MDE (80% power, 5% two-sided): not available")
+
+
+def test_variance_budget_beside_the_index_interval():
+    shares = {"theorem": 0.125, "solver": 0.004, "construction": 0.7, "conjecture": 0.171}
+    doc = {**DOC, "models": {**DOC["models"], "a": {**DOC["models"]["a"],
+                                                     "ci": {"tracks": {}, "index": {"value": 60.0, "hi": 70.0,
+                                                                                    "shares": shares}}}}}
+    rows = {r.model: r for r in overview_rows(doc)}
+    # 12.5 -> 12 (round half to even), 0.4 -> 0, 70, 17.1 -> 17
+    assert rows["a"].cells()[3] == "P12 S0 C70 O17 %"
+    assert rows["c"].cells()[3] == "—"  # no index interval, no shares
+
+
+def test_plan_row_and_target():
+    from tui.views import parse_target, plan_row, target_text
+    entry = {"half_width": {"1": 14.0, "2": 11.5, "10": 9.0, "3": None}}
+    assert plan_row(entry) == (["r=1", "r=2", "r=3", "r=10"], ["14.00", "11.50", "—", "9.00"])
+    assert [parse_target(v) for v in ("8", "0", "-1", "x", "nan", "inf", "2.5")] == [8.0, None, None, None, None,
+                                                                                      None, 2.5]
+    assert target_text(9.5, 10, 10) == "H = 9.5: 10 attempts per task."
+    assert target_text(1.0, None, 10) == "H = 1: not reached with up to 10 attempts per task."
+    assert target_text(None, None, 10).startswith("Type a target")

@@ -325,8 +325,8 @@ class TcsexamApp(App):
             self.selected_model = overview.top_model()
         model = self.selected_model
         self.main.query_one(CoveragePane).show(doc, model, overview.order())
-        self.main.query_one(PassKPane).show(doc, model)
-        self.main.query_one(ComparePane).show(doc, model)
+        self.main.query_one(PassKPane).show(doc, model, self.state.plan)
+        self.main.query_one(ComparePane).show(self.state, model)
         self.main.query_one(InstancesPane).set_context(self.state, model)
 
     def on_model_selected(self, message: ModelSelected) -> None:
@@ -339,7 +339,7 @@ class TcsexamApp(App):
         self.selected_model = message.model
         self.main.query_one(OverviewPane).follow(message.model)
         self.main.query_one(CoveragePane).follow(message.model)
-        self.main.query_one(PassKPane).show(self.state.document, message.model)
+        self.main.query_one(PassKPane).show(self.state.document, message.model, self.state.plan)
         self.main.query_one(ComparePane).follow(message.model)
         self.main.query_one(InstancesPane).set_context(self.state, message.model)
 
@@ -414,6 +414,17 @@ class TcsexamApp(App):
             self.load_run("reload")
         if self.config.tau2:
             self.load_tau2("reload")
+
+    def action_copy_table(self, fmt: str) -> None:
+        """Copy the run's table (SPEC 11, as ``tcsexam table --format FMT``) to the clipboard."""
+        from .state import TABLE_FORMATS, table_text
+        if self.state is None:
+            self.notify("Nothing to copy: the inputs were rejected.", severity="error", markup=False)
+            return
+        table = table_text(self.state.document, self._source(), fmt)
+        self.copy_to_clipboard(table)
+        self.notify(f"Copied the table as {TABLE_FORMATS[fmt]} ({len(table.splitlines())} lines) to the clipboard.",
+                    markup=False)
 
     def action_export(self) -> None:
         """Write index.json with the same writer as `tcsexam score` (same content_sha256).

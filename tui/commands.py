@@ -1,4 +1,4 @@
-"""Command-palette commands: jump to a model or task, export, reload."""
+"""Command-palette commands: jump to a model or task, export, reload, copy the table."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ class DashboardCommands(Provider):
         out: list[tuple[str, object, str]] = [
             ("Export index.json", app.action_export, f"write {app.config.output}"),
             ("Reload inputs", app.action_reload, "re-read attempts, cohort, records"),
+            ("Copy table as Markdown", partial(app.action_copy_table, "markdown"), "tcsexam table, to the clipboard"),
+            ("Copy as LaTeX", partial(app.action_copy_table, "latex"), "tcsexam table --format latex, to the clipboard"),
         ]
         state = getattr(app, "state", None)
         if state is not None:

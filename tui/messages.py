@@ -77,3 +77,19 @@ class Tau2Loaded(Message):
 class Tau2Failed(Message):
     problems: list
     generation: int = 0
+
+
+@dataclass
+class CompareComputed(Message):
+    """``compare``'s document for the pair (a, b), or the reason there is none (sent from a worker)."""
+    pair: tuple           # (a, b)
+    result: dict | None
+    error: str | None = None
+
+
+@dataclass
+class InstanceDiffsComputed(Message):
+    """The instances of one solver task where the pair differs most (sent from a worker)."""
+    pair: tuple
+    item: str
+    diffs: list

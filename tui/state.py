@@ -48,6 +48,8 @@ class DashboardState:
     scores: dict = field(default_factory=dict)  # (model, item, attempt) -> TaskScore from the cross-check
     columns: dict = field(default_factory=dict)  # (model, item, attempt) -> InstanceColumns, made by the helper
     relative_floor: float | None = None          # the reference's relative scale floor (for explanations)
+    checked: Any = None                          # scoring.rules.Checked of the same score_run (compare, plan)
+    plan: dict | None = None                     # `tcsexam plan`'s document (r = 1..10, its default), no target
 
     demo: bool = False                           # the bundled synthetic demo, not the user's run
 
@@ -160,23 +162,61 @@ def load_compact_state(config: DashboardConfig) -> DashboardState:
     (sort orders included) instead of the scoring objects, so that the dashboard never holds 10^6
     instance names as Python strings. The reference is read again in the dashboard only if an
     attempt that was not cross-checked is opened."""
+    import dataclasses
     state = load_state_here(config)
     state.columns = {key: columns_from_score(score) for key, score in state.scores.items()}
     state.scores = {}
+    # the rows stay (compare's mde, plan); the per-instance scores do not cross back, so the Compare tab
+    # has no per-instance counts for a run loaded this way
+    state.checked = dataclasses.replace(state.checked, scores={})
     state.run.reference = None
     return state
 
 
 def load_state_here(config: DashboardConfig, paths=None) -> DashboardState:
     from scoring.inputs import load_run
-    from scoring.output import build_index
+    from scoring.output import score_run
+    from scoring.plan import plan_document
+    from scoring.planning import DEFAULT_MAX_ATTEMPTS
     paths = paths if paths is not None else resolve_paths(config)
     run = load_run(paths)
-    scores: dict = {}
-    document = build_index(run, config.thresholds, scores=scores)
+    document, checked = score_run(run, config.thresholds)
+    scores = checked.scores
     watched = watched_files(paths) + [p for p in run.input_paths.values() if p not in (paths.attempts, paths.cohort)]
     floor = run.reference.header.scale_floor.relative if run.reference is not None else None
-    return DashboardState(document, run, watched, scores, relative_floor=floor, demo=uses_demo(config))
+    return DashboardState(document, run, watched, scores, relative_floor=floor, demo=uses_demo(config),
+                          checked=checked, plan=plan_document(document, checked, DEFAULT_MAX_ATTEMPTS, None))
+
+
+def attempts_needed(plan_entry: dict, target: float | None) -> int | None:
+    """SPEC 12.3: the fewest attempts per task whose projected half-width is at most ``target`` points
+    (scoring.planning.attempts_for_target); None when no r of the plan reaches it."""
+    from scoring.planning import attempts_for_target
+    return attempts_for_target(plan_entry["half_width"], target)
+
+
+# --- compare (SPEC 9, 12.2, 12.3) -------------------------------------------------
+
+def compare_pair(state: DashboardState, a: str, b: str) -> dict:
+    """``tcsexam compare``'s document for two models (scoring.compare.compare_run): the SPEC 9 intervals,
+    12.2's ``tasks`` and ``instances``, 12.3's ``mde``. Raises InputError for an invalid pair."""
+    from scoring.compare import compare_run
+    return compare_run(state.document, state.checked, a, b)
+
+
+def instance_drilldown(state: DashboardState, a: str, b: str, item: str, limit: int = 20) -> list[dict]:
+    """The instances of one solver task where A and B differ most (scoring.differences.
+    largest_instance_differences over the Phi arrays of their adopted attempts); [] when either model's
+    attempts were not all re-scored from records."""
+    from scoring.aggregate import instance_phi
+    from scoring.differences import largest_instance_differences
+    checked = state.checked
+    phi_a = instance_phi(checked, a, checked.by_model.get(a, [])).get(item)
+    phi_b = instance_phi(checked, b, checked.by_model.get(b, [])).get(item)
+    if not phi_a or not phi_b:
+        return []
+    names = next(score.ref.names for (model, it, _), score in checked.scores.items() if model == a and it == item)
+    return list(largest_instance_differences(names, phi_a, phi_b, limit))
 
 
 def watch_targets(paths: list[Path]) -> tuple[list[Path], set[str], list[str]]:
@@ -310,3 +350,14 @@ def load_instances(state: DashboardState, model: str, item: str, attempt: str) -
     if data is None:
         raise InputError([Problem(str(path), "", "", "no records file for this attempt")])
     return columns_from_score(score_attempt_bytes(ref.task(item), data, str(path)))
+
+
+# --- tables (SPEC 11) -----------------------------------------------------------------
+
+TABLE_FORMATS = {"markdown": "Markdown", "latex": "LaTeX"}
+
+
+def table_text(document: dict, source: str, fmt: str) -> str:
+    """The run's leaderboard as ``tcsexam table`` writes it (scoring.report.render_table, same digits)."""
+    from scoring.report import render_table
+    return render_table([(source, document)], fmt)

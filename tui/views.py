@@ -79,13 +79,16 @@ class OverviewRow:
     status: str
     index: float | None
     index_pm: float | None
+    rank: tuple[int, int] | None  # (best, worst) from the document's ``ranks`` block (SPEC 12.1); None: no index
+    shares: dict[str, float] | None  # the index interval's variance budget (SPEC 12.4); None: left out
     means: dict[str, float | None]
     pms: dict[str, float | None]
     complete: dict[str, int]
     total: dict[str, int]
 
     def cells(self) -> list[str]:
-        out = [self.model, self.status, fmt_pm(self.index, self.index_pm, 2)]
+        out = [self.model, self.status, fmt_pm(self.index, self.index_pm, 2), shares_text(self.shares),
+               rank_label(self.rank)]
         for t in TRACKS:
             out.append(f"{fmt_pm(self.means[t], self.pms[t], 3)}  {self.complete[t]}/{self.total[t]}")
         return out
@@ -96,15 +99,36 @@ class OverviewRow:
             return (0, self.model)
         if column == 1:
             return (0, ["complete", "provisional", "incomplete"].index(self.status))
-        value = self.index if column == 2 else self.means[TRACKS[column - 3]]
+        if column == RANK_COLUMN:
+            return (1, (0, 0)) if self.rank is None else (0, self.rank)
+        if column == BUDGET_COLUMN:
+            return (0, self.model)  # percents of four tracks have no order: by model
+        value = self.index if column == 2 else self.means[TRACKS[column - 5]]
         return (1, 0.0) if value is None else (0, value)
 
 
-OVERVIEW_COLUMNS = ["Model", "Status", "Index", *[f"{LETTERS[t]} ({t})" for t in TRACKS]]
+OVERVIEW_COLUMNS = ["Model", "Status", "Index", "Var. budget", "Rank", *[f"{LETTERS[t]} ({t})" for t in TRACKS]]
+BUDGET_COLUMN, RANK_COLUMN = 3, 4
+
+
+def rank_label(rank: tuple[int, int] | None) -> str:
+    """A rank as SPEC 12.1 shows it: ``best`` or ``best–worst`` (scoring.ranks.format_rank); — without an index."""
+    from scoring.ranks import format_rank
+    return DASH if rank is None else format_rank({"best": rank[0], "worst": rank[1]})
+
+
+def ranks_block(document: dict) -> dict:
+    """The document's ``ranks`` block (SPEC 12.1); an index.json written before ranks existed gets it
+    from scoring.ranks with the document's own weights."""
+    if "ranks" in document:
+        return document["ranks"]
+    from scoring.ranks import ranks_of_document
+    return dict(ranks_of_document(document, document["weights"]))
 
 
 def overview_rows(document: dict) -> list[OverviewRow]:
     rows = []
+    ranked = ranks_block(document)["models"]
     for name, m in document["models"].items():
         tracks_ci = m.get("ci", {}).get("tracks", {})
         complete = {t: 0 for t in TRACKS}
@@ -114,6 +138,8 @@ def overview_rows(document: dict) -> list[OverviewRow]:
             complete[task["track"]] += task["status"] != "incomplete"
         rows.append(OverviewRow(
             model=name, status=m["status"], index=m["index"], index_pm=half_width(m.get("ci", {}).get("index")),
+            rank=(ranked[name]["best"], ranked[name]["worst"]) if name in ranked else None,
+            shares=(m.get("ci", {}).get("index") or {}).get("shares"),
             means=dict(m["track_means"]), pms={t: half_width(tracks_ci.get(t)) for t in TRACKS},
             complete=complete, total=total))
     return rows
@@ -127,9 +153,31 @@ def sort_rows(rows: list[OverviewRow], column: int, reverse: bool = False) -> li
 
 
 def leader(document: dict) -> str | None:
-    """The model with the highest non-null index."""
-    scored = [(m["index"], name) for name, m in document["models"].items() if m["index"] is not None]
-    return max(scored)[1] if scored else None
+    """The leader only when the top rank group holds one model alone (SPEC 12.1, scoring.ranks.leader)."""
+    from scoring.ranks import leader as ranks_leader
+    return ranks_leader(ranks_block(document))
+
+
+def top_group(document: dict) -> list[str]:
+    """The models whose best rank is 1 (SPEC 12.1, scoring.ranks.top_group)."""
+    from scoring.ranks import top_group as ranks_top_group
+    return ranks_top_group(ranks_block(document))
+
+
+def top_line(document: dict) -> tuple:
+    """The Overview's first sentence as ``text`` parts: a leader only when the top group holds one model
+    (SPEC 12.1), else the top group, whose order is not supported by the data."""
+    group = top_group(document)
+    if not group:
+        return (("No model has an index yet", ""),)
+    if len(group) == 1:
+        lead = group[0]
+        return (("Leader: ", ""), (lead, "bold"), (f" with {fmt(document['models'][lead]['index'], 2)} points", ""))
+    parts: list = [("No single leader: top group ", "")]
+    for i, model in enumerate(group):
+        parts += [((", " if i else ""), ""), (model, "bold")]
+    parts.append((" (rank 1 not separated at 95%, Holm-corrected)", ""))
+    return tuple(parts)
 
 
 def coverage_cell(task: dict, model_coverage: dict, item: str) -> tuple[str, str]:
@@ -346,3 +394,79 @@ def compare_rows(result: dict) -> list[list[str]]:
         rows.append(["Index (points)", f"{idx['value']:+.2f}", DASH if idx["se"] is None else f"{idx['se']:.2f}", ci,
                      "", DASH if idx["df"] is None else f"{idx['df']:.1f}"])
     return rows
+
+
+TASK_DIFF_COLUMNS = ("task", "track", "A", "B", "A − B", "inst. A>B/B>A/=")
+
+
+def task_difference_rows(result: dict) -> list[tuple[str, list[str]]]:
+    """(item, row of TASK_DIFF_COLUMNS) per task both models scored, largest |A − B| first (ties in suite
+    order); solver tasks with per-instance counts (SPEC 12.2 ``instances``) show them, others —."""
+    counts = result.get("instances", {})
+    order = sorted(result["tasks"], key=lambda t: -abs(t["difference"]))  # sorted() is stable
+    rows = []
+    for t in order:
+        c = counts.get(t["item"])
+        inst = DASH if c is None else f"{c['a_better']} / {c['b_better']} / {c['equal']}"
+        rows.append((t["item"], [t["item"], f"{LETTERS[t['track']]} {t['track']}", f"{t['a']:.4f}", f"{t['b']:.4f}",
+                                 f"{t['difference']:+.4f}", inst]))
+    return rows
+
+
+INSTANCE_DIFF_COLUMNS = ("instance", "A", "B", "A − B")
+
+
+def instance_difference_rows(diffs: list[dict]) -> list[list[str]]:
+    """Rows of INSTANCE_DIFF_COLUMNS from scoring.differences.largest_instance_differences (its order kept)."""
+    return [[d["instance"], f"{d['a']:.4f}", f"{d['b']:.4f}", f"{d['difference']:+.4f}"] for d in diffs]
+
+
+def mde_text(mde: dict) -> str:
+    """``compare``'s ``mde`` (SPEC 12.3) in one line: index points detectable with r attempts per task."""
+    values = sorted(((int(r), v) for r, v in mde.items()), key=lambda rv: rv[0])
+    if not values or all(v is None for _, v in values):
+        return ("MDE (80% power, 5% two-sided): not available — a track has < 2 common tasks, or a model "
+                "has no task with 2 valid attempts.")
+    return "MDE (80% power, 5% two-sided), index points by attempts per task r: " + "  ".join(
+        f"r={r} {fmt(v, 2)}" for r, v in values)
+
+
+def shares_text(shares: dict | None) -> str:
+    """SPEC 12.4's variance budget of an index interval as whole percents in track order (P S C O);
+    — when the document leaves ``shares`` out (var = 0 or a track without se)."""
+    if not shares:
+        return DASH
+    return " ".join(f"{LETTERS[t]}{round(100 * shares[t])}" for t in TRACKS if t in shares) + " %"
+
+
+def plan_row(plan_entry: dict) -> tuple[list[str], list[str]]:
+    """(column labels r=1.., the projected 95% index half-widths in points) of one model's plan (SPEC 12.3)."""
+    keys = sorted(plan_entry["half_width"], key=int)
+    return [f"r={k}" for k in keys], [fmt(plan_entry["half_width"][k], 2) for k in keys]
+
+
+def plan_summary(plan_entry: dict) -> str:
+    """Per track the planner's inputs (m tasks, s_w² within, σ_b² between) in one line."""
+    parts = []
+    for t in TRACKS:
+        v = plan_entry["tracks"][t]
+        parts.append(f"{LETTERS[t]} m={v['m']} s_w²={fmt(v['s_w2'], 4)} σ_b²={fmt(v['sigma_b2'], 4)}")
+    return "   ".join(parts)
+
+
+def target_text(target: float | None, needed: int | None, attempts: int) -> str:
+    """What the target half-width H asks for (SPEC 12.3 attempts_for_target)."""
+    if target is None:
+        return "Type a target half-width H (index points) to see the attempts per task it needs."
+    if needed is None:
+        return f"H = {target:g}: not reached with up to {attempts} attempts per task."
+    return f"H = {target:g}: {needed} attempt{'s' if needed != 1 else ''} per task."
+
+
+def parse_target(value: str) -> float | None:
+    """The target field: a positive number of index points, else None (nothing asked)."""
+    try:
+        x = float(value)
+    except ValueError:
+        return None
+    return x if x > 0 and x != float("inf") else None

@@ -28,8 +28,11 @@ The mouse works too: click a tab, a row, a header (sorts), a cell (twice opens i
 
 ## 1 Overview
 
-One row per model: status, index and P/S/C/O means (± = 95% half-width, then tasks complete/total).
-Moving the cursor selects the model for every other tab. `Enter` opens its Instances, `k` its pass^k.
+One row per model: status, index and P/S/C/O means (± = 95% half-width, then tasks complete/total),
+the variance budget of the index interval (each track's share, SPEC 12.4) and the rank (`best` or
+`best–worst`, SPEC 12.1). The top line names a leader only when rank 1 holds one model alone.
+Moving the cursor selects the model for every other tab. `Enter` opens its Instances, `k` its pass^k;
+`c` copies the run's table as Markdown, `C` as LaTeX (the same text as `tcsexam table`).
 
 ## 2 Coverage
 
@@ -47,11 +50,15 @@ The line under the table explains how the instance under the cursor got its Phi.
 ## 4 pass^k
 
 pass^k = C(c,k)/C(n,k) per task, averaged over the tasks with n ≥ k, for the selected model.
+Planning (SPEC 12.3): the projected 95% index half-width by attempts per task r = 1..10; type a
+target H (index points) to see the attempts per task it needs.
 
 ## 5 Compare
 
-The paired difference A − B per track and for the index, with 95% intervals. A follows the selected
-model; choose B (and A) with the two selects.
+The paired difference A − B per track and for the index, with 95% intervals, and the MDE by attempts
+per task. A follows the selected model; choose B (and A) with the two selects. Below, every task's
+A − B, largest first, with the solver tasks' instance counts (A better / B better / equal): `Enter`
+on a solver task lists the instances where the two differ most.
 
 ## 6 tau2
 

@@ -1,24 +1,38 @@
-"""Compare: the paired difference of two models per track and for the index (SPEC 9)."""
+"""Compare: the paired difference of two models per track and for the index (SPEC 9), the per-task
+differences largest first with the solver tasks' per-instance counts (SPEC 12.2), a drill-down to the
+instances where the two differ most, and the MDE by attempts per task (SPEC 12.3)."""
 
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Select, Static
 
-from ..views import COMPARE_COLUMNS, cells, compare_rows, plain, text
+from ..messages import CompareComputed, InstanceDiffsComputed
+from ..views import (COMPARE_COLUMNS, TASK_DIFF_COLUMNS, cells, compare_rows, mde_text, plain, task_difference_rows,
+                     text)
 
 EXPLAIN = ("Paired difference A − B over the tasks both models have scored; 95% task-clustered t intervals, "
            "index with Welch–Satterthwaite df (SPEC 9). An interval that excludes 0 is a difference the task "
-           "sample supports. A follows the model selected in the Overview.")
+           "sample supports. A follows the model selected in the Overview. Below: each task's A − B, largest "
+           "first; Enter on a solver task lists the instances where the two differ most (SPEC 12.2).")
+
+
+class TaskDiffTable(DataTable):
+    """The per-task differences: Enter opens a solver task's largest instance differences."""
+
+    BINDINGS = [Binding("enter", "select_cursor", "Instances A vs B")]
 
 
 class ComparePane(Vertical):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.document: dict | None = None
+        self.state = None
+        self.result: dict | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="compare-controls"):
@@ -29,26 +43,35 @@ class ComparePane(Vertical):
         yield Static(EXPLAIN, id="compare-explain", markup=False)
         yield DataTable(id="compare-table", cursor_type="row")
         yield Static("", id="compare-verdict", markup=False)
+        yield Static("", id="compare-mde", markup=False)
+        yield TaskDiffTable(id="compare-tasks", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
         # the columns are made once; a new pair of models replaces only the rows (widths then follow the rows)
-        table = self.query_one(DataTable)
+        table = self.query_one("#compare-table", DataTable)
         for name in COMPARE_COLUMNS:
             table.add_column(name, key=name)
+        tasks = self.query_one("#compare-tasks", DataTable)
+        for name in TASK_DIFF_COLUMNS:
+            tasks.add_column(name, key=name)
+
+    def _parts(self, hidden: bool) -> None:
+        for selector in ("#compare-controls", "#compare-table", "#compare-tasks", "#compare-mde"):
+            self.query_one(selector).set_class(hidden, "gone")
 
     def show_empty(self, message: str) -> None:
-        self.document = None
+        self.document, self.state, self.result = None, None, None
         self.query_one("#compare-verdict", Static).update(message)
-        self.query_one("#compare-controls").set_class(True, "gone")
-        self.query_one(DataTable).set_class(True, "gone")
+        self._parts(True)
 
-    def show(self, document: dict, selected: str | None) -> None:
-        self.document = document
+    def show(self, state, selected: str | None) -> None:
+        """A newly loaded run (tui.state.DashboardState): keep the pair where both models are still there."""
+        self.state = state
+        self.document = document = state.document
         models = list(document["models"])
         a, b = self.query_one("#compare-a", Select), self.query_one("#compare-b", Select)
         keep_a, keep_b = a.value, b.value
-        self.query_one("#compare-controls").set_class(len(models) < 2, "gone")
-        self.query_one(DataTable).set_class(len(models) < 2, "gone")
+        self._parts(len(models) < 2)
         with self.prevent(Select.Changed):
             a.set_options([(Text(plain(m)), m) for m in models])
             b.set_options([(Text(plain(m)), m) for m in models])
@@ -72,32 +95,59 @@ class ComparePane(Vertical):
         self.query_one("#compare-a", Select).value = a
         self.query_one("#compare-b", Select).value = b
 
+    def pair(self) -> tuple[str, str] | None:
+        a, b = self.query_one("#compare-a", Select).value, self.query_one("#compare-b", Select).value
+        return (a, b) if isinstance(a, str) and isinstance(b, str) else None
+
     @on(Select.Changed)
     def _changed(self, event: Select.Changed) -> None:
         self._update()
 
     def _update(self) -> None:
-        from scoring.compare import compare_models
-        from scoring.errors import InputError
-        a, b = self.query_one("#compare-a", Select).value, self.query_one("#compare-b", Select).value
-        table = self.query_one(DataTable)
+        table = self.query_one("#compare-table", DataTable)
         verdict = self.query_one("#compare-verdict", Static)
         table.clear()
+        self.query_one("#compare-tasks", DataTable).clear()
+        self.query_one("#compare-mde", Static).update("")
+        self.result = None
         if self.document is None:
             return
         if len(self.document["models"]) < 2:
             verdict.update("Only one model in this run: nothing to compare.")
             return
-        if not isinstance(a, str) or not isinstance(b, str):
+        pair = self.pair()
+        if pair is None:
             return
-        if a == b:
+        if pair[0] == pair[1]:
             verdict.update("A and B are the same model: pick another B.")
             return
+        verdict.update("Comparing…")
+        self._compare_worker(self.state, pair)
+
+    @work(thread=True, exclusive=True, group="compare", description="compare two models")
+    def _compare_worker(self, state, pair: tuple) -> None:
+        from scoring.errors import InputError
+        from ..state import compare_pair
         try:
-            result = compare_models(self.document, a, b)
+            result = compare_pair(state, *pair)
         except InputError as exc:
-            verdict.update(plain(exc.problems[0].message))
+            self.post_message(CompareComputed(pair, None, exc.problems[0].message))
             return
+        self.post_message(CompareComputed(pair, result))
+
+    @on(CompareComputed)
+    def _computed(self, message: CompareComputed) -> None:
+        message.stop()
+        if message.pair != self.pair() or self.document is None:
+            return  # the pair changed while this one was computed
+        verdict = self.query_one("#compare-verdict", Static)
+        if message.result is None:
+            verdict.update(plain(message.error or ""))
+            return
+        result = self.result = message.result
+        a, b = message.pair
+        table = self.query_one("#compare-table", DataTable)
+        table.clear()
         for row in compare_rows(result):
             table.add_row(*cells(*row))
         idx = result["index"]
@@ -111,3 +161,38 @@ class ComparePane(Vertical):
             excl = "excludes 0: the lead is supported" if idx["lo"] > 0 or idx["hi"] < 0 else "includes 0: could be noise"
             verdict.update(text(pair, f"Index difference {idx['value']:+.2f} points, 95% [{idx['lo']:+.2f}, "
                                       f"{idx['hi']:+.2f}] — {excl}."))
+        self.query_one("#compare-mde", Static).update(mde_text(result["mde"]))
+        tasks = self.query_one("#compare-tasks", DataTable)
+        tasks.clear()
+        for item, row in task_difference_rows(result):
+            tasks.add_row(*cells(*row), key=item)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        if event.data_table.id != "compare-tasks" or self.result is None or event.row_key.value is None:
+            return
+        item = event.row_key.value
+        pair = self.pair()
+        if pair is None:
+            return
+        if item not in self.result["instances"]:
+            track = next(t["track"] for t in self.result["tasks"] if t["item"] == item)
+            reason = ("not a solver task: it has no instances" if track != "solver" else
+                      "per-instance results need every adopted attempt of both models re-scored from records")
+            self.app.notify(f"{plain(item)}: {reason}.", markup=False)
+            return
+        self._instances_worker(self.state, pair, item)
+
+    @work(thread=True, exclusive=True, group="compare-instances", description="largest instance differences")
+    def _instances_worker(self, state, pair: tuple, item: str) -> None:
+        from ..state import instance_drilldown
+        self.post_message(InstanceDiffsComputed(pair, item, instance_drilldown(state, *pair, item)))
+
+    @on(InstanceDiffsComputed)
+    def _instances_computed(self, message: InstanceDiffsComputed) -> None:
+        message.stop()
+        if message.pair != self.pair() or self.result is None:
+            return
+        from ..screens.instance_diffs import InstanceDiffsScreen
+        self.app.push_screen(InstanceDiffsScreen(*message.pair, message.item, message.diffs,
+                                                 self.result["instances"].get(message.item)))

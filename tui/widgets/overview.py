@@ -11,7 +11,7 @@ from textual_plotext import PlotextPlot
 
 from ..charts import draw_overview, redraw
 from ..messages import DrillDown, ModelOrder, ModelSelected
-from ..views import OVERVIEW_COLUMNS, STATUS_STYLE, TRACKS, cells, fmt, leader, overview_rows, sort_rows, text
+from ..views import OVERVIEW_COLUMNS, STATUS_STYLE, TRACKS, RANK_COLUMN, cells, overview_rows, sort_rows, text, top_line
 from .chart_plot import ChartPlot
 
 
@@ -26,7 +26,9 @@ class OverviewTable(DataTable):
 
 
 class OverviewPane(Vertical):
-    BINDINGS = [Binding("s", "sort_next", "Sort column"), Binding("S", "sort_reverse", "Reverse sort")]
+    BINDINGS = [Binding("s", "sort_next", "Sort column"), Binding("S", "sort_reverse", "Reverse sort"),
+                Binding("c", "app.copy_table('markdown')", "Copy Markdown"),
+                Binding("C", "app.copy_table('latex')", "Copy LaTeX")]
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -54,16 +56,16 @@ class OverviewPane(Vertical):
         self.rows = overview_rows(document)
         self.query_one(DataTable).set_class(False, "gone")
         self.query_one(PlotextPlot).set_class(False, "gone")
-        lead = leader(document)
         counts = {s: sum(r.status == s for r in self.rows) for s in ("complete", "provisional", "incomplete")}
-        lead_part = (("Leader: ", ""), (lead, "bold"), (f" with {fmt(document['models'][lead]['index'], 2)} points", "")) \
-            if lead else (("No model has an index yet", ""),)
+        lead_part = top_line(document)
         self.query_one("#overview-summary", Static).update(text(
             *((("DEMO: the bundled synthetic sample run, not yours.   ", "bold reverse"),) if demo else ()),
             *lead_part, ".   Run status: ", (document["status"], "bold"),
             f" ({counts['complete']} complete, {counts['provisional']} provisional, {counts['incomplete']} incomplete)."
             f"   Suite ", document["suite"], f", {document['solver_protocol']} protocol, reference ",
-            document["solver_reference_id"], ".   ± is the 95% task-clustered t half-width."))
+            document["solver_reference_id"], ".   ± is the 95% task-clustered t half-width; Var. budget is each track's share of its variance "
+            "(SPEC 12.4); Rank is best–worst over the "
+            "models not separated from it (paired t, Holm-corrected, SPEC 12.1)."))
         self._fill(selected)
 
     def order(self) -> list[str]:
@@ -113,12 +115,12 @@ class OverviewPane(Vertical):
         if column == self.sort_column:
             self.sort_reverse = not self.sort_reverse
         else:
-            self.sort_column, self.sort_reverse = column, column >= 2
+            self.sort_column, self.sort_reverse = column, column >= 2 and column != RANK_COLUMN
         self._fill()
 
     def action_sort_next(self) -> None:
         self.sort_column = (self.sort_column + 1) % len(OVERVIEW_COLUMNS)
-        self.sort_reverse = self.sort_column >= 2
+        self.sort_reverse = self.sort_column >= 2 and self.sort_column != RANK_COLUMN
         self._fill()
 
     def action_sort_reverse(self) -> None:

@@ -1,41 +1,58 @@
-"""pass^k per track for the selected model: a table and a line plot."""
+"""pass^k per track for the selected model: a table and a line plot; below it the planner (SPEC 12.3):
+the projected index half-width by attempts per task and the attempts a target half-width needs."""
 
 from __future__ import annotations
 
+from textual import on
 from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.widgets import DataTable, Static
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Input, Static
 from textual_plotext import PlotextPlot
 
 from ..charts import TRACK_COLORS, draw_passk, redraw
-from ..views import LETTERS, TRACKS, cells, passk_rows, text
+from ..views import (LETTERS, TRACKS, cells, parse_target, passk_rows, plan_row, plan_summary, shares_text,
+                     target_text, text)
 from .chart_plot import ChartPlot
 
 EXPLAIN = ("pass^k = C(c, k) / C(n, k) per task: n = adopted attempts with score_status valid, c = those scoring at or "
            "above the track's threshold; a track's pass^k is the mean over its tasks with n ≥ k (SPEC 5).")
 
 
+PARTS = ("#passk-explain", "#passk-table", "#passk-plot", "#plan-title", "#plan-table", "#plan-controls")
+
+
 class PassKPane(Vertical):
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.plan_entry: dict | None = None
+
     def compose(self) -> ComposeResult:
         yield Static("", id="passk-title", classes="section-title", markup=False)
         yield Static(EXPLAIN, id="passk-explain")
         yield DataTable(id="passk-table", cursor_type="none", zebra_stripes=True)
+        yield Static("", id="plan-title", markup=False)
+        yield DataTable(id="plan-table", cursor_type="none", show_cursor=False)
+        with Horizontal(id="plan-controls"):
+            yield Static("target H", classes="plan-label")
+            yield Input(placeholder="points", id="plan-target", type="number", compact=True)
+            yield Static("", id="plan-needed", markup=False)
         yield ChartPlot(id="passk-plot")
 
     def show_empty(self, message: str) -> None:
         self.query_one("#passk-title", Static).update(message)
-        for selector in ("#passk-explain", "#passk-table", "#passk-plot"):
+        for selector in PARTS:
             self.query_one(selector).set_class(True, "gone")
 
-    def show(self, document: dict, model: str | None) -> None:
+    def show(self, document: dict, model: str | None, plan: dict | None = None) -> None:
         if model is None or model not in document["models"]:
             return
-        for selector in ("#passk-explain", "#passk-table", "#passk-plot"):
+        for selector in PARTS:
             self.query_one(selector).set_class(False, "gone")
+        self._plan(document, model, plan)
         self.query_one("#passk-title", Static).update(text("pass^k of ", (model, "bold"),
                                                            " (the model selected in the Overview)"))
         kmax, rows = passk_rows(document, model)
-        table = self.query_one(DataTable)
+        table = self.query_one("#passk-table", DataTable)
         table.clear(columns=True)
         table.add_columns("track", "threshold", "tasks", *[f"pass^{k}" for k in range(1, kmax + 1)])
         for r in rows:
@@ -46,3 +63,36 @@ class PassKPane(Vertical):
         colors = {f"{LETTERS[t]} {t}": TRACK_COLORS[t] for t in TRACKS}
         plot = self.query_one(PlotextPlot)
         redraw(plot, lambda plt: draw_passk(plt, series, colors, "attempt per task", plot.size.width or 80))
+
+    def _plan(self, document: dict, model: str, plan: dict | None) -> None:
+        """The planner's projection for the model (`tcsexam plan`'s document, made by the state loader)."""
+        entry = self.plan_entry = None if plan is None else plan["models"].get(model)
+        table = self.query_one("#plan-table", DataTable)
+        table.clear(columns=True)
+        index_ci = document["models"][model]["ci"]["index"]
+        budget = shares_text(index_ci.get("shares") if index_ci else None)
+        title = self.query_one("#plan-title", Static)
+        if entry is None:
+            title.update(text("Planning: no plan for ", (model, "bold"), "."))
+            return
+        labels, values = plan_row(entry)
+        table.add_columns("", *labels)
+        table.add_row(*cells("half-width", *values))
+        title.update(text("Planning (SPEC 12.3): ", (model, "bold"), "'s projected 95% index half-width (points) "
+                          "by attempts per task r; variance budget of its interval now ", budget,
+                          ".   ", plan_summary(entry)))
+        self._target()
+
+    @on(Input.Changed, "#plan-target")
+    def _target_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self._target()
+
+    def _target(self) -> None:
+        from ..state import attempts_needed
+        needed = self.query_one("#plan-needed", Static)
+        if self.plan_entry is None:
+            needed.update("")
+            return
+        target = parse_target(self.query_one("#plan-target", Input).value)
+        needed.update(target_text(target, attempts_needed(self.plan_entry, target), len(self.plan_entry["half_width"])))

@@ -1,0 +1,36 @@
+"""The instances of one solver task where two models differ most (SPEC 12.2 drill-down)."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Footer, Static
+
+from ..views import INSTANCE_DIFF_COLUMNS, cells, instance_difference_rows, text
+
+
+class InstanceDiffsScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q", "dismiss", "Close")]
+
+    def __init__(self, a: str, b: str, item: str, diffs: list[dict], counts: dict | None) -> None:
+        super().__init__()
+        self.a, self.b, self.item, self.diffs, self.counts = a, b, item, diffs, counts
+
+    def compose(self) -> ComposeResult:
+        c = self.counts
+        summary = ("" if c is None else f" {c['a_better']} instances A better, {c['b_better']} B better, "
+                   f"{c['equal']} equal.")
+        with Vertical(id="instance-diffs-body"):
+            yield Static(text(self.item, ": A ", (self.a, "bold"), " vs B ", (self.b, "bold"), ".", summary,
+                              f" The {len(self.diffs)} largest |A − B| of the per-instance mean Phi over the adopted "
+                              "attempts, unequal instances only.   escape closes"), id="instance-diffs-summary")
+            table = DataTable(id="instance-diffs-table", cursor_type="row", zebra_stripes=True)
+            table.add_columns(*INSTANCE_DIFF_COLUMNS)
+            for row in instance_difference_rows(self.diffs):
+                table.add_row(*cells(*row))
+            if not self.diffs:
+                table.add_row("—", "—", "—", "no instance differs")
+            yield table
+        yield Footer()
