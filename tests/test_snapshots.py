@@ -17,8 +17,15 @@ from tui.app import create_app
 from tui.state import DashboardConfig
 
 SIZES = {"80x24": (80, 24), "120x40": (120, 40), "200x50": (200, 50)}
-TAB_KEYS = {"overview": "1", "coverage": "2", "instances": "3", "passk": "4", "compare": "5", "tau2": "6",
-            "diagnostics": "7"}
+TAB_KEYS = {
+    "overview": "1",
+    "coverage": "2",
+    "instances": "3",
+    "passk": "4",
+    "compare": "5",
+    "tau2": "6",
+    "diagnostics": "7",
+}
 ROOT = Path(__file__).resolve().parents[1]
 TAU2 = ROOT / "tests" / "data" / "tau2" / "derived" / "derived_C_edge_4x5.json"
 
@@ -33,6 +40,7 @@ def press_and_settle(*keys: str):
             await settle(pilot)
             await pilot.pause(0.2)  # let a pushed screen (help) finish its first layout
             await pilot.pause()
+
     return run_before
 
 
@@ -40,6 +48,7 @@ def press_and_settle(*keys: str):
 def many_models(tmp_path_factory) -> Path:
     """60 models × 1 attempt on the bundled Full suite (seeded: the same run every time)."""
     from tests.bench.synth import write_run
+
     root = tmp_path_factory.mktemp("synth")
     write_run(root / "run60", models=60, attempts=1, seed=1)
     return root

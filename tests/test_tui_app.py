@@ -75,7 +75,10 @@ async def test_overview_sorts_by_any_column():
         await settle(pilot)
         table = app.query_one("#overview-table", DataTable)
         table.focus()
-        order = lambda: [row_at(table, i)[0] for i in range(table.row_count)]
+
+        def order():
+            return [row_at(table, i)[0] for i in range(table.row_count)]
+
         assert order() == ["atlas-70b", "borealis-8x22b", "cirrus-mini"]  # index, descending, null last
         await pilot.press("S")
         assert order() == ["borealis-8x22b", "atlas-70b", "cirrus-mini"]  # ascending, null still last
@@ -351,7 +354,7 @@ def cli_compare(run: Path, a: str, b: str, capsys) -> dict:
     capsys.readouterr()
     assert cli_main(["compare", str(run), "--models", a, b, "--output", "-"]) == 0
     out = capsys.readouterr().out
-    return json.loads(out[out.index("{"):])
+    return json.loads(out[out.index("{") :])
 
 
 @pytest.mark.parametrize("size", [(80, 24), (200, 50)])
@@ -379,6 +382,7 @@ async def test_compare_lists_the_task_differences_of_tcsexam_compare_largest_fir
 
 async def test_enter_on_a_solver_task_lists_the_instances_that_differ_most(capsys):
     from tui.screens.instance_diffs import InstanceDiffsScreen
+
     counts = cli_compare(demo_run(), "atlas-70b", "borealis-8x22b", capsys)["instances"]["sat-race"]
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -413,7 +417,7 @@ def cli_plan(run: Path, target: float, capsys) -> dict:
     capsys.readouterr()
     cli_main(["plan", str(run), "--target", str(target), "--output", "-"])
     out = capsys.readouterr().out
-    return json.loads(out[out.index("{"):])
+    return json.loads(out[out.index("{") :])
 
 
 @pytest.mark.parametrize("size", [(80, 24), (200, 50)])
@@ -465,6 +469,7 @@ async def test_copy_from_the_overview_equals_tcsexam_table(key, fmt, tmp_path, c
 
 async def test_copy_commands_are_in_the_palette():
     from tui.commands import DashboardCommands
+
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -557,6 +557,8 @@ async def test_a13_enter_on_a_solver_cell_and_on_an_issue():
         grid = app.main.query_one("#coverage-grid", DataTable)
         grid.focus()
         grid.move_cursor(row=grid.get_row_index("tsp-concorde"), column=grid.get_column_index("borealis-8x22b"))
+        await pilot.pause()  # focus() takes effect on the next turn of the loop
+        assert app.focused is grid
         await pilot.press("enter")
         await settle(pilot)
         assert app.main.query_one("TabbedContent").active == "instances"

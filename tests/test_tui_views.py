@@ -4,42 +4,89 @@ from __future__ import annotations
 
 import numpy as np
 
-from tui.views import (coverage_cell, coverage_grid, explain_instance, histogram_counts, issue_rows, leader,
-                       overview_rows, passk_rows, sort_rows, tau2_task_rows, top_line)
-from tui.widgets.instance_table import format_row
 from tui.state import InstanceColumns
+from tui.views import (
+    coverage_cell,
+    coverage_grid,
+    explain_instance,
+    histogram_counts,
+    issue_rows,
+    leader,
+    overview_rows,
+    passk_rows,
+    sort_rows,
+    tau2_task_rows,
+    top_line,
+)
+from tui.widgets.instance_table import format_row
 
 
 def model(status, index, means, tasks, coverage=None, issues=(), ci=None, pass_hat_k=None):
-    return {"status": status, "index": index, "track_means": means, "tasks": tasks,
-            "coverage": coverage or {"missing": [], "provisional": [], "not_valid": [], "excluded": []},
-            "issues": list(issues), "ci": ci or {"tracks": {}, "index": None},
-            "pass_hat_k": pass_hat_k or {t: {"threshold": 1.0, "tasks": 0, "by_k": {}}
-                                         for t in ("theorem", "solver", "construction", "conjecture")}}
+    return {
+        "status": status,
+        "index": index,
+        "track_means": means,
+        "tasks": tasks,
+        "coverage": coverage or {"missing": [], "provisional": [], "not_valid": [], "excluded": []},
+        "issues": list(issues),
+        "ci": ci or {"tracks": {}, "index": None},
+        "pass_hat_k": pass_hat_k
+        or {t: {"threshold": 1.0, "tasks": 0, "by_k": {}} for t in ("theorem", "solver", "construction", "conjecture")},
+    }
 
 
 def task(track, status="complete", adopted=1, planned=1):
-    return {"track": track, "mean": 1.0, "partial_mean": 1.0, "adopted": adopted, "valid": adopted,
-            "planned": planned, "status": status}
+    return {
+        "track": track,
+        "mean": 1.0,
+        "partial_mean": 1.0,
+        "adopted": adopted,
+        "valid": adopted,
+        "planned": planned,
+        "status": status,
+    }
 
 
 MEANS = {"theorem": 1.0, "solver": 0.5, "construction": 1.0, "conjecture": 0.0}
 DOC = {
-    "status": "incomplete", "ignored_rows": {"rows": [{"line": 9, "model": "x", "track": "theorem", "item": "t1",
-                                                       "attempt": "1", "reason": "model not in cohort"}]},
+    "status": "incomplete",
+    "ignored_rows": {
+        "rows": [
+            {"line": 9, "model": "x", "track": "theorem", "item": "t1", "attempt": "1", "reason": "model not in cohort"}
+        ]
+    },
     "models": {
-        "a": model("complete", 60.0, MEANS, {"t1": task("theorem"), "s1": task("solver")},
-                   ci={"tracks": {"theorem": {"mean": 1.0, "hi": 1.25}}, "index": {"value": 60.0, "hi": 70.0}}),
-        "b": model("incomplete", None, {**MEANS, "theorem": None},
-                   {"t1": task("theorem", "incomplete", 0, 1), "s1": task("solver", "provisional")},
-                   coverage={"missing": [{"item": "t1"}], "provisional": [{"item": "s1", "attempt": "2"}],
-                             "not_valid": [], "excluded": [{"item": "s1"}]},
-                   issues=[{"kind": "incomplete", "item": "t1", "attempt": None, "message": "1 of 1 planned attempts missing"}]),
+        "a": model(
+            "complete",
+            60.0,
+            MEANS,
+            {"t1": task("theorem"), "s1": task("solver")},
+            ci={"tracks": {"theorem": {"mean": 1.0, "hi": 1.25}}, "index": {"value": 60.0, "hi": 70.0}},
+        ),
+        "b": model(
+            "incomplete",
+            None,
+            {**MEANS, "theorem": None},
+            {"t1": task("theorem", "incomplete", 0, 1), "s1": task("solver", "provisional")},
+            coverage={
+                "missing": [{"item": "t1"}],
+                "provisional": [{"item": "s1", "attempt": "2"}],
+                "not_valid": [],
+                "excluded": [{"item": "s1"}],
+            },
+            issues=[
+                {"kind": "incomplete", "item": "t1", "attempt": None, "message": "1 of 1 planned attempts missing"}
+            ],
+        ),
         "c": model("complete", 75.5, MEANS, {"t1": task("theorem"), "s1": task("solver")}),
     },
     # a and c are not separated (both rank 1-2); b has no index and so no rank
-    "ranks": {"method": "paired-t-holm", "alpha": 0.05, "pairs": [],
-              "models": {"a": {"best": 1, "worst": 2}, "c": {"best": 1, "worst": 2}}},
+    "ranks": {
+        "method": "paired-t-holm",
+        "alpha": 0.05,
+        "pairs": [],
+        "models": {"a": {"best": 1, "worst": 2}, "c": {"best": 1, "worst": 2}},
+    },
 }
 
 
@@ -110,16 +157,29 @@ def test_coverage_glyphs():
 def test_issue_rows_include_provisional_and_ignored():
     rows = issue_rows(DOC)
     kinds = [(r.model, r.item, r.kind) for r in rows]
-    assert ("b", "t1", "incomplete") in kinds and ("b", "s1", "provisional") in kinds and ("x", "t1", "ignored") in kinds
+    assert (
+        ("b", "t1", "incomplete") in kinds and ("b", "s1", "provisional") in kinds and ("x", "t1", "ignored") in kinds
+    )
     assert next(r for r in rows if r.kind == "ignored").reason == "line 9: model not in cohort"
 
 
 def test_passk_rows():
-    doc = {"models": {"m": model("complete", 1, MEANS, {}, pass_hat_k={
-        "theorem": {"threshold": 1.0, "tasks": 2, "by_k": {"1": 0.5, "2": 0.25}},
-        "solver": {"threshold": 0.5, "tasks": 1, "by_k": {"1": 1.0}},
-        "construction": {"threshold": 1.0, "tasks": 0, "by_k": {}},
-        "conjecture": {"threshold": 1.0, "tasks": 0, "by_k": {}}})}}
+    doc = {
+        "models": {
+            "m": model(
+                "complete",
+                1,
+                MEANS,
+                {},
+                pass_hat_k={
+                    "theorem": {"threshold": 1.0, "tasks": 2, "by_k": {"1": 0.5, "2": 0.25}},
+                    "solver": {"threshold": 0.5, "tasks": 1, "by_k": {"1": 1.0}},
+                    "construction": {"threshold": 1.0, "tasks": 0, "by_k": {}},
+                    "conjecture": {"threshold": 1.0, "tasks": 0, "by_k": {}},
+                },
+            )
+        }
+    }
     kmax, rows = passk_rows(doc, "m")
     assert kmax == 2
     assert rows[0] == ["P theorem", "1", "2", "0.5000", "0.2500"]
@@ -168,8 +228,18 @@ def test_format_row_shows_dash_for_failure_values():
 
 
 def test_tau2_task_rows():
-    metrics = {"tasks": [{"task_id": "a", "n": 2, "successes": 1, "avg_reward": 0.5,
-                          "pass_hat_k": {"1": 0.5, "2": 0.0}, "termination_reasons": {"agent_stop": 2}}]}
+    metrics = {
+        "tasks": [
+            {
+                "task_id": "a",
+                "n": 2,
+                "successes": 1,
+                "avg_reward": 0.5,
+                "pass_hat_k": {"1": 0.5, "2": 0.0},
+                "termination_reasons": {"agent_stop": 2},
+            }
+        ]
+    }
     kmax, rows = tau2_task_rows(metrics)
     assert kmax == 2 and rows == [["a", "2", "1", "0.5000", "0.5000", "0.0000", "agent_stop 2"]]
 
@@ -186,11 +256,18 @@ def test_columns_keep_each_instances_status():
     from scoring.reference import reference_from_dict
     from scoring.solver_score import parse_records, score_task
     from tui.state import STATUS_CODES, columns_from_score
+
     statuses = ["ok", "timeout", "invalid", "certificate_failed", "crash", "out_of_memory", "ok"]
     instances = {f"i{k}": [1.0, 2.0, 4.0] for k in range(len(statuses))}
-    ref = reference_from_dict({"reference_id": "r", "suite": "lite", "scale_floor": {"relative": 0.02, "absolute": 1e-9},
-                               "tasks": {"t": {"kind": "objective", "direction": "maximize", "instances": instances}}},
-                              "ref.json").task("t")
+    ref = reference_from_dict(
+        {
+            "reference_id": "r",
+            "suite": "lite",
+            "scale_floor": {"relative": 0.02, "absolute": 1e-9},
+            "tasks": {"t": {"kind": "objective", "direction": "maximize", "instances": instances}},
+        },
+        "ref.json",
+    ).task("t")
     records = [{"instance": f"i{k}", "status": s, "A": 2.5} for k, s in enumerate(statuses)]
     cols = columns_from_score(score_task(ref, parse_records(records[::-1], "r.json", "objective")))
     assert [STATUS_CODES[c] for c in cols.status.tolist()] == statuses
@@ -198,11 +275,16 @@ def test_columns_keep_each_instances_status():
 
 def test_task_differences_largest_first_with_instance_counts():
     from tui.views import task_difference_rows
-    result = {"tasks": [{"item": "t1", "track": "theorem", "a": 1.0, "b": 1.0, "difference": 0.0},
-                        {"item": "s1", "track": "solver", "a": 0.25, "b": 0.75, "difference": -0.5},
-                        {"item": "c1", "track": "construction", "a": 1.2, "b": 0.9, "difference": 0.3},
-                        {"item": "t2", "track": "theorem", "a": 0.0, "b": 0.5, "difference": -0.5}],
-              "instances": {"s1": {"a_better": 2, "b_better": 5, "equal": 1, "mean_difference": -0.5}}}
+
+    result = {
+        "tasks": [
+            {"item": "t1", "track": "theorem", "a": 1.0, "b": 1.0, "difference": 0.0},
+            {"item": "s1", "track": "solver", "a": 0.25, "b": 0.75, "difference": -0.5},
+            {"item": "c1", "track": "construction", "a": 1.2, "b": 0.9, "difference": 0.3},
+            {"item": "t2", "track": "theorem", "a": 0.0, "b": 0.5, "difference": -0.5},
+        ],
+        "instances": {"s1": {"a_better": 2, "b_better": 5, "equal": 1, "mean_difference": -0.5}},
+    }
     rows = task_difference_rows(result)
     # |−0.5| = |−0.5| > 0.3 > 0: the two ties keep suite order (s1 before t2)
     assert [item for item, _ in rows] == ["s1", "t2", "c1", "t1"]
@@ -212,23 +294,36 @@ def test_task_differences_largest_first_with_instance_counts():
 
 def test_instance_difference_rows_keep_the_order_given():
     from tui.views import instance_difference_rows
-    diffs = [{"instance": "[b]x", "a": 0.0, "b": 0.75, "difference": -0.75},
-             {"instance": "y", "a": 0.5, "b": 0.25, "difference": 0.25}]
-    assert instance_difference_rows(diffs) == [["[b]x", "0.0000", "0.7500", "-0.7500"], ["y", "0.5000", "0.2500", "+0.2500"]]
+
+    diffs = [
+        {"instance": "[b]x", "a": 0.0, "b": 0.75, "difference": -0.75},
+        {"instance": "y", "a": 0.5, "b": 0.25, "difference": 0.25},
+    ]
+    assert instance_difference_rows(diffs) == [
+        ["[b]x", "0.0000", "0.7500", "-0.7500"],
+        ["y", "0.5000", "0.2500", "+0.2500"],
+    ]
 
 
 def test_mde_text_by_attempts_and_when_not_available():
     from tui.views import mde_text
-    assert mde_text({"2": 7.5, "1": 10.25}) == \
-        "MDE (80% power, 5% two-sided), index points by attempts per task r: r=1 10.25  r=2 7.50"
+
+    assert (
+        mde_text({"2": 7.5, "1": 10.25})
+        == "MDE (80% power, 5% two-sided), index points by attempts per task r: r=1 10.25  r=2 7.50"
+    )
     assert mde_text(dict.fromkeys(("1", "2"))).startswith("MDE (80% power, 5% two-sided): not available")
 
 
 def test_variance_budget_beside_the_index_interval():
     shares = {"theorem": 0.125, "solver": 0.004, "construction": 0.7, "conjecture": 0.171}
-    doc = {**DOC, "models": {**DOC["models"], "a": {**DOC["models"]["a"],
-                                                     "ci": {"tracks": {}, "index": {"value": 60.0, "hi": 70.0,
-                                                                                    "shares": shares}}}}}
+    doc = {
+        **DOC,
+        "models": {
+            **DOC["models"],
+            "a": {**DOC["models"]["a"], "ci": {"tracks": {}, "index": {"value": 60.0, "hi": 70.0, "shares": shares}}},
+        },
+    }
     rows = {r.model: r for r in overview_rows(doc)}
     # 12.5 -> 12 (round half to even), 0.4 -> 0, 70, 17.1 -> 17
     assert rows["a"].cells()[3] == "P12 S0 C70 O17 %"
@@ -237,10 +332,18 @@ def test_variance_budget_beside_the_index_interval():
 
 def test_plan_row_and_target():
     from tui.views import parse_target, plan_row, target_text
+
     entry = {"half_width": {"1": 14.0, "2": 11.5, "10": 9.0, "3": None}}
     assert plan_row(entry) == (["r=1", "r=2", "r=3", "r=10"], ["14.00", "11.50", "—", "9.00"])
-    assert [parse_target(v) for v in ("8", "0", "-1", "x", "nan", "inf", "2.5")] == [8.0, None, None, None, None,
-                                                                                      None, 2.5]
+    assert [parse_target(v) for v in ("8", "0", "-1", "x", "nan", "inf", "2.5")] == [
+        8.0,
+        None,
+        None,
+        None,
+        None,
+        None,
+        2.5,
+    ]
     assert target_text(9.5, 10, 10) == "H = 9.5: 10 attempts per task."
     assert target_text(1.0, None, 10) == "H = 1: not reached with up to 10 attempts per task."
     assert target_text(None, None, 10).startswith("Type a target")

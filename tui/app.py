@@ -12,8 +12,17 @@ from textual.binding import Binding
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 
 from .commands import DashboardCommands
-from .messages import (DrillDown, InputsChanged, LoadFailed, ModelOrder, ModelSelected, OpenAttempts, StateLoaded,
-                       Tau2Failed, Tau2Loaded)
+from .messages import (
+    DrillDown,
+    InputsChanged,
+    LoadFailed,
+    ModelOrder,
+    ModelSelected,
+    OpenAttempts,
+    StateLoaded,
+    Tau2Failed,
+    Tau2Loaded,
+)
 from .state import DashboardConfig, DashboardState, has_run, load_state, uses_demo, watch_targets
 from .widgets.compare import ComparePane
 from .widgets.coverage import CoveragePane
@@ -57,10 +66,10 @@ class TcsexamApp(App):
         super().__init__()
         self.config = config
         self.state: DashboardState | None = None
-        self.problems: list = []           # of the last rejected load of the run (empty: accepted)
+        self.problems: list = []  # of the last rejected load of the run (empty: accepted)
         self.problems_text: str | None = None
         self.tau2_problems: list = []
-        self.stale: dict | None = None     # {"at", "count", "loaded_at"} while the inputs on disk are rejected
+        self.stale: dict | None = None  # {"at", "count", "loaded_at"} while the inputs on disk are rejected
         self.loaded_at: str | None = None
         self.selected_model: str | None = None
         self.watch_debounce_ms = watch_debounce_ms
@@ -101,8 +110,10 @@ class TcsexamApp(App):
             self.load_run("start")
         else:
             for pane in RUN_PANES:
-                self.main.query_one(pane).show_empty("No run: the dashboard was started with --tau2 only. "
-                                                "Start `tcsexam tui RUN_DIR --tau2 FILE` to score a run beside it.")
+                self.main.query_one(pane).show_empty(
+                    "No run: the dashboard was started with --tau2 only. "
+                    "Start `tcsexam tui RUN_DIR --tau2 FILE` to score a run beside it."
+                )
         if self.config.tau2:
             self.load_tau2("start")
         else:
@@ -132,8 +143,10 @@ class TcsexamApp(App):
             parts.append("watching")
         text = " · ".join(parts)
         if self.stale:
-            text = (f"STALE: inputs rejected at {self.stale['at']} ({self.stale['count']} problem"
-                    f"{'s' if self.stale['count'] != 1 else ''}); showing {self.stale['loaded_at']} · ") + text
+            text = (
+                f"STALE: inputs rejected at {self.stale['at']} ({self.stale['count']} problem"
+                f"{'s' if self.stale['count'] != 1 else ''}); showing {self.stale['loaded_at']} · "
+            ) + text
         self.sub_title = text
         count = len(self.problems) + len(self.tau2_problems)
         tab = self.main.query_one(TabbedContent).get_tab("diagnostics")
@@ -152,14 +165,18 @@ class TcsexamApp(App):
     @work(thread=True, exclusive=True, group="load", description="load and score the run")
     def _load_worker(self, reason: str, generation: int) -> None:
         from scoring.errors import InputError, Problem
+
         try:
             state = load_state(self.config)
         except InputError as exc:
             self.post_message(LoadFailed(exc.problems, reason, generation))
             return
         except Exception as exc:  # a bug must not take the dashboard down
-            self.post_message(LoadFailed([Problem("tcsexam", "", "", f"internal error: {type(exc).__name__}: {exc}")],
-                                         reason, generation))
+            self.post_message(
+                LoadFailed(
+                    [Problem("tcsexam", "", "", f"internal error: {type(exc).__name__}: {exc}")], reason, generation
+                )
+            )
             return
         self.post_message(StateLoaded(state, reason, generation))
 
@@ -172,15 +189,20 @@ class TcsexamApp(App):
     @work(thread=True, exclusive=True, group="tau2", description="read the tau2-bench results")
     def _tau2_worker(self, reason: str, generation: int) -> None:
         from scoring.errors import InputError, Problem
+
         from .state import load_tau2
+
         try:
             loaded = load_tau2(self.config.tau2)
         except InputError as exc:
             self.post_message(Tau2Failed(exc.problems, generation))
             return
         except Exception as exc:
-            self.post_message(Tau2Failed([Problem(str(self.config.tau2), "", "",
-                                                  f"internal error: {type(exc).__name__}: {exc}")], generation))
+            self.post_message(
+                Tau2Failed(
+                    [Problem(str(self.config.tau2), "", "", f"internal error: {type(exc).__name__}: {exc}")], generation
+                )
+            )
             return
         self.post_message(Tau2Loaded(loaded["metrics"], loaded["meta"], generation))
 
@@ -206,27 +228,37 @@ class TcsexamApp(App):
         if not self._alive():
             return
         from scoring.errors import format_problems
+
         if message.generation != self._generation:
             return
         self.loading = False
         self.problems = list(message.problems)
         self.problems_text = format_problems(message.problems)
         kept = self.state is not None
-        self.stale = ({"at": time.strftime("%H:%M:%S"), "count": len(self.problems), "loaded_at": self.loaded_at}
-                      if kept else None)
+        self.stale = (
+            {"at": time.strftime("%H:%M:%S"), "count": len(self.problems), "loaded_at": self.loaded_at}
+            if kept
+            else None
+        )
         for pane in RUN_PANES:
             pane_widget = self.main.query_one(pane)
             pane_widget.loading = False
             if not kept:
-                pane_widget.show_empty("Nothing to show: the inputs were rejected. "
-                                       "See 7 Diagnostics, fix the files and press r to reload.")
+                pane_widget.show_empty(
+                    "Nothing to show: the inputs were rejected. See 7 Diagnostics, fix the files and press r to reload."
+                )
         self._diagnostics()
         self._header()
         if not kept:
             # after the next refresh: TabbedContent may still be activating its initial tab
             self.call_after_refresh(self.action_tab, "diagnostics")
-        self.notify(f"Inputs rejected: {len(message.problems)} problem(s); see Diagnostics (7)."
-                    + (" Showing the last good state." if kept else ""), severity="error", timeout=6, markup=False)
+        self.notify(
+            f"Inputs rejected: {len(message.problems)} problem(s); see Diagnostics (7)."
+            + (" Showing the last good state." if kept else ""),
+            severity="error",
+            timeout=6,
+            markup=False,
+        )
         self._watch()
 
     @on(Tau2Loaded)
@@ -254,13 +286,17 @@ class TcsexamApp(App):
         pane.show_rejected(len(message.problems), kept=self.tau2_metrics is not None)
         self._diagnostics()
         self._header()
-        self.notify(f"tau2-bench results rejected: {len(message.problems)} problem(s); see Diagnostics (7).",
-                    severity="error", markup=False)
+        self.notify(
+            f"tau2-bench results rejected: {len(message.problems)} problem(s); see Diagnostics (7).",
+            severity="error",
+            markup=False,
+        )
 
     def _diagnostics(self) -> None:
         base = self.config.run_dir if self.config.run_dir and os.path.isdir(self.config.run_dir) else None
-        self.main.query_one(DiagnosticsPane).show(self.problems, self.tau2_problems, self.stale,
-                                             kept=self.state is not None, base=base)
+        self.main.query_one(DiagnosticsPane).show(
+            self.problems, self.tau2_problems, self.stale, kept=self.state is not None, base=base
+        )
 
     # --- --watch: a watcher off the UI thread (watchfiles), debounced --------------------------
     def _watched_paths(self) -> list[Path]:
@@ -269,6 +305,7 @@ class TcsexamApp(App):
             paths += self.state.watched
         elif has_run(self.config):
             from .state import resolve_paths, watched_files
+
             try:
                 paths += watched_files(resolve_paths(self.config))
             except Exception:  # the run cannot even be located: watch what was named
@@ -290,6 +327,7 @@ class TcsexamApp(App):
     @work(exclusive=True, group="watch", description="watch the inputs")
     async def _watch_worker(self, targets: tuple) -> None:
         from watchfiles import awatch
+
         roots, files, trees = targets
         if not roots:
             return
@@ -301,8 +339,9 @@ class TcsexamApp(App):
         def is_tau2(path: str) -> bool:
             return tau2 is not None and (path == tau2 or path.startswith(tau2 + os.sep))
 
-        async for changes in awatch(*roots, watch_filter=counts, debounce=self.watch_debounce_ms, step=50,
-                                    recursive=True):
+        async for changes in awatch(
+            *roots, watch_filter=counts, debounce=self.watch_debounce_ms, step=50, recursive=True
+        ):
             paths = {path for _, path in changes}
             self.post_message(InputsChanged(run=any(not is_tau2(p) for p in paths), tau2=any(map(is_tau2, paths))))
 
@@ -378,6 +417,7 @@ class TcsexamApp(App):
 
     def jump_to_task(self, item: str) -> None:
         from textual.widgets import DataTable
+
         self.action_tab("coverage")
         grid = self.main.query_one("#coverage-grid", DataTable)
         if item in grid.rows:
@@ -386,11 +426,13 @@ class TcsexamApp(App):
 
     def on_open_attempts(self, message: OpenAttempts) -> None:
         from .screens.attempts import AttemptsScreen
+
         if self.state is None:
             return
         task = self.state.document["models"][message.model]["tasks"][message.item]
-        self.push_screen(AttemptsScreen(message.model, message.item, task,
-                                        self.state.attempts_of(message.model, message.item)))
+        self.push_screen(
+            AttemptsScreen(message.model, message.item, task, self.state.attempts_of(message.model, message.item))
+        )
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         """Put the keyboard on the pane's main table when its tab opens."""
@@ -407,6 +449,7 @@ class TcsexamApp(App):
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen
+
         self.push_screen(HelpScreen())
 
     def action_reload(self) -> None:
@@ -418,13 +461,16 @@ class TcsexamApp(App):
     def action_copy_table(self, fmt: str) -> None:
         """Copy the run's table (SPEC 11, as ``tcsexam table --format FMT``) to the clipboard."""
         from .state import TABLE_FORMATS, table_text
+
         if self.state is None:
             self.notify("Nothing to copy: the inputs were rejected.", severity="error", markup=False)
             return
         table = table_text(self.state.document, self._source(), fmt)
         self.copy_to_clipboard(table)
-        self.notify(f"Copied the table as {TABLE_FORMATS[fmt]} ({len(table.splitlines())} lines) to the clipboard.",
-                    markup=False)
+        self.notify(
+            f"Copied the table as {TABLE_FORMATS[fmt]} ({len(table.splitlines())} lines) to the clipboard.",
+            markup=False,
+        )
 
     def action_export(self) -> None:
         """Write index.json with the same writer as `tcsexam score` (same content_sha256).
@@ -437,11 +483,16 @@ class TcsexamApp(App):
             return
         if self.stale:
             from .screens.confirm import ConfirmScreen
-            question = (f"The inputs on disk were rejected at {self.stale['at']} ({self.stale['count']} problem(s)). "
-                        f"Export the last good state, loaded at {self.stale['loaded_at']}, to {self.config.output}? "
-                        "Its input hashes describe the files as they were then.")
-            self.push_screen(ConfirmScreen(question), lambda yes: self._export() if yes else
-                             self.notify("Export cancelled: nothing written.", markup=False))
+
+            question = (
+                f"The inputs on disk were rejected at {self.stale['at']} ({self.stale['count']} problem(s)). "
+                f"Export the last good state, loaded at {self.stale['loaded_at']}, to {self.config.output}? "
+                "Its input hashes describe the files as they were then."
+            )
+            self.push_screen(
+                ConfirmScreen(question),
+                lambda yes: self._export() if yes else self.notify("Export cancelled: nothing written.", markup=False),
+            )
             return
         self._export()
 
@@ -449,14 +500,19 @@ class TcsexamApp(App):
         from scoring.errors import InputError
         from scoring.output import write_index
         from scoring.safety import check_output
+
         path = Path(self.config.output)
         run = self.state.run
         try:  # SPEC 13: never one of the run's inputs, a folder, a FIFO or a device
-            check_output(str(path), [str(p) for p in run.input_paths.values()],
-                         [str(run.paths.records)] if run.paths.records else [])
+            check_output(
+                str(path),
+                [str(p) for p in run.input_paths.values()],
+                [str(run.paths.records)] if run.paths.records else [],
+            )
         except InputError as exc:
-            self.notify(f"Export refused: {exc.problems[0].message} ({path}); nothing written.", severity="error",
-                        markup=False)
+            self.notify(
+                f"Export refused: {exc.problems[0].message} ({path}); nothing written.", severity="error", markup=False
+            )
             return
         try:
             write_index(path, self.state.document)
@@ -464,11 +520,13 @@ class TcsexamApp(App):
             self.notify(f"Export failed: {exc.strerror or exc} ({path})", severity="error", markup=False)
             return
         doc = self.state.document
-        self.notify(f"Wrote {path} — status {doc['status']}, content_sha256 "
-                    f"{doc['provenance']['content_sha256'][:12]}…", title="Export", markup=False)
+        self.notify(
+            f"Wrote {path} — status {doc['status']}, content_sha256 {doc['provenance']['content_sha256'][:12]}…",
+            title="Export",
+            markup=False,
+        )
 
 
 def create_app(config: DashboardConfig | None = None, **kwargs) -> TcsexamApp:
     """The one app factory (command line and tests)."""
     return TcsexamApp(config or DashboardConfig(), **kwargs)
-

@@ -14,7 +14,11 @@ class DashboardCommands(Provider):
             ("Export index.json", app.action_export, f"write {app.config.output}"),
             ("Reload inputs", app.action_reload, "re-read attempts, cohort, records"),
             ("Copy table as Markdown", partial(app.action_copy_table, "markdown"), "tcsexam table, to the clipboard"),
-            ("Copy as LaTeX", partial(app.action_copy_table, "latex"), "tcsexam table --format latex, to the clipboard"),
+            (
+                "Copy as LaTeX",
+                partial(app.action_copy_table, "latex"),
+                "tcsexam table --format latex, to the clipboard",
+            ),
         ]
         state = getattr(app, "state", None)
         if state is not None:

@@ -10,14 +10,14 @@ from textual.message import Message
 
 @dataclass
 class StateLoaded(Message):
-    state: Any            # tui.state.DashboardState
-    reason: str           # "start", "reload" or "watch"
-    generation: int = 0   # which load_run call: an older one that finishes late is dropped
+    state: Any  # tui.state.DashboardState
+    reason: str  # "start", "reload" or "watch"
+    generation: int = 0  # which load_run call: an older one that finishes late is dropped
 
 
 @dataclass
 class LoadFailed(Message):
-    problems: list        # scoring.errors.Problem
+    problems: list  # scoring.errors.Problem
     reason: str
     generation: int = 0
 
@@ -25,6 +25,7 @@ class LoadFailed(Message):
 @dataclass
 class InputsChanged(Message):
     """--watch: files changed on disk (sent from the watcher thread)."""
+
     run: bool
     tau2: bool
 
@@ -32,12 +33,14 @@ class InputsChanged(Message):
 @dataclass
 class ModelOrder(Message):
     """The Overview's row order changed: tabs that list models follow it."""
+
     models: list
 
 
 @dataclass
 class DrillDown(Message):
     """Open a tab on a model (and a task): Enter on an Overview row, a Coverage cell or an issue."""
+
     tab: str
     model: str
     item: str | None = None
@@ -56,8 +59,8 @@ class OpenAttempts(Message):
 
 @dataclass
 class InstancesLoaded(Message):
-    key: tuple            # (model, item, attempt)
-    columns: Any          # tui.state.InstanceColumns
+    key: tuple  # (model, item, attempt)
+    columns: Any  # tui.state.InstanceColumns
 
 
 @dataclass
@@ -82,7 +85,8 @@ class Tau2Failed(Message):
 @dataclass
 class CompareComputed(Message):
     """``compare``'s document for the pair (a, b), or the reason there is none (sent from a worker)."""
-    pair: tuple           # (a, b)
+
+    pair: tuple  # (a, b)
     result: dict | None
     error: str | None = None
 
@@ -90,6 +94,7 @@ class CompareComputed(Message):
 @dataclass
 class InstanceDiffsComputed(Message):
     """The instances of one solver task where the pair differs most (sent from a worker)."""
+
     pair: tuple
     item: str
     diffs: list

@@ -7,6 +7,7 @@ first frame does not wait for scipy and pydantic.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,18 +44,20 @@ class DashboardState:
     """
 
     document: dict
-    run: Any                     # scoring.inputs.Run
-    watched: list[Path]          # files whose change triggers a reload under --watch
+    run: Any  # scoring.inputs.Run
+    watched: list[Path]  # files whose change triggers a reload under --watch
     scores: dict = field(default_factory=dict)  # (model, item, attempt) -> TaskScore from the cross-check
     columns: dict = field(default_factory=dict)  # (model, item, attempt) -> InstanceColumns, made by the helper
-    relative_floor: float | None = None          # the reference's relative scale floor (for explanations)
-    checked: Any = None                          # scoring.rules.Checked of the same score_run (compare, plan)
-    plan: dict | None = None                     # `tcsexam plan`'s document (r = 1..10, its default), no target
+    relative_floor: float | None = None  # the reference's relative scale floor (for explanations)
+    checked: Any = None  # scoring.rules.Checked of the same score_run (compare, plan)
+    plan: dict | None = None  # `tcsexam plan`'s document (r = 1..10, its default), no target
 
-    demo: bool = False                           # the bundled synthetic demo, not the user's run
+    demo: bool = False  # the bundled synthetic demo, not the user's run
 
     def __repr__(self) -> str:
-        return f"<DashboardState {len(self.document['models'])} models, {len(self.columns) + len(self.scores)} attempts>"
+        return (
+            f"<DashboardState {len(self.document['models'])} models, {len(self.columns) + len(self.scores)} attempts>"
+        )
 
     @property
     def models(self) -> list[str]:
@@ -84,15 +87,24 @@ def uses_demo(config: DashboardConfig) -> bool:
 
 def has_run(config: DashboardConfig) -> bool:
     """Whether tabs 1-5 have a run to show: one named, or the demo when nothing at all was named."""
-    return bool(config.run_dir or (config.attempts and config.cohort) or config.attempts or config.cohort) \
-        or uses_demo(config)
+    return bool(config.run_dir or (config.attempts and config.cohort) or config.attempts or config.cohort) or uses_demo(
+        config
+    )
 
 
 def resolve_paths(config: DashboardConfig):
     from scoring.inputs import demo_run, resolve_run_paths
+
     default = demo_run() if uses_demo(config) else None
-    return resolve_run_paths(config.run_dir, attempts=config.attempts, cohort=config.cohort, records=config.records,
-                             benchmark=config.benchmark, suite=config.suite, default_run=default)
+    return resolve_run_paths(
+        config.run_dir,
+        attempts=config.attempts,
+        cohort=config.cohort,
+        records=config.records,
+        benchmark=config.benchmark,
+        suite=config.suite,
+        default_run=default,
+    )
 
 
 def watched_files(paths) -> list[Path]:
@@ -109,10 +121,8 @@ def input_bytes(paths) -> int:
     """Bytes of the run's own files (attempts, cohort, records)."""
     total = 0
     for p in watched_files(paths):
-        try:
+        with contextlib.suppress(OSError):
             total += sum(f.stat().st_size for f in p.rglob("*") if f.is_file()) if p.is_dir() else p.stat().st_size
-        except OSError:
-            pass
     return total
 
 
@@ -163,6 +173,7 @@ def load_compact_state(config: DashboardConfig) -> DashboardState:
     instance names as Python strings. The reference is read again in the dashboard only if an
     attempt that was not cross-checked is opened."""
     import dataclasses
+
     state = load_state_here(config)
     state.columns = {key: columns_from_score(score) for key, score in state.scores.items()}
     state.scores = {}
@@ -178,29 +189,41 @@ def load_state_here(config: DashboardConfig, paths=None) -> DashboardState:
     from scoring.output import score_run
     from scoring.plan import plan_document
     from scoring.planning import DEFAULT_MAX_ATTEMPTS
+
     paths = paths if paths is not None else resolve_paths(config)
     run = load_run(paths)
     document, checked = score_run(run, config.thresholds)
     scores = checked.scores
     watched = watched_files(paths) + [p for p in run.input_paths.values() if p not in (paths.attempts, paths.cohort)]
     floor = run.reference.header.scale_floor.relative if run.reference is not None else None
-    return DashboardState(document, run, watched, scores, relative_floor=floor, demo=uses_demo(config),
-                          checked=checked, plan=plan_document(document, checked, DEFAULT_MAX_ATTEMPTS, None))
+    return DashboardState(
+        document,
+        run,
+        watched,
+        scores,
+        relative_floor=floor,
+        demo=uses_demo(config),
+        checked=checked,
+        plan=plan_document(document, checked, DEFAULT_MAX_ATTEMPTS, None),
+    )
 
 
 def attempts_needed(plan_entry: dict, target: float | None) -> int | None:
     """SPEC 12.3: the fewest attempts per task whose projected half-width is at most ``target`` points
     (scoring.planning.attempts_for_target); None when no r of the plan reaches it."""
     from scoring.planning import attempts_for_target
+
     return attempts_for_target(plan_entry["half_width"], target)
 
 
 # --- compare (SPEC 9, 12.2, 12.3) -------------------------------------------------
 
+
 def compare_pair(state: DashboardState, a: str, b: str) -> dict:
     """``tcsexam compare``'s document for two models (scoring.compare.compare_run): the SPEC 9 intervals,
     12.2's ``tasks`` and ``instances``, 12.3's ``mde``. Raises InputError for an invalid pair."""
     from scoring.compare import compare_run
+
     return compare_run(state.document, state.checked, a, b)
 
 
@@ -210,6 +233,7 @@ def instance_drilldown(state: DashboardState, a: str, b: str, item: str, limit: 
     attempts were not all re-scored from records."""
     from scoring.aggregate import instance_phi
     from scoring.differences import largest_instance_differences
+
     checked = state.checked
     phi_a = instance_phi(checked, a, checked.by_model.get(a, [])).get(item)
     phi_b = instance_phi(checked, b, checked.by_model.get(b, [])).get(item)
@@ -262,8 +286,8 @@ class InstanceColumns:
     task: str
     direction: str
     kind: str
-    names: np.ndarray     # UTF-8 bytes, fixed width (dtype S): 10^6 names in a few MB, sorted in C
-    status: np.ndarray    # uint8 codes into STATUS_CODES
+    names: np.ndarray  # UTF-8 bytes, fixed width (dtype S): 10^6 names in a few MB, sorted in C
+    status: np.ndarray  # uint8 codes into STATUS_CODES
     A: np.ndarray
     mu: np.ndarray
     s: np.ndarray
@@ -302,7 +326,7 @@ class InstanceColumns:
                 self.orders[key] = perm[::-1].copy()
             else:
                 n_nan = int(np.isnan(getattr(self, column)).sum())
-                self.orders[key] = np.concatenate([perm[: len(perm) - n_nan][::-1], perm[len(perm) - n_nan:]])
+                self.orders[key] = np.concatenate([perm[: len(perm) - n_nan][::-1], perm[len(perm) - n_nan :]])
         return self.orders[key]
 
     def order(self, column: str, descending: bool, status: int | None = None) -> np.ndarray:
@@ -323,8 +347,21 @@ def columns_from_score(score) -> InstanceColumns:
     ref = score.ref
     names = np.array([n.encode("utf-8") for n in ref.names], dtype="S") if ref.names else np.zeros(0, dtype="S1")
     status = score.codes  # codes into STATUS_CODES: a scored attempt has no incomplete status
-    cols = InstanceColumns(ref.task, ref.direction, ref.kind, names, status, score.A, ref.mu, ref.s, ref.scale,
-                           score.z, score.phi, score.relative_score, score.unscored_instances)
+    cols = InstanceColumns(
+        ref.task,
+        ref.direction,
+        ref.kind,
+        names,
+        status,
+        score.A,
+        ref.mu,
+        ref.s,
+        ref.scale,
+        score.z,
+        score.phi,
+        score.relative_score,
+        score.unscored_instances,
+    )
     cols.precompute_orders()
     return cols
 
@@ -333,6 +370,7 @@ def load_instances(state: DashboardState, model: str, item: str, attempt: str) -
     """Score one attempt's records against the run's reference (scoring core), as columns."""
     from scoring.errors import InputError, Problem
     from scoring.solver_score import score_attempt_bytes
+
     key = (model, item, attempt)
     if key in state.columns:  # made by the loader process
         return state.columns[key]
@@ -340,12 +378,14 @@ def load_instances(state: DashboardState, model: str, item: str, attempt: str) -
         return columns_from_score(state.scores[key])
     if state.run.reference is None and "reference" in state.run.input_paths:
         from scoring.reference import load_reference
+
         state.run.reference = load_reference(state.run.input_paths["reference"])
     ref = state.run.reference
     path = state.records_path(model, item, attempt)
     if ref is None or path is None:
-        raise InputError([Problem(str(path or f"records/{model}/{item}/{attempt}.json"), "", "",
-                                  "no records file for this attempt")])
+        raise InputError(
+            [Problem(str(path or f"records/{model}/{item}/{attempt}.json"), "", "", "no records file for this attempt")]
+        )
     data = state.run.records_root.read_path(str(path))  # a FIFO, folder or link out of the run: a problem
     if data is None:
         raise InputError([Problem(str(path), "", "", "no records file for this attempt")])
@@ -360,4 +400,5 @@ TABLE_FORMATS = {"markdown": "Markdown", "latex": "LaTeX"}
 def table_text(document: dict, source: str, fmt: str) -> str:
     """The run's leaderboard as ``tcsexam table`` writes it (scoring.report.render_table, same digits)."""
     from scoring.report import render_table
+
     return render_table([(source, document)], fmt)

@@ -40,6 +40,7 @@ def plain(value) -> str:
 def text(*parts, style: str = ""):
     """Plain rich Text from strings (never markup) or (string, style) pairs; strings are ``plain``-ed."""
     from rich.text import Text
+
     out = Text(style=style)
     for part in parts:
         if isinstance(part, Text):
@@ -54,6 +55,7 @@ def text(*parts, style: str = ""):
 def cells(*values) -> list:
     """Table cells as plain rich Text: user data such as '[mobile]task' is never read as markup."""
     from rich.text import Text
+
     return [v if isinstance(v, Text) else Text(plain(v)) for v in values]
 
 
@@ -87,8 +89,13 @@ class OverviewRow:
     total: dict[str, int]
 
     def cells(self) -> list[str]:
-        out = [self.model, self.status, fmt_pm(self.index, self.index_pm, 2), shares_text(self.shares),
-               rank_label(self.rank)]
+        out = [
+            self.model,
+            self.status,
+            fmt_pm(self.index, self.index_pm, 2),
+            shares_text(self.shares),
+            rank_label(self.rank),
+        ]
         for t in TRACKS:
             out.append(f"{fmt_pm(self.means[t], self.pms[t], 3)}  {self.complete[t]}/{self.total[t]}")
         return out
@@ -114,6 +121,7 @@ BUDGET_COLUMN, RANK_COLUMN = 3, 4
 def rank_label(rank: tuple[int, int] | None) -> str:
     """A rank as SPEC 12.1 shows it: ``best`` or ``best–worst`` (scoring.ranks.format_rank); — without an index."""
     from scoring.ranks import format_rank
+
     return DASH if rank is None else format_rank({"best": rank[0], "worst": rank[1]})
 
 
@@ -123,6 +131,7 @@ def ranks_block(document: dict) -> dict:
     if "ranks" in document:
         return document["ranks"]
     from scoring.ranks import ranks_of_document
+
     return dict(ranks_of_document(document, document["weights"]))
 
 
@@ -136,12 +145,20 @@ def overview_rows(document: dict) -> list[OverviewRow]:
         for task in m["tasks"].values():
             total[task["track"]] += 1
             complete[task["track"]] += task["status"] != "incomplete"
-        rows.append(OverviewRow(
-            model=name, status=m["status"], index=m["index"], index_pm=half_width(m.get("ci", {}).get("index")),
-            rank=(ranked[name]["best"], ranked[name]["worst"]) if name in ranked else None,
-            shares=(m.get("ci", {}).get("index") or {}).get("shares"),
-            means=dict(m["track_means"]), pms={t: half_width(tracks_ci.get(t)) for t in TRACKS},
-            complete=complete, total=total))
+        rows.append(
+            OverviewRow(
+                model=name,
+                status=m["status"],
+                index=m["index"],
+                index_pm=half_width(m.get("ci", {}).get("index")),
+                rank=(ranked[name]["best"], ranked[name]["worst"]) if name in ranked else None,
+                shares=(m.get("ci", {}).get("index") or {}).get("shares"),
+                means=dict(m["track_means"]),
+                pms={t: half_width(tracks_ci.get(t)) for t in TRACKS},
+                complete=complete,
+                total=total,
+            )
+        )
     return rows
 
 
@@ -155,12 +172,14 @@ def sort_rows(rows: list[OverviewRow], column: int, reverse: bool = False) -> li
 def leader(document: dict) -> str | None:
     """The leader only when the top rank group holds one model alone (SPEC 12.1, scoring.ranks.leader)."""
     from scoring.ranks import leader as ranks_leader
+
     return ranks_leader(ranks_block(document))
 
 
 def top_group(document: dict) -> list[str]:
     """The models whose best rank is 1 (SPEC 12.1, scoring.ranks.top_group)."""
     from scoring.ranks import top_group as ranks_top_group
+
     return ranks_top_group(ranks_block(document))
 
 
@@ -197,8 +216,9 @@ def coverage_grid(document: dict) -> tuple[list[str], dict[str, list[tuple[str, 
     """Items (columns) and, per model, the glyph of each task."""
     models = document["models"]
     items = list(next(iter(models.values()))["tasks"]) if models else []
-    grid = {name: [coverage_cell(m["tasks"][item], m["coverage"], item) for item in items]
-            for name, m in models.items()}
+    grid = {
+        name: [coverage_cell(m["tasks"][item], m["coverage"], item) for item in items] for name, m in models.items()
+    }
     return items, grid
 
 
@@ -239,14 +259,17 @@ def passk_rows(document: dict, model: str) -> tuple[int, list[list[str]]]:
     rows = []
     for t in TRACKS:
         v = pk[t]
-        rows.append([f"{LETTERS[t]} {t}", f"{v['threshold']:g}", str(v["tasks"])]
-                    + [fmt(v["by_k"].get(str(k))) for k in range(1, kmax + 1)])
+        rows.append(
+            [f"{LETTERS[t]} {t}", f"{v['threshold']:g}", str(v["tasks"])]
+            + [fmt(v["by_k"].get(str(k))) for k in range(1, kmax + 1)]
+        )
     return kmax, rows
 
 
 def histogram_counts(phi, bins: int = 10) -> list[int]:
     """Counts of Phi over [0, 1] in equal bins (the last bin includes 1)."""
     import numpy as np
+
     counts, _ = np.histogram(phi, bins=bins, range=(0.0, 1.0))
     return counts.tolist()
 
@@ -260,15 +283,27 @@ def binding_floor(s: float, mu: float, scale: float, relative: float) -> str:
     return "absolute floor"
 
 
-def explain_instance(name: str, status: str, A: float, mu: float, s: float, scale: float, z: float, phi: float,
-                     direction: str, relative: float) -> str:
+def explain_instance(
+    name: str,
+    status: str,
+    A: float,
+    mu: float,
+    s: float,
+    scale: float,
+    z: float,
+    phi: float,
+    direction: str,
+    relative: float,
+) -> str:
     """Why an instance scored its Phi, in the contract's words (SPEC 3)."""
     if status != "ok":
         return f"{name}: status '{status}' is a solver failure, so the instance scores 0 (SPEC 3)."
     formula = "(A − mu)/scale" if direction == "maximize" else "(mu − A)/scale"
-    return (f"{name}: A = {A:.6g}; mu = {mu:.6g}, s = {s:.6g}; scale = max(s, relative·|mu|, absolute) = "
-            f"{scale:.6g} ({binding_floor(s, mu, scale, relative)}); {direction}: z = {formula} = {z:.4f}; "
-            f"Phi(z) = {phi:.4f}")
+    return (
+        f"{name}: A = {A:.6g}; mu = {mu:.6g}, s = {s:.6g}; scale = max(s, relative·|mu|, absolute) = "
+        f"{scale:.6g} ({binding_floor(s, mu, scale, relative)}); {direction}: z = {formula} = {z:.4f}; "
+        f"Phi(z) = {phi:.4f}"
+    )
 
 
 def short(name: str, width: int) -> str:
@@ -316,15 +351,22 @@ def tau2_task_rows(metrics: dict, tasks: list[dict] | None = None) -> tuple[int,
     rows = []
     for t in metrics["tasks"] if tasks is None else tasks:
         reasons = ", ".join(f"{k} {v}" for k, v in sorted(t["termination_reasons"].items()))
-        rows.append([short(str(t["task_id"]), TAU2_ID_WIDTH), str(t["n"]), str(t["successes"]), fmt(t["avg_reward"])]
-                    + [fmt(t["pass_hat_k"].get(str(k))) for k in range(1, kmax + 1)] + [reasons])
+        rows.append(
+            [short(str(t["task_id"]), TAU2_ID_WIDTH), str(t["n"]), str(t["successes"]), fmt(t["avg_reward"])]
+            + [fmt(t["pass_hat_k"].get(str(k))) for k in range(1, kmax + 1)]
+            + [reasons]
+        )
     return kmax, rows
 
 
 def tau2_meta_line(meta: dict) -> str:
     """Domain, agent, user simulator and trials of a tau2-bench run, as far as its ``info`` names them."""
-    parts = [f"domain {meta.get('domain') or DASH}", f"agent {meta.get('agent') or DASH}",
-             f"user {meta.get('user') or DASH}", f"trials {meta.get('trials') or DASH}"]
+    parts = [
+        f"domain {meta.get('domain') or DASH}",
+        f"agent {meta.get('agent') or DASH}",
+        f"user {meta.get('user') or DASH}",
+        f"trials {meta.get('trials') or DASH}",
+    ]
     return " · ".join(parts)
 
 
@@ -338,7 +380,9 @@ def cost_text(cost: float | None) -> str:
 def status_counts(status) -> dict[str, int]:
     """Instances per status code, in STATUS_CODES order, only the statuses that occur."""
     import numpy as np
+
     from .state import STATUS_CODES
+
     counts = np.bincount(np.asarray(status, dtype=np.int64), minlength=len(STATUS_CODES))
     return {s: int(counts[i]) for i, s in enumerate(STATUS_CODES) if counts[i]}
 
@@ -359,6 +403,7 @@ def filter_note(shown: int, total: int, status: str | None) -> str:
 def problem_rows(problems: list, base=None) -> list[list[str]]:
     """Rows (file, where, field, message) of rejected inputs; a file under ``base`` is named relative to it."""
     import os
+
     rows = []
     for p in problems:
         name = p.file
@@ -384,15 +429,31 @@ def compare_rows(result: dict) -> list[list[str]]:
             rows.append([f"{LETTERS[t]} {t}", DASH, DASH, DASH, "0", ""])
         else:
             ci = DASH if r["lo"] is None else f"[{r['lo']:+.4f}, {r['hi']:+.4f}]"
-            rows.append([f"{LETTERS[t]} {t}", f"{r['mean']:+.4f}", DASH if r["se"] is None else f"{r['se']:.4f}", ci,
-                         str(r["m"]), ""])
+            rows.append(
+                [
+                    f"{LETTERS[t]} {t}",
+                    f"{r['mean']:+.4f}",
+                    DASH if r["se"] is None else f"{r['se']:.4f}",
+                    ci,
+                    str(r["m"]),
+                    "",
+                ]
+            )
     idx = result["index"]
     if idx is None:
         rows.append(["Index (points)", DASH, DASH, DASH, "", DASH])
     else:
         ci = DASH if idx["lo"] is None else f"[{idx['lo']:+.2f}, {idx['hi']:+.2f}]"
-        rows.append(["Index (points)", f"{idx['value']:+.2f}", DASH if idx["se"] is None else f"{idx['se']:.2f}", ci,
-                     "", DASH if idx["df"] is None else f"{idx['df']:.1f}"])
+        rows.append(
+            [
+                "Index (points)",
+                f"{idx['value']:+.2f}",
+                DASH if idx["se"] is None else f"{idx['se']:.2f}",
+                ci,
+                "",
+                DASH if idx["df"] is None else f"{idx['df']:.1f}",
+            ]
+        )
     return rows
 
 
@@ -408,8 +469,19 @@ def task_difference_rows(result: dict) -> list[tuple[str, list[str]]]:
     for t in order:
         c = counts.get(t["item"])
         inst = DASH if c is None else f"{c['a_better']} / {c['b_better']} / {c['equal']}"
-        rows.append((t["item"], [t["item"], f"{LETTERS[t['track']]} {t['track']}", f"{t['a']:.4f}", f"{t['b']:.4f}",
-                                 f"{t['difference']:+.4f}", inst]))
+        rows.append(
+            (
+                t["item"],
+                [
+                    t["item"],
+                    f"{LETTERS[t['track']]} {t['track']}",
+                    f"{t['a']:.4f}",
+                    f"{t['b']:.4f}",
+                    f"{t['difference']:+.4f}",
+                    inst,
+                ],
+            )
+        )
     return rows
 
 
@@ -425,10 +497,13 @@ def mde_text(mde: dict) -> str:
     """``compare``'s ``mde`` (SPEC 12.3) in one line: index points detectable with r attempts per task."""
     values = sorted(((int(r), v) for r, v in mde.items()), key=lambda rv: rv[0])
     if not values or all(v is None for _, v in values):
-        return ("MDE (80% power, 5% two-sided): not available — a track has < 2 common tasks, or a model "
-                "has no task with 2 valid attempts.")
+        return (
+            "MDE (80% power, 5% two-sided): not available — a track has < 2 common tasks, or a model "
+            "has no task with 2 valid attempts."
+        )
     return "MDE (80% power, 5% two-sided), index points by attempts per task r: " + "  ".join(
-        f"r={r} {fmt(v, 2)}" for r, v in values)
+        f"r={r} {fmt(v, 2)}" for r, v in values
+    )
 
 
 def shares_text(shares: dict | None) -> str:

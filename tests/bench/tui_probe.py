@@ -21,9 +21,10 @@ def maxrss_mb(who=resource.RUSAGE_SELF) -> float:
     would carry over the peak of a large parent that forked this process before exec."""
     if who == resource.RUSAGE_SELF:
         try:
-            for line in open("/proc/self/status"):
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
+            with open("/proc/self/status") as status:
+                for line in status:
+                    if line.startswith("VmHWM:"):
+                        return int(line.split()[1]) / 1024
         except OSError:
             pass
     return resource.getrusage(who).ru_maxrss / 1024
@@ -59,6 +60,7 @@ def dashboard(t0: float, run_dir: str, benchmark: str, reps: int) -> dict:
     async def drive() -> None:
         from tui.widgets.instance_table import InstanceTable
         from tui.widgets.instances import InstancesPane
+
         async with app.run_test(size=(140, 45)) as pilot:
             out["first_frame"] = time.time() - t0
             while app.state is None and app.problems_text is None:

@@ -21,15 +21,29 @@ class AttemptsScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         t = self.task_result
         with Vertical(id="attempts-body"):
-            yield Static(text((self.model, "bold"), " · ", self.item,
-                              f" ({t['track']}): {t['status']}, {t['adopted']} of {t['planned']} planned attempts "
-                              f"adopted, {t['valid']} valid; task mean "
-                              f"{'—' if t['mean'] is None else format(t['mean'], '.4f')}.   escape closes"))
+            yield Static(
+                text(
+                    (self.model, "bold"),
+                    " · ",
+                    self.item,
+                    f" ({t['track']}): {t['status']}, {t['adopted']} of {t['planned']} planned attempts "
+                    f"adopted, {t['valid']} valid; task mean "
+                    f"{'—' if t['mean'] is None else format(t['mean'], '.4f')}.   escape closes",
+                )
+            )
             table = DataTable(id="attempts-table", cursor_type="row")
             table.add_columns("line", "attempt", "adoption_status", "score_status", "score", "note")
             for r in self.rows:
-                table.add_row(*cells(r.line, r.attempt, r.adoption_status, r.score_status,
-                                     "—" if r.score is None else f"{r.score:g}", r.note))
+                table.add_row(
+                    *cells(
+                        r.line,
+                        r.attempt,
+                        r.adoption_status,
+                        r.score_status,
+                        "—" if r.score is None else f"{r.score:g}",
+                        r.note,
+                    )
+                )
             if not self.rows:
                 table.add_row("—", "—", "no row in attempts.csv", "", "", "")
             yield table

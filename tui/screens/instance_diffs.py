@@ -20,12 +20,24 @@ class InstanceDiffsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         c = self.counts
-        summary = ("" if c is None else f" {c['a_better']} instances A better, {c['b_better']} B better, "
-                   f"{c['equal']} equal.")
+        summary = (
+            "" if c is None else f" {c['a_better']} instances A better, {c['b_better']} B better, {c['equal']} equal."
+        )
         with Vertical(id="instance-diffs-body"):
-            yield Static(text(self.item, ": A ", (self.a, "bold"), " vs B ", (self.b, "bold"), ".", summary,
-                              f" The {len(self.diffs)} largest |A − B| of the per-instance mean Phi over the adopted "
-                              "attempts, unequal instances only.   escape closes"), id="instance-diffs-summary")
+            yield Static(
+                text(
+                    self.item,
+                    ": A ",
+                    (self.a, "bold"),
+                    " vs B ",
+                    (self.b, "bold"),
+                    ".",
+                    summary,
+                    f" The {len(self.diffs)} largest |A − B| of the per-instance mean Phi over the adopted "
+                    "attempts, unequal instances only.   escape closes",
+                ),
+                id="instance-diffs-summary",
+            )
             table = DataTable(id="instance-diffs-table", cursor_type="row", zebra_stripes=True)
             table.add_columns(*INSTANCE_DIFF_COLUMNS)
             for row in instance_difference_rows(self.diffs):

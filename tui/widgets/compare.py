@@ -12,13 +12,14 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Select, Static
 
 from ..messages import CompareComputed, InstanceDiffsComputed
-from ..views import (COMPARE_COLUMNS, TASK_DIFF_COLUMNS, cells, compare_rows, mde_text, plain, task_difference_rows,
-                     text)
+from ..views import COMPARE_COLUMNS, TASK_DIFF_COLUMNS, cells, compare_rows, mde_text, plain, task_difference_rows, text
 
-EXPLAIN = ("Paired difference A − B over the tasks both models have scored; 95% task-clustered t intervals, "
-           "index with Welch–Satterthwaite df (SPEC 9). An interval that excludes 0 is a difference the task "
-           "sample supports. A follows the model selected in the Overview. Below: each task's A − B, largest "
-           "first; Enter on a solver task lists the instances where the two differ most (SPEC 12.2).")
+EXPLAIN = (
+    "Paired difference A − B over the tasks both models have scored; 95% task-clustered t intervals, "
+    "index with Welch–Satterthwaite df (SPEC 9). An interval that excludes 0 is a difference the task "
+    "sample supports. A follows the model selected in the Overview. Below: each task's A − B, largest "
+    "first; Enter on a solver task lists the instances where the two differ most (SPEC 12.2)."
+)
 
 
 class TaskDiffTable(DataTable):
@@ -127,7 +128,9 @@ class ComparePane(Vertical):
     @work(thread=True, exclusive=True, group="compare", description="compare two models")
     def _compare_worker(self, state, pair: tuple) -> None:
         from scoring.errors import InputError
+
         from ..state import compare_pair
+
         try:
             result = compare_pair(state, *pair)
         except InputError as exc:
@@ -153,14 +156,27 @@ class ComparePane(Vertical):
         idx = result["index"]
         pair = text("A ", (a, "bold"), " − B ", (b, "bold"), ": ")
         if idx is None:
-            verdict.update(text(pair, "Index difference not available (some track has no task both models have scored)."))
+            verdict.update(
+                text(pair, "Index difference not available (some track has no task both models have scored).")
+            )
         elif idx["lo"] is None:
-            verdict.update(text(pair, f"Index difference {idx['value']:+.2f} points; no interval "
-                                      "(a track has fewer than 2 common tasks)."))
+            verdict.update(
+                text(
+                    pair,
+                    f"Index difference {idx['value']:+.2f} points; no interval "
+                    "(a track has fewer than 2 common tasks).",
+                )
+            )
         else:
-            excl = "excludes 0: the lead is supported" if idx["lo"] > 0 or idx["hi"] < 0 else "includes 0: could be noise"
-            verdict.update(text(pair, f"Index difference {idx['value']:+.2f} points, 95% [{idx['lo']:+.2f}, "
-                                      f"{idx['hi']:+.2f}] — {excl}."))
+            excl = (
+                "excludes 0: the lead is supported" if idx["lo"] > 0 or idx["hi"] < 0 else "includes 0: could be noise"
+            )
+            verdict.update(
+                text(
+                    pair,
+                    f"Index difference {idx['value']:+.2f} points, 95% [{idx['lo']:+.2f}, {idx['hi']:+.2f}] — {excl}.",
+                )
+            )
         self.query_one("#compare-mde", Static).update(mde_text(result["mde"]))
         tasks = self.query_one("#compare-tasks", DataTable)
         tasks.clear()
@@ -177,8 +193,11 @@ class ComparePane(Vertical):
             return
         if item not in self.result["instances"]:
             track = next(t["track"] for t in self.result["tasks"] if t["item"] == item)
-            reason = ("not a solver task: it has no instances" if track != "solver" else
-                      "per-instance results need every adopted attempt of both models re-scored from records")
+            reason = (
+                "not a solver task: it has no instances"
+                if track != "solver"
+                else "per-instance results need every adopted attempt of both models re-scored from records"
+            )
             self.app.notify(f"{plain(item)}: {reason}.", markup=False)
             return
         self._instances_worker(self.state, pair, item)
@@ -186,6 +205,7 @@ class ComparePane(Vertical):
     @work(thread=True, exclusive=True, group="compare-instances", description="largest instance differences")
     def _instances_worker(self, state, pair: tuple, item: str) -> None:
         from ..state import instance_drilldown
+
         self.post_message(InstanceDiffsComputed(pair, item, instance_drilldown(state, *pair, item)))
 
     @on(InstanceDiffsComputed)
@@ -194,5 +214,7 @@ class ComparePane(Vertical):
         if message.pair != self.pair() or self.result is None:
             return
         from ..screens.instance_diffs import InstanceDiffsScreen
-        self.app.push_screen(InstanceDiffsScreen(*message.pair, message.item, message.diffs,
-                                                 self.result["instances"].get(message.item)))
+
+        self.app.push_screen(
+            InstanceDiffsScreen(*message.pair, message.item, message.diffs, self.result["instances"].get(message.item))
+        )

@@ -50,7 +50,11 @@ class CoveragePane(VerticalScroll):
     def show_empty(self, message: str) -> None:
         self.document = None
         self.query_one("#coverage-legend", Static).update(message)
-        for widget in (self.query_one("#coverage-grid"), self.query_one("#issues-title"), self.query_one("#issues-table")):
+        for widget in (
+            self.query_one("#coverage-grid"),
+            self.query_one("#issues-title"),
+            self.query_one("#issues-table"),
+        ):
             widget.set_class(True, "gone")
 
     def show(self, document: dict, selected: str | None, order: list[str] | None = None) -> None:
@@ -71,8 +75,10 @@ class CoveragePane(VerticalScroll):
         for j, item in enumerate(items):
             glyphs = [Text(grid[m][j][0], style=KIND_STYLE[grid[m][j][1]]) for m in models]
             table.add_row(*cells(f"{LETTERS[self.tracks[item]]} {item}", *glyphs), key=item)
-        table.move_cursor(row=table.get_row_index(row) if row in table.rows else 0,
-                          column=models.index(selected) + 1 if selected in models else 1)
+        table.move_cursor(
+            row=table.get_row_index(row) if row in table.rows else 0,
+            column=models.index(selected) + 1 if selected in models else 1,
+        )
         issues = self.query_one("#issues-table", DataTable)
         issues.clear(columns=True)
         issues.add_columns("model", "item", "attempt", "kind", "reason")
@@ -82,7 +88,9 @@ class CoveragePane(VerticalScroll):
         issues.set_class(not self.issues, "gone")
         self.query_one("#issues-title", Static).update(
             f"Issues and ignored rows ({len(self.issues)}): Enter on an issue goes to its cell"
-            if self.issues else "No issues and no ignored rows: every planned attempt is adopted and valid.")
+            if self.issues
+            else "No issues and no ignored rows: every planned attempt is adopted and valid."
+        )
 
     def follow(self, model: str) -> None:
         """Put the grid's cursor in the selected model's column (same task row)."""
@@ -118,5 +126,6 @@ class CoveragePane(VerticalScroll):
         if issue.model in grid.columns and issue.item in grid.rows:
             self.post_message(DrillDown("coverage", issue.model, issue.item))
         else:
-            self.app.notify(f"{plain(issue.model)} · {plain(issue.item)} has no cell in the grid ({issue.kind}).",
-                            markup=False)
+            self.app.notify(
+                f"{plain(issue.model)} · {plain(issue.item)} has no cell in the grid ({issue.kind}).", markup=False
+            )

@@ -23,16 +23,23 @@ class DiagnosticsPane(VerticalScroll):
     def on_mount(self) -> None:
         self.show([], [], None, kept=False)
 
-    def show(self, problems: list, tau2_problems: list, stale: dict | None, kept: bool, base: str | None = None) -> None:
+    def show(
+        self, problems: list, tau2_problems: list, stale: dict | None, kept: bool, base: str | None = None
+    ) -> None:
         """Problems of the run (files under ``base`` named relative to it) and of the tau2 file."""
         heading = ACCEPTED
         if problems:
             files = Counter(p.file for p in problems)
-            heading = (f"Inputs rejected: {len(problems)} problem(s) in {len(files)} file(s)"
-                       + (f" (file names relative to {plain(base)})" if base else "") + ". ")
+            heading = (
+                f"Inputs rejected: {len(problems)} problem(s) in {len(files)} file(s)"
+                + (f" (file names relative to {plain(base)})" if base else "")
+                + ". "
+            )
             if stale:
-                heading = (f"STALE since {stale['at']}: the other tabs show the last good state, loaded at "
-                           f"{stale['loaded_at']}, until the inputs are fixed (r reloads; export asks first). ") + heading
+                heading = (
+                    f"STALE since {stale['at']}: the other tabs show the last good state, loaded at "
+                    f"{stale['loaded_at']}, until the inputs are fixed (r reloads; export asks first). "
+                ) + heading
             elif not kept:
                 heading += "Nothing could be scored; fix the inputs and press r to reload."
             heading += "\n" + "   ".join(f"{plain(f)}: {n}" for f, n in files.items())

@@ -47,18 +47,25 @@ def format_row(cols: InstanceColumns, i: int, widths: tuple[int, ...] = WIDTHS) 
     name = plain(cols.name(i))
     name = name if len(name) <= widths[0] else name[: widths[0] - 1] + "…"
     ok = cols.status[i] == 0
-    parts = [name.ljust(widths[0]), STATUS_CODES[cols.status[i]].ljust(widths[1]),
-             _num(cols.A[i] if ok else np.nan, widths[2]), _num(cols.mu[i], widths[3]), _num(cols.s[i], widths[4]),
-             _num(cols.scale[i], widths[5]), _num(cols.z[i], widths[6]), f"{cols.phi[i]:.4f}".rjust(widths[7])]
+    parts = [
+        name.ljust(widths[0]),
+        STATUS_CODES[cols.status[i]].ljust(widths[1]),
+        _num(cols.A[i] if ok else np.nan, widths[2]),
+        _num(cols.mu[i], widths[3]),
+        _num(cols.s[i], widths[4]),
+        _num(cols.scale[i], widths[5]),
+        _num(cols.z[i], widths[6]),
+        f"{cols.phi[i]:.4f}".rjust(widths[7]),
+    ]
     return " ".join(parts)
 
 
 def header_line(widths: tuple[int, ...] = WIDTHS, sort: tuple[str, bool] | None = None) -> str:
     """Column names over the rows, the sorted one marked ▲ (ascending) or ▼ (descending)."""
     out = []
-    for k, (c, w) in enumerate(zip(COLUMNS, widths)):
+    for k, (c, w) in enumerate(zip(COLUMNS, widths, strict=True)):
         label = c + ((" ▼" if sort[1] else " ▲") if sort and sort[0] == c else "")
-        label = label if len(label) <= w else c[: max(w - 2, 1)] + label[len(c):]
+        label = label if len(label) <= w else c[: max(w - 2, 1)] + label[len(c) :]
         out.append(label.ljust(w) if k < 2 else label.rjust(w))
     return " ".join(out)
 
@@ -66,7 +73,7 @@ def header_line(widths: tuple[int, ...] = WIDTHS, sort: tuple[str, bool] | None 
 def column_at(x: int, widths: tuple[int, ...] = WIDTHS) -> str | None:
     """The column under character offset ``x`` of a line (a header click)."""
     left = 0
-    for c, w in zip(COLUMNS, widths):
+    for c, w in zip(COLUMNS, widths, strict=True):
         if left <= x < left + w + 1:
             return c
         left += w + 1
@@ -95,7 +102,7 @@ class InstanceTable(ScrollView, can_focus=True):
 
     @dataclass
     class ScrolledX(Message):
-        x: int           # horizontal scroll offset (the header follows it)
+        x: int  # horizontal scroll offset (the header follows it)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -203,7 +210,8 @@ class InstanceTable(ScrollView, can_focus=True):
         i = int(self.order[position])
         text = format_row(self.cols, i, self.widths)
         cursor_style = self._cursor_style if self.has_focus else self._blurred_cursor_style
-        style = cursor_style if position == self.cursor else (
-            self._failure_style if self.cols.status[i] != 0 else Style())
+        style = (
+            cursor_style if position == self.cursor else (self._failure_style if self.cols.status[i] != 0 else Style())
+        )
         strip = Strip([Segment(text, style)]).crop(self.scroll_offset.x, self.scroll_offset.x + width)
         return strip.extend_cell_length(width, style if position == self.cursor else Style())

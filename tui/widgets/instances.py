@@ -38,17 +38,21 @@ class InstancesHeader(Static):
 class InstancesPane(Vertical):
     # "/" is a priority binding: it runs before the keys after it are routed, so a fast burst
     # ("/MAX0025") lands in the jump box rather than in the widget that had the focus
-    BINDINGS = [Binding("slash", "focus_jump", "Find instance", priority=True), Binding("escape", "focus_table", "Table", show=False),
-                Binding("s", "sort_next", "Sort column"), Binding("S", "sort_reverse", "Reverse sort"),
-                Binding("f", "filter_next", "Filter status")]
+    BINDINGS = [
+        Binding("slash", "focus_jump", "Find instance", priority=True),
+        Binding("escape", "focus_table", "Table", show=False),
+        Binding("s", "sort_next", "Sort column"),
+        Binding("S", "sort_reverse", "Reverse sort"),
+        Binding("f", "filter_next", "Filter status"),
+    ]
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.state: DashboardState | None = None
         self.model: str | None = None
         self.columns: InstanceColumns | None = None
-        self.key: tuple | None = None           # what is shown
-        self._wanted: tuple | None = None       # what was asked for last: (key, state)
+        self.key: tuple | None = None  # what is shown
+        self._wanted: tuple | None = None  # what was asked for last: (key, state)
         self._attempts_for: tuple | None = None
         self.relative_floor = 0.02
         self._histogram_of: tuple | None = None  # (columns, status filter) the histogram was drawn for
@@ -61,8 +65,9 @@ class InstancesPane(Vertical):
             yield Select(FILTER_OPTIONS, value=-1, id="instances-filter", allow_blank=False, compact=True)
             yield Select(SORT_OPTIONS, value="instance:0", id="instances-sort", allow_blank=False, compact=True)
             yield Input(placeholder="/ find instance", id="instances-jump", compact=True)
-        yield Static("Select a model in the overview, then a solver task and attempt.", id="instances-status",
-                     markup=False)
+        yield Static(
+            "Select a model in the overview, then a solver task and attempt.", id="instances-status", markup=False
+        )
         yield InstancesHeader(header_line(), id="instances-header", markup=False)
         yield InstanceTable(id="instances-table")
         yield Static("", id="instances-detail", markup=False)
@@ -106,9 +111,12 @@ class InstancesPane(Vertical):
             return
         self._attempts_for = (self.state, self.model, task)
         previous = select.value
-        rows = [r for r in self.state.attempts_of(self.model, task)
-                if self.state.records_path(self.model, task, r.attempt) is not None
-                or (self.model, task, r.attempt) in self.state.columns]
+        rows = [
+            r
+            for r in self.state.attempts_of(self.model, task)
+            if self.state.records_path(self.model, task, r.attempt) is not None
+            or (self.model, task, r.attempt) in self.state.columns
+        ]
         options = [(Text(f"{plain(r.attempt)} · {r.adoption_status}"), r.attempt) for r in rows]
         if [(str(t), v) for t, v in select._options if v is not Select.BLANK] != [(str(t), v) for t, v in options]:
             select.set_options(options)  # only when they differ: each reset restyles the select (tens of ms)
@@ -147,6 +155,7 @@ class InstancesPane(Vertical):
     def load(self, key: tuple) -> None:
         """Worker: reads the state itself (a worker's arguments are formatted on the UI thread)."""
         from scoring.errors import InputError
+
         state = self.state
         try:
             columns = load_instances(state, *key)
@@ -195,7 +204,8 @@ class InstancesPane(Vertical):
         column, desc = self._sort_value()
         table = self.query_one(InstanceTable)
         self.query_one("#instances-header", InstancesHeader).update(
-            header_line(table.widths, (column, desc))[self._scroll_x:])
+            header_line(table.widths, (column, desc))[self._scroll_x :]
+        )
         if self.columns is None:
             return
         status = self._status_value()
@@ -208,10 +218,12 @@ class InstancesPane(Vertical):
         cols, key = self.columns, self.key
         status = self._status_value()
         shown = len(self.query_one(InstanceTable).order)
-        self._status(f"{plain(key[0])} · {plain(cols.task)} · attempt {plain(key[2])}: relative_score "
-                     f"{cols.relative_score:.6f} over {len(cols):,} scored instances ({cols.kind}, {cols.direction}): "
-                     f"{counts_text(status_counts(cols.status))}; {len(cols.unscored)} unscored records excluded. "
-                     f"Showing {filter_note(shown, len(cols), None if status is None else STATUS_CODES[status])}.")
+        self._status(
+            f"{plain(key[0])} · {plain(cols.task)} · attempt {plain(key[2])}: relative_score "
+            f"{cols.relative_score:.6f} over {len(cols):,} scored instances ({cols.kind}, {cols.direction}): "
+            f"{counts_text(status_counts(cols.status))}; {len(cols.unscored)} unscored records excluded. "
+            f"Showing {filter_note(shown, len(cols), None if status is None else STATUS_CODES[status])}."
+        )
 
     def sort(self, column: str, descending: bool) -> None:
         self.query_one("#instances-sort", Select).value = f"{column}:{int(descending)}"
@@ -247,14 +259,16 @@ class InstancesPane(Vertical):
         self._scroll_x = message.x
         column, desc = self._sort_value()
         self.query_one("#instances-header", InstancesHeader).update(
-            header_line(self.query_one(InstanceTable).widths, (column, desc))[message.x:])
+            header_line(self.query_one(InstanceTable).widths, (column, desc))[message.x :]
+        )
 
     @on(Input.Submitted, "#instances-jump")
     def _jump(self, event: Input.Submitted) -> None:
         table = self.query_one(InstanceTable)
         if event.value and not table.find(event.value.strip()):
-            self.app.notify(f"No instance matching '{plain(event.value)}' in the current view", severity="warning",
-                            markup=False)
+            self.app.notify(
+                f"No instance matching '{plain(event.value)}' in the current view", severity="warning", markup=False
+            )
         else:
             table.focus()
 
@@ -267,30 +281,47 @@ class InstancesPane(Vertical):
             return
         if message.row is None:
             status = self._status_value()
-            detail.update(filter_note(0, len(cols), None if status is None else STATUS_CODES[status])
-                          if status is not None else "")
+            detail.update(
+                filter_note(0, len(cols), None if status is None else STATUS_CODES[status])
+                if status is not None
+                else ""
+            )
             return
         i = message.row
-        detail.update(text(f"row {table.cursor + 1:,} of {len(table.order):,} · ", explain_instance(
-            cols.name(i), STATUS_CODES[cols.status[i]], float(cols.A[i]), float(cols.mu[i]), float(cols.s[i]),
-            float(cols.scale[i]), float(cols.z[i]), float(cols.phi[i]), cols.direction, self.relative_floor)))
+        detail.update(
+            text(
+                f"row {table.cursor + 1:,} of {len(table.order):,} · ",
+                explain_instance(
+                    cols.name(i),
+                    STATUS_CODES[cols.status[i]],
+                    float(cols.A[i]),
+                    float(cols.mu[i]),
+                    float(cols.s[i]),
+                    float(cols.scale[i]),
+                    float(cols.z[i]),
+                    float(cols.phi[i]),
+                    cols.direction,
+                    self.relative_floor,
+                ),
+            )
+        )
 
     def _histogram(self, status) -> None:
         """Histogram of the rows the table shows (it follows the status filter; a re-sort keeps the rows)."""
         drawn = self._histogram_of
-        if self.columns is None or drawn is not None and drawn[0] is self.columns and drawn[1] == status:
+        if self.columns is None or (drawn is not None and drawn[0] is self.columns and drawn[1] == status):
             return
         self._histogram_of = (self.columns, status)
         order = self.query_one(InstanceTable).order
         labels, counts = histogram_bars(self.columns.phi[order], self.columns.status[order])
         plot = self.query_one("#instances-histogram", PlotextPlot)
-        redraw(plot, lambda plt: draw_histogram(plt, labels, counts, len(order), plot.size.height or 12,
-                                                plot.size.width or 80))
+        redraw(
+            plot,
+            lambda plt: draw_histogram(plt, labels, counts, len(order), plot.size.height or 12, plot.size.width or 80),
+        )
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        if action == "focus_jump" and isinstance(self.app.focused, Input):
-            return False  # "/" typed into the jump box itself
-        return True
+        return not (action == "focus_jump" and isinstance(self.app.focused, Input))  # "/" typed in the jump box
 
     def action_focus_jump(self) -> None:
         """Focus the jump box now, not after the next frame: keys typed right after / land in it."""

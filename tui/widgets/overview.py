@@ -11,7 +11,7 @@ from textual_plotext import PlotextPlot
 
 from ..charts import draw_overview, redraw
 from ..messages import DrillDown, ModelOrder, ModelSelected
-from ..views import OVERVIEW_COLUMNS, STATUS_STYLE, TRACKS, RANK_COLUMN, cells, overview_rows, sort_rows, text, top_line
+from ..views import OVERVIEW_COLUMNS, RANK_COLUMN, STATUS_STYLE, TRACKS, cells, overview_rows, sort_rows, text, top_line
 from .chart_plot import ChartPlot
 
 
@@ -26,9 +26,12 @@ class OverviewTable(DataTable):
 
 
 class OverviewPane(Vertical):
-    BINDINGS = [Binding("s", "sort_next", "Sort column"), Binding("S", "sort_reverse", "Reverse sort"),
-                Binding("c", "app.copy_table('markdown')", "Copy Markdown"),
-                Binding("C", "app.copy_table('latex')", "Copy LaTeX")]
+    BINDINGS = [
+        Binding("s", "sort_next", "Sort column"),
+        Binding("S", "sort_reverse", "Reverse sort"),
+        Binding("c", "app.copy_table('markdown')", "Copy Markdown"),
+        Binding("C", "app.copy_table('latex')", "Copy LaTeX"),
+    ]
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -58,14 +61,22 @@ class OverviewPane(Vertical):
         self.query_one(PlotextPlot).set_class(False, "gone")
         counts = {s: sum(r.status == s for r in self.rows) for s in ("complete", "provisional", "incomplete")}
         lead_part = top_line(document)
-        self.query_one("#overview-summary", Static).update(text(
-            *((("DEMO: the bundled synthetic sample run, not yours.   ", "bold reverse"),) if demo else ()),
-            *lead_part, ".   Run status: ", (document["status"], "bold"),
-            f" ({counts['complete']} complete, {counts['provisional']} provisional, {counts['incomplete']} incomplete)."
-            f"   Suite ", document["suite"], f", {document['solver_protocol']} protocol, reference ",
-            document["solver_reference_id"], ".   ± is the 95% task-clustered t half-width; Var. budget is each track's share of its variance "
-            "(SPEC 12.4); Rank is best–worst over the "
-            "models not separated from it (paired t, Holm-corrected, SPEC 12.1)."))
+        self.query_one("#overview-summary", Static).update(
+            text(
+                *((("DEMO: the bundled synthetic sample run, not yours.   ", "bold reverse"),) if demo else ()),
+                *lead_part,
+                ".   Run status: ",
+                (document["status"], "bold"),
+                f" ({counts['complete']} complete, {counts['provisional']} provisional, {counts['incomplete']} incomplete)."
+                f"   Suite ",
+                document["suite"],
+                f", {document['solver_protocol']} protocol, reference ",
+                document["solver_reference_id"],
+                ".   ± is the 95% task-clustered t half-width; Var. budget is each track's share of its variance "
+                "(SPEC 12.4); Rank is best–worst over the "
+                "models not separated from it (paired t, Holm-corrected, SPEC 12.1).",
+            )
+        )
         self._fill(selected)
 
     def order(self) -> list[str]:
@@ -106,10 +117,19 @@ class OverviewPane(Vertical):
         """The chart in the table's order (tui/charts.py draws it)."""
         plot = self.query_one(PlotextPlot)
         rows = sort_rows(self.rows, self.sort_column, self.sort_reverse)
-        redraw(plot, lambda plt: draw_overview(
-            plt, [r.model for r in rows], [r.index for r in rows], [r.index_pm for r in rows],
-            {t: [r.means[t] for r in rows] for t in TRACKS}, {t: [r.pms[t] for r in rows] for t in TRACKS},
-            width=plot.size.width or 80, height=plot.size.height or 16))
+        redraw(
+            plot,
+            lambda plt: draw_overview(
+                plt,
+                [r.model for r in rows],
+                [r.index for r in rows],
+                [r.index_pm for r in rows],
+                {t: [r.means[t] for r in rows] for t in TRACKS},
+                {t: [r.pms[t] for r in rows] for t in TRACKS},
+                width=plot.size.width or 80,
+                height=plot.size.height or 16,
+            ),
+        )
 
     def sort_by(self, column: int) -> None:
         if column == self.sort_column:

@@ -10,12 +10,24 @@ from textual.widgets import DataTable, Input, Static
 from textual_plotext import PlotextPlot
 
 from ..charts import TRACK_COLORS, draw_passk, redraw
-from ..views import (LETTERS, TRACKS, cells, parse_target, passk_rows, plan_row, plan_summary, shares_text,
-                     target_text, text)
+from ..views import (
+    LETTERS,
+    TRACKS,
+    cells,
+    parse_target,
+    passk_rows,
+    plan_row,
+    plan_summary,
+    shares_text,
+    target_text,
+    text,
+)
 from .chart_plot import ChartPlot
 
-EXPLAIN = ("pass^k = C(c, k) / C(n, k) per task: n = adopted attempts with score_status valid, c = those scoring at or "
-           "above the track's threshold; a track's pass^k is the mean over its tasks with n ≥ k (SPEC 5).")
+EXPLAIN = (
+    "pass^k = C(c, k) / C(n, k) per task: n = adopted attempts with score_status valid, c = those scoring at or "
+    "above the track's threshold; a track's pass^k is the mean over its tasks with n ≥ k (SPEC 5)."
+)
 
 
 PARTS = ("#passk-explain", "#passk-table", "#passk-plot", "#plan-title", "#plan-table", "#plan-controls")
@@ -49,8 +61,9 @@ class PassKPane(Vertical):
         for selector in PARTS:
             self.query_one(selector).set_class(False, "gone")
         self._plan(document, model, plan)
-        self.query_one("#passk-title", Static).update(text("pass^k of ", (model, "bold"),
-                                                           " (the model selected in the Overview)"))
+        self.query_one("#passk-title", Static).update(
+            text("pass^k of ", (model, "bold"), " (the model selected in the Overview)")
+        )
         kmax, rows = passk_rows(document, model)
         table = self.query_one("#passk-table", DataTable)
         table.clear(columns=True)
@@ -58,8 +71,11 @@ class PassKPane(Vertical):
         for r in rows:
             table.add_row(*cells(*r))
         pk = document["models"][model]["pass_hat_k"]
-        series = {f"{LETTERS[t]} {t}": [pk[t]["by_k"][str(k)] for k in range(1, len(pk[t]["by_k"]) + 1)]
-                  for t in TRACKS if pk[t]["by_k"]}
+        series = {
+            f"{LETTERS[t]} {t}": [pk[t]["by_k"][str(k)] for k in range(1, len(pk[t]["by_k"]) + 1)]
+            for t in TRACKS
+            if pk[t]["by_k"]
+        }
         colors = {f"{LETTERS[t]} {t}": TRACK_COLORS[t] for t in TRACKS}
         plot = self.query_one(PlotextPlot)
         redraw(plot, lambda plt: draw_passk(plt, series, colors, "attempt per task", plot.size.width or 80))
@@ -78,9 +94,17 @@ class PassKPane(Vertical):
         labels, values = plan_row(entry)
         table.add_columns("", *labels)
         table.add_row(*cells("half-width", *values))
-        title.update(text("Planning (SPEC 12.3): ", (model, "bold"), "'s projected 95% index half-width (points) "
-                          "by attempts per task r; variance budget of its interval now ", budget,
-                          ".   ", plan_summary(entry)))
+        title.update(
+            text(
+                "Planning (SPEC 12.3): ",
+                (model, "bold"),
+                "'s projected 95% index half-width (points) "
+                "by attempts per task r; variance budget of its interval now ",
+                budget,
+                ".   ",
+                plan_summary(entry),
+            )
+        )
         self._target()
 
     @on(Input.Changed, "#plan-target")
@@ -90,6 +114,7 @@ class PassKPane(Vertical):
 
     def _target(self) -> None:
         from ..state import attempts_needed
+
         needed = self.query_one("#plan-needed", Static)
         if self.plan_entry is None:
             needed.update("")

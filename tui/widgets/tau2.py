@@ -12,9 +12,11 @@ from ..charts import INDEX_COLOR, draw_passk, redraw
 from ..views import cells, cost_text, fmt, plain, tau2_columns, tau2_meta_line, tau2_sorted, tau2_task_rows
 from .chart_plot import ChartPlot
 
-NO_FILE = ("No tau2-bench results open. Start the dashboard with --tau2 RESULTS_JSON (a results.json of "
-           "tau2-bench, or its run folder) to see pass^k, termination reasons and the reward-gate audit here. "
-           "This tab is independent of the run and of the model selected in the Overview.")
+NO_FILE = (
+    "No tau2-bench results open. Start the dashboard with --tau2 RESULTS_JSON (a results.json of "
+    "tau2-bench, or its run folder) to see pass^k, termination reasons and the reward-gate audit here. "
+    "This tab is independent of the run and of the model selected in the Overview."
+)
 
 
 class Tau2Pane(VerticalScroll):
@@ -53,9 +55,11 @@ class Tau2Pane(VerticalScroll):
         self._parts(False)
 
     def show_rejected(self, count: int, kept: bool) -> None:
-        note = (f"tau2-bench results rejected: {count} problem(s), listed in 7 Diagnostics. "
-                + ("Showing the last good read of the file until it is fixed (r reloads)." if kept
-                   else "Fix the file and press r to reload."))
+        note = f"tau2-bench results rejected: {count} problem(s), listed in 7 Diagnostics. " + (
+            "Showing the last good read of the file until it is fixed (r reloads)."
+            if kept
+            else "Fix the file and press r to reload."
+        )
         if not kept:
             self.query_one("#tau2-summary", Static).update(note)
             self._parts(False)
@@ -65,12 +69,14 @@ class Tau2Pane(VerticalScroll):
     def _summary(self) -> str:
         m = self.metrics
         pk = "  ".join(f"pass^{k} {fmt(v)}" for k, v in m["pass_hat_k"].items())
-        return (f"{plain(m['source'])}\n{plain(tau2_meta_line(self.meta))}\n"
-                f"{m['num_simulations']} runs, {m['num_tasks']} tasks, {m['infra_errors']} infrastructure "
-                f"errors dropped; avg_reward {fmt(m['avg_reward'])}, avg_agent_cost {cost_text(m['avg_agent_cost'])}; "
-                f"{pk}; DB match {m['db']['match']} / mismatch {m['db']['mismatch']} / not checked "
-                f"{m['db']['not_checked']}. Success = reward within 1e-6 of 1; pass^k = C(c,k)/C(n,k) averaged over "
-                "tasks. Independent of the model selected in the Overview.")
+        return (
+            f"{plain(m['source'])}\n{plain(tau2_meta_line(self.meta))}\n"
+            f"{m['num_simulations']} runs, {m['num_tasks']} tasks, {m['infra_errors']} infrastructure "
+            f"errors dropped; avg_reward {fmt(m['avg_reward'])}, avg_agent_cost {cost_text(m['avg_agent_cost'])}; "
+            f"{pk}; DB match {m['db']['match']} / mismatch {m['db']['mismatch']} / not checked "
+            f"{m['db']['not_checked']}. Success = reward within 1e-6 of 1; pass^k = C(c,k)/C(n,k) averaged over "
+            "tasks. Independent of the model selected in the Overview."
+        )
 
     def show(self, m: dict, meta: dict | None = None) -> None:
         self.metrics, self.meta = m, meta or {}
@@ -87,14 +93,17 @@ class Tau2Pane(VerticalScroll):
         audit.clear(columns=True)
         audit.add_columns("task_id", "trial", "stored", "derived", "finding")
         for a in m["audit"]:
-            audit.add_row(*cells(a["task_id"], a["trial"], fmt(a["stored_reward"], 7), fmt(a["derived_reward"], 7),
-                                 a["finding"]))
+            audit.add_row(
+                *cells(a["task_id"], a["trial"], fmt(a["stored_reward"], 7), fmt(a["derived_reward"], 7), a["finding"])
+            )
         audit.set_class(not m["audit"], "gone")
         self.query_one("#tau2-audit-title", Static).update(
             f"Reward-gate audit: {len(m['audit'])} finding(s) (reward re-derived from reward_info under its "
-            "reward_basis)" if m["audit"] else
-            "Reward-gate audit: no findings. Every evaluated run's stored reward matches the reward re-derived "
-            "from its reward_info under its reward_basis.")
+            "reward_basis)"
+            if m["audit"]
+            else "Reward-gate audit: no findings. Every evaluated run's stored reward matches the reward re-derived "
+            "from its reward_info under its reward_basis."
+        )
 
     def _plot(self, m: dict) -> None:
         """The run's pass^k by k (tui/charts.py draws it)."""
@@ -113,7 +122,7 @@ class Tau2Pane(VerticalScroll):
         arrow = " ▼" if self.sort_reverse else " ▲"
         for i, name in enumerate(tau2_columns(m)):
             tasks.add_column(name + (arrow if i == self.sort_column else ""), key=str(i))
-        for t, r in zip(ordered, rows):
+        for t, r in zip(ordered, rows, strict=True):
             tasks.add_row(*cells(*r), key=str(t["task_id"]))
         if current in tasks.rows:
             tasks.move_cursor(row=tasks.get_row_index(current))
