@@ -39,6 +39,10 @@ def reject_duplicate_keys(data: bytes, file: str, typed: object = None) -> None:
         reserialized: bytes | None = orjson.dumps(orjson.loads(data))
     except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # e.g. an integer beyond 64 bits
         reserialized = None
+        try:  # a decoder may skip an unread value without checking its text: the file must be UTF-8
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError([syntax_problem(exc, data, file)]) from None
     check_duplicate_keys(data, reserialized, file)
 
 

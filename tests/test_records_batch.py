@@ -143,3 +143,13 @@ def test_solver_score_output_on_shuffled_records_is_worked_out_by_hand(tmp_path)
     # the file is written in the key order of SPEC 7, indented (3 instances), with a final newline
     text = out.read_text()
     assert text.endswith("}\n") and text.startswith('{\n  "task": "t",\n  "suite": "lite",')
+
+
+def test_invalid_utf8_in_a_value_the_decoder_skips_is_rejected_naming_the_place():
+    # msgspec skips an extra key's value without reading its text; the file must still be UTF-8
+    data = b'[{"instance": "a", "status": "ok", "A": 1, "note": "\xff"}]'
+    with pytest.raises(InputError) as info:
+        read_records(data, "r.json", "objective")
+    (problem,) = info.value.problems
+    column = data.index(b"\xff") + 1  # the bad byte, counted from 1
+    assert problem.file == "r.json" and f"line 1 column {column}" in str(problem) and "UTF-8" in str(problem)
