@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 
+import msgspec
 import numpy as np
 
 from .crosscheck import rescore_from_records
@@ -229,7 +230,7 @@ def evaluate_run(run: Run, thresholds: dict[str, float] | None = None) -> tuple[
     result = {
         "status": worst_status([m["status"] for m in models.values()]),
         "models": models,
-        "ranks": ranks_of_document({"models": models}, WEIGHTS),
+        "ranks": msgspec.to_builtins(ranks_of_document({"models": models}, WEIGHTS)),
         "ignored_rows": ignored_rows_summary(checked.ignored),
     }
     return result, checked

@@ -31,7 +31,6 @@ def plan_document(document: dict, checked: Checked, max_attempts: int, target: f
 
     from .aggregate import attempt_scores
     from .planning import plan
-    from .results import PlanDocument
 
     models = {}
     for name, entry in document["models"].items():
@@ -40,7 +39,7 @@ def plan_document(document: dict, checked: Checked, max_attempts: int, target: f
             by_track[track].append(xs)
         models[name] = by_track
     result = plan(models, WEIGHTS, max_attempts, target)
-    return msgspec.to_builtins(msgspec.convert(result, PlanDocument))  # the shape, checked
+    return msgspec.to_builtins(result)
 
 
 def _num(x: float | None, digits: int = 4) -> str:

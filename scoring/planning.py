@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import TypedDict
 
 from scipy.special import stdtrit
 
+from .results import ModelPlan, PlanDocument, TrackVariance
 from .uncertainty import LEVEL, power_of_two_scale, t_quantile, welch_satterthwaite
 
 POWER = 0.80
@@ -26,24 +26,6 @@ DEFAULT_MAX_ATTEMPTS = 10
 TasksByTrack = Mapping[str, Sequence[Sequence[float]]]
 # track -> one (A's attempts, B's attempts) per task both models scored
 PairedTasksByTrack = Mapping[str, Sequence[tuple[Sequence[float], Sequence[float]]]]
-
-
-class TrackVariance(TypedDict):
-    m: int
-    s_w2: float | None
-    sigma_b2: float | None
-
-
-class ModelPlan(TypedDict):
-    tracks: dict[str, TrackVariance]
-    half_width: dict[str, float | None]
-    attempts_for_target: int | None
-
-
-class Plan(TypedDict):
-    models: dict[str, ModelPlan]
-    target: float | None
-    level: float
 
 
 def _mean(xs: Sequence[float]) -> float:
@@ -77,13 +59,13 @@ def track_variance(tasks: Sequence[Sequence[float]]) -> TrackVariance:
     tasks = [xs for xs in tasks if len(xs)]
     m = len(tasks)
     if m < 2:
-        return {"m": m, "s_w2": None, "sigma_b2": None}
+        return TrackVariance(m=m, s_w2=None, sigma_b2=None)
     s_w2 = within_variance(tasks)
     if s_w2 is None:
-        return {"m": m, "s_w2": None, "sigma_b2": None}
+        return TrackVariance(m=m, s_w2=None, sigma_b2=None)
     s2 = _sample_variance([_mean(xs) for xs in tasks])
     mean_inv_r = math.fsum(1.0 / len(xs) for xs in tasks) / m
-    return {"m": m, "s_w2": s_w2, "sigma_b2": max(0.0, s2 - s_w2 * mean_inv_r)}
+    return TrackVariance(m=m, s_w2=s_w2, sigma_b2=max(0.0, s2 - s_w2 * mean_inv_r))
 
 
 def _half_width(terms: list[tuple[float, int]], quantile) -> float:
@@ -100,9 +82,9 @@ def projected_half_width(tracks: Mapping[str, TrackVariance], weights: Mapping[s
     terms = []
     for t in weights:
         v = tracks.get(t)
-        if v is None or v["sigma_b2"] is None or v["s_w2"] is None:
+        if v is None or v.sigma_b2 is None or v.s_w2 is None:
             return None
-        terms.append((weights[t] ** 2 * (v["sigma_b2"] + v["s_w2"] / r) / v["m"], v["m"]))
+        terms.append((weights[t] ** 2 * (v.sigma_b2 + v.s_w2 / r) / v.m, v.m))
     return _half_width(terms, t_quantile)
 
 
@@ -125,7 +107,7 @@ def plan_model(
     """One model's entry of ``tcsexam plan`` (SPEC 12.3); every track of ``weights`` is listed (m = 0 if absent)."""
     tracks = {t: track_variance(tasks_by_track.get(t, ())) for t in weights}
     half = {str(r): projected_half_width(tracks, weights, r) for r in range(1, max_attempts + 1)}
-    return {"tracks": tracks, "half_width": half, "attempts_for_target": attempts_for_target(half, target)}
+    return ModelPlan(tracks=tracks, half_width=half, attempts_for_target=attempts_for_target(half, target))
 
 
 def plan(
@@ -133,13 +115,13 @@ def plan(
     weights: Mapping[str, float],
     max_attempts: int = DEFAULT_MAX_ATTEMPTS,
     target: float | None = None,
-) -> Plan:
+) -> PlanDocument:
     """The document ``tcsexam plan`` writes (SPEC 12.3), models in the given (cohort) order."""
-    return {
-        "models": {name: plan_model(t, weights, max_attempts, target) for name, t in models.items()},
-        "target": target,
-        "level": LEVEL,
-    }
+    return PlanDocument(
+        models={name: plan_model(t, weights, max_attempts, target) for name, t in models.items()},
+        target=target,
+        level=LEVEL,
+    )
 
 
 def _power_quantile(df: float) -> float:

@@ -11,37 +11,15 @@ index.json.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TypedDict
+from typing import Final, TypedDict
 
 from scipy import stats
 
 from .differences import TaskMeans, paired_comparison, task_means_of
+from .results import RankInterval, RankPair, Ranks
 
-METHOD = "paired-t-holm"
+METHOD: Final = "paired-t-holm"
 ALPHA = 0.05
-
-
-class RankInterval(TypedDict):
-    best: int
-    worst: int
-
-
-class Pair(TypedDict):
-    a: str
-    b: str
-    difference: float | None
-    se: float | None
-    df: float | None
-    p: float | None
-    p_holm: float | None
-    separated: bool
-
-
-class RanksBlock(TypedDict):
-    method: str
-    alpha: float
-    models: dict[str, RankInterval]
-    pairs: list[Pair]
 
 
 class PairedDifference(TypedDict):
@@ -92,7 +70,7 @@ def rank_models(
     task_means: Mapping[str, TaskMeans],
     weights: Mapping[str, float],
     alpha: float = ALPHA,
-) -> RanksBlock:
+) -> Ranks:
     """The ``ranks`` block of index.json (SPEC 12.1).
 
     ``indexes`` holds every cohort model in cohort order (index None when
@@ -102,39 +80,28 @@ def rank_models(
     """
     scored = {m: v for m, v in indexes.items() if v is not None}
     ordered = sorted(scored, key=lambda m: -scored[m])  # sorted() is stable: ties keep cohort order
-    pairs: list[Pair] = []
+    pairs: list[RankPair] = []
     for i, a in enumerate(ordered):
         for b in ordered[i + 1 :]:
             d = paired_index_difference(task_means[a], task_means[b], weights)
             p = pair_p_value(d["difference"], d["se"], d["df"])
-            pairs.append(
-                {
-                    "a": a,
-                    "b": b,
-                    "difference": d["difference"],
-                    "se": d["se"],
-                    "df": d["df"],
-                    "p": p,
-                    "p_holm": None,
-                    "separated": False,
-                }
-            )
-    tested = [(pair, pair["p"]) for pair in pairs if pair["p"] is not None]
+            pairs.append(RankPair(a, b, d["difference"], d["se"], d["df"], p, p_holm=None, separated=False))
+    tested = [(pair, pair.p) for pair in pairs if pair.p is not None]
     for (pair, _), adjusted in zip(tested, holm([p for _, p in tested]), strict=True):
-        pair["p_holm"] = adjusted
-        pair["separated"] = adjusted < alpha
+        pair.p_holm = adjusted
+        pair.separated = adjusted < alpha
     n = len(ordered)
     above = {m: 0 for m in ordered}  # separated models with a higher index
     below = {m: 0 for m in ordered}  # separated models with a lower index
     for pair in pairs:
-        if pair["separated"]:
-            above[pair["b"]] += 1
-            below[pair["a"]] += 1
-    models: dict[str, RankInterval] = {m: {"best": 1 + above[m], "worst": n - below[m]} for m in ordered}
-    return {"method": METHOD, "alpha": alpha, "models": models, "pairs": pairs}
+        if pair.separated:
+            above[pair.b] += 1
+            below[pair.a] += 1
+    models = {m: RankInterval(best=1 + above[m], worst=n - below[m]) for m in ordered}
+    return Ranks(method=METHOD, alpha=alpha, models=models, pairs=pairs)
 
 
-def ranks_of_document(document: Mapping, weights: Mapping[str, float]) -> RanksBlock:
+def ranks_of_document(document: Mapping, weights: Mapping[str, float]) -> Ranks:
     """The ``ranks`` block for an index.json document (SPEC 7 shape), models in its (cohort) order."""
     models = document["models"]
     return rank_models(
@@ -142,12 +109,12 @@ def ranks_of_document(document: Mapping, weights: Mapping[str, float]) -> RanksB
     )
 
 
-def top_group(ranks: RanksBlock) -> list[str]:
+def top_group(ranks: Ranks) -> list[str]:
     """The models whose best rank is 1 (SPEC 12.1), highest index first."""
-    return [m for m, r in ranks["models"].items() if r["best"] == 1]
+    return [m for m, r in ranks.models.items() if r.best == 1]
 
 
-def leader(ranks: RanksBlock) -> str | None:
+def leader(ranks: Ranks) -> str | None:
     """The leader only when the top group holds one model alone (SPEC 12.1), else None."""
     group = top_group(ranks)
     return group[0] if len(group) == 1 else None
@@ -155,4 +122,4 @@ def leader(ranks: RanksBlock) -> str | None:
 
 def format_rank(r: RankInterval) -> str:
     """A rank as the Overview and ``table`` show it: ``best`` or ``best–worst``."""
-    return str(r["best"]) if r["best"] == r["worst"] else f"{r['best']}–{r['worst']}"
+    return str(r.best) if r.best == r.worst else f"{r.best}–{r.worst}"

@@ -21,6 +21,7 @@ from scoring.planning import (
     track_variance,
     within_variance,
 )
+from scoring.results import TrackVariance
 from scoring.vocab import WEIGHTS
 
 # theorem: task means .5, 1, 0; within SS .5 over Σ(r_i − 1) = 3 -> s_w² = 1/6;
@@ -44,17 +45,19 @@ def hand_half_width(terms):
 
 
 def test_track_variances_by_hand_with_sigma_b_floored_at_zero():
-    assert track_variance(RUN["theorem"]) == {"m": 3, "s_w2": pytest.approx(1 / 6), "sigma_b2": pytest.approx(1 / 6)}
+    assert track_variance(RUN["theorem"]) == TrackVariance(
+        m=3, s_w2=pytest.approx(1 / 6), sigma_b2=pytest.approx(1 / 6)
+    )
     solver = track_variance(RUN["solver"])
-    assert solver["s_w2"] == pytest.approx(0.18, abs=1e-15) and solver["sigma_b2"] == 0.0  # floored, not −.09
-    assert track_variance(RUN["construction"]) == {"m": 3, "s_w2": 0.0, "sigma_b2": pytest.approx(0.25)}
+    assert solver.s_w2 == pytest.approx(0.18, abs=1e-15) and solver.sigma_b2 == 0.0  # floored, not −.09
+    assert track_variance(RUN["construction"]) == TrackVariance(m=3, s_w2=0.0, sigma_b2=pytest.approx(0.25))
 
 
 def test_s_w2_is_null_without_a_task_run_twice():
     assert within_variance([[0], [1], [1]]) is None
-    assert track_variance([[0], [1], [1]]) == {"m": 3, "s_w2": None, "sigma_b2": None}
-    assert track_variance([[0, 1]]) == {"m": 1, "s_w2": None, "sigma_b2": None}  # m < 2
-    assert track_variance([[0, 1], []])["m"] == 1  # a task without an attempt has no task mean
+    assert track_variance([[0], [1], [1]]) == TrackVariance(m=3, s_w2=None, sigma_b2=None)
+    assert track_variance([[0, 1]]) == TrackVariance(m=1, s_w2=None, sigma_b2=None)  # m < 2
+    assert track_variance([[0, 1], []]).m == 1  # a task without an attempt has no task mean
 
 
 def test_half_width_by_hand():
@@ -78,31 +81,31 @@ def test_plan_model_document_and_attempts_for_target():
     _, h2 = hand_half_width([(75.0, 3), (40.5, 2), (75.0, 3), (100 / 12, 3)])
     target = (h1 + h2) / 2  # between: the first r that reaches it is 2
     p = plan_model(RUN, WEIGHTS, max_attempts=4, target=target)
-    assert list(p["half_width"]) == ["1", "2", "3", "4"]
-    assert p["half_width"]["2"] == pytest.approx(h2, rel=1e-12) and p["attempts_for_target"] == 2
-    assert p["tracks"]["solver"] == {"m": 2, "s_w2": pytest.approx(0.18), "sigma_b2": 0.0}
-    assert plan_model(RUN, WEIGHTS, max_attempts=4)["attempts_for_target"] is None  # no target
-    assert plan_model(RUN, WEIGHTS, max_attempts=4, target=1e-3)["attempts_for_target"] is None  # never reached
+    assert list(p.half_width) == ["1", "2", "3", "4"]
+    assert p.half_width["2"] == pytest.approx(h2, rel=1e-12) and p.attempts_for_target == 2
+    assert p.tracks["solver"] == TrackVariance(m=2, s_w2=pytest.approx(0.18), sigma_b2=0.0)
+    assert plan_model(RUN, WEIGHTS, max_attempts=4).attempts_for_target is None  # no target
+    assert plan_model(RUN, WEIGHTS, max_attempts=4, target=1e-3).attempts_for_target is None  # never reached
     doc = plan({"m1": RUN}, WEIGHTS, max_attempts=2, target=target)
-    assert doc["target"] == target and doc["level"] == 0.95 and list(doc["models"]) == ["m1"]
-    assert list(plan({"x": RUN}, WEIGHTS)["models"]["x"]["half_width"]) == [str(r) for r in range(1, 11)]
+    assert doc.target == target and doc.level == 0.95 and list(doc.models) == ["m1"]
+    assert list(plan({"x": RUN}, WEIGHTS).models["x"].half_width) == [str(r) for r in range(1, 11)]
 
 
 def test_half_width_null_when_a_track_cannot_be_planned():
     one_attempt = dict(RUN, conjecture=[[0], [1], [1]])  # s_w² null
-    assert all(v is None for v in plan_model(one_attempt, WEIGHTS, target=100.0)["half_width"].values())
-    assert plan_model(one_attempt, WEIGHTS, target=100.0)["attempts_for_target"] is None
+    assert all(v is None for v in plan_model(one_attempt, WEIGHTS, target=100.0).half_width.values())
+    assert plan_model(one_attempt, WEIGHTS, target=100.0).attempts_for_target is None
     one_task = dict(RUN, conjecture=[[0, 1]])  # m < 2
     assert projected_half_width({t: track_variance(v) for t, v in one_task.items()}, WEIGHTS, 3) is None
     missing = {t: v for t, v in RUN.items() if t != "solver"}
     p = plan_model(missing, WEIGHTS)
-    assert p["tracks"]["solver"] == {"m": 0, "s_w2": None, "sigma_b2": None} and p["half_width"]["1"] is None
+    assert p.tracks["solver"] == TrackVariance(m=0, s_w2=None, sigma_b2=None) and p.half_width["1"] is None
 
 
 def test_half_width_zero_when_var_is_zero():
     flat = {t: [[1, 1], [1, 1]] for t in WEIGHTS}  # s_w² = 0, S² = 0 -> σ_b² = 0
     p = plan_model(flat, WEIGHTS, max_attempts=3, target=0.0)
-    assert p["half_width"] == {"1": 0.0, "2": 0.0, "3": 0.0} and p["attempts_for_target"] == 1
+    assert p.half_width == {"1": 0.0, "2": 0.0, "3": 0.0} and p.attempts_for_target == 1
 
 
 def test_attempts_for_target_reads_keys_as_numbers():
@@ -195,5 +198,10 @@ def test_shares_of_a_ci_block():
 def test_plan_and_mde_are_json_without_nan():
     import json
 
-    json.dumps(plan({"m": RUN, "n": dict(RUN, conjecture=[[0], [1]])}, WEIGHTS, target=20.0), allow_nan=False)
+    import msgspec
+
+    json.dumps(
+        msgspec.to_builtins(plan({"m": RUN, "n": dict(RUN, conjecture=[[0], [1]])}, WEIGHTS, target=20.0)),
+        allow_nan=False,
+    )
     json.dumps(mde(PAIR, WEIGHTS), allow_nan=False)

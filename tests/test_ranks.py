@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,6 +19,7 @@ from scoring.ranks import (
     rank_models,
     top_group,
 )
+from scoring.results import RankInterval, RankPair
 from scoring.vocab import WEIGHTS
 
 
@@ -73,43 +75,40 @@ def test_rank_interval_with_one_separated_and_one_unseparated_pair():
     # Holm, K = 3: sorted 0, .14021, .5 -> 3·0 = 0, 2·.14021 = .28043, 1·.5 = .5. Only A–C is separated.
     # best = 1 + separated above, worst = 3 − separated below: A 1–2, B 1–3, C 2–3.
     r = rank_models({"C": 6.0, "A": 88.0, "B": 21.0}, {"A": A, "B": B, "C": C}, WEIGHTS)
-    assert r["method"] == "paired-t-holm" and r["alpha"] == 0.05
-    assert list(r["models"]) == ["A", "B", "C"]  # by index, highest first
-    assert r["models"] == {"A": {"best": 1, "worst": 2}, "B": {"best": 1, "worst": 3}, "C": {"best": 2, "worst": 3}}
-    pairs = {(p["a"], p["b"]): p for p in r["pairs"]}
+    assert r.method == "paired-t-holm" and r.alpha == 0.05
+    assert list(r.models) == ["A", "B", "C"]  # by index, highest first
+    assert r.models == {
+        "A": RankInterval(best=1, worst=2),
+        "B": RankInterval(best=1, worst=3),
+        "C": RankInterval(best=2, worst=3),
+    }
+    pairs = {(p.a, p.b): p for p in r.pairs}
     assert list(pairs) == [("A", "B"), ("A", "C"), ("B", "C")]
     p_ab = 1 - 2 / math.pi * math.atan(67 / 15)
-    assert pairs["A", "B"]["p"] == pytest.approx(p_ab, abs=1e-14)
-    assert pairs["A", "B"]["p_holm"] == pytest.approx(2 * p_ab, abs=1e-14) and not pairs["A", "B"]["separated"]
-    assert pairs["A", "C"] == {
-        "a": "A",
-        "b": "C",
-        "difference": pytest.approx(82.0),
-        "se": 0.0,
-        "df": None,
-        "p": 0.0,
-        "p_holm": 0.0,
-        "separated": True,
-    }
-    assert pairs["B", "C"]["p_holm"] == pytest.approx(0.5, abs=1e-14) and not pairs["B", "C"]["separated"]
+    assert pairs["A", "B"].p == pytest.approx(p_ab, abs=1e-14)
+    assert pairs["A", "B"].p_holm == pytest.approx(2 * p_ab, abs=1e-14) and not pairs["A", "B"].separated
+    assert pairs["A", "C"] == RankPair(
+        a="A", b="C", difference=pytest.approx(82.0), se=0.0, df=None, p=0.0, p_holm=0.0, separated=True
+    )
+    assert pairs["B", "C"].p_holm == pytest.approx(0.5, abs=1e-14) and not pairs["B", "C"].separated
     assert top_group(r) == ["A", "B"] and leader(r) is None
-    assert [format_rank(r["models"][m]) for m in "ABC"] == ["1–2", "1–3", "2–3"]
+    assert [format_rank(r.models[m]) for m in "ABC"] == ["1–2", "1–3", "2–3"]
 
 
 def test_a_lone_top_model_is_the_leader():
     # without B: A–C is the only pair, p = 0, Holm K = 1 -> separated; A ranks 1, C 2
     r = rank_models({"A": 88.0, "C": 6.0}, {"A": A, "C": C}, WEIGHTS)
-    assert r["models"] == {"A": {"best": 1, "worst": 1}, "C": {"best": 2, "worst": 2}}
-    assert leader(r) == "A" and format_rank(r["models"]["C"]) == "2"
+    assert r.models == {"A": RankInterval(best=1, worst=1), "C": RankInterval(best=2, worst=2)}
+    assert leader(r) == "A" and format_rank(r.models["C"]) == "2"
 
 
 def test_separation_is_strictly_below_alpha():
     # the threshold is strict: alpha equal to the adjusted p does not separate, the next float above does
-    p = rank_models({"A": 88.0, "B": 21.0}, {"A": A, "B": B}, WEIGHTS)["pairs"][0]["p_holm"]
+    p = rank_models({"A": 88.0, "B": 21.0}, {"A": A, "B": B}, WEIGHTS).pairs[0].p_holm
     at = rank_models({"A": 88.0, "B": 21.0}, {"A": A, "B": B}, WEIGHTS, alpha=p)
     above = rank_models({"A": 88.0, "B": 21.0}, {"A": A, "B": B}, WEIGHTS, alpha=math.nextafter(p, 1.0))
-    assert at["pairs"][0]["separated"] is False and at["models"]["B"] == {"best": 1, "worst": 2}
-    assert above["pairs"][0]["separated"] is True and above["models"]["B"] == {"best": 2, "worst": 2}
+    assert at.pairs[0].separated is False and at.models["B"] == RankInterval(best=1, worst=2)
+    assert above.pairs[0].separated is True and above.models["B"] == RankInterval(best=2, worst=2)
 
 
 def test_pairs_without_se_are_never_separated():
@@ -118,24 +117,24 @@ def test_pairs_without_se_are_never_separated():
     b = task_means({"theorem": [0, 0], "solver": [0, 0], "construction": [0, 0], "conjecture": [0]})
     c = task_means({"theorem": [0, 0], "solver": [0, 0], "construction": [0, 0], "conjecture": [0]})
     r = rank_models({"a": 130.0, "b": 0.0, "c": 0.0}, {"a": a, "b": b, "c": c}, WEIGHTS)
-    assert all(p["se"] is None and p["p"] is None and p["p_holm"] is None and not p["separated"] for p in r["pairs"])
-    assert r["pairs"][0]["difference"] == pytest.approx(130.0)
-    assert all(v == {"best": 1, "worst": 3} for v in r["models"].values())
+    assert all(p.se is None and p.p is None and p.p_holm is None and not p.separated for p in r.pairs)
+    assert r.pairs[0].difference == pytest.approx(130.0)
+    assert all(v == RankInterval(best=1, worst=3) for v in r.models.values())
 
 
 def test_identical_models_tie_in_cohort_order_with_p_one():
     r = rank_models({"second": 6.0, "first": 6.0}, {"second": C, "first": C}, WEIGHTS)
-    assert list(r["models"]) == ["second", "first"]  # tie: cohort order
-    (pair,) = r["pairs"]
-    assert (pair["a"], pair["b"], pair["difference"], pair["se"], pair["p"]) == ("second", "first", 0.0, 0.0, 1.0)
-    assert r["models"]["second"] == {"best": 1, "worst": 2} and top_group(r) == ["second", "first"]
+    assert list(r.models) == ["second", "first"]  # tie: cohort order
+    (pair,) = r.pairs
+    assert (pair.a, pair.b, pair.difference, pair.se, pair.p) == ("second", "first", 0.0, 0.0, 1.0)
+    assert r.models["second"] == RankInterval(best=1, worst=2) and top_group(r) == ["second", "first"]
 
 
 def test_null_index_models_are_absent_and_a_single_model_ranks_one():
     r = rank_models({"A": 88.0, "late": None}, {"A": A, "late": C}, WEIGHTS)
-    assert r["models"] == {"A": {"best": 1, "worst": 1}} and r["pairs"] == []
+    assert r.models == {"A": RankInterval(best=1, worst=1)} and r.pairs == []
     assert leader(r) == "A"
-    assert rank_models({"late": None}, {"late": C}, WEIGHTS)["models"] == {}
+    assert rank_models({"late": None}, {"late": C}, WEIGHTS).models == {}
 
 
 def test_holm_counts_only_pairs_with_a_p():
@@ -143,9 +142,9 @@ def test_holm_counts_only_pairs_with_a_p():
     # for A–B alone: p_holm = p, not 3·p
     c = {k: v for k, v in C.items() if k != "conjecture-1"}
     r = rank_models({"A": 88.0, "B": 21.0, "c": 6.0}, {"A": A, "B": B, "c": c}, WEIGHTS)
-    pairs = {(p["a"], p["b"]): p for p in r["pairs"]}
-    assert pairs["A", "B"]["p_holm"] == pairs["A", "B"]["p"]
-    assert pairs["A", "c"]["p"] is None and pairs["B", "c"]["p"] is None
+    pairs = {(p.a, p.b): p for p in r.pairs}
+    assert pairs["A", "B"].p_holm == pairs["A", "B"].p
+    assert pairs["A", "c"].p is None and pairs["B", "c"].p is None
 
 
 def test_demo_run_ranks_agree_with_compare(cli, tmp_path):
@@ -163,18 +162,18 @@ def test_demo_run_ranks_agree_with_compare(cli, tmp_path):
     assert code == 3  # incomplete: cirrus-mini
     doc = json.loads(out.read_text(encoding="utf-8"))
     r = ranks_of_document(doc, WEIGHTS)
-    assert list(r["models"]) == ["atlas-70b", "borealis-8x22b"]  # cirrus-mini has no index
-    (pair,) = r["pairs"]
+    assert list(r.models) == ["atlas-70b", "borealis-8x22b"]  # cirrus-mini has no index
+    (pair,) = r.pairs
     # the same SPEC 9 difference as `compare` computes from the document by its own code
     index = compare_models(doc, "atlas-70b", "borealis-8x22b")["index"]
-    assert pair["difference"] == pytest.approx(index["value"], rel=1e-12)
-    assert pair["difference"] == pytest.approx(
+    assert pair.difference == pytest.approx(index["value"], rel=1e-12)
+    assert pair.difference == pytest.approx(
         doc["models"]["atlas-70b"]["index"] - doc["models"]["borealis-8x22b"]["index"], rel=1e-12
     )
-    assert (pair["se"], pair["df"]) == pytest.approx((index["se"], index["df"]), rel=1e-12)
-    assert pair["p"] == pytest.approx(2 * stats.t.sf(pair["difference"] / pair["se"], pair["df"]), rel=1e-12)
+    assert (pair.se, pair.df) == pytest.approx((index["se"], index["df"]), rel=1e-12)
+    assert pair.p == pytest.approx(2 * stats.t.sf(pair.difference / pair.se, pair.df), rel=1e-12)
     # one pair: Holm leaves p as it is; p > .05 (the 95% paired interval includes 0), so no leader
-    assert pair["p_holm"] == pair["p"] and pair["p"] > 0.05 and index["lo"] < 0 < index["hi"]
+    assert pair.p_holm == pair.p and pair.p > 0.05 and index["lo"] < 0 < index["hi"]
     assert leader(r) is None and top_group(r) == ["atlas-70b", "borealis-8x22b"]
 
 
@@ -209,13 +208,13 @@ def test_rank_intervals_are_consistent(rows):
         m: math.fsum(WEIGHTS[t] * (tm[f"{t}-0"][1] + tm[f"{t}-1"][1]) / 2 for t in tracks) for m, tm in models.items()
     }
     r = rank_models(indexes, models, WEIGHTS)
-    json.dumps(r, allow_nan=False)  # the block goes into index.json as it is
+    json.dumps(msgspec.to_builtins(r), allow_nan=False)  # the block goes into index.json as it is
     n = len(rows)
-    assert len(r["pairs"]) == n * (n - 1) // 2
-    assert all(1 <= v["best"] <= v["worst"] <= n for v in r["models"].values())
-    for pair in r["pairs"]:
-        assert indexes[pair["a"]] >= indexes[pair["b"]]
-        if pair["separated"]:
-            assert r["models"][pair["b"]]["best"] >= 2 and r["models"][pair["a"]]["worst"] <= n - 1
+    assert len(r.pairs) == n * (n - 1) // 2
+    assert all(1 <= v.best <= v.worst <= n for v in r.models.values())
+    for pair in r.pairs:
+        assert indexes[pair.a] >= indexes[pair.b]
+        if pair.separated:
+            assert r.models[pair.b].best >= 2 and r.models[pair.a].worst <= n - 1
     group = top_group(r)
     assert group and group[0] == max(indexes, key=lambda m: (indexes[m], -list(indexes).index(m)))

@@ -178,11 +178,13 @@ def test_solver_score_and_fill_outputs_validate(ws, cli, tmp_path):
 
 
 def test_a_plan_document_validates():
+    import msgspec
+
     from scoring.planning import plan
     from scoring.vocab import WEIGHTS
 
     tasks = {"theorem": [[1.0, 0.0], [1.0, 1.0]], "solver": [[0.2, 0.4, 0.3]], "construction": [[0.5]]}
-    doc = json.loads(json.dumps(plan({"a": tasks, "b": {}}, WEIGHTS, target=5.0)))
+    doc = json.loads(msgspec.json.encode(plan({"a": tasks, "b": {}}, WEIGHTS, target=5.0)))
     assert_valid("plan", doc)
     assert_invalid("plan", {**doc, "level": "95%"})
 

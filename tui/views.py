@@ -6,9 +6,13 @@ No textual here: each function is testable without a terminal.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from scoring.vocab import TRACK_LETTERS as LETTERS
 from scoring.vocab import TRACKS
+
+if TYPE_CHECKING:
+    from scoring.results import Ranks
 
 DASH = "—"
 
@@ -120,24 +124,27 @@ BUDGET_COLUMN, RANK_COLUMN = 3, 4
 
 def rank_label(rank: tuple[int, int] | None) -> str:
     """A rank as SPEC 12.1 shows it: ``best`` or ``best–worst`` (scoring.ranks.format_rank); — without an index."""
-    from scoring.ranks import format_rank
+    from scoring.ranks import RankInterval, format_rank
 
-    return DASH if rank is None else format_rank({"best": rank[0], "worst": rank[1]})
+    return DASH if rank is None else format_rank(RankInterval(best=rank[0], worst=rank[1]))
 
 
-def ranks_block(document: dict) -> dict:
+def ranks_block(document: dict) -> Ranks:
     """The document's ``ranks`` block (SPEC 12.1); an index.json written before ranks existed gets it
     from scoring.ranks with the document's own weights."""
-    if "ranks" in document:
-        return document["ranks"]
-    from scoring.ranks import ranks_of_document
+    import msgspec
 
-    return dict(ranks_of_document(document, document["weights"]))
+    from scoring.ranks import Ranks, ranks_of_document
+
+    if "ranks" in document:
+        return msgspec.convert(document["ranks"], Ranks)
+
+    return ranks_of_document(document, document["weights"])
 
 
 def overview_rows(document: dict) -> list[OverviewRow]:
     rows = []
-    ranked = ranks_block(document)["models"]
+    ranked = ranks_block(document).models
     for name, m in document["models"].items():
         tracks_ci = m.get("ci", {}).get("tracks", {})
         complete = {t: 0 for t in TRACKS}
@@ -151,7 +158,7 @@ def overview_rows(document: dict) -> list[OverviewRow]:
                 status=m["status"],
                 index=m["index"],
                 index_pm=half_width(m.get("ci", {}).get("index")),
-                rank=(ranked[name]["best"], ranked[name]["worst"]) if name in ranked else None,
+                rank=(ranked[name].best, ranked[name].worst) if name in ranked else None,
                 shares=(m.get("ci", {}).get("index") or {}).get("shares"),
                 means=dict(m["track_means"]),
                 pms={t: half_width(tracks_ci.get(t)) for t in TRACKS},

@@ -123,7 +123,7 @@ def main(argv=None) -> dict:
     for _ in range(a.plans):
         pl = plan_model(as_lists(draw_run(rng, m, a.r0, a.family)), WEIGHTS, max_attempts=max(R_VALUES))
         for r in R_VALUES:
-            projected[r].append(pl["half_width"][str(r)])
+            projected[r].append(pl.half_width[str(r)])
         if a.family == "normal":
             xa, xb = draw_pair(rng, m, a.r0, 0.0)
             out = mde({t: list(zip(xa[t].tolist(), xb[t].tolist(), strict=True)) for t in TRACKS}, WEIGHTS)
