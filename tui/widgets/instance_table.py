@@ -95,6 +95,13 @@ class InstanceTable(ScrollView, can_focus=True):
     InstanceTable { height: 1fr; }
     """
     cursor = reactive(0)
+    focus_when_loaded = False  # the tab opened while loading: take the keyboard once loaded
+
+    def watch_loading(self, loading: bool) -> None:
+        if not loading and self.focus_when_loaded:
+            self.focus_when_loaded = False
+            if self.screen.focused is None:  # unless the user has put it elsewhere meanwhile
+                self.focus()
 
     @dataclass
     class CursorMoved(Message):
