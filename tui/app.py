@@ -12,6 +12,7 @@ from textual.binding import Binding
 from textual.widgets import Header, TabbedContent, TabPane
 
 from .commands import DashboardCommands
+from .heap import settle_heap
 from .messages import (
     DrillDown,
     InputsChanged,
@@ -221,6 +222,7 @@ class TcsexamApp(App):
         self._diagnostics()
         self.refresh_panes()
         self._header()
+        self.call_after_refresh(settle_heap)  # once the panes hold the new state (tui/heap.py)
         if message.reason != "start":
             self.notify(f"Reloaded: status {self.state.document['status']}", markup=False)
         self._watch()
