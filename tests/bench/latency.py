@@ -14,6 +14,8 @@ headless and times, ``--reps`` times each:
   if the pane binds ``s``, else choosing the next option of its sort Select,
   which is what picking it with the mouse or Enter does);
 - ``instances page↓``: PageDown on the Instances table;
+- ``instances search n``: ``n`` (next match) just after a new search text was set, so that
+  its matches over the name column are computed within the timed frame;
 - ``no-op key``: a key nothing is bound to: the probe's own floor.
 
 What one figure measures ("frame"): from the moment the key event is handed to
@@ -196,6 +198,15 @@ def probe(
             await timed("instances sort", sort)
             table.focus()
             await timed("instances page↓", lambda i: _press(app, "pagedown"))
+            if hasattr(pane, "query_text"):  # an older tree (--before) has no substring search
+
+                async def search(i: int) -> float:
+                    # a new search text each time, so that its matches are computed anew (the first
+                    # time also lowers the name column once); then n, the key that steps to a match
+                    pane.query_text = ("1", "23", "456", "7", "89")[i % 5]
+                    return await _press(app, "n")
+
+                await timed("instances search n", search)
 
     asyncio.run(drive())
     return out
