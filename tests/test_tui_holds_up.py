@@ -561,9 +561,11 @@ async def test_a13_enter_on_a_solver_cell_and_on_an_issue():
         assert app.focused is grid
         await pilot.press("enter")
         await settle(pilot)
-        # the drill-down chose the cell's attempt; which tab ends up active races with the
-        # instances pane's loading indicator handing the focus back (a known defect, README)
+        # the drill-down opens Instances with the cell's attempt and puts the keyboard on its table
+        # (the table is loading when the tab opens: the focus must follow once it has loaded)
         assert app.main.query_one(InstancesPane).key[:2] == ("borealis-8x22b", "tsp-concorde")
+        assert app.main.query_one("TabbedContent").active == "instances"
+        assert app.focused is app.main.query_one(InstanceTable)
         await pilot.press("2")
         await settle(pilot)
         issues = app.main.query_one("#issues-table", DataTable)
@@ -575,6 +577,45 @@ async def test_a13_enter_on_a_solver_cell_and_on_an_issue():
         key = grid.coordinate_to_cell_key(grid.cursor_coordinate)
         assert (key.column_key.value, key.row_key.value) == ("cirrus-mini", "con-expander")
         assert grid.has_focus
+
+
+async def test_a13_a_drill_down_whose_instances_load_slowly_still_opens_instances_with_the_focus(monkeypatch):
+    """Enter on a solver cell while its records take a while to score: the Instances tab opens
+    when the table is still under its loading indicator (it cannot take the focus then); the
+    tab must stay open and the table get the focus once the instances are there."""
+    import tui.widgets.instances as instances_module
+
+    gate = threading.Event()
+    real = instances_module.load_instances
+
+    def slow(state, *key):
+        gate.wait(10)
+        return real(state, *key)
+
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        monkeypatch.setattr(instances_module, "load_instances", slow)
+        grid = app.main.query_one("#coverage-grid", DataTable)
+        grid.move_cursor(row=grid.get_row_index("tsp-concorde"), column=grid.get_column_index("borealis-8x22b"))
+        grid.focus()
+        await pilot.pause()
+        await pilot.press("enter")
+        for _ in range(5):
+            await pilot.pause()
+        table = app.main.query_one(InstanceTable)
+        assert table.loading  # still scoring: the tab has opened before the data
+        assert app.main.query_one("TabbedContent").active == "instances"
+        gate.set()
+        await settle(pilot)
+        await pilot.pause()
+        assert app.main.query_one(InstancesPane).key[:2] == ("borealis-8x22b", "tsp-concorde")
+        assert app.main.query_one("TabbedContent").active == "instances"
+        assert app.focused is table
+        await pilot.press("down")  # and the keyboard is on the table: the cursor moves
+        assert table.cursor == 1
 
 
 def test_a13_help_covers_every_tab():

@@ -9,9 +9,10 @@ from pathlib import Path
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer, Header, TabbedContent, TabPane
+from textual.widgets import Header, TabbedContent, TabPane
 
 from .commands import DashboardCommands
+from .heap import settle_heap
 from .messages import (
     DrillDown,
     InputsChanged,
@@ -27,6 +28,7 @@ from .state import DashboardConfig, DashboardState, has_run, load_state, uses_de
 from .widgets.compare import ComparePane
 from .widgets.coverage import CoveragePane
 from .widgets.diagnostics import DiagnosticsPane
+from .widgets.footer import DashboardFooter
 from .widgets.instances import InstancesPane
 from .widgets.overview import OverviewPane
 from .widgets.passk import PassKPane
@@ -102,7 +104,7 @@ class TcsexamApp(App):
             for number, (tab, title, pane, _) in enumerate(PANES, start=1):
                 with TabPane(f"{number} {title}", id=tab):
                     yield pane()
-        yield Footer()
+        yield DashboardFooter()
 
     def on_mount(self) -> None:
         self._header()
@@ -220,6 +222,7 @@ class TcsexamApp(App):
         self._diagnostics()
         self.refresh_panes()
         self._header()
+        self.call_after_refresh(settle_heap)  # once the panes hold the new state (tui/heap.py)
         if message.reason != "start":
             self.notify(f"Reloaded: status {self.state.document['status']}", markup=False)
         self._watch()
@@ -410,9 +413,18 @@ class TcsexamApp(App):
 
     def _open_tab(self, tab: str) -> None:
         self.action_tab(tab)
-        pane = self.main.query_one(f"TabPane#{tab}")
-        for widget in pane.query(FOCUS[tab]):
-            self.main.set_focus(widget)
+        self._focus_pane(self.main.query_one(f"TabPane#{tab}"))
+
+    def _focus_pane(self, pane) -> None:
+        """Put the keyboard on the main widget of a tab that has opened. One still under its loading
+        indicator cannot take it yet: it takes it once loaded, and meanwhile no widget of the tab
+        left behind keeps it (TabbedContent would switch back to the tab of a focused widget)."""
+        for widget in pane.query(FOCUS.get(pane.id or "", "-")):
+            if widget.loading:
+                self.main.set_focus(None)
+                widget.focus_when_loaded = True
+            elif widget.display and not widget.has_class("gone"):
+                self.main.set_focus(widget)
             break
 
     def jump_to_task(self, item: str) -> None:
@@ -436,12 +448,7 @@ class TcsexamApp(App):
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         """Put the keyboard on the pane's main table when its tab opens."""
-        focus = FOCUS.get(event.pane.id or "")
-        if focus:
-            for widget in event.pane.query(focus):
-                if widget.display and not widget.has_class("gone"):
-                    widget.focus()
-                break
+        self._focus_pane(event.pane)
 
     # --- actions --------------------------------------------------------------------------
     def action_tab(self, tab: str) -> None:

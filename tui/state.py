@@ -337,7 +337,8 @@ class InstanceColumns:
         return perm
 
     def precompute_orders(self) -> None:
-        """Sort every column once (in a worker thread) so that sorting in the UI is a lookup."""
+        """Sort every column once (in a worker thread, after the table is shown in its default order,
+        ``instance`` ascending) so that sorting in the UI is a lookup."""
         for column in ("instance", "status", "A", "mu", "s", "scale", "z", "phi"):
             self.descending(column)
 
@@ -362,7 +363,7 @@ def columns_from_score(score) -> InstanceColumns:
         score.relative_score,
         score.unscored_instances,
     )
-    cols.precompute_orders()
+    cols.ascending("instance")  # the table's first view; the other orders are sorted once it is shown
     return cols
 
 

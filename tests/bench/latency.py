@@ -1,7 +1,7 @@
 """Keypress-to-frame latency of the dashboard (issue 11, item 8): one command, one table.
 
     python -m tests.bench.latency [--work DIR] [--runs demo,60x9,big] [--size 120x40[,80x24,…]]
-                                  [--reps 7] [--budget 90] [--json FILE]
+                                  [--reps 7] [--budget 90] [--json FILE] [--before DIR]
 
 For each run (the bundled demo; a 60-model × 9-attempt run and a 10^6-instance
 run made by tests/bench/synth.py in --work, generated once and reused) a fresh
@@ -14,6 +14,8 @@ headless and times, ``--reps`` times each:
   if the pane binds ``s``, else choosing the next option of its sort Select,
   which is what picking it with the mouse or Enter does);
 - ``instances page↓``: PageDown on the Instances table;
+- ``instances search n``: ``n`` (next match) just after a new search text was set, so that
+  its matches over the name column are computed within the timed frame;
 - ``no-op key``: a key nothing is bound to: the probe's own floor.
 
 What one figure measures ("frame"): from the moment the key event is handed to
@@ -35,6 +37,11 @@ parent's ``time.time()`` before it started the probe process (interpreter
 start-up and imports included) to a frame that shows instance rows, pressing
 3 as soon as the first frame is up.
 
+``--before DIR`` names a copy of an older tree of the project (``git archive REV | tar -x -C
+DIR``): each run and size is then probed with that tree's code and with this one's, one after
+the other, and the table puts the two side by side, so that a change is judged within one run
+of the probe (the machine's load moves between runs).
+
 An action whose repetitions take longer than ``--budget`` seconds in total
 stops early; the table says how many were measured. Targets (issue 11): every
 action ≤ 50 ms median and ≤ 100 ms worst; instances on screen ≤ 3 s at 10^6.
@@ -46,6 +53,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -190,6 +198,15 @@ def probe(
             await timed("instances sort", sort)
             table.focus()
             await timed("instances page↓", lambda i: _press(app, "pagedown"))
+            if hasattr(pane, "query_text"):  # an older tree (--before) has no substring search
+
+                async def search(i: int) -> float:
+                    # a new search text each time, so that its matches are computed anew (the first
+                    # time also lowers the name column once); then n, the key that steps to a match
+                    pane.query_text = ("1", "23", "456", "7", "89")[i % 5]
+                    return await _press(app, "n")
+
+                await timed("instances search n", search)
 
     asyncio.run(drive())
     return out
@@ -251,6 +268,30 @@ def summarize(name: str, result: dict) -> list[list[str]]:
     return rows
 
 
+def _probe_process(
+    root: Path, run_dir: str | None, bench: str | None, size: str, reps: int, budget: float, label: str
+) -> dict:
+    """Probe one run at one size in a fresh process running the code of the tree ``root``."""
+    cmd = [
+        sys.executable,
+        "-m",
+        "tests.bench.latency",
+        "probe",
+        repr(time.time()),
+        run_dir or "-",
+        bench or "-",
+        size,
+        str(reps),
+        str(budget),
+    ]
+    env = {**os.environ, "PYTHONPATH": str(root)}  # the tree's own tui/ and scoring/, not the installed ones
+    done = subprocess.run(cmd, check=False, cwd=root, capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        print(done.stderr, file=sys.stderr)
+        raise SystemExit(f"the probe of {label} failed (exit {done.returncode})")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def main(argv=None) -> dict:
     p = argparse.ArgumentParser(prog="python -m tests.bench.latency")
     p.add_argument("--work", default=str(ROOT / "build" / "latency"))
@@ -259,35 +300,24 @@ def main(argv=None) -> dict:
     p.add_argument("--reps", type=int, default=7)
     p.add_argument("--budget", type=float, default=90.0, help="seconds of measured frames per action at most")
     p.add_argument("--json", help="also write the raw figures as JSON")
+    p.add_argument("--before", help="a tree of older code to probe beside this one (see the docstring)")
     a = p.parse_args(argv)
     work = Path(a.work)
     work.mkdir(parents=True, exist_ok=True)
     runs = ensure_runs(work, a.runs.split(","))
     report: dict = {"reps": a.reps, "runs": {}}
+    trees = [("before", Path(a.before).resolve()), ("after", ROOT)] if a.before else [("", ROOT)]
+    if a.before:
+        report["before"] = str(trees[0][1])
     table = [["run", "action", "n", "median", "worst", "stall", f"≤{MEDIAN_MS:g}/{WORST_MS:g} ms"]]
     for size in a.size.split(","):
         for name, (run_dir, bench) in runs.items():
-            label = f"{name} {size}"
-            print(f"probing {label} …", file=sys.stderr)
-            cmd = [
-                sys.executable,
-                "-m",
-                "tests.bench.latency",
-                "probe",
-                repr(time.time()),
-                run_dir or "-",
-                bench or "-",
-                size,
-                str(a.reps),
-                str(a.budget),
-            ]
-            done = subprocess.run(cmd, check=False, cwd=ROOT, capture_output=True, text=True)
-            if done.returncode != 0:
-                print(done.stderr, file=sys.stderr)
-                raise SystemExit(f"the probe of {label} failed (exit {done.returncode})")
-            result = json.loads(done.stdout.strip().splitlines()[-1])
-            report["runs"][label] = result
-            table += summarize(label, result)
+            for tree, root in trees:
+                label = f"{name} {size}" + (f" {tree}" if tree else "")
+                print(f"probing {label} …", file=sys.stderr)
+                result = _probe_process(root, run_dir, bench, size, a.reps, a.budget, label)
+                report["runs"][label] = result
+                table += summarize(label, result)
     widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
     for r in table:
         print("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))))

@@ -44,7 +44,9 @@ and ignored row: `Enter` on one puts the cursor on its cell.
 ## 3 Instances
 
 Per-instance A, mu, s, scale, z and Phi of the selected model, solver task and attempt. `s` / `S` sort,
-`f` cycles the status filter, `/` jumps to an instance by name or prefix (`escape` back to the table).
+`f` cycles the status filter, `/` searches the names (the instance of that name, else the first whose
+name contains the text, letters in either case; `n` / `N` next / previous match, "match i of m" under
+the table; `escape` back to the table).
 The line under the table explains how the instance under the cursor got its Phi.
 
 ## 4 pass^k

@@ -23,10 +23,15 @@ class ChartPlot(PlotextPlot):
     @last_draw.setter
     def last_draw(self, draw) -> None:
         self._last_draw = draw
+        self._drawn_for = self.size
         self._built = None  # a new drawing: the figure is built again
 
+    _drawn_for = None  # the size the current drawing was made for
+
     def on_resize(self, event: events.Resize) -> None:
-        if self._last_draw is not None:
+        """Draw again for a new size; a plot shown again gets a Resize of the size it had, which
+        needs no new drawing (plotext takes tens of milliseconds to draw)."""
+        if self._last_draw is not None and event.size != self._drawn_for:
             redraw(self, self._last_draw)
 
     def render(self):

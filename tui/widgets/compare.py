@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Select, Static
 
 from ..messages import CompareComputed, InstanceDiffsComputed
 from ..views import COMPARE_COLUMNS, TASK_DIFF_COLUMNS, cells, compare_rows, mde_text, plain, task_difference_rows, text
+from .tables import SteadyDataTable
 
 EXPLAIN = (
     "Paired difference A − B over the tasks both models have scored; 95% task-clustered t intervals, "
@@ -22,7 +23,7 @@ EXPLAIN = (
 )
 
 
-class TaskDiffTable(DataTable):
+class TaskDiffTable(SteadyDataTable):
     """The per-task differences: Enter opens a solver task's largest instance differences."""
 
     BINDINGS = [Binding("enter", "select_cursor", "Instances A vs B")]
@@ -42,7 +43,7 @@ class ComparePane(Vertical):
             yield Static("B", classes="compare-label")
             yield Select([], prompt="model B", id="compare-b", compact=True)
         yield Static(EXPLAIN, id="compare-explain", markup=False)
-        yield DataTable(id="compare-table", cursor_type="row")
+        yield SteadyDataTable(id="compare-table", cursor_type="row")
         yield Static("", id="compare-verdict", markup=False)
         yield Static("", id="compare-mde", markup=False)
         yield TaskDiffTable(id="compare-tasks", cursor_type="row", zebra_stripes=True)

@@ -10,11 +10,12 @@ from textual.widgets import DataTable, Static
 
 from ..messages import DrillDown, OpenAttempts
 from ..views import KIND_STYLE, LETTERS, cells, coverage_grid, issue_rows, legend_text, plain
+from .tables import SteadyDataTable
 
 TASK_COLUMN = "__task__"
 
 
-class CoverageGrid(DataTable):
+class CoverageGrid(SteadyDataTable):
     """Enter on a solver task's cell opens its instances, on any other its attempts; `a` always the attempts."""
 
     BINDINGS = [Binding("enter", "select_cursor", "Open"), Binding("a", "attempts", "Attempts")]
@@ -28,7 +29,7 @@ class CoverageGrid(DataTable):
             self.post_message(OpenAttempts(model, item))
 
 
-class IssuesTable(DataTable):
+class IssuesTable(SteadyDataTable):
     """Enter on an issue puts the grid's cursor on its cell."""
 
     BINDINGS = [Binding("enter", "select_cursor", "Go to cell")]

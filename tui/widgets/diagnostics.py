@@ -9,6 +9,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
 from ..views import cells, plain, problem_rows
+from .tables import SteadyDataTable
 
 ACCEPTED = "No problems: the inputs were accepted."
 
@@ -16,9 +17,9 @@ ACCEPTED = "No problems: the inputs were accepted."
 class DiagnosticsPane(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static(ACCEPTED, id="diagnostics-text", markup=False)
-        yield DataTable(id="diagnostics-table", cursor_type="row", zebra_stripes=True)
+        yield SteadyDataTable(id="diagnostics-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="diagnostics-tau2-text", classes="section-title", markup=False)
-        yield DataTable(id="diagnostics-tau2", cursor_type="row", zebra_stripes=True)
+        yield SteadyDataTable(id="diagnostics-tau2", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
         self.show([], [], None, kept=False)

@@ -80,6 +80,27 @@ def column_at(x: int, widths: tuple[int, ...] = WIDTHS) -> str | None:
     return None
 
 
+def name_matches(lowered: np.ndarray, order: np.ndarray, query: str) -> np.ndarray:
+    """Positions in the view (indices into ``order``) of the instances whose name contains ``query``,
+    ASCII letters in either case. ``lowered`` is the name column with its ASCII letters lowered
+    (``np.strings.lower``); one vectorised pass over it, whatever the row count."""
+    needle = query.encode("utf-8").lower()
+    if not needle or not len(order):
+        return np.zeros(0, dtype=np.int64)
+    return np.flatnonzero((np.strings.find(lowered, needle) >= 0)[order])
+
+
+def step_match(matches: np.ndarray, cursor: int, step: int) -> int:
+    """Which match (index into ``matches``, positions ascending) the cursor goes to: the first at
+    or after ``cursor`` (step 0), the next after it (1) or the previous before it (-1), wrapping
+    around the view's ends. ``matches`` must not be empty."""
+    if step < 0:
+        i = int(np.searchsorted(matches, cursor, side="left")) - 1
+        return i % len(matches)
+    i = int(np.searchsorted(matches, cursor, side="left" if step == 0 else "right"))
+    return i % len(matches)
+
+
 class InstanceTable(ScrollView, can_focus=True):
     """Scrollable instance rows; the cursor row is highlighted."""
 
@@ -95,6 +116,13 @@ class InstanceTable(ScrollView, can_focus=True):
     InstanceTable { height: 1fr; }
     """
     cursor = reactive(0)
+    focus_when_loaded = False  # the tab opened while loading: take the keyboard once loaded
+
+    def watch_loading(self, loading: bool) -> None:
+        if not loading and self.focus_when_loaded:
+            self.focus_when_loaded = False
+            if self.screen.focused is None:  # unless the user has put it elsewhere meanwhile
+                self.focus()
 
     @dataclass
     class CursorMoved(Message):
@@ -112,6 +140,7 @@ class InstanceTable(ScrollView, can_focus=True):
         self._cursor_style = Style(reverse=True)
         self._blurred_cursor_style = Style(underline=True, bold=True)  # the cursor row while the table has no focus
         self._failure_style = Style(dim=True)
+        self._lowered: tuple[InstanceColumns, np.ndarray] | None = None  # the name column, lowered once
 
     # --- data -------------------------------------------------------------------
     def set_data(self, cols: InstanceColumns | None, order: np.ndarray | None = None) -> None:
@@ -139,19 +168,13 @@ class InstanceTable(ScrollView, can_focus=True):
         self.refresh()
         self._announce()
 
-    def find(self, name: str) -> bool:
-        """Move the cursor to the instance called ``name`` (exact, else first prefix match)."""
+    def search(self, query: str) -> np.ndarray:
+        """Positions in the current view (sorted and filtered) of the names containing ``query``."""
         if self.cols is None:
-            return False
-        names = self.cols.names[self.order]
-        query = name.encode("utf-8")
-        hits = np.flatnonzero(names == query)
-        if not hits.size:
-            hits = np.flatnonzero(np.char.startswith(names, query))
-        if not hits.size:
-            return False
-        self.move_to(int(hits[0]))
-        return True
+            return np.zeros(0, dtype=np.int64)
+        if self._lowered is None or self._lowered[0] is not self.cols:
+            self._lowered = (self.cols, np.strings.lower(self.cols.names))
+        return name_matches(self._lowered[1], self.order, query)
 
     def _update_size(self) -> None:
         self.virtual_size = Size(sum(self.widths) + len(self.widths), len(self.order))

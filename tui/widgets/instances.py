@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -18,7 +19,7 @@ from ..messages import InstancesFailed, InstancesLoaded
 from ..state import STATUS_CODES, DashboardState, InstanceColumns, load_instances
 from ..views import counts_text, explain_instance, filter_note, plain, status_counts, text
 from .chart_plot import ChartPlot
-from .instance_table import COLUMNS, InstanceTable, column_at, header_line
+from .instance_table import COLUMNS, InstanceTable, column_at, header_line, step_match
 
 SORT_OPTIONS = [(f"{c} {'↓' if d else '↑'}", f"{c}:{int(d)}") for c in COLUMNS for d in (False, True)]
 FILTER_OPTIONS = [("all statuses", -1)] + [(s, i) for i, s in enumerate(STATUS_CODES)]
@@ -39,11 +40,13 @@ class InstancesPane(Vertical):
     # "/" is a priority binding: it runs before the keys after it are routed, so a fast burst
     # ("/MAX0025") lands in the jump box rather than in the widget that had the focus
     BINDINGS = [
-        Binding("slash", "focus_jump", "Find instance", priority=True),
+        Binding("slash", "focus_jump", "Search names", priority=True),
         Binding("escape", "focus_table", "Table", show=False),
         Binding("s", "sort_next", "Sort column"),
         Binding("S", "sort_reverse", "Reverse sort"),
         Binding("f", "filter_next", "Filter status"),
+        Binding("n", "search_next", "Next match"),
+        Binding("N", "search_previous", "Prev match"),
     ]
 
     def __init__(self, **kwargs) -> None:
@@ -57,6 +60,8 @@ class InstancesPane(Vertical):
         self.relative_floor = 0.02
         self._histogram_of: tuple | None = None  # (columns, status filter) the histogram was drawn for
         self._scroll_x = 0
+        self.query_text: str | None = None  # the last search (/), stepped through with n and N
+        self._matches: tuple | None = None  # (query, view order, positions of its matches)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="instances-controls"):
@@ -64,7 +69,7 @@ class InstancesPane(Vertical):
             yield Select([], prompt="attempt", id="instances-attempt", allow_blank=True, compact=True)
             yield Select(FILTER_OPTIONS, value=-1, id="instances-filter", allow_blank=False, compact=True)
             yield Select(SORT_OPTIONS, value="instance:0", id="instances-sort", allow_blank=False, compact=True)
-            yield Input(placeholder="/ find instance", id="instances-jump", compact=True)
+            yield Input(placeholder="/ search names", id="instances-jump", compact=True)
         yield Static(
             "Select a model in the overview, then a solver task and attempt.", id="instances-status", markup=False
         )
@@ -163,6 +168,7 @@ class InstancesPane(Vertical):
             self.post_message(InstancesFailed(key, "\n".join(str(p) for p in exc.problems)))
             return
         self.post_message(InstancesLoaded(key, columns))
+        columns.precompute_orders()  # after the table is on its way: at 10^6 this takes about a second
 
     def _current(self, key: tuple) -> bool:
         """A drill-down for a model, task or attempt no longer selected is dropped."""
@@ -264,13 +270,68 @@ class InstancesPane(Vertical):
 
     @on(Input.Submitted, "#instances-jump")
     def _jump(self, event: Input.Submitted) -> None:
+        """A search: the instance of that very name if the view has it, else the first name containing
+        the text at or after the cursor; `n` / `N` then step through the matches."""
+        query = event.value.strip()
         table = self.query_one(InstanceTable)
-        if event.value and not table.find(event.value.strip()):
-            self.app.notify(
-                f"No instance matching '{plain(event.value)}' in the current view", severity="warning", markup=False
-            )
-        else:
+        if not query:
+            self.query_text = None
             table.focus()
+            return
+        self.query_text = query
+        if self.columns is None:
+            return
+        exact = np.flatnonzero(self.columns.names[table.order] == query.encode("utf-8"))
+        if len(exact):
+            self._show_match(int(exact[0]))
+        elif not self._step(0):
+            return
+        table.focus()
+
+    def matches(self) -> np.ndarray:
+        """Positions in the table's current view of the names containing the search (computed again
+        when the view or the search changes)."""
+        table = self.query_one(InstanceTable)
+        query = self.query_text or ""
+        cached = self._matches
+        if cached is None or cached[0] != query or cached[1] is not table.order:
+            cached = self._matches = (query, table.order, table.search(query))
+        return cached[2]
+
+    def _step(self, step: int) -> bool:
+        matches = self.matches()
+        if not len(matches):
+            self.app.notify(
+                f"No instance name contains '{plain(self.query_text or '')}' in the current view"
+                + (" (the status filter hides some rows)" if self._status_value() is not None else ""),
+                severity="warning",
+                markup=False,
+            )
+            return False
+        self._show_match(int(matches[step_match(matches, self.query_one(InstanceTable).cursor, step)]))
+        return True
+
+    def _show_match(self, position: int) -> None:
+        self.query_one(InstanceTable).move_to(position)
+
+    def action_search_next(self) -> None:
+        if self.query_text and self.columns is not None:
+            self._step(1)
+
+    def action_search_previous(self) -> None:
+        if self.query_text and self.columns is not None:
+            self._step(-1)
+
+    def match_note(self) -> str:
+        """'match i of m for "text" · ' when the cursor is on a match of the search, else ''."""
+        if not self.query_text or self.columns is None:
+            return ""
+        matches = self.matches()
+        cursor = self.query_one(InstanceTable).cursor
+        i = int(np.searchsorted(matches, cursor))
+        if i < len(matches) and matches[i] == cursor:
+            return f"match {i + 1:,} of {len(matches):,} for '{plain(self.query_text)}' (n / N) · "
+        return f"{len(matches):,} matches for '{plain(self.query_text)}' (n / N) · " if len(matches) else ""
 
     def on_instance_table_cursor_moved(self, message: InstanceTable.CursorMoved) -> None:
         cols = self.columns
@@ -290,7 +351,7 @@ class InstancesPane(Vertical):
         i = message.row
         detail.update(
             text(
-                f"row {table.cursor + 1:,} of {len(table.order):,} · ",
+                f"{self.match_note()}row {table.cursor + 1:,} of {len(table.order):,} · ",
                 explain_instance(
                     cols.name(i),
                     STATUS_CODES[cols.status[i]],
@@ -321,6 +382,8 @@ class InstancesPane(Vertical):
         )
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action in ("search_next", "search_previous"):
+            return True if self.query_text else None  # shown, greyed, until there is a search
         return not (action == "focus_jump" and isinstance(self.app.focused, Input))  # "/" typed in the jump box
 
     def action_focus_jump(self) -> None:

@@ -13,9 +13,10 @@ from ..charts import draw_overview, redraw
 from ..messages import DrillDown, ModelOrder, ModelSelected
 from ..views import OVERVIEW_COLUMNS, RANK_COLUMN, STATUS_STYLE, TRACKS, cells, overview_rows, sort_rows, text, top_line
 from .chart_plot import ChartPlot
+from .tables import SteadyDataTable
 
 
-class OverviewTable(DataTable):
+class OverviewTable(SteadyDataTable):
     """The Overview's table: Enter opens the model's instances (shown in the footer)."""
 
     BINDINGS = [Binding("enter", "select_cursor", "Instances"), Binding("k", "passk", "pass^k")]

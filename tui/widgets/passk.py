@@ -23,6 +23,7 @@ from ..views import (
     text,
 )
 from .chart_plot import ChartPlot
+from .tables import SteadyDataTable
 
 EXPLAIN = (
     "pass^k = C(c, k) / C(n, k) per task: n = adopted attempts with score_status valid, c = those scoring at or "
@@ -41,9 +42,9 @@ class PassKPane(Vertical):
     def compose(self) -> ComposeResult:
         yield Static("", id="passk-title", classes="section-title", markup=False)
         yield Static(EXPLAIN, id="passk-explain")
-        yield DataTable(id="passk-table", cursor_type="none", zebra_stripes=True)
+        yield SteadyDataTable(id="passk-table", cursor_type="none", zebra_stripes=True)
         yield Static("", id="plan-title", markup=False)
-        yield DataTable(id="plan-table", cursor_type="none", show_cursor=False)
+        yield SteadyDataTable(id="plan-table", cursor_type="none", show_cursor=False)
         with Horizontal(id="plan-controls"):
             yield Static("target H", classes="plan-label")
             yield Input(placeholder="points", id="plan-target", type="number", compact=True)

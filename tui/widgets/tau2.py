@@ -11,6 +11,7 @@ from textual_plotext import PlotextPlot
 from ..charts import INDEX_COLOR, draw_passk, redraw
 from ..views import cells, cost_text, fmt, plain, tau2_columns, tau2_meta_line, tau2_sorted, tau2_task_rows
 from .chart_plot import ChartPlot
+from .tables import SteadyDataTable
 
 NO_FILE = (
     "No tau2-bench results open. Start the dashboard with --tau2 RESULTS_JSON (a results.json of "
@@ -38,13 +39,13 @@ class Tau2Pane(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static("Loading the tau2-bench results…", id="tau2-summary", markup=False)
         with Horizontal(id="tau2-body"):
-            yield DataTable(id="tau2-tasks", cursor_type="row", zebra_stripes=True)
+            yield SteadyDataTable(id="tau2-tasks", cursor_type="row", zebra_stripes=True)
         yield Static("", id="tau2-task-detail", markup=False)
         with Horizontal(id="tau2-bottom"):
             yield ChartPlot(id="tau2-plot")
-            yield DataTable(id="tau2-reasons", cursor_type="none")
+            yield SteadyDataTable(id="tau2-reasons", cursor_type="none")
         yield Static("Audit", id="tau2-audit-title", classes="section-title", markup=False)
-        yield DataTable(id="tau2-audit", cursor_type="row", zebra_stripes=True)
+        yield SteadyDataTable(id="tau2-audit", cursor_type="row", zebra_stripes=True)
 
     def _parts(self, shown: bool) -> None:
         for selector in ("#tau2-body", "#tau2-task-detail", "#tau2-bottom", "#tau2-audit-title", "#tau2-audit"):

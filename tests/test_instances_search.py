@@ -1,0 +1,142 @@
+"""Instances search (`/`, then `n` / `N`): substring matches over the name column, in the view's order."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from tests.conftest import settle
+from tui.app import create_app
+from tui.messages import InstancesLoaded
+from tui.widgets.instance_table import InstanceTable, name_matches, step_match
+from tui.widgets.instances import InstancesPane
+
+SIZE = (120, 40)
+
+
+def lowered(names: list[str]) -> np.ndarray:
+    return np.strings.lower(np.array([n.encode() for n in names], dtype="S"))
+
+
+def test_name_matches_are_substrings_in_either_case_and_in_view_order():
+    names = lowered(["alpha", "Beta", "ALPHABET", "gamma", "delta"])
+    # the view: delta, ALPHABET, alpha, gamma (Beta filtered out)
+    order = np.array([4, 2, 0, 3])
+    assert name_matches(names, order, "ALPHA").tolist() == [1, 2]  # ALPHABET at 1, alpha at 2
+    assert name_matches(names, order, "ta").tolist() == [0]  # delta; Beta has it too but is not in view
+    assert name_matches(names, order, "a").tolist() == [0, 1, 2, 3]
+    assert name_matches(names, order, "bet").tolist() == [1]
+    assert name_matches(names, order, "zeta").tolist() == []
+    assert name_matches(names, order, "").tolist() == []
+    assert name_matches(names, np.zeros(0, dtype=np.int64), "a").tolist() == []
+
+
+def test_name_matches_handle_utf8_names():
+    names = lowered(["Köln-1", "koln-2", "KÖLN-3"])
+    # ASCII letters fold, others are matched as written: the names lower to köln-1, koln-2, kÖln-3
+    assert name_matches(names, np.arange(3), "kö").tolist() == [0]
+    assert name_matches(names, np.arange(3), "KÖ").tolist() == [2]
+    assert name_matches(names, np.arange(3), "KOLN").tolist() == [1]
+    assert name_matches(names, np.arange(3), "LN-").tolist() == [0, 1, 2]
+
+
+def test_step_match_goes_forward_and_back_and_wraps():
+    matches = np.array([2, 5, 9])
+    assert step_match(matches, 0, 0) == 0  # first at or after the cursor
+    assert step_match(matches, 5, 0) == 1  # the cursor is on a match: that one
+    assert step_match(matches, 6, 0) == 2
+    assert step_match(matches, 10, 0) == 0  # past the last: wraps to the first
+    assert step_match(matches, 5, 1) == 2  # next after the cursor
+    assert step_match(matches, 9, 1) == 0  # wraps
+    assert step_match(matches, 5, -1) == 0  # previous before the cursor
+    assert step_match(matches, 2, -1) == 2  # wraps to the last
+    assert step_match(matches, 3, -1) == 0
+
+
+async def _instances(pilot):
+    await settle(pilot)
+    await pilot.press("3")
+    await settle(pilot)
+    return pilot.app.query_one(InstancesPane), pilot.app.query_one(InstanceTable)
+
+
+def detail(app) -> str:
+    return str(app.query_one("#instances-detail").render())
+
+
+async def test_search_steps_through_the_matches_with_n_and_N_and_counts_them():
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        pane, table = await _instances(pilot)
+        cols = pane.columns
+        # the demo's atlas-70b maxcut-mqlib attempt 1: MAX0001 … MAX0040, sorted by name.
+        # "3" is in MAX0003, MAX0013, MAX0023 and MAX0030 … MAX0039: 13 names
+        assert [cols.name(i) for i in table.order[:3]] == ["MAX0001", "MAX0002", "MAX0003"]
+        await pilot.press("slash", "3", "enter")
+        await pilot.pause()
+        assert cols.name(table.current_row()) == "MAX0003"
+        assert app.focused is table
+        assert "match 1 of 13 for '3'" in detail(app)
+        await pilot.press("n")
+        await pilot.pause()
+        assert cols.name(table.current_row()) == "MAX0013"
+        assert "match 2 of 13 for '3'" in detail(app)
+        await pilot.press("N", "N")  # back to the first, then wraps to the last
+        await pilot.pause()
+        assert cols.name(table.current_row()) == "MAX0039"
+        assert "match 13 of 13" in detail(app)
+        await pilot.press("S")  # reverse the sort: the cursor stays on MAX0039, now the first match
+        await settle(pilot)
+        assert cols.name(table.current_row()) == "MAX0039"
+        assert "match 1 of 13" in detail(app)
+        await pilot.press("n")
+        await pilot.pause()
+        assert cols.name(table.current_row()) == "MAX0038"
+        await pilot.press("slash", *"max000", "enter")  # either case: MAX0001 … MAX0009
+        await pilot.pause()
+        assert "of 9 for 'max000'" in detail(app)
+
+
+async def test_search_without_a_match_says_so_and_leaves_the_cursor():
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        pane, table = await _instances(pilot)
+        await pilot.press("down", "down")
+        await pilot.press("slash", *"zzz", "enter")
+        await pilot.pause()
+        assert table.cursor == 2
+        messages = [n.message for n in app._notifications]
+        assert any("No instance name contains 'zzz'" in m for m in messages)
+        await pilot.press("escape", "n")  # n with no match: still nothing moves
+        await pilot.pause()
+        assert table.cursor == 2
+
+
+async def test_search_prefers_the_instance_of_that_very_name():
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        pane, table = await _instances(pilot)
+        cols = pane.columns
+        # rename the demo's 40 instances: inst1, inst10, inst11, … (inst1 is a part of 11 names)
+        names = [f"inst{k}" for k in range(1, 41)]
+        renamed = dataclasses.replace(cols, names=np.array([n.encode() for n in names], dtype="S"))
+        pane.on_instances_loaded(InstancesLoaded(pane.key, renamed))
+        await settle(pilot)
+        table.move_to(20)  # past inst1 and inst10 … inst19 in name order
+        await pilot.press("slash", *"inst1", "enter")
+        await pilot.pause()
+        assert renamed.name(table.current_row()) == "inst1"
+        assert "match 1 of 11 for 'inst1'" in detail(app)  # inst1, inst10 … inst19
+        await pilot.press("n")
+        await pilot.pause()
+        assert renamed.name(table.current_row()) == "inst10"
+
+
+def test_help_and_footer_name_the_search_keys():
+    from tui.screens.help import HELP
+    from tui.widgets.instances import InstancesPane as Pane
+
+    assert "`n` / `N` next / previous match" in HELP
+    shown = {(b.key, b.description) for b in Pane.BINDINGS if b.show}
+    assert {("n", "Next match"), ("N", "Prev match"), ("slash", "Search names")} <= shown

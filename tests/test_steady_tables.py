@@ -1,0 +1,82 @@
+"""The dashboard's DataTables keep their rendered lines across style updates only while the styles
+they were rendered with are unchanged (tui/widgets/tables.py): a new theme or a focus change shows."""
+
+from __future__ import annotations
+
+from tests.conftest import settle
+from tui.app import create_app
+from tui.widgets.tables import SteadyDataTable
+
+SIZE = (120, 40)
+
+
+def styles_of(table: SteadyDataTable, y: int) -> list:
+    """The styles of the segments of line ``y`` as the table renders it now."""
+    table._styles_cache.clear()  # the widget-level cache: what is tested is the table's own caches
+    return [segment.style for segment in table.render_line(y)]
+
+
+async def test_a_new_theme_renders_the_table_again():
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.main.query_one("#overview-table", SteadyDataTable)
+        before = styles_of(table, 2)
+        app.theme = "textual-light" if app.theme != "textual-light" else "textual-dark"
+        await pilot.pause()
+        await pilot.pause()
+        table.render_lines(table.region.reset_offset)  # the signature check runs where rendering starts
+        after = styles_of(table, 2)
+        assert after != before  # not the cached lines of the old theme
+        table._clear_caches()
+        assert styles_of(table, 2) == after
+
+
+async def test_the_cursor_row_follows_the_focus_and_a_tab_switch_keeps_the_lines():
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.main.query_one("#overview-table", SteadyDataTable)
+        table.focus()
+        await pilot.pause()
+        cursor_line = 1 + table.cursor_row  # under the header
+        table.render_lines(table.region.reset_offset)
+        focused = styles_of(table, cursor_line)
+        await pilot.press("2")  # another tab: the table loses the focus and is hidden
+        await settle(pilot)
+        await pilot.press("1")
+        await settle(pilot)
+        assert app.focused is table
+        table.render_lines(table.region.reset_offset)
+        assert styles_of(table, cursor_line) == focused
+        app.set_focus(None)
+        await pilot.pause()
+        table.render_lines(table.region.reset_offset)
+        blurred = styles_of(table, cursor_line)
+        table._clear_caches()
+        assert styles_of(table, cursor_line) == blurred  # what a cold render gives without the focus
+        assert blurred != focused  # the cursor is drawn differently without the focus
+
+
+async def test_a_changed_style_of_the_cursor_alone_renders_the_table_again():
+    """The table's own style and focus stay the same; only the CSS of its cursor changes (what the
+    render caches are not keyed by): the cursor row must show the new colour."""
+    from rich.color import Color
+
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.main.query_one("#overview-table", SteadyDataTable)
+        table.focus()
+        await pilot.pause()
+        cursor_line = 1 + table.cursor_row
+        table.render_lines(table.region.reset_offset)
+        assert Color.parse("#ff0000") not in {s.bgcolor for s in styles_of(table, cursor_line) if s}
+        app.stylesheet.add_source(
+            "#overview-table > .datatable--cursor { background: #ff0000; }", read_from=("test", "")
+        )
+        app.refresh_css(animate=False)
+        await pilot.pause()
+        await pilot.pause()
+        table.render_lines(table.region.reset_offset)
+        assert Color.parse("#ff0000") in {s.bgcolor for s in styles_of(table, cursor_line) if s}

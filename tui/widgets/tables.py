@@ -1,0 +1,59 @@
+"""A DataTable that keeps its rendered cells while its styles stay the same.
+
+Textual's DataTable empties every render cache (rows, cells, lines) on each style update,
+and a style update reaches a table whenever it gains or loses the focus, so each tab switch
+renders every visible line of the tables swapped in again, every cell of each line (a
+60-model Coverage grid: about 1,800 cells through rich per switch). The caches are already
+keyed by the table's pseudo-class state (focus, hover, enabled) and base style; what they
+are not keyed by is the CSS of the table's components (cursor, header, fixed columns, rows).
+This table records those component styles per pseudo-class state at each render and empties
+the caches only when they differ from the ones its cached lines were rendered with (a new
+theme, a changed stylesheet), so an unchanged table is shown from its caches and a changed
+one is rendered anew. Likewise a table shown again receives a Resize of the size it already
+had, and DataTable starts a new cache generation on every Resize: here only a new size does.
+Data changes clear the caches as before (DataTable does it itself).
+"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.geometry import Size
+from textual.widget import Widget
+from textual.widgets import DataTable
+
+
+class SteadyDataTable(DataTable):
+    """DataTable whose render caches survive style updates that change nothing it draws."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._rendered_styles: dict[object, tuple] = {}  # pseudo-class state -> style signature
+        self._sized: Size | None = None  # the size of the last Resize handled
+
+    def style_signature(self) -> tuple:
+        """Every style the cached lines depend on apart from their cache keys: the table's own and those
+        of its component classes (as resolved now, colours included)."""
+        return (
+            self.rich_style,
+            *(self.get_component_rich_style(name) for name in sorted(self._get_component_classes())),
+        )
+
+    def notify_style_update(self) -> None:
+        # Widget's part only (its style caches), not DataTable's emptying of the render caches:
+        # the component styles are resolved after this call, so the check is made at render time
+        Widget.notify_style_update(self)
+        self._styles_cache.clear()
+        self._get_styles_to_render_cell.cache_clear()  # keyed without the pseudo-class state
+        self.refresh()
+
+    def render_lines(self, crop):
+        state, signature = self.get_pseudo_class_state(), self.style_signature()
+        if self._rendered_styles.setdefault(state, signature) != signature:
+            self._clear_caches()
+            self._rendered_styles = {state: signature}
+        return super().render_lines(crop)
+
+    def _on_resize(self, event: events.Resize) -> None:
+        if event.size == self._sized:
+            event.prevent_default()  # DataTable's handler: a new cache generation, for the same size
+        self._sized = event.size
