@@ -6,6 +6,7 @@ expected positions are read off the rendered lines (tick labels on the left, mod
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -120,6 +121,25 @@ def test_whisker_is_cut_at_zero_and_at_the_frame_and_skipped_when_shorter_than_a
 
 def test_row_size_is_the_span_over_the_data_rows():
     assert charts.row_size(-0.1, 1.0, 16) == pytest.approx(1.1 / 11)
+
+
+def test_y_labels_are_a_text_row_apart_and_keep_the_top_tick_when_they_can():
+    ticks = [0.0, 25.0, 50.0, 75.0, 100.0]
+    # 16 lines: 11 data rows over [-10.375 - 2.5, 101.25] (the null row one text row below 0, as 0.4·25 = 10
+    # is less than a row, (100 + 3.75) / 10 = 10.375); a row is 114.125 / 11 = 10.375 < 25: every tick
+    assert charts.y_axis(ticks, 16) == ([0.0, 25.0, 50.0, 75.0, 100.0], -10.375, -12.875, 101.25)
+    # 10 lines: 5 rows, a row is (100 + 3.75) / 4 = 25.9375 > 25: every second tick (0, 50, 100)
+    shown, null_y, low, high = charts.y_axis(ticks, 10)
+    assert shown == [0.0, 50.0, 100.0] and null_y == pytest.approx(-25.9375)
+    # 8 lines: 3 rows of (103.75) / 2 = 51.875: a stride of 3 would drop 100; 4 keeps it
+    assert charts.y_axis(ticks, 8)[0] == [0.0, 100.0]
+    # 40 lines: the null row stays at 0.4 step below 0 (10 > a row of 103.75 / 34)
+    assert charts.y_axis(ticks, 40)[1] == pytest.approx(-10.0)
+    for height in range(8, 41):  # no two labels (null included) within one text row (8: the plots' least)
+        shown, null_y, low, high = charts.y_axis(ticks, height)
+        ys = [null_y, *shown]
+        row = charts.row_size(low, high, height)
+        assert all(b - a >= row for a, b in itertools.pairwise(ys)), height
 
 
 def overview(models, index, index_pm, means, pms, width=80, height=16):

@@ -179,12 +179,28 @@ def row_size(low: float, high: float, height: int) -> float:
     return (high - low) / max(height - 5, 1)
 
 
+def y_axis(ticks: list[float], height: int) -> tuple[list[float], float, float, float]:
+    """The y axis of a plot ``height`` lines tall: the ticks that get a label, the y of the 'null' row below
+    0, the y limits. Labels are at least one text row apart (every s-th tick, s as small as that allows) and
+    so is the null row from 0: two labels never fall on one row, where the terminal would show either.
+    The stride keeps the top tick when one can."""
+    step = ticks[1] - ticks[0]
+    rows = max(height - 5, 3)  # the dashboard's plots are at least 8 lines tall (min-height in app.tcss)
+    # the null row sits 0.4 step below 0, or one text row when that is more; a row is the span over ``rows``
+    row = (ticks[-1] + 0.15 * step) / (rows - 1)
+    null_distance = max(-NULL_ROW * 2 * step, row)
+    low, high = -null_distance - 0.1 * step, ticks[-1] + 0.05 * step
+    row = row_size(low, high, height)
+    steps = len(ticks) - 1
+    wide = [s for s in range(1, steps + 1) if s * step >= row] or [steps]
+    stride = next((s for s in wide if steps % s == 0), wide[0])  # one that keeps the top tick, if any does
+    return ticks[::stride], -null_distance, low, high
+
+
 def _set_y(plt, ticks: list[float], height: int) -> tuple[float, float]:
     """Round y ticks and, below 0, a 'null' row; returns the y of the null row and the span of one text row."""
-    step = ticks[1] - ticks[0]
-    null_y = NULL_ROW * 2 * step
-    plt.yticks([null_y] + ticks, ["null"] + [tick_label(t) for t in ticks])
-    low, high = null_y - 0.1 * step, ticks[-1] + 0.05 * step
+    shown, null_y, low, high = y_axis(ticks, height)
+    plt.yticks([null_y] + shown, ["null"] + [tick_label(t) for t in shown])
     plt.ylim(low, high)
     return null_y, row_size(low, high, height)
 
