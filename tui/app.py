@@ -538,6 +538,24 @@ class TcsexamApp(App):
             return
         if message.model == self.selected_model or self.state is None:
             return
+        if self._overtaken(message.model):
+            return
+        self._select(message)
+
+    def _overtaken(self, model: str) -> bool:
+        """A selection posted while the Overview's cursor was elsewhere by the time it arrives (the
+        highlight of row 0 when the table is refilled, or a row the cursor has since left): following
+        it would move the cursor back and start a ping-pong of selections."""
+        from textual.widgets import DataTable
+
+        table = self.main.query_one("#overview-table", DataTable)
+        if model not in table.rows or not table.row_count:
+            return False
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value != model
+
+    def _select(self, message: ModelSelected) -> None:
+        if message.model == self.selected_model or self.state is None:
+            return
         if message.model not in self.state.document["models"]:
             return
         self.selected_model = message.model
@@ -564,7 +582,7 @@ class TcsexamApp(App):
             return
         if self.state is None or message.model not in self.state.document["models"]:
             return
-        self.on_model_selected(ModelSelected(message.model))
+        self._select(ModelSelected(message.model))
         if message.tab == "instances" and message.item is not None:
             self.main.query_one(InstancesPane).choose(message.item)
         if message.tab == "coverage" and message.item is not None:
