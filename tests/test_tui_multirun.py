@@ -210,7 +210,6 @@ async def test_leaderboard_equals_tcsexam_table_csv(two_runs, tmp_path, capsys):
         await pilot.press("8")
         await settle(pilot)
         assert leaderboard_tables(app) == expected
-        assert "Board" not in str(app.main.query_one("TabbedContent").get_tab("leaderboard").label)
 
 
 async def test_enter_on_a_leaderboard_row_shows_its_run_and_model(two_runs):
@@ -347,6 +346,31 @@ async def test_a_run_name_is_shown_as_data(tmp_path):
         assert app.sub_title.startswith("[bold red]x\\x1b[2J · lite/offline · run 1/2")
         header = str(app.main.query_one("HeaderTitle").render())
         assert "[bold red]x\\x1b[2J" in header and "\x1b" not in header
+
+
+@pytest.mark.parametrize("rejected", [False, True])
+async def test_all_eight_tab_labels_fit_80_columns(tmp_path, rejected):
+    # the full labels take about 96 columns; below 110 three are shortened; with a problem count
+    # on Diagnostics (⚠ N) they must still fit
+    from textual.widgets import Tab
+
+    config = DashboardConfig()
+    if rejected:
+        (tmp_path / "attempts.csv").write_text("model,track\nm,theorem\n")
+        (tmp_path / "cohort.json").write_text('{"suite": "lite", "solver_protocol": "offline"}')
+        config = DashboardConfig(run_dir=str(tmp_path))
+    app = create_app(config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.pause(0.2)
+        tabs = list(app.main.query(Tab))
+        assert len(tabs) == 8
+        assert ("⚠" in str(tabs[6].label)) == rejected
+        for tab in tabs:
+            assert tab.region.width > 0 and tab.region.right <= 80, (str(tab.label), tab.region)
+        app.action_tab("leaderboard")
+        await settle(pilot)
+        assert app.main.query_one("TabbedContent").active == "leaderboard"
 
 
 # --- the command line ---------------------------------------------------------------------------

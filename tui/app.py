@@ -83,28 +83,28 @@ class TcsexamApp(App):
 
     # the run shown: its state, the problems of its last rejected load (empty: accepted), its stale mark
     @property
-    def run(self) -> RunSlot:
+    def shown(self) -> RunSlot:
         return self.runs[self.current]
 
     @property
     def state(self) -> DashboardState | None:
-        return self.run.state
+        return self.shown.state
 
     @property
     def problems(self) -> list:
-        return self.run.problems
+        return self.shown.problems
 
     @property
     def problems_text(self) -> str | None:
-        return self.run.problems_text
+        return self.shown.problems_text
 
     @property
     def stale(self) -> dict | None:
-        return self.run.stale
+        return self.shown.stale
 
     @property
     def loaded_at(self) -> str | None:
-        return self.run.loaded_at
+        return self.shown.loaded_at
 
     @property
     def loading(self) -> bool:
@@ -153,7 +153,7 @@ class TcsexamApp(App):
             self._watch()
 
     def _source(self) -> str:
-        config = self.run.config
+        config = self.shown.config
         if uses_demo(config):
             return "DEMO (bundled synthetic run)"
         if config.run_dir:
@@ -170,14 +170,14 @@ class TcsexamApp(App):
 
         document = self.state.document if self.state is not None else None
         if len(self.runs) > 1:
-            parts = [run_header(self.run.name, document, self.current + 1, len(self.runs))]
+            parts = [run_header(self.shown.name, document, self.current + 1, len(self.runs))]
         else:
             parts = [plain(self._source())]
             if document is not None:
                 parts.append(f"{plain(document['suite'])}/{plain(document['solver_protocol'])}")
         if self.state is not None:
             parts.append(self.state.document["status"])
-        elif self.run.loading:
+        elif self.shown.loading:
             parts.append("loading…")
         elif self.problems:
             parts.append("inputs rejected")
@@ -389,7 +389,7 @@ class TcsexamApp(App):
         )
 
     def _diagnostics(self) -> None:
-        run_dir = self.run.config.run_dir
+        run_dir = self.shown.config.run_dir
         base = run_dir if run_dir and os.path.isdir(run_dir) else None
         self.main.query_one(DiagnosticsPane).show(
             self.problems,
@@ -436,8 +436,8 @@ class TcsexamApp(App):
         self.current = number
         for pane in RUN_PANES:
             widget = self.main.query_one(pane)
-            widget.loading = self.state is None and self.run.loading
-            if self.state is None and not self.run.loading:
+            widget.loading = self.state is None and self.shown.loading
+            if self.state is None and not self.shown.loading:
                 widget.show_empty(
                     "Nothing to show: the inputs of this run were rejected. See 7 Diagnostics, fix the files "
                     "and press r to reload."
@@ -651,7 +651,7 @@ class TcsexamApp(App):
         if scope == "all":
             docs = self.leaderboard_docs()
         else:
-            docs = [(self.run.source, self.state.document)] if self.state is not None else []
+            docs = [(self.shown.source, self.state.document)] if self.state is not None else []
         if not docs:
             self.notify("Nothing to copy: the inputs were rejected.", severity="error", markup=False)
             return
