@@ -1,5 +1,6 @@
 """SVG snapshots of every tab at 80×24, 120×40 and 200×50, on the bundled demo and on a generated
-60-model run (issue 11: the dashboard holds up at every size and every run size).
+60-model run (issue 11: the dashboard holds up at every size and every run size), and of two runs
+open at once (the Leaderboard, the run switcher).
 
 Update after a deliberate change of the look with `pytest tests/test_snapshots.py --snapshot-update`
 and review the SVGs in tests/__snapshots__/.
@@ -25,6 +26,7 @@ TAB_KEYS = {
     "compare": "5",
     "tau2": "6",
     "diagnostics": "7",
+    "leaderboard": "8",
 }
 ROOT = Path(__file__).resolve().parents[1]
 TAU2 = ROOT / "tests" / "data" / "tau2" / "derived" / "derived_C_edge_4x5.json"
@@ -63,10 +65,6 @@ def test_demo_tab_snapshot(snap_compare, tab, size):
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("tab", TAB_KEYS)
 def test_many_models_tab_snapshot(snap_compare, many_models, monkeypatch, tab, size):
-    if tab == "overview" and size != "80x24":
-        # plotext drops colliding x labels of the 60-model bar chart differently from one process to
-        # the next; that chart is being redrawn (issue 11, item 4) and its snapshots come with it
-        pytest.skip("the 60-model bar chart's x labels vary between processes")
     monkeypatch.chdir(many_models)  # a relative RUN_DIR keeps the header independent of the machine
     app = create_app(DashboardConfig(run_dir="run60"))
     assert snap_compare(app, terminal_size=SIZES[size], run_before=press_and_settle(TAB_KEYS[tab]))
@@ -91,3 +89,27 @@ def test_tau2_snapshot(snap_compare, monkeypatch, size):
     monkeypatch.chdir(ROOT)
     app = create_app(DashboardConfig(tau2=os.path.relpath(TAU2, ROOT)))
     assert snap_compare(app, terminal_size=SIZES[size], run_before=press_and_settle())
+
+
+@pytest.fixture
+def two_runs(tmp_path, monkeypatch) -> None:
+    """The demo and an online copy of it (tests/test_tui_multirun.py builds it), as relative RUN_DIRs."""
+    import shutil
+
+    from scoring.inputs import demo_run
+    from tests.test_tui_multirun import online_copy
+
+    shutil.copytree(demo_run(), tmp_path / "demo")
+    online_copy(tmp_path / "online")
+    monkeypatch.chdir(tmp_path)  # relative RUN_DIRs keep the header independent of the machine
+
+
+@pytest.mark.parametrize("size", ["80x24", "200x50"])
+def test_two_runs_leaderboard_snapshot(snap_compare, two_runs, size):
+    app = create_app(DashboardConfig(run_dir="demo", more_runs=["online"]))
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=press_and_settle("8"))
+
+
+def test_two_runs_switcher_snapshot(snap_compare, two_runs):
+    app = create_app(DashboardConfig(run_dir="demo", more_runs=["online"]))
+    assert snap_compare(app, terminal_size=SIZES["80x24"], run_before=press_and_settle("R"))

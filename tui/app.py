@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from functools import partial
 from pathlib import Path
 
 from textual import on, work
@@ -24,12 +25,13 @@ from .messages import (
     Tau2Failed,
     Tau2Loaded,
 )
-from .state import DashboardConfig, DashboardState, has_run, load_state, uses_demo, watch_targets
+from .state import DashboardConfig, DashboardState, RunSlot, has_run, load_state, run_configs, uses_demo, watch_targets
 from .widgets.compare import ComparePane
 from .widgets.coverage import CoveragePane
 from .widgets.diagnostics import DiagnosticsPane
 from .widgets.footer import DashboardFooter
 from .widgets.instances import InstancesPane
+from .widgets.leaderboard import LeaderboardPane, LeaderboardRowChosen
 from .widgets.overview import OverviewPane
 from .widgets.passk import PassKPane
 from .widgets.tau2 import Tau2Pane
@@ -43,7 +45,10 @@ PANES = (
     ("compare", "Compare", ComparePane, "#compare-a"),
     ("tau2", "tau2", Tau2Pane, "#tau2-tasks"),
     ("diagnostics", "Diagnostics", DiagnosticsPane, "#diagnostics-table"),
+    ("leaderboard", "Leaderboard", LeaderboardPane, ".leaderboard-table"),
 )
+# below the -wide breakpoint the labels that make the tab bar too long for 80 columns are shortened
+NARROW_TITLES = {"instances": "Inst.", "diagnostics": "Diag.", "leaderboard": "Board"}
 TABS = tuple(tab for tab, _, _, _ in PANES)
 FOCUS = {tab: selector for tab, _, _, selector in PANES}
 RUN_PANES = (OverviewPane, CoveragePane, InstancesPane, PassKPane, ComparePane)
@@ -61,26 +66,52 @@ class TcsexamApp(App):
         Binding("question_mark", "help", "Help"),
         Binding("e", "export", "Export"),
         Binding("r", "reload", "Reload"),
+        Binding("R", "runs", "Runs"),
         *[Binding(str(i + 1), f"tab('{t}')", t, show=False) for i, t in enumerate(TABS)],
     ]
 
     def __init__(self, config: DashboardConfig, watch_debounce_ms: int = 300) -> None:
         super().__init__()
         self.config = config
-        self.state: DashboardState | None = None
-        self.problems: list = []  # of the last rejected load of the run (empty: accepted)
-        self.problems_text: str | None = None
+        self.runs = [RunSlot(c) for c in run_configs(config)]  # every run opened; tabs 1-5 show runs[current]
+        self.current = 0
         self.tau2_problems: list = []
-        self.stale: dict | None = None  # {"at", "count", "loaded_at"} while the inputs on disk are rejected
-        self.loaded_at: str | None = None
         self.selected_model: str | None = None
         self.watch_debounce_ms = watch_debounce_ms
         self._watch_targets: tuple | None = None
         self.tau2_metrics: dict | None = None
         self.tau2_meta: dict | None = None
-        self.loading = False
-        self._generation = 0
         self._tau2_generation = 0
+
+    # the run shown: its state, the problems of its last rejected load (empty: accepted), its stale mark
+    @property
+    def shown(self) -> RunSlot:
+        return self.runs[self.current]
+
+    @property
+    def state(self) -> DashboardState | None:
+        return self.shown.state
+
+    @property
+    def problems(self) -> list:
+        return self.shown.problems
+
+    @property
+    def problems_text(self) -> str | None:
+        return self.shown.problems_text
+
+    @property
+    def stale(self) -> dict | None:
+        return self.shown.stale
+
+    @property
+    def loaded_at(self) -> str | None:
+        return self.shown.loaded_at
+
+    @property
+    def loading(self) -> bool:
+        """Whether any run is being loaded."""
+        return any(slot.loading for slot in self.runs)
 
     @property
     def main(self):
@@ -109,7 +140,7 @@ class TcsexamApp(App):
     def on_mount(self) -> None:
         self._header()
         if has_run(self.config):
-            self.load_run("start")
+            self.load_runs("start")
         else:
             for pane in RUN_PANES:
                 self.main.query_one(pane).show_empty(
@@ -124,20 +155,31 @@ class TcsexamApp(App):
             self._watch()
 
     def _source(self) -> str:
-        if uses_demo(self.config):
+        config = self.shown.config
+        if uses_demo(config):
             return "DEMO (bundled synthetic run)"
-        if self.config.run_dir:
-            return self.config.run_dir
-        if self.config.attempts or self.config.cohort:
-            return self.config.attempts or self.config.cohort or ""
+        if config.run_dir:
+            return config.run_dir
+        if config.attempts or config.cohort:
+            return config.attempts or config.cohort or ""
         return "no run"
 
     def _header(self) -> None:
-        """Sub-title: what is open, its status, --watch, and a stale marker while inputs are rejected."""
-        parts = [self._source()]
+        """Sub-title (plain text, never markup: names are data, SPEC 13): the run shown (with several
+        runs its folder name, suite/protocol and ``run N/M``), its status, --watch, and a stale marker
+        while its inputs are rejected."""
+        from .views import plain, run_header
+
+        document = self.state.document if self.state is not None else None
+        if len(self.runs) > 1:
+            parts = [run_header(self.shown.name, document, self.current + 1, len(self.runs))]
+        else:
+            parts = [plain(self._source())]
+            if document is not None:
+                parts.append(f"{plain(document['suite'])}/{plain(document['solver_protocol'])}")
         if self.state is not None:
-            parts += [self.state.document["suite"], self.state.document["status"]]
-        elif self.loading:
+            parts.append(self.state.document["status"])
+        elif self.shown.loading:
             parts.append("loading…")
         elif self.problems:
             parts.append("inputs rejected")
@@ -150,37 +192,66 @@ class TcsexamApp(App):
                 f"{'s' if self.stale['count'] != 1 else ''}); showing {self.stale['loaded_at']} · "
             ) + text
         self.sub_title = text
-        count = len(self.problems) + len(self.tau2_problems)
-        tab = self.main.query_one(TabbedContent).get_tab("diagnostics")
-        tab.label = f"7 Diagnostics ⚠ {count}" if count else "7 Diagnostics"
+        self._tab_labels()
+
+    def _tab_labels(self) -> None:
+        """Tab labels: short below the -wide breakpoint (8 tabs fit 80 columns), Diagnostics with ⚠ N."""
+        tabs = self.main.query_one(TabbedContent)
+        narrow = self.size.width < self.HORIZONTAL_BREAKPOINTS[1][0]
+        count = len(self.problems) + len(self.tau2_problems) + len(self.leaderboard_problems)
+        for number, (tab, title, _, _) in enumerate(PANES, start=1):
+            label = f"{number} {NARROW_TITLES.get(tab, title) if narrow else title}"
+            if tab == "diagnostics" and count:
+                label += f" ⚠ {count}"
+            widget = tabs.get_tab(tab)
+            if str(widget.label) != label:
+                widget.label = label
+
+    def on_resize(self) -> None:
+        self._tab_labels()
 
     # --- loading (thread workers report back with messages) ---------------------------
-    def load_run(self, reason: str) -> None:
-        self.loading = True
-        self._generation += 1
-        if self.state is None:
+    def load_runs(self, reason: str) -> None:
+        """Load (again) every run, each in its own worker."""
+        for number in range(len(self.runs)):
+            self.load_run(reason, number)
+
+    def load_run(self, reason: str, number: int | None = None) -> None:
+        slot = self.runs[self.current if number is None else number]
+        number = self.runs.index(slot)
+        slot.loading = True
+        slot.generation += 1
+        if slot.state is None and number == self.current:
             for pane in RUN_PANES:
                 self.main.query_one(pane).loading = True
         self._header()
-        self._load_worker(reason, self._generation)
+        self.run_worker(
+            partial(self._load_worker, slot.config, reason, slot.generation, number),
+            thread=True,
+            exclusive=True,
+            group=f"load-{number}",
+            description="load and score the run",
+        )
 
-    @work(thread=True, exclusive=True, group="load", description="load and score the run")
-    def _load_worker(self, reason: str, generation: int) -> None:
+    def _load_worker(self, config: DashboardConfig, reason: str, generation: int, number: int) -> None:
         from scoring.errors import InputError, Problem
 
         try:
-            state = load_state(self.config)
+            state = load_state(config)
         except InputError as exc:
-            self.post_message(LoadFailed(exc.problems, reason, generation))
+            self.post_message(LoadFailed(exc.problems, reason, generation, number))
             return
         except Exception as exc:  # a bug must not take the dashboard down
             self.post_message(
                 LoadFailed(
-                    [Problem("tcsexam", "", "", f"internal error: {type(exc).__name__}: {exc}")], reason, generation
+                    [Problem("tcsexam", "", "", f"internal error: {type(exc).__name__}: {exc}")],
+                    reason,
+                    generation,
+                    number,
                 )
             )
             return
-        self.post_message(StateLoaded(state, reason, generation))
+        self.post_message(StateLoaded(state, reason, generation, number))
 
     def load_tau2(self, reason: str) -> None:
         self._tau2_generation += 1
@@ -211,38 +282,65 @@ class TcsexamApp(App):
     def on_state_loaded(self, message: StateLoaded) -> None:
         if not self._alive():
             return
-        if message.generation != self._generation:
+        slot = self.runs[message.run]
+        if message.generation != slot.generation:
             return  # a newer load is under way or done
-        self.loading = False
-        self.state = message.state
-        self.loaded_at = time.strftime("%H:%M:%S")
-        self.problems, self.problems_text, self.stale = [], None, None
+        slot.loading = False
+        slot.state = message.state
+        slot.loaded_at = time.strftime("%H:%M:%S")
+        slot.problems, slot.problems_text, slot.stale = [], None, None
+        self.refresh_leaderboard()
+        if message.reason != "start":
+            self.notify(f"Reloaded{self._run_named(message.run)}: status {slot.state.document['status']}", markup=False)
+        self._watch()
+        self.call_after_refresh(settle_heap)  # once the panes hold the new state (tui/heap.py)
+        if message.run != self.current:
+            self._diagnostics()
+            self._header()
+            return
         for pane in RUN_PANES:
             self.main.query_one(pane).loading = False
         self._diagnostics()
         self.refresh_panes()
         self._header()
-        self.call_after_refresh(settle_heap)  # once the panes hold the new state (tui/heap.py)
-        if message.reason != "start":
-            self.notify(f"Reloaded: status {self.state.document['status']}", markup=False)
-        self._watch()
+
+    def _run_named(self, number: int) -> str:
+        """`` run NAME`` in a notification when several runs are open (nothing with one)."""
+        from .views import plain
+
+        return f" run {plain(self.runs[number].name)}" if len(self.runs) > 1 else ""
 
     def on_load_failed(self, message: LoadFailed) -> None:
         if not self._alive():
             return
         from scoring.errors import format_problems
 
-        if message.generation != self._generation:
+        slot = self.runs[message.run]
+        if message.generation != slot.generation:
             return
-        self.loading = False
-        self.problems = list(message.problems)
-        self.problems_text = format_problems(message.problems)
-        kept = self.state is not None
-        self.stale = (
-            {"at": time.strftime("%H:%M:%S"), "count": len(self.problems), "loaded_at": self.loaded_at}
+        slot.loading = False
+        slot.problems = list(message.problems)
+        slot.problems_text = format_problems(message.problems)
+        kept = slot.state is not None
+        slot.stale = (
+            {"at": time.strftime("%H:%M:%S"), "count": len(slot.problems), "loaded_at": slot.loaded_at}
             if kept
             else None
         )
+        self.refresh_leaderboard()
+        self._watch()
+        self.call_after_refresh(settle_heap)  # once the panes hold the new state (tui/heap.py)
+        if message.run != self.current:
+            self._diagnostics()
+            self._header()
+            self.notify(
+                f"Inputs of{self._run_named(message.run)} rejected: {len(message.problems)} problem(s); "
+                "switch to it (R) to see them in Diagnostics (7).",
+                severity="error",
+                timeout=6,
+                markup=False,
+            )
+            return
         for pane in RUN_PANES:
             pane_widget = self.main.query_one(pane)
             pane_widget.loading = False
@@ -256,13 +354,12 @@ class TcsexamApp(App):
             # after the next refresh: TabbedContent may still be activating its initial tab
             self.call_after_refresh(self.action_tab, "diagnostics")
         self.notify(
-            f"Inputs rejected: {len(message.problems)} problem(s); see Diagnostics (7)."
-            + (" Showing the last good state." if kept else ""),
+            f"Inputs{self._run_named(message.run)} rejected: {len(message.problems)} problem(s); "
+            "see Diagnostics (7)." + (" Showing the last good state." if kept else ""),
             severity="error",
             timeout=6,
             markup=False,
         )
-        self._watch()
 
     @on(Tau2Loaded)
     def show_tau2(self, message: Tau2Loaded) -> None:
@@ -296,23 +393,92 @@ class TcsexamApp(App):
         )
 
     def _diagnostics(self) -> None:
-        base = self.config.run_dir if self.config.run_dir and os.path.isdir(self.config.run_dir) else None
+        run_dir = self.shown.config.run_dir
+        base = run_dir if run_dir and os.path.isdir(run_dir) else None
         self.main.query_one(DiagnosticsPane).show(
-            self.problems, self.tau2_problems, self.stale, kept=self.state is not None, base=base
+            self.problems,
+            self.tau2_problems,
+            self.stale,
+            kept=self.state is not None,
+            base=base,
+            leaderboard=self.leaderboard_problems,
         )
+
+    # --- several runs: the Leaderboard and the switcher ---------------------------------------
+    @property
+    def leaderboard_problems(self) -> list:
+        """Why ``tcsexam table`` rejects the loaded runs together (a model twice in a group), or []."""
+        return getattr(self, "_leaderboard_problems", [])
+
+    def leaderboard_docs(self) -> list[tuple[str, dict]]:
+        """(source, index document) of every run with an accepted state, in the command line's order."""
+        return [(slot.source, slot.state.document) for slot in self.runs if slot.state is not None]
+
+    def refresh_leaderboard(self) -> None:
+        from .views import leaderboard_groups, plain
+
+        groups, problems = leaderboard_groups(self.leaderboard_docs())
+        self._leaderboard_problems = problems
+        missing = [plain(slot.name) for slot in self.runs if slot.state is None and not slot.loading]
+        self.main.query_one(LeaderboardPane).show(groups, problems, missing, len(self.leaderboard_docs()))
+
+    def on_leaderboard_row_chosen(self, message: LeaderboardRowChosen) -> None:
+        """Enter on a Leaderboard row: show its run, its model selected, in the Overview."""
+        for number, slot in enumerate(self.runs):
+            if slot.source == message.source and slot.state is not None:
+                self.selected_model = message.model
+                self.switch_run(number)
+                self.select_model(message.model, "overview")
+                self.call_after_refresh(self._open_tab, "overview")
+                return
+
+    def switch_run(self, number: int) -> None:
+        """Show run ``number`` in every tab; the model (and Instances' task and attempt) stay selected
+        where the new run has them."""
+        if not 0 <= number < len(self.runs) or number == self.current:
+            return
+        self.current = number
+        for pane in RUN_PANES:
+            widget = self.main.query_one(pane)
+            widget.loading = self.state is None and self.shown.loading
+            if self.state is None and not self.shown.loading:
+                widget.show_empty(
+                    "Nothing to show: the inputs of this run were rejected. See 7 Diagnostics, fix the files "
+                    "and press r to reload."
+                )
+        self.refresh_panes()
+        self._diagnostics()
+        self._header()
+
+    def action_runs(self) -> None:
+        """The run switcher (``R``): a list of the runs opened; with one run there is nothing to switch."""
+        from .screens.runs import RunsScreen
+        from .views import run_row
+
+        if len(self.runs) == 1:
+            self.notify("Only one run is open: start `tcsexam tui RUN_DIR RUN_DIR...` to switch.", markup=False)
+            return
+        rows = []
+        for number, slot in enumerate(self.runs):
+            note = "loading" if slot.loading else ("STALE" if slot.stale else ("rejected" if slot.problems else ""))
+            document = slot.state.document if slot.state is not None else None
+            rows.append(run_row(number + 1, number == self.current, slot.name, slot.source, document, note))
+        self.push_screen(RunsScreen(rows, self.current), lambda n: self.switch_run(n) if n is not None else None)
 
     # --- --watch: a watcher off the UI thread (watchfiles), debounced --------------------------
     def _watched_paths(self) -> list[Path]:
         paths: list[Path] = []
-        if self.state is not None:
-            paths += self.state.watched
-        elif has_run(self.config):
+        for slot in self.runs if has_run(self.config) else []:
+            if slot.state is not None:
+                paths += slot.state.watched
+                continue
             from .state import resolve_paths, watched_files
 
+            config = slot.config
             try:
-                paths += watched_files(resolve_paths(self.config))
+                paths += watched_files(resolve_paths(config))
             except Exception:  # the run cannot even be located: watch what was named
-                paths += [Path(p) for p in (self.config.run_dir, self.config.attempts, self.config.cohort) if p]
+                paths += [Path(p) for p in (config.run_dir, config.attempts, config.cohort) if p]
         if self.config.tau2:
             paths.append(Path(self.config.tau2))
         return paths
@@ -352,7 +518,7 @@ class TcsexamApp(App):
         if not self._alive():
             return
         if message.run and has_run(self.config):
-            self.load_run("watch")
+            self.load_runs("watch")
         if message.tau2:
             self.load_tau2("watch")
 
@@ -374,6 +540,24 @@ class TcsexamApp(App):
     def on_model_selected(self, message: ModelSelected) -> None:
         if not self._alive():
             return
+        if message.model == self.selected_model or self.state is None:
+            return
+        if self._overtaken(message.model):
+            return
+        self._select(message)
+
+    def _overtaken(self, model: str) -> bool:
+        """A selection posted while the Overview's cursor was elsewhere by the time it arrives (the
+        highlight of row 0 when the table is refilled, or a row the cursor has since left): following
+        it would move the cursor back and start a ping-pong of selections."""
+        from textual.widgets import DataTable
+
+        table = self.main.query_one("#overview-table", DataTable)
+        if model not in table.rows or not table.row_count:
+            return False
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value != model
+
+    def _select(self, message: ModelSelected) -> None:
         if message.model == self.selected_model or self.state is None:
             return
         if message.model not in self.state.document["models"]:
@@ -402,7 +586,7 @@ class TcsexamApp(App):
             return
         if self.state is None or message.model not in self.state.document["models"]:
             return
-        self.on_model_selected(ModelSelected(message.model))
+        self._select(ModelSelected(message.model))
         if message.tab == "instances" and message.item is not None:
             self.main.query_one(InstancesPane).choose(message.item)
         if message.tab == "coverage" and message.item is not None:
@@ -461,21 +645,33 @@ class TcsexamApp(App):
 
     def action_reload(self) -> None:
         if has_run(self.config):
-            self.load_run("reload")
+            self.load_runs("reload")
         if self.config.tau2:
             self.load_tau2("reload")
 
-    def action_copy_table(self, fmt: str) -> None:
-        """Copy the run's table (SPEC 11, as ``tcsexam table --format FMT``) to the clipboard."""
+    def action_copy_table(self, fmt: str, scope: str = "run") -> None:
+        """Copy the table (SPEC 11, as ``tcsexam table --format FMT``) of the run shown, or with scope
+        ``all`` of every loaded run (the Leaderboard), to the clipboard."""
+        from scoring.errors import InputError
+
         from .state import TABLE_FORMATS, table_text
 
-        if self.state is None:
+        if scope == "all":
+            docs = self.leaderboard_docs()
+        else:
+            docs = [(self.shown.source, self.state.document)] if self.state is not None else []
+        if not docs:
             self.notify("Nothing to copy: the inputs were rejected.", severity="error", markup=False)
             return
-        table = table_text(self.state.document, self._source(), fmt)
+        try:
+            table = table_text(docs, fmt)
+        except InputError as exc:
+            self.notify(f"Nothing copied: {exc.problems[0].message}", severity="error", markup=False)
+            return
         self.copy_to_clipboard(table)
+        what = f"the leaderboard of {len(docs)} run(s)" if scope == "all" else "the table"
         self.notify(
-            f"Copied the table as {TABLE_FORMATS[fmt]} ({len(table.splitlines())} lines) to the clipboard.",
+            f"Copied {what} as {TABLE_FORMATS[fmt]} ({len(table.splitlines())} lines) to the clipboard.",
             markup=False,
         )
 

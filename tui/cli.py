@@ -23,8 +23,15 @@ if TYPE_CHECKING:
 def build_parser() -> argparse.ArgumentParser:
     """``scoring.cli``'s parser with the dashboard's ``tui`` command added."""
     parser, sub = build_scoring_parser()
-    p = sub.add_parser("tui", help="the dashboard (no RUN_DIR: the bundled demo run)")
+    p = sub.add_parser("tui", help="the dashboard (no RUN_DIR: the bundled demo run; several: a run switcher)")
     add_run_arguments(p)
+    p.add_argument(
+        "more_run_dirs",
+        nargs="*",
+        default=[],
+        metavar="RUN_DIR",
+        help="further runs: the Leaderboard tables them all, R switches the run the other tabs show",
+    )
     p.add_argument(
         "--output",
         default="build/index.json",
@@ -41,8 +48,10 @@ def config_from_args(args: argparse.Namespace) -> DashboardConfig:
     """The dashboard's configuration from the ``tui`` command's options."""
     from .state import DashboardConfig
 
+    run_dirs = run_dirs_of(args)
     return DashboardConfig(
-        run_dir=args.run_dir,
+        run_dir=run_dirs[0] if run_dirs else None,
+        more_runs=run_dirs[1:],
         attempts=args.attempts,
         cohort=args.cohort,
         records=args.records,
@@ -55,16 +64,58 @@ def config_from_args(args: argparse.Namespace) -> DashboardConfig:
     )
 
 
+def run_dirs_of(args: argparse.Namespace) -> list[str]:
+    """The RUN_DIRs as typed, a folder named twice (after resolving links) kept once: the first time."""
+    return [d for d, _ in run_dirs_and_repeats(args) if _ is None]
+
+
+def run_dirs_and_repeats(args: argparse.Namespace) -> list[tuple[str, str | None]]:
+    """Each RUN_DIR as typed with the earlier RUN_DIR that is the same folder (None for a first one)."""
+    first: dict[str, str] = {}
+    out: list[tuple[str, str | None]] = []
+    for d in ([args.run_dir] if args.run_dir else []) + list(args.more_run_dirs):
+        real = os.path.realpath(d)
+        out.append((d, first.get(real)))
+        first.setdefault(real, d)
+    return out
+
+
+def check_run_dirs(args: argparse.Namespace) -> str | None:
+    """The usage error of ``tcsexam tui RUN_DIR...`` (exit 2, before the full-screen app), or None:
+    every RUN_DIR must be a folder; --attempts, --cohort and --records name one run's files, so they
+    take a single RUN_DIR."""
+    from scoring.safety import escape_for_terminal
+
+    named = ([args.run_dir] if args.run_dir else []) + list(args.more_run_dirs)
+    for d in named:
+        if not os.path.isdir(d):
+            return f"RUN_DIR '{escape_for_terminal(d)}' is not a folder"
+    overrides = [
+        o for o, v in (("--attempts", args.attempts), ("--cohort", args.cohort), ("--records", args.records)) if v
+    ]
+    if len(named) > 1 and overrides:
+        return f"{', '.join(overrides)} name the files of one run: give a single RUN_DIR with them (got {len(named)})"
+    return None
+
+
 def run_from_args(args: argparse.Namespace) -> int:
-    """Open the dashboard (SPEC 6 ``tcsexam tui``) and block until it quits. The exit code is the
-    app's: Textual sets 1 when the app stopped on an exception (a crash never exits 0)."""
+    """Open the dashboard (SPEC 6 ``tcsexam tui RUN_DIR...``) and block until it quits. The exit code is
+    the app's: Textual sets 1 when the app stopped on an exception (a crash never exits 0)."""
     from scoring.safety import escape_for_terminal
 
     from .app import create_app
 
-    if args.run_dir and not os.path.isdir(args.run_dir):  # fail fast, before the full-screen app
-        print(f"tcsexam tui: error: RUN_DIR '{escape_for_terminal(args.run_dir)}' is not a folder", file=sys.stderr)
+    error = check_run_dirs(args)  # fail fast, before the full-screen app
+    if error:
+        print(f"tcsexam tui: error: {error}", file=sys.stderr)
         return 2
+    for d, same in run_dirs_and_repeats(args):
+        if same is not None:
+            print(
+                f"tcsexam tui: note: RUN_DIR '{escape_for_terminal(d)}' is the same folder as "
+                f"'{escape_for_terminal(same)}': opened once",
+                file=sys.stderr,
+            )
     app = create_app(config_from_args(args))
     app.run()
     return app.return_code or 0

@@ -1,10 +1,12 @@
-"""Command-palette commands: jump to a model or task, export, reload, copy the table."""
+"""Command-palette commands: jump to a model or task, switch run, export, reload, copy the table."""
 
 from __future__ import annotations
 
 from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from .views import plain
 
 
 class DashboardCommands(Provider):
@@ -20,6 +22,25 @@ class DashboardCommands(Provider):
                 "tcsexam table --format latex, to the clipboard",
             ),
         ]
+        runs = getattr(app, "runs", [])
+        if len(runs) > 1:
+            out += [
+                (
+                    "Copy leaderboard (all runs) as Markdown",
+                    partial(app.action_copy_table, "markdown", "all"),
+                    "tcsexam table over every run, to the clipboard",
+                ),
+                (
+                    "Copy leaderboard (all runs) as LaTeX",
+                    partial(app.action_copy_table, "latex", "all"),
+                    "tcsexam table --format latex over every run, to the clipboard",
+                ),
+            ]
+            for number, slot in enumerate(runs):
+                if number != app.current:
+                    out.append(
+                        (f"Switch to run {plain(slot.name)}", partial(app.switch_run, number), plain(slot.source))
+                    )
         state = getattr(app, "state", None)
         if state is not None:
             for model in state.models:

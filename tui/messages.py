@@ -13,6 +13,7 @@ class StateLoaded(Message):
     state: Any  # tui.state.DashboardState
     reason: str  # "start", "reload" or "watch"
     generation: int = 0  # which load_run call: an older one that finishes late is dropped
+    run: int = 0  # which run (tcsexam tui RUN_DIR...), in the command line's order
 
 
 @dataclass
@@ -20,6 +21,7 @@ class LoadFailed(Message):
     problems: list  # scoring.errors.Problem
     reason: str
     generation: int = 0
+    run: int = 0
 
 
 @dataclass

@@ -33,6 +33,57 @@ class DashboardConfig:
     tau2: str | None = None
     thresholds: dict[str, float] = field(default_factory=dict)
     isolate: bool | None = None  # load in a helper process: None = when the inputs are large
+    more_runs: list[str] = field(default_factory=list)  # the RUN_DIRs after the first (`tcsexam tui A B ...`)
+
+
+def run_configs(config: DashboardConfig) -> list[DashboardConfig]:
+    """One configuration per run the dashboard opens (SPEC 6 ``tcsexam tui RUN_DIR...``): the first is
+    ``config`` itself; each further RUN_DIR takes the shared options (suite, benchmark, thresholds) and
+    never the per-run file overrides, which the command line allows with a single RUN_DIR only."""
+    import dataclasses
+
+    others = [
+        dataclasses.replace(config, run_dir=d, attempts=None, cohort=None, records=None, tau2=None, more_runs=[])
+        for d in config.more_runs
+    ]
+    return [config, *others]
+
+
+def run_name(config: DashboardConfig) -> str:
+    """A run's short name for the header, the switcher and the Leaderboard: its folder's name (the
+    attempts file's when only --attempts names it); DEMO for the bundled demo. Data: show it as Text."""
+    if uses_demo(config):
+        return "DEMO"
+    if config.run_dir:
+        return Path(os.path.abspath(config.run_dir)).name or config.run_dir
+    return config.attempts or config.cohort or "no run"
+
+
+@dataclass(eq=False)
+class RunSlot:
+    """One run of the dashboard and what its last load left: the state shown (the last good one
+    while newer inputs are rejected), the problems of the last rejection, and whether it is loading."""
+
+    config: DashboardConfig
+    state: DashboardState | None = None
+    problems: list = field(default_factory=list)
+    problems_text: str | None = None
+    stale: dict | None = None  # {"at", "count", "loaded_at"} while the inputs on disk are rejected
+    loaded_at: str | None = None
+    loading: bool = False
+    generation: int = 0
+
+    @property
+    def name(self) -> str:
+        return run_name(self.config)
+
+    @property
+    def source(self) -> str:
+        """What the run is called where a file name is expected (the Leaderboard's sources, as
+        ``tcsexam table`` names its INDEX_JSON files): the RUN_DIR as typed."""
+        if uses_demo(self.config):
+            return "DEMO"
+        return self.config.run_dir or self.config.attempts or self.config.cohort or "no run"
 
 
 @dataclass(repr=False, eq=False)
@@ -93,18 +144,11 @@ def has_run(config: DashboardConfig) -> bool:
 
 
 def resolve_paths(config: DashboardConfig):
-    from scoring.inputs import demo_run, resolve_run_paths
+    """The run's input paths by the command line's own rule (scoring.cli.paths_for, SPEC 2, 6)."""
+    from scoring.cli import paths_for
+    from scoring.inputs import demo_run
 
-    default = demo_run() if uses_demo(config) else None
-    return resolve_run_paths(
-        config.run_dir,
-        attempts=config.attempts,
-        cohort=config.cohort,
-        records=config.records,
-        benchmark=config.benchmark,
-        suite=config.suite,
-        default_run=default,
-    )
+    return paths_for(config, demo_run() if uses_demo(config) else None)
 
 
 def watched_files(paths) -> list[Path]:
@@ -398,8 +442,9 @@ def load_instances(state: DashboardState, model: str, item: str, attempt: str) -
 TABLE_FORMATS = {"markdown": "Markdown", "latex": "LaTeX"}
 
 
-def table_text(document: dict, source: str, fmt: str) -> str:
-    """The run's leaderboard as ``tcsexam table`` writes it (scoring.report.render_table, same digits)."""
+def table_text(docs: list[tuple[str, dict]], fmt: str) -> str:
+    """The (source, index document) pairs' leaderboard as ``tcsexam table`` writes it
+    (scoring.report.render_table, same digits; SPEC 11). Raises InputError for a model twice in a group."""
     from scoring.report import render_table
 
-    return render_table([(source, document)], fmt)
+    return render_table(docs, fmt)

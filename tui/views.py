@@ -552,3 +552,62 @@ def parse_target(value: str) -> float | None:
     except ValueError:
         return None
     return x if x > 0 and x != float("inf") else None
+
+
+# --- Leaderboard (SPEC 11: the groups and cells of `tcsexam table`) -----------------------------------
+
+
+@dataclass
+class LeaderboardGroup:
+    """One (suite, solver_protocol) table of the Leaderboard: its title, the rows' cells as
+    scoring.report.text_cells gives them, and per row the source (run) and model it came from."""
+
+    title: str
+    header: list[str]
+    rows: list[list[str]]
+    keys: list[tuple[str, str]]  # (source, model) per row
+    notes: list[str]
+
+
+def leaderboard_groups(docs: list[tuple[str, dict]]) -> tuple[list[LeaderboardGroup], list]:
+    """The Leaderboard of the loaded runs' index documents: (groups, []) in SPEC 11's order, or
+    ([], problems) when ``tcsexam table`` would reject them (a model twice in a group). Every cell is
+    scoring.report's (build_groups, text_cells: 2 decimals for the index, 3 for the tracks, † for a
+    provisional row, — for null, rank ``best–worst``); nothing is rounded here."""
+    from scoring.errors import InputError
+    from scoring.report import HEADER, NULL, PROVISIONAL_MARK, build_groups, footnotes, text_cells
+
+    try:
+        groups = build_groups(docs)
+    except InputError as exc:
+        return [], list(exc.problems)
+    out = []
+    for g in groups:
+        rows = [text_cells(r, 2, 3, " ± ", NULL, "–", " " + PROVISIONAL_MARK) for r in g.rows]
+        keys = [(r.source, r.model) for r in g.rows]
+        out.append(LeaderboardGroup(g.title, list(HEADER), rows, keys, [n for n in footnotes(g) if n]))
+    return out, []
+
+
+RUN_COLUMNS = ("run", "name", "suite / protocol", "status", "RUN_DIR")
+
+
+def run_row(number: int, current: bool, name: str, source: str, document: dict | None, note: str) -> list[str]:
+    """A row of the run switcher: its number (▶ the run shown), name, group, status (or why there is
+    none: ``note``) and the RUN_DIR as typed. Names are data: the caller shows them as Text (``cells``)."""
+    group = f"{document['suite']} / {document['solver_protocol']}" if document is not None else DASH
+    status = document["status"] if document is not None else note
+    if document is not None and note:
+        status += f" ({note})"
+    return [("▶ " if current else "  ") + str(number), name, group, status, source]
+
+
+def run_header(name: str, document: dict | None, number: int, count: int) -> str:
+    """The header's name of the run shown (SPEC 6 ``tcsexam tui RUN_DIR...``): its folder name, suite and
+    solver protocol, and ``run N/M`` when several are open; control characters escaped (``plain``)."""
+    parts = [plain(name)]
+    if document is not None:
+        parts.append(f"{plain(document['suite'])}/{plain(document['solver_protocol'])}")
+    if count > 1:
+        parts.append(f"run {number}/{count}")
+    return " · ".join(parts)

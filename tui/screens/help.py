@@ -13,14 +13,15 @@ HELP = """\
 
 | key | action |
 |---|---|
-| `1`–`7` | switch tab: Overview, Coverage, Instances, pass^k, Compare, tau2, Diagnostics |
+| `1`–`8` | switch tab: Overview, Coverage, Instances, pass^k, Compare, tau2, Diagnostics, Leaderboard |
+| `R` | run switcher (`tcsexam tui RUN_DIR RUN_DIR...`): choose the run every tab shows |
 | `Tab` / `shift+Tab` | move between the controls of a tab |
 | `↑` `↓` `PgUp` `PgDn` `Home` `End` | move in a table |
 | `Enter` | open what is under the cursor (see each tab) |
 | `s` / `S` | sort by the next column / reverse the sort (or click a header; again reverses) |
-| `e` | export index.json (same writer and hash as `tcsexam score`; asks first while the view is stale) |
-| `r` | reload the run and the tau2 file (`--watch` reloads on change) |
-| `ctrl+p` | command palette: jump to a model or task, export, reload, theme |
+| `e` | export the run shown as index.json (same writer and hash as `tcsexam score`; asks first while the view is stale) |
+| `r` | reload every run and the tau2 file (`--watch` reloads on change) |
+| `ctrl+p` | command palette: jump to a model or task, switch to a run, export, reload, copy, theme |
 | `?` | this help; `escape` closes it |
 | `q` | quit |
 
@@ -71,6 +72,23 @@ termination reasons and the reward-gate audit. Independent of the selected model
 
 Every problem of rejected inputs (file, where, field, message), as `tcsexam validate` words it. While
 the inputs on disk are rejected, the header says STALE and the other tabs keep the last good state.
+With several runs it lists the problems of the run shown, and why the Leaderboard cannot table the
+runs together.
+
+## 8 Leaderboard
+
+`tcsexam table` over every loaded run: one table per suite / solver protocol (never mixed), in the
+order full/offline, full/online, lite/offline, lite/online, with the same cells (rank, ± = 95%
+half-width, † provisional, — null). A model in two runs of one group is `table`'s rejection: the tab
+and Diagnostics show it. `Enter` on a row shows its run with its model selected in the Overview; `c`
+copies the leaderboard as Markdown, `C` as LaTeX.
+
+## Several runs
+
+`tcsexam tui A B C` opens three runs; the header names the run shown (folder, suite/protocol,
+`run 2/3`). `R` (or the palette's "Switch to run NAME") switches every tab to another run, keeping the
+selected model, task and attempt where it has them. `e` exports the run shown; `r` and `--watch`
+reload every run, and a rejected run is marked stale on its own.
 """
 
 

@@ -20,14 +20,23 @@ class DiagnosticsPane(VerticalScroll):
         yield SteadyDataTable(id="diagnostics-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="diagnostics-tau2-text", classes="section-title", markup=False)
         yield SteadyDataTable(id="diagnostics-tau2", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="diagnostics-leaderboard-text", classes="section-title", markup=False)
+        yield SteadyDataTable(id="diagnostics-leaderboard", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
         self.show([], [], None, kept=False)
 
     def show(
-        self, problems: list, tau2_problems: list, stale: dict | None, kept: bool, base: str | None = None
+        self,
+        problems: list,
+        tau2_problems: list,
+        stale: dict | None,
+        kept: bool,
+        base: str | None = None,
+        leaderboard: list | None = None,
     ) -> None:
-        """Problems of the run (files under ``base`` named relative to it) and of the tau2 file."""
+        """Problems of the run (files under ``base`` named relative to it), of the tau2 file, and why
+        the Leaderboard's runs cannot be tabled together (``tcsexam table``'s rejection, SPEC 11)."""
         heading = ACCEPTED
         if problems:
             files = Counter(p.file for p in problems)
@@ -50,6 +59,11 @@ class DiagnosticsPane(VerticalScroll):
         tau2_heading.set_class(not tau2_problems, "gone")
         tau2_heading.update(f"tau2-bench results rejected: {len(tau2_problems)} problem(s)")
         self._table("#diagnostics-tau2", problem_rows(tau2_problems))
+        leaderboard = leaderboard or []
+        board_heading = self.query_one("#diagnostics-leaderboard-text", Static)
+        board_heading.set_class(not leaderboard, "gone")
+        board_heading.update(f"Leaderboard: tcsexam table rejects the runs together: {len(leaderboard)} problem(s)")
+        self._table("#diagnostics-leaderboard", problem_rows(leaderboard))
 
     def _table(self, selector: str, rows: list[list[str]]) -> None:
         table = self.query_one(selector, DataTable)

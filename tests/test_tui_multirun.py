@@ -1,0 +1,424 @@
+"""Several runs in the dashboard (`tcsexam tui RUN_DIR...`): the switcher, the header, the Leaderboard.
+
+The second run is built here from the bundled demo: the solver protocol online instead of offline,
+one theorem attempt of atlas-70b scored 0 instead of 1 (so its numbers differ), and cirrus-mini
+renamed delta-mini (a model the first run does not have). Expected numbers come from `tcsexam score`
+and `tcsexam table` run on the same folders, never from the dashboard.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, Static
+
+from scoring.cli import main as cli_main
+from scoring.inputs import demo_run
+from tests.conftest import settle
+from tui.app import create_app
+from tui.screens.runs import RunsScreen
+from tui.state import DashboardConfig
+from tui.widgets.leaderboard import LeaderboardPane
+
+SIZE = (140, 45)
+
+
+def online_copy(target: Path) -> Path:
+    """The demo with solver protocol online, atlas-70b's first thm-sensitivity attempt failed (0) and
+    cirrus-mini renamed delta-mini."""
+    shutil.copytree(demo_run(), target)
+    attempts = target / "attempts.csv"
+    lines = []
+    for line in attempts.read_text().splitlines(keepends=True):
+        if line.startswith("atlas-70b,theorem,thm-sensitivity,1,1,"):
+            line = line.replace("thm-sensitivity,1,1,", "thm-sensitivity,1,0,", 1)
+        lines.append(line.replace(",offline,", ",online,").replace("cirrus-mini", "delta-mini"))
+    attempts.write_text("".join(lines))
+    cohort = target / "cohort.json"
+    cohort.write_text(cohort.read_text().replace('"offline"', '"online"').replace("cirrus-mini", "delta-mini"))
+    (target / "records" / "cirrus-mini").rename(target / "records" / "delta-mini")
+    return target
+
+
+def score(run: Path, out: Path, capsys) -> dict:
+    cli_main(["score", str(run), "--output", str(out)])
+    capsys.readouterr()
+    return json.loads(out.read_text())
+
+
+@pytest.fixture
+def two_runs(tmp_path, capsys):
+    demo = tmp_path / "demo"
+    shutil.copytree(demo_run(), demo)
+    online = online_copy(tmp_path / "online")
+    docs = {
+        "demo": score(demo, tmp_path / "demo.json", capsys),
+        "online": score(online, tmp_path / "online.json", capsys),
+    }
+    assert docs["demo"]["models"]["atlas-70b"]["index"] != docs["online"]["models"]["atlas-70b"]["index"]
+    return demo, online, docs
+
+
+def row_of(table: DataTable, key: str) -> list[str]:
+    return [str(c) for c in table.get_row(key)]
+
+
+def text_of(app, selector: str) -> str:
+    return str(app.main.query_one(selector, Static).render())
+
+
+def leaderboard_tables(app) -> list[tuple[str, list[list[str]]]]:
+    """(title, rows as text) of every table of the Leaderboard, in order."""
+    pane = app.main.query_one(LeaderboardPane)
+    out = []
+    title = None
+    for widget in pane.query("#leaderboard-groups > *"):
+        if isinstance(widget, Static) and widget.has_class("leaderboard-title"):
+            title = str(widget.render())
+        elif isinstance(widget, DataTable):
+            out.append((title, [[str(c) for c in widget.get_row_at(i)] for i in range(widget.row_count)]))
+            title = None
+    return out
+
+
+async def switch_by_key(app, pilot, number: int) -> None:
+    """R, then the run's row in the switcher, then Enter."""
+    await pilot.press("R")
+    await pilot.pause(0.2)
+    assert isinstance(app.screen, RunsScreen)
+    table = app.screen.query_one(DataTable)
+    table.move_cursor(row=number)
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+def check_shows(app, doc: dict, name: str) -> None:
+    """Every run tab shows ``doc`` (the CLI's index.json of that run)."""
+    models = doc["models"]
+    overview = app.main.query_one("#overview-table", DataTable)
+    assert sorted(overview.rows) == sorted(models)
+    atlas = models["atlas-70b"]
+    assert row_of(overview, "atlas-70b")[2].startswith(f"{atlas['index']:.2f}")
+    grid = app.main.query_one("#coverage-grid", DataTable)
+    assert sorted(k.value for k in grid.columns if k.value in models) == sorted(models)
+    assert not [k.value for k in grid.columns if k.value in ("cirrus-mini", "delta-mini") and k.value not in models]
+    app.select_model("atlas-70b")
+    passk = app.main.query_one("#passk-table", DataTable)
+    pass1 = atlas["pass_hat_k"]["theorem"]["by_k"]["1"]
+    assert str(passk.get_row_at(0)[3]) == f"{pass1:.4f}"
+    compare = app.main.query_one("ComparePane")
+    assert compare.document["models"]["atlas-70b"]["index"] == atlas["index"]
+    instances = app.main.query_one("InstancesPane")
+    assert instances.state.document["models"] == models
+    assert app.state.document["models"] == models
+    assert app.sub_title.startswith(name)
+
+
+async def test_two_runs_switch_by_key_every_tab_and_the_header_follow(two_runs):
+    demo, online, docs = two_runs
+    app = create_app(DashboardConfig(run_dir=str(demo), more_runs=[str(online)]))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.sub_title.startswith("demo · lite/offline · run 1/2 · incomplete")
+        check_shows(app, docs["demo"], "demo · ")
+        await switch_by_key(app, pilot, 1)
+        assert app.current == 1
+        assert app.sub_title.startswith("online · lite/online · run 2/2 · incomplete")
+        await settle(pilot)
+        check_shows(app, docs["online"], "online · ")
+        await switch_by_key(app, pilot, 0)
+        check_shows(app, docs["demo"], "demo · ")
+
+
+async def test_switch_by_palette(two_runs):
+    demo, online, docs = two_runs
+    app = create_app(DashboardConfig(run_dir=str(demo), more_runs=[str(online)]))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Switch to run online")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.current == 1 and app.sub_title.startswith("online · lite/online · run 2/2")
+        check_shows(app, docs["online"], "online · ")
+
+
+async def test_the_selection_stays_where_the_new_run_has_it(two_runs):
+    demo, online, docs = two_runs
+    app = create_app(DashboardConfig(run_dir=str(demo), more_runs=[str(online)]))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.select_model("borealis-8x22b")
+        await settle(pilot)
+        app.switch_run(1)
+        await settle(pilot)
+        assert app.selected_model == "borealis-8x22b"
+        instances = app.main.query_one("InstancesPane")
+        assert instances.model == "borealis-8x22b" and instances.state is app.state
+        app.switch_run(0)
+        app.select_model("cirrus-mini")
+        await settle(pilot)
+        app.switch_run(1)
+        await settle(pilot)
+        # cirrus-mini is not in the online run: the Overview's top row, the highest index there
+        online_models = docs["online"]["models"]
+        best = max(
+            (m for m in online_models if online_models[m]["index"] is not None), key=lambda m: online_models[m]["index"]
+        )
+        assert app.selected_model == best
+
+
+def expected_cells(csv_text: str) -> list[tuple[str, list[list[str]]]]:
+    """`tcsexam table --format csv` (unrounded) rounded as SPEC 11 says: index 2 decimals, tracks 3,
+    ± the half-width (hi − lo)/2, — for null, † for provisional, rank best or best–worst."""
+
+    def pm(v: str, lo: str, hi: str, digits: int) -> str:
+        if v == "":
+            return "—"
+        out = f"{float(v):.{digits}f}"
+        return out if lo == "" else out + f" ± {(float(hi) - float(lo)) / 2:.{digits}f}"
+
+    groups: dict[str, list[list[str]]] = {}
+    for r in csv.DictReader(io.StringIO(csv_text)):
+        best, worst = r["rank_best"], r["rank_worst"]
+        rank = "" if best == "" else (best if best == worst else f"{best}–{worst}")
+        model = r["model"] + (" †" if r["provisional"] == "true" else "")
+        tracks = [pm(r[t], r[f"{t}_lo"], r[f"{t}_hi"], 3) for t in "PSCO"]
+        cells = [rank, model, r["status"], pm(r["index"], r["index_lo"], r["index_hi"], 2), *tracks]
+        groups.setdefault(f"{r['suite']} / {r['solver_protocol']}", []).append(
+            [*cells, f"{r['tasks_complete']}/{r['tasks_total']}"]
+        )
+    return list(groups.items())
+
+
+async def test_leaderboard_equals_tcsexam_table_csv(two_runs, tmp_path, capsys):
+    demo, online, docs = two_runs
+    # the online run named first: the groups still come in SPEC 11's order (lite/offline first)
+    assert cli_main(["table", str(tmp_path / "online.json"), str(tmp_path / "demo.json"), "--format", "csv"]) == 0
+    expected = expected_cells(capsys.readouterr().out)
+    assert [title for title, _ in expected] == ["lite / offline", "lite / online"]
+    app = create_app(DashboardConfig(run_dir=str(online), more_runs=[str(demo)]))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("8")
+        await settle(pilot)
+        assert leaderboard_tables(app) == expected
+
+
+async def test_enter_on_a_leaderboard_row_shows_its_run_and_model(two_runs):
+    demo, online, docs = two_runs
+    app = create_app(DashboardConfig(run_dir=str(demo), more_runs=[str(online)]))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("8")
+        await settle(pilot)
+        tables = list(app.main.query_one(LeaderboardPane).query(DataTable))
+        online_table = tables[1]  # lite / online
+        keys = [online_table.coordinate_to_cell_key((i, 0)).row_key.value for i in range(online_table.row_count)]
+        row = next(i for i, k in enumerate(keys) if str(online_table.get_row_at(i)[1]).startswith("delta-mini"))
+        online_table.focus()
+        online_table.move_cursor(row=row)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.pause(0.2)
+        assert app.current == 1 and app.selected_model == "delta-mini"
+        assert app.main.query_one("TabbedContent").active == "overview"
+        overview = app.main.query_one("#overview-table", DataTable)
+        assert overview.coordinate_to_cell_key(overview.cursor_coordinate).row_key.value == "delta-mini"
+
+
+async def test_a_model_twice_in_a_group_is_tables_rejection_in_the_tab_and_diagnostics(tmp_path, capsys):
+    a, b = tmp_path / "a", tmp_path / "b"
+    shutil.copytree(demo_run(), a)
+    shutil.copytree(demo_run(), b)  # the same models, the same group lite/offline
+    score(a, tmp_path / "a.json", capsys)
+    score(b, tmp_path / "b.json", capsys)
+    assert cli_main(["table", str(tmp_path / "a.json"), str(tmp_path / "b.json")]) == 1
+    assert "a group takes each model once" in capsys.readouterr().err
+    app = create_app(DashboardConfig(run_dir=str(a), more_runs=[str(b)]))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("8")
+        await settle(pilot)
+        assert "Not a leaderboard" in text_of(app, "#leaderboard-summary")
+        [(_, rows)] = leaderboard_tables(app)
+        assert len(rows) == 3 and all("a group takes each model once" in r[3] for r in rows)
+        assert {r[0] for r in rows} == {str(b)}
+        assert "⚠ 3" in str(app.main.query_one("TabbedContent").get_tab("diagnostics").label)
+        diag = app.main.query_one("#diagnostics-leaderboard", DataTable)
+        assert diag.row_count == 3 and "a group takes each model once" in str(diag.get_row_at(0)[3])
+        # every run tab still works
+        assert app.main.query_one("#overview-table", DataTable).row_count == 3
+
+
+@pytest.mark.parametrize("key, fmt", [("c", "markdown"), ("C", "latex")])
+async def test_copy_on_the_leaderboard_is_tcsexam_table_over_every_run(
+    two_runs, tmp_path, capsys, monkeypatch, key, fmt
+):
+    demo, online, docs = two_runs
+    assert cli_main(["table", str(tmp_path / "demo.json"), str(tmp_path / "online.json"), "--format", fmt]) == 0
+    expected = capsys.readouterr().out
+    app = create_app(DashboardConfig(run_dir=str(demo), more_runs=[str(online)]))
+    copied: list[str] = []
+    monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("8")
+        await settle(pilot)
+        await pilot.press(key)
+        await settle(pilot)
+        await pilot.press("1")
+        await settle(pilot)
+        app.main.query_one("#overview-table", DataTable).focus()
+        await pilot.press(key)
+        await settle(pilot)
+    assert cli_main(["table", str(tmp_path / "demo.json"), "--format", fmt]) == 0
+    alone = capsys.readouterr().out
+    assert copied == [expected, alone] and expected != alone
+
+
+async def test_reload_marks_only_the_rejected_run_stale_and_export_writes_the_run_shown(two_runs, tmp_path):
+    demo, online, docs = two_runs
+    out = tmp_path / "out" / "index.json"
+    app = create_app(DashboardConfig(run_dir=str(demo), more_runs=[str(online)], output=str(out)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        attempts = online / "attempts.csv"
+        attempts.write_text(attempts.read_text().replace("selected,valid", "selected,bogus", 1))
+        await pilot.press("r")
+        await settle(pilot)
+        assert app.runs[1].stale is not None and app.runs[0].stale is None
+        assert not app.sub_title.startswith("STALE")
+        app.switch_run(1)
+        await settle(pilot)
+        assert app.sub_title.startswith("STALE: inputs rejected at ")
+        assert app.main.query_one("#diagnostics-table", DataTable).row_count == 1
+        app.switch_run(0)
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+    written = json.loads(out.read_text())
+    assert written["provenance"]["content_sha256"] == docs["demo"]["provenance"]["content_sha256"]
+
+
+async def test_export_writes_the_run_shown_after_a_switch(two_runs, tmp_path):
+    demo, online, docs = two_runs
+    out = tmp_path / "out2" / "index.json"
+    app = create_app(DashboardConfig(run_dir=str(demo), more_runs=[str(online)], output=str(out)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.switch_run(1)
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+    written = json.loads(out.read_text())
+    assert written["provenance"]["content_sha256"] == docs["online"]["provenance"]["content_sha256"]
+
+
+async def test_with_one_run_the_switcher_says_so():
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("R")
+        await pilot.pause(0.2)
+        assert not isinstance(app.screen, RunsScreen)
+        assert any("Only one run" in str(n.message) for n in app._notifications)
+        assert "run 1/1" not in app.sub_title
+        from tui.commands import DashboardCommands
+
+        texts = [t for t, _, _ in DashboardCommands(app.screen)._commands()]
+        assert not [t for t in texts if t.startswith("Switch to run")]
+
+
+async def test_a_run_name_is_shown_as_data(tmp_path):
+    hostile = tmp_path / "[bold red]x\x1b[2J"
+    shutil.copytree(demo_run(), hostile)
+    app = create_app(DashboardConfig(run_dir=str(hostile), more_runs=[str(demo_run())]))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.sub_title.startswith("[bold red]x\\x1b[2J · lite/offline · run 1/2")
+        header = str(app.main.query_one("HeaderTitle").render())
+        assert "[bold red]x\\x1b[2J" in header and "\x1b" not in header
+
+
+@pytest.mark.parametrize("rejected", [False, True])
+async def test_all_eight_tab_labels_fit_80_columns(tmp_path, rejected):
+    # the full labels take about 96 columns; below 110 three are shortened; with a problem count
+    # on Diagnostics (⚠ N) they must still fit
+    from textual.widgets import Tab
+
+    config = DashboardConfig()
+    if rejected:
+        (tmp_path / "attempts.csv").write_text("model,track\nm,theorem\n")
+        (tmp_path / "cohort.json").write_text('{"suite": "lite", "solver_protocol": "offline"}')
+        config = DashboardConfig(run_dir=str(tmp_path))
+    app = create_app(config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.pause(0.2)
+        tabs = list(app.main.query(Tab))
+        assert len(tabs) == 8
+        assert ("⚠" in str(tabs[6].label)) == rejected
+        for tab in tabs:
+            assert tab.region.width > 0 and tab.region.right <= 80, (str(tab.label), tab.region)
+        app.action_tab("leaderboard")
+        await settle(pilot)
+        assert app.main.query_one("TabbedContent").active == "leaderboard"
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+
+def test_cli_several_run_dirs_with_a_file_override_is_a_usage_error(tmp_path, cli):
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    from tui.cli import main
+
+    for option in ("--attempts", "--cohort", "--records"):
+        code = main(["tui", str(a), str(b), option, str(tmp_path / "x")])
+        assert code == 2
+
+
+def test_cli_usage_errors_name_the_problem(tmp_path, capsys):
+    from tui.cli import main
+
+    (tmp_path / "a").mkdir()
+    assert main(["tui", str(tmp_path / "a"), str(tmp_path / "a"), "--attempts", "x.csv"]) == 2
+    assert "--attempts name the files of one run" in capsys.readouterr().err
+    assert main(["tui", str(tmp_path / "a"), str(tmp_path / "nope")]) == 2
+    assert f"RUN_DIR '{tmp_path / 'nope'}' is not a folder" in capsys.readouterr().err
+    (tmp_path / "file").write_text("")
+    assert main(["tui", str(tmp_path / "file"), str(tmp_path / "a")]) == 2
+    assert "is not a folder" in capsys.readouterr().err
+
+
+def test_cli_the_same_folder_twice_is_opened_once(tmp_path, capsys, monkeypatch):
+    import tui.app
+    from tui.cli import main
+
+    a = tmp_path / "a"
+    a.mkdir()
+    (tmp_path / "link").symlink_to(a)
+    b = tmp_path / "b"
+    b.mkdir()
+    opened = []
+
+    class FakeApp:
+        return_code = 0
+
+        def run(self):
+            pass
+
+    monkeypatch.setattr(tui.app, "create_app", lambda config: opened.append(config) or FakeApp())
+    assert main(["tui", str(a), str(b), str(tmp_path / "link")]) == 0
+    assert f"RUN_DIR '{tmp_path / 'link'}' is the same folder as '{a}': opened once" in capsys.readouterr().err
+    [config] = opened
+    assert config.run_dir == str(a) and config.more_runs == [str(b)]

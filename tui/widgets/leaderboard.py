@@ -1,0 +1,93 @@
+"""Leaderboard: `tcsexam table` over every loaded run, one table per (suite, solver_protocol) group."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import DataTable, Static
+
+from ..views import LeaderboardGroup, cells, plain, problem_rows, text
+from .tables import SteadyDataTable
+
+
+@dataclass
+class LeaderboardRowChosen(Message):
+    """Enter on a Leaderboard row: show that row's run, with its model selected."""
+
+    source: str
+    model: str
+
+
+class LeaderboardTable(SteadyDataTable):
+    BINDINGS = [Binding("enter", "select_cursor", "Show in Overview")]
+
+
+class LeaderboardPane(Vertical):
+    BINDINGS = [
+        Binding("c", "app.copy_table('markdown', 'all')", "Copy Markdown"),
+        Binding("C", "app.copy_table('latex', 'all')", "Copy LaTeX"),
+    ]
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.keys: dict[str, tuple[str, str]] = {}  # row key -> (source, model)
+
+    def compose(self) -> ComposeResult:
+        yield Static("Loading the runs…", id="leaderboard-summary", markup=False)
+        yield VerticalScroll(id="leaderboard-groups")
+
+    def show(self, groups: list[LeaderboardGroup], problems: list, missing: list[str], runs: int) -> None:
+        """The groups of scoring.report (views.leaderboard_groups), or the rejection ``tcsexam table``
+        would give; ``missing`` names the runs that have no accepted state to list."""
+        summary = self.query_one("#leaderboard-summary", Static)
+        body = self.query_one("#leaderboard-groups", VerticalScroll)
+        body.remove_children()
+        self.keys = {}
+        parts: list = []
+        if problems:
+            parts.append(
+                (
+                    f"Not a leaderboard: tcsexam table rejects these {runs} runs ({len(problems)} problem(s), "
+                    "also in Diagnostics): a group takes each model once.",
+                    "bold red",
+                )
+            )
+        else:
+            parts.append(
+                f"tcsexam table over {runs} run{'s' if runs != 1 else ''}: one table per suite / solver protocol, "
+                "never mixed (R3). ± is the 95% half-width; † provisional; — null. Enter shows the row's run."
+            )
+        if missing:
+            parts.append("   Not listed (no accepted inputs): " + ", ".join(missing) + ".")
+        summary.update(text(*parts))
+        widgets: list = []
+        if problems:
+            table = LeaderboardTable(classes="leaderboard-table", cursor_type="row", zebra_stripes=True)
+            table.add_columns("file", "where", "field", "message")
+            for r in problem_rows(problems):
+                table.add_row(*cells(*r))
+            widgets.append(table)
+        for i, g in enumerate(groups):
+            widgets.append(Static(Text(plain(g.title), style="bold"), classes="section-title leaderboard-title"))
+            table = LeaderboardTable(classes="leaderboard-table", cursor_type="row", zebra_stripes=True)
+            table.add_columns(*g.header)
+            for j, (row, key) in enumerate(zip(g.rows, g.keys, strict=True)):
+                row_key = f"{i}:{j}"
+                self.keys[row_key] = key
+                table.add_row(*cells(*row), key=row_key)
+            widgets.append(table)
+            for note in g.notes:
+                widgets.append(Static(Text(plain(note)), classes="leaderboard-note"))
+        if widgets:
+            body.mount(*widgets)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        key = event.row_key.value if event.row_key is not None else None
+        if key in self.keys:
+            self.post_message(LeaderboardRowChosen(*self.keys[key]))
