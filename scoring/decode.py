@@ -8,6 +8,7 @@ named at once (SPEC 6 ``validate``) and both passes share one definition.
 from __future__ import annotations
 
 import re
+from functools import cache
 from types import UnionType
 from typing import Annotated, Literal, TypeVar, Union, get_args, get_origin
 
@@ -46,9 +47,11 @@ def reject_duplicate_keys(data: bytes, file: str, typed: object = None) -> None:
     check_duplicate_keys(data, reserialized, file)
 
 
+@cache
 def only_drops_keys(type_: object) -> bool:
     """True when encoding a value of ``type_`` never adds a key absent from its JSON: every struct
-    in it (through lists, dicts and unions) has ``omit_defaults``."""
+    in it (through lists, dicts and unions) has ``omit_defaults``. A property of the type alone,
+    worked out once per type (the records of a run are thousands of files of one type)."""
     t = _strip(type_)
     if isinstance(t, type) and issubclass(t, msgspec.Struct):
         return t.__struct_config__.omit_defaults and all(only_drops_keys(f.type) for f in msgspec.structs.fields(t))
