@@ -61,7 +61,16 @@ class Reference(msgspec.Struct, gc=False, omit_defaults=True):
     suite: NonEmpty
     scale_floor: ScaleFloor
     tasks: dict[str, ReferenceTask]
-    unscored_reference_instances: list[UnscoredReferenceInstance] = msgspec.field(default_factory=list)
+    # UNSET when the file leaves it out (then none): encoding writes back exactly the keys the file
+    # had, an empty list included, so the cheap duplicate-key check holds for every valid file
+    unscored_reference_instances: (
+        Annotated[list[UnscoredReferenceInstance], msgspec.Meta(extra_json_schema={"default": []})] | msgspec.UnsetType
+    ) = msgspec.UNSET
+
+    @property
+    def unscored(self) -> list[UnscoredReferenceInstance]:
+        """The unscored reference instances ([] when the file lists none)."""
+        return self.unscored_reference_instances or []
 
 
 REFERENCE = msgspec.json.Decoder(Reference)
@@ -204,7 +213,7 @@ def reference_statistics(header: Reference, task: str, values: TaskValues) -> Ta
     mu, s = sample_mean_and_sd(values)
     floor = header.scale_floor
     scale = scale_with_floors(mu, s, floor.relative, floor.absolute)
-    unscored = frozenset(u.instance for u in header.unscored_reference_instances if u.task == task)
+    unscored = frozenset(u.instance for u in header.unscored if u.task == task)
     return TaskReference(task, spec.kind, spec.direction, values.names, mu, s, scale, unscored)
 
 
@@ -270,7 +279,7 @@ def check_reference_rules(ref: Reference, values: dict[str, TaskValues], file: s
                 "a 'solve' task takes values 1 (solved) or 0 (not solved)",
             )
     seen: set[tuple[str, str]] = set()
-    for i, u in enumerate(ref.unscored_reference_instances):
+    for i, u in enumerate(ref.unscored):
         where = f"unscored_reference_instances[{i}]"
         if u.task in values and u.instance in values[u.task].position:
             problems.add(file, where, "instance", f"'{u.instance}' of task '{u.task}' is also a scored instance")
