@@ -8,9 +8,10 @@ named at once (SPEC 6 ``validate``) and both passes share one definition.
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 from functools import cache
 from types import UnionType
-from typing import Annotated, Literal, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Literal, TypeVar, Union, cast, get_args, get_origin
 
 import msgspec
 import orjson
@@ -217,7 +218,7 @@ def decode(data: bytes, type_: type[T], file: str, decoder: msgspec.json.Decoder
         raise InputError(problems_of(data, type_, file)) from None
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise InputError([syntax_problem(exc, data, file)]) from None
-    reject_duplicate_keys(data, file, value if only_drops_keys(type_) else None)
+    reject_duplicate_keys(data, file, value if only_drops_keys(cast(Hashable, type_)) else None)
     return value
 
 
@@ -251,7 +252,7 @@ def decode_items(
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise InputError([syntax_problem(exc, data, file)]) from None
     else:
-        reject_duplicate_keys(data, file, good if only_drops_keys(item) else None)
+        reject_duplicate_keys(data, file, good if only_drops_keys(cast(Hashable, item)) else None)
         return good, None, []
     reject_duplicate_keys(data, file)
     try:
