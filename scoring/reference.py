@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
+from importlib import resources
 from pathlib import Path
 from typing import Annotated
 
@@ -87,6 +88,17 @@ def collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+def sample_root() -> Path:
+    """The bundled synthetic sample (package data of ``sample_runs``), installed or editable."""
+    return Path(str(resources.files("sample_runs")))
+
+
+def default_benchmark() -> Path:
+    """SPEC 2: --benchmark, else $TCSEXAM_BENCHMARK, else the bundled sample benchmark."""
+    env = os.environ.get("TCSEXAM_BENCHMARK")
+    return Path(env) if env else sample_root() / "benchmark"
 
 
 DEFAULT_REFERENCE_ID = "paper-k3-fixed-260925"
