@@ -338,8 +338,7 @@ def checked_output(args) -> Path | None:
 
 
 def cmd_solver_score(args) -> int:
-    from .inputs import default_benchmark
-    from .reference import default_reference_suite, resolve_reference
+    from .reference import default_benchmark, default_reference_suite, resolve_reference
     from .solver_score import score_file, solver_score_bytes
 
     for option, value, kind in (("--task", args.task, "item"), ("--reference-id", args.reference_id, "reference id")):

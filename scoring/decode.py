@@ -8,14 +8,16 @@ named at once (SPEC 6 ``validate``) and both passes share one definition.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Hashable
+from functools import cache
 from types import UnionType
-from typing import Annotated, Literal, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, TypeVar, Union, cast, get_args, get_origin
 
 import msgspec
 import orjson
 
 from .errors import InputError, Problem
-from .safety import check_duplicate_keys, same_key_count
+from .safety import check_duplicate_keys, key_colons
 
 T = TypeVar("T")
 
@@ -25,15 +27,18 @@ _KEY = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[(\"(?:[^\"\\]|\\.)*\"
 _MISSING = re.compile(r"^Object missing required field `([^`]*)`$")
 
 
-def reject_duplicate_keys(data: bytes, file: str, typed: object = None) -> None:
+def reject_duplicate_keys(
+    data: bytes, file: str, typed: object = None, colons: Callable[[Any], int] | None = None
+) -> None:
     """``safety.check_duplicate_keys`` for a file a typed decoder accepted (README "Safety").
 
     ``typed`` (optional) is the decoded value when its type can only drop keys on encoding (flat
-    structs with ``omit_defaults``): encoding it is the cheap first check. Otherwise, or when it
-    dropped keys (an unknown key, a null written out), the document is parsed again generically
-    (orjson) to be written back, and only then, if keys were still dropped, parsed a third time
-    to name the key."""
-    if typed is not None and same_key_count(data, msgspec.json.encode(typed)):
+    structs with ``omit_defaults``): the ':' of its encoding against those of ``data`` is the
+    cheap first check. ``colons`` (optional) counts the ':' of ``typed``'s encoding without
+    encoding all of it (default: encode and count). Otherwise, or when keys were dropped (an
+    unknown key, a null written out), the document is parsed again generically (orjson) to be
+    written back, and only then, if keys were still dropped, parsed a third time to name the key."""
+    if typed is not None and key_colons(data) == (colons or encoded_colons)(typed):
         return
     try:
         reserialized: bytes | None = orjson.dumps(orjson.loads(data))
@@ -46,13 +51,24 @@ def reject_duplicate_keys(data: bytes, file: str, typed: object = None) -> None:
     check_duplicate_keys(data, reserialized, file)
 
 
-def only_drops_keys(type_: object) -> bool:
+def encoded_colons(value: object) -> int:
+    """The ':' of ``value``'s JSON encoding."""
+    return msgspec.json.encode(value).count(b":")
+
+
+@cache
+def only_drops_keys(type_: Hashable) -> bool:
     """True when encoding a value of ``type_`` never adds a key absent from its JSON: every struct
-    in it (through lists, dicts and unions) has ``omit_defaults``."""
+    in it (through lists, dicts and unions) has ``omit_defaults``. A property of the type alone,
+    worked out once per type (the records of a run are thousands of files of one type)."""
+    return _only_drops_keys(type_)
+
+
+def _only_drops_keys(type_: object) -> bool:
     t = _strip(type_)
     if isinstance(t, type) and issubclass(t, msgspec.Struct):
-        return t.__struct_config__.omit_defaults and all(only_drops_keys(f.type) for f in msgspec.structs.fields(t))
-    return all(only_drops_keys(arg) for arg in get_args(t) if arg is not type(None))
+        return t.__struct_config__.omit_defaults and all(_only_drops_keys(f.type) for f in msgspec.structs.fields(t))
+    return all(_only_drops_keys(arg) for arg in get_args(t) if arg is not type(None))
 
 
 def line_column(data: bytes, offset: int) -> str:
@@ -201,8 +217,15 @@ def problem_at(path: list[str | int], message: str, file: str, type_: object, wh
     return Problem(file, location, field, word(message, allowed))
 
 
-def decode(data: bytes, type_: type[T], file: str, decoder: msgspec.json.Decoder | None = None) -> T:
-    """``data`` decoded as ``type_``; any problem is raised as an InputError naming the file."""
+def decode(
+    data: bytes,
+    type_: type[T],
+    file: str,
+    decoder: msgspec.json.Decoder | None = None,
+    colons: Callable[[T], int] | None = None,
+) -> T:
+    """``data`` decoded as ``type_``; any problem is raised as an InputError naming the file.
+    ``colons``: see ``reject_duplicate_keys``."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     if not data or data.isspace():  # isspace: no copy of a large file
@@ -214,7 +237,7 @@ def decode(data: bytes, type_: type[T], file: str, decoder: msgspec.json.Decoder
         raise InputError(problems_of(data, type_, file)) from None
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise InputError([syntax_problem(exc, data, file)]) from None
-    reject_duplicate_keys(data, file, value if only_drops_keys(type_) else None)
+    reject_duplicate_keys(data, file, value if only_drops_keys(cast(Hashable, type_)) else None, colons)
     return value
 
 
@@ -248,7 +271,7 @@ def decode_items(
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise InputError([syntax_problem(exc, data, file)]) from None
     else:
-        reject_duplicate_keys(data, file, good if only_drops_keys(item) else None)
+        reject_duplicate_keys(data, file, good if only_drops_keys(cast(Hashable, item)) else None)
         return good, None, []
     reject_duplicate_keys(data, file)
     try:

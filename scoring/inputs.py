@@ -3,31 +3,26 @@
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 from .attempts import AttemptsTable, load_attempts
 from .errors import InputError, Problem, Problems, UsageError
 from .jsonio import parse_json_bytes, read_bytes
 from .models import Cohort, SuiteManifest, validate_object
-from .reference import LoadedReference, check_reference_identity, is_not_found, load_reference, reference_path
+from .reference import (
+    LoadedReference,
+    check_reference_identity,
+    default_benchmark,
+    is_not_found,
+    load_reference,
+    reference_path,
+    sample_root,
+)
 from .safety import RecordsRoot, check_name
 from .vocab import TRACKS
 
 SUITE_NAMES = ("lite", "full")
-
-
-def sample_root() -> Path:
-    """The bundled synthetic sample (package data of ``sample_runs``), installed or editable."""
-    return Path(str(resources.files("sample_runs")))
-
-
-def default_benchmark() -> Path:
-    """SPEC 2: --benchmark, else $TCSEXAM_BENCHMARK, else the bundled sample benchmark."""
-    env = os.environ.get("TCSEXAM_BENCHMARK")
-    return Path(env) if env else sample_root() / "benchmark"
 
 
 def demo_run() -> Path:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final, TypedDict
 
-from scipy import stats
+from scipy.special import stdtr
 
 from .differences import TaskMeans, paired_comparison, task_means_of
 from .results import RankInterval, RankPair, Ranks
@@ -47,7 +47,7 @@ def pair_p_value(difference: float | None, se: float | None, df: float | None) -
         return None
     if se == 0.0:
         return 0.0 if difference != 0.0 else 1.0
-    return float(2.0 * stats.t.sf(abs(difference) / se, df))
+    return float(2.0 * stdtr(df, -abs(difference) / se))  # F_t's upper tail at |d|/se
 
 
 def holm(p_values: list[float]) -> list[float]:

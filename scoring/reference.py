@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
+from importlib import resources
 from pathlib import Path
 from typing import Annotated
 
@@ -61,10 +62,29 @@ class Reference(msgspec.Struct, gc=False, omit_defaults=True):
     suite: NonEmpty
     scale_floor: ScaleFloor
     tasks: dict[str, ReferenceTask]
-    unscored_reference_instances: list[UnscoredReferenceInstance] = msgspec.field(default_factory=list)
+    # UNSET when the file leaves it out (then none): encoding writes back exactly the keys the file
+    # had, an empty list included, so the cheap duplicate-key check holds for every valid file
+    unscored_reference_instances: (
+        Annotated[list[UnscoredReferenceInstance], msgspec.Meta(extra_json_schema={"default": []})] | msgspec.UnsetType
+    ) = msgspec.UNSET
+
+    @property
+    def unscored(self) -> list[UnscoredReferenceInstance]:
+        """The unscored reference instances ([] when the file lists none)."""
+        return self.unscored_reference_instances or []
 
 
 REFERENCE = msgspec.json.Decoder(Reference)
+
+
+def encoded_colons(header: Reference) -> int:
+    """The ':' of ``header``'s JSON encoding (the cheap duplicate-key check,
+    ``decode.reject_duplicate_keys``), without encoding its 10^6 instance values: the rest is
+    encoded with every task's instances left out, and each instance adds the ':' after its name
+    and those in its name (a list of numbers and nulls holds none)."""
+    tasks = {task: msgspec.structs.replace(spec, instances={}) for task, spec in header.tasks.items()}
+    rest = msgspec.json.encode(msgspec.structs.replace(header, tasks=tasks)).count(b":")
+    return rest + sum(len(spec.instances) + "".join(spec.instances).count(":") for spec in header.tasks.values())
 
 
 @contextmanager
@@ -78,6 +98,17 @@ def collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+def sample_root() -> Path:
+    """The bundled synthetic sample (package data of ``sample_runs``), installed or editable."""
+    return Path(str(resources.files("sample_runs")))
+
+
+def default_benchmark() -> Path:
+    """SPEC 2: --benchmark, else $TCSEXAM_BENCHMARK, else the bundled sample benchmark."""
+    env = os.environ.get("TCSEXAM_BENCHMARK")
+    return Path(env) if env else sample_root() / "benchmark"
 
 
 DEFAULT_REFERENCE_ID = "paper-k3-fixed-260925"
@@ -204,7 +235,7 @@ def reference_statistics(header: Reference, task: str, values: TaskValues) -> Ta
     mu, s = sample_mean_and_sd(values)
     floor = header.scale_floor
     scale = scale_with_floors(mu, s, floor.relative, floor.absolute)
-    unscored = frozenset(u.instance for u in header.unscored_reference_instances if u.task == task)
+    unscored = frozenset(u.instance for u in header.unscored if u.task == task)
     return TaskReference(task, spec.kind, spec.direction, values.names, mu, s, scale, unscored)
 
 
@@ -270,7 +301,7 @@ def check_reference_rules(ref: Reference, values: dict[str, TaskValues], file: s
                 "a 'solve' task takes values 1 (solved) or 0 (not solved)",
             )
     seen: set[tuple[str, str]] = set()
-    for i, u in enumerate(ref.unscored_reference_instances):
+    for i, u in enumerate(ref.unscored):
         where = f"unscored_reference_instances[{i}]"
         if u.task in values and u.instance in values[u.task].position:
             problems.add(file, where, "instance", f"'{u.instance}' of task '{u.task}' is also a scored instance")
@@ -283,7 +314,7 @@ def check_reference_rules(ref: Reference, values: dict[str, TaskValues], file: s
 def read_reference(data: bytes, file: str, path: Path | None = None) -> LoadedReference:
     """Decode and check a reference file's bytes; raises InputError listing every problem."""
     with collector_paused():  # until the value lists are let go
-        header = decode(data, Reference, file, REFERENCE)
+        header = decode(data, Reference, file, REFERENCE, encoded_colons)
         values = {task: task_values(spec.instances) for task, spec in header.tasks.items()}
         problems = check_reference_rules(header, values, file)
         if problems:

@@ -29,6 +29,14 @@ def test_benchmark_runs_on_a_tiny_size(tmp_path):
     assert report["run"]["rows"] == 55 and report["dashboard"]["peak_memory_mb"] > 0
     assert report["large_run"]["rows"] == 2 * 2 * 55 and report["score_large_run"]["records"] == 4 * 15 * 125
     assert (tmp_path / "report.json").is_file()
+    assert set(report["load_average"]) == {"solver-score", "score", "naive", "dashboard"}
+
+
+def test_the_benchmark_runs_one_part_alone(tmp_path):
+    report = main(["--instances", "200", "--reps", "1", "--workdir", str(tmp_path), "--only", "solver-score"])
+    assert report["solver_score"]["seconds"] > 0 and list(report["load_average"]) == ["solver-score"]
+    assert not {"score_run", "vs_naive", "dashboard"} & set(report)
+    assert not (tmp_path / "run").exists() and not (tmp_path / "small").exists()  # nothing else generated
 
 
 def test_coverage_simulation_runs_on_a_tiny_size():

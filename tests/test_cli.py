@@ -260,6 +260,32 @@ def test_version_and_help_import_neither_numpy_nor_pydantic():
         )
 
 
+def test_solver_score_does_not_import_pydantic(tmp_path):
+    """solver-score decodes its two inputs with msgspec: the pydantic models of the other
+    inputs are not loaded."""
+    bench = sample_root() / "benchmark" / "references" / "sample-k3-synthetic" / "lite.json"
+    task = next(iter(json.loads(bench.read_text())["tasks"]))
+    records = next((demo_run() / "records").rglob(f"{task}/*.json"))
+    code, modules = _modules_after(
+        "solver-score", "--task", task, "--records", str(records), "--reference", str(bench),
+        "--output", str(tmp_path / "s.json"),
+    )  # fmt: skip
+    assert code == 0 and (tmp_path / "s.json").is_file()
+    assert {"numpy", "msgspec"} <= modules and "pydantic" not in modules
+
+
+def test_score_does_not_import_scipy_stats(tmp_path):
+    code = (
+        "import sys, runpy; sys.argv = ['tcsexam', *sys.argv[1:]]\n"
+        "try:\n    runpy.run_module('tui.cli', run_name='__main__')\n"
+        "except SystemExit as exc:\n    code = exc.code\n"
+        "print('STATS', 'scipy.stats' in sys.modules)\nsys.exit(code)"
+    )
+    argv = ["score", str(demo_run()), "--output", str(tmp_path / "index.json")]
+    proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 3 and "STATS False" in proc.stdout, proc.stderr[-2000:]
+
+
 def test_the_console_script_is_the_shell_and_offers_tui():
     text = (ROOT / "pyproject.toml").read_text()
     assert 'tcsexam = "tui.cli:entry"' in text

@@ -218,3 +218,13 @@ def test_rank_intervals_are_consistent(rows):
             assert r.models[pair.b].best >= 2 and r.models[pair.a].worst <= n - 1
     group = top_group(r)
     assert group and group[0] == max(indexes, key=lambda m: (indexes[m], -list(indexes).index(m)))
+
+
+@pytest.mark.parametrize("df", [0.5, 1.0, 2.0, 3.7, 29.0, 1e6])
+def test_the_pair_p_value_is_the_two_sided_tail_of_scipy_stats_t(df):
+    from scipy import stats
+
+    from scoring.ranks import pair_p_value
+
+    for difference, se in ((0.0, 1.0), (0.3, 0.1), (-0.3, 0.1), (2.5, 1.0), (1.0, 1e-12)):
+        assert pair_p_value(difference, se, df) == float(2.0 * stats.t.sf(abs(difference) / se, df))

@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from scoring.inputs import sample_root
@@ -365,3 +367,95 @@ def test_a_reference_with_a_key_twice_in_a_task_is_rejected_and_one_with_extra_k
     with pytest.raises(InputError) as info:
         read_reference(twice.encode(), "ref.json")
     assert [p.message for p in info.value.problems] == ["key 'a' appears twice in one object"]
+
+
+@pytest.mark.parametrize("unscored", ['"unscored_reference_instances": []', None])
+def test_a_valid_reference_is_written_back_with_every_key_it_had(unscored, monkeypatch):
+    """The cheap duplicate-key check (same key count after encoding) holds for every valid
+    reference, an empty unscored_reference_instances included: no second, generic parse."""
+    import msgspec
+
+    import scoring.decode
+    from scoring.reference import REFERENCE, read_reference
+    from scoring.safety import same_key_count
+
+    head = '{"reference_id": "r", "suite": "lite", "scale_floor": {"relative": 0.01, "absolute": 1e-9}, '
+    task = '"tasks": {"t": {"kind": "objective", "direction": "maximize", "instances": {"a": [1, 2], "b": [3, 4]}}}'
+    text = (head + task + (", " + unscored if unscored else "") + "}").encode()
+    assert same_key_count(text, msgspec.json.encode(REFERENCE.decode(text)))
+
+    def no_generic_parse(data):
+        raise AssertionError("the generic re-parse ran")
+
+    monkeypatch.setattr(scoring.decode.orjson, "loads", no_generic_parse)
+    loaded = read_reference(text, "ref.json")
+    assert loaded.header.unscored == [] and loaded.task("t").unscored == frozenset()
+
+
+def test_a_reference_with_an_empty_unscored_list_and_a_key_twice_is_still_rejected():
+    from scoring.errors import InputError
+    from scoring.reference import read_reference
+
+    text = (
+        '{"reference_id": "r", "suite": "lite", "scale_floor": {"relative": 0.01, "absolute": 1e-9}, '
+        '"tasks": {"t": {"kind": "objective", "direction": "maximize", "instances": {"a": [1, 2], "a": [3, 4]}}}, '
+        '"unscored_reference_instances": []}'
+    )
+    with pytest.raises(InputError) as info:
+        read_reference(text.encode(), "ref.json")
+    assert [p.message for p in info.value.problems] == ["key 'a' appears twice in one object"]
+
+
+def test_the_type_property_of_the_duplicate_key_check_is_worked_out_once_per_type():
+    from scoring.decode import only_drops_keys
+    from scoring.solver_score import check_records
+
+    data = b'[{"instance": "a", "status": "ok", "A": 1}]'
+    walks = []
+    for files in (1, 50):
+        only_drops_keys.cache_clear()
+        check_records([data] * files, [f"r{k}.json" for k in range(files)], "objective")
+        walks.append(only_drops_keys.cache_info().misses)
+    assert walks[0] == walks[1] > 0  # the type is walked as often for 50 files as for one
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    names=st.lists(st.text(alphabet=st.sampled_from('ab:\\"é\u2028'), min_size=1, max_size=6), unique=True, max_size=5),
+    values=st.lists(st.one_of(st.none(), st.floats(allow_nan=False, allow_infinity=False)), max_size=3),
+    unscored=st.booleans(),
+)
+def test_the_reference_colon_count_is_that_of_its_encoding(names, values, unscored):
+    """``reference.encoded_colons`` (no encoding of the instance values) against msgspec's own
+    encoding of the whole reference, names with ':' , quotes and escapes included."""
+    import msgspec
+
+    from scoring.reference import REFERENCE, encoded_colons
+
+    doc = {
+        "reference_id": "r:1",
+        "suite": "lite",
+        "scale_floor": {"relative": 0.01, "absolute": 1e-9},
+        "tasks": {
+            "t:a": {"kind": "objective", "direction": "maximize", "instances": {n: values for n in names}},
+            "b": {"kind": "solve", "direction": "maximize", "instances": {}},
+        },
+    }
+    if unscored:
+        doc["unscored_reference_instances"] = [{"task": "t:a", "instance": "x:y", "values": [1.0, None]}]
+    header = REFERENCE.decode(msgspec.json.encode(doc))
+    assert encoded_colons(header) == msgspec.json.encode(header).count(b":")
+
+
+def test_a_reference_with_a_key_twice_among_instances_with_colons_is_rejected():
+    from scoring.errors import InputError
+    from scoring.reference import read_reference
+
+    text = (
+        '{"reference_id": "r", "suite": "lite", "scale_floor": {"relative": 0.01, "absolute": 1e-9}, '
+        '"tasks": {"t": {"kind": "objective", "direction": "maximize", '
+        '"instances": {"a:1": [1, 2], "b\\u003a2": [3, 4], "a:1": [5, 6]}}}}'
+    )
+    with pytest.raises(InputError) as info:
+        read_reference(text.encode(), "ref.json")
+    assert [p.message for p in info.value.problems] == ["key 'a:1' appears twice in one object"]

@@ -3,6 +3,7 @@
     python -m tests.bench.run_bench [--instances 1000000] [--models 30] [--attempts 3]
                                     [--large-models 60] [--large-attempts 9] [--reps 3]
                                     [--workdir DIR] [--json FILE]
+                                    [--only solver-score,score,naive,dashboard]
 
 Every generated records file lists its records in shuffled order (as a solver writes them), not
 in the reference's order. Measures (best of --reps wall times, fresh processes where the target
@@ -151,6 +152,9 @@ def best_probe(args: list[str], reps: int) -> dict:
     return {k: (min(r[k] for r in runs) if isinstance(runs[0][k], float) else runs[0][k]) for k in runs[0]}
 
 
+PARTS = ("solver-score", "score", "naive", "dashboard")
+
+
 def main(argv=None) -> dict:
     p = argparse.ArgumentParser(prog="python -m tests.bench.run_bench")
     p.add_argument("--instances", type=int, default=1_000_000)
@@ -161,7 +165,16 @@ def main(argv=None) -> dict:
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--workdir")
     p.add_argument("--json", help="also write the report as JSON")
+    p.add_argument(
+        "--only",
+        type=lambda text: set(text.split(",")),
+        default=set(PARTS),
+        help=f"run only these parts, comma-separated (of {','.join(PARTS)}; default: all)",
+    )
     a = p.parse_args(argv)
+    unknown = a.only - set(PARTS)
+    if unknown:
+        p.error(f"--only: unknown part(s) {', '.join(sorted(unknown))}")
     work = Path(a.workdir or tempfile.mkdtemp(prefix="tcsexam-bench-"))
     exe = [sys.executable, "-m", "tui.cli"]
     # as an install does: compile the sources once, so that no run pays for compiling them
@@ -181,15 +194,38 @@ def main(argv=None) -> dict:
 
     print(f"generating inputs in {work} …", file=sys.stderr)
     big, small = work / "big", work / "small"
-    write_big(big, a.instances)
-    write_big(small, 1000)
+    if a.only - {"score"}:
+        write_big(big, a.instances)
+    if "dashboard" in a.only:
+        write_big(small, 1000)
     run, large = work / "run", work / "large"
-    report["run"] = write_run(run, a.models, a.attempts)
-    report["large_run"] = write_run(large, a.large_models, a.large_attempts, seed=2)
+    if "score" in a.only:
+        report["run"] = write_run(run, a.models, a.attempts)
+        report["large_run"] = write_run(large, a.large_models, a.large_attempts, seed=2)
 
-    # 1. solver-score end to end against the I/O floor
     ref = big / "bench" / "references" / "bench-synthetic-1m" / "bench.json"
     recs = big / "records.json"
+    parts = {
+        "solver-score": lambda: solver_score_part(report, exe, work, ref, recs, a.reps),
+        "score": lambda: score_part(report, exe, work, run, large, a.reps),
+        "naive": lambda: naive_part(report, ref, recs),
+        "dashboard": lambda: dashboard_part(report, big, small, a.reps),
+    }
+    report["load_average"] = {}  # the 1-minute load average before and after each part (a shared machine)
+    for name in PARTS:
+        if name in a.only:
+            before = os.getloadavg()[0]
+            parts[name]()
+            report["load_average"][name] = [round(before, 2), round(os.getloadavg()[0], 2)]
+    text = json.dumps(report, indent=2)
+    print(text)
+    if a.json:
+        Path(a.json).write_text(text + "\n")
+    return report
+
+
+def solver_score_part(report: dict, exe: list[str], work: Path, ref: Path, recs: Path, reps: int) -> None:
+    """1. solver-score end to end against the I/O floor, and its peak memory."""
     t_ss, peak_ss = wall_and_peak(
         [
             *exe,
@@ -203,9 +239,9 @@ def main(argv=None) -> dict:
             "--output",
             str(work / "ss.json"),
         ],
-        a.reps,
+        reps,
     )
-    t_floor = wall([sys.executable, "-c", FLOOR, str(work / "floor.json"), str(ref), str(recs)], a.reps)
+    t_floor = wall([sys.executable, "-c", FLOOR, str(work / "floor.json"), str(ref), str(recs)], reps)
     report["solver_score"] = {
         "seconds": t_ss,
         "floor_seconds": t_floor,
@@ -214,13 +250,15 @@ def main(argv=None) -> dict:
         "peak_memory_mb": peak_ss,
     }
 
-    # 2. score on the generated runs against the floor for their files; the imports alone
-    t_imports = wall([sys.executable, "-c", IMPORTS], a.reps)
+
+def score_part(report: dict, exe: list[str], work: Path, run: Path, large: Path, reps: int) -> None:
+    """2. score on the generated runs against the floor for their files; the imports alone."""
+    t_imports = wall([sys.executable, "-c", IMPORTS], reps)
     for key, folder in (("score_run", run), ("score_large_run", large)):
         files = [folder / "attempts.csv", folder / "cohort.json"] + sorted((folder / "records").rglob("*.json"))
         json_files = [str(f) for f in files if f.suffix == ".json"]
-        t_score = wall([*exe, "score", str(folder), "--output", str(work / "index.json")], a.reps, ok=(0, 3))
-        t_floor2 = wall([sys.executable, "-c", FLOOR, str(work / "floor2.json"), *json_files], a.reps)
+        t_score = wall([*exe, "score", str(folder), "--output", str(work / "index.json")], reps, ok=(0, 3))
+        t_floor2 = wall([sys.executable, "-c", FLOOR, str(work / "floor2.json"), *json_files], reps)
         report[key] = {
             "seconds": t_score,
             "floor_seconds": t_floor2,
@@ -232,7 +270,9 @@ def main(argv=None) -> dict:
             "target": "<= 1.5" if key == "score_large_run" else "reported",
         }
 
-    # 3. core against a naive scorer, both from the files' bytes; and each without its parse
+
+def naive_part(report: dict, ref: Path, recs: Path) -> None:
+    """3. the core against a naive scorer, both from the files' bytes; and each without its parse."""
     reference, records = ref.read_bytes(), recs.read_bytes()
     parsed, t_naive_parse = timed(lambda: (orjson.loads(reference), orjson.loads(records)))
     naive, t_naive_loop = timed(naive_scores, parsed[0], "big-task", parsed[1])
@@ -251,10 +291,12 @@ def main(argv=None) -> dict:
         "target": ">= 20 (speedup: both from the files' bytes)",
     }
 
-    # 4. dashboard, headless, fresh processes
-    bare = best_probe(["bare"], a.reps)
-    big_probe = best_probe(["dashboard", str(big / "run"), str(big / "bench"), "--reps", "20"], a.reps)
-    small_probe = best_probe(["dashboard", str(small / "run"), str(small / "bench"), "--reps", "20"], a.reps)
+
+def dashboard_part(report: dict, big: Path, small: Path, reps: int) -> None:
+    """4. the dashboard, headless, fresh processes."""
+    bare = best_probe(["bare"], reps)
+    big_probe = best_probe(["dashboard", str(big / "run"), str(big / "bench"), "--reps", "20"], reps)
+    small_probe = best_probe(["dashboard", str(small / "run"), str(small / "bench"), "--reps", "20"], reps)
     report["dashboard"] = {
         "bare_first_frame_s": bare["first_frame"],
         "first_frame_s": big_probe["first_frame"],
@@ -274,11 +316,6 @@ def main(argv=None) -> dict:
         "memory_target": "< 300 MB",
         "loader_process_peak_memory_mb": big_probe.get("helper_maxrss_mb"),
     }
-    text = json.dumps(report, indent=2)
-    print(text)
-    if a.json:
-        Path(a.json).write_text(text + "\n")
-    return report
 
 
 if __name__ == "__main__":
