@@ -3,8 +3,8 @@
 A loaded run leaves a large heap of long-lived objects (the scored document, the panes'
 tables and their render caches). CPython's full collection walks every tracked object, and
 it starts whenever enough new objects have survived since the last one, which a tab switch
-(a footer composed anew, rows rendered) does every few presses: measured at 30–150 ms inside
-a frame on the demo and a 60-model run. After each accepted load the heap is collected once
+(a footer composed anew, rows rendered) does every few presses, inside a frame (README,
+"Dashboard latency", has the figures). After each accepted load the heap is collected once
 and what survives is frozen (``gc.freeze``: left out of later collections); the next load
 unfreezes it first, so a replaced state is collected then. Objects made afterwards are
 collected as usual.

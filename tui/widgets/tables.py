@@ -2,8 +2,7 @@
 
 Textual's DataTable empties every render cache (rows, cells, lines) on each style update,
 and a style update reaches a table whenever it gains or loses the focus, so each tab switch
-renders every visible line of the tables swapped in again, every cell of each line (a
-60-model Coverage grid: about 1,800 cells through rich per switch). The caches are already
+renders every visible line of the tables swapped in again, every cell of each line. The caches are already
 keyed by the table's pseudo-class state (focus, hover, enabled) and base style; what they
 are not keyed by is the CSS of the table's components (cursor, header, fixed columns, rows).
 This table records those component styles per pseudo-class state at each render and empties
