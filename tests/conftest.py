@@ -136,6 +136,15 @@ class Workspace:
         return build_index(run, thresholds)
 
 
+@pytest.fixture(autouse=True)
+def isolated_config(tmp_path_factory, monkeypatch) -> Path:
+    """Every test reads and writes the dashboard's settings (tui.settings) in a folder of its own,
+    never the developer's ~/.config/tcsexam (a remembered theme would change the snapshots)."""
+    home = tmp_path_factory.mktemp("xdg-config")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
+    return home
+
+
 @pytest.fixture
 def ws(tmp_path) -> Workspace:
     return Workspace(tmp_path)

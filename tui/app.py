@@ -82,6 +82,10 @@ class TcsexamApp(App):
         self.tau2_metrics: dict | None = None
         self.tau2_meta: dict | None = None
         self._tau2_generation = 0
+        self.tau2_path = config.tau2  # the tau2 file shown, reloaded and watched (the palette can open another)
+        self._tau2_request: tuple[str | None, bool] = (config.tau2, False)  # (path, opened from the palette)
+        self._theme_problem: str | None = None
+        self._saved_theme = self._restore_theme()
 
     # the run shown: its state, the problems of its last rejected load (empty: accepted), its stale mark
     @property
@@ -138,6 +142,8 @@ class TcsexamApp(App):
         yield DashboardFooter()
 
     def on_mount(self) -> None:
+        if self._theme_problem:
+            self.notify(f"Theme not restored: {self._theme_problem}.", severity="warning", markup=False)
         self._header()
         if has_run(self.config):
             self.load_runs("start")
@@ -253,28 +259,29 @@ class TcsexamApp(App):
             return
         self.post_message(StateLoaded(state, reason, generation, number))
 
-    def load_tau2(self, reason: str) -> None:
+    def load_tau2(self, reason: str, path: str | None = None) -> None:
+        """(Re)read the tau2 file shown, or with ``path`` open another one (the palette): it replaces
+        the one shown only once accepted."""
         self._tau2_generation += 1
+        self._tau2_request = (path or self.tau2_path, path is not None)
         if self.tau2_metrics is None:
             self.main.query_one(Tau2Pane).loading = True
-        self._tau2_worker(reason, self._tau2_generation)
+        self._tau2_worker(self._tau2_request[0], self._tau2_generation)
 
     @work(thread=True, exclusive=True, group="tau2", description="read the tau2-bench results")
-    def _tau2_worker(self, reason: str, generation: int) -> None:
+    def _tau2_worker(self, path: str, generation: int) -> None:
         from scoring.errors import InputError, Problem
 
         from .state import load_tau2
 
         try:
-            loaded = load_tau2(self.config.tau2)
+            loaded = load_tau2(path)
         except InputError as exc:
             self.post_message(Tau2Failed(exc.problems, generation))
             return
         except Exception as exc:
             self.post_message(
-                Tau2Failed(
-                    [Problem(str(self.config.tau2), "", "", f"internal error: {type(exc).__name__}: {exc}")], generation
-                )
+                Tau2Failed([Problem(str(path), "", "", f"internal error: {type(exc).__name__}: {exc}")], generation)
             )
             return
         self.post_message(Tau2Loaded(loaded["metrics"], loaded["meta"], generation))
@@ -368,11 +375,19 @@ class TcsexamApp(App):
         if message.generation != self._tau2_generation:
             return
         self.tau2_metrics, self.tau2_meta, self.tau2_problems = message.metrics, message.meta, []
+        from .views import plain
+
+        path, opened = self._tau2_request
+        self.tau2_path = path
         pane = self.main.query_one(Tau2Pane)
         pane.loading = False
         pane.show(message.metrics, message.meta)
         self._diagnostics()
         self._header()
+        if opened:
+            self._watch()  # --watch now follows the file opened
+            self.call_after_refresh(self._open_tab, "tau2")
+            self.notify(f"Opened tau2-bench results {plain(path)}.", markup=False)
 
     @on(Tau2Failed)
     def tau2_failed(self, message: Tau2Failed) -> None:
@@ -381,8 +396,23 @@ class TcsexamApp(App):
         if message.generation != self._tau2_generation:
             return
         self.tau2_problems = list(message.problems)
+        from .views import plain
+
         pane = self.main.query_one(Tau2Pane)
         pane.loading = False
+        path, opened = self._tau2_request
+        if opened:  # the file shown (if any) stays shown, and r and --watch keep following it
+            self._diagnostics()
+            self._header()
+            kept = f"still showing {plain(self.tau2_path)}" if self.tau2_metrics is not None else "nothing opened"
+            self.notify(
+                f"tau2-bench results {plain(path)} rejected: {len(message.problems)} problem(s); "
+                f"see Diagnostics (7); {kept}.",
+                severity="error",
+                timeout=6,
+                markup=False,
+            )
+            return
         pane.show_rejected(len(message.problems), kept=self.tau2_metrics is not None)
         self._diagnostics()
         self._header()
@@ -479,8 +509,8 @@ class TcsexamApp(App):
                 paths += watched_files(resolve_paths(config))
             except Exception:  # the run cannot even be located: watch what was named
                 paths += [Path(p) for p in (config.run_dir, config.attempts, config.cohort) if p]
-        if self.config.tau2:
-            paths.append(Path(self.config.tau2))
+        if self.tau2_path:
+            paths.append(Path(self.tau2_path))
         return paths
 
     def _watch(self) -> None:
@@ -500,7 +530,7 @@ class TcsexamApp(App):
         roots, files, trees = targets
         if not roots:
             return
-        tau2 = os.path.abspath(self.config.tau2) if self.config.tau2 else None
+        tau2 = os.path.abspath(self.tau2_path) if self.tau2_path else None
 
         def counts(_change, path: str) -> bool:
             return path in files or path.startswith(tuple(trees))
@@ -519,7 +549,7 @@ class TcsexamApp(App):
             return
         if message.run and has_run(self.config):
             self.load_runs("watch")
-        if message.tau2:
+        if message.tau2 and self.tau2_path:
             self.load_tau2("watch")
 
     # --- panes: one selection, one truth ------------------------------------------------------
@@ -634,6 +664,50 @@ class TcsexamApp(App):
         """Put the keyboard on the pane's main table when its tab opens."""
         self._focus_pane(event.pane)
 
+    # --- palette commands ---------------------------------------------------------------------
+    def compare_with(self, model: str) -> None:
+        """Compare the selected model (A) with ``model`` (B) and open the Compare tab."""
+        if self.state is None or self.selected_model is None or model not in self.state.document["models"]:
+            return
+        self.main.query_one(ComparePane).choose(self.selected_model, model)
+        self.call_after_refresh(self._open_tab, "compare")
+
+    def filter_instances(self, status: str | None) -> None:
+        """Show only the instances of one record status (None: every status) and open Instances."""
+        self.main.query_one(InstancesPane).filter_status(status)
+        self.call_after_refresh(self._open_tab, "instances")
+
+    def action_open_tau2(self) -> None:
+        """Ask for a tau2-bench results path and open it as ``--tau2 PATH`` would (escape cancels)."""
+        from .screens.open_tau2 import OpenTau2Screen
+
+        def opened(path: str | None) -> None:
+            if path:
+                self.load_tau2("open", os.path.expanduser(path))
+
+        self.push_screen(OpenTau2Screen(self.tau2_path), opened)
+
+    # --- the theme, remembered in tui.settings' file --------------------------------------------
+    def _restore_theme(self) -> str:
+        """Apply the remembered theme, if any; the theme then in use (what the file is known to hold)."""
+        from .settings import read_theme
+
+        theme, self._theme_problem = read_theme(self.available_themes)
+        if theme is not None:
+            self.theme = theme
+        return self.theme
+
+    def watch_theme(self, theme: str) -> None:
+        """A theme picked (ctrl+p): remember it for the next start."""
+        from .settings import save_theme
+
+        if theme == getattr(self, "_saved_theme", theme):
+            return
+        self._saved_theme = theme
+        error = save_theme(theme)
+        if error:
+            self.notify(f"Theme not remembered: {error}.", severity="warning", markup=False)
+
     # --- actions --------------------------------------------------------------------------
     def action_tab(self, tab: str) -> None:
         self.main.query_one(TabbedContent).active = tab
@@ -646,7 +720,7 @@ class TcsexamApp(App):
     def action_reload(self) -> None:
         if has_run(self.config):
             self.load_runs("reload")
-        if self.config.tau2:
+        if self.tau2_path:
             self.load_tau2("reload")
 
     def action_copy_table(self, fmt: str, scope: str = "run") -> None:

@@ -1,4 +1,5 @@
-"""Command-palette commands: jump to a model or task, switch run, export, reload, copy the table."""
+"""Command-palette commands: jump to a model or task, compare the selected model with another, filter
+the instances by status, open a tau2 file, switch run, export, reload, copy the table."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from .state import STATUS_CODES
 from .views import plain
 
 
@@ -21,6 +23,7 @@ class DashboardCommands(Provider):
                 partial(app.action_copy_table, "latex"),
                 "tcsexam table --format latex, to the clipboard",
             ),
+            ("Open tau2 results…", app.action_open_tau2, "a tau2-bench results.json or folder, as --tau2 PATH"),
         ]
         runs = getattr(app, "runs", [])
         if len(runs) > 1:
@@ -45,6 +48,21 @@ class DashboardCommands(Provider):
         if state is not None:
             for model in state.models:
                 out.append((f"Jump to model {model}", partial(app.select_model, model, "overview"), "overview row"))
+            selected = app.selected_model
+            if selected in state.document["models"]:
+                # one hit per other model, A being the Overview's selection (all ordered pairs are too many)
+                for model in state.document["models"]:
+                    if model != selected:
+                        out.append(
+                            (
+                                f"Compare {plain(selected)} vs {plain(model)}",
+                                partial(app.compare_with, model),
+                                "paired difference A − B, in the Compare tab",
+                            )
+                        )
+            out.append(("Filter instances: all statuses", partial(app.filter_instances, None), "the Instances tab"))
+            for status in STATUS_CODES:
+                out.append((f"Filter instances: {status}", partial(app.filter_instances, status), "the Instances tab"))
             for task in state.run.suite.tasks:
                 out.append((f"Jump to task {task.item}", partial(app.jump_to_task, task.item), f"{task.track} task"))
         return out

@@ -21,11 +21,22 @@ HELP = """\
 | `s` / `S` | sort by the next column / reverse the sort (or click a header; again reverses) |
 | `e` | export the run shown as index.json (same writer and hash as `tcsexam score`; asks first while the view is stale) |
 | `r` | reload every run and the tau2 file (`--watch` reloads on change) |
-| `ctrl+p` | command palette: jump to a model or task, switch to a run, export, reload, copy, theme |
+| `ctrl+p` | command palette: jump to a model or task, compare, filter instances, open a tau2 file, switch to a run, export, reload, copy, theme |
 | `?` | this help; `escape` closes it |
 | `q` | quit |
 
 The mouse works too: click a tab, a row, a header (sorts), a cell (twice opens it).
+
+The palette's own commands:
+
+- **Compare A vs B**: "Compare MODEL vs OTHER" for every other model, MODEL being the one selected in
+  the Overview: sets Compare's A and B and opens the Compare tab.
+- **Filter instances**: "Filter instances: STATUS" (or "all statuses") opens Instances with that filter.
+- **Open tau2 results…**: type the path of a tau2-bench results.json (or its folder) and `Enter`, as
+  `--tau2 PATH`; `escape` cancels. A file that is missing or rejected is listed in Diagnostics and the
+  tau2 file shown stays shown; once one is opened, `r` and `--watch` follow it.
+- **Theme**: the theme picked is remembered in `$XDG_CONFIG_HOME/tcsexam/config.json`
+  (`~/.config/tcsexam/config.json`).
 
 ## 1 Overview
 

@@ -1,0 +1,66 @@
+"""The dashboard's remembered settings: the theme picked in the command palette.
+
+One small JSON file, ``$XDG_CONFIG_HOME/tcsexam/config.json`` (``~/.config/tcsexam/config.json``
+when XDG_CONFIG_HOME is unset, empty or relative, as the XDG base-directory rule says), holding
+``{"theme": NAME}``. It is written atomically (scoring.safety.write_atomic); a file that cannot be
+read, is not such an object or names a theme the dashboard does not have is ignored with a message,
+never an exception.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+
+def config_path() -> Path:
+    """Where the dashboard's settings live (XDG base directories)."""
+    base = os.environ.get("XDG_CONFIG_HOME", "")
+    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".config"
+    return root / "tcsexam" / "config.json"
+
+
+def read_theme(themes) -> tuple[str | None, str | None]:
+    """(the remembered theme, None), (None, None) when nothing is remembered, or (None, why the file
+    was ignored: naming the file and the field). ``themes``: the names the app can show."""
+    path = config_path()
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return None, f"{path}: cannot read it: {exc.strerror or exc}"
+    if not stat.S_ISREG(info.st_mode):
+        return None, f"{path}: not a regular file"
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except OSError as exc:
+        return None, f"{path}: cannot read it: {exc.strerror or exc}"
+    except UnicodeDecodeError as exc:
+        return None, f"{path}: not UTF-8 (byte {exc.start})"
+    except json.JSONDecodeError as exc:
+        return None, f"{path}: line {exc.lineno} column {exc.colno}: not JSON: {exc.msg}"
+    if not isinstance(data, dict):
+        return None, f"{path}: not a JSON object"
+    if "theme" not in data:
+        return None, None
+    theme = data["theme"]
+    if not isinstance(theme, str):
+        return None, f"{path}: field 'theme': not a string"
+    if theme not in themes:
+        return None, f"{path}: field 'theme': unknown theme {theme!r}"
+    return theme, None
+
+
+def save_theme(theme: str) -> str | None:
+    """Remember ``theme``: write {"theme": NAME} atomically; None, or why it could not be written."""
+    from scoring.safety import write_atomic
+
+    path = config_path()
+    try:
+        write_atomic(path, (json.dumps({"theme": theme}, ensure_ascii=False) + "\n").encode("utf-8"))
+    except OSError as exc:
+        return str(exc)
+    return None
