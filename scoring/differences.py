@@ -20,29 +20,16 @@ from typing import TypedDict
 
 import numpy as np
 
+from .results import InstanceCounts, TaskDifference
 from .uncertainty import track_interval, weighted_interval
+from .vocab import Track
 
 EQUAL_TOLERANCE = 1e-12  # SPEC 12.2: equal means |difference| <= 1e-12
 
 # item -> (track, task mean or None), in suite order
-TaskMeans = Mapping[str, tuple[str, float | None]]
+TaskMeans = Mapping[str, tuple[Track, float | None]]
 # solver item -> one Phi array per adopted attempt (all of the same length)
 PhiByItem = Mapping[str, Sequence[np.ndarray]]
-
-
-class TaskDifference(TypedDict):
-    item: str
-    track: str
-    a: float
-    b: float
-    difference: float
-
-
-class InstanceCounts(TypedDict):
-    a_better: int
-    b_better: int
-    equal: int
-    mean_difference: float
 
 
 class InstanceDifference(TypedDict):
@@ -58,11 +45,6 @@ class PairedComparison(TypedDict):
     index: dict | None  # SPEC 9 {value, se, lo, hi, df}; None when a track has no common task
 
 
-class Differences(TypedDict):
-    tasks: list[TaskDifference]
-    instances: dict[str, InstanceCounts]
-
-
 def task_differences(a: TaskMeans, b: TaskMeans) -> list[TaskDifference]:
     """SPEC 12.2: one entry per task both models have scored (non-null means), in A's (suite) order."""
     out: list[TaskDifference] = []
@@ -70,11 +52,11 @@ def task_differences(a: TaskMeans, b: TaskMeans) -> list[TaskDifference]:
         other = b.get(item)
         if other is None or mean_a is None or other[1] is None:
             continue
-        out.append({"item": item, "track": track, "a": mean_a, "b": other[1], "difference": mean_a - other[1]})
+        out.append(TaskDifference(item, track, mean_a, other[1], mean_a - other[1]))
     return out
 
 
-def task_means_of(model: Mapping) -> dict[str, tuple[str, float | None]]:
+def task_means_of(model: Mapping) -> dict[str, tuple[Track, float | None]]:
     """A model entry of index.json (SPEC 7: ``tasks`` -> {item: {"track", "mean", ...}}) as TaskMeans."""
     return {item: (t["track"], t["mean"]) for item, t in model["tasks"].items()}
 
@@ -87,7 +69,7 @@ def paired_comparison(a: TaskMeans, b: TaskMeans, weights: Mapping[str, float]) 
     tasks = task_differences(a, b)
     tracks = {}
     for t in weights:
-        diffs = [x["difference"] for x in tasks if x["track"] == t]
+        diffs = [x.difference for x in tasks if x.track == t]
         if diffs:
             tracks[t] = track_interval(diffs)
     index = None
@@ -115,24 +97,12 @@ def instance_counts(a_attempts: Sequence[np.ndarray], b_attempts: Sequence[np.nd
     sa, sb = _instance_diff(a_attempts, b_attempts)
     diff = sa - sb
     equal = np.abs(diff) <= EQUAL_TOLERANCE
-    return {
-        "a_better": int(np.count_nonzero((diff > 0) & ~equal)),
-        "b_better": int(np.count_nonzero((diff < 0) & ~equal)),
-        "equal": int(np.count_nonzero(equal)),
-        "mean_difference": math.fsum(diff.tolist()) / diff.size,
-    }
-
-
-def differences(
-    a: TaskMeans, b: TaskMeans, a_phi: PhiByItem | None = None, b_phi: PhiByItem | None = None
-) -> Differences:
-    """``compare``'s ``tasks`` and ``instances`` (SPEC 12.2).
-
-    ``a_phi``/``b_phi`` hold only the solver tasks where every adopted attempt
-    of that model has a records file; ``instances`` covers the tasks present in
-    both, in A's (suite) order.
-    """
-    return {"tasks": task_differences(a, b), "instances": instance_differences(a, a_phi or {}, b_phi or {})}
+    return InstanceCounts(
+        a_better=int(np.count_nonzero((diff > 0) & ~equal)),
+        b_better=int(np.count_nonzero((diff < 0) & ~equal)),
+        equal=int(np.count_nonzero(equal)),
+        mean_difference=math.fsum(diff.tolist()) / diff.size,
+    )
 
 
 def instance_differences(order: Mapping[str, object], a_phi: PhiByItem, b_phi: PhiByItem) -> dict[str, InstanceCounts]:

@@ -6,12 +6,13 @@ import numpy as np
 import pytest
 
 from scoring.differences import (
-    differences,
     instance_counts,
+    instance_differences,
     instance_scores,
     largest_instance_differences,
     task_differences,
 )
+from scoring.results import InstanceCounts, TaskDifference
 
 A = {
     "p1": ("theorem", 1.0),
@@ -32,9 +33,9 @@ B = {
 def test_task_differences_in_suite_order_over_tasks_both_scored():
     # c1 has no mean for A: left out; order is A's (the suite's), not B's
     out = task_differences(A, B)
-    assert [d["item"] for d in out] == ["p1", "s1", "s2", "o1"]
-    assert out[0] == {"item": "p1", "track": "theorem", "a": 1.0, "b": 0.0, "difference": 1.0}
-    assert out[1]["difference"] == 0.0 and out[2]["difference"] == -0.25 and out[3]["difference"] == -1.0
+    assert [d.item for d in out] == ["p1", "s1", "s2", "o1"]
+    assert out[0] == TaskDifference(item="p1", track="theorem", a=1.0, b=0.0, difference=1.0)
+    assert out[1].difference == 0.0 and out[2].difference == -0.25 and out[3].difference == -1.0
     assert task_differences(A, {"p1": ("theorem", 0.0)}) == [out[0]]  # a task B lacks is left out
 
 
@@ -45,26 +46,25 @@ def test_instance_counts_by_hand():
     b = [np.array([0.5, 0.2, 0.1, 0.3])]
     assert instance_scores(a).tolist() == [0.5, 0.5, 0.0, 0.3]
     out = instance_counts(a, b)
-    assert (out["a_better"], out["b_better"], out["equal"]) == (1, 1, 2)
-    assert out["mean_difference"] == pytest.approx(0.05, abs=1e-15)
+    assert (out.a_better, out.b_better, out.equal) == (1, 1, 2)
+    assert out.mean_difference == pytest.approx(0.05, abs=1e-15)
 
 
 def test_equal_means_within_1e_12():
     a = [np.array([0.5, 0.5, 0.5])]
     b = [np.array([0.5 + 1e-13, 0.5 - 1e-12, 0.5 - 1e-11])]  # equal, equal (|d| = 1e-12), A better
     out = instance_counts(a, b)
-    assert (out["a_better"], out["b_better"], out["equal"]) == (1, 0, 2)
+    assert (out.a_better, out.b_better, out.equal) == (1, 0, 2)
 
 
-def test_differences_covers_solver_tasks_with_records_for_both():
+def test_instances_cover_solver_tasks_with_records_for_both():
     phi_a = {"s1": [np.array([0.5, 1.0])], "s2": [np.array([0.0, 0.5])]}
     phi_b = {"s2": [np.array([0.5, 0.5]), np.array([0.5, 0.0])]}  # s1: some attempt of B has no records
-    out = differences(A, B, phi_a, phi_b)
-    assert list(out["instances"]) == ["s2"]
+    out = instance_differences(A, phi_a, phi_b)
+    assert list(out) == ["s2"]
     # B averages to [.5, .25]; differences [−.5, .25]: A better once, B better once; mean −.125
-    assert out["instances"]["s2"] == {"a_better": 1, "b_better": 1, "equal": 0, "mean_difference": -0.125}
-    assert [d["item"] for d in out["tasks"]] == ["p1", "s1", "s2", "o1"]
-    assert differences(A, B)["instances"] == {}
+    assert out["s2"] == InstanceCounts(a_better=1, b_better=1, equal=0, mean_difference=-0.125)
+    assert instance_differences(A, {}, {}) == {}
 
 
 def test_instance_arrays_must_cover_the_same_instances():

@@ -103,7 +103,7 @@ def test_paired_uses_only_tasks_both_have_scored():
     a = {"t1": ("theorem", 1.0), "t2": ("theorem", 0.0), "t3": ("theorem", 1.0)}
     b = {"t1": ("theorem", 0.0), "t2": ("theorem", None), "t3": ("theorem", 1.0)}
     result = compare_models(doc({"A": a, "B": b}), "A", "B")
-    assert result["tracks"]["theorem"]["m"] == 2 and [t["item"] for t in result["tasks"]] == ["t1", "t3"]
+    assert result["tracks"]["theorem"]["m"] == 2 and [t.item for t in result["tasks"]] == ["t1", "t3"]
     assert result["index"] is None  # other tracks have no common task
 
 
