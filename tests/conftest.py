@@ -6,6 +6,7 @@ import contextlib
 import csv
 import io
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -182,3 +183,13 @@ async def settle(pilot, rounds: int = 3) -> None:
         await pilot.pause(0.01)
     assert not pilot.app.loading, "the dashboard was still loading"
     await pilot.pause()
+
+
+@pytest.fixture
+def demo_copy(tmp_path) -> Path:
+    """A copy of the bundled demo run, for tests that edit its files."""
+    from scoring.inputs import demo_run
+
+    target = tmp_path / "demo"
+    shutil.copytree(demo_run(), target)
+    return target

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -30,13 +29,6 @@ def row_at(table: DataTable, i: int) -> list[str]:
 
 def text_of(app, selector: str) -> str:
     return str(app.query_one(selector, Static).render())
-
-
-@pytest.fixture
-def demo_copy(tmp_path) -> Path:
-    target = tmp_path / "demo"
-    shutil.copytree(demo_run(), target)
-    return target
 
 
 async def test_opens_the_demo_and_names_the_top_group_not_a_leader():

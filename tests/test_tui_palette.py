@@ -12,7 +12,6 @@ import pytest
 from textual.command import CommandPalette
 from textual.widgets import Input, Select, Static
 
-from scoring.inputs import demo_run
 from tests.conftest import settle
 from tui.app import create_app
 from tui.screens.help import HELP
@@ -57,13 +56,6 @@ async def run_command(pilot, query: str, *, enter: bool = True) -> list[str]:
         await pilot.press("enter")
         await settle(pilot)
     return prompts
-
-
-@pytest.fixture
-def demo_copy(tmp_path) -> Path:
-    target = tmp_path / "demo"
-    shutil.copytree(demo_run(), target)
-    return target
 
 
 # --- Compare <selected> vs <model> -------------------------------------------------------------
