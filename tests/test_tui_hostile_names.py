@@ -108,3 +108,21 @@ async def visit_every_tab(model: str, item: str, attempt: str, typed: str) -> No
 @given(model=st.one_of(name, long_name), item=name.filter(lambda s: "/" not in s), attempt=name, typed=name)
 def test_every_tab_shows_hostile_names_as_written(model, item, attempt, typed):
     asyncio.run(visit_every_tab(model, item, attempt, typed))
+
+
+async def test_the_palette_shows_names_as_written_not_as_markup(tmp_path):
+    # the palette reads a hit's display and help as markup: "[bold]x" would lose its brackets
+    from textual.command import CommandList
+
+    ws = hostile_run(tmp_path, "[bold]x", "p1", "1")
+    app = create_app(DashboardConfig(run_dir=str(ws.run), benchmark=str(ws.bench)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.state is not None
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Jump to model")
+        await pilot.pause(0.5)
+        options = app.screen.query_one(CommandList)
+        prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert any(p.startswith("Jump to model [bold]x") for p in prompts), prompts

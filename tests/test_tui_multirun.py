@@ -232,6 +232,60 @@ async def test_enter_on_a_leaderboard_row_shows_its_run_and_model(two_runs):
         assert app.main.query_one("TabbedContent").active == "overview"
         overview = app.main.query_one("#overview-table", DataTable)
         assert overview.coordinate_to_cell_key(overview.cursor_coordinate).row_key.value == "delta-mini"
+        follows_the_selection(app, "delta-mini")
+        # a row of the run shown (the demo's borealis-8x22b, not the selected model): every tab follows too
+        await switch_by_key(app, pilot, 0)
+        await pilot.press("8")
+        await settle(pilot)
+        demo_table = app.main.query_one(LeaderboardPane).query(DataTable).first()
+        row = next(i for i in range(demo_table.row_count) if str(demo_table.get_row_at(i)[1]).startswith("borealis"))
+        demo_table.focus()
+        demo_table.move_cursor(row=row)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.pause(0.2)
+        assert app.current == 0 and app.selected_model == "borealis-8x22b"
+        follows_the_selection(app, "borealis-8x22b")
+
+
+def follows_the_selection(app, model: str) -> None:
+    """The tabs that follow the selected model show ``model``: pass^k's title and Compare's A."""
+    from textual.widgets import Select
+
+    assert f"pass^k of {model} " in str(app.main.query_one("#passk-title").render())
+    assert app.main.query_one("#compare-a", Select).value == model
+
+
+async def test_a_second_enter_in_the_switcher_is_ignored(two_runs):
+    # Enter twice in one burst (a paste, key repeat): the second RowSelected reached a screen being
+    # dismissed and popped the main screen
+    demo, online, _ = two_runs
+    app = create_app(DashboardConfig(run_dir=str(demo), more_runs=[str(online)]))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("R", "down")
+        await pilot.pause(0.2)
+        switcher = app.screen.query_one(DataTable)
+        switcher.action_select_cursor()  # two RowSelected queued before the first is handled
+        switcher.action_select_cursor()
+        await settle(pilot)
+        assert app.current == 1 and not isinstance(app.screen, RunsScreen)
+        assert app.main.query_one("TabbedContent").active
+
+
+async def test_tab_labels_follow_a_resize_at_once():
+    from textual.widgets import Tab
+
+    app = create_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.resize_terminal(200, 50)
+        await pilot.pause(0.3)
+        assert "8 Leaderboard" in [str(t.label) for t in app.main.query(Tab)]
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.3)
+        labels = [str(t.label) for t in app.main.query(Tab)]
+        assert "8 Board" in labels and all(t.region.right <= 80 for t in app.main.query(Tab))
 
 
 async def test_a_model_twice_in_a_group_is_tables_rejection_in_the_tab_and_diagnostics(tmp_path, capsys):

@@ -7,7 +7,7 @@ import time
 from functools import partial
 from pathlib import Path
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Header, TabbedContent, TabPane
@@ -200,10 +200,11 @@ class TcsexamApp(App):
         self.sub_title = text
         self._tab_labels()
 
-    def _tab_labels(self) -> None:
-        """Tab labels: short below the -wide breakpoint (8 tabs fit 80 columns), Diagnostics with ⚠ N."""
+    def _tab_labels(self, width: int | None = None) -> None:
+        """Tab labels: short below the -wide breakpoint (8 tabs fit 80 columns), Diagnostics with ⚠ N.
+        ``width``: the terminal's new width, in a resize (``self.size`` is still the old one then)."""
         tabs = self.main.query_one(TabbedContent)
-        narrow = self.size.width < self.HORIZONTAL_BREAKPOINTS[1][0]
+        narrow = (self.size.width if width is None else width) < self.HORIZONTAL_BREAKPOINTS[1][0]
         count = len(self.problems) + len(self.tau2_problems) + len(self.leaderboard_problems)
         for number, (tab, title, _, _) in enumerate(PANES, start=1):
             label = f"{number} {NARROW_TITLES.get(tab, title) if narrow else title}"
@@ -213,8 +214,8 @@ class TcsexamApp(App):
             if str(widget.label) != label:
                 widget.label = label
 
-    def on_resize(self) -> None:
-        self._tab_labels()
+    def on_resize(self, event: events.Resize) -> None:
+        self._tab_labels(event.size.width)
 
     # --- loading (thread workers report back with messages) ---------------------------
     def load_runs(self, reason: str) -> None:
@@ -456,7 +457,6 @@ class TcsexamApp(App):
         """Enter on a Leaderboard row: show its run, its model selected, in the Overview."""
         for number, slot in enumerate(self.runs):
             if slot.source == message.source and slot.state is not None:
-                self.selected_model = message.model
                 self.switch_run(number)
                 self.select_model(message.model, "overview")
                 self.call_after_refresh(self._open_tab, "overview")

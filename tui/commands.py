@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.markup import escape
 
 from .state import STATUS_CODES
 from .views import plain
@@ -67,13 +68,15 @@ class DashboardCommands(Provider):
                 out.append((f"Jump to task {task.item}", partial(app.jump_to_task, task.item), f"{task.track} task"))
         return out
 
+    # The palette reads a hit's display and help as markup: names in them (models, tasks, runs) are data
+    # (SPEC 13), so they are escaped; matching is on the text as shown.
     async def discover(self) -> Hits:
         for text, command, help_text in self._commands():
-            yield DiscoveryHit(text, command, help=help_text)
+            yield DiscoveryHit(escape(text), command, text=text, help=escape(help_text))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for text, command, help_text in self._commands():
             score = matcher.match(text)
             if score > 0:
-                yield Hit(score, matcher.highlight(text), command, help=help_text)
+                yield Hit(score, matcher.highlight(escape(text)), command, text=text, help=escape(help_text))

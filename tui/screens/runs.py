@@ -37,5 +37,6 @@ class RunsScreen(ModalScreen[int | None]):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        if event.row_key is not None and event.row_key.value is not None:
+        # a second Enter of the same burst arrives while the screen is being dismissed: only the first counts
+        if self.is_current and event.row_key is not None and event.row_key.value is not None:
             self.dismiss(int(event.row_key.value))
