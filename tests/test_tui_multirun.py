@@ -362,6 +362,26 @@ async def test_reload_marks_only_the_rejected_run_stale_and_export_writes_the_ru
     assert written["provenance"]["content_sha256"] == docs["demo"]["provenance"]["content_sha256"]
 
 
+async def test_the_leaderboard_and_its_copy_name_a_stale_run(two_runs, monkeypatch):
+    demo, online, _ = two_runs
+    app = create_app(DashboardConfig(run_dir=str(demo), more_runs=[str(online)]))
+    monkeypatch.setattr(app, "copy_to_clipboard", lambda text: None)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("8")
+        await settle(pilot)
+        assert "STALE" not in text_of(app, "#leaderboard-summary")
+        attempts = online / "attempts.csv"
+        attempts.write_text(attempts.read_text().replace("selected,valid", "selected,bogus", 1))
+        await pilot.press("r")
+        await settle(pilot)
+        assert "STALE: online as last accepted" in text_of(app, "#leaderboard-summary")
+        await pilot.press("c")
+        await settle(pilot)
+        last = list(app._notifications)[-1]
+        assert "STALE: online" in last.message and last.severity == "warning"
+
+
 async def test_export_writes_the_run_shown_after_a_switch(two_runs, tmp_path):
     demo, online, docs = two_runs
     out = tmp_path / "out2" / "index.json"

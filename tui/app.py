@@ -451,7 +451,16 @@ class TcsexamApp(App):
         groups, problems = leaderboard_groups(self.leaderboard_docs())
         self._leaderboard_problems = problems
         missing = [plain(slot.name) for slot in self.runs if slot.state is None and not slot.loading]
-        self.main.query_one(LeaderboardPane).show(groups, problems, missing, len(self.leaderboard_docs()))
+        self.main.query_one(LeaderboardPane).show(
+            groups, problems, missing, len(self.leaderboard_docs()), self._stale_names()
+        )
+
+    def _stale_names(self, scope: str = "all") -> list[str]:
+        """The runs (all, or the one shown) whose last accepted state is listed while their files are rejected."""
+        from .views import plain
+
+        slots = self.runs if scope == "all" else [self.shown]
+        return [plain(slot.name) for slot in slots if slot.stale and slot.state is not None]
 
     def on_leaderboard_row_chosen(self, message: LeaderboardRowChosen) -> None:
         """Enter on a Leaderboard row: show its run, its model selected, in the Overview."""
@@ -744,8 +753,11 @@ class TcsexamApp(App):
             return
         self.copy_to_clipboard(table)
         what = f"the leaderboard of {len(docs)} run(s)" if scope == "all" else "the table"
+        stale = self._stale_names(scope)
         self.notify(
-            f"Copied {what} as {TABLE_FORMATS[fmt]} ({len(table.splitlines())} lines) to the clipboard.",
+            f"Copied {what} as {TABLE_FORMATS[fmt]} ({len(table.splitlines())} lines) to the clipboard."
+            + (f" STALE: {', '.join(stale)} as last accepted; its files are now rejected." if stale else ""),
+            severity="warning" if stale else "information",
             markup=False,
         )
 

@@ -41,9 +41,12 @@ class LeaderboardPane(Vertical):
         yield Static("Loading the runs…", id="leaderboard-summary", markup=False)
         yield VerticalScroll(id="leaderboard-groups")
 
-    def show(self, groups: list[LeaderboardGroup], problems: list, missing: list[str], runs: int) -> None:
+    def show(
+        self, groups: list[LeaderboardGroup], problems: list, missing: list[str], runs: int, stale: list[str] = ()
+    ) -> None:
         """The groups of scoring.report (views.leaderboard_groups), or the rejection ``tcsexam table``
-        would give; ``missing`` names the runs that have no accepted state to list."""
+        would give; ``missing`` names the runs that have no accepted state to list, ``stale`` those listed
+        from their last accepted state while their files are rejected."""
         summary = self.query_one("#leaderboard-summary", Static)
         body = self.query_one("#leaderboard-groups", VerticalScroll)
         body.remove_children()
@@ -64,6 +67,13 @@ class LeaderboardPane(Vertical):
             )
         if missing:
             parts.append("   Not listed (no accepted inputs): " + ", ".join(missing) + ".")
+        if stale:
+            parts.append(
+                (
+                    "   STALE: " + ", ".join(stale) + " as last accepted; the files are now rejected (Diagnostics).",
+                    "bold",
+                )
+            )
         summary.update(text(*parts))
         widgets: list = []
         if problems:

@@ -15,10 +15,13 @@ Data changes clear the caches as before (DataTable does it itself).
 
 from __future__ import annotations
 
+from rich.style import Style
 from textual import events
 from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import DataTable
+
+NULL_STYLE = Style.null()
 
 
 class SteadyDataTable(DataTable):
@@ -31,10 +34,14 @@ class SteadyDataTable(DataTable):
 
     def style_signature(self) -> tuple:
         """Every style the cached lines depend on apart from their cache keys: the table's own and those
-        of its component classes (as resolved now, colours included)."""
+        of its component classes (as resolved now, colours included). A table drawn in the frame it is
+        mounted in has no component styles yet: they count as null, and differ once they are set."""
         return (
             self.rich_style,
-            *(self.get_component_rich_style(name) for name in sorted(self._get_component_classes())),
+            *(
+                self.get_component_rich_style(name, default=NULL_STYLE)
+                for name in sorted(self._get_component_classes())
+            ),
         )
 
     def notify_style_update(self) -> None:
