@@ -352,7 +352,7 @@ async def test_reload_marks_only_the_rejected_run_stale_and_export_writes_the_ru
         assert not app.sub_title.startswith("STALE")
         app.switch_run(1)
         await settle(pilot)
-        assert app.sub_title.startswith("STALE: inputs rejected at ")
+        assert app.sub_title.startswith("online · STALE: inputs rejected at ")  # the run's name first
         assert app.main.query_one("#diagnostics-table", DataTable).row_count == 1
         app.switch_run(0)
         await settle(pilot)
@@ -394,6 +394,39 @@ async def test_export_writes_the_run_shown_after_a_switch(two_runs, tmp_path):
         await settle(pilot)
     written = json.loads(out.read_text())
     assert written["provenance"]["content_sha256"] == docs["online"]["provenance"]["content_sha256"]
+
+
+async def test_export_asks_before_overwriting_another_runs_export(two_runs, tmp_path):
+    from tui.screens.confirm import ConfirmScreen
+
+    demo, online, docs = two_runs
+    out = tmp_path / "out3" / "index.json"
+    app = create_app(DashboardConfig(run_dir=str(demo), more_runs=[str(online)], output=str(out)))
+
+    def written() -> str:
+        return json.loads(out.read_text())["provenance"]["content_sha256"]
+
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        assert written() == docs["demo"]["provenance"]["content_sha256"]
+        await pilot.press("e")  # the same run again: no question
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmScreen)
+        app.switch_run(1)
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen) and "holds the export of run demo" in app.screen.question
+        await pilot.press("n")
+        await settle(pilot)
+        assert written() == docs["demo"]["provenance"]["content_sha256"]  # nothing written
+        await pilot.press("e")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert written() == docs["online"]["provenance"]["content_sha256"]
 
 
 async def test_with_one_run_the_switcher_says_so():
@@ -466,7 +499,7 @@ def test_cli_usage_errors_name_the_problem(tmp_path, capsys):
 
     (tmp_path / "a").mkdir()
     assert main(["tui", str(tmp_path / "a"), str(tmp_path / "a"), "--attempts", "x.csv"]) == 2
-    assert "--attempts name the files of one run" in capsys.readouterr().err
+    assert "--attempts names the files of one run" in capsys.readouterr().err
     assert main(["tui", str(tmp_path / "a"), str(tmp_path / "nope")]) == 2
     assert f"RUN_DIR '{tmp_path / 'nope'}' is not a folder" in capsys.readouterr().err
     (tmp_path / "file").write_text("")

@@ -79,6 +79,7 @@ class TcsexamApp(App):
         self.selected_model: str | None = None
         self.watch_debounce_ms = watch_debounce_ms
         self._watch_targets: tuple | None = None
+        self._exported: tuple[int, str] | None = None  # (run, HH:MM:SS) of the last export to --output
         self.tau2_metrics: dict | None = None
         self.tau2_meta: dict | None = None
         self._tau2_generation = 0
@@ -178,7 +179,7 @@ class TcsexamApp(App):
 
         document = self.state.document if self.state is not None else None
         if len(self.runs) > 1:
-            parts = [run_header(self.shown.name, document, self.current + 1, len(self.runs))]
+            parts = run_header(self.shown.name, document, self.current + 1, len(self.runs))
         else:
             parts = [plain(self._source())]
             if document is not None:
@@ -191,13 +192,14 @@ class TcsexamApp(App):
             parts.append("inputs rejected")
         if self.config.watch:
             parts.append("watching")
-        text = " · ".join(parts)
         if self.stale:
-            text = (
+            marker = (
                 f"STALE: inputs rejected at {self.stale['at']} ({self.stale['count']} problem"
-                f"{'s' if self.stale['count'] != 1 else ''}); showing {self.stale['loaded_at']} · "
-            ) + text
-        self.sub_title = text
+                f"{'s' if self.stale['count'] != 1 else ''}); showing {self.stale['loaded_at']}"
+            )
+            # first, so that a narrow terminal keeps it; with several runs after the run's (short) name
+            parts.insert(1 if len(self.runs) > 1 else 0, marker)
+        self.sub_title = " · ".join(parts)
         self._tab_labels()
 
     def _tab_labels(self, width: int | None = None) -> None:
@@ -770,16 +772,26 @@ class TcsexamApp(App):
         if self.state is None:
             self.notify("Nothing to export: the inputs were rejected.", severity="error", markup=False)
             return
-        if self.stale:
-            from .screens.confirm import ConfirmScreen
+        from .views import plain
 
-            question = (
+        questions = []
+        if self.stale:
+            questions.append(
                 f"The inputs on disk were rejected at {self.stale['at']} ({self.stale['count']} problem(s)). "
                 f"Export the last good state, loaded at {self.stale['loaded_at']}, to {self.config.output}? "
                 "Its input hashes describe the files as they were then."
             )
+        if self._exported is not None and self._exported[0] != self.current:  # several runs, one --output
+            number, at = self._exported
+            questions.append(
+                f"{self.config.output} holds the export of run {plain(self.runs[number].name)}, written at {at}: "
+                f"overwrite it with run {plain(self.shown.name)}?"
+            )
+        if questions:
+            from .screens.confirm import ConfirmScreen
+
             self.push_screen(
-                ConfirmScreen(question),
+                ConfirmScreen(" ".join(questions)),
                 lambda yes: self._export() if yes else self.notify("Export cancelled: nothing written.", markup=False),
             )
             return
@@ -808,6 +820,7 @@ class TcsexamApp(App):
         except OSError as exc:
             self.notify(f"Export failed: {exc.strerror or exc} ({path})", severity="error", markup=False)
             return
+        self._exported = (self.current, time.strftime("%H:%M:%S"))
         doc = self.state.document
         self.notify(
             f"Wrote {path} — status {doc['status']}, content_sha256 {doc['provenance']['content_sha256'][:12]}…",

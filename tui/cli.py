@@ -94,7 +94,8 @@ def check_run_dirs(args: argparse.Namespace) -> str | None:
         o for o, v in (("--attempts", args.attempts), ("--cohort", args.cohort), ("--records", args.records)) if v
     ]
     if len(named) > 1 and overrides:
-        return f"{', '.join(overrides)} name the files of one run: give a single RUN_DIR with them (got {len(named)})"
+        verb = "names" if len(overrides) == 1 else "name"
+        return f"{', '.join(overrides)} {verb} the files of one run: give a single RUN_DIR with them (got {len(named)})"
     return None
 
 

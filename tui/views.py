@@ -602,12 +602,12 @@ def run_row(number: int, current: bool, name: str, source: str, document: dict |
     return [("▶ " if current else "  ") + str(number), name, group, status, source]
 
 
-def run_header(name: str, document: dict | None, number: int, count: int) -> str:
-    """The header's name of the run shown (SPEC 6 ``tcsexam tui RUN_DIR...``): its folder name, suite and
-    solver protocol, and ``run N/M`` when several are open; control characters escaped (``plain``)."""
+def run_header(name: str, document: dict | None, number: int, count: int) -> list[str]:
+    """The header's parts naming the run shown (SPEC 6 ``tcsexam tui RUN_DIR...``): its folder name, suite
+    and solver protocol, and ``run N/M`` when several are open; control characters escaped (``plain``)."""
     parts = [plain(name)]
     if document is not None:
         parts.append(f"{plain(document['suite'])}/{plain(document['solver_protocol'])}")
     if count > 1:
         parts.append(f"run {number}/{count}")
-    return " · ".join(parts)
+    return parts
