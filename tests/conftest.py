@@ -193,3 +193,27 @@ def demo_copy(tmp_path) -> Path:
     target = tmp_path / "demo"
     shutil.copytree(demo_run(), target)
     return target
+
+
+def palette_prompts(app) -> list[str]:
+    """The first line of every hit the command palette shows now."""
+    from textual.command import CommandList
+
+    options = app.screen.query_one(CommandList)
+    return [str(options.get_option_at_index(i).prompt).split("\n")[0] for i in range(options.option_count)]
+
+
+async def run_command(pilot, query: str, *, enter: bool = True) -> list[str]:
+    """Type ``query`` into ctrl+p; the hits shown; Enter runs the first."""
+    from textual.command import CommandPalette
+
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, CommandPalette)
+    await pilot.press(*query)
+    await pilot.pause(0.5)
+    prompts = palette_prompts(pilot.app)
+    if enter:
+        await pilot.press("enter")
+        await settle(pilot)
+    return prompts

@@ -11,7 +11,7 @@ from textual.widgets import DataTable, Select, Static
 
 from scoring.cli import main as cli_main
 from scoring.inputs import demo_run
-from tests.conftest import settle
+from tests.conftest import run_command, settle
 from tui.app import create_app
 from tui.screens.attempts import AttemptsScreen
 from tui.screens.help import HelpScreen
@@ -252,13 +252,7 @@ async def test_command_palette_jumps_to_a_task():
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"Jump to task con-expander")
-        await pilot.pause(0.5)
-        await pilot.press("enter")
-        await pilot.pause()
-        await pilot.pause()
+        await run_command(pilot, "Jump to task con-expander")
         grid = app.query_one("#coverage-grid", DataTable)
         assert app.query_one("TabbedContent").active == "coverage"
         assert grid.coordinate_to_cell_key(grid.cursor_coordinate).row_key.value == "con-expander"

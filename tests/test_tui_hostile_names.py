@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from textual.widgets import DataTable, Input
 
-from tests.conftest import MINI_SUITE, Workspace, full_rows, settle
+from tests.conftest import MINI_SUITE, Workspace, full_rows, run_command, settle
 from tui.app import TABS, create_app
 from tui.state import DashboardConfig
 from tui.views import plain
@@ -112,17 +112,10 @@ def test_every_tab_shows_hostile_names_as_written(model, item, attempt, typed):
 
 async def test_the_palette_shows_names_as_written_not_as_markup(tmp_path):
     # the palette reads a hit's display and help as markup: "[bold]x" would lose its brackets
-    from textual.command import CommandList
-
     ws = hostile_run(tmp_path, "[bold]x", "p1", "1")
     app = create_app(DashboardConfig(run_dir=str(ws.run), benchmark=str(ws.bench)))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         assert app.state is not None
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"Jump to model")
-        await pilot.pause(0.5)
-        options = app.screen.query_one(CommandList)
-        prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
-        assert any(p.startswith("Jump to model [bold]x") for p in prompts), prompts
+        prompts = await run_command(pilot, "Jump to model", enter=False)
+        assert "Jump to model [bold]x" in prompts, prompts

@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Static
 
 from scoring.cli import main as cli_main
 from scoring.inputs import demo_run
-from tests.conftest import settle
+from tests.conftest import run_command, settle
 from tui.app import create_app
 from tui.screens.runs import RunsScreen
 from tui.state import DashboardConfig
@@ -140,12 +140,7 @@ async def test_switch_by_palette(two_runs):
     app = create_app(DashboardConfig(run_dir=str(demo), more_runs=[str(online)]))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"Switch to run online")
-        await pilot.pause(0.5)
-        await pilot.press("enter")
-        await settle(pilot)
+        await run_command(pilot, "Switch to run online")
         assert app.current == 1 and app.sub_title.startswith("online · lite/online · run 2/2")
         check_shows(app, docs["online"], "online · ")
 

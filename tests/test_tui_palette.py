@@ -9,10 +9,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from textual.command import CommandPalette
 from textual.widgets import Input, Select, Static
 
-from tests.conftest import settle
+from tests.conftest import run_command, settle
 from tui.app import create_app
 from tui.screens.help import HELP
 from tui.screens.open_tau2 import OpenTau2Screen
@@ -35,27 +34,6 @@ def text_of(app, selector: str) -> str:
 
 def notes(app) -> list[str]:
     return [n.message for n in app._notifications]
-
-
-def palette_prompts(app) -> list[str]:
-    from textual.command import CommandList
-
-    options = app.screen.query_one(CommandList)
-    return [str(options.get_option_at_index(i).prompt).split("\n")[0] for i in range(options.option_count)]
-
-
-async def run_command(pilot, query: str, *, enter: bool = True) -> list[str]:
-    """Type ``query`` into ctrl+p; the hits shown; Enter runs the first."""
-    await pilot.press("ctrl+p")
-    await pilot.pause()
-    assert isinstance(pilot.app.screen, CommandPalette)
-    await pilot.press(*query)
-    await pilot.pause(0.5)
-    prompts = palette_prompts(pilot.app)
-    if enter:
-        await pilot.press("enter")
-        await settle(pilot)
-    return prompts
 
 
 # --- Compare <selected> vs <model> -------------------------------------------------------------
