@@ -16,24 +16,12 @@ from scipy.special import ndtr
 
 from scoring.results import CompareDocument, IndexDocument, PlanDocument
 from scoring.vocab import TRACKS, WEIGHTS
-from tests.conftest import row
+from tests.conftest import MINI_SUITE, row
 
 DEMO = Path(__file__).resolve().parents[1] / "sample_runs" / "demo"
 
 # two tasks per track, so that every track can have an interval
-SUITE8 = {
-    "suite": "lite",
-    "tasks": [
-        {"item": "t1", "track": "theorem"},
-        {"item": "t2", "track": "theorem"},
-        {"item": "s1", "track": "solver"},
-        {"item": "s2", "track": "solver"},
-        {"item": "c1", "track": "construction"},
-        {"item": "c2", "track": "construction"},
-        {"item": "o1", "track": "conjecture"},
-        {"item": "o2", "track": "conjecture"},
-    ],
-}
+SUITE8 = {**MINI_SUITE, "tasks": [*MINI_SUITE["tasks"], {"item": "o2", "track": "conjecture"}]}
 TRACK_OF = {t["item"]: t["track"] for t in SUITE8["tasks"]}
 
 

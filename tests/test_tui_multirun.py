@@ -51,6 +51,11 @@ def score(run: Path, out: Path, capsys) -> dict:
     return json.loads(out.read_text())
 
 
+def both(demo: Path, online: Path, **config):
+    """The dashboard with the two runs open, the demo shown first."""
+    return create_app(DashboardConfig(run_dir=str(demo), more_runs=[str(online)], **config))
+
+
 @pytest.fixture
 def two_runs(tmp_path, capsys):
     demo = tmp_path / "demo"
@@ -121,7 +126,7 @@ def check_shows(app, doc: dict, name: str) -> None:
 
 async def test_two_runs_switch_by_key_every_tab_and_the_header_follow(two_runs):
     demo, online, docs = two_runs
-    app = create_app(DashboardConfig(run_dir=str(demo), more_runs=[str(online)]))
+    app = both(demo, online)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert app.sub_title.startswith("demo · lite/offline · run 1/2 · incomplete")
@@ -137,7 +142,7 @@ async def test_two_runs_switch_by_key_every_tab_and_the_header_follow(two_runs):
 
 async def test_switch_by_palette(two_runs):
     demo, online, docs = two_runs
-    app = create_app(DashboardConfig(run_dir=str(demo), more_runs=[str(online)]))
+    app = both(demo, online)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await run_command(pilot, "Switch to run online")
@@ -147,7 +152,7 @@ async def test_switch_by_palette(two_runs):
 
 async def test_the_selection_stays_where_the_new_run_has_it(two_runs):
     demo, online, docs = two_runs
-    app = create_app(DashboardConfig(run_dir=str(demo), more_runs=[str(online)]))
+    app = both(demo, online)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.select_model("borealis-8x22b")
@@ -209,7 +214,7 @@ async def test_leaderboard_equals_tcsexam_table_csv(two_runs, tmp_path, capsys):
 
 async def test_enter_on_a_leaderboard_row_shows_its_run_and_model(two_runs):
     demo, online, docs = two_runs
-    app = create_app(DashboardConfig(run_dir=str(demo), more_runs=[str(online)]))
+    app = both(demo, online)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("8")
@@ -255,7 +260,7 @@ async def test_a_second_enter_in_the_switcher_is_ignored(two_runs):
     # Enter twice in one burst (a paste, key repeat): the second RowSelected reached a screen being
     # dismissed and popped the main screen
     demo, online, _ = two_runs
-    app = create_app(DashboardConfig(run_dir=str(demo), more_runs=[str(online)]))
+    app = both(demo, online)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("R", "down")
@@ -314,7 +319,7 @@ async def test_copy_on_the_leaderboard_is_tcsexam_table_over_every_run(
     demo, online, docs = two_runs
     assert cli_main(["table", str(tmp_path / "demo.json"), str(tmp_path / "online.json"), "--format", fmt]) == 0
     expected = capsys.readouterr().out
-    app = create_app(DashboardConfig(run_dir=str(demo), more_runs=[str(online)]))
+    app = both(demo, online)
     copied: list[str] = []
     monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
     async with app.run_test(size=SIZE) as pilot:
@@ -336,7 +341,7 @@ async def test_copy_on_the_leaderboard_is_tcsexam_table_over_every_run(
 async def test_reload_marks_only_the_rejected_run_stale_and_export_writes_the_run_shown(two_runs, tmp_path):
     demo, online, docs = two_runs
     out = tmp_path / "out" / "index.json"
-    app = create_app(DashboardConfig(run_dir=str(demo), more_runs=[str(online)], output=str(out)))
+    app = both(demo, online, output=str(out))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         attempts = online / "attempts.csv"
@@ -359,7 +364,7 @@ async def test_reload_marks_only_the_rejected_run_stale_and_export_writes_the_ru
 
 async def test_the_leaderboard_and_its_copy_name_a_stale_run(two_runs, monkeypatch):
     demo, online, _ = two_runs
-    app = create_app(DashboardConfig(run_dir=str(demo), more_runs=[str(online)]))
+    app = both(demo, online)
     monkeypatch.setattr(app, "copy_to_clipboard", lambda text: None)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -380,7 +385,7 @@ async def test_the_leaderboard_and_its_copy_name_a_stale_run(two_runs, monkeypat
 async def test_export_writes_the_run_shown_after_a_switch(two_runs, tmp_path):
     demo, online, docs = two_runs
     out = tmp_path / "out2" / "index.json"
-    app = create_app(DashboardConfig(run_dir=str(demo), more_runs=[str(online)], output=str(out)))
+    app = both(demo, online, output=str(out))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.switch_run(1)
@@ -396,7 +401,7 @@ async def test_export_asks_before_overwriting_another_runs_export(two_runs, tmp_
 
     demo, online, docs = two_runs
     out = tmp_path / "out3" / "index.json"
-    app = create_app(DashboardConfig(run_dir=str(demo), more_runs=[str(online)], output=str(out)))
+    app = both(demo, online, output=str(out))
 
     def written() -> str:
         return json.loads(out.read_text())["provenance"]["content_sha256"]
