@@ -6,9 +6,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from ..views import cells, text
+from ..widgets.footer import DashboardFooter
 
 
 class AttemptsScreen(ModalScreen[None]):
@@ -47,4 +48,4 @@ class AttemptsScreen(ModalScreen[None]):
             if not self.rows:
                 table.add_row("—", "—", "no row in attempts.csv", "", "", "")
             yield table
-        yield Footer()
+        yield DashboardFooter()

@@ -6,7 +6,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from ..widgets.footer import DashboardFooter
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -20,7 +22,7 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(id="confirm-body"):
             yield Static(self.question, markup=False)
             yield Static("y exports, n or escape cancels", classes="hint", markup=False)
-        yield Footer()
+        yield DashboardFooter()
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

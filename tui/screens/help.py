@@ -6,7 +6,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Markdown
+from textual.widgets import Markdown
+
+from ..widgets.footer import DashboardFooter
 
 HELP = """\
 # tcsexam dashboard
@@ -109,4 +111,4 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body"):
             yield Markdown(HELP)
-        yield Footer()
+        yield DashboardFooter()

@@ -6,9 +6,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from ..views import INSTANCE_DIFF_COLUMNS, cells, instance_difference_rows, text
+from ..widgets.footer import DashboardFooter
 
 
 class InstanceDiffsScreen(ModalScreen[None]):
@@ -45,4 +46,4 @@ class InstanceDiffsScreen(ModalScreen[None]):
             if not self.diffs:
                 table.add_row("—", "—", "—", "no instance differs")
             yield table
-        yield Footer()
+        yield DashboardFooter()

@@ -6,7 +6,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
+
+from ..widgets.footer import DashboardFooter
 
 
 class OpenTau2Screen(ModalScreen[str | None]):
@@ -31,7 +33,7 @@ class OpenTau2Screen(ModalScreen[str | None]):
             yield Static("Open tau2-bench results: a results.json or its folder (as --tau2 PATH).", markup=False)
             yield Input(value=self.current or "", placeholder="path", id="open-tau2-path")
             yield Static("Enter opens it (r and --watch then follow it); escape cancels.", classes="hint", markup=False)
-        yield Footer()
+        yield DashboardFooter()
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()

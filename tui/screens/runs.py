@@ -6,9 +6,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from ..views import RUN_COLUMNS, cells
+from ..widgets.footer import DashboardFooter
 
 
 class RunsScreen(ModalScreen[int | None]):
@@ -28,7 +29,7 @@ class RunsScreen(ModalScreen[int | None]):
             for i, row in enumerate(self.rows):
                 table.add_row(*cells(*row), key=str(i))
             yield table
-        yield Footer()
+        yield DashboardFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

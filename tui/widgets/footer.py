@@ -1,91 +1,127 @@
-"""The dashboard's footer: Textual's Footer, composed again only when the keys it shows change.
+"""The dashboard's footer: the keys of the focused widget's bindings, drawn as one line of one widget.
 
-Textual's Footer composes all its keys anew (a widget per key, each styled twice on mount)
-every time the screen's bindings are updated, which happens at each focus change: a tab
-switch moves the focus once or twice and so rebuilt the footer up to twice, identical or not.
-This footer compares what it would show (key, label, action, enabled, tooltip of every shown
-binding, and the palette key) with what it shows, after the refresh in which the bindings
-settled, and recomposes only when they differ. Its keys start in the footer's own compact
-setting: Textual's start compact and are restyled at once when bound to a footer that is not
-(two style updates of every key at each composition).
+Textual's Footer mounts a widget per key and composes them all anew at every bindings
+update, which comes at each focus change: on a tab switch that recomposition (new widgets
+styled, laid out, rendered in an extra frame) cost more than the switch itself. This footer
+is a single widget whose ``render`` reads ``screen.active_bindings``; a bindings update
+only repaints its one line. It looks like Textual's (same component classes and theme
+variables), a click runs the key under the pointer, the key under the pointer is
+highlighted, and the command palette's key sits at the right edge. Binding groups are not
+drawn as groups (the dashboard defines none): each key shows its own description.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from dataclasses import dataclass
 
-from textual.reactive import reactive
+from textual import events
+from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+from textual.widget import Widget
 
 
-class DashboardKey(FooterKey):
-    """A footer key that starts not compact, like the footer it is bound to."""
+@dataclass(frozen=True)
+class FooterItem:
+    """One key as the footer shows it."""
 
-    compact = reactive(False)
+    key: str  # the key pressed when the item is clicked
+    display: str
+    description: str
+    enabled: bool
 
 
-class DashboardFooter(Footer):
-    _shown: tuple | None = None  # the keys composed last
-    _check_pending = False
+def footer_items(screen: Screen) -> tuple[list[FooterItem], FooterItem | None]:
+    """The keys a footer shows for the screen's bindings, one per action in binding order, and the
+    command palette's key (shown apart) when the app has a palette."""
+    app = screen.app
+    palette_key = app.COMMAND_PALETTE_BINDING if app.ENABLE_COMMAND_PALETTE else None
+    items: list[FooterItem] = []
+    actions: set[str] = set()
+    palette = None
+    for key, (_, binding, enabled, _) in screen.active_bindings.items():
+        if key == palette_key:
+            palette = FooterItem(binding.key, app.get_key_display(binding), binding.description, enabled)
+        elif binding.show and binding.action not in actions:
+            actions.add(binding.action)
+            items.append(FooterItem(binding.key, app.get_key_display(binding), binding.description, enabled))
+    return items, palette
 
-    def shown_keys(self) -> tuple:
-        """What the footer shows for the screen's current bindings (what Footer.compose reads)."""
-        palette = self.app.COMMAND_PALETTE_BINDING if self.show_command_palette else None
-        return tuple(
-            (binding.key, binding.description, binding.action, enabled, tooltip, binding.group)
-            for key, (_, binding, enabled, tooltip) in self.screen.active_bindings.items()
-            if binding.show or key == palette
-        ) + (self.compact, self.show_command_palette)
 
-    def compose(self):
-        """Footer.compose for bindings without groups (the dashboard has none; with groups, Footer's own)."""
-        if not self._bindings_ready:
+class DashboardFooter(Widget, can_focus=False):
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES = {"footer-key--key", "footer-key--description", "footer-key--hover", "footer--separator"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._spans: list[tuple[int, int, FooterItem]] = []  # columns of each item, as last drawn
+        self._hover: str | None = None  # key of the item under the pointer
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, screen: Screen) -> None:
+        if screen is self.screen:
+            self.refresh()
+
+    def _item(self, item: FooterItem) -> Content:
+        key_style = self.get_visual_style("footer-key--key")
+        description_style = self.get_visual_style("footer-key--description")
+        content = Content.assemble((f" {item.display} ", key_style))
+        if item.description:
+            content = Content.assemble(content, (f"{item.description} ", description_style))
+        if item.key == self._hover and item.enabled:
+            content = content.stylize(self.get_visual_style("footer-key--hover"))
+        if not item.enabled:
+            content = content.stylize("dim")
+        return content
+
+    def render(self) -> Content:
+        items, palette = footer_items(self.screen)
+        width = self.size.width
+        right = (
+            Content.assemble(("▏", self.get_visual_style("footer--separator")), self._item(palette))
+            if palette
+            else Content("")
+        )
+        room = max(width - right.cell_length, 0)
+        spans: list[tuple[int, int, FooterItem]] = []
+        parts: list[Content] = []
+        x = 0
+        for item in items:
+            part = self._item(item)
+            if x + part.cell_length > room:
+                break  # a key that would be cut is left out, like one scrolled out of Textual's footer
+            spans.append((x, x + part.cell_length, item))
+            parts.append(part)
+            x += part.cell_length
+        if palette is not None:
+            spans.append((width - right.cell_length + 1, width, palette))
+        self._spans = spans
+        return Content.assemble(*parts, " " * (width - x - right.cell_length), right)
+
+    def _item_at(self, x: int) -> FooterItem | None:
+        return next((item for start, end, item in self._spans if start <= x < end), None)
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        item = self._item_at(event.x)
+        hover = item.key if item is not None else None
+        if hover != self._hover:
+            self._hover = hover
+            self.refresh()
+
+    def on_leave(self, event: events.Leave) -> None:
+        if self._hover is not None:
+            self._hover = None
+            self.refresh()
+
+    def on_click(self, event: events.Click) -> None:
+        item = self._item_at(event.x)
+        if item is None:
             return
-        self._shown = self.shown_keys()
-        active = self.screen.active_bindings
-        by_action: defaultdict[str, list] = defaultdict(list)
-        for _, binding, enabled, tooltip in active.values():
-            if binding.show:
-                by_action[binding.action].append((binding, enabled, tooltip))
-        if any(binding.group is not None for (binding, _, _), *_ in by_action.values()):
-            yield from super().compose()
-            return
-        self.styles.grid_size_columns = len(by_action)
-        for binding, enabled, tooltip in (found[0] for found in by_action.values()):
-            key = DashboardKey(
-                binding.key,
-                self.app.get_key_display(binding),
-                binding.description,
-                binding.action,
-                disabled=not enabled,
-                tooltip=tooltip,
-            )
-            yield key.data_bind(compact=Footer.compact)
-        if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
-            found = active.get(self.app.COMMAND_PALETTE_BINDING)
-            if found is not None:
-                _, binding, enabled, tooltip = found
-                yield FooterKey(  # compact, not bound to the footer's setting: as in Footer
-                    binding.key,
-                    self.app.get_key_display(binding),
-                    binding.description,
-                    binding.action,
-                    classes="-command-palette",
-                    disabled=not enabled,
-                    tooltip=binding.tooltip or binding.description,
-                )
-
-    def bindings_changed(self, screen: Screen) -> None:
-        self._bindings_ready = True
-        if not screen.app.app_focus or not self.is_attached or screen is not self.screen:
-            return
-        if not self._check_pending:  # one check per refresh, however many updates came before it
-            self._check_pending = True
-            self.call_after_refresh(self._recompose_if_changed)
-
-    async def _recompose_if_changed(self) -> None:
-        self._check_pending = False
-        if self.is_attached and self.shown_keys() != self._shown:
-            await self.recompose()
+        if item.enabled:
+            self.app.simulate_key(item.key)
+        else:
+            self.app.bell()

@@ -1,0 +1,68 @@
+"""The footer (tui/widgets/footer.py): one widget that shows the focused pane's keys, runs a clicked key,
+and leaves out a key that does not fit rather than cutting it."""
+
+from __future__ import annotations
+
+from tests.conftest import settle
+from tui.app import create_app
+from tui.widgets.footer import DashboardFooter
+from tui.widgets.instances import InstancesPane
+
+
+def shown(app) -> str:
+    return app.query_one(DashboardFooter).render().plain
+
+
+async def test_footer_follows_the_focused_tab():
+    app = create_app()
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        assert "Search names" not in shown(app)
+        await pilot.press("3")
+        await settle(pilot)
+        assert "Search names" in shown(app) and "Sort column" in shown(app)
+        await pilot.press("1")
+        await settle(pilot)
+        assert "Search names" not in shown(app)
+        assert shown(app).rstrip().endswith("^p palette")  # the palette's key at the right edge
+
+
+async def test_a_click_on_a_key_runs_it_and_a_disabled_key_does_nothing():
+    app = create_app()
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.press("3")
+        await settle(pilot)
+        footer = app.query_one(DashboardFooter)
+        pane = app.query_one(InstancesPane)
+        shown(app)  # draws the spans
+        spans = {item.description: (start, item) for start, _, item in footer._spans}
+        before = pane._sort_value()
+        await pilot.click(DashboardFooter, offset=(spans["Sort column"][0] + 1, 0))
+        await settle(pilot)
+        assert pane._sort_value() != before and pane._sort_value()[0] == "status"  # instance → status
+        next_match = spans["Next match"][1]
+        assert not next_match.enabled  # no search yet
+        bells = []
+        app.bell = lambda: bells.append(1)  # type: ignore[method-assign]
+        before = pane._sort_value()
+        await pilot.click(DashboardFooter, offset=(spans["Next match"][0] + 1, 0))
+        await settle(pilot)
+        assert bells == [1] and pane._sort_value() == before
+
+
+async def test_a_key_that_does_not_fit_is_left_out_whole():
+    app = create_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("3")
+        await settle(pilot)
+        text = shown(app)
+        footer = app.query_one(DashboardFooter)
+        assert len(text) == 80
+        assert text.rstrip().endswith("^p palette")
+        left = [item for _, _, item in footer._spans][:-1]
+        assert 0 < len(left) < len([b for b in InstancesPane.BINDINGS if b.show])  # some left out at 80 columns
+        for item in left:
+            assert f" {item.display} {item.description} " in text
+        # what is left out is whole keys: the text before the palette is the kept keys and blanks
+        drawn = "".join(f" {item.display} {item.description} " for item in left)
+        assert text.startswith(drawn) and not text[len(drawn) : text.index("▏")].strip()
