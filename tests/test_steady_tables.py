@@ -80,3 +80,51 @@ async def test_a_changed_style_of_the_cursor_alone_renders_the_table_again():
         await pilot.pause()
         table.render_lines(table.region.reset_offset)
         assert Color.parse("#ff0000") in {s.bgcolor for s in styles_of(table, cursor_line) if s}
+
+
+async def test_only_the_columns_in_view_are_rendered_and_the_lines_are_datatables():
+    """A wide grid renders the cells of the columns in view, and every line, at every horizontal
+    scroll, is the one Textual's DataTable draws (text and styles)."""
+    from textual.app import App
+    from textual.containers import Horizontal
+    from textual.widgets import DataTable
+
+    class Twins(App):
+        CSS = "DataTable { width: 1fr; height: 1fr; }"
+
+        def compose(self):
+            with Horizontal():
+                yield SteadyDataTable(id="steady", cursor_type="cell")
+                yield DataTable(id="plain", cursor_type="cell")
+
+    app = Twins()
+    async with app.run_test(size=(100, 20)) as pilot:
+        tables = [app.query_one("#steady", SteadyDataTable), app.query_one("#plain", DataTable)]
+        for table in tables:
+            table.fixed_columns = 1
+            table.add_column("task", key="task")
+            for m in range(60):
+                table.add_column(f"model-{m:02}", key=f"m{m}")
+            for t in range(12):
+                table.add_row(f"task-{t}", *(f"{(t * 7 + m) % 100 / 100:.2f}" for m in range(60)), key=f"t{t}")
+            table.move_cursor(row=3, column=5)
+        app.set_focus(None)  # both drawn alike: neither has the focus
+        await pilot.pause()
+        steady, plain = tables
+        width = steady.size.width
+        assert width == plain.size.width and steady.virtual_size.width > 5 * width
+        steady._clear_caches()
+        steady.render_lines(steady.region.reset_offset)
+        first, last = steady._in_view
+        assert first == 1 and 3 <= last - first <= 6  # ~9-column cells in a 50-column table, one fixed
+        cached = steady._cell_render_cache.keys()  # an LRUCache: not iterable itself
+        rendered_columns = {key[1] for key in cached}
+        assert len(rendered_columns) <= last - first + 1  # the columns in view and the fixed one
+        for scroll in (0, 13, steady.max_scroll_x // 2, steady.max_scroll_x):
+            for table in tables:
+                table.scroll_to(x=scroll, animate=False, immediate=True)
+            await pilot.pause()
+            assert steady.scroll_x == plain.scroll_x == scroll
+            steady.render_lines(steady.region.reset_offset)
+            for y in range(steady.size.height):
+                assert list(steady.render_line(y)) == list(plain.render_line(y)), (scroll, y)

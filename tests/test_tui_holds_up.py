@@ -584,6 +584,7 @@ async def test_a13_a_drill_down_whose_instances_load_slowly_still_opens_instance
     when the table is still under its loading indicator (it cannot take the focus then); the
     tab must stay open and the table get the focus once the instances are there."""
     import tui.widgets.instances as instances_module
+    from tui.widgets.instances import LOADING_DELAY_S
 
     gate = threading.Event()
     real = instances_module.load_instances
@@ -603,10 +604,9 @@ async def test_a13_a_drill_down_whose_instances_load_slowly_still_opens_instance
         grid.focus()
         await pilot.pause()
         await pilot.press("enter")
-        for _ in range(5):
-            await pilot.pause()
+        await pilot.pause(LOADING_DELAY_S + 0.2)
         table = app.main.query_one(InstanceTable)
-        assert table.loading  # still scoring: the tab has opened before the data
+        assert table.loading  # still scoring: the tab has opened before the data, under the indicator
         assert app.main.query_one("TabbedContent").active == "instances"
         gate.set()
         await settle(pilot)

@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.widgets import Header, TabbedContent, TabPane
 
 from .commands import DashboardCommands
-from .heap import settle_heap
+from .heap import LONG_PAUSE_S, PIECEMEAL_BEFORE_LONG, SHORT_PAUSE_S, Heap
 from .messages import (
     DrillDown,
     InputsChanged,
@@ -87,6 +87,9 @@ class TcsexamApp(App):
         self._tau2_request: tuple[str | None, bool] = (config.tau2, False)  # (path, opened from the palette)
         self._theme_problem: str | None = None
         self._saved_theme = self._restore_theme()
+        self.heap = Heap()
+        self._input_at = self._heap_at = 0.0  # time.monotonic() of the last input event, of the last settle
+        self._pause_timer = None  # waits for the user to pause after input (only while there is input)
 
     # the run shown: its state, the problems of its last rejected load (empty: accepted), its stale mark
     @property
@@ -141,6 +144,26 @@ class TcsexamApp(App):
                 with TabPane(f"{number} {title}", id=tab):
                     yield pane()
         yield DashboardFooter()
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.InputEvent):
+            self._input_at = time.monotonic()
+            if self._pause_timer is None:
+                self._pause_timer = self.set_timer(SHORT_PAUSE_S, self._paused)
+        await super().on_event(event)
+
+    def _paused(self) -> None:
+        """The user has paused, or input came since this wait began: settle the heap as tui/heap.py says
+        (not while a run loads), and wait again while input comes or a long pause could settle more."""
+        self._pause_timer = None
+        paused = time.monotonic() - self._input_at
+        if paused < SHORT_PAUSE_S:
+            self._pause_timer = self.set_timer(SHORT_PAUSE_S - paused, self._paused)
+            return
+        if not self.loading and self.heap.on_pause(paused, self._input_at > self._heap_at):
+            self._heap_at = time.monotonic()
+        if self.heap.piecemeal >= PIECEMEAL_BEFORE_LONG and paused < LONG_PAUSE_S:
+            self._pause_timer = self.set_timer(LONG_PAUSE_S - paused, self._paused)
 
     def on_mount(self) -> None:
         if self._theme_problem:
@@ -303,7 +326,7 @@ class TcsexamApp(App):
         if message.reason != "start":
             self.notify(f"Reloaded{self._run_named(message.run)}: status {slot.state.document['status']}", markup=False)
         self._watch()
-        self.call_after_refresh(settle_heap)  # once the panes hold the new state (tui/heap.py)
+        self.call_after_refresh(self.heap.settle)  # once the panes hold the new state (tui/heap.py)
         if message.run != self.current:
             self._diagnostics()
             self._header()
@@ -339,7 +362,7 @@ class TcsexamApp(App):
         )
         self.refresh_leaderboard()
         self._watch()
-        self.call_after_refresh(settle_heap)  # once the panes hold the new state (tui/heap.py)
+        self.call_after_refresh(self.heap.settle)  # once the panes hold the new state (tui/heap.py)
         if message.run != self.current:
             self._diagnostics()
             self._header()

@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.timer import Timer
 from textual.widgets import Input, Select, Static
 from textual_plotext import PlotextPlot
 
@@ -22,6 +23,9 @@ from .chart_plot import ChartPlot
 from .instance_table import COLUMNS, InstanceTable, column_at, header_line, step_match
 
 SORT_OPTIONS = [(f"{c} {'↓' if d else '↑'}", f"{c}:{int(d)}") for c in COLUMNS for d in (False, True)]
+# a load that takes longer shows the loading indicator; a quicker one would only flash it (and
+# mounting and pruning the indicator cost 15-30 ms of a frame)
+LOADING_DELAY_S = 0.2
 FILTER_OPTIONS = [("all statuses", -1)] + [(s, i) for i, s in enumerate(STATUS_CODES)]
 
 
@@ -57,6 +61,7 @@ class InstancesPane(Vertical):
         self.key: tuple | None = None  # what is shown
         self._wanted: tuple | None = None  # what was asked for last: (key, state)
         self._attempts_for: tuple | None = None
+        self._indicator: Timer | None = None  # shows the loading indicator if the load is slow
         self.relative_floor = 0.02
         self._histogram_of: tuple | None = None  # (columns, status filter) the histogram was drawn for
         self._scroll_x = 0
@@ -153,8 +158,20 @@ class InstancesPane(Vertical):
             return
         self._wanted = (key, self.state)
         self._status(f"Scoring {plain(task)} attempt {plain(attempt)} of {plain(self.model)}…")
-        self.query_one(InstanceTable).loading = True
+        if self._indicator is not None:  # a shown indicator stays; a pending one waits anew
+            self._indicator.stop()
+        self._indicator = self.set_timer(LOADING_DELAY_S, self._show_loading)
         self.load(key)
+
+    def _show_loading(self) -> None:
+        if self._wanted is not None and self.key != self._wanted[0]:
+            self.query_one(InstanceTable).loading = True
+
+    def _stop_loading(self) -> None:
+        if self._indicator is not None:
+            self._indicator.stop()
+            self._indicator = None
+        self.query_one(InstanceTable).loading = False
 
     @work(thread=True, exclusive=True, group="instances", description="score one attempt's instances")
     def load(self, key: tuple) -> None:
@@ -178,9 +195,8 @@ class InstancesPane(Vertical):
         if not self._current(message.key):
             return
         self.key, self.columns = message.key, message.columns
-        table = self.query_one(InstanceTable)
-        table.loading = False
-        table.set_data(message.columns)
+        self._stop_loading()
+        self.query_one(InstanceTable).set_data(message.columns)
         self._apply()
 
     def on_instances_failed(self, message: InstancesFailed) -> None:
@@ -188,9 +204,8 @@ class InstancesPane(Vertical):
             return
         self.key, self.columns = message.key, None
         self._status(f"Cannot score these records:\n{plain(message.message)}")
-        table = self.query_one(InstanceTable)
-        table.loading = False
-        table.set_data(None)
+        self._stop_loading()
+        self.query_one(InstanceTable).set_data(None)
 
     # --- view controls -------------------------------------------------------------
     @on(Select.Changed, "#instances-filter")
