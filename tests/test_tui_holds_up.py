@@ -374,6 +374,21 @@ async def test_a9_selection_reaches_coverage_and_compare():
 # --- A10: Instances behaves like a data view ------------------------------------------------------
 
 
+async def test_a10_filter_on_ok_shows_only_ok_rows():
+    """ "ok" is status code 0: the filter once read it as no filter (0 == False, Textual's Widget.BLANK)."""
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = await open_instances(pilot, app, "maxcut-mqlib", "2")  # atlas-70b: 38 ok, 1 timeout, 1 crash
+        table = app.main.query_one(InstanceTable)
+        assert len(table.order) == 40
+        pane.filter_status("ok")
+        await settle(pilot)
+        assert len(table.order) == 38 and set(pane.columns.status[table.order].tolist()) == {0}
+        assert "Showing 38 of 40 instances with status ok." in text_of(app, "#instances-status")
+        assert text_of(app, "#instances-detail").startswith("row 1 of 38 · ")
+
+
 async def test_a10_empty_filter_counts_and_header_sort():
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:

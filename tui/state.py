@@ -8,6 +8,7 @@ first frame does not wait for scipy and pydantic.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -119,7 +120,15 @@ class DashboardState:
 
     def attempts_of(self, model: str, item: str) -> list:
         """Rows of the attempts table for one (model, item), in file order."""
-        return [r for r in self.run.attempts.rows if r.model == model and r.item == item]
+        return self._attempt_rows.get((model, item), [])
+
+    @functools.cached_property
+    def _attempt_rows(self) -> dict[tuple[str, str], list]:
+        """The attempts table's rows by (model, item), made once (a scan of 8,100 rows took 4 ms a ↓)."""
+        rows: dict[tuple[str, str], list] = {}
+        for r in self.run.attempts.rows:
+            rows.setdefault((r.model, r.item), []).append(r)
+        return rows
 
     def records_path(self, model: str, item: str, attempt: str) -> Path | None:
         """Where the attempt's records file is (SPEC 13: found only through the run's RecordsRoot),

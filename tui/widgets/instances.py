@@ -96,7 +96,7 @@ class InstancesPane(Vertical):
         items = state.solver_items()
         task = self.query_one("#instances-task", Select)
         previous = task.value if task.value in items else None
-        if [v for _, v in task._options if v is not Select.BLANK] != items:
+        if [v for _, v in task._options if v is not Select.NULL] != items:
             task.set_options([(Text(plain(i)), i) for i in items])
         if items:
             task.value = previous or items[0]
@@ -128,7 +128,7 @@ class InstancesPane(Vertical):
             or (self.model, task, r.attempt) in self.state.columns
         ]
         options = [(Text(f"{plain(r.attempt)} · {r.adoption_status}"), r.attempt) for r in rows]
-        if [(str(t), v) for t, v in select._options if v is not Select.BLANK] != [(str(t), v) for t, v in options]:
+        if [(str(t), v) for t, v in select._options if v is not Select.NULL] != [(str(t), v) for t, v in options]:
             select.set_options(options)  # only when they differ: each reset restyles the select (tens of ms)
         if rows:
             kept = [r.attempt for r in rows if r.attempt == previous]
@@ -219,7 +219,7 @@ class InstancesPane(Vertical):
 
     def _status_value(self) -> int | None:
         status = self.query_one("#instances-filter", Select).value
-        return None if status in (-1, Select.BLANK) else int(status)
+        return None if status is Select.NULL or status == -1 else int(status)
 
     def _apply(self) -> None:
         column, desc = self._sort_value()
