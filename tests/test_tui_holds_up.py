@@ -658,3 +658,46 @@ def test_a16_a_wrong_run_dir_fails_fast_with_exit_2(tmp_path, capsys):
 
     assert main(["tui", str(tmp_path / "nonexistent")]) == 2
     assert "nonexistent" in capsys.readouterr().err
+
+
+# --- fast typing: a burst of tab keys ends on the last key's tab -----------------------------------
+
+
+async def test_a_burst_of_tab_keys_ends_on_the_last_and_stays():
+    """Keys sent at once, as a terminal delivers fast typing: the tab of each key opened and focused
+    its table when its activation was handled, by then another tab's, and TabbedContent followed the
+    focus back, activating again: two tabs took turns for a minute (seen in a real terminal)."""
+    import asyncio
+
+    from textual import events
+    from textual.widgets import TabbedContent
+
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for key in "2345123":
+            event = events.Key(key, key)
+            event.set_sender(app)
+            app._driver.send_message(event)
+        tabs = app.main.query_one(TabbedContent)
+        seen = []
+        for _ in range(12):  # 1.2 s after the burst
+            await asyncio.sleep(0.1)
+            seen.append(tabs.active)
+        assert seen[-6:] == ["instances"] * 6, seen  # the last key's tab, and it stays
+        assert app.focused is app.main.query_one(InstanceTable)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 50)])
+async def test_a_long_leaderboard_table_keeps_its_group_title_in_view(tmp_path, size):
+    """The focus scrolls a table taller than the view to its top: a title above it went out of view."""
+    from tests.bench.synth import write_run
+
+    write_run(tmp_path / "run60", models=60, attempts=1, seed=1)
+    app = create_app(DashboardConfig(run_dir=str(tmp_path / "run60")))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("8")
+        await settle(pilot)
+        await pilot.pause(0.2)
+        assert "full / offline" in screen_text(app)

@@ -15,6 +15,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from textual.content import Content
 from textual.widgets import DataTable, Static
 
 from scoring.cli import main as cli_main
@@ -81,13 +82,11 @@ def leaderboard_tables(app) -> list[tuple[str, list[list[str]]]]:
     """(title, rows as text) of every table of the Leaderboard, in order."""
     pane = app.main.query_one(LeaderboardPane)
     out = []
-    title = None
     for widget in pane.query("#leaderboard-groups > *"):
-        if isinstance(widget, Static) and widget.has_class("leaderboard-title"):
-            title = str(widget.render())
-        elif isinstance(widget, DataTable):
+        if isinstance(widget, DataTable):
+            # the border title as shown (border_title gives it back as markup)
+            title = Content.from_markup(widget.border_title).plain if widget.border_title else None
             out.append((title, [[str(c) for c in widget.get_row_at(i)] for i in range(widget.row_count)]))
-            title = None
     return out
 
 

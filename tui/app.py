@@ -695,7 +695,12 @@ class TcsexamApp(App):
         )
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        """Put the keyboard on the pane's main table when its tab opens."""
+        """Put the keyboard on the pane's main table when its tab opens. An activation handled after
+        another tab was chosen (keys typed faster than they are handled) is passed over: focusing its
+        pane would make TabbedContent, which follows the focus, open it again, and two such tabs
+        would take turns for as long as they kept re-activating each other."""
+        if event.tabbed_content.active != event.pane.id:
+            return
         self._focus_pane(event.pane)
 
     # --- palette commands ---------------------------------------------------------------------

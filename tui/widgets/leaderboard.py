@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
@@ -83,8 +84,10 @@ class LeaderboardPane(Vertical):
                 table.add_row(*cells(*r))
             widgets.append(table)
         for i, g in enumerate(groups):
-            widgets.append(Static(Text(plain(g.title), style="bold"), classes="section-title leaderboard-title"))
-            table = LeaderboardTable(classes="leaderboard-table", cursor_type="row", zebra_stripes=True)
+            # the group's title is the table's border title: the focus scrolls a long table's top, border
+            # included, into view, and a title above the table would be scrolled away
+            table = LeaderboardTable(classes="leaderboard-table -titled", cursor_type="row", zebra_stripes=True)
+            table.border_title = Content(plain(g.title))  # Content: names are not read as markup
             table.add_columns(*g.header)
             for j, (row, key) in enumerate(zip(g.rows, g.keys, strict=True)):
                 row_key = f"{i}:{j}"
