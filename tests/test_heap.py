@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import time
 import weakref
 
 import pytest
@@ -77,9 +76,10 @@ async def test_the_dashboard_settles_once_after_input_and_a_pause():
         app.heap.piecemeal = 0
         await pilot.pause(SHORT_PAUSE_S + 0.2)
         assert app.heap.piecemeal == 0  # no input: nothing to settle
+        before = app._input_at
         app.post_message(events.Key("2", "2"))  # as the driver does, without the pilot's waits
         await pilot.pause(0.05)
-        assert time.monotonic() - app._input_at < SHORT_PAUSE_S  # a key counts as input
+        assert app._input_at > before  # a key counts as input
         await pilot.pause(SHORT_PAUSE_S + 0.3)
         assert app.heap.piecemeal == 1
         await pilot.pause(SHORT_PAUSE_S + 0.2)
