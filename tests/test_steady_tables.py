@@ -16,6 +16,16 @@ def styles_of(table: SteadyDataTable, y: int) -> list:
     return [segment.style for segment in table.render_line(y)]
 
 
+async def focused_overview(app, pilot) -> tuple[SteadyDataTable, int]:
+    """The loaded Overview table with the focus, rendered once; and the line of its cursor row."""
+    await settle(pilot)
+    table = app.main.query_one("#overview-table", SteadyDataTable)
+    table.focus()
+    await pilot.pause()
+    table.render_lines(table.region.reset_offset)
+    return table, 1 + table.cursor_row  # under the header
+
+
 async def test_a_new_theme_renders_the_table_again():
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -35,12 +45,7 @@ async def test_a_new_theme_renders_the_table_again():
 async def test_the_cursor_row_follows_the_focus_and_a_tab_switch_keeps_the_lines():
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        table = app.main.query_one("#overview-table", SteadyDataTable)
-        table.focus()
-        await pilot.pause()
-        cursor_line = 1 + table.cursor_row  # under the header
-        table.render_lines(table.region.reset_offset)
+        table, cursor_line = await focused_overview(app, pilot)
         focused = styles_of(table, cursor_line)
         await pilot.press("2")  # another tab: the table loses the focus and is hidden
         await settle(pilot)
@@ -65,12 +70,7 @@ async def test_a_changed_style_of_the_cursor_alone_renders_the_table_again():
 
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        table = app.main.query_one("#overview-table", SteadyDataTable)
-        table.focus()
-        await pilot.pause()
-        cursor_line = 1 + table.cursor_row
-        table.render_lines(table.region.reset_offset)
+        table, cursor_line = await focused_overview(app, pilot)
         assert Color.parse("#ff0000") not in {s.bgcolor for s in styles_of(table, cursor_line) if s}
         app.stylesheet.add_source(
             "#overview-table > .datatable--cursor { background: #ff0000; }", read_from=("test", "")
