@@ -51,6 +51,7 @@ def provenance(run: Run, records_used: dict[str, str], generated_at: str | None 
     return {
         "tool_version": __version__,
         "generated_at": generated_at or datetime.now(UTC).isoformat(timespec="seconds"),
+        "benchmark": run.paths.benchmark_source,
         "metric_id": METRIC_ID,
         "weights": dict(WEIGHTS),
         "solver_reference_id": run.cohort.solver_reference_id,

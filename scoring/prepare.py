@@ -16,12 +16,13 @@ import csv
 import io
 import math
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import InputError, Problem, Problems
 from .jsonio import write_atomic
-from .safety import RecordsRoot, check_name, check_output, escape_for_terminal, records_file
+from .safety import RecordsRoot, check_name, check_output, escape_for_terminal, records_file, say
 from .vocab import INCOMPLETE_STATUSES, OPTIONAL_COLUMNS, REQUIRED_COLUMNS
 
 EXIT_OK, EXIT_REJECTED, EXIT_INCOMPLETE = 0, 1, 3
@@ -74,16 +75,20 @@ def init_text(cohort, suite) -> str:
 
 def run_init(args) -> int:
     """``tcsexam init`` (SPEC 10): write RUN_DIR/attempts.csv; an existing one only with --force."""
-    from .inputs import default_benchmark, load_cohort_file, load_suite_file, suite_path
+    from .inputs import load_cohort_file, load_suite_file, suite_path
+    from .reference import locate_benchmark, sample_benchmark_notice
 
     run_dir = Path(args.run_dir or ".")
     cohort_path = Path(args.cohort) if args.cohort else run_dir / "cohort.json"
-    benchmark = Path(args.benchmark) if args.benchmark else default_benchmark()
+    benchmark, source = locate_benchmark(args.benchmark)
     target = run_dir / "attempts.csv"
-    if target.exists() and not args.force:
-        raise InputError([Problem(str(target), "", "", "attempts table already exists; pass --force to replace it")])
     check_output(str(target), [str(cohort_path)])  # SPEC 13: never an input, a folder or a device
     cohort, _ = load_cohort_file(cohort_path)
+    notice = sample_benchmark_notice(source, benchmark, cohort.solver_reference_id)
+    if notice:
+        say(notice, sys.stderr)
+    if target.exists() and not args.force:
+        raise InputError([Problem(str(target), "", "", "attempts table already exists; pass --force to replace it")])
     manifest = suite_path(benchmark, cohort.suite)
     check_output(str(target), [str(manifest)])
     suite, _ = load_suite_file(manifest)
@@ -394,6 +399,8 @@ def run_fill(args) -> int:
     run_dir = Path(args.run_dir or ".")
     paths = resolve_run_paths(str(run_dir), benchmark=args.benchmark)
     run = load_run(paths)
+    for notice in run.notices:
+        say(notice, sys.stderr)
     if run.problems:
         raise InputError(run.problems)
     reference = run.reference
@@ -468,7 +475,7 @@ def add_init_parser(sub) -> None:
 
     p = sub.add_parser(
         "init",
-        help="write a skeleton attempts.csv from the cohort (SPEC 10)",
+        help="write a skeleton attempts.csv from the cohort",
         description="One row per planned attempt of every model and task, score empty, score_status missing.",
         epilog=epilog(
             "  tcsexam init run/\n  tcsexam init run/ --cohort cohort.json --force",
@@ -489,7 +496,7 @@ def add_fill_parser(sub) -> None:
 
     p = sub.add_parser(
         "fill",
-        help="fill solver scores into attempts.csv from the records (SPEC 10)",
+        help="fill solver scores into attempts.csv from the records",
         description="Scores every adopted solver row with a records file as solver-score does, "
         "writes RUN_DIR/solver-scores/<model>/<item>/<attempt>.json, then edits only the filled "
         "fields of attempts.csv.",

@@ -546,15 +546,17 @@ def stored_hash_findings(doc: dict) -> list[str]:
 def input_locations(doc: dict, run_dir: Path | None, benchmark: Path | None, file: str = "index.json"):
     """Where verify reads each input: the provenance paths, or with RUN_DIR the same file names
     inside RUN_DIR (suite and reference stay in the benchmark folder). Returns the RunPaths."""
-    from .inputs import default_benchmark, resolve_run_paths
+    from .inputs import resolve_run_paths
+    from .reference import SAMPLE_BENCHMARK
 
+    found_sample = (doc.get("provenance") or {}).get("benchmark") == SAMPLE_BENCHMARK
     inputs = (doc.get("provenance") or {}).get("inputs") or {}
     path = {k: (v or {}).get("path") for k, v in inputs.items() if isinstance(v, dict)}
     if run_dir is not None:
         attempts = run_dir / Path(path.get("attempts") or "attempts.csv").name
         cohort = run_dir / Path(path.get("cohort") or "cohort.json").name
         records = run_dir / "records" if "records" in inputs else None
-        bench = benchmark or default_benchmark()
+        bench = benchmark  # None: found as score finds it
         suite = None
     else:
         if not path.get("attempts") or not path.get("cohort"):
@@ -568,7 +570,7 @@ def input_locations(doc: dict, run_dir: Path | None, benchmark: Path | None, fil
         attempts, cohort = Path(str(path["attempts"])), Path(str(path["cohort"]))
         records = Path(str(path["records"])) if path.get("records") else None
         suite = path.get("suite")
-        bench = benchmark or (Path(suite).parent.parent if suite else default_benchmark())
+        bench = benchmark or (Path(suite).parent.parent if suite and not found_sample else None)
         if benchmark is not None:
             suite = None
     paths = resolve_run_paths(
@@ -576,7 +578,7 @@ def input_locations(doc: dict, run_dir: Path | None, benchmark: Path | None, fil
         attempts=str(attempts),
         cohort=str(cohort),
         records=str(records) if records is not None and records.is_dir() else None,
-        benchmark=str(bench),
+        benchmark=str(bench) if bench is not None else None,
         suite=suite,
     )
     return paths
@@ -770,7 +772,7 @@ def add_table_parser(sub) -> None:
 
     p = sub.add_parser(
         "table",
-        help="leaderboard tables of index.json files (SPEC 11)",
+        help="leaderboard tables of index.json files",
         description="One table per (suite, solver_protocol) group, never mixed (R3).",
         epilog=epilog(
             "  tcsexam table build/index.json\n"
@@ -798,7 +800,7 @@ def add_diff_parser(sub) -> None:
 
     p = sub.add_parser(
         "diff",
-        help="what moved between two index.json files (SPEC 11)",
+        help="what moved between two index.json files",
         description="Per model the index and track means before and after, the change, and whether it "
         "exceeds the new document's 95% half-width; statuses; models added and removed; changed inputs.",
         epilog=epilog(
@@ -808,7 +810,7 @@ def add_diff_parser(sub) -> None:
     )
     p.add_argument("old", metavar="OLD_INDEX", help="the earlier index.json")
     p.add_argument("new", metavar="NEW_INDEX", help="the later index.json (its intervals judge the changes)")
-    add_output_argument(p, "also write the differences as JSON here (- : the JSON alone on standard output)")
+    add_output_argument(p, "also write the differences as JSON here")
 
 
 def add_verify_parser(sub) -> None:
@@ -816,7 +818,7 @@ def add_verify_parser(sub) -> None:
 
     p = sub.add_parser(
         "verify",
-        help="recompute an index.json from its inputs and check it (SPEC 11)",
+        help="recompute an index.json from its inputs and check it",
         description="Each input's sha256 must match the provenance, the recomputed document must equal "
         "the stored one, and the stored document must hash to its own content_sha256.",
         epilog=epilog(

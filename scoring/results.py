@@ -215,6 +215,7 @@ class InputDigest(Strict, omit_defaults=True):
 class Provenance(Strict, omit_defaults=True):
     tool_version: str
     generated_at: str
+    benchmark: Literal["bundled synthetic sample", "given"]  # how the benchmark folder was found (SPEC 2)
     metric_id: str
     weights: dict[str, int]
     solver_reference_id: str

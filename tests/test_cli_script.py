@@ -254,7 +254,7 @@ def test_solver_score_with_two_suite_files_needs_reference(ws, cli, tmp_path):
     ws.write_json(ws.bench / "references" / "ref-test" / "full.json", {**MINI_REFERENCE, "suite": "full"})
     args = ["solver-score", "--task", "s1", "--records", records_file(ws), "--benchmark", str(ws.bench)]
     code, _, err = cli(*args, "--output", str(tmp_path / "o.json"))
-    assert code == 1 and "it holds full and lite: pass --reference lite, full or a PATH" in err
+    assert code == 2 and "it holds full and lite: pass --reference lite, full or a PATH" in err  # a missing choice
     assert cli(*args, "--reference", "full", "--output", str(tmp_path / "o.json"))[0] == 0
     assert json.loads((tmp_path / "o.json").read_text())["suite"] == "full"
 

@@ -266,12 +266,17 @@ class TcsexamApp(App):
         )
 
     def _load_worker(self, config: DashboardConfig, reason: str, generation: int, number: int) -> None:
-        from scoring.errors import InputError, Problem
+        from scoring.errors import InputError, Problem, UsageError
 
         try:
             state = load_state(config)
         except InputError as exc:
             self.post_message(LoadFailed(exc.problems, reason, generation, number))
+            return
+        except UsageError as exc:  # a cohort edited to name a reference the synthetic sample lacks
+            self.post_message(
+                LoadFailed([Problem(config.cohort or "cohort.json", "", "", str(exc))], reason, generation, number)
+            )
             return
         except Exception as exc:  # a bug must not take the dashboard down
             self.post_message(
