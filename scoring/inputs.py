@@ -190,11 +190,13 @@ def load_run(paths: RunPaths) -> Run:
 
     cohort = attempts = suite = None
     notices: list[str] = []
+    missing = 0  # of the cohort and the attempts table: both missing is no run at all
     try:
         cohort, data = load_cohort_file(paths.cohort)
         sha["cohort"], where["cohort"] = sha256_bytes(data), paths.cohort
     except InputError as exc:
         problems.extend(exc.problems)
+        missing += is_not_found(exc)
     if cohort is not None:  # SPEC 2: before anything else is read
         notice = sample_benchmark_notice(paths.benchmark_source, paths.benchmark, cohort.solver_reference_id)
         notices += [notice] if notice else []
@@ -203,6 +205,15 @@ def load_run(paths: RunPaths) -> Run:
         sha["attempts"], where["attempts"] = attempts.sha256, paths.attempts
     except InputError as exc:
         problems.extend(exc.problems)
+        missing += is_not_found(exc)
+    if missing == 2 and paths.attempts.parent == paths.cohort.parent:
+        problems.add(
+            paths.cohort.parent,
+            "",
+            "",
+            "no run here: a run folder holds cohort.json and attempts.csv (docs/formats.md); "
+            "tcsexam demo DIR makes one to try",
+        )
 
     # SPEC 6: the suite comes from the cohort; a --suite that disagrees is a rejection.
     spath: Path | None = None

@@ -251,3 +251,12 @@ def test_tui_help_lists_run_dir_once(capsys):
     assert usage.count("RUN_DIR") == 1, usage
     positional = text.split("positional arguments:")[1].split("options:")[0]
     assert positional.count("RUN_DIR") == 1, positional
+
+
+def test_a_folder_without_a_run_says_what_a_run_holds_and_how_to_get_one(tmp_path, cli, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = cli("score")
+    assert code == 1 and out == "" and not (tmp_path / "build").exists()
+    assert "no run here" in err and "docs/formats.md" in err and "tcsexam demo DIR" in err
+    (tmp_path / "cohort.json").write_text("{}")  # one of the two there: no such hint, the real problems
+    assert "no run here" not in cli("score")[2]
