@@ -580,7 +580,8 @@ def add_init_parser(sub) -> None:
     p = sub.add_parser(
         "init",
         help="write a skeleton attempts.csv from the cohort",
-        description="One row per planned attempt of every model and task, score empty, score_status missing.",
+        description="One row per planned attempt of every model and task, score empty, score_status missing. "
+        "A table with anything filled in is never replaced (docs/safety.md).",
         epilog=epilog(
             "  tcsexam init run/\n  tcsexam init run/ --cohort cohort.json --force",
             "exit codes:\n  0  written\n  1  rejected (an existing attempts.csv without --force, a filled one even\n"
@@ -609,12 +610,13 @@ def add_fill_parser(sub) -> None:
         help="fill solver scores into attempts.csv from the records",
         description="Scores every adopted solver row with a records file as solver-score does, "
         "writes RUN_DIR/solver-scores/<model>/<item>/<attempt>.json, then edits only the filled "
-        "fields of attempts.csv.",
+        "fields of attempts.csv (what it keeps: docs/safety.md).",
         epilog=epilog(
             "  tcsexam fill run/ --dry-run\n  tcsexam fill run/\n  tcsexam fill run/ --overwrite",
             "exit codes:\n  0  every adopted solver row ends with a valid score\n"
             "  3  some are not ready or have no records file\n"
-            "  1  a conflict (without --overwrite) or rejected records: nothing written\n  2  usage error",
+            "  1  a conflict (without --overwrite) or rejected records: nothing written; or attempts.csv\n"
+            "     changed while fill ran: attempts.csv left as it is\n  2  usage error",
         ),
     )
     p.add_argument("run_dir", nargs="?", metavar="RUN_DIR", help="run folder (default: the current folder)")
