@@ -558,3 +558,35 @@ def test_a_row_appended_while_fill_scores_is_a_clear_refusal_not_an_internal_err
     assert f"{path}: changed while the command ran" in err
     assert after.endswith(b"m,theorem,t1,2,1,selected,valid,original_task_score,,,\n")
     assert not (ws.run / "solver-scores").exists()  # refused before anything was written
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    order=st.permutations(COLUMNS),
+    drop_reference=st.booleans(),
+    quoting=st.sampled_from([csv.QUOTE_MINIMAL, csv.QUOTE_ALL]),
+    terminator=st.sampled_from(["\n", "\r\n"]),
+    edited=st.sets(st.integers(0, 2)),
+    note=st.text(alphabet=["a", ",", '"', "\n", " "], max_size=6),
+)
+def test_edited_text_changes_exactly_the_edited_cells_in_any_layout(
+    order, drop_reference, quoting, terminator, edited, note
+):
+    from types import SimpleNamespace
+
+    from scoring.prepare import edited_text
+
+    columns = [c for c in order if not (drop_reference and c == "reference_id")]
+    rows = [dict(row(track="solver", item=f"s{k}", score="", status="missing"), note=note) for k in range(3)]
+    buf = io.StringIO()
+    csv.writer(buf, quoting=quoting, lineterminator=terminator).writerows(
+        [columns, *([r[c] for c in columns] for r in rows)]
+    )
+    text = buf.getvalue()
+    table_rows = [SimpleNamespace(model="m", item=f"s{k}", attempt="1", line=k + 2) for k in range(3)]
+    edits = {k + 2: {"score": "0.5", "score_status": "valid", "reference_id": "ref-x"} for k in edited}
+    got = list(csv.reader(io.StringIO(edited_text(text, columns, table_rows, edits), newline="")))
+    header = columns + (["reference_id"] if drop_reference else [])
+    for k in edited:
+        rows[k].update(score="0.5", score_status="valid", reference_id="ref-x")
+    assert got == [header, *([r[c] for c in header] for r in rows)]
