@@ -9,6 +9,7 @@ the same exit codes).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -16,6 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,16 +114,15 @@ def script_for(path: Path, work: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
-@pytest.mark.parametrize("path", [p for p in DOCS if commands(p)], ids=name)
-def test_every_command_shown_runs_as_written(path, tmp_path):
+def run_document(path: Path, work: Path) -> subprocess.CompletedProcess:
+    """Run a document's commands in the empty folder ``work`` with the installed tcsexam first on PATH."""
     bin_dir = Path(sys.executable).parent
     assert (bin_dir / "tcsexam").is_file(), "the tcsexam command is not installed beside this Python"
     assert shutil.which("bash")
     env = {k: v for k, v in os.environ.items() if k != "TCSEXAM_BENCHMARK"}
     env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
-    work = tmp_path / "empty-folder"
     work.mkdir()
-    result = subprocess.run(
+    return subprocess.run(
         ["bash", "-c", script_for(path, work)],
         cwd=work,
         env=env,
@@ -130,6 +131,35 @@ def test_every_command_shown_runs_as_written(path, tmp_path):
         text=True,
         timeout=600,
     )
+
+
+@pytest.mark.parametrize("path", [p for p in DOCS if commands(p)], ids=name)
+def test_every_command_shown_runs_as_written(path, tmp_path):
+    result = run_document(path, tmp_path / "empty-folder")
     report = result.stdout[-6000:] + result.stderr[-4000:]
     assert result.returncode == 0, report
     assert "Traceback" not in result.stdout + result.stderr, report
+
+
+def test_the_paper_workflow_ends_with_the_demos_figures(tmp_path):
+    """docs/commands.md's way from a skeleton to a paper table: fill gives the demo's solver scores
+    (same records), so the index is the demo's; the tables, schemas and verification are there."""
+    work = tmp_path / "empty-folder"
+    result = run_document(ROOT / "docs" / "commands.md", work)
+    out = result.stdout
+    assert result.returncode == 0, out[-6000:] + result.stderr[-4000:]
+    assert "init: 101 planned attempts" in out and "would fill 25," in out and "filled 25, already filled 0" in out
+    assert "verified:" in out
+    assert (work / "work/run/solver-scores/atlas-70b/maxcut-mqlib/1.json").is_file()
+    assert "\\toprule" in (work / "work/table.tex").read_text()
+    assert "<svg" in (work / "work/leaderboard.html").read_text()
+    index = json.loads((work / "work/index.json").read_text())
+    jsonschema.Draft202012Validator(json.loads((work / "work/schemas/index.schema.json").read_text())).validate(index)
+    from scoring.inputs import demo_run, load_run, resolve_run_paths
+    from scoring.output import build_index
+
+    demo = build_index(load_run(resolve_run_paths(str(demo_run()))))
+    for model, m in demo["models"].items():
+        got = index["models"][model]
+        assert got["status"] == m["status"] and got["track_means"] == m["track_means"]
+        assert got["index"] == m["index"]
