@@ -190,13 +190,14 @@ class Ranks(Strict):
     pairs: list[RankPair]
 
 
-class IgnoredRow(Strict):
+class IgnoredRow(Strict, omit_defaults=True):
     line: int
     model: str
     track: Track
     item: str
     attempt: str
     reason: str
+    did_you_mean: str | None = None  # a cohort model or suite item of a close name: likely what was meant
 
 
 class IgnoredRows(Strict):

@@ -246,7 +246,10 @@ class IssueRow:
 
 
 def issue_rows(document: dict) -> list[IssueRow]:
-    """Every issue of every model, then every ignored row: what a researcher must fix."""
+    """Every issue of every model, then every ignored row (a likely typo as a warning, worded as
+    ``tcsexam validate`` words it): what a researcher must fix."""
+    from scoring.aggregate import ignored_row_finding
+
     out = []
     for name, m in document["models"].items():
         for i in m["issues"]:
@@ -254,7 +257,8 @@ def issue_rows(document: dict) -> list[IssueRow]:
         for p in m["coverage"]["provisional"]:
             out.append(IssueRow(name, p["item"], p["attempt"], "provisional", "adopted as selected_provisional"))
     for r in document["ignored_rows"]["rows"]:
-        out.append(IssueRow(r["model"], r["item"], r["attempt"], "ignored", f"line {r['line']}: {r['reason']}"))
+        kind, message = ignored_row_finding(r)
+        out.append(IssueRow(r["model"], r["item"], r["attempt"], kind, f"line {r['line']}: {message}"))
     return out
 
 
