@@ -468,7 +468,7 @@ def add_init_parser(sub) -> None:
 
     p = sub.add_parser(
         "init",
-        help="write a skeleton attempts.csv from the cohort (SPEC 10)",
+        help="write a skeleton attempts.csv from the cohort",
         description="One row per planned attempt of every model and task, score empty, score_status missing.",
         epilog=epilog(
             "  tcsexam init run/\n  tcsexam init run/ --cohort cohort.json --force",
@@ -489,7 +489,7 @@ def add_fill_parser(sub) -> None:
 
     p = sub.add_parser(
         "fill",
-        help="fill solver scores into attempts.csv from the records (SPEC 10)",
+        help="fill solver scores into attempts.csv from the records",
         description="Scores every adopted solver row with a records file as solver-score does, "
         "writes RUN_DIR/solver-scores/<model>/<item>/<attempt>.json, then edits only the filled "
         "fields of attempts.csv.",

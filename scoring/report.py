@@ -770,7 +770,7 @@ def add_table_parser(sub) -> None:
 
     p = sub.add_parser(
         "table",
-        help="leaderboard tables of index.json files (SPEC 11)",
+        help="leaderboard tables of index.json files",
         description="One table per (suite, solver_protocol) group, never mixed (R3).",
         epilog=epilog(
             "  tcsexam table build/index.json\n"
@@ -798,7 +798,7 @@ def add_diff_parser(sub) -> None:
 
     p = sub.add_parser(
         "diff",
-        help="what moved between two index.json files (SPEC 11)",
+        help="what moved between two index.json files",
         description="Per model the index and track means before and after, the change, and whether it "
         "exceeds the new document's 95% half-width; statuses; models added and removed; changed inputs.",
         epilog=epilog(
@@ -816,7 +816,7 @@ def add_verify_parser(sub) -> None:
 
     p = sub.add_parser(
         "verify",
-        help="recompute an index.json from its inputs and check it (SPEC 11)",
+        help="recompute an index.json from its inputs and check it",
         description="Each input's sha256 must match the provenance, the recomputed document must equal "
         "the stored one, and the stored document must hash to its own content_sha256.",
         epilog=epilog(
