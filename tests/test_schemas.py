@@ -330,3 +330,11 @@ def test_schema_command_errors(cli, tmp_path):
     blocker.write_text("x")
     code, _, err = cli("schema", "--output", str(blocker))
     assert code == 1 and "is not a folder" in err and blocker.read_text() == "x"
+
+
+def test_the_demo_plan_validates_and_its_track_keys_are_the_four_tracks(cli, tmp_path):
+    out = tmp_path / "plan.json"
+    assert cli("plan", str(demo_run()), "--output", str(out))[0] in (0, 3)
+    doc = json.loads(out.read_text())
+    assert_valid("plan", doc)
+    assert_invalid("plan", renamed(doc, "models", "atlas-70b", "tracks", "solver", "solvr"))
