@@ -107,3 +107,33 @@ def test_score_without_ignored_rows_says_nothing_of_them(ws, cli):
     ws.write_rows(full_rows())
     code, out, err = cli(*ws.score_args())
     assert code == 0 and err == "" and not [line for line in out.splitlines() if "ignored rows" in line]
+
+
+async def test_the_dashboards_coverage_issues_show_the_typo_as_a_warning(demo_copy):
+    from textual.widgets import DataTable
+
+    from tests.conftest import settle
+    from tui.app import create_app
+    from tui.state import DashboardConfig
+
+    app = create_app(DashboardConfig(run_dir=str(with_typos(demo_copy)), benchmark=BENCH))
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await pilot.pause()
+        issues = app.main.query_one("#issues-table", DataTable)
+        shown = [[str(c) for c in issues.get_row_at(i)] for i in range(issues.row_count)]
+        assert [
+            "atlas-70b",
+            "thm-sensitivty",
+            "2",
+            "warning",
+            "line 3: ignored row: item not in suite 'lite'; did you mean 'thm-sensitivity'?",
+        ] in shown
+        assert [
+            "atlas-7b",
+            "thm-sensitivity",
+            "3",
+            "warning",
+            "line 4: ignored row: model not in cohort; did you mean 'atlas-70b'?",
+        ] in shown
