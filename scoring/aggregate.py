@@ -24,7 +24,7 @@ from .models import AttemptRow
 from .passk import DEFAULT_THRESHOLDS, mean_pass_hat_k, successes
 from .planning import shares_of_ci
 from .ranks import ranks_of_document
-from .rules import Checked, check_rules
+from .rules import Checked, Ignored, check_rules
 from .safety import NumberTooLarge, finite_fsum, finite_mean, require_finite
 from .uncertainty import ci_block
 from .vocab import STATUS_ORDER, TRACKS, WEIGHTS
@@ -183,19 +183,34 @@ def pass_hat_k_by_track(
     return out
 
 
-def ignored_rows_summary(ignored: list[tuple[AttemptRow, str]]) -> dict:
-    """SPEC 4: rows of models outside the cohort or items outside the suite, counted and listed."""
-    models = Counter(r.model for r, why in ignored if why.startswith("model"))
-    items = Counter(r.item for r, why in ignored if why.startswith("item"))
+def ignored_rows_summary(ignored: list[Ignored]) -> dict:
+    """SPEC 4: rows of models outside the cohort or items outside the suite, counted and listed; a row
+    whose name is close to a cohort model or suite item carries that name as ``did_you_mean``."""
+    models = Counter(i.row.model for i in ignored if i.reason.startswith("model"))
+    items = Counter(i.row.item for i in ignored if i.reason.startswith("item"))
+    rows = []
+    for i in ignored:
+        r = i.row
+        entry = {"line": r.line, "model": r.model, "track": r.track, "item": r.item, "attempt": r.attempt}
+        entry["reason"] = i.reason
+        if i.did_you_mean is not None:
+            entry["did_you_mean"] = i.did_you_mean
+        rows.append(entry)
     return {
         "count": len(ignored),
         "models_outside_cohort": dict(sorted(models.items())),
         "items_outside_suite": dict(sorted(items.items())),
-        "rows": [
-            {"line": r.line, "model": r.model, "track": r.track, "item": r.item, "attempt": r.attempt, "reason": why}
-            for r, why in ignored
-        ],
+        "rows": rows,
     }
+
+
+def ignored_row_finding(row: dict) -> tuple[str, str]:
+    """How ``validate``, ``score`` and the dashboard word an ignored row of index.json: (kind, message).
+    A row whose name is close to one of the cohort or suite is a warning asking whether that name
+    was meant; any other is an ``ignored row`` with its reason."""
+    if row.get("did_you_mean"):
+        return "warning", f"ignored row: {row['reason']}; did you mean '{row['did_you_mean']}'?"
+    return "ignored row", row["reason"]
 
 
 def overflow_problem(exc: NumberTooLarge, model: str, rows: list[AttemptRow], run: Run) -> Problem:

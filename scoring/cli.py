@@ -198,7 +198,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
         "score",
         help="compute index.json for a run",
         description="The TCSExam index of every model of the cohort (docs/rules.md; the output: "
-        "docs/formats.md, 'index.json'); a summary table on "
+        "docs/formats.md#indexjson); a summary table on "
         "standard output (standard error with --output -).",
         epilog=epilog(
             "  tcsexam score my-demo\n"
@@ -241,7 +241,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
         "compare",
         help="paired difference of two models of a run",
         description="The paired difference A - B over the tasks both models have scored, with 95% "
-        "task-clustered t intervals (docs/rules.md, 'Intervals' and 'Per-task differences').",
+        "task-clustered t intervals (docs/rules.md#intervals, #per-task-differences).",
         epilog=epilog(
             "  tcsexam compare my-demo --models atlas-70b cirrus-mini\n"
             "  tcsexam compare run/ --models A B --output compare.json",
@@ -298,10 +298,24 @@ def summary_table(document: dict) -> str:
             f"{escape_for_terminal(name):<24} {m['status']:<12} {fmt(m['index'], INDEX_DIGITS):>8}  "
             + "  ".join(f"{fmt(m['track_means'][t]):>6}" for t in TRACKS)
         )
-    ign = document["ignored_rows"]["count"]
-    if ign:
-        rows.append(f"ignored rows (models outside the cohort, items outside the suite): {ign}")
     return "\n".join(rows)
+
+
+def ignored_rows_line(document: dict, args) -> str | None:
+    """``score``'s line on the ignored rows, with the command that lists them; None without any."""
+    import shlex
+
+    ign = document["ignored_rows"]["count"]
+    if not ign:
+        return None
+    words = ["tcsexam", "validate"] + ([args.run_dir] if args.run_dir else [])
+    for option in ("suite", "attempts", "cohort", "records", "benchmark"):
+        if getattr(args, option, None):
+            words += [f"--{option}", getattr(args, option)]
+    return (
+        f"ignored rows (models outside the cohort, items outside the suite): {ign}; "
+        f"run `{shlex.join(words)}` to list them"
+    )
 
 
 def findings(document: dict) -> list[str]:
@@ -323,9 +337,22 @@ def findings(document: dict) -> list[str]:
         for a in m["coverage"]["excluded"]:
             note = f"note: {a['note']}" if a["note"] else "no note"
             out.append(("excluded", name, where(a["item"], a["attempt"], a["line"]), f"not adopted ({note})"))
+    return [escape_for_terminal(f"{kind}: {model}: {at}: {message}") for kind, model, at, message in out] + (
+        ignored_findings(document)
+    )
+
+
+def ignored_findings(document: dict, warnings_only: bool = False) -> list[str]:
+    """``validate``'s lines of the ignored rows (``score`` prints their warnings, the likely typos)."""
+    from .aggregate import ignored_row_finding
+
+    out = []
     for r in document["ignored_rows"]["rows"]:
-        out.append(("ignored row", r["model"], where(r["item"], r["attempt"], r["line"]), r["reason"]))
-    return [escape_for_terminal(f"{kind}: {model}: {at}: {message}") for kind, model, at, message in out]
+        kind, message = ignored_row_finding(r)
+        if kind == "warning" or not warnings_only:
+            at = f"{r['item']} attempt {r['attempt']} (line {r['line']})"
+            out.append(escape_for_terminal(f"{kind}: {r['model']}: {at}: {message}"))
+    return out
 
 
 def paths_for(args, default_run: Path | None = None):
@@ -430,6 +457,10 @@ def cmd_score(args) -> int:
     else:
         write_index(target, document)
     say(summary_table(document), args)
+    if line := ignored_rows_line(document, args):
+        say(line, args)
+    for warning in ignored_findings(document, warnings_only=True):
+        say_on(warning, sys.stderr)
     say(f"{document['status']}: index.json written to {args.output}", args)
     return EXIT_FOR_STATUS[document["status"]]
 
@@ -441,8 +472,11 @@ def cmd_validate(args) -> int:
     document = build_index(run, thresholds_of(args))
     n_rows = len(run.attempts.rows)
     found = findings(document)
+    ign = document["ignored_rows"]["count"]
+    # a run with ignored rows is accepted, but never "no problems": a typo lands there
+    verdict = f"no rejections; {ign} ignored row{'' if ign == 1 else 's'} (see below)" if ign else "no problems"
     print(
-        f"no problems: {n_rows} rows, {len(document['models'])} models, status {document['status']}, "
+        f"{verdict}: {n_rows} rows, {len(document['models'])} models, status {document['status']}, "
         f"{len(found)} finding{'' if len(found) == 1 else 's'}"
     )
     for line in found:

@@ -34,8 +34,8 @@ from .vocab import Direction, Kind
 NonEmpty = Annotated[str, msgspec.Meta(min_length=1)]
 
 
-class ScaleFloor(msgspec.Struct, omit_defaults=True):
-    """SPEC 2.2 / R5: both floors are required."""
+class ScaleFloor(msgspec.Struct, omit_defaults=True):  # SPEC 2.2 / R5
+    """The floors of an instance's scale, max(s, relative·|mu|, absolute): both are required."""
 
     relative: Annotated[float, msgspec.Meta(ge=0)]
     absolute: Annotated[float, msgspec.Meta(gt=0)]
@@ -53,10 +53,13 @@ class UnscoredReferenceInstance(msgspec.Struct, gc=False, omit_defaults=True):
     values: list[float | None] = msgspec.field(default_factory=list)
 
 
+# SPEC 2.2. Every struct of the file omits defaults when encoded, so that encoding never adds a key
+# (the cheap duplicate-key check, ``decode.reject_duplicate_keys``). The docstring is the schema's
+# description (``tcsexam schema reference``).
 class Reference(msgspec.Struct, gc=False, omit_defaults=True):
-    """SPEC 2.2 (fixed, versioned solver reference). Extra keys are ignored. Every struct of the
-    file omits defaults when encoded, so that encoding never adds a key (the cheap duplicate-key
-    check, ``decode.reject_duplicate_keys``)."""
+    """A fixed, versioned solver reference: per solver task its kind, direction and reference
+    instances, against which solver attempts are scored; extra keys are ignored
+    (docs/rules.md#solver-score)."""
 
     reference_id: NonEmpty
     suite: NonEmpty
@@ -139,7 +142,7 @@ def sample_benchmark_notice(source: str, benchmark: Path, reference_id: str) -> 
     raise UsageError(
         f"the cohort names reference '{reference_id}', which the bundled synthetic sample does not hold: "
         "point at the real benchmark folder with --benchmark DIR or TCSEXAM_BENCHMARK=DIR "
-        "(docs/formats.md, 'The benchmark folder')"
+        "(docs/formats.md#the-benchmark-folder)"
     )
 
 

@@ -43,7 +43,7 @@ def test_validate_prints_every_finding_with_its_kind_on_stdout(ws, cli):
     code, out, err = cli("validate", str(ws.run), "--benchmark", str(ws.bench))
     assert code == 3 and err == ""
     lines = out.splitlines()
-    assert lines[0] == "no problems: 9 rows, 1 models, status incomplete, 7 findings"
+    assert lines[0] == "no rejections; 1 ignored row (see below): 9 rows, 1 models, status incomplete, 7 findings"
     assert sorted(lines[1:]) == sorted(
         [
             "incomplete: m: t2 attempt 1 (line 3): adopted attempt is 'judge_failed': its result is not there yet",

@@ -4,9 +4,11 @@ the instances by status, open a tau2 file, switch run, export, reload, copy the 
 from __future__ import annotations
 
 from functools import partial
+from typing import cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
-from textual.markup import escape
+from textual.content import Content
+from textual.fuzzy import Matcher
 
 from .state import STATUS_CODES
 from .views import plain
@@ -16,7 +18,7 @@ class DashboardCommands(Provider):
     def _commands(self) -> list[tuple[str, object, str]]:
         app = self.app
         out: list[tuple[str, object, str]] = [
-            ("Export index.json", app.action_export, f"write {app.config.output}"),
+            ("Export index.json", app.action_export, f"write {plain(app.config.output)}"),
             ("Reload inputs", app.action_reload, "re-read attempts, cohort, records"),
             ("Copy table as Markdown", partial(app.action_copy_table, "markdown"), "tcsexam table, to the clipboard"),
             (
@@ -48,7 +50,9 @@ class DashboardCommands(Provider):
         state = getattr(app, "state", None)
         if state is not None:
             for model in state.models:
-                out.append((f"Jump to model {model}", partial(app.select_model, model, "overview"), "overview row"))
+                out.append(
+                    (f"Jump to model {plain(model)}", partial(app.select_model, model, "overview"), "overview row")
+                )
             selected = app.selected_model
             if selected in state.document["models"]:
                 # one hit per other model, A being the Overview's selection (all ordered pairs are too many)
@@ -65,18 +69,40 @@ class DashboardCommands(Provider):
             for status in STATUS_CODES:
                 out.append((f"Filter instances: {status}", partial(app.filter_instances, status), "the Instances tab"))
             for task in state.run.suite.tasks:
-                out.append((f"Jump to task {task.item}", partial(app.jump_to_task, task.item), f"{task.track} task"))
+                out.append(
+                    (f"Jump to task {plain(task.item)}", partial(app.jump_to_task, task.item), f"{task.track} task")
+                )
         return out
 
-    # The palette reads a hit's display and help as markup: names in them (models, tasks, runs) are data
-    # (SPEC 13), so they are escaped; matching is on the text as shown.
+    # The palette reads a hit's display and help as markup when they are strings: names in them (models,
+    # tasks, runs, paths) are data, so both are given as Content, which it shows as it stands (textual's
+    # markup escape misses an unclosed tag such as "z[/y"). The names are already escaped (``plain``);
+    # matching is on the text as shown.
     async def discover(self) -> Hits:
         for text, command, help_text in self._commands():
-            yield DiscoveryHit(escape(text), command, text=text, help=escape(help_text))
+            yield DiscoveryHit(Content(text), command, text=text, help=as_help(help_text))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for text, command, help_text in self._commands():
             score = matcher.match(text)
             if score > 0:
-                yield Hit(score, matcher.highlight(escape(text)), command, text=text, help=escape(help_text))
+                yield Hit(score, highlighted(matcher, text), command, text=text, help=as_help(help_text))
+
+
+def as_help(help_text: str) -> str:
+    """A hit's help as plain Content: textual types it ``str`` but passes Content through unparsed
+    (``Content.from_markup``)."""
+    return cast(str, Content(help_text))
+
+
+def highlighted(matcher: Matcher, text: str) -> Content:
+    """``text`` as plain Content with the characters the query matched highlighted, as
+    ``Matcher.highlight`` does, without reading ``text`` as markup."""
+    content = Content(text)
+    score, offsets = matcher.fuzzy_search.match(matcher.query, text)
+    if score:
+        for offset in offsets:
+            if not text[offset].isspace():
+                content = content.stylize(matcher.match_style, offset, offset + 1)
+    return content
