@@ -182,12 +182,16 @@ class RankPair(Strict):
 
 
 class Ranks(Strict):
-    """SPEC 12.1, the document's ``ranks`` block."""
+    """SPEC 12.1, the document's ``ranks`` block. ``pairs`` lists every pair while the cohort has at
+    most 100 models with an index; above, it is empty and ``pairs_listed`` is false. Above 5,000
+    models ranks are not computed: ``models`` is null and ``reason`` says why."""
 
     method: Literal["paired-t-holm"]
     alpha: float
-    models: dict[str, RankInterval]
+    models: dict[str, RankInterval] | None
     pairs: list[RankPair]
+    pairs_listed: Literal[False] | msgspec.UnsetType = msgspec.UNSET  # absent while the pairs are listed
+    reason: Literal["more than 5,000 models"] | msgspec.UnsetType = msgspec.UNSET  # only when models is null
 
 
 class IgnoredRow(Strict):

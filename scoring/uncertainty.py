@@ -17,9 +17,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
+import numpy as np
 from scipy.special import stdtrit
 
-from .safety import finite_mean, require_finite
+from .safety import NumberTooLarge, require_finite
 
 LEVEL = 0.95
 METHOD = "task-clustered-t"
@@ -40,20 +41,106 @@ def largest_of(values: list[float]) -> float:
     return max(values, key=abs)
 
 
+# --- the formulas over arrays: one row per model (or pair of models), one column per task --------
+# Every interval of the tool comes from these (a single model or pair is a one-row array), so that
+# index.json's intervals, ``compare`` and the ranks of thousands of models apply one rule.
+
+
+def fsum_rows(x: np.ndarray) -> np.ndarray:
+    """The sum of each row of ``x`` as ``math.fsum`` gives it: each column is added by an error-free
+    transformation (TwoSum) and the rounding errors are summed apart, then added once. This is the
+    correctly rounded sum unless the exact sum lies within about k²·2^-106 of its own size from a
+    rounding boundary (k columns); a row that overflows gives a non-finite sum."""
+    total = np.zeros(x.shape[0])
+    error = np.zeros(x.shape[0])
+    with np.errstate(invalid="ignore", over="ignore"):
+        for j in range(x.shape[1]):
+            b = x[:, j]
+            t = total + b
+            bp = t - total
+            error += (total - (t - bp)) + (b - bp)
+            total = t
+        return total + error
+
+
+def power_of_two_rows(largest: np.ndarray) -> np.ndarray:
+    """``power_of_two_scale`` of each element (1 where it is 0)."""
+    return np.ldexp(1.0, np.frexp(largest)[1])
+
+
+def _first_row(bad: np.ndarray) -> int:
+    return int(np.flatnonzero(bad)[0])
+
+
+def mean_se_rows(values: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row, over its ``valid`` cells: the mean (by ``fsum_rows``), the standard error sd/sqrt(m)
+    (sd with m - 1, squares taken scale-free: a finite sd for values up to the largest double) and
+    m. The mean is NaN where m = 0, the se where m < 2. A row whose mean, deviations or sd would not
+    be finite raises NumberTooLarge naming the value that made it so (SPEC 13)."""
+    m = np.count_nonzero(valid, axis=1)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        mean = fsum_rows(np.where(valid, values, 0.0)) / m
+        bad = (m > 0) & ~np.isfinite(mean)
+        if bad.any():
+            row = values[_first_row(bad)][valid[_first_row(bad)]].tolist()
+            raise NumberTooLarge("the mean of a track", max(row, key=lambda v: math.inf if math.isnan(v) else abs(v)))
+        deviations = np.where(valid, values - mean[:, None], 0.0)
+        bad_cells = valid & ~np.isfinite(deviations)
+        if bad_cells.any():
+            i = _first_row(bad_cells.any(axis=1))
+            raise NumberTooLarge("a deviation from the mean", float(values[i][np.flatnonzero(bad_cells[i])[0]]))
+        c = power_of_two_rows(np.abs(deviations).max(axis=1, initial=0.0))
+        sd = np.sqrt(fsum_rows(np.square(deviations / c[:, None])) / (m - 1)) * c
+        bad = (m >= 2) & ~np.isfinite(sd)
+        if bad.any():
+            i = _first_row(bad)
+            row = values[i][valid[i]].tolist()
+            raise NumberTooLarge("the standard deviation of a track", largest_of(row))
+        se = np.where(m >= 2, sd / np.sqrt(m), np.nan)
+    return mean, se, m
+
+
+def welch_satterthwaite_rows(terms: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """Per row, df = (Σ v_i)² / Σ (v_i² / (m_i - 1)) for variance terms v_i = w²·se² with m_i tasks
+    (NaN where every term is 0: no df). df does not change when every v_i is divided by one number:
+    they are divided by a power of two near the largest before squaring (SPEC 13)."""
+    largest = terms.max(axis=1, initial=0.0)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        scaled = terms / power_of_two_rows(largest)[:, None]
+        var = fsum_rows(scaled)
+        denom = fsum_rows(scaled * scaled / (m - 1))
+        df = var * var / denom
+    return np.where((largest == 0.0) | (denom == 0.0), np.nan, df)
+
+
+def index_se_df_rows(se: np.ndarray, m: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, SPEC 9's index se = sqrt(Σ w²·se²) and its Welch–Satterthwaite df from the tracks' se
+    and m (one column per track, in the order of ``weights``). Both NaN where a track has no se; df
+    NaN where every se is 0. The squares are taken scale-free (SPEC 13)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        largest = se.max(axis=1, initial=0.0)
+        c = np.where(largest > 0.0, power_of_two_rows(largest), 1.0)
+        terms = weights**2 * np.square(se / c[:, None])
+        index_se = np.sqrt(fsum_rows(terms)) * c
+    return index_se, welch_satterthwaite_rows(terms, m)
+
+
+def index_value_rows(means: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Per row, the index Σ w·mean over the tracks (one column per track, in the order of ``weights``)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        return fsum_rows(means * weights)
+
+
+# --- one model, or one pair of models -------------------------------------------------------------
+
+
 def mean_se(values: list[float]) -> tuple[float, float | None]:
-    """Mean and standard error sd/sqrt(m) (sd with m-1); se is None when m < 2. The squares are
-    taken scale-free (a finite sd for values up to the largest double)."""
-    m = len(values)
-    mean = finite_mean(values, "the mean of a track")
-    if m < 2:
-        return mean, None
-    deviations = [require_finite(v - mean, "a deviation from the mean", v) for v in values]
-    largest = max(map(abs, deviations))
-    if largest == 0.0:
-        return mean, 0.0
-    c = power_of_two_scale(largest)
-    sd = math.sqrt(math.fsum((d / c) ** 2 for d in deviations) / (m - 1)) * c
-    return mean, require_finite(sd, "the standard deviation of a track", largest_of(values)) / math.sqrt(m)
+    """Mean and standard error sd/sqrt(m) (sd with m-1); se is None when m < 2 (``mean_se_rows``)."""
+    if not values:
+        raise ValueError("mean of no values (the mean of a track)")
+    row = np.array([values], dtype=float)
+    mean, se, _ = mean_se_rows(row, np.ones(row.shape, dtype=bool))
+    return float(mean[0]), (None if len(values) < 2 else float(se[0]))
 
 
 def track_interval(values: list[float], level: float = LEVEL) -> dict:
@@ -70,20 +157,12 @@ def track_interval(values: list[float], level: float = LEVEL) -> dict:
 
 
 def welch_satterthwaite(terms: list[tuple[float, int]]) -> float | None:
-    """df = (Σ v_i)² / Σ (v_i² / (m_i - 1)) for variance terms v_i = w²·se² with m_i tasks.
-
-    df does not change when every v_i is divided by one number: they are divided by a power of
-    two near the largest before squaring (SPEC 13), so that large terms give a finite df."""
-    largest = max((v for v, _ in terms), default=0.0)
-    if largest == 0.0 or not math.isfinite(largest):
-        return None if largest == 0.0 else math.nan
-    c = power_of_two_scale(largest)
-    scaled = [(v / c, m) for v, m in terms]
-    var = math.fsum(u for u, _ in scaled)
-    denom = math.fsum(u * u / (m - 1) for u, m in scaled)
-    if denom == 0.0:
-        return None
-    return var * var / denom
+    """df = (Σ v_i)² / Σ (v_i² / (m_i - 1)) for variance terms v_i = w²·se² with m_i tasks
+    (``welch_satterthwaite_rows``); None when every term is 0, NaN when one is not finite."""
+    if not all(math.isfinite(v) for v, _ in terms):
+        return math.nan
+    df = welch_satterthwaite_rows(np.array([[v for v, _ in terms]]), np.array([[m for _, m in terms]]))[0]
+    return None if math.isnan(df) else float(df)
 
 
 def weighted_interval(
@@ -92,13 +171,15 @@ def weighted_interval(
     """SPEC 9 index interval from the per-track intervals; None parts when a track has m < 2."""
     if any(tracks[t]["se"] is None for t in weights):
         return {"value": value, "se": None, "lo": None, "hi": None, "df": None}
-    largest = max(tracks[t]["se"] for t in weights)
-    c = power_of_two_scale(largest) if largest > 0.0 else 1.0  # scale-free squares (SPEC 13)
-    terms = [(weights[t] ** 2 * (tracks[t]["se"] / c) ** 2, tracks[t]["m"]) for t in weights]
-    se = require_finite(math.sqrt(math.fsum(v for v, _ in terms)) * c, "the index's standard error", value)
-    df = welch_satterthwaite(terms)  # the same df as for the unscaled terms
-    if df is None:  # every track has zero spread: the interval is the point
+    se_rows, df_rows = index_se_df_rows(
+        np.array([[tracks[t]["se"] for t in weights]]),
+        np.array([[tracks[t]["m"] for t in weights]]),
+        np.array([weights[t] for t in weights], dtype=float),
+    )
+    se = require_finite(float(se_rows[0]), "the index's standard error", value)
+    if math.isnan(df_rows[0]):  # every track has zero spread: the interval is the point
         return {"value": value, "se": se, "lo": value, "hi": value, "df": None}
+    df = float(df_rows[0])
     half = t_quantile(df, level) * se
     lo = require_finite(value - half, "the index's interval", value)
     hi = require_finite(value + half, "the index's interval", value)
