@@ -24,6 +24,7 @@ from typing import TypedDict
 import numpy as np
 
 from .results import InstanceCounts, TaskDifference
+from .safety import NumberTooLarge
 from .uncertainty import index_se_df_rows, index_value_rows, mean_se_rows, track_interval, weighted_interval
 from .vocab import Track
 
@@ -122,9 +123,14 @@ def paired_index_rows(
         ms.append(m)
     w = np.array([weights[t] for t in weights], dtype=float)
     m_all = np.stack(ms, axis=1)
-    difference = index_value_rows(np.stack(means, axis=1), w)
+    track_means = np.stack(means, axis=1)
+    difference = index_value_rows(track_means, w)
     difference[(m_all == 0).any(axis=1)] = np.nan
     se, df = index_se_df_rows(np.stack(ses, axis=1), m_all, w)
+    bad = np.isinf(difference) | np.isinf(se)
+    if bad.any():  # SPEC 13: named by the largest of the pair's track means
+        row = track_means[int(np.flatnonzero(bad)[0])].tolist()
+        raise NumberTooLarge("the index difference of two models", max(row, key=abs))
     return difference, se, df
 
 

@@ -96,5 +96,6 @@ def score_run(
 
 
 def write_index(path: Path, document: dict) -> None:
-    """The one writer of index.json, used by ``tcsexam score`` and the dashboard's export."""
-    write_json(path, document)
+    """The one writer of index.json, used by ``tcsexam score`` and the dashboard's export. Its numbers
+    are checked where they are made (``aggregate``, ``uncertainty``, ``ranks``: SPEC 13)."""
+    write_json(path, document, finite=True)

@@ -22,13 +22,12 @@ import numpy as np
 from scipy.special import stdtr
 
 from .differences import TaskMeans, paired_index_rows, task_matrices, task_means_of
-from .results import RankInterval, RankPair, Ranks
+from .results import NOT_RANKED_REASON, RankInterval, RankPair, Ranks
 
 METHOD: Final = "paired-t-holm"
 ALPHA = 0.05
 PAIRS_LISTED_MAX: Final = 100  # SPEC 12.1: ``pairs`` lists every pair while N <= 100
 RANKED_MAX: Final = 5000  # SPEC 12.1: no ranks above 5,000 models
-NOT_RANKED_REASON: Final = "more than 5,000 models"
 BLOCK_PAIRS = 1 << 18  # pairs computed at once (memory: a few arrays of this many rows per track)
 
 

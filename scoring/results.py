@@ -7,7 +7,7 @@ before it is written. Their JSON Schemas come from the same types (``msgspec.jso
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Final, Literal
 
 import msgspec
 
@@ -179,6 +179,9 @@ class RankPair(Strict):
     p: float | None
     p_holm: float | None
     separated: bool
+
+
+NOT_RANKED_REASON: Final = "more than 5,000 models"  # SPEC 12.1, ``ranks.reason`` (the Literal below)
 
 
 class Ranks(Strict):

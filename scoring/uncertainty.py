@@ -72,12 +72,23 @@ def _first_row(bad: np.ndarray) -> int:
     return int(np.flatnonzero(bad)[0])
 
 
+def _row_max(x: np.ndarray) -> np.ndarray:
+    """The largest of each row of a non-negative array (0 for no columns; NaN where a row holds NaN),
+    column by column: a reduction along a short last axis is slow in numpy."""
+    out = np.zeros(x.shape[0])
+    for j in range(x.shape[1]):
+        np.maximum(out, x[:, j], out=out)
+    return out
+
+
 def mean_se_rows(values: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per row, over its ``valid`` cells: the mean (by ``fsum_rows``), the standard error sd/sqrt(m)
     (sd with m - 1, squares taken scale-free: a finite sd for values up to the largest double) and
     m. The mean is NaN where m = 0, the se where m < 2. A row whose mean, deviations or sd would not
     be finite raises NumberTooLarge naming the value that made it so (SPEC 13)."""
-    m = np.count_nonzero(valid, axis=1)
+    m = np.zeros(valid.shape[0], dtype=np.int64)
+    for j in range(valid.shape[1]):  # column by column, as ``_row_max``
+        m += valid[:, j]
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         mean = fsum_rows(np.where(valid, values, 0.0)) / m
         bad = (m > 0) & ~np.isfinite(mean)
@@ -85,11 +96,11 @@ def mean_se_rows(values: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.
             row = values[_first_row(bad)][valid[_first_row(bad)]].tolist()
             raise NumberTooLarge("the mean of a track", max(row, key=lambda v: math.inf if math.isnan(v) else abs(v)))
         deviations = np.where(valid, values - mean[:, None], 0.0)
-        bad_cells = valid & ~np.isfinite(deviations)
+        bad_cells = ~np.isfinite(deviations)  # 0 where not valid
         if bad_cells.any():
             i = _first_row(bad_cells.any(axis=1))
             raise NumberTooLarge("a deviation from the mean", float(values[i][np.flatnonzero(bad_cells[i])[0]]))
-        c = power_of_two_rows(np.abs(deviations).max(axis=1, initial=0.0))
+        c = power_of_two_rows(_row_max(np.abs(deviations)))
         sd = np.sqrt(fsum_rows(np.square(deviations / c[:, None])) / (m - 1)) * c
         bad = (m >= 2) & ~np.isfinite(sd)
         if bad.any():
@@ -104,7 +115,7 @@ def welch_satterthwaite_rows(terms: np.ndarray, m: np.ndarray) -> np.ndarray:
     """Per row, df = (Σ v_i)² / Σ (v_i² / (m_i - 1)) for variance terms v_i = w²·se² with m_i tasks
     (NaN where every term is 0: no df). df does not change when every v_i is divided by one number:
     they are divided by a power of two near the largest before squaring (SPEC 13)."""
-    largest = terms.max(axis=1, initial=0.0)
+    largest = _row_max(terms)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         scaled = terms / power_of_two_rows(largest)[:, None]
         var = fsum_rows(scaled)
@@ -118,7 +129,7 @@ def index_se_df_rows(se: np.ndarray, m: np.ndarray, weights: np.ndarray) -> tupl
     and m (one column per track, in the order of ``weights``). Both NaN where a track has no se; df
     NaN where every se is 0. The squares are taken scale-free (SPEC 13)."""
     with np.errstate(invalid="ignore", over="ignore"):
-        largest = se.max(axis=1, initial=0.0)
+        largest = _row_max(se)  # NaN where a track has no se (np.maximum keeps NaN)
         c = np.where(largest > 0.0, power_of_two_rows(largest), 1.0)
         terms = weights**2 * np.square(se / c[:, None])
         index_se = np.sqrt(fsum_rows(terms)) * c

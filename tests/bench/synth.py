@@ -258,7 +258,7 @@ def write_cohort(out: Path, models: int = 2000, seed: int = 1, eight: bool = Fal
     run.mkdir(parents=True, exist_ok=True)
     names = [f"model-{m:06d}" for m in range(models)]
     cells = []
-    for item, track in tasks:
+    for _, track in tasks:
         if track in ("theorem", "conjecture"):
             cells.append(np.where(rng.random(models) < skill, "1", "0"))
         else:
