@@ -194,4 +194,3 @@ def leader(ranks: Ranks) -> str | None:
 def format_rank(r: RankInterval) -> str:
     """A rank as the Overview and ``table`` show it: ``best`` or ``best–worst``."""
     return str(r.best) if r.best == r.worst else f"{r.best}–{r.worst}"
-

@@ -15,12 +15,12 @@ largest double) raises ``safety.NumberTooLarge`` naming the value.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 from scipy.special import stdtrit
 
-from .safety import NumberTooLarge, require_finite
+from .safety import NumberTooLarge
 
 LEVEL = 0.95
 METHOD = "task-clustered-t"
@@ -154,17 +154,36 @@ def mean_se(values: list[float]) -> tuple[float, float | None]:
     return float(mean[0]), (None if len(values) < 2 else float(se[0]))
 
 
+def track_intervals(values: Sequence[Sequence[float]], level: float = LEVEL) -> list[dict]:
+    """SPEC 9 per track, for many lists of task scores at once (one model's track each): {mean, se,
+    lo, hi, df, m}; no interval when m < 2. An end beyond the largest double raises NumberTooLarge."""
+    if any(len(v) == 0 for v in values):
+        raise ValueError("mean of no values (the mean of a track)")
+    lengths = [len(v) for v in values]
+    x = np.zeros((len(values), max(lengths, default=0)))
+    valid = np.zeros(x.shape, dtype=bool)
+    for i, v in enumerate(values):
+        x[i, : lengths[i]] = v
+        valid[i, : lengths[i]] = True
+    mean, se, m = mean_se_rows(x, valid)
+    with np.errstate(invalid="ignore", over="ignore"):
+        half = stdtrit(np.maximum(m - 1, 1), (1.0 + level) / 2.0) * se
+        lo, hi = mean - half, mean + half
+    bad = (m >= 2) & ~(np.isfinite(lo) & np.isfinite(hi))
+    if bad.any():
+        raise NumberTooLarge("the interval of a track", largest_of(list(values[_first_row(bad)])))
+    out = []
+    for mi, mean_i, se_i, lo_i, hi_i in zip(lengths, mean.tolist(), se.tolist(), lo.tolist(), hi.tolist(), strict=True):
+        if mi < 2:
+            out.append({"mean": mean_i, "se": None, "lo": None, "hi": None, "df": None, "m": mi})
+        else:
+            out.append({"mean": mean_i, "se": se_i, "lo": lo_i, "hi": hi_i, "df": float(mi - 1), "m": mi})
+    return out
+
+
 def track_interval(values: list[float], level: float = LEVEL) -> dict:
-    """SPEC 9 per track: {mean, se, lo, hi, df, m}; no interval when m < 2."""
-    m = len(values)
-    mean, se = mean_se(values)
-    if se is None:
-        return {"mean": mean, "se": None, "lo": None, "hi": None, "df": None, "m": m}
-    half = t_quantile(m - 1, level) * se
-    culprit = largest_of(values)
-    lo = require_finite(mean - half, "the interval of a track", culprit)
-    hi = require_finite(mean + half, "the interval of a track", culprit)
-    return {"mean": mean, "se": se, "lo": lo, "hi": hi, "df": float(m - 1), "m": m}
+    """SPEC 9 per track: {mean, se, lo, hi, df, m}; no interval when m < 2 (``track_intervals``)."""
+    return track_intervals([values], level)[0]
 
 
 def welch_satterthwaite(terms: list[tuple[float, int]]) -> float | None:
@@ -176,29 +195,73 @@ def welch_satterthwaite(terms: list[tuple[float, int]]) -> float | None:
     return None if math.isnan(df) else float(df)
 
 
+def weighted_intervals(
+    values: Sequence[float], tracks: Sequence[Mapping[str, dict]], weights: Mapping[str, float], level: float = LEVEL
+) -> list[dict]:
+    """SPEC 9 index intervals of many models (or pairs) at once, from each one's index ``values[i]``
+    and per-track intervals ``tracks[i]`` (every track of ``weights``); None parts when a track has
+    m < 2. An se or an end beyond the largest double raises NumberTooLarge naming the index."""
+    out: list[dict] = [{"value": v, "se": None, "lo": None, "hi": None, "df": None} for v in values]
+    rows = [i for i, tr in enumerate(tracks) if all(tr[t]["se"] is not None for t in weights)]
+    if not rows:
+        return out
+    se, df = index_se_df_rows(
+        np.array([[tracks[i][t]["se"] for t in weights] for i in rows]),
+        np.array([[tracks[i][t]["m"] for t in weights] for i in rows]),
+        np.array([weights[t] for t in weights], dtype=float),
+    )
+    value = np.array([values[i] for i in rows], dtype=float)
+    bad = ~np.isfinite(se)
+    if bad.any():
+        raise NumberTooLarge("the index's standard error", values[rows[_first_row(bad)]])
+    with np.errstate(invalid="ignore", over="ignore"):
+        half = stdtrit(df, (1.0 + level) / 2.0) * se
+        lo, hi = value - half, value + half
+    point = np.isnan(df)  # every track has zero spread: the interval is the point
+    bad = ~point & ~(np.isfinite(lo) & np.isfinite(hi))
+    if bad.any():
+        raise NumberTooLarge("the index's interval", values[rows[_first_row(bad)]])
+    for k, i in enumerate(rows):
+        v = values[i]
+        if point[k]:
+            out[i] = {"value": v, "se": float(se[k]), "lo": v, "hi": v, "df": None}
+        else:
+            out[i] = {"value": v, "se": float(se[k]), "lo": float(lo[k]), "hi": float(hi[k]), "df": float(df[k])}
+    return out
+
+
 def weighted_interval(
     value: float, tracks: dict[str, dict], weights: Mapping[str, float], level: float = LEVEL
 ) -> dict:
     """SPEC 9 index interval from the per-track intervals; None parts when a track has m < 2."""
-    if any(tracks[t]["se"] is None for t in weights):
-        return {"value": value, "se": None, "lo": None, "hi": None, "df": None}
-    se_rows, df_rows = index_se_df_rows(
-        np.array([[tracks[t]["se"] for t in weights]]),
-        np.array([[tracks[t]["m"] for t in weights]]),
-        np.array([weights[t] for t in weights], dtype=float),
-    )
-    se = require_finite(float(se_rows[0]), "the index's standard error", value)
-    if math.isnan(df_rows[0]):  # every track has zero spread: the interval is the point
-        return {"value": value, "se": se, "lo": value, "hi": value, "df": None}
-    df = float(df_rows[0])
-    half = t_quantile(df, level) * se
-    lo = require_finite(value - half, "the index's interval", value)
-    hi = require_finite(value + half, "the index's interval", value)
-    return {"value": value, "se": se, "lo": lo, "hi": hi, "df": df}
+    return weighted_intervals([value], [tracks], weights, level)[0]
+
+
+def ci_blocks(
+    track_values: Sequence[Mapping[str, list[float] | None]],
+    indexes: Sequence[float | None],
+    weights: Mapping[str, float],
+) -> list[dict]:
+    """The ``ci`` blocks of many models (SPEC 9) at once: per model the tracks with a mean, and the
+    index when it is not null. Each track's intervals of all models are one array computation."""
+    by_track: dict[str, list[int]] = {}
+    for i, tv in enumerate(track_values):
+        for t, v in tv.items():
+            if v:
+                by_track.setdefault(t, []).append(i)
+    intervals: dict[tuple[int, str], dict] = {}
+    for t, rows in by_track.items():
+        for i, interval in zip(rows, track_intervals([track_values[i][t] for i in rows]), strict=True):
+            intervals[i, t] = interval
+    tracks = [{t: intervals[i, t] for t, v in tv.items() if v} for i, tv in enumerate(track_values)]
+    indexed = [i for i, x in enumerate(indexes) if x is not None and all(t in tracks[i] for t in weights)]
+    index: list[dict | None] = [None] * len(indexes)
+    values = [indexes[i] for i in indexed]
+    for i, block in zip(indexed, weighted_intervals(values, [tracks[i] for i in indexed], weights), strict=True):  # type: ignore[arg-type]
+        index[i] = block
+    return [{"method": METHOD, "level": LEVEL, "tracks": tr, "index": ix} for tr, ix in zip(tracks, index, strict=True)]
 
 
 def ci_block(track_values: dict[str, list[float] | None], index: float | None, weights: Mapping[str, float]) -> dict:
     """The ``ci`` block of a model (SPEC 9): tracks with a mean, and the index when it is not null."""
-    tracks = {t: track_interval(v) for t, v in track_values.items() if v}
-    idx = weighted_interval(index, tracks, weights) if index is not None and all(t in tracks for t in weights) else None
-    return {"method": METHOD, "level": LEVEL, "tracks": tracks, "index": idx}
+    return ci_blocks([track_values], [index], weights)[0]

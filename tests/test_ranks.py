@@ -286,7 +286,9 @@ def reference_pair(a: dict, b: dict) -> tuple[float | None, float | None, float 
     df = var² / Σ (w²·se²)²/(m − 1). None where the text gives no value."""
     means, terms = {}, {}
     for t in WEIGHTS:
-        diffs = [a[i][1] - b[i][1] for i in a if a[i][0] == t and a[i][1] is not None and b.get(i, (t, None))[1] is not None]
+        diffs = [
+            a[i][1] - b[i][1] for i in a if a[i][0] == t and a[i][1] is not None and b.get(i, (t, None))[1] is not None
+        ]
         if not diffs:
             return None, None, None
         m = len(diffs)
