@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from scipy.special import stdtrit
@@ -68,7 +69,7 @@ def power_of_two_rows(largest: np.ndarray) -> np.ndarray:
     return np.ldexp(1.0, np.frexp(largest)[1])
 
 
-def _first_row(bad: np.ndarray) -> int:
+def _first_row(bad: Any) -> int:
     return int(np.flatnonzero(bad)[0])
 
 
@@ -251,7 +252,7 @@ def ci_blocks(
                 by_track.setdefault(t, []).append(i)
     intervals: dict[tuple[int, str], dict] = {}
     for t, rows in by_track.items():
-        for i, interval in zip(rows, track_intervals([track_values[i][t] for i in rows]), strict=True):
+        for i, interval in zip(rows, track_intervals([track_values[i][t] or [] for i in rows]), strict=True):
             intervals[i, t] = interval
     tracks = [{t: intervals[i, t] for t, v in tv.items() if v} for i, tv in enumerate(track_values)]
     indexed = [i for i, x in enumerate(indexes) if x is not None and all(t in tracks[i] for t in weights)]
