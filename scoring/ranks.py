@@ -22,7 +22,8 @@ import numpy as np
 from scipy.special import stdtr
 
 from .differences import TaskMeans, paired_index_rows, task_matrices, task_means_of
-from .results import NOT_RANKED_REASON, RankInterval, RankPair, Ranks
+from .results import RankInterval, RankPair, Ranks
+from .vocab import NOT_RANKED_REASON
 
 METHOD: Final = "paired-t-holm"
 ALPHA = 0.05

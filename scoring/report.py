@@ -23,9 +23,8 @@ from typing import Any
 
 from .errors import InputError, Problem, Problems
 from .jsonio import dumps, load_json, read_bytes
-from .results import NOT_RANKED_REASON
 from .safety import check_output, escape_for_terminal, write_output
-from .vocab import TRACK_LETTERS, TRACKS
+from .vocab import NOT_RANKED_REASON, TRACK_LETTERS, TRACKS
 
 EXIT_OK, EXIT_REJECTED = 0, 1
 GROUP_ORDER = [("full", "offline"), ("full", "online"), ("lite", "offline"), ("lite", "online")]

@@ -7,7 +7,7 @@ before it is written. Their JSON Schemas come from the same types (``msgspec.jso
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import Literal
 
 import msgspec
 
@@ -181,9 +181,6 @@ class RankPair(Strict):
     separated: bool
 
 
-NOT_RANKED_REASON: Final = "more than 5,000 models"  # SPEC 12.1, ``ranks.reason`` (the Literal below)
-
-
 class Ranks(Strict):
     """SPEC 12.1, the document's ``ranks`` block. ``pairs`` lists every pair while the cohort has at
     most 100 models with an index; above, it is empty and ``pairs_listed`` is false. Above 5,000
@@ -194,7 +191,8 @@ class Ranks(Strict):
     models: dict[str, RankInterval] | None
     pairs: list[RankPair]
     pairs_listed: Literal[False] | msgspec.UnsetType = msgspec.UNSET  # absent while the pairs are listed
-    reason: Literal["more than 5,000 models"] | msgspec.UnsetType = msgspec.UNSET  # only when models is null
+    # only when models is null: vocab.NOT_RANKED_REASON
+    reason: Literal["more than 5,000 models"] | msgspec.UnsetType = msgspec.UNSET
 
 
 class IgnoredRow(Strict):
