@@ -372,3 +372,22 @@ def test_the_ranks_are_spec_12_1_pair_by_pair(seed):
         assert (got.a, got.b, got.separated) == (want["a"], want["b"], want["separated"])
         for key in ("difference", "se", "df", "p", "p_holm"):
             assert close(getattr(got, key), want[key]), (key, got, want)
+
+
+def test_compare_gives_any_pair_at_any_size_with_the_numbers_of_the_ranks():
+    # compare reads the two models' task means, never the listed pairs: on a cohort of 101 (pairs not
+    # listed) it gives a pair the same difference, se and df as the ranks computed for it at 100
+    from scoring.compare import compare_models
+
+    indexes, models = cohort(101, 3, seed=8)
+    document = {
+        "models": {
+            m: {"tasks": {item: {"track": t, "mean": v} for item, (t, v) in tm.items()}} for m, tm in models.items()
+        },
+        "ranks": msgspec.to_builtins(rank_models(indexes, models, WEIGHTS)),
+    }
+    assert document["ranks"]["pairs"] == []
+    listed = rank_models({m: indexes[m] for m in list(indexes)[:100]}, models, WEIGHTS).pairs
+    for pair in listed[:: len(listed) // 40]:
+        index = compare_models(document, pair.a, pair.b)["index"]
+        assert (index["value"], index["se"], index["df"]) == (pair.difference, pair.se, pair.df)
