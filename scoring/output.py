@@ -90,7 +90,11 @@ def score_run(
         "ignored_rows": result["ignored_rows"],
         "provenance": provenance(run, checked.records_used, generated_at),
     }
-    document = msgspec.to_builtins(msgspec.convert(document, IndexDocument))  # the shape, checked
+    del result
+    typed = msgspec.convert(document, IndexDocument)  # the shape, checked
+    del document  # let the aggregated dicts go before their copy is made (a large cohort's peak memory)
+    document = msgspec.to_builtins(typed)
+    del typed
     document["provenance"]["content_sha256"] = content_sha256(document)
     return document, checked
 
