@@ -274,7 +274,17 @@ def test_no_ranks_above_5000_models():
         "reason": "more than 5,000 models",
     }
     assert top_group(rank_models(indexes, models, WEIGHTS)) == []
-    assert rank_models(dict(list(indexes.items())[:5001]), models, WEIGHTS).models is not None  # 5,000 ranked
+
+
+def test_exactly_the_limit_is_still_ranked(monkeypatch):
+    # 5,000 models are ranked, 5,001 are not; checked at a limit of 3 (12.5 M pairs take seconds)
+    import scoring.ranks
+
+    assert scoring.ranks.RANKED_MAX == 5000
+    monkeypatch.setattr(scoring.ranks, "RANKED_MAX", 3)
+    indexes, models = cohort(4, 1, seed=7)
+    assert rank_models(dict(list(indexes.items())[:3]), models, WEIGHTS).models is not None
+    assert rank_models(indexes, models, WEIGHTS).models is None
 
 
 # --- the array computation against SPEC 12.1 written out pair by pair ------------------------------
