@@ -401,3 +401,16 @@ def test_compare_gives_any_pair_at_any_size_with_the_numbers_of_the_ranks():
     for pair in listed[:: len(listed) // 40]:
         index = compare_models(document, pair.a, pair.b)["index"]
         assert (index["value"], index["se"], index["df"]) == (pair.difference, pair.se, pair.df)
+
+
+def test_the_overview_shows_no_rank_when_ranks_were_not_computed():
+    from scoring.inputs import demo_run, load_run, resolve_run_paths
+    from scoring.output import build_index
+    from scoring.ranks import not_ranked
+    from tui.views import leader, overview_rows
+
+    document = build_index(load_run(resolve_run_paths(str(demo_run()))))
+    assert any(r.rank is not None for r in overview_rows(document))
+    document["ranks"] = msgspec.to_builtins(not_ranked())
+    assert [r.rank for r in overview_rows(document)] == [None] * len(document["models"])
+    assert leader(document) is None
