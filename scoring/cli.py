@@ -453,7 +453,7 @@ def cmd_score(args) -> int:
     target = output_target(args, *run_inputs(run))
     document = build_index(run, thresholds_of(args))
     if target is None:
-        write_to(None, dumps(document))
+        write_to(None, dumps(document, finite=True))
     else:
         write_index(target, document)
     say(summary_table(document), args)

@@ -24,7 +24,7 @@ from typing import Any
 from .errors import InputError, Problem, Problems
 from .jsonio import dumps, load_json, read_bytes
 from .safety import check_output, escape_for_terminal, write_output
-from .vocab import TRACK_LETTERS, TRACKS
+from .vocab import NOT_RANKED_REASON, TRACK_LETTERS, TRACKS
 
 EXIT_OK, EXIT_REJECTED = 0, 1
 GROUP_ORDER = [("full", "offline"), ("full", "online"), ("lite", "offline"), ("lite", "online")]
@@ -117,6 +117,7 @@ class Group:
     protocol: str
     rows: list[Row]
     ranked: bool  # every document of the group carries a ranks block
+    not_ranked: str | None = None  # why a document of the group has no ranks (its ``ranks.reason``)
 
     @property
     def title(self) -> str:
@@ -159,9 +160,12 @@ def build_groups(docs: list[tuple[str, dict]]) -> list[Group]:
     grouped: dict[tuple[str, str], list[Row]] = {}
     seen: dict[tuple[str, str, str], str] = {}
     ranked: dict[tuple[str, str], bool] = {}
+    not_ranked: dict[tuple[str, str], str] = {}
     for source, doc in docs:
         key = (doc["suite"], doc["solver_protocol"])
         ranked[key] = ranked.get(key, True) and isinstance(doc.get("ranks"), dict)
+        if ranked[key] and doc["ranks"].get("models") is None and doc["ranks"].get("reason") == NOT_RANKED_REASON:
+            not_ranked.setdefault(key, NOT_RANKED_REASON)
         for row in rows_of(doc, source):
             first = seen.get((*key, row.model))
             if first is not None:
@@ -178,7 +182,7 @@ def build_groups(docs: list[tuple[str, dict]]) -> list[Group]:
     groups = []
     for key in sorted(grouped, key=group_key):
         rows = sorted(grouped[key], key=lambda r: (r.index.value is None, -(r.index.value or 0.0)))
-        groups.append(Group(key[0], key[1], rows, ranked[key]))
+        groups.append(Group(key[0], key[1], rows, ranked[key], not_ranked.get(key)))
     return groups
 
 
@@ -245,6 +249,8 @@ def footnotes(g: Group) -> list[str]:
         notes.append(f"{PROVISIONAL_MARK} provisional: some adopted attempt is selected_provisional.")
     if not g.ranked:
         notes.append("rank: not in the index.json (no ranks block).")
+    elif g.not_ranked is not None:
+        notes.append(f"rank: not computed ({g.not_ranked}).")
     return notes + ([""] if notes else [])
 
 

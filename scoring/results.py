@@ -204,12 +204,17 @@ class RankPair(Strict):
 
 class Ranks(Strict):
     """The models' ranks: for each model the best and worst rank its index can take, from the paired
-    comparisons of every two models with Holm's correction (docs/rules.md#ranks)."""
+    comparisons of every two models with Holm's correction (docs/rules.md#ranks). ``pairs`` lists
+    every pair while at most 100 models have an index; above, it is empty and ``pairs_listed`` is
+    false. Above 5,000 models ranks are not computed: ``models`` is null and ``reason`` says why."""
 
     method: Literal["paired-t-holm"]
     alpha: float
-    models: dict[str, RankInterval]
+    models: dict[str, RankInterval] | None
     pairs: list[RankPair]
+    pairs_listed: Literal[False] | msgspec.UnsetType = msgspec.UNSET  # absent while the pairs are listed
+    # only when models is null: vocab.NOT_RANKED_REASON
+    reason: Literal["more than 5,000 models"] | msgspec.UnsetType = msgspec.UNSET
 
 
 class IgnoredRow(Strict, omit_defaults=True):

@@ -143,7 +143,7 @@ def ranks_block(document: dict) -> Ranks:
 
 def overview_rows(document: dict) -> list[OverviewRow]:
     rows = []
-    ranked = ranks_block(document).models
+    ranked = ranks_block(document).models or {}  # none above 5,000 models
     for name, m in document["models"].items():
         tracks_ci = m.get("ci", {}).get("tracks", {})
         complete = {t: 0 for t in TRACKS}
