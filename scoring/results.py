@@ -204,9 +204,9 @@ class RankPair(Strict):
 
 class Ranks(Strict):
     """The models' ranks: for each model the best and worst rank its index can take, from the paired
-    comparisons of every two models with Holm's correction (docs/rules.md#ranks). ``pairs`` lists
-    every pair while at most 100 models have an index; above, it is empty and ``pairs_listed`` is
-    false. Above 5,000 models ranks are not computed: ``models`` is null and ``reason`` says why."""
+    comparisons of every two models with Holm's correction (docs/rules.md#ranks). The pairs are
+    listed while at most 100 models have an index; above, the list is empty and pairs_listed is
+    false. Above 5,000 models ranks are not computed: models is null and reason says why."""
 
     method: Literal["paired-t-holm"]
     alpha: float
