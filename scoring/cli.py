@@ -396,7 +396,13 @@ def checked_output(args) -> Path | None:
 
 
 def cmd_solver_score(args) -> int:
-    from .reference import default_benchmark, default_reference_suite, resolve_reference
+    from .reference import (
+        default_reference_id,
+        default_reference_suite,
+        locate_benchmark,
+        resolve_reference,
+        sample_benchmark_notice,
+    )
     from .solver_score import score_file, solver_score_bytes
 
     for option, value, kind in (("--task", args.task, "item"), ("--reference-id", args.reference_id, "reference id")):
@@ -404,7 +410,11 @@ def cmd_solver_score(args) -> int:
         if problem:
             raise UsageError(f"{option}: {problem}")
     target = output_target(args, [args.records] + ([args.reference] if args.reference else []))
-    benchmark = Path(args.benchmark) if args.benchmark else default_benchmark()
+    benchmark, source = locate_benchmark(args.benchmark)
+    if args.reference in (None, "lite", "full"):  # a reference of the benchmark folder, not a file
+        notice = sample_benchmark_notice(source, benchmark, args.reference_id or default_reference_id(benchmark))
+        if notice:
+            say_on(notice, sys.stderr)
     spec = args.reference or default_reference_suite(benchmark, args.reference_id)
     ref = resolve_reference(spec, benchmark, args.reference_id)
     if not ref.has_task(args.task):
@@ -473,8 +483,11 @@ def cmd_validate(args) -> int:
     n_rows = len(run.attempts.rows)
     found = findings(document)
     ign = document["ignored_rows"]["count"]
-    # a run with ignored rows is accepted, but never "no problems": a typo lands there
-    verdict = f"no rejections; {ign} ignored row{'' if ign == 1 else 's'} (see below)" if ign else "no problems"
+    # "no problems" only for a run with nothing to report: ignored rows (where a typo lands), missing,
+    # provisional or excluded attempts and warnings are findings of an accepted run
+    verdict = "no problems" if not found and not ign else "no rejections"
+    if ign:
+        verdict += f"; {ign} ignored row{'' if ign == 1 else 's'} (see below)"
     print(
         f"{verdict}: {n_rows} rows, {len(document['models'])} models, status {document['status']}, "
         f"{len(found)} finding{'' if len(found) == 1 else 's'}"

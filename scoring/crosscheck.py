@@ -60,7 +60,9 @@ def rescore_from_records(run: Run, checked: Checked, problems: Problems) -> None
                     f"line {row.line}",
                     "score",
                     f"CSV score {row.score!r} differs from {relative!r} re-scored from "
-                    f"{os.path.join(base, rel)} against '{ref.reference_id}' (tolerance 1e-9)",
+                    f"{os.path.join(base, rel)} against '{ref.reference_id}' (tolerance 1e-9): if the records are "
+                    "right, tcsexam fill --overwrite writes their score; else check the records and the "
+                    "cohort's solver_reference_id",
                 )
 
 

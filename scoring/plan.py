@@ -64,7 +64,7 @@ def format_plan(result: dict) -> str:
         else:
             cells = "  ".join(f"r={r}: {h:.2f}" for r, h in widths.items() if h is not None)
             lines.append(f"  index 95% half-width (points) by attempts per task: {cells}")
-        if target is not None:
+        if target is not None and any(h is not None for h in widths.values()):
             r = m["attempts_for_target"]
             found = f"{r} attempts per task" if r is not None else f"not reached with up to {len(widths)} attempts"
             lines.append(f"  half-width <= {target:g}: {found}")

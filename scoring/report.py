@@ -779,7 +779,7 @@ def add_table_parser(sub) -> None:
     p = sub.add_parser(
         "table",
         help="leaderboard tables of index.json files",
-        description="One table per (suite, solver_protocol) group, never mixed (R3).",
+        description="One table per (suite, solver_protocol) group: Full and Lite, online and offline, are never mixed.",
         epilog=epilog(
             "  tcsexam table build/index.json\n"
             "  tcsexam table full.json lite.json --format latex --output table.tex\n"

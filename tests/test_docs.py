@@ -163,3 +163,37 @@ def test_the_paper_workflow_ends_with_the_demos_figures(tmp_path):
         got = index["models"][model]
         assert got["status"] == m["status"] and got["track_means"] == m["track_means"]
         assert got["index"] == m["index"]
+
+
+def example(heading: str, n: int = 0, fence: str = "json") -> str:
+    """The n-th ``fence`` block of the section ``heading`` of docs/formats.md."""
+    text = (ROOT / "docs" / "formats.md").read_text(encoding="utf-8")
+    section = text.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    return re.findall(rf"```{fence}\n(.*?)```", section, flags=re.DOTALL)[n]
+
+
+def test_the_format_examples_are_one_run_that_loads(tmp_path, cli):
+    """docs/formats.md's suite, reference, records, attempts table and cohort, written as they stand,
+    make a benchmark folder and a run that tcsexam accepts (incomplete: the example plans more)."""
+    bench, run = tmp_path / "bench", tmp_path / "run"
+    files = {
+        bench / "suites" / "lite.json": example("Suite manifest"),
+        bench / "references" / "paper-k3-fixed-260925" / "lite.json": example("Reference"),
+        run / "records" / "my-model" / "maxcut-mqlib" / "1.json": example("Instance records", 0),
+        run / "records" / "my-model" / "sat-race" / "1.json": example("Instance records", 1),
+        run / "attempts.csv": example("Attempts table", 0, "csv"),
+        run / "cohort.json": example("Cohort"),
+    }
+    for path, text in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    code, out, err = cli("validate", str(run), "--benchmark", str(bench))
+    assert code == 3 and err == "", err  # every record and row accepted, the cross-check included
+    assert "excluded: my-model: thm-pcp-gap attempt 1" in out and "provisional: my-model: con-cap-set" in out
+    reference = str(bench / "references" / "paper-k3-fixed-260925" / "lite.json")
+    code, out, err = cli(
+        "solver-score", "--task", "maxcut-mqlib", "--reference", reference,
+        "--records", str(run / "records" / "my-model" / "maxcut-mqlib" / "1.json"), "--output", "-",
+    )  # fmt: skip
+    scored = json.loads(out)
+    assert code == 0 and scored["unscored_instances"] == ["G81"] and scored["n_scored"] == 2

@@ -260,3 +260,25 @@ def test_a_folder_without_a_run_says_what_a_run_holds_and_how_to_get_one(tmp_pat
     assert "no run here" in err and "docs/formats.md" in err and "tcsexam demo DIR" in err
     (tmp_path / "cohort.json").write_text("{}")  # one of the two there: no such hint, the real problems
     assert "no run here" not in cli("score")[2]
+
+
+def test_solver_score_against_the_bundled_sample_says_so_and_refuses_the_papers_id(cli, tmp_path):
+    records = demo_run() / "records" / "atlas-70b" / "maxcut-mqlib" / "1.json"
+    base = ["solver-score", "--task", "maxcut-mqlib", "--reference", "lite", "--records", str(records)]
+    code, _, err = cli(*base, "--output", str(tmp_path / "a.json"))
+    assert code == 0 and "bundled synthetic sample" in err
+    code, _, err = cli(*base, "--reference-id", REAL_ID, "--output", str(tmp_path / "b.json"))
+    assert code == 2 and "--benchmark" in err and not (tmp_path / "b.json").exists()
+    ref = sample_root() / "benchmark" / "references" / SAMPLE_ID / "lite.json"  # a file: taken as it stands
+    code, _, err = cli(
+        "solver-score",
+        "--task",
+        "maxcut-mqlib",
+        "--reference",
+        str(ref),
+        "--records",
+        str(records),
+        "--output",
+        str(tmp_path / "c.json"),
+    )
+    assert code == 0 and err == ""

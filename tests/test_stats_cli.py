@@ -383,7 +383,8 @@ def test_plan_cli_on_a_hand_built_run(ws, cli, tmp_path):
     assert all(v["s_w2"] is None and v["sigma_b2"] is None and v["m"] == 2 for v in once_plan["tracks"].values())
     assert once_plan["half_width"] == dict.fromkeys(map(str, range(1, 5))) and once_plan["attempts_for_target"] is None
     assert f"r=3: {hand_half_width(3):.2f}" in text and "3 attempts per task" in text
-    assert "not reached with up to 4 attempts" in text
+    # "once" has no half-width at all: said once, never as a target "not reached"
+    assert "half-width: not available" in text and "not reached" not in text
     # without --target: null; the default R is 10
     code, _, _ = cli("plan", str(ws.run), "--benchmark", str(ws.bench), "--output", str(out))
     plan = read(out, PlanDocument)

@@ -64,7 +64,7 @@ class LeaderboardPane(Vertical):
         else:
             parts.append(
                 f"tcsexam table over {runs} run{'s' if runs != 1 else ''}: one table per suite / solver protocol, "
-                "never mixed (R3). ± is the 95% half-width; † provisional; — null. Enter shows the row's run."
+                "never mixed. ± is the 95% half-width; † provisional; — null. Enter shows the row's run."
             )
         if missing:
             parts.append("   Not listed (no accepted inputs): " + ", ".join(missing) + ".")
