@@ -217,37 +217,6 @@ def write_big(out: Path, instances: int = 1_000_000, seed: int = 1) -> dict:
     return {"instances": instances, "reference": str(ref_path), "records": str(out / "records.json")}
 
 
-def write_many(out: Path, models: int = 2000, seed: int = 1) -> dict:
-    """A leaderboard of many models: the bundled Lite suite, one attempt of every task, no records
-    (the solver rows carry their fixed-reference scores), each model complete."""
-    pyrng = random.Random(seed)
-    suite = json.loads((sample_root() / "benchmark" / "suites" / "lite.json").read_text())
-    out.mkdir(parents=True, exist_ok=True)
-    cohort = {"suite": "lite", "solver_protocol": "offline", "solver_reference_id": REFERENCE_ID, "models": {}}
-    rows = []
-    for m in range(models):
-        name = f"model-{m:05d}"
-        skill = pyrng.uniform(0.2, 0.9)
-        cohort["models"][name] = {"attempts_per_task": 1}
-        for task in suite["tasks"]:
-            item, track = task["item"], task["track"]
-            row = dict.fromkeys(COLUMNS, "")
-            row.update(model=name, track=track, item=item, attempt="1", adoption_status="selected")
-            row.update(score_status="valid", score_type="original_task_score")
-            if track == "solver":
-                score = round(min(1.0, max(0.0, pyrng.gauss(skill, 0.15))), 6)
-                row.update(score=repr(score), score_type="fixed_reference_relative", solver_protocol="offline")
-                row["reference_id"] = REFERENCE_ID
-            elif track == "construction":
-                row["score"] = repr(round(max(0.0, pyrng.gauss(0.5 + skill, 0.4)), 4))
-            else:
-                row["score"] = "1" if pyrng.random() < skill * (1.0 if track == "theorem" else 0.3) else "0"
-            rows.append(row)
-    write_csv(out / "attempts.csv", rows)
-    (out / "cohort.json").write_text(json.dumps(cohort, indent=1))
-    return {"rows": len(rows), "models": models}
-
-
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(prog="python -m tests.bench.synth")
     sub = p.add_subparsers(dest="what", required=True)
