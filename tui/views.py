@@ -218,11 +218,19 @@ def top_line(document: dict) -> tuple:
     if len(group) == 1:
         lead = group[0]
         return (("Leader: ", ""), (lead, "bold"), (f" with {fmt(document['models'][lead]['index'], 2)} points", ""))
-    parts: list = [("No single leader: top group ", "")]
-    for i, model in enumerate(group):
+    named = group[:TOP_GROUP_NAMED] if len(group) > TOP_GROUP_NAMED + 1 else group
+    parts: list = [
+        (f"No single leader: top group of {len(group):,} " if named != group else "No single leader: top group ", "")
+    ]
+    for i, model in enumerate(named):
         parts += [((", " if i else ""), ""), (model, "bold")]
+    if named != group:
+        parts.append((f" and {len(group) - len(named):,} more", ""))
     parts.append((" (rank 1 not separated at 95%, Holm-corrected)", ""))
     return tuple(parts)
+
+
+TOP_GROUP_NAMED = 8  # a larger top group is named by its first models and counted (hundreds would fill the screen)
 
 
 def coverage_cell(task: dict, model_coverage: dict, item: str) -> tuple[str, str]:
