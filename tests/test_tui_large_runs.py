@@ -55,7 +55,7 @@ async def test_q_during_a_load_quits_and_ends_the_loader_process(monkeypatch):
     import tui.state as state_module
 
     monkeypatch.setattr(state_module, "load_compact_state", endless_load)
-    app = create_app()
+    app = create_app(DashboardConfig(isolate=True))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: PROGRESS in app.sub_title)
         loaders = list(app._loaders)
@@ -73,7 +73,7 @@ async def test_the_loading_panes_and_the_header_name_what_is_being_read(monkeypa
     import tui.state as state_module
 
     monkeypatch.setattr(state_module, "load_compact_state", endless_load)
-    app = create_app()
+    app = create_app(DashboardConfig(isolate=True))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: PROGRESS in app.sub_title)
         indicator = app.main.query_one(OverviewPane)._cover_widget  # what covers the pane while it loads
@@ -109,7 +109,7 @@ def test_the_progress_counts_the_records_files_the_cross_check_reads():
 
 async def test_a_rejected_run_comes_back_from_the_loader_process_as_problems(demo_copy):
     (demo_copy / "cohort.json").write_text("{")
-    app = create_app(DashboardConfig(run_dir=str(demo_copy)))
+    app = create_app(DashboardConfig(run_dir=str(demo_copy), isolate=True))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert app.state is None and "invalid JSON" in (app.problems_text or "")
@@ -262,3 +262,15 @@ def test_the_loader_process_ends_with_the_dashboards_process():
     finally:
         parent.kill()
     assert multiprocessing.active_children() == []
+
+
+def test_a_run_with_a_large_attempts_table_is_loaded_in_a_loader_process(demo_copy):
+    from tui.state import LARGE_ATTEMPTS_BYTES, is_large, resolve_paths
+
+    paths = resolve_paths(DashboardConfig(run_dir=str(demo_copy)))
+    assert not is_large(paths)  # the demo loads in the dashboard's process
+    attempts = demo_copy / "attempts.csv"
+    lines = attempts.read_text().splitlines(keepends=True)
+    body = "".join(lines[1:])
+    attempts.write_text(lines[0] + body * (LARGE_ATTEMPTS_BYTES // len(body) + 1))
+    assert is_large(paths)

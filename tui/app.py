@@ -257,7 +257,7 @@ class TcsexamApp(App):
         number = self.runs.index(slot)
         slot.loading = True
         slot.generation += 1
-        slot.progress, slot.load_started = "starting the loader", time.monotonic()
+        slot.progress, slot.load_started = "starting", time.monotonic()
         for loader, run in list(self._loaders.items()):
             if run == number:  # its result would be dropped: the newer load replaces it
                 loader.stop()

@@ -33,9 +33,7 @@ class DashboardConfig:
     watch: bool = False
     tau2: str | None = None
     thresholds: dict[str, float] = field(default_factory=dict)
-    # load in a loader process (False: in the dashboard's); per-instance scores cross back unless the inputs
-    # are large (None) or always as columns (True)
-    isolate: bool | None = None
+    isolate: bool | None = None  # load in a loader process: None = when the run is large (state.is_large)
     more_runs: list[str] = field(default_factory=list)  # the RUN_DIRs after the first (`tcsexam tui A B ...`)
 
 
@@ -183,12 +181,27 @@ def input_bytes(paths) -> int:
     return total
 
 
+def is_large(paths) -> bool:
+    """Whether a run's load could hold the dashboard's interpreter for long: its files (attempts, cohort,
+    records) over LARGE_INPUT_BYTES, or an attempts table over LARGE_ATTEMPTS_BYTES (about 2,500 rows:
+    scoring a few hundred models takes seconds)."""
+    with contextlib.suppress(OSError):
+        if Path(paths.attempts).stat().st_size > LARGE_ATTEMPTS_BYTES:
+            return True
+    return input_bytes(paths) > LARGE_INPUT_BYTES
+
+
+LARGE_ATTEMPTS_BYTES = 256 * 2**10
+
+
 def load_state(config: DashboardConfig, progress=None, started=None) -> DashboardState:
-    """Load and score a run (raises scoring.errors.InputError on rejected input), in a loader process
-    (``LoaderProcess``) unless ``config.isolate`` is False; ``progress(text)`` hears what is being read,
-    ``started(loader)`` is given the process (the dashboard stops it when it quits)."""
-    if config.isolate is False:
-        return load_state_here(config, progress=progress)
+    """Load and score a run (raises scoring.errors.InputError on rejected input); ``progress(text)`` hears
+    what is being read. A large run (``is_large``; ``config.isolate`` True: any run) is loaded in a loader
+    process (``LoaderProcess``), given to ``started(loader)`` (the dashboard stops it when it quits); a
+    small one here (it takes about a second, and a loader process would add one for its imports)."""
+    paths = resolve_paths(config)
+    if config.isolate is False or (config.isolate is None and not is_large(paths)):
+        return load_state_here(config, paths, progress)
     with LoaderProcess(config) as loader:
         if started is not None:
             started(loader)
@@ -352,8 +365,8 @@ def load_compact_state(config: DashboardConfig, progress=None) -> DashboardState
 
     paths = resolve_paths(config)
     state = load_state_here(config, paths, progress)
-    if config.isolate is None and input_bytes(paths) <= LARGE_INPUT_BYTES:
-        return state  # small: the per-instance scores come back as they are (Compare's instance counts)
+    if input_bytes(paths) <= LARGE_INPUT_BYTES:
+        return state  # few records: the per-instance scores come back as they are (Compare's instance counts)
     if progress is not None and state.scores:
         progress(f"making the instance columns of {len(state.scores):,} attempts")
     state.columns = {key: columns_from_score(score) for key, score in state.scores.items()}

@@ -220,12 +220,12 @@ def top_line(document: dict) -> tuple:
         return (("Leader: ", ""), (lead, "bold"), (f" with {fmt(document['models'][lead]['index'], 2)} points", ""))
     named = group[:TOP_GROUP_NAMED] if len(group) > TOP_GROUP_NAMED + 1 else group
     parts: list = [
-        (f"No single leader: top group of {len(group):,} " if named != group else "No single leader: top group ", "")
+        (f"No single leader: top group of {len(group):,}: " if named != group else "No single leader: top group ", "")
     ]
     for i, model in enumerate(named):
         parts += [((", " if i else ""), ""), (model, "bold")]
     if named != group:
-        parts.append((f" and {len(group) - len(named):,} more", ""))
+        parts.append((f", and {len(group) - len(named):,} more", ""))
     parts.append((" (rank 1 not separated at 95%, Holm-corrected)", ""))
     return tuple(parts)
 
