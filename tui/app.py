@@ -379,7 +379,8 @@ class TcsexamApp(App):
         if message.reason != "start":
             self.notify(f"Reloaded{self._run_named(message.run)}: status {slot.state.document['status']}", markup=False)
         self._watch()
-        self.call_after_refresh(self.heap.settle)  # once the panes hold the new state (tui/heap.py)
+        many = len(slot.state.document["models"]) > STEPPED_FROM
+        self.call_after_refresh(self.heap.settle_later if many else self.heap.settle)  # tui/heap.py
         if message.run != self.current:
             self._diagnostics()
             self._header()
