@@ -167,6 +167,9 @@ def main(argv=None) -> dict:
     a = p.parse_args(argv)
     from tests.bench.synth import write_cohort
 
+    # as an install does: compile the sources once (this environment sets PYTHONDONTWRITEBYTECODE, and a
+    # module the dashboard imports while it runs would be compiled on its event loop each time)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "scoring", "tui"], cwd=ROOT, check=True)
     with tempfile.TemporaryDirectory(dir=a.workdir) as tmp:
         out = Path(tmp) / f"cohort-{a.models}"
         write_cohort(out, a.models)
