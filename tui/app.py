@@ -33,7 +33,7 @@ from .widgets.diagnostics import DiagnosticsPane
 from .widgets.footer import DashboardFooter
 from .widgets.instances import InstancesPane
 from .widgets.leaderboard import LeaderboardPane, LeaderboardRowChosen
-from .widgets.overview import OverviewPane
+from .widgets.overview import TURN_S, OverviewPane
 from .widgets.passk import PassKPane
 from .widgets.tau2 import Tau2Pane
 
@@ -673,9 +673,9 @@ class TcsexamApp(App):
             if not rest or self._quitting or self.state is not state or not self._alive():
                 return
             rest[0]()
-            self.call_later(run, rest[1:])
+            self.set_timer(TURN_S, partial(run, rest[1:]))
 
-        self.call_later(run, steps)
+        self.set_timer(TURN_S, partial(run, steps))
 
     def on_model_selected(self, message: ModelSelected) -> None:
         if not self._alive():

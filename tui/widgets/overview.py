@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,6 +20,7 @@ from .loading import run_loading_widget
 from .tables import SteadyDataTable
 
 FILL_CHUNK = 200  # rows added to the table per turn of the event loop
+TURN_S = 0.005  # a timer, not call_later: the messages of one widget are handled back to back, keys wait
 
 
 class OverviewTable(SteadyDataTable):
@@ -126,12 +129,12 @@ class OverviewPane(Vertical):
                 return  # refilled meanwhile
             self._add_rows(table, rows[at : at + FILL_CHUNK])
             if at + FILL_CHUNK < len(rows):
-                self.call_later(more, at + FILL_CHUNK)
+                self.set_timer(TURN_S, partial(more, at + FILL_CHUNK))
             else:
                 self._filling = None
                 self._ordered(table, current)
 
-        self.call_later(more, FILL_CHUNK)
+        self.set_timer(TURN_S, partial(more, FILL_CHUNK))
 
     def _add_rows(self, table: DataTable, rows: list) -> None:
         for row in rows:
