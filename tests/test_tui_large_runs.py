@@ -274,3 +274,26 @@ def test_a_run_with_a_large_attempts_table_is_loaded_in_a_loader_process(demo_co
     body = "".join(lines[1:])
     attempts.write_text(lines[0] + body * (LARGE_ATTEMPTS_BYTES // len(body) + 1))
     assert is_large(paths)
+
+
+async def test_the_palette_of_many_models_lists_their_commands_once_something_is_typed():
+    import dataclasses
+
+    from tests.conftest import palette_prompts, run_command
+    from tui.commands import MODEL_HITS
+
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        doc = many_models(app.state.document, 300)
+        app.shown.state = dataclasses.replace(app.state, document=doc)
+        app.selected_model = "model-0000"
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.5)
+        assert not [p for p in palette_prompts(app) if p.startswith(("Jump to model", "Compare"))]
+        await pilot.press("escape")
+        await pilot.pause()
+        prompts = await run_command(pilot, "model-0123", enter=False)
+        assert "Jump to model model-0123" in prompts
+        assert "Compare model-0000 vs model-0123" in prompts
+        assert len([p for p in prompts if p.startswith(("Jump to model", "Compare"))]) <= MODEL_HITS

@@ -16,7 +16,12 @@ MODEL_HITS = 100  # the most per-model commands (jump, compare) the palette is g
 
 
 class DashboardCommands(Provider):
-    def _commands(self) -> list[tuple[str, object, str]]:
+    def _commands(self, models: list | None = None) -> list[tuple[str, object, str]]:
+        """The palette's commands; ``models``: the per-model ones (``_model_commands``) to list among them
+        (None: all of them when there are at most MODEL_HITS, else none)."""
+        if models is None:
+            found = self._model_commands()
+            models = found if len(found) <= MODEL_HITS else []
         app = self.app
         out: list[tuple[str, object, str]] = [
             ("Export index.json", app.action_export, f"write {app.config.output}"),
@@ -50,6 +55,7 @@ class DashboardCommands(Provider):
                     )
         state = getattr(app, "state", None)
         if state is not None:
+            out += models
             out.append(("Filter instances: all statuses", partial(app.filter_instances, None), "the Instances tab"))
             for status in STATUS_CODES:
                 out.append((f"Filter instances: {status}", partial(app.filter_instances, status), "the Instances tab"))
@@ -86,14 +92,12 @@ class DashboardCommands(Provider):
     # their commands only once something is typed, and then the MODEL_HITS best of them: it builds a line
     # for every hit it is given (4,000 hits at 2,000 models took over a second to open).
     async def discover(self) -> Hits:
-        model_commands = self._model_commands()
-        listed = self._commands() + (model_commands if len(model_commands) <= MODEL_HITS else [])
-        for text, command, help_text in listed:
+        for text, command, help_text in self._commands():
             yield DiscoveryHit(escape(text), command, text=text, help=escape(help_text))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for text, command, help_text in self._commands():
+        for text, command, help_text in self._commands([]):
             score = matcher.match(text)
             if score > 0:
                 yield Hit(score, matcher.highlight(escape(text)), command, text=text, help=escape(help_text))
