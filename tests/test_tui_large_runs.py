@@ -297,3 +297,30 @@ async def test_the_palette_of_many_models_lists_their_commands_once_something_is
         assert "Jump to model model-0123" in prompts
         assert "Compare model-0000 vs model-0123" in prompts
         assert len([p for p in prompts if p.startswith(("Jump to model", "Compare"))]) <= MODEL_HITS
+
+
+async def test_the_overview_of_many_models_fills_in_chunks_and_sorts_the_rows_it_holds():
+    from tui.views import overview_rows, sort_rows
+    from tui.widgets.overview import FILL_CHUNK
+
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        doc = many_models(app.state.document, 2 * FILL_CHUNK + 50)
+        for i, m in enumerate(doc["models"].values()):  # distinct indices: one order by index
+            m["index"] = float(i % 97) + i / 1000
+        pane = app.main.query_one(OverviewPane)
+        table = pane.query_one(DataTable)
+        pane.show(doc, None)
+        assert table.row_count == FILL_CHUNK  # the first chunk at once, the others in later turns
+        await pilot.pause()
+        pane.action_sort_reverse()  # a sort while rows are still being added starts the fill again
+        await wait_for(pilot, lambda: pane._filling is None)
+        expected = [r.model for r in sort_rows(overview_rows(doc), 2, False)]
+        shown = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
+        assert shown == expected
+        table.move_cursor(row=table.get_row_index(expected[10]))
+        pane.action_sort_reverse()  # a sort of the rows held: same rows, new order, cursor kept
+        await pilot.pause()
+        assert [str(table.get_row_at(i)[0]) for i in range(table.row_count)] == expected[::-1]
+        assert table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value == expected[10]
