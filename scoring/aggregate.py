@@ -24,9 +24,9 @@ from .models import AttemptRow
 from .passk import DEFAULT_THRESHOLDS, mean_pass_hat_k, successes
 from .planning import shares_of_ci
 from .ranks import ranks_of_document
-from .rules import Checked, check_rules
+from .rules import Checked, Ignored, check_rules
 from .safety import NumberTooLarge, finite_fsum, finite_mean, require_finite
-from .uncertainty import ci_block
+from .uncertainty import ci_block, ci_blocks
 from .vocab import STATUS_ORDER, TRACKS, WEIGHTS
 
 
@@ -40,8 +40,12 @@ def valid_scores(rows: list[AttemptRow]) -> list[float]:
     return [r.score for r in rows if r.adopted and r.score_status == "valid" and r.score is not None]
 
 
-def aggregate_model(model: str, rows: list[AttemptRow], run: Run, thresholds: dict[str, float]) -> dict:
-    """R1 and the incomplete / provisional rules of SPEC 4 for one model; pass^k (SPEC 5); ci (SPEC 9)."""
+def aggregate_model(
+    model: str, rows: list[AttemptRow], run: Run, thresholds: dict[str, float]
+) -> tuple[dict, dict[str, list[float] | None]]:
+    """R1 and the incomplete / provisional rules of SPEC 4 for one model; pass^k (SPEC 5). Its ``ci``
+    (SPEC 9) is left to ``attach_ci``, for all models at once: the model's entry and its task means by
+    track (None for a track with an incomplete task) are returned."""
     cohort = run.cohort
     by_item: dict[str, list[AttemptRow]] = defaultdict(list)
     for r in rows:
@@ -134,11 +138,7 @@ def aggregate_model(model: str, rows: list[AttemptRow], run: Run, thresholds: di
     statuses = [t["status"] for t in tasks.values()]
     status = max(statuses, key=STATUS_ORDER.__getitem__) if statuses else "complete"
 
-    ci = ci_block(track_scores, index, WEIGHTS)
-    budget = shares_of_ci(ci, WEIGHTS) if ci["index"] is not None else None
-    if budget is not None:  # SPEC 12.4: left out when var = 0 (or a track has no se)
-        ci["index"]["shares"] = budget
-    return {
+    entry = {
         "status": status,
         "index": index,
         "track_means": track_means,
@@ -146,8 +146,33 @@ def aggregate_model(model: str, rows: list[AttemptRow], run: Run, thresholds: di
         "coverage": coverage,
         "pass_hat_k": pass_hat_k_by_track(tasks, by_item, thresholds),
         "issues": issues,
-        "ci": ci,
     }
+    return entry, track_scores
+
+
+def attach_ci(models: dict[str, dict], track_scores: dict[str, dict], overflow: dict[str, NumberTooLarge]) -> None:
+    """Each model's ``ci`` block (SPEC 9) with its variance budget (SPEC 12.4), computed for all models
+    at once; when a value overflows, model by model to find which (``overflow`` receives it)."""
+    names = list(models)
+    try:
+        blocks: list[dict | None] = list(
+            ci_blocks([track_scores[m] for m in names], [models[m]["index"] for m in names], WEIGHTS)
+        )
+    except NumberTooLarge:
+        blocks = []
+        for m in names:
+            try:
+                blocks.append(ci_block(track_scores[m], models[m]["index"], WEIGHTS))
+            except NumberTooLarge as exc:
+                overflow[m] = exc
+                blocks.append(None)
+    for m, ci in zip(names, blocks, strict=True):
+        if ci is None:
+            continue
+        budget = shares_of_ci(ci, WEIGHTS) if ci["index"] is not None else None
+        if budget is not None:  # SPEC 12.4: left out when var = 0 (or a track has no se)
+            ci["index"]["shares"] = budget
+        models[m]["ci"] = ci
 
 
 def index_from_track_means(track_means: dict[str, float | None]) -> float | None:
@@ -183,19 +208,34 @@ def pass_hat_k_by_track(
     return out
 
 
-def ignored_rows_summary(ignored: list[tuple[AttemptRow, str]]) -> dict:
-    """SPEC 4: rows of models outside the cohort or items outside the suite, counted and listed."""
-    models = Counter(r.model for r, why in ignored if why.startswith("model"))
-    items = Counter(r.item for r, why in ignored if why.startswith("item"))
+def ignored_rows_summary(ignored: list[Ignored]) -> dict:
+    """SPEC 4: rows of models outside the cohort or items outside the suite, counted and listed; a row
+    whose name is close to a cohort model or suite item carries that name as ``did_you_mean``."""
+    models = Counter(i.row.model for i in ignored if i.reason.startswith("model"))
+    items = Counter(i.row.item for i in ignored if i.reason.startswith("item"))
+    rows = []
+    for i in ignored:
+        r = i.row
+        entry = {"line": r.line, "model": r.model, "track": r.track, "item": r.item, "attempt": r.attempt}
+        entry["reason"] = i.reason
+        if i.did_you_mean is not None:
+            entry["did_you_mean"] = i.did_you_mean
+        rows.append(entry)
     return {
         "count": len(ignored),
         "models_outside_cohort": dict(sorted(models.items())),
         "items_outside_suite": dict(sorted(items.items())),
-        "rows": [
-            {"line": r.line, "model": r.model, "track": r.track, "item": r.item, "attempt": r.attempt, "reason": why}
-            for r, why in ignored
-        ],
+        "rows": rows,
     }
+
+
+def ignored_row_finding(row: dict) -> tuple[str, str]:
+    """How ``validate``, ``score`` and the dashboard word an ignored row of index.json: (kind, message).
+    A row whose name is close to one of the cohort or suite is a warning asking whether that name
+    was meant; any other is an ``ignored row`` with its reason."""
+    if row.get("did_you_mean"):
+        return "warning", f"ignored row: {row['reason']}; did you mean '{row['did_you_mean']}'?"
+    return "ignored row", row["reason"]
 
 
 def overflow_problem(exc: NumberTooLarge, model: str, rows: list[AttemptRow], run: Run) -> Problem:
@@ -220,12 +260,17 @@ def evaluate_run(run: Run, thresholds: dict[str, float] | None = None) -> tuple[
     if run.paths.records is not None and run.reference is not None:
         rescore_from_records(run, checked, problems)
     problems.raise_if_any()
-    models = {}
+    models, track_scores = {}, {}
+    overflow: dict[str, NumberTooLarge] = {}
     for m in run.cohort.models:
         try:
-            models[m] = aggregate_model(m, checked.by_model.get(m, []), run, thresholds)
-        except NumberTooLarge as exc:  # SPEC 13: rejected input naming the value and its row
-            problems.extend([overflow_problem(exc, m, checked.by_model.get(m, []), run)])
+            models[m], track_scores[m] = aggregate_model(m, checked.by_model.get(m, []), run, thresholds)
+        except NumberTooLarge as exc:
+            overflow[m] = exc
+    attach_ci(models, track_scores, overflow)
+    for m in run.cohort.models:  # SPEC 13: rejected input naming the value and its row, in cohort order
+        if m in overflow:
+            problems.extend([overflow_problem(overflow[m], m, checked.by_model.get(m, []), run)])
     problems.raise_if_any()
     result = {
         "status": worst_status([m["status"] for m in models.values()]),

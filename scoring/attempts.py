@@ -24,8 +24,10 @@ from .models import AttemptRow, problems_from_validation
 from .safety import check_name
 from .vocab import OPTIONAL_COLUMNS, REQUIRED_COLUMNS
 
+# the score cells the loader reads (the attempts-row schema uses the same patterns): a decimal number,
+# or nan / inf / infinity in any case with an optional sign (only an excluded row may keep one, SPEC 4)
 _NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
-_NON_FINITE = re.compile(r"^[+-]?(?:nan|inf|infinity)$", re.IGNORECASE)
+_NON_FINITE = re.compile(r"^[+-]?(?:[nN][aA][nN]|[iI][nN][fF](?:[iI][nN][iI][tT][yY])?)$")
 
 
 @dataclass

@@ -102,13 +102,16 @@ def parse_threshold(text: str) -> tuple[str, float]:
     return track, number
 
 
-def add_run_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "run_dir",
-        nargs="?",
-        metavar="RUN_DIR",
-        help="folder with attempts.csv, cohort.json and records/ (or give --attempts and --cohort)",
-    )
+def add_run_arguments(p: argparse.ArgumentParser, positional: bool = True) -> None:
+    """The input options of section 2 that every command reading a run takes (``tui`` names its
+    RUN_DIRs itself: ``positional=False``)."""
+    if positional:
+        p.add_argument(
+            "run_dir",
+            nargs="?",
+            metavar="RUN_DIR",
+            help="folder with attempts.csv, cohort.json and records/ (default: the current folder)",
+        )
     p.add_argument("--suite", help="lite, full or a suite manifest PATH (must agree with the cohort)")
     p.add_argument("--attempts", metavar="CSV", help="attempts table (default RUN_DIR/attempts.csv)")
     p.add_argument("--cohort", metavar="JSON", help="cohort declaration (default RUN_DIR/cohort.json)")
@@ -131,10 +134,12 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
     ``tui.cli`` adds ``tui`` to them)."""
     parser = Parser(
         prog="tcsexam",
-        description="Scoring engine and dashboard for the TCSExam benchmark.",
+        description="Scoring engine and dashboard for the TCSExam benchmark. Formats, rules and every "
+        "command: the docs/ folder of the project (docs/commands.md).",
         epilog=epilog(
-            "  tcsexam score sample_runs/demo --output build/index.json\n"
-            "  tcsexam validate sample_runs/demo\n"
+            "  tcsexam demo my-demo\n"
+            "  tcsexam validate my-demo\n"
+            "  tcsexam score my-demo --output build/index.json\n"
             "  tcsexam table build/index.json --format latex --output table.tex\n"
             "  tcsexam COMMAND --help"
         ),
@@ -144,13 +149,27 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
     sub.required = True
 
     p = sub.add_parser(
+        "demo",
+        help="copy the bundled demo run into a folder, to try every command on",
+        description="Copies the bundled synthetic demo run (attempts.csv, cohort.json, records/) into DIR, "
+        "which must be new or empty, and prints the next commands to try. Its cohort names the bundled "
+        "synthetic benchmark, so it runs without --benchmark.",
+        epilog=epilog(
+            "  tcsexam demo my-demo\n  tcsexam score my-demo",
+            "exit codes:\n  0  copied\n  1  DIR exists and is not an empty folder (nothing written)\n  2  usage error",
+        ),
+    )
+    p.add_argument("dir", metavar="DIR", help="a new or empty folder")
+
+    p = sub.add_parser(
         "solver-score",
         help="score one solver attempt's instance records against the reference",
-        description="One attempt of one solver task scored against the fixed reference (SPEC 3); the "
+        description="One attempt of one solver task scored against the fixed reference (docs/rules.md, "
+        "'Solver score'); the "
         "relative_score is what goes into attempts.csv (tcsexam fill does it for a whole run).",
         epilog=epilog(
-            "  tcsexam solver-score --task maxcut-mqlib --records records/m/maxcut-mqlib/1.json "
-            "--output maxcut-1.json\n"
+            "  tcsexam solver-score --task maxcut-mqlib --reference lite "
+            "--records my-demo/records/atlas-70b/maxcut-mqlib/1.json --output maxcut-1.json\n"
             "  tcsexam solver-score --task maxcut-mqlib --records r.json --reference lite "
             "--reference-id paper-k3-fixed-260925 --output -",
             "exit codes:\n  0  scored and written\n  1  rejected records or reference (nothing written)\n"
@@ -178,10 +197,11 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
     p = sub.add_parser(
         "score",
         help="compute index.json for a run",
-        description="The TCSExam index of every model of the cohort (SPEC 4, 7); a summary table on "
+        description="The TCSExam index of every model of the cohort (docs/rules.md; the output: "
+        "docs/formats.md#indexjson); a summary table on "
         "standard output (standard error with --output -).",
         epilog=epilog(
-            "  tcsexam score sample_runs/demo\n"
+            "  tcsexam score my-demo\n"
             "  tcsexam score run/ --output build/index.json --threshold solver=0.6\n"
             "  tcsexam score run/ --output - | jq .models"
         ),
@@ -197,7 +217,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
         "KIND: MODEL: ITEM[ attempt A][ (line L)]: MESSAGE\n"
         "with KIND one of: warning, incomplete, provisional, excluded, ignored row.",
         epilog=epilog(
-            "  tcsexam validate sample_runs/demo\n  tcsexam validate run/ | grep '^incomplete: '",
+            "  tcsexam validate my-demo\n  tcsexam validate run/ | grep '^incomplete: '",
             "exit codes:\n  0  accepted: complete or provisional\n  3  accepted: incomplete\n"
             "  1  rejected input: every problem on stderr, naming file, line or record, and field\n"
             "  2  usage error",
@@ -208,7 +228,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
     p = sub.add_parser(
         "tau2",
         help="tau2-bench results: pass^k, termination reasons, reward-gate audit",
-        description="pass^k, termination reasons and the reward-gate audit of a tau2-bench run (SPEC 8).",
+        description="pass^k, termination reasons and the reward-gate audit of a tau2-bench run (docs/tau2.md).",
         epilog=epilog(
             "  tcsexam tau2 results.json\n  tcsexam tau2 run-folder/ --output tau2.json",
             "exit codes:\n  0  read and summarised\n  1  rejected input (nothing written)\n  2  usage error",
@@ -220,10 +240,10 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
     p = sub.add_parser(
         "compare",
         help="paired difference of two models of a run",
-        description="The paired difference A - B over the tasks both models have scored, with 95%% "
-        "task-clustered t intervals (SPEC 9).",
+        description="The paired difference A - B over the tasks both models have scored, with 95% "
+        "task-clustered t intervals (docs/rules.md#intervals, #per-task-differences).",
         epilog=epilog(
-            "  tcsexam compare sample_runs/demo --models atlas-70b cirrus-mini\n"
+            "  tcsexam compare my-demo --models atlas-70b cirrus-mini\n"
             "  tcsexam compare run/ --models A B --output compare.json",
             "exit codes:\n  0  compared\n  1  rejected input or unknown model (nothing written)\n  2  usage error",
         ),
@@ -234,7 +254,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
 
     p = sub.add_parser(
         "schema",
-        help="JSON Schema (draft 2020-12) of every format (SPEC 11)",
+        help="JSON Schema (draft 2020-12) of every format",
         description="The JSON Schema of a format the tool reads or writes, generated from the types "
         "that decode or check it. Without NAME: every schema, as one JSON object by name on standard "
         "output, or DIR/<name>.schema.json each.",
@@ -258,6 +278,13 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
     return parser, sub
 
 
+def know_command_parsers(sub: argparse._SubParsersAction) -> None:
+    """Each command's parser remembered in its parsed arguments, for the usage line of an error
+    found after parsing."""
+    for command_parser in sub.choices.values():
+        command_parser.set_defaults(command_parser=command_parser)
+
+
 def fmt(x: float | None, digits: int = TRACK_DIGITS) -> str:
     """A number as text a script parses: fixed decimals, ASCII minus, ``NA`` when missing."""
     return NA if x is None else f"{x:.{digits}f}"
@@ -271,10 +298,24 @@ def summary_table(document: dict) -> str:
             f"{escape_for_terminal(name):<24} {m['status']:<12} {fmt(m['index'], INDEX_DIGITS):>8}  "
             + "  ".join(f"{fmt(m['track_means'][t]):>6}" for t in TRACKS)
         )
-    ign = document["ignored_rows"]["count"]
-    if ign:
-        rows.append(f"ignored rows (models outside the cohort, items outside the suite): {ign}")
     return "\n".join(rows)
+
+
+def ignored_rows_line(document: dict, args) -> str | None:
+    """``score``'s line on the ignored rows, with the command that lists them; None without any."""
+    import shlex
+
+    ign = document["ignored_rows"]["count"]
+    if not ign:
+        return None
+    words = ["tcsexam", "validate"] + ([args.run_dir] if args.run_dir else [])
+    for option in ("suite", "attempts", "cohort", "records", "benchmark"):
+        if getattr(args, option, None):
+            words += [f"--{option}", getattr(args, option)]
+    return (
+        f"ignored rows (models outside the cohort, items outside the suite): {ign}; "
+        f"run `{shlex.join(words)}` to list them"
+    )
 
 
 def findings(document: dict) -> list[str]:
@@ -296,9 +337,22 @@ def findings(document: dict) -> list[str]:
         for a in m["coverage"]["excluded"]:
             note = f"note: {a['note']}" if a["note"] else "no note"
             out.append(("excluded", name, where(a["item"], a["attempt"], a["line"]), f"not adopted ({note})"))
+    return [escape_for_terminal(f"{kind}: {model}: {at}: {message}") for kind, model, at, message in out] + (
+        ignored_findings(document)
+    )
+
+
+def ignored_findings(document: dict, warnings_only: bool = False) -> list[str]:
+    """``validate``'s lines of the ignored rows (``score`` prints their warnings, the likely typos)."""
+    from .aggregate import ignored_row_finding
+
+    out = []
     for r in document["ignored_rows"]["rows"]:
-        out.append(("ignored row", r["model"], where(r["item"], r["attempt"], r["line"]), r["reason"]))
-    return [escape_for_terminal(f"{kind}: {model}: {at}: {message}") for kind, model, at, message in out]
+        kind, message = ignored_row_finding(r)
+        if kind == "warning" or not warnings_only:
+            at = f"{r['item']} attempt {r['attempt']} (line {r['line']})"
+            out.append(escape_for_terminal(f"{kind}: {r['model']}: {at}: {message}"))
+    return out
 
 
 def paths_for(args, default_run: Path | None = None):
@@ -317,9 +371,13 @@ def paths_for(args, default_run: Path | None = None):
 
 
 def load_for(args, default_run: Path | None = None):
+    """The run the options name, loaded; its notices (the synthetic sample, SPEC 2) on standard error."""
     from .inputs import load_run
 
-    return load_run(paths_for(args, default_run))
+    run = load_run(paths_for(args, default_run))
+    for notice in run.notices:
+        say_on(notice, sys.stderr)
+    return run
 
 
 def option_inputs(args) -> tuple[list[Path], list[Path]]:
@@ -395,10 +453,14 @@ def cmd_score(args) -> int:
     target = output_target(args, *run_inputs(run))
     document = build_index(run, thresholds_of(args))
     if target is None:
-        write_to(None, dumps(document))
+        write_to(None, dumps(document, finite=True))
     else:
         write_index(target, document)
     say(summary_table(document), args)
+    if line := ignored_rows_line(document, args):
+        say(line, args)
+    for warning in ignored_findings(document, warnings_only=True):
+        say_on(warning, sys.stderr)
     say(f"{document['status']}: index.json written to {args.output}", args)
     return EXIT_FOR_STATUS[document["status"]]
 
@@ -410,8 +472,11 @@ def cmd_validate(args) -> int:
     document = build_index(run, thresholds_of(args))
     n_rows = len(run.attempts.rows)
     found = findings(document)
+    ign = document["ignored_rows"]["count"]
+    # a run with ignored rows is accepted, but never "no problems": a typo lands there
+    verdict = f"no rejections; {ign} ignored row{'' if ign == 1 else 's'} (see below)" if ign else "no problems"
     print(
-        f"no problems: {n_rows} rows, {len(document['models'])} models, status {document['status']}, "
+        f"{verdict}: {n_rows} rows, {len(document['models'])} models, status {document['status']}, "
         f"{len(found)} finding{'' if len(found) == 1 else 's'}"
     )
     for line in found:
@@ -485,7 +550,39 @@ def cmd_schema(args) -> int:
     return EXIT_OK
 
 
+def cmd_demo(args) -> int:
+    """``tcsexam demo DIR``: the bundled demo run copied into DIR (absent or empty), in one rename."""
+    import shutil
+    import tempfile
+
+    from .inputs import demo_run
+
+    target = Path(args.dir)
+    if target.is_symlink() or (target.exists() and not target.is_dir()):
+        raise InputError([Problem(str(target), "", "", "exists and is not a folder: give a new or empty folder")])
+    if target.is_dir() and any(target.iterdir()):
+        raise InputError([Problem(str(target), "", "", "is not empty: give a new or empty folder")])
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    try:
+        shutil.copytree(demo_run(), staging, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
+        staging.chmod(0o755)
+        staging.replace(target)  # an empty folder is replaced, an absent one made
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    shown = escape_for_terminal(str(target))
+    print(
+        f"demo: the bundled demo run (3 models, suite lite, synthetic benchmark) copied to {shown}\n"
+        "next:\n"
+        f"  tcsexam validate {shown}          # what is missing, provisional or excluded (exit 3)\n"
+        f"  tcsexam score {shown} --output {shown}/index.json   # the index (exit 3: one model incomplete)\n"
+        f"  tcsexam tui {shown}               # the dashboard"
+    )
+    return EXIT_OK
+
+
 COMMANDS = {
+    "demo": cmd_demo,
     "solver-score": cmd_solver_score,
     "score": cmd_score,
     "validate": cmd_validate,
@@ -503,8 +600,8 @@ def run(command, args, parser: argparse.ArgumentParser) -> int:
     except InputError as exc:
         say_on(format_problems(exc.problems), sys.stderr)
         return EXIT_REJECTED
-    except UsageError as exc:
-        parser.print_usage(sys.stderr)
+    except UsageError as exc:  # found after parsing: the command's own usage line, as argparse gives it
+        getattr(args, "command_parser", parser).print_usage(sys.stderr)
         say_on(f"tcsexam {args.command}: error: {exc}", sys.stderr)
         return EXIT_USAGE
     except Interrupted as exc:  # SIGINT, SIGTERM or SIGHUP during a write: nothing left behind
@@ -526,7 +623,8 @@ def run(command, args, parser: argparse.ArgumentParser) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """The headless command line (``python -m scoring``); ``tcsexam`` itself is ``tui.cli``."""
-    parser, _ = build_parser()
+    parser, sub = build_parser()
+    know_command_parsers(sub)
     args = parser.parse_args(argv)
     return run(COMMANDS[args.command], args, parser)
 

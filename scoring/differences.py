@@ -7,9 +7,12 @@ where A or B is better. The inputs are plain: task means by item, and per
 solver task one Phi array (over the reference's scored instances, in
 reference order) per adopted attempt.
 
-``paired_comparison`` is the one place of SPEC 9's paired comparison (the
-per-task differences A − B, their task-clustered t intervals per track and the
-weighted index interval): ``compare`` shows it and ``ranks`` tests it.
+SPEC 9's paired comparison (the per-task differences A − B, their task-clustered t
+intervals per track and the weighted index interval) is computed over arrays:
+``paired_index_rows`` gives the index difference, se and df of any number of pairs at once
+(``ranks`` tests every pair of a cohort through it) from the formulas of
+``uncertainty`` (``mean_se_rows``, ``index_se_df_rows``), and ``paired_comparison`` (what
+``compare`` shows of one pair) applies the same formulas to one row.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from typing import TypedDict
 import numpy as np
 
 from .results import InstanceCounts, TaskDifference
-from .uncertainty import track_interval, weighted_interval
+from .safety import NumberTooLarge
+from .uncertainty import index_se_df_rows, index_value_rows, mean_se_rows, track_interval, weighted_interval
 from .vocab import Track
 
 EQUAL_TOLERANCE = 1e-12  # SPEC 12.2: equal means |difference| <= 1e-12
@@ -74,9 +78,60 @@ def paired_comparison(a: TaskMeans, b: TaskMeans, weights: Mapping[str, float]) 
             tracks[t] = track_interval(diffs)
     index = None
     if all(t in tracks for t in weights):
-        value = math.fsum(weights[t] * tracks[t]["mean"] for t in weights)
+        means = np.array([[tracks[t]["mean"] for t in weights]])
+        value = float(index_value_rows(means, np.array([weights[t] for t in weights], dtype=float))[0])
         index = weighted_interval(value, tracks, dict(weights))
     return {"tasks": tasks, "tracks": tracks, "index": index}
+
+
+def task_matrices(task_means: Sequence[TaskMeans], weights: Mapping[str, float]) -> dict[str, np.ndarray]:
+    """Per track of ``weights``: the task means of the models as a (models × the track's tasks) array,
+    NaN where a task has no mean; tasks in the order they first appear (suite order)."""
+    items: dict[str, Track] = {}
+    for means in task_means:
+        for item, (track, _) in means.items():
+            items.setdefault(item, track)
+    out = {}
+    for t in weights:
+        names = [item for item, track in items.items() if track == t]
+        matrix = np.full((len(task_means), len(names)), np.nan)
+        for row, means in enumerate(task_means):
+            for col, item in enumerate(names):
+                value = means.get(item, (t, None))[1]
+                if value is not None:
+                    matrix[row, col] = value
+        out[t] = matrix
+    return out
+
+
+def paired_index_rows(
+    matrices: Mapping[str, np.ndarray], a: np.ndarray, b: np.ndarray, weights: Mapping[str, float]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """SPEC 9's paired index difference of the models in rows ``a[k]`` − ``b[k]`` of ``matrices``
+    (``task_matrices``), over the tasks both have scored: per pair the difference Σ w·mean of the
+    per-task differences (NaN when a track has no common task), its se (NaN when a track has fewer
+    than 2) and its Welch–Satterthwaite df (NaN when se = 0 or has no value)."""
+    means, ses, ms = [], [], []
+    for t in weights:
+        x = matrices[t]
+        xa, xb = x[a], x[b]
+        valid = ~(np.isnan(xa) | np.isnan(xb))
+        with np.errstate(invalid="ignore", over="ignore"):
+            mean, se, m = mean_se_rows(xa - xb, valid)
+        means.append(mean)
+        ses.append(se)
+        ms.append(m)
+    w = np.array([weights[t] for t in weights], dtype=float)
+    m_all = np.stack(ms, axis=1)
+    track_means = np.stack(means, axis=1)
+    difference = index_value_rows(track_means, w)
+    difference[(m_all == 0).any(axis=1)] = np.nan
+    se, df = index_se_df_rows(np.stack(ses, axis=1), m_all, w)
+    bad = np.isinf(difference) | np.isinf(se)
+    if bad.any():  # SPEC 13: named by the largest of the pair's track means
+        row = track_means[int(np.flatnonzero(bad)[0])].tolist()
+        raise NumberTooLarge("the index difference of two models", max(row, key=abs))
+    return difference, se, df
 
 
 def instance_scores(attempts: Sequence[np.ndarray]) -> np.ndarray:

@@ -7,16 +7,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .attempts import AttemptsTable, load_attempts
-from .errors import InputError, Problem, Problems, UsageError
+from .errors import InputError, Problem, Problems
 from .jsonio import parse_json_bytes, read_bytes
 from .models import Cohort, SuiteManifest, validate_object
 from .reference import (
+    GIVEN_BENCHMARK,
     LoadedReference,
     check_reference_identity,
-    default_benchmark,
     is_not_found,
     load_reference,
+    locate_benchmark,
     reference_path,
+    sample_benchmark_notice,
     sample_root,
 )
 from .safety import RecordsRoot, check_name
@@ -40,6 +42,7 @@ class RunPaths:
     records: Path | None
     benchmark: Path
     suite: str | None = None  # --suite as given: a name or a path
+    benchmark_source: str = GIVEN_BENCHMARK  # provenance.benchmark: how the benchmark folder was found
 
 
 def resolve_run_paths(
@@ -52,10 +55,11 @@ def resolve_run_paths(
     suite: str | None = None,
     default_run: Path | None = None,
 ) -> RunPaths:
-    """SPEC 2: RUN_DIR locates attempts.csv, cohort.json and records/; the options override single paths."""
+    """SPEC 2: RUN_DIR (default: the current folder) locates attempts.csv, cohort.json and records/;
+    the options override single paths."""
     base = Path(run_dir) if run_dir else default_run
     if base is None and not (attempts and cohort):
-        raise UsageError("give a RUN_DIR, or both --attempts and --cohort")
+        base = Path(".")
     if base is not None and not base.exists() and not (attempts and cohort):
         raise InputError([Problem(str(base), "", "", "run directory not found")])
     if base is not None and base.exists() and not base.is_dir():
@@ -70,12 +74,14 @@ def resolve_run_paths(
     if base is None:  # then both --attempts and --cohort were given (checked above)
         assert attempts and cohort
         base = Path(".")
+    bench, source = locate_benchmark(benchmark)
     return RunPaths(
         attempts=Path(attempts) if attempts else base / "attempts.csv",
         cohort=Path(cohort) if cohort else base / "cohort.json",
         records=rec,
-        benchmark=Path(benchmark) if benchmark else default_benchmark(),
+        benchmark=bench,
         suite=suite,
+        benchmark_source=source,
     )
 
 
@@ -137,6 +143,16 @@ def check_cohort_names(cohort: Cohort, file: str) -> None:
     problems.raise_if_any()
 
 
+def benchmark_notice(paths: RunPaths) -> str | None:
+    """The synthetic-sample rule (SPEC 2) for a run not loaded yet: its notice line, None, or a
+    UsageError; a cohort that cannot be read is left for the load to report."""
+    try:
+        cohort, _ = load_cohort_file(paths.cohort)
+    except InputError:
+        return None
+    return sample_benchmark_notice(paths.benchmark_source, paths.benchmark, cohort.solver_reference_id)
+
+
 def _checked(name: str, kind: str) -> str:
     problem = check_name(name, kind)
     if problem:  # the loaders reject such names where they are read: here it is a bug
@@ -163,6 +179,7 @@ class Run:
     input_paths: dict[str, Path] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)  # row-level problems still to report
     records_root: RecordsRoot | None = None  # SPEC 13: the one way into records/ for this load
+    notices: list[str] = field(default_factory=list)  # lines for standard error (the synthetic sample)
 
 
 def load_run(paths: RunPaths) -> Run:
@@ -172,16 +189,31 @@ def load_run(paths: RunPaths) -> Run:
     where: dict[str, Path] = {}
 
     cohort = attempts = suite = None
+    notices: list[str] = []
+    missing = 0  # of the cohort and the attempts table: both missing is no run at all
     try:
         cohort, data = load_cohort_file(paths.cohort)
         sha["cohort"], where["cohort"] = sha256_bytes(data), paths.cohort
     except InputError as exc:
         problems.extend(exc.problems)
+        missing += is_not_found(exc)
+    if cohort is not None:  # SPEC 2: before anything else is read
+        notice = sample_benchmark_notice(paths.benchmark_source, paths.benchmark, cohort.solver_reference_id)
+        notices += [notice] if notice else []
     try:
         attempts = load_attempts(paths.attempts)
         sha["attempts"], where["attempts"] = attempts.sha256, paths.attempts
     except InputError as exc:
         problems.extend(exc.problems)
+        missing += is_not_found(exc)
+    if missing == 2 and paths.attempts.parent == paths.cohort.parent:
+        problems.add(
+            paths.cohort.parent,
+            "",
+            "",
+            "no run here: a run folder holds cohort.json and attempts.csv (docs/formats.md); "
+            "tcsexam demo DIR makes one to try",
+        )
 
     # SPEC 6: the suite comes from the cohort; a --suite that disagrees is a rejection.
     spath: Path | None = None
@@ -234,4 +266,6 @@ def load_run(paths: RunPaths) -> Run:
     problems.raise_if_any()
     assert cohort is not None and attempts is not None and suite is not None and spath is not None
     records_root = RecordsRoot(paths.records) if paths.records is not None else None
-    return Run(paths, suite, spath, cohort, attempts, reference, sha, where, list(attempts.problems), records_root)
+    return Run(
+        paths, suite, spath, cohort, attempts, reference, sha, where, list(attempts.problems), records_root, notices
+    )

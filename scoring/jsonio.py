@@ -63,9 +63,12 @@ def find_non_finite(obj: Any, path: str = "$") -> str | None:
     return None
 
 
-def dumps(obj: Any, *, indent: bool = True) -> bytes:
-    """Serialise to JSON bytes, refusing NaN/Infinity (orjson would write null)."""
-    bad = find_non_finite(obj)
+def dumps(obj: Any, *, indent: bool = True, finite: bool = False) -> bytes:
+    """Serialise to JSON bytes, refusing NaN/Infinity (orjson would write null). ``finite``: the
+    caller made every number through a check that rejects non-finite values (index.json: the
+    means, intervals and ranks are checked where they are computed, naming the input value), so
+    the document is not walked a second time."""
+    bad = None if finite else find_non_finite(obj)
     if bad:
         raise ValueError(f"refusing to write a non-finite number at {bad}")
     option = (orjson.OPT_INDENT_2 if indent else 0) | orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_APPEND_NEWLINE
@@ -77,5 +80,5 @@ def canonical_bytes(obj: Any) -> bytes:
     return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS | orjson.OPT_SERIALIZE_NUMPY)
 
 
-def write_json(path: Path, obj: Any, *, indent: bool = True) -> None:
-    write_atomic(path, dumps(obj, indent=indent))
+def write_json(path: Path, obj: Any, *, indent: bool = True, finite: bool = False) -> None:
+    write_atomic(path, dumps(obj, indent=indent, finite=finite))

@@ -38,8 +38,8 @@ class SuiteTask(BaseModel):
     track: Track
 
 
-class SuiteManifest(BaseModel):
-    """SPEC 2.1."""
+class SuiteManifest(BaseModel):  # SPEC 2.1; the docstring is the schema's description
+    """A suite: its name and its tasks, each an item and the track it belongs to."""
 
     model_config = ConfigDict(extra="allow")
     suite: NonEmpty
@@ -52,8 +52,10 @@ class ModelPlan(BaseModel):
     attempts_per_item: dict[str, Annotated[StrictInt, Field(ge=1)]] = Field(default_factory=dict)
 
 
-class Cohort(BaseModel):
-    """SPEC 2.5. Unknown keys are rejected: a misspelt key would otherwise be silently ignored."""
+class Cohort(BaseModel):  # SPEC 2.5; the docstring is the schema's description
+    """The cohort of a run: the suite, the solver protocol and reference, the adoption rule, and the
+    attempts planned for each model. Unknown keys are rejected, so that a misspelt key is never
+    silently ignored."""
 
     model_config = ConfigDict(extra="forbid")
     suite: NonEmpty

@@ -97,11 +97,11 @@ def add_parsers(sub) -> dict:
 
     p = sub.add_parser(
         "plan",
-        help="attempts per task needed for a precision of the index (SPEC 12.3)",
+        help="attempts per task needed for a precision of the index",
         description="Per model: the within- and between-task variance of each track and the projected "
-        "95%% half-width of the index with r attempts of every task (SPEC 12.3).",
+        "95% half-width of the index with r attempts of every task (docs/rules.md#planning-attempts).",
         epilog=epilog(
-            "  tcsexam plan sample_runs/demo\n  tcsexam plan run/ --max-attempts 5 --target 5 --output plan.json",
+            "  tcsexam plan my-demo\n  tcsexam plan run/ --max-attempts 5 --target 5 --output plan.json",
             "exit codes:\n  0  planned (complete or provisional run)\n  3  planned from an incomplete run "
             "(its scored tasks only)\n  1  rejected input (nothing written)\n  2  usage error",
         ),

@@ -13,15 +13,27 @@ newline) stays as it was.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import math
+import os
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import InputError, Problem, Problems
-from .jsonio import write_atomic
-from .safety import RecordsRoot, check_name, check_output, escape_for_terminal, records_file
+from .jsonio import read_bytes, write_atomic
+from .safety import (
+    RecordsRoot,
+    changed_since_read,
+    check_name,
+    check_output,
+    escape_for_terminal,
+    read_regular_file_stamped,
+    records_file,
+    say,
+)
 from .vocab import INCOMPLETE_STATUSES, OPTIONAL_COLUMNS, REQUIRED_COLUMNS
 
 EXIT_OK, EXIT_REJECTED, EXIT_INCOMPLETE = 0, 1, 3
@@ -74,16 +86,22 @@ def init_text(cohort, suite) -> str:
 
 def run_init(args) -> int:
     """``tcsexam init`` (SPEC 10): write RUN_DIR/attempts.csv; an existing one only with --force."""
-    from .inputs import default_benchmark, load_cohort_file, load_suite_file, suite_path
+    from .inputs import load_cohort_file, load_suite_file, suite_path
+    from .reference import locate_benchmark, sample_benchmark_notice
 
     run_dir = Path(args.run_dir or ".")
     cohort_path = Path(args.cohort) if args.cohort else run_dir / "cohort.json"
-    benchmark = Path(args.benchmark) if args.benchmark else default_benchmark()
+    benchmark, source = locate_benchmark(args.benchmark)
     target = run_dir / "attempts.csv"
-    if target.exists() and not args.force:
-        raise InputError([Problem(str(target), "", "", "attempts table already exists; pass --force to replace it")])
     check_output(str(target), [str(cohort_path)])  # SPEC 13: never an input, a folder or a device
     cohort, _ = load_cohort_file(cohort_path)
+    notice = sample_benchmark_notice(source, benchmark, cohort.solver_reference_id)
+    if notice:
+        say(notice, sys.stderr)
+    if os.path.lexists(target) and not args.force:
+        raise InputError([Problem(str(target), "", "", "attempts table already exists; pass --force to replace it")])
+    if os.path.lexists(target):
+        check_nothing_filled(target)  # docs/safety.md: --force never discards a filled table
     manifest = suite_path(benchmark, cohort.suite)
     check_output(str(target), [str(manifest)])
     suite, _ = load_suite_file(manifest)
@@ -95,6 +113,68 @@ def run_init(args) -> int:
         f"'{cohort.suite}' -> {target}"
     )
     return EXIT_OK
+
+
+SKELETON_CELLS = {"score": ("",), "adoption_status": ("", "selected"), "score_status": ("", "missing")}
+FROM_THE_COHORT = ("model", "track", "item", "attempt", "score_type", "solver_protocol")
+
+
+def filled_rows(text: str) -> tuple[int, int]:
+    """How many rows of an attempts table hold something ``init`` would not write (a score, a
+    status other than missing, an adoption other than selected, a note, a reference id, any cell
+    of another column), and how many of those hold a score. The columns that come from the
+    cohort and the suite (model, track, item, attempt, score_type, solver_protocol) do not count."""
+    reader = csv.reader(io.StringIO(text, newline=""), strict=False)
+    header = [c.strip() for c in next(reader, [])]
+    rows = scored = 0
+    for cells in reader:
+        filled = False
+        for name, cell in zip(header, cells, strict=False):
+            value = cell.strip()
+            if name in FROM_THE_COHORT or value in SKELETON_CELLS.get(name, ("",)):
+                continue
+            filled = True
+            scored += name == "score"
+        if len(cells) > len(header) and any(c.strip() for c in cells[len(header) :]):
+            filled = True
+        rows += filled
+    return rows, scored
+
+
+def check_nothing_filled(target: Path) -> None:
+    """docs/safety.md: ``init --force`` replaces a table that holds nothing but the skeleton; a
+    table with anything filled in (``filled_rows``), or one that cannot be read, is an InputError
+    saying what it holds, and nothing is written: the user moves it away first."""
+    from .attempts import decode_csv
+
+    move = f"move it away first (mv {target} {target.with_name('attempts.old.csv')}) to start again"
+    try:
+        text = decode_csv(read_bytes(target, "attempts table"), str(target))
+        rows, scored = filled_rows(text)
+    except (InputError, csv.Error) as exc:
+        reason = "; ".join(p.message for p in exc.problems) if isinstance(exc, InputError) else str(exc)
+        raise InputError(
+            [
+                Problem(
+                    str(target),
+                    "",
+                    "",
+                    f"cannot tell what the attempts table holds ({reason}): nothing written; {move}",
+                )
+            ]
+        ) from None
+    if rows:
+        raise InputError(
+            [
+                Problem(
+                    str(target),
+                    "",
+                    "",
+                    f"attempts table holds {rows} filled row(s), {scored} with a score: --force replaces only a "
+                    "table with no score, status, note or exclusion in it; nothing written; " + move,
+                )
+            ]
+        )
 
 
 # --- attempts.csv at field level ------------------------------------------------------------------
@@ -356,12 +436,19 @@ def edited_text(text: str, columns: list[str], rows, edits: dict[int, dict[str, 
     pos = 0
     for k, rec in enumerate(records):
         changes = by_record.get(id(rec), {})
-        for column, value in changes.items():
-            if column in index:
-                start, end = rec.spans[index[column]]
+        # the cells of a row in the order they sit in the line, whatever the order of the columns
+        spans = sorted((rec.spans[index[column]], value) for column, value in changes.items() if column in index)
+        if spans:
+            pieces.append(text[pos : rec.spans[0][0]])
+            pos = rec.spans[0][0]
+            first = len(pieces)
+            for (start, end), value in spans:
                 pieces.append(text[pos:start])
                 pieces.append(csv_cell(value, text.startswith('"', start) and end > start))
                 pos = end
+            pieces.append(text[pos : rec.end])
+            pos = rec.end
+            check_edited_record("".join(pieces[first:]), rec, index, changes)
         if append and (k == 0 or "".join(rec.values).strip()):
             pieces.append(text[pos : rec.end])
             pos = rec.end
@@ -371,6 +458,19 @@ def edited_text(text: str, columns: list[str], rows, edits: dict[int, dict[str, 
                 pieces.append("," + csv_cell(changes.get("reference_id", ""), False))
     pieces.append(text[pos:])
     return "".join(pieces)
+
+
+def check_edited_record(new: str, rec: CsvRecord, index: dict[str, int], changes: dict[str, str]) -> None:
+    """The last guard before a write: the edited record reads back as the old one with only the
+    edited cells changed (same number of fields), else a ValueError (an internal error: never
+    written)."""
+    expected = list(rec.values)
+    for column, value in changes.items():
+        if column in index:
+            expected[index[column]] = value
+    got = [r.values for r in scan_csv(new)]
+    if got != [expected]:  # pragma: no cover - a bug of the edit: never write
+        raise ValueError(f"attempts.csv: an edited row does not read back as intended ({got!r} != {expected!r})")
 
 
 def who(row) -> str:
@@ -387,13 +487,14 @@ def run_fill(args) -> int:
     do not, 1 on a conflict (without --overwrite) or any other problem; nothing written then."""
     from .attempts import decode_csv
     from .inputs import load_run, resolve_run_paths
-    from .jsonio import read_bytes
     from .reference import check_reference_identity, load_reference, reference_path
     from .solver_score import solver_score_bytes
 
     run_dir = Path(args.run_dir or ".")
     paths = resolve_run_paths(str(run_dir), benchmark=args.benchmark)
     run = load_run(paths)
+    for notice in run.notices:
+        say(notice, sys.stderr)
     if run.problems:
         raise InputError(run.problems)
     reference = run.reference
@@ -413,6 +514,10 @@ def run_fill(args) -> int:
             )
         reference = load_reference(rpath)
         check_reference_identity(reference, run.cohort.solver_reference_id, run.cohort.suite)
+    inputs = [str(p) for p in (*run.input_paths.values(), reference.path)]
+    records_folder = str(run_dir / "records")
+    if not args.dry_run:  # SPEC 13: attempts.csv, replaced last, is checked before anything is written
+        check_output(str(paths.attempts), [p for p in inputs if p != str(run.input_paths["attempts"])])
     plan = plan_fill(run, reference, run_dir)
     if plan.conflicts and not args.overwrite:
         raise InputError(
@@ -424,7 +529,11 @@ def run_fill(args) -> int:
         row.line: {"score": repr(new), "score_status": "valid", "reference_id": cohort_id}
         for row, _, new, _, _ in plan.filled
     }
-    data = read_bytes(paths.attempts, "attempts table")
+    # The table is edited from the very bytes that were loaded and checked, and replaced only when
+    # nothing else wrote to it since (docs/safety.md: an edit made while fill runs is never lost).
+    data, stamp = read_regular_file_stamped(paths.attempts, "attempts table")
+    if hashlib.sha256(data).hexdigest() != run.attempts.sha256:
+        raise InputError([changed_since_read(str(paths.attempts))])
     text = decode_csv(data, str(paths.attempts))
     bom = data.startswith(b"\xef\xbb\xbf")
     new_text = edited_text(text, run.attempts.columns, run.attempts.rows, edits)
@@ -445,10 +554,12 @@ def run_fill(args) -> int:
         suite_name, rid = reference.suite, reference.reference_id
         outputs = [(out, result) for _, _, _, out, result in plan.filled]
         outputs += [(out, result) for _, _, out, result in plan.unchanged]
+        for out, _ in outputs:  # SPEC 13: every output is checked before the first is written
+            check_output(out, inputs, [records_folder])
         for out, result in outputs:
             write_atomic(out, solver_score_bytes(result, suite_name, rid))
         if new_text != text:  # attempts.csv last, after every solver-score output is in place
-            write_atomic(paths.attempts, ((BOM if bom else "") + new_text).encode("utf-8"))
+            write_atomic(paths.attempts, ((BOM if bom else "") + new_text).encode("utf-8"), unchanged=stamp)
     # SPEC 10: exit 3 when some adopted solver row does not end with a valid score
     waiting = [row for row in [*(r for r, _ in plan.not_ready), *plan.no_records] if row.score_status != "valid"]
     print(
@@ -468,11 +579,13 @@ def add_init_parser(sub) -> None:
 
     p = sub.add_parser(
         "init",
-        help="write a skeleton attempts.csv from the cohort (SPEC 10)",
-        description="One row per planned attempt of every model and task, score empty, score_status missing.",
+        help="write a skeleton attempts.csv from the cohort",
+        description="One row per planned attempt of every model and task, score empty, score_status missing. "
+        "A table with anything filled in is never replaced (docs/safety.md).",
         epilog=epilog(
             "  tcsexam init run/\n  tcsexam init run/ --cohort cohort.json --force",
-            "exit codes:\n  0  written\n  1  rejected (an existing attempts.csv without --force, a bad cohort)\n"
+            "exit codes:\n  0  written\n  1  rejected (an existing attempts.csv without --force, a filled one even\n"
+            "     with --force, a bad cohort)\n"
             "  2  usage error",
         ),
     )
@@ -481,7 +594,12 @@ def add_init_parser(sub) -> None:
     p.add_argument(
         "--benchmark", metavar="DIR", help="benchmark folder (default $TCSEXAM_BENCHMARK or the bundled sample)"
     )
-    p.add_argument("--force", action="store_true", help="replace an existing attempts.csv")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an existing attempts.csv that holds no score, status, note or exclusion "
+        "(a filled one is never replaced: move it away first)",
+    )
 
 
 def add_fill_parser(sub) -> None:
@@ -489,15 +607,16 @@ def add_fill_parser(sub) -> None:
 
     p = sub.add_parser(
         "fill",
-        help="fill solver scores into attempts.csv from the records (SPEC 10)",
+        help="fill solver scores into attempts.csv from the records",
         description="Scores every adopted solver row with a records file as solver-score does, "
         "writes RUN_DIR/solver-scores/<model>/<item>/<attempt>.json, then edits only the filled "
-        "fields of attempts.csv.",
+        "fields of attempts.csv (what it keeps: docs/safety.md).",
         epilog=epilog(
             "  tcsexam fill run/ --dry-run\n  tcsexam fill run/\n  tcsexam fill run/ --overwrite",
             "exit codes:\n  0  every adopted solver row ends with a valid score\n"
             "  3  some are not ready or have no records file\n"
-            "  1  a conflict (without --overwrite) or rejected records: nothing written\n  2  usage error",
+            "  1  a conflict (without --overwrite) or rejected records: nothing written; or attempts.csv\n"
+            "     changed while fill ran: attempts.csv left as it is\n  2  usage error",
         ),
     )
     p.add_argument("run_dir", nargs="?", metavar="RUN_DIR", help="run folder (default: the current folder)")

@@ -26,7 +26,7 @@ import msgspec
 import numpy as np
 
 from .decode import decode
-from .errors import InputError, Problem, Problems
+from .errors import InputError, Problem, Problems, UsageError
 from .jsonio import read_bytes
 from .safety import check_name, check_relative_floor
 from .vocab import Direction, Kind
@@ -34,8 +34,8 @@ from .vocab import Direction, Kind
 NonEmpty = Annotated[str, msgspec.Meta(min_length=1)]
 
 
-class ScaleFloor(msgspec.Struct, omit_defaults=True):
-    """SPEC 2.2 / R5: both floors are required."""
+class ScaleFloor(msgspec.Struct, omit_defaults=True):  # SPEC 2.2 / R5
+    """The floors of an instance's scale, max(s, relative·|mu|, absolute): both are required."""
 
     relative: Annotated[float, msgspec.Meta(ge=0)]
     absolute: Annotated[float, msgspec.Meta(gt=0)]
@@ -53,10 +53,13 @@ class UnscoredReferenceInstance(msgspec.Struct, gc=False, omit_defaults=True):
     values: list[float | None] = msgspec.field(default_factory=list)
 
 
+# SPEC 2.2. Every struct of the file omits defaults when encoded, so that encoding never adds a key
+# (the cheap duplicate-key check, ``decode.reject_duplicate_keys``). The docstring is the schema's
+# description (``tcsexam schema reference``).
 class Reference(msgspec.Struct, gc=False, omit_defaults=True):
-    """SPEC 2.2 (fixed, versioned solver reference). Extra keys are ignored. Every struct of the
-    file omits defaults when encoded, so that encoding never adds a key (the cheap duplicate-key
-    check, ``decode.reject_duplicate_keys``)."""
+    """A fixed, versioned solver reference: per solver task its kind, direction and reference
+    instances, against which solver attempts are scored; extra keys are ignored
+    (docs/rules.md#solver-score)."""
 
     reference_id: NonEmpty
     suite: NonEmpty
@@ -105,10 +108,42 @@ def sample_root() -> Path:
     return Path(str(resources.files("sample_runs")))
 
 
-def default_benchmark() -> Path:
-    """SPEC 2: --benchmark, else $TCSEXAM_BENCHMARK, else the bundled sample benchmark."""
+SAMPLE_BENCHMARK = "bundled synthetic sample"  # provenance.benchmark when the sample was found
+GIVEN_BENCHMARK = "given"  # provenance.benchmark for --benchmark or $TCSEXAM_BENCHMARK
+
+
+def locate_benchmark(option: str | Path | None) -> tuple[Path, str]:
+    """SPEC 2: the benchmark folder (--benchmark, else $TCSEXAM_BENCHMARK, else the bundled
+    sample) and how it was found, as provenance.benchmark words it."""
+    if option:
+        return Path(option), GIVEN_BENCHMARK
     env = os.environ.get("TCSEXAM_BENCHMARK")
-    return Path(env) if env else sample_root() / "benchmark"
+    if env:
+        return Path(env), GIVEN_BENCHMARK
+    return sample_root() / "benchmark", SAMPLE_BENCHMARK
+
+
+def default_benchmark() -> Path:
+    """The benchmark folder when no --benchmark is given."""
+    return locate_benchmark(None)[0]
+
+
+def sample_benchmark_notice(source: str, benchmark: Path, reference_id: str) -> str | None:
+    """SPEC 2: the synthetic sample is never used in silence. None for a given benchmark; the
+    notice line for a cohort naming a reference the sample holds; else a usage error naming
+    both ways to point at the real benchmark. ``reference_id`` is a checked name."""
+    if source != SAMPLE_BENCHMARK:
+        return None
+    if (benchmark / "references" / reference_id).is_dir():
+        return (
+            f"note: the benchmark is the bundled synthetic sample (reference '{reference_id}'), "
+            "not the real TCSExam benchmark"
+        )
+    raise UsageError(
+        f"the cohort names reference '{reference_id}', which the bundled synthetic sample does not hold: "
+        "point at the real benchmark folder with --benchmark DIR or TCSEXAM_BENCHMARK=DIR "
+        "(docs/formats.md#the-benchmark-folder)"
+    )
 
 
 DEFAULT_REFERENCE_ID = "paper-k3-fixed-260925"
@@ -361,8 +396,11 @@ def default_reference_suite(benchmark: Path, reference_id: str | None) -> str:
     suites = sorted(p.stem for p in folder.glob("*.json") if p.stem in ("lite", "full")) if folder.is_dir() else []
     if len(suites) == 1:
         return suites[0]
-    found = f"it holds {' and '.join(suites)}" if suites else "it holds no lite.json or full.json"
-    raise InputError([Problem(str(folder), "", "", f"{found}: pass --reference lite, full or a PATH")])
+    if not suites:  # a missing input (exit 1)
+        raise InputError(
+            [Problem(str(folder), "", "", "it holds no lite.json or full.json: pass --reference-id or --benchmark")]
+        )
+    raise UsageError(f"{folder}: it holds {' and '.join(suites)}: pass --reference lite, full or a PATH")
 
 
 def is_not_found(exc: InputError) -> bool:
@@ -391,7 +429,8 @@ def resolve_reference(spec: str, benchmark: Path, reference_id: str | None) -> L
                         str(path),
                         "",
                         "",
-                        f"reference '{rid}' for suite '{spec}' not found{hint}; pass --reference-id or --benchmark",
+                        f"reference '{rid}' for suite '{spec}' not found{hint}; pass --reference-id, or "
+                        "--benchmark DIR (or TCSEXAM_BENCHMARK=DIR) for the benchmark that holds it",
                     )
                 ]
             ) from None

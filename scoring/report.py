@@ -24,7 +24,7 @@ from typing import Any
 from .errors import InputError, Problem, Problems
 from .jsonio import dumps, load_json, read_bytes
 from .safety import check_output, escape_for_terminal, write_output
-from .vocab import TRACK_LETTERS, TRACKS
+from .vocab import NOT_RANKED_REASON, TRACK_LETTERS, TRACKS
 
 EXIT_OK, EXIT_REJECTED = 0, 1
 GROUP_ORDER = [("full", "offline"), ("full", "online"), ("lite", "offline"), ("lite", "online")]
@@ -117,6 +117,7 @@ class Group:
     protocol: str
     rows: list[Row]
     ranked: bool  # every document of the group carries a ranks block
+    not_ranked: str | None = None  # why a document of the group has no ranks (its ``ranks.reason``)
 
     @property
     def title(self) -> str:
@@ -159,9 +160,12 @@ def build_groups(docs: list[tuple[str, dict]]) -> list[Group]:
     grouped: dict[tuple[str, str], list[Row]] = {}
     seen: dict[tuple[str, str, str], str] = {}
     ranked: dict[tuple[str, str], bool] = {}
+    not_ranked: dict[tuple[str, str], str] = {}
     for source, doc in docs:
         key = (doc["suite"], doc["solver_protocol"])
         ranked[key] = ranked.get(key, True) and isinstance(doc.get("ranks"), dict)
+        if ranked[key] and doc["ranks"].get("models") is None and doc["ranks"].get("reason") == NOT_RANKED_REASON:
+            not_ranked.setdefault(key, NOT_RANKED_REASON)
         for row in rows_of(doc, source):
             first = seen.get((*key, row.model))
             if first is not None:
@@ -178,7 +182,7 @@ def build_groups(docs: list[tuple[str, dict]]) -> list[Group]:
     groups = []
     for key in sorted(grouped, key=group_key):
         rows = sorted(grouped[key], key=lambda r: (r.index.value is None, -(r.index.value or 0.0)))
-        groups.append(Group(key[0], key[1], rows, ranked[key]))
+        groups.append(Group(key[0], key[1], rows, ranked[key], not_ranked.get(key)))
     return groups
 
 
@@ -245,6 +249,8 @@ def footnotes(g: Group) -> list[str]:
         notes.append(f"{PROVISIONAL_MARK} provisional: some adopted attempt is selected_provisional.")
     if not g.ranked:
         notes.append("rank: not in the index.json (no ranks block).")
+    elif g.not_ranked is not None:
+        notes.append(f"rank: not computed ({g.not_ranked}).")
     return notes + ([""] if notes else [])
 
 
@@ -546,15 +552,17 @@ def stored_hash_findings(doc: dict) -> list[str]:
 def input_locations(doc: dict, run_dir: Path | None, benchmark: Path | None, file: str = "index.json"):
     """Where verify reads each input: the provenance paths, or with RUN_DIR the same file names
     inside RUN_DIR (suite and reference stay in the benchmark folder). Returns the RunPaths."""
-    from .inputs import default_benchmark, resolve_run_paths
+    from .inputs import resolve_run_paths
+    from .reference import SAMPLE_BENCHMARK
 
+    found_sample = (doc.get("provenance") or {}).get("benchmark") == SAMPLE_BENCHMARK
     inputs = (doc.get("provenance") or {}).get("inputs") or {}
     path = {k: (v or {}).get("path") for k, v in inputs.items() if isinstance(v, dict)}
     if run_dir is not None:
         attempts = run_dir / Path(path.get("attempts") or "attempts.csv").name
         cohort = run_dir / Path(path.get("cohort") or "cohort.json").name
         records = run_dir / "records" if "records" in inputs else None
-        bench = benchmark or default_benchmark()
+        bench = benchmark  # None: found as score finds it
         suite = None
     else:
         if not path.get("attempts") or not path.get("cohort"):
@@ -568,7 +576,7 @@ def input_locations(doc: dict, run_dir: Path | None, benchmark: Path | None, fil
         attempts, cohort = Path(str(path["attempts"])), Path(str(path["cohort"]))
         records = Path(str(path["records"])) if path.get("records") else None
         suite = path.get("suite")
-        bench = benchmark or (Path(suite).parent.parent if suite else default_benchmark())
+        bench = benchmark or (Path(suite).parent.parent if suite and not found_sample else None)
         if benchmark is not None:
             suite = None
     paths = resolve_run_paths(
@@ -576,7 +584,7 @@ def input_locations(doc: dict, run_dir: Path | None, benchmark: Path | None, fil
         attempts=str(attempts),
         cohort=str(cohort),
         records=str(records) if records is not None and records.is_dir() else None,
-        benchmark=str(bench),
+        benchmark=str(bench) if bench is not None else None,
         suite=suite,
     )
     return paths
@@ -770,7 +778,7 @@ def add_table_parser(sub) -> None:
 
     p = sub.add_parser(
         "table",
-        help="leaderboard tables of index.json files (SPEC 11)",
+        help="leaderboard tables of index.json files",
         description="One table per (suite, solver_protocol) group, never mixed (R3).",
         epilog=epilog(
             "  tcsexam table build/index.json\n"
@@ -798,7 +806,7 @@ def add_diff_parser(sub) -> None:
 
     p = sub.add_parser(
         "diff",
-        help="what moved between two index.json files (SPEC 11)",
+        help="what moved between two index.json files",
         description="Per model the index and track means before and after, the change, and whether it "
         "exceeds the new document's 95% half-width; statuses; models added and removed; changed inputs.",
         epilog=epilog(
@@ -808,7 +816,7 @@ def add_diff_parser(sub) -> None:
     )
     p.add_argument("old", metavar="OLD_INDEX", help="the earlier index.json")
     p.add_argument("new", metavar="NEW_INDEX", help="the later index.json (its intervals judge the changes)")
-    add_output_argument(p, "also write the differences as JSON here (- : the JSON alone on standard output)")
+    add_output_argument(p, "also write the differences as JSON here")
 
 
 def add_verify_parser(sub) -> None:
@@ -816,7 +824,7 @@ def add_verify_parser(sub) -> None:
 
     p = sub.add_parser(
         "verify",
-        help="recompute an index.json from its inputs and check it (SPEC 11)",
+        help="recompute an index.json from its inputs and check it",
         description="Each input's sha256 must match the provenance, the recomputed document must equal "
         "the stored one, and the stored document must hash to its own content_sha256.",
         epilog=epilog(

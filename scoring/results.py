@@ -7,11 +7,31 @@ before it is written. Their JSON Schemas come from the same types (``msgspec.jso
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal, TypeVar
 
 import msgspec
 
-from .vocab import Direction, Kind, Protocol, RecordStatus, RunStatus, ScoreStatus, Track
+from .vocab import METRIC_ID, TRACKS, WEIGHTS, Direction, Kind, Protocol, RecordStatus, RunStatus, ScoreStatus, Track
+
+# The constraints of the contract that a type alone does not say, stated where the schemas come from
+# (``msgspec.json.schema`` puts ``extra_json_schema`` into the schema of the annotated field).
+_V = TypeVar("_V")
+_TRACK_KEYS = {"propertyNames": {"enum": list(TRACKS)}}
+# a value per track, for some of the four tracks, and for each of them (the keys are the schema's to
+# check: the documents are made by iterating over TRACKS)
+SomeTracks = Annotated[dict[str, _V], msgspec.Meta(extra_json_schema=_TRACK_KEYS)]
+EveryTrack = Annotated[dict[str, _V], msgspec.Meta(extra_json_schema={**_TRACK_KEYS, "required": list(TRACKS)})]
+FixedWeights = Annotated[
+    dict[str, int],
+    msgspec.Meta(
+        description="The index's fixed weights in points: theorem 30, solver 30, construction 30, conjecture 10.",
+        extra_json_schema={"const": WEIGHTS},
+    ),
+]
+MetricId = Annotated[
+    str, msgspec.Meta(description="The metric and its version.", extra_json_schema={"const": METRIC_ID})
+]
+Sha256 = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$", description="A sha256 digest: 64 lowercase hex digits.")]
 
 
 class InstanceResult(msgspec.Struct, gc=False, forbid_unknown_fields=True):
@@ -28,7 +48,8 @@ class InstanceResult(msgspec.Struct, gc=False, forbid_unknown_fields=True):
 
 
 class SolverScoreOutput(msgspec.Struct, gc=False, forbid_unknown_fields=True):
-    """SPEC 7, solver-score."""
+    """The output of `tcsexam solver-score`: one attempt at one solver task scored against the fixed
+    reference, instance by instance, and the task's relative score (docs/rules.md#solver-score)."""
 
     task: str
     suite: str
@@ -144,23 +165,23 @@ class IndexCI(Strict, omit_defaults=True):
     hi: float | None
     df: float | None
     # SPEC 12.4: each track's part w²·se²/var of the index variance; left out when var = 0 (and in compare)
-    shares: dict[str, float] | None = None
+    shares: EveryTrack[float] | None = None
 
 
 class CIBlock(Strict):
     method: Literal["task-clustered-t"]
     level: float
-    tracks: dict[str, TrackCI]
+    tracks: SomeTracks[TrackCI]
     index: IndexCI | None
 
 
 class ModelResult(Strict):
     status: RunStatus
     index: float | None
-    track_means: dict[str, float | None]
+    track_means: EveryTrack[float | None]
     tasks: dict[str, TaskResult]
     coverage: Coverage
-    pass_hat_k: dict[str, PassHatK]
+    pass_hat_k: EveryTrack[PassHatK]
     issues: list[Issue]
     ci: CIBlock
 
@@ -182,21 +203,32 @@ class RankPair(Strict):
 
 
 class Ranks(Strict):
-    """SPEC 12.1, the document's ``ranks`` block."""
+    """The models' ranks: for each model the best and worst rank its index can take, from the paired
+    comparisons of every two models with Holm's correction (docs/rules.md#ranks). The pairs are
+    listed while at most 100 models have an index; above, the list is empty and pairs_listed is
+    false. Above 5,000 models ranks are not computed: models is null and reason says why."""
 
     method: Literal["paired-t-holm"]
     alpha: float
-    models: dict[str, RankInterval]
+    models: dict[str, RankInterval] | None
     pairs: list[RankPair]
+    pairs_listed: Literal[False] | msgspec.UnsetType = msgspec.UNSET  # absent while the pairs are listed
+    # only when models is null: vocab.NOT_RANKED_REASON
+    reason: Literal["more than 5,000 models"] | msgspec.UnsetType = msgspec.UNSET
 
 
-class IgnoredRow(Strict):
+class IgnoredRow(Strict, omit_defaults=True):
     line: int
     model: str
     track: Track
     item: str
     attempt: str
     reason: str
+    # a cohort model or suite item of a close name: likely what was meant
+    did_you_mean: Annotated[
+        str | None,
+        msgspec.Meta(description="The cohort model or suite item whose name is close to the row's: likely a typo."),
+    ] = None
 
 
 class IgnoredRows(Strict):
@@ -208,29 +240,32 @@ class IgnoredRows(Strict):
 
 class InputDigest(Strict, omit_defaults=True):
     path: str
-    sha256: str
+    sha256: Sha256
     files: int | None = None  # records only: how many files the digest covers
 
 
 class Provenance(Strict, omit_defaults=True):
     tool_version: str
     generated_at: str
-    metric_id: str
-    weights: dict[str, int]
+    benchmark: Literal["bundled synthetic sample", "given"]  # how the benchmark folder was found (SPEC 2)
+    metric_id: MetricId
+    weights: FixedWeights
     solver_reference_id: str
     adoption_rule: str
     inputs: dict[str, InputDigest]
-    content_sha256: str = ""  # filled last: the hash of everything else (SPEC 7)
+    content_sha256: Sha256  # filled last (output.score_run): the hash of everything else (SPEC 7)
 
 
 class IndexDocument(Strict):
-    """SPEC 7, index.json."""
+    """index.json, written by `tcsexam score`: per model its status, index, track means, tasks,
+    coverage, pass^k, intervals and issues; the ranks; the ignored rows; the provenance with the
+    inputs' digests and the content hash (docs/formats.md)."""
 
-    metric_id: str
+    metric_id: MetricId
     suite: str
     solver_protocol: Protocol
     solver_reference_id: str
-    weights: dict[str, int]
+    weights: FixedWeights
     status: RunStatus
     models: dict[str, ModelResult]
     ranks: Ranks
@@ -257,14 +292,15 @@ class InstanceCounts(Strict):
 
 
 class CompareDocument(Strict):
-    """``tcsexam compare``: the paired difference A − B (SPEC 9), per task and per solver instance
-    (12.2), and the MDE by attempts per task (12.3, keys "1" to "10")."""
+    """The output of `tcsexam compare`: the paired difference A − B of two models per track and for
+    the index with 95% intervals, per task and per solver instance, and the smallest difference
+    detectable by attempts per task (keys "1" to "10"; docs/rules.md#per-task-differences)."""
 
     models: tuple[str, str]
     method: Literal["task-clustered-t"]
     level: float
     difference: str
-    tracks: dict[str, TrackCI]
+    tracks: SomeTracks[TrackCI]
     index: IndexCI | None
     tasks: list[TaskDifference]
     instances: dict[str, InstanceCounts]
@@ -281,13 +317,14 @@ class TrackVariance(Strict):
 
 
 class ModelPlan(Strict):
-    tracks: dict[str, TrackVariance]
+    tracks: EveryTrack[TrackVariance]
     half_width: dict[str, float | None]
     attempts_for_target: int | None
 
 
 class PlanDocument(Strict):
-    """``tcsexam plan``: per model the variance split and the projected index half-width by attempts."""
+    """The output of `tcsexam plan`: per model the within- and between-task variance of each track
+    and the projected 95% half-width of the index by attempts per task (docs/rules.md#planning-attempts)."""
 
     models: dict[str, ModelPlan]
     target: float | None
@@ -318,7 +355,8 @@ class Tau2Finding(Strict):
 
 
 class Tau2Output(Strict):
-    """SPEC 8, ``tcsexam tau2 --output``."""
+    """The output of `tcsexam tau2 --output`: pass^k, termination reasons, database checks and the
+    reward-gate audit of a tau2-bench run."""
 
     source: str
     num_simulations: int
@@ -354,7 +392,7 @@ class StatusChange(Strict):
 class ModelDiff(Strict):
     status: StatusChange
     index: Change
-    tracks: dict[str, Change]
+    tracks: EveryTrack[Change]
 
 
 class InputChange(Strict):
@@ -369,7 +407,7 @@ class StatusPair(Strict):
 
 
 class DiffOutput(Strict):
-    """SPEC 11, ``tcsexam diff --output``."""
+    """The output of `tcsexam diff --output`: what moved between two index.json files."""
 
     models: dict[str, ModelDiff]
     added: list[str]

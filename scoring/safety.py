@@ -12,7 +12,10 @@ One rule lives here once; the loaders, the commands and the dashboard call it.
 - ``check_output`` / ``output_argument`` / ``write_atomic`` / ``write_output``:
   an output is never an input, a device, a FIFO or a folder; a write leaves no
   temporary file on SIGINT, SIGTERM or SIGHUP, names the file when the disk is
-  full, removes the folders it made, and keeps an existing file intact.
+  full, removes the folders it made, and keeps an existing file intact; it goes
+  through a symbolic link to the file it names, keeps that file's owner and mode,
+  never replaces a file of several hard links, and (``read_regular_file_stamped``)
+  never one that changed since it was read (docs/safety.md).
 - ``escape_for_terminal``: control characters of a name shown escaped.
 - ``finite_fsum`` / ``finite_mean`` / ``require_finite``: a result that would
   overflow is a problem naming the value, never an internal error.
@@ -123,6 +126,26 @@ def read_regular_file(path: str | os.PathLike, what: str = "file", max_bytes: in
     file. A symlink is followed: one to /dev/zero is a device and rejected. ``max_bytes`` (None:
     no cap) rejects a larger file, and a file that grows past it while being read.
     """
+    return _read_regular(path, what, max_bytes)[0]
+
+
+Stamp = tuple[int, int, int, int, int]  # st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns
+
+
+def stamp_of(st: os.stat_result) -> Stamp:
+    """What changes when a file is edited in place or replaced: the ``unchanged`` of ``write_atomic``."""
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def read_regular_file_stamped(path: str | os.PathLike, what: str = "file") -> tuple[bytes, Stamp]:
+    """``read_regular_file`` and the stamp of the file as it was opened (before the read): give it
+    to ``write_atomic(..., unchanged=stamp)`` to replace the file only when nothing else wrote to
+    it meanwhile (an edit during the read changes the stamp too)."""
+    data, st = _read_regular(path, what, None)
+    return data, stamp_of(st)
+
+
+def _read_regular(path: str | os.PathLike, what: str, max_bytes: int | None) -> tuple[bytes, os.stat_result]:
     file = os.fspath(path)
     try:
         mode = os.stat(file).st_mode
@@ -149,7 +172,7 @@ def read_regular_file(path: str | os.PathLike, what: str = "file", max_bytes: in
             total += len(chunk)
             if limit is not None and total >= limit:
                 raise InputError([Problem(file, "", "", f"{what} grew past the {max_bytes} bytes allowed")])
-        return b"".join(chunks)
+        return b"".join(chunks), st
     except OSError as exc:
         raise _os_problem(file, what, exc) from None
     finally:
@@ -251,8 +274,10 @@ def check_output(
     SPEC 13: an InputError (exit 1, nothing touched) when ``path`` is a folder, a FIFO, a device
     or a socket (after following links), when it is the same file as one of ``inputs`` (same
     st_dev and st_ino: a hard link, a symbolic link or another spelling of an input is caught),
-    or when it lies inside one of ``folders`` (input folders such as records/, where any new
-    file could be an input). Inputs that do not exist are skipped.
+    when it lies inside one of ``folders`` (input folders such as records/, where any new
+    file could be an input; after resolving links), or when ``write_atomic`` would refuse it
+    (a file with several hard links, a link that does not resolve to the file it opens).
+    Inputs that do not exist are skipped.
     """
     text = os.fspath(path)
     if text == "":
@@ -291,12 +316,107 @@ def check_output(
                         )
                     ]
                 )
-    real = os.path.realpath(text)
+        problem = _hard_link_problem(st)
+        if problem:
+            raise InputError([Problem(text, "", "", problem)])
+    real = os.fspath(resolve_output(text))
     for folder in folders:
         top = os.path.realpath(folder)
         if real.startswith(top.rstrip(os.sep) + os.sep):
             raise InputError([Problem(text, "", "", f"output lies inside the input folder {os.fspath(folder)}")])
     return Path(text)
+
+
+def resolve_output(path: str | os.PathLike) -> Path:
+    """The file a write to ``path`` lands in: ``path`` with every symbolic link resolved.
+
+    docs/safety.md: an output that is a link is written through, at the file it points to; the
+    link itself stays (``latest.json -> index-x.json``; ``/dev/stdout`` when standard output is
+    a file). When the resolved name is not the file ``path`` opens (a /proc link to a deleted
+    file, a pipe or a socket), writing there would create a stray file: an InputError.
+    """
+    text = os.fspath(path)
+    real = os.path.realpath(text)
+    try:
+        opened = os.stat(text)
+    except FileNotFoundError:
+        return Path(real)  # nothing there yet (a link to nothing makes the file it names)
+    except OSError as exc:
+        raise InputError([Problem(text, "", "", f"cannot use as output: {exc.strerror or exc}")]) from None
+    try:
+        found = os.stat(real)
+    except OSError:
+        found = None
+    if found is None or (found.st_dev, found.st_ino) != (opened.st_dev, opened.st_ino):
+        raise InputError(
+            [Problem(text, "", "", f"output resolves to {real}, which is not the file it opens: nothing written")]
+        )
+    return Path(real)
+
+
+def _hard_link_problem(st: os.stat_result) -> str | None:
+    """docs/safety.md: a file with several names (hard links) is never replaced: a new file under
+    one name would leave the other names with the old content, and writing into the file in
+    place could leave it half written (on a full disk, an interrupt)."""
+    if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
+        return (
+            f"output has {st.st_nlink} names (hard links): replacing it would leave the other names with the "
+            "old content, and writing into it in place could leave it half written; nothing written. "
+            "Give it a name of its own first (cp FILE FILE.copy && mv FILE.copy FILE), or write elsewhere"
+        )
+    return None
+
+
+def _take_identity(fd: int, target: Path) -> None:
+    """Give the temporary file ``fd`` the owner, group and mode of the file it replaces (mkstemp
+    makes 0600 files of the running user), else the usual mode of a new file. The owner comes back
+    only where the system allows (root); else the group when the user is in it; the mode always,
+    after the owner (a change of owner clears the set-id bits)."""
+    try:
+        old = os.stat(target)
+    except FileNotFoundError:
+        os.fchmod(fd, _NEW_FILE_MODE)
+        return
+    own = os.fstat(fd)
+    if (own.st_uid, own.st_gid) != (old.st_uid, old.st_gid):
+        try:
+            os.fchown(fd, old.st_uid, old.st_gid)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.fchown(fd, -1, old.st_gid)
+    os.fchmod(fd, old.st_mode & 0o7777)
+
+
+def _check_replaceable(shown: str, target: Path, unchanged: Stamp | None) -> None:
+    """Right before the rename: ``target`` is still a regular file of one name that is not a link
+    (something may have changed it during the write), and, with ``unchanged``, still the file that
+    was read (same stamp); else an InputError naming ``shown`` and nothing is replaced."""
+    try:
+        st = os.lstat(target)
+    except FileNotFoundError:
+        st = None
+    if st is not None and stat.S_ISLNK(st.st_mode):
+        raise InputError([Problem(shown, "", "", "output became a symbolic link during the write: not replaced")])
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise InputError(
+            [Problem(shown, "", "", f"output is {_kind_of(st.st_mode)}: an output must be a regular file")]
+        )
+    problem = _hard_link_problem(st) if st is not None else None
+    if problem:
+        raise InputError([Problem(shown, "", "", problem)])
+    if unchanged is not None and (st is None or stamp_of(st) != unchanged):
+        raise InputError([changed_since_read(shown)])
+
+
+def changed_since_read(path: str) -> Problem:
+    """The problem of a file that changed after it was read and before it was to be replaced."""
+    return Problem(
+        path,
+        "",
+        "",
+        "changed while the command ran (another program wrote to it, or moved it): left as it is, "
+        "nothing replaced; run the command again",
+    )
 
 
 class Interrupted(KeyboardInterrupt):
@@ -402,17 +522,23 @@ def _default_mode() -> int:
 _NEW_FILE_MODE = _default_mode()
 
 
-def write_atomic(path: str | os.PathLike, data: bytes | bytearray | Iterable[bytes | memoryview]) -> None:
+def write_atomic(
+    path: str | os.PathLike, data: bytes | bytearray | Iterable[bytes | memoryview], *, unchanged: Stamp | None = None
+) -> None:
     """Write ``data`` (bytes, or chunks of bytes) to ``path`` atomically (SPEC 6, 13).
 
-    A temporary file in the target folder, fsync, ``os.replace``. On any failure (an OSError,
-    SIGINT, SIGTERM or SIGHUP, which raise ``Interrupted`` during the write) the temporary file
-    and the folders this call created are removed, an existing ``path`` is left byte-identical,
-    and an OSError comes back as ``WriteFailed`` naming ``path``. Just before the rename,
-    ``path`` is checked again not to be a folder, FIFO or device. SIGKILL cannot be caught: it
-    can leave a ``.<name>.*.tmp`` file.
+    A temporary file next to the file ``path`` resolves to (``resolve_output``: a symbolic link is
+    written through and stays a link), with the owner, group and mode of the file it replaces;
+    fsync; ``os.replace``. On any failure (an OSError, SIGINT, SIGTERM or SIGHUP, which raise
+    ``Interrupted`` during the write) the temporary file and the folders this call created are
+    removed, an existing file is left byte-identical, and an OSError comes back as
+    ``WriteFailed`` naming ``path``. Just before the rename the target is checked again
+    (``_check_replaceable``): not a link, folder, FIFO or device, not a file of several hard
+    links, and, with ``unchanged`` (from ``read_regular_file_stamped``), not changed since it
+    was read. SIGKILL cannot be caught: it can leave a ``.<name>.*.tmp`` file.
     """
-    target = Path(path)
+    shown = os.fspath(path)
+    target = resolve_output(shown)
     made = _missing_folders(target.parent)
     tmp: str | None = None
     with _signals_raise():
@@ -421,23 +547,13 @@ def write_atomic(path: str | os.PathLike, data: bytes | bytearray | Iterable[byt
                 target.parent.mkdir(parents=True, exist_ok=True)
                 fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
             with os.fdopen(fd, "wb") as fh:
-                try:  # keep the mode of the file being replaced, else the usual one (mkstemp makes 0600)
-                    os.fchmod(fh.fileno(), os.stat(target).st_mode & 0o7777)
-                except FileNotFoundError:
-                    os.fchmod(fh.fileno(), _NEW_FILE_MODE)
+                _take_identity(fh.fileno(), target)
                 for chunk in [data] if isinstance(data, (bytes, bytearray, memoryview)) else data:
                     fh.write(chunk)
                 fh.flush()
                 os.fsync(fh.fileno())
             with _signals_held():
-                try:
-                    mode = os.stat(target).st_mode
-                except FileNotFoundError:
-                    mode = stat.S_IFREG
-                if not stat.S_ISREG(mode):
-                    raise InputError(
-                        [Problem(str(target), "", "", f"output is {_kind_of(mode)}: an output must be a regular file")]
-                    )
+                _check_replaceable(shown, target, unchanged)
                 os.replace(tmp, target)
                 tmp = None
         except BaseException as exc:
@@ -451,7 +567,7 @@ def write_atomic(path: str | os.PathLike, data: bytes | bytearray | Iterable[byt
                     except OSError:
                         break
             if isinstance(exc, OSError) and not isinstance(exc, WriteFailed):
-                raise WriteFailed(exc.errno, exc.strerror or str(exc), str(target)) from None
+                raise WriteFailed(exc.errno, exc.strerror or str(exc), shown) from None
             raise
 
 

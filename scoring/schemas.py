@@ -5,6 +5,11 @@ written by hand: msgspec types through ``msgspec.json.schema``, pydantic models 
 ``model_json_schema`` (both draft 2020-12, definitions under ``$defs``). The attempts table is
 CSV: its schema describes one row as the object of its cells (strings, stripped of surrounding
 white space; extra columns allowed), from the fields of ``AttemptRow``.
+
+What the types alone do not say is stated on them (``msgspec.Meta``: fixed weights and metric id,
+track keys, sha256 patterns; see scoring/results.py) or here (the score cell). A one-value ``enum``
+(msgspec's form of a one-value ``Literal``) is written as ``const``. The class docstrings become the
+schemas' descriptions, which users read: they say what the format is, in the project's words.
 """
 
 from __future__ import annotations
@@ -28,27 +33,43 @@ def _pydantic(model: Any) -> Callable[[], dict]:
 
 def attempts_row_model() -> Any:
     """SPEC 2.4: one attempts.csv row as its cells, a pydantic model built from ``AttemptRow``'s
-    fields; ``score`` is a cell holding a decimal number, or empty."""
+    fields. ``score`` is a cell the loader reads (``scoring.attempts``): empty, a decimal number, or
+    nan / inf / infinity in any case with a sign; the last only on an excluded row (an adopted row's
+    score must be finite, SPEC 4), and empty only when ``score_status`` is not ``valid``."""
     from typing import Annotated
 
     from pydantic import ConfigDict, Field, create_model
 
-    from .attempts import _NUMBER
+    from .attempts import _NON_FINITE, _NUMBER
     from .models import AttemptRow
+    from .vocab import ADOPTED
 
     fields: dict[str, Any] = {}
     for name, info in AttemptRow.model_fields.items():
         if name == "line":  # where the row sits, not a cell
             continue
         if name == "score":
-            cell = Annotated[str, Field(pattern=f"^$|{_NUMBER.pattern}")]
+            cell = Annotated[str, Field(pattern=f"^$|{_NUMBER.pattern}|{_NON_FINITE.pattern}")]
             fields[name] = (cell, ...)
         else:
             fields[name] = (info.annotation, info)
+    rules: list[Any] = [
+        {  # an adopted row's score is empty or finite
+            "if": {"properties": {"adoption_status": {"enum": list(ADOPTED)}}, "required": ["adoption_status"]},
+            "then": {"properties": {"score": {"pattern": f"^$|{_NUMBER.pattern}"}}},
+        },
+        {  # a valid row has a score
+            "if": {"properties": {"score_status": {"const": "valid"}}, "required": ["score_status"]},
+            "then": {"properties": {"score": {"minLength": 1}}},
+        },
+    ]
     return create_model(
         "AttemptsRow",
-        __config__=ConfigDict(extra="allow"),
-        __doc__="SPEC 2.4: one row of attempts.csv as the object of its (stripped) cells.",
+        __config__=ConfigDict(extra="allow", json_schema_extra={"allOf": rules}),
+        __doc__="One row of attempts.csv as the object of its cells (white space around each cell is "
+        "dropped; columns beyond these are allowed). A score is empty (only while the result is not "
+        "there: score_status other than valid), a decimal number, or, on an excluded row only, nan or "
+        "inf (docs/formats.md).",
         **fields,
     )
 
@@ -90,11 +111,29 @@ NAMES = (
 )
 
 
+def _constants(node: Any) -> Any:
+    """``node`` with every one-value ``enum`` written as ``const`` (the same constraint, said plainly)
+    and every description on one line (msgspec keeps a docstring's line breaks and indent)."""
+    if isinstance(node, dict):
+        out = {k: _constants(v) for k, v in node.items()}
+        if isinstance(out.get("description"), str):
+            out["description"] = " ".join(out["description"].split())
+        enum = out.get("enum")
+        if isinstance(enum, list) and len(enum) == 1 and "const" not in out:
+            del out["enum"]
+            out["const"] = enum[0]
+        return out
+    if isinstance(node, list):
+        return [_constants(v) for v in node]
+    return node
+
+
 @cache
 def schema(name: str) -> dict:
-    """The JSON Schema (draft 2020-12) of the format ``name`` (one of NAMES)."""
-    generated = _types()[name]()
-    return {"$schema": DRAFT, "$id": f"tcsexam:{name}.schema.json", "title": f"tcsexam {name}", **generated}
+    """The JSON Schema (draft 2020-12) of the format ``name`` (one of NAMES). No ``$id``: the schemas
+    are files the user writes where they like (``tcsexam schema --output DIR``), not a published URL."""
+    generated = _constants(_types()[name]())
+    return {"$schema": DRAFT, "title": f"tcsexam {name}", **generated}
 
 
 def schema_bytes(name: str) -> bytes:

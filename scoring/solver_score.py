@@ -30,11 +30,12 @@ from .vocab import FIRST_INCOMPLETE_CODE, RECORD_STATUSES, STATUS_CODE, RecordSt
 MAX_LISTED = 20  # scored instances without a record named in the message; the rest are counted
 
 
+# SPEC 2.3. JSON numbers are finite doubles (NaN is not JSON, 1e400 is out of range), ints are
+# accepted for A. ``omit_defaults``: encoding a record never adds a key, the cheap duplicate-key check
+# (``decode.reject_duplicate_keys``). The docstring is the schema's description (``tcsexam schema records``).
 class Record(msgspec.Struct, gc=False, omit_defaults=True):
-    """SPEC 2.3: one instance of one solver attempt. Extra keys are ignored; JSON numbers are
-    finite doubles (NaN is not JSON, 1e400 is out of range), ints are accepted for A.
-    ``omit_defaults``: encoding a record never adds a key, the cheap duplicate-key check
-    (``decode.reject_duplicate_keys``)."""
+    """One instance of one solver attempt: its name, its status and, when it ran, the objective
+    value A it reached (or whether it solved it); extra keys are ignored."""
 
     instance: Annotated[str, msgspec.Meta(min_length=1)]
     status: RecordStatus

@@ -7,7 +7,7 @@ so the command line can import it before numpy or pydantic.
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Final, Literal, get_args
 
 METRIC_ID = "tcsexam-index-original-30303010-v0.1"
 
@@ -65,3 +65,5 @@ REQUIRED_COLUMNS = (
     "solver_protocol",
 )
 OPTIONAL_COLUMNS = ("note", "reference_id")
+
+NOT_RANKED_REASON: Final = "more than 5,000 models"  # SPEC 12.1: ``ranks.reason`` when ranks are not computed

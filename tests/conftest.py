@@ -143,6 +143,7 @@ def isolated_config(tmp_path_factory, monkeypatch) -> Path:
     never the developer's ~/.config/tcsexam (a remembered theme would change the snapshots)."""
     home = tmp_path_factory.mktemp("xdg-config")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
+    monkeypatch.delenv("TCSEXAM_BENCHMARK", raising=False)  # the benchmark is what each test names
     return home
 
 

@@ -334,3 +334,28 @@ def test_attempts_table_problems_come_in_line_order_and_good_rows_stay():
     assert [p.where for p in table.problems] == ["line 2", "line 3", "line 4", "line 6", "line 7"]
     assert [(p.field) for p in table.problems] == ["track", "", "score", "score", "adoption_status"]
     assert [(r.line, r.attempt) for r in table.rows] == [(5, "a3"), (8, "a6")]
+
+
+def test_an_interval_that_overflows_names_its_model_and_row_among_many(ws, cli):
+    # the ci blocks of all models are one array computation; an overflow in one of them is still
+    # reported for that model, at the row of its largest score (SPEC 13), in cohort order, and the
+    # others' blocks do not hide it. With two conjecture tasks (df about 1): construction
+    # [1e306, 0] gives an index of 1.5e307 but an index se of 1.5e307, and t(0.975, 1)·se = 1.9e308
+    from tests.conftest import MINI_SUITE, full_rows, row
+
+    suite = {**MINI_SUITE, "tasks": [*MINI_SUITE["tasks"], {"item": "o2", "track": "conjecture"}]}
+    ws.write_json(ws.bench / "suites" / "lite.json", suite)
+    models = ["a", "b", "c", "d"]
+    rows = []
+    for n, m in enumerate(models):
+        rows += full_rows(m, {"c1": 1e306, "c2": 0} if m in ("b", "d") else {"s1": 0.1 * n})
+        rows.append(row(model=m, track="conjecture", item="o2", score=1))
+    ws.write_cohort(models={m: {"attempts_per_task": 1} for m in models})
+    ws.write_rows(rows)
+    code, _, err = cli(*ws.score_args())
+    assert code == 1 and "Traceback" not in err and not ws.out.exists()
+    lines = [i + 2 for i, r in enumerate(rows) if r["item"] == "c1" and r["model"] in ("b", "d")]  # header is line 1
+    named = [line for line in err.splitlines() if "would overflow" in line]
+    assert len(named) == 2, err
+    assert "model 'b'" in named[0] and f"line {lines[0]}" in named[0] and "the index's interval" in named[0]
+    assert "model 'd'" in named[1] and f"line {lines[1]}" in named[1]

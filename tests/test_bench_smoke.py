@@ -23,13 +23,19 @@ def test_benchmark_runs_on_a_tiny_size(tmp_path):
             str(tmp_path),
             "--json",
             str(tmp_path / "report.json"),
+            "--cohorts",
+            "3,102",
+            "--rows",
+            "14",
         ]
     )
     assert report["vs_naive"]["same_score"] is True  # the naive scorer agrees with the core
     assert report["run"]["rows"] == 55 and report["dashboard"]["peak_memory_mb"] > 0
     assert report["large_run"]["rows"] == 2 * 2 * 55 and report["score_large_run"]["records"] == 4 * 15 * 125
     assert (tmp_path / "report.json").is_file()
-    assert set(report["load_average"]) == {"solver-score", "score", "naive", "dashboard"}
+    assert set(report["load_average"]) == {"solver-score", "score", "naive", "dashboard", "models"}
+    assert {k: v["models"] for k, v in report["models"].items() if k != "targets"} == {"3": 3, "102": 102, "2": 2}
+    assert report["solver_score"]["output_mb"] > 0
 
 
 def test_the_benchmark_runs_one_part_alone(tmp_path):

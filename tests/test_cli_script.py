@@ -43,7 +43,7 @@ def test_validate_prints_every_finding_with_its_kind_on_stdout(ws, cli):
     code, out, err = cli("validate", str(ws.run), "--benchmark", str(ws.bench))
     assert code == 3 and err == ""
     lines = out.splitlines()
-    assert lines[0] == "no problems: 9 rows, 1 models, status incomplete, 7 findings"
+    assert lines[0] == "no rejections; 1 ignored row (see below): 9 rows, 1 models, status incomplete, 7 findings"
     assert sorted(lines[1:]) == sorted(
         [
             "incomplete: m: t2 attempt 1 (line 3): adopted attempt is 'judge_failed': its result is not there yet",
@@ -254,7 +254,7 @@ def test_solver_score_with_two_suite_files_needs_reference(ws, cli, tmp_path):
     ws.write_json(ws.bench / "references" / "ref-test" / "full.json", {**MINI_REFERENCE, "suite": "full"})
     args = ["solver-score", "--task", "s1", "--records", records_file(ws), "--benchmark", str(ws.bench)]
     code, _, err = cli(*args, "--output", str(tmp_path / "o.json"))
-    assert code == 1 and "it holds full and lite: pass --reference lite, full or a PATH" in err
+    assert code == 2 and "it holds full and lite: pass --reference lite, full or a PATH" in err  # a missing choice
     assert cli(*args, "--reference", "full", "--output", str(tmp_path / "o.json"))[0] == 0
     assert json.loads((tmp_path / "o.json").read_text())["suite"] == "full"
 

@@ -12,6 +12,7 @@ import itertools
 import json
 import math
 import os
+import stat
 
 import msgspec
 import pytest
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 
 from scoring.prepare import scan_csv
 from scoring.results import SolverScoreOutput
-from tests.conftest import full_rows
+from tests.conftest import COLUMNS, MINI_SUITE, csv_text, full_rows, row
 
 HEADER = "model,track,item,attempt,score,adoption_status,score_status,score_type,solver_protocol"
 PHI_1 = 0.5 * (1 + math.erf(1 / math.sqrt(2)))  # Phi(1)
@@ -70,13 +71,65 @@ def test_init_writes_one_row_per_planned_attempt_in_cohort_and_suite_order(ws, c
 
 
 def test_init_never_replaces_an_existing_table_without_force(ws, cli):
-    path = ws.write_rows(full_rows())
+    path = ws.write_rows(skeleton_rows())
     before = path.read_bytes()
     code, _, err = cli("init", str(ws.run), "--benchmark", str(ws.bench))
     assert code == 1 and path.read_bytes() == before
     assert str(path) in err and "--force" in err and "Traceback" not in err
-    code, _, _ = cli("init", str(ws.run), "--benchmark", str(ws.bench), "--force")
-    assert code == 0 and path.read_bytes() != before and path.read_text().count("\n") == 1 + 7
+    ws.write_cohort(models={"m": {"attempts_per_task": 2}})
+    code, _, err = cli("init", str(ws.run), "--benchmark", str(ws.bench), "--force")  # a skeleton over a skeleton
+    assert code == 0, err
+    assert path.read_text().count("\n") == 1 + 2 * 7 and path.read_text().count(",selected,missing,") == 14
+
+
+TRACK_ITEMS = [(t["track"], t["item"]) for t in MINI_SUITE["tasks"]]
+
+
+def skeleton_rows() -> list[dict]:
+    return [row(track=t, item=i, score="", status="missing") for t, i in TRACK_ITEMS]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"score": "0.5"},
+        {"score_status": "valid"},
+        {"score_status": "invalid"},
+        {"adoption_status": "excluded"},
+        {"note": "rejudged by hand"},
+        {"reference_id": "ref-test"},
+        {"comment": "an extra column"},
+    ],
+)
+def test_init_force_never_discards_a_table_with_anything_filled_in(ws, cli, change):
+    # docs/safety.md: --force replaces a skeleton only; one filled cell anywhere is enough to refuse
+    rows = skeleton_rows()
+    rows[3].update(change)
+    path = ws.write_rows(rows, columns=[*COLUMNS, "comment"])
+    before = path.read_bytes()
+    code, out, err = cli("init", str(ws.run), "--benchmark", str(ws.bench), "--force")
+    assert code == 1 and path.read_bytes() == before, out
+    assert f"{path}: attempts table holds 1 filled row(s), {int('score' in change)} with a score" in err
+    assert "nothing written" in err and "mv " in err and "Traceback" not in err
+    assert sorted(p.name for p in ws.run.iterdir()) == ["attempts.csv", "cohort.json"]  # no backup, no temp
+
+
+def test_init_force_on_a_scored_table_counts_what_it_would_discard(ws, cli):
+    rows = full_rows()  # 7 valid scores
+    rows[0]["adoption_status"], rows[0]["note"] = "excluded", "replaced"
+    path = ws.write_rows(rows)
+    before = path.read_bytes()
+    code, _, err = cli("init", str(ws.run), "--benchmark", str(ws.bench), "--force")
+    assert code == 1 and path.read_bytes() == before
+    assert "holds 7 filled row(s), 7 with a score" in err
+
+
+def test_init_force_on_a_table_it_cannot_read_refuses(ws, cli):
+    path = ws.run / "attempts.csv"
+    path.write_bytes(b"model,note\nm,caf\xe9\n")  # Latin-1: what it holds cannot be told
+    code, _, err = cli("init", str(ws.run), "--benchmark", str(ws.bench), "--force")
+    assert code == 1 and path.read_bytes() == b"model,note\nm,caf\xe9\n"
+    assert "cannot tell what the attempts table holds" in err and "not valid UTF-8" in err
 
 
 def test_init_then_score_exits_3_naming_every_planned_attempt(ws, cli):
@@ -323,13 +376,28 @@ def test_fill_shows_control_characters_of_names_escaped(ws, cli):
     assert code == 3 and "\x1b" not in out and "filled: line 4: m\\x1b[2J s1 attempt 1: score (empty) -> 0.25" in out
 
 
-def test_attempts_csv_is_replaced_only_after_every_solver_score_output(ws, cli):
+def test_attempts_csv_is_replaced_only_after_every_solver_score_output(ws, cli, monkeypatch):
+    from scoring import prepare
+    from scoring.safety import WriteFailed
+
     ws.write_rows(blank_solver(full_rows()))
     ws.write_records("m", "s1", "1", S1_HALF)
     (ws.run / "solver-scores").write_text("a file where the outputs' folder belongs")
     before = (ws.run / "attempts.csv").read_bytes()
+    code, _, err = fill(cli, ws)  # refused when the outputs are checked, before any write
+    assert code == 1 and f"{ws.run / 'solver-scores'}/m/s1/1.json: cannot use as output" in err
+    assert (ws.run / "attempts.csv").read_bytes() == before and "Traceback" not in err
+    (ws.run / "solver-scores").unlink()
+    real = prepare.write_atomic
+
+    def full_disk_for_outputs(path, data, **kwargs):
+        if "solver-scores" in str(path):
+            raise WriteFailed(28, "No space left on device", str(path))
+        return real(path, data, **kwargs)
+
+    monkeypatch.setattr(prepare, "write_atomic", full_disk_for_outputs)
     code, _, err = fill(cli, ws)
-    assert code == 1 and f"cannot write {ws.run / 'solver-scores'}" in err and "Traceback" not in err
+    assert code == 1 and f"cannot write {ws.run / 'solver-scores'}/m/s1/1.json" in err and "Traceback" not in err
     assert (ws.run / "attempts.csv").read_bytes() == before
     assert [p.name for p in ws.run.iterdir() if p.name.startswith(".")] == []  # no temporary file left
 
@@ -353,3 +421,172 @@ def test_init_never_writes_over_an_input_or_a_folder(ws, cli, kind):
     assert code == 1 and "attempts.csv" in err
     assert cohort.read_bytes() == before
     assert target.is_dir() if kind == "folder" else target.read_bytes() == before
+
+
+# --- fill keeps what the user had (docs/safety.md) ---------------------------------------------------
+
+
+def filled_s1(rows):
+    """``rows`` after a fill that finds only m/s1/1 (S1_HALF: 0.25 against ref-test)."""
+    for r in rows:
+        if r["item"] == "s1":
+            r["score"], r["score_status"], r["reference_id"] = "0.25", "valid", "ref-test"
+    return rows
+
+
+ORDERS = {
+    "reference_id before score": [0, 1, 2, 3, 10, 4, 5, 6, 7, 8, 9],
+    "score_status before score": [0, 1, 2, 3, 6, 5, 4, 7, 8, 9, 10],
+    "the three reversed": [0, 1, 2, 3, 10, 9, 6, 7, 8, 5, 4],
+    "every column reversed": list(range(10, -1, -1)),
+    "score last": [10, 6, 0, 1, 2, 3, 5, 7, 8, 9, 4],
+    "no reference_id, status before score": [6, 0, 1, 2, 3, 5, 7, 8, 9, 4],
+    "no reference_id, reversed": list(range(9, -1, -1)),
+}
+
+
+@pytest.mark.parametrize("order", ORDERS.values(), ids=ORDERS.keys())
+def test_fill_edits_the_right_cells_whatever_the_column_order(ws, cli, order):
+    # SPEC 2.4 fixes the column names, not their order: each cell is edited where it sits in the line
+    columns = [COLUMNS[i] for i in order]
+    ws.write_rows(blank_solver(full_rows()), columns=columns)
+    ws.write_records("m", "s1", "1", S1_HALF)
+    code, _, err = fill(cli, ws)
+    assert code == 3, err  # s2 has no records file
+    appended = [] if "reference_id" in columns else ["reference_id"]
+    expected = csv_text(filled_s1(blank_solver(full_rows())), columns=columns + appended)
+    assert (ws.run / "attempts.csv").read_text() == expected
+    assert cli("validate", str(ws.run), "--benchmark", str(ws.bench))[0] in (0, 3)
+
+
+def test_fill_writes_through_a_symlinked_table_and_keeps_the_link(ws, cli, tmp_path):
+    shared = tmp_path / "elsewhere" / "shared-attempts.csv"
+    shared.parent.mkdir()
+    shared.write_text(csv_text(blank_solver(full_rows())))
+    (ws.run / "attempts.csv").symlink_to(shared)
+    ws.write_records("m", "s1", "1", S1_HALF)
+    code, _, err = fill(cli, ws)
+    assert code == 3, err
+    assert os.readlink(ws.run / "attempts.csv") == str(shared)  # still the link
+    assert shared.read_text() == csv_text(filled_s1(blank_solver(full_rows())))  # the file it names is filled
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a file to another user")
+def test_fill_keeps_the_owner_group_and_mode_of_the_table(ws, cli):
+    path = ws.write_rows(blank_solver(full_rows()))
+    os.chown(path, 65534, 65534)
+    os.chmod(path, 0o640)
+    ws.write_records("m", "s1", "1", S1_HALF)
+    assert fill(cli, ws)[0] == 3
+    st = os.stat(path)
+    assert (st.st_uid, st.st_gid, stat.S_IMODE(st.st_mode)) == (65534, 65534, 0o640)
+    assert path.read_text() == csv_text(filled_s1(blank_solver(full_rows())))
+
+
+def test_fill_refuses_a_hard_linked_table_before_writing_anything(ws, cli, tmp_path):
+    path = ws.write_rows(blank_solver(full_rows()))
+    os.link(path, tmp_path / "other-name.csv")
+    ws.write_records("m", "s1", "1", S1_HALF)
+    before = tree(ws.run)
+    code, _, err = fill(cli, ws)
+    assert code == 1 and tree(ws.run) == before  # no solver-scores/ either
+    assert f"{path}: output has 2 names (hard links)" in err and "Traceback" not in err
+    assert (tmp_path / "other-name.csv").read_bytes() == before[path.relative_to(ws.run)]
+    assert fill(cli, ws, "--dry-run")[0] == 3  # a dry run writes nothing: nothing to refuse
+
+
+@pytest.mark.parametrize("link", ["solver-scores", "solver-scores/m"])
+def test_fill_never_writes_its_outputs_over_its_own_records(ws, cli, link):
+    # SPEC 13: solver-scores/ (or a folder in it) resolving into records/ is refused, nothing touched
+    ws.write_rows(blank_solver(full_rows()))
+    ws.write_records("m", "s1", "1", S1_HALF)
+    place = ws.run / link
+    place.parent.mkdir(parents=True, exist_ok=True)
+    place.symlink_to(os.path.relpath(ws.run / "records" / link.removeprefix("solver-scores").strip("/"), place.parent))
+    before = tree(ws.run)
+    code, _, err = fill(cli, ws)
+    assert code == 1 and tree(ws.run) == before
+    assert "output lies inside the input folder" in err and "solver-scores/m/s1/1.json" in err
+
+
+def edit_theorem_row(path):
+    """What a user (or a judge harness) does while fill runs: rescore a theorem row by hand."""
+    text = path.read_text()
+    edited = text.replace("m,theorem,t2,1,0,selected,valid,", "m,theorem,t2,1,1,selected,valid,")
+    assert edited != text
+    path.write_text(edited)
+    return edited
+
+
+def test_an_edit_made_while_fill_writes_its_outputs_is_kept_and_fill_refuses(ws, cli, monkeypatch):
+    # docs/safety.md: attempts.csv changed after fill read it is never replaced (exit 1, named)
+    from scoring import solver_score
+
+    path = ws.write_rows(blank_solver(full_rows()))
+    ws.write_records("m", "s1", "1", S1_HALF)
+    real = solver_score.solver_score_bytes
+    kept = []
+
+    def slow_output(*args, **kwargs):
+        kept.append(edit_theorem_row(path))  # the edit lands while the solver-score outputs are written
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(solver_score, "solver_score_bytes", slow_output)
+    code, _, err = fill(cli, ws)
+    assert code == 1 and path.read_text() == kept[0]
+    assert f"{path}: changed while the command ran" in err and "nothing replaced" in err
+    assert [p.name for p in ws.run.iterdir() if p.name.startswith(".")] == []  # no temporary file left
+
+
+def test_a_row_appended_while_fill_scores_is_a_clear_refusal_not_an_internal_error(ws, cli, monkeypatch):
+    from scoring import prepare
+
+    path = ws.write_rows(blank_solver(full_rows()))
+    ws.write_records("m", "s1", "1", S1_HALF)
+    real = prepare.plan_fill
+
+    def then_append(*args):
+        plan = real(*args)
+        with path.open("a") as fh:
+            fh.write("m,theorem,t1,2,1,selected,valid,original_task_score,,,\n")
+        return plan
+
+    monkeypatch.setattr(prepare, "plan_fill", then_append)
+    code, _, err = fill(cli, ws)
+    after = path.read_bytes()
+    assert code == 1 and "internal error" not in err
+    assert f"{path}: changed while the command ran" in err
+    assert after.endswith(b"m,theorem,t1,2,1,selected,valid,original_task_score,,,\n")
+    assert not (ws.run / "solver-scores").exists()  # refused before anything was written
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    order=st.permutations(COLUMNS),
+    drop_reference=st.booleans(),
+    quoting=st.sampled_from([csv.QUOTE_MINIMAL, csv.QUOTE_ALL]),
+    terminator=st.sampled_from(["\n", "\r\n"]),
+    edited=st.sets(st.integers(0, 2)),
+    note=st.text(alphabet=["a", ",", '"', "\n", " "], max_size=6),
+)
+def test_edited_text_changes_exactly_the_edited_cells_in_any_layout(
+    order, drop_reference, quoting, terminator, edited, note
+):
+    from types import SimpleNamespace
+
+    from scoring.prepare import edited_text
+
+    columns = [c for c in order if not (drop_reference and c == "reference_id")]
+    rows = [dict(row(track="solver", item=f"s{k}", score="", status="missing"), note=note) for k in range(3)]
+    buf = io.StringIO()
+    csv.writer(buf, quoting=quoting, lineterminator=terminator).writerows(
+        [columns, *([r[c] for c in columns] for r in rows)]
+    )
+    text = buf.getvalue()
+    table_rows = [SimpleNamespace(model="m", item=f"s{k}", attempt="1", line=k + 2) for k in range(3)]
+    edits = {k + 2: {"score": "0.5", "score_status": "valid", "reference_id": "ref-x"} for k in edited}
+    got = list(csv.reader(io.StringIO(edited_text(text, columns, table_rows, edits), newline="")))
+    header = columns + (["reference_id"] if drop_reference else [])
+    for k in edited:
+        rows[k].update(score="0.5", score_status="valid", reference_id="ref-x")
+    assert got == [header, *([r[c] for c in header] for r in rows)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 
 import msgspec
 import pytest
@@ -228,3 +229,188 @@ def test_the_pair_p_value_is_the_two_sided_tail_of_scipy_stats_t(df):
 
     for difference, se in ((0.0, 1.0), (0.3, 0.1), (-0.3, 0.1), (2.5, 1.0), (1.0, 1e-12)):
         assert pair_p_value(difference, se, df) == float(2.0 * stats.t.sf(abs(difference) / se, df))
+
+
+# --- thousands of models: the pairs listed up to 100, no ranks above 5,000 (SPEC 12.1) -----------
+
+
+def cohort(n: int, tasks_per_track: int, seed: int) -> tuple[dict, dict]:
+    rng = random.Random(seed)
+    models = {
+        f"m{i:04d}": {f"{t}-{k}": (t, rng.choice((0.0, 0.5, 1.0))) for t in WEIGHTS for k in range(tasks_per_track)}
+        for i in range(n)
+    }
+    indexes = {
+        m: math.fsum(WEIGHTS[t] * math.fsum(v for tt, v in tm.values() if tt == t) / tasks_per_track for t in WEIGHTS)
+        for m, tm in models.items()
+    }
+    return indexes, models
+
+
+def test_the_pairs_are_listed_up_to_100_models_and_not_above():
+    indexes, models = cohort(101, 2, seed=5)
+    hundred = {m: indexes[m] for m in list(indexes)[:100]}
+    listed = msgspec.to_builtins(rank_models(hundred, models, WEIGHTS))
+    assert "pairs_listed" not in listed and "reason" not in listed  # the document as before
+    assert len(listed["pairs"]) == 100 * 99 // 2
+    above = rank_models(indexes, models, WEIGHTS)
+    block = msgspec.to_builtins(above)
+    assert block["pairs"] == [] and block["pairs_listed"] is False and "reason" not in block
+    # the ranks themselves are still computed over every pair
+    assert {m: (r.best, r.worst) for m, r in above.models.items()} == reference_ranks(indexes, models)[0]
+
+
+def test_no_ranks_above_5000_models():
+    # one task per track: the cohort is cheap; 5,001 models with an index (one more without)
+    indexes, models = cohort(5002, 1, seed=6)
+    indexes["m0000"] = None
+    block = msgspec.to_builtins(rank_models(indexes, models, WEIGHTS))
+    assert block == {
+        "method": "paired-t-holm",
+        "alpha": 0.05,
+        "models": None,
+        "pairs": [],
+        "pairs_listed": False,
+        "reason": "more than 5,000 models",
+    }
+    assert top_group(rank_models(indexes, models, WEIGHTS)) == []
+
+
+def test_exactly_the_limit_is_still_ranked(monkeypatch):
+    # 5,000 models are ranked, 5,001 are not; checked at a limit of 3 (12.5 M pairs take seconds)
+    import scoring.ranks
+
+    assert scoring.ranks.RANKED_MAX == 5000
+    monkeypatch.setattr(scoring.ranks, "RANKED_MAX", 3)
+    indexes, models = cohort(4, 1, seed=7)
+    assert rank_models(dict(list(indexes.items())[:3]), models, WEIGHTS).models is not None
+    assert rank_models(indexes, models, WEIGHTS).models is None
+
+
+# --- the array computation against SPEC 12.1 written out pair by pair ------------------------------
+
+
+def reference_pair(a: dict, b: dict) -> tuple[float | None, float | None, float | None]:
+    """SPEC 9 paired difference of one pair, from the text: per track the differences over the tasks
+    both scored, their mean and se = sd/sqrt(m) (sd with m − 1); d = Σ w·mean, var = Σ w²·se²,
+    df = var² / Σ (w²·se²)²/(m − 1). None where the text gives no value."""
+    means, terms = {}, {}
+    for t in WEIGHTS:
+        diffs = [
+            a[i][1] - b[i][1] for i in a if a[i][0] == t and a[i][1] is not None and b.get(i, (t, None))[1] is not None
+        ]
+        if not diffs:
+            return None, None, None
+        m = len(diffs)
+        means[t] = math.fsum(diffs) / m
+        if m >= 2:
+            sd = math.sqrt(math.fsum((x - means[t]) ** 2 for x in diffs) / (m - 1))
+            terms[t] = (WEIGHTS[t] ** 2 * (sd / math.sqrt(m)) ** 2, m)
+    d = math.fsum(WEIGHTS[t] * means[t] for t in WEIGHTS)
+    if len(terms) < len(WEIGHTS):
+        return d, None, None
+    var = math.fsum(v for v, _ in terms.values())
+    denom = math.fsum(v * v / (m - 1) for v, m in terms.values())
+    return d, math.sqrt(var), (var * var / denom if denom > 0 else None)
+
+
+def reference_ranks(indexes: dict, models: dict, alpha: float = 0.05) -> tuple[dict, list]:
+    from scipy import stats
+
+    scored = [m for m in indexes if indexes[m] is not None]
+    ordered = sorted(scored, key=lambda m: -indexes[m])
+    pairs = []
+    for i, a in enumerate(ordered):
+        for b in ordered[i + 1 :]:
+            d, se, df = reference_pair(models[a], models[b])
+            if se is None:
+                p = None
+            elif se == 0:
+                p = 0.0 if d != 0 else 1.0
+            else:
+                p = 2 * stats.t.sf(abs(d) / se, df)
+            pairs.append({"a": a, "b": b, "difference": d, "se": se, "df": df, "p": p})
+    tested = sorted((q for q in pairs if q["p"] is not None), key=lambda q: q["p"])
+    k, running = len(tested), 0.0
+    for j, q in enumerate(tested):  # Holm: min(1, max over j' <= j of (K − j' + 1)·p_(j'))
+        running = max(running, (k - j) * q["p"])
+        q["p_holm"] = min(1.0, running)
+    for q in pairs:
+        q.setdefault("p_holm", None)
+        q["separated"] = q["p_holm"] is not None and q["p_holm"] < alpha
+    n = len(ordered)
+    ranks = {
+        m: (
+            1 + sum(q["separated"] for q in pairs if q["b"] == m),
+            n - sum(q["separated"] for q in pairs if q["a"] == m),
+        )
+        for m in ordered
+    }
+    return ranks, pairs
+
+
+def close(x: float | None, y: float | None) -> bool:
+    if x is None or y is None:
+        return x is y
+    return abs(x - y) <= 1e-12 * max(1.0, abs(y))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_ranks_are_spec_12_1_pair_by_pair(seed):
+    # random cohorts with ties (scores from a few values), se = 0 (identical differences), tracks with
+    # fewer than 2 common tasks (null task means; no se, no p) and models with a null index
+    rng = random.Random(seed)
+    n, per_track = rng.randint(1, 14), rng.randint(1, 3)
+    values = rng.choice(((0.0, 1.0), (0.0, 0.25, 0.5, 1.0), None))
+    models, indexes = {}, {}
+    for i in range(n):
+        tm = {}
+        for t in WEIGHTS:
+            for k in range(per_track):
+                v = rng.choice(values) if values else rng.uniform(0, 1)
+                tm[f"{t}-{k}"] = (t, None if rng.random() < 0.12 else v)
+        models[f"m{i}"] = tm
+        indexes[f"m{i}"] = None if rng.random() < 0.15 else rng.choice((50.0, 40.0, rng.uniform(0, 100)))
+    if n >= 2 and rng.random() < 0.5:  # a model equal to another up to a constant on each track: se = 0
+        models["m1"] = {item: (t, None if v is None else v + 0.125) for item, (t, v) in models["m0"].items()}
+    ranks, pairs = reference_ranks(indexes, models)
+    r = rank_models(indexes, models, WEIGHTS)
+    assert {m: (v.best, v.worst) for m, v in r.models.items()} == ranks
+    assert list(r.models) == list(ranks)
+    assert len(r.pairs) == len(pairs)
+    for got, want in zip(r.pairs, pairs, strict=True):
+        assert (got.a, got.b, got.separated) == (want["a"], want["b"], want["separated"])
+        for key in ("difference", "se", "df", "p", "p_holm"):
+            assert close(getattr(got, key), want[key]), (key, got, want)
+
+
+def test_compare_gives_any_pair_at_any_size_with_the_numbers_of_the_ranks():
+    # compare reads the two models' task means, never the listed pairs: on a cohort of 101 (pairs not
+    # listed) it gives a pair the same difference, se and df as the ranks computed for it at 100
+    from scoring.compare import compare_models
+
+    indexes, models = cohort(101, 3, seed=8)
+    document = {
+        "models": {
+            m: {"tasks": {item: {"track": t, "mean": v} for item, (t, v) in tm.items()}} for m, tm in models.items()
+        },
+        "ranks": msgspec.to_builtins(rank_models(indexes, models, WEIGHTS)),
+    }
+    assert document["ranks"]["pairs"] == []
+    listed = rank_models({m: indexes[m] for m in list(indexes)[:100]}, models, WEIGHTS).pairs
+    for pair in listed[:: len(listed) // 40]:
+        index = compare_models(document, pair.a, pair.b)["index"]
+        assert (index["value"], index["se"], index["df"]) == (pair.difference, pair.se, pair.df)
+
+
+def test_the_overview_shows_no_rank_when_ranks_were_not_computed():
+    from scoring.inputs import demo_run, load_run, resolve_run_paths
+    from scoring.output import build_index
+    from scoring.ranks import not_ranked
+    from tui.views import leader, overview_rows
+
+    document = build_index(load_run(resolve_run_paths(str(demo_run()))))
+    assert any(r.rank is not None for r in overview_rows(document))
+    document["ranks"] = msgspec.to_builtins(not_ranked())
+    assert [r.rank for r in overview_rows(document)] == [None] * len(document["models"])
+    assert leader(document) is None

@@ -144,6 +144,25 @@ def test_rank_column_reads_the_ranks_block(ws, cli, tmp_path):
     assert "rank: not in the index.json (no ranks block)." in cli("table", save(tmp_path, "s.json", doc))[1]
 
 
+def test_ranks_not_computed_show_no_rank_and_say_why(ws, cli, tmp_path):
+    # SPEC 12.1: above 5,000 models the ranks block has models null and a reason; the pairs unlisted
+    doc = doc_for(ws, {"a": {"s1": 1}, "b": {}})
+    doc["ranks"] = {
+        "method": "paired-t-holm",
+        "alpha": 0.05,
+        "models": None,
+        "pairs": [],
+        "pairs_listed": False,
+        "reason": "more than 5,000 models",
+    }
+    path = save(tmp_path, "r.json", doc)
+    code, out = cli("table", path)[:2]
+    assert code == 0 and "|  | a |" in out and "|  | b |" in out
+    assert "rank: not computed (more than 5,000 models)." in out and "no ranks block" not in out
+    rows = list(csv.DictReader(io.StringIO(cli("table", path, "--format", "csv")[1])))
+    assert [(r["rank_best"], r["rank_worst"]) for r in rows] == [("", ""), ("", "")]
+
+
 def test_latex_escapes_names_and_uses_booktabs_pm_and_ascii_nulls(ws, cli, tmp_path):
     doc = with_backslash(doc_for(ws, {"a_b&c%d#e$f~g^h{i}jBSk": {}, "null": None}))
     out = cli("table", save(tmp_path, "l.json", doc), "--format", "latex")[1]

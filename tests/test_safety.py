@@ -711,3 +711,116 @@ def test_a_handler_run_during_a_held_step_waits_until_the_step_is_done():
         steps.append("not reached")
     assert info.value.signum == signal.SIGTERM
     assert steps == ["step finished"]
+
+
+# ---------------------------------------------------------------- what a write keeps (docs/safety.md)
+
+
+def test_a_write_to_a_link_goes_to_the_file_it_names_and_the_link_stays(tmp_path):
+    (tmp_path / "dated").mkdir()
+    dated = tmp_path / "dated" / "index-2025-11-30.json"
+    dated.write_bytes(b"old")
+    (tmp_path / "latest.json").symlink_to("dated/index-2025-11-30.json")
+    (tmp_path / "chain.json").symlink_to("latest.json")  # a link to a link
+    write_atomic(tmp_path / "chain.json", b"new")
+    assert os.readlink(tmp_path / "chain.json") == "latest.json"
+    assert os.readlink(tmp_path / "latest.json") == "dated/index-2025-11-30.json"
+    assert dated.read_bytes() == b"new" and listing(tmp_path) == ["chain.json", "dated", "latest.json"]
+    assert listing(tmp_path / "dated") == ["index-2025-11-30.json"]  # the temp file was made there
+
+
+def test_a_link_to_nothing_makes_the_file_it_names(tmp_path):
+    (tmp_path / "out.json").symlink_to("made/later.json")
+    assert check_output(tmp_path / "out.json") == tmp_path / "out.json"
+    write_atomic(tmp_path / "out.json", b"data")
+    assert os.readlink(tmp_path / "out.json") == "made/later.json"
+    assert (tmp_path / "made" / "later.json").read_bytes() == b"data"
+
+
+def test_a_proc_link_that_is_not_the_file_it_opens_is_refused(tmp_path):
+    # /proc/self/fd/N of a deleted file resolves to "NAME (deleted)": writing there would make a stray file
+    gone = tmp_path / "gone.json"
+    with gone.open("wb") as fh:
+        gone.unlink()
+        (tmp_path / "out").symlink_to(f"/proc/self/fd/{fh.fileno()}")
+        for call in (lambda: check_output(tmp_path / "out"), lambda: write_atomic(tmp_path / "out", b"x")):
+            with pytest.raises(InputError, match="which is not the file it opens"):
+                call()
+    assert listing(tmp_path) == ["out"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a file to another user")
+def test_a_write_keeps_the_owner_and_group_of_the_file_it_replaces(tmp_path):
+    target = tmp_path / "attempts.csv"
+    target.write_bytes(b"old")
+    os.chown(target, 65534, 65534)
+    os.chmod(target, 0o2640)  # a set-group-id bit survives the change of owner
+    write_atomic(target, b"new")
+    st = os.stat(target)
+    assert (st.st_uid, st.st_gid, stat.S_IMODE(st.st_mode), target.read_bytes()) == (65534, 65534, 0o2640, b"new")
+    new = tmp_path / "new.json"
+    write_atomic(new, b"x")  # a new file is the running user's
+    assert (os.stat(new).st_uid, os.stat(new).st_gid) == (os.geteuid(), os.getegid())
+
+
+def test_a_file_with_several_hard_links_is_never_replaced(tmp_path):
+    target = tmp_path / "index.json"
+    target.write_bytes(b"shared")
+    os.link(target, tmp_path / "backup.json")
+    with pytest.raises(InputError, match="output has 2 names \\(hard links\\)"):
+        check_output(target)
+    with pytest.raises(InputError, match="output has 2 names \\(hard links\\)"):
+        write_atomic(target, b"new")
+    assert target.read_bytes() == (tmp_path / "backup.json").read_bytes() == b"shared"
+    assert os.stat(target).st_nlink == 2 and listing(tmp_path) == ["backup.json", "index.json"]
+
+
+def test_a_file_changed_since_it_was_read_is_not_replaced(tmp_path):
+    target = tmp_path / "attempts.csv"
+    target.write_bytes(b"as read")
+    data, stamp = safety.read_regular_file_stamped(target)
+    assert data == b"as read"
+    write_atomic(target, b"edited once", unchanged=stamp)  # nothing changed: replaced
+    _, stamp = safety.read_regular_file_stamped(target)
+    with target.open("ab") as fh:  # another program appends
+        fh.write(b" and by someone else")
+    with pytest.raises(InputError, match="changed while the command ran") as info:
+        write_atomic(target, b"edited twice", unchanged=stamp)
+    assert info.value.problems[0].file == str(target)
+    assert target.read_bytes() == b"edited once and by someone else" and listing(tmp_path) == ["attempts.csv"]
+    _, stamp = safety.read_regular_file_stamped(target)
+    (tmp_path / "other").write_bytes(b"edited once and by someone else")
+    os.replace(tmp_path / "other", target)  # replaced by a file of the same bytes (sed -i): another file
+    with pytest.raises(InputError, match="changed while the command ran"):
+        write_atomic(target, b"edited twice", unchanged=stamp)
+
+
+def run_score_to(output: str, stdout, tmp_path):
+    import subprocess
+    import sys
+
+    demo = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sample_runs", "demo")
+    return subprocess.run(
+        [sys.executable, "-m", "scoring", "score", demo, "--output", output],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        timeout=120,
+    )
+
+
+def test_output_to_a_link_to_standard_output_writes_the_file_standard_output_is(tmp_path):
+    # `--output /dev/stdout > out.json`: the file behind the link gets the output, the link stays.
+    # A link of the test's own stands for /dev/stdout (a machine-wide link a bug would replace).
+    os.symlink("/proc/self/fd/1", tmp_path / "stdout-link")
+    with (tmp_path / "out.txt").open("wb") as stdout:
+        done = run_score_to(str(tmp_path / "stdout-link"), stdout, tmp_path)
+    assert done.returncode == 3, done.stderr  # the demo leaves one model incomplete
+    assert os.readlink(tmp_path / "stdout-link") == "/proc/self/fd/1"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt", "stdout-link"]
+    assert json.loads((tmp_path / "out.txt").read_bytes())["suite"] == "lite"  # the index itself
+    import subprocess
+
+    piped = run_score_to(str(tmp_path / "stdout-link"), subprocess.PIPE, tmp_path)  # a pipe: refused as before
+    assert piped.returncode == 1 and b"output is a FIFO" in piped.stderr
+    assert os.readlink(tmp_path / "stdout-link") == "/proc/self/fd/1"

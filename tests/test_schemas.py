@@ -93,6 +93,47 @@ def test_the_input_schemas_reject_what_the_loaders_reject():
     for bad in ({"score": "0.5x"}, {"score": "nan"}, {"track": "proof"}, {"score_status": "done"}, {"model": ""}):
         assert_invalid("attempts-row", {**good, **bad})
     assert_invalid("attempts-row", {k: v for k, v in good.items() if k != "adoption_status"})
+    assert_invalid("attempts-row", {**good, "score": ""})  # empty with score_status valid
+    excluded = {**good, "adoption_status": "excluded", "note": "judge crashed"}
+    for kept in ("nan", "NaN", "-inf", "+Infinity", "INF"):  # an excluded row keeps its score, not judged
+        assert_valid("attempts-row", {**excluded, "score": kept})
+        assert_invalid("attempts-row", {**good, "score": kept})
+    assert_invalid("attempts-row", {**excluded, "score": "nanx"})
+
+
+# One cell of the construction task c1 (its only planned attempt), as the schema and as the loader judge it:
+# (score, adoption_status, score_status). The loader's verdict is `validate`'s exit code (1: rejected).
+SCORE_CELLS = [
+    (score, adoption, status)
+    for score in (
+        "1.5",
+        "1e3",
+        ".5",
+        "",
+        "nan",
+        "NaN",
+        "-inf",
+        "+Infinity",
+        "infinity",
+        "inf ",
+        "0.5x",
+        "infinit",
+        "1,5",
+    )
+    for adoption in ("selected", "selected_provisional", "excluded")
+    for status in ("valid", "missing")
+]
+
+
+@pytest.mark.parametrize(("score", "adoption", "status"), SCORE_CELLS)
+def test_the_attempts_row_schema_accepts_a_score_cell_exactly_when_validate_does(ws, cli, score, adoption, status):
+    rows = [r for r in full_rows() if r["item"] != "c1"]
+    cell = row(track="construction", item="c1", score=score, adoption=adoption, status=status, note="replaced")
+    ws.write_rows([*rows, cell])
+    code, _, err = cli("validate", str(ws.run), "--benchmark", str(ws.bench))
+    accepted = code != 1
+    (read,) = [r for r in csv_rows(ws.run / "attempts.csv") if r["item"] == "c1"]  # as the loader sees it
+    assert validator("attempts-row").is_valid(read) == accepted, (read, code, err)
 
 
 # --- every file the tool writes ------------------------------------------------------------
@@ -108,6 +149,83 @@ def test_index_json_validates_and_a_broken_one_does_not(ws, cli):
     broken = json.loads(ws.out.read_text())
     broken["models"]["m"]["index"] = "50.25"
     assert_invalid("index", broken)
+
+
+def demo_index(cli, tmp_path) -> dict:
+    out = tmp_path / "demo-index.json"
+    assert cli("score", str(demo_run()), "--output", str(out))[0] == 3
+    return json.loads(out.read_text())
+
+
+def edited(doc: dict, *path_and_value) -> dict:
+    """A copy of ``doc`` with the value at ``path`` (keys, then the new value) replaced."""
+    *path, value = path_and_value
+    out = json.loads(json.dumps(doc))
+    node = out
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return out
+
+
+def renamed(doc: dict, *path_and_keys) -> dict:
+    """A copy of ``doc`` with the key ``old`` of the object at ``path`` renamed ``new``."""
+    *path, old, new = path_and_keys
+    out = json.loads(json.dumps(doc))
+    node = out
+    for key in path:
+        node = node[key]
+    node[new] = node.pop(old)
+    return out
+
+
+def test_the_index_schema_holds_the_fixed_parts_of_the_format(cli, tmp_path):
+    doc = demo_index(cli, tmp_path)
+    assert_valid("index", doc)
+    # the constants: the weights 30/30/30/10, the metric id, the interval and rank methods
+    assert_invalid("index", edited(doc, "weights", "theorem", 25))
+    assert_invalid("index", edited(doc, "provenance", "weights", "conjecture", 11))
+    assert_invalid("index", edited(doc, "weights", {**doc["weights"], "extra": 0}))
+    assert_invalid("index", edited(doc, "metric_id", "tcsexam-index-original-30303010-v0.2"))
+    assert_invalid("index", edited(doc, "provenance", "metric_id", "another"))
+    assert_invalid("index", edited(doc, "models", "atlas-70b", "ci", "method", "bootstrap"))
+    assert_invalid("index", edited(doc, "ranks", "method", "bonferroni"))
+    # track keys are the four tracks: a misspelt one is rejected, and each full map holds all four
+    for where in (["track_means"], ["pass_hat_k"], ["ci", "tracks"], ["ci", "index", "shares"]):
+        assert_invalid("index", renamed(doc, "models", "atlas-70b", *where, "theorem", "thoerem"))
+    means = doc["models"]["atlas-70b"]["track_means"]
+    assert_invalid("index", edited(doc, "models", "atlas-70b", "track_means", {**means, "extra": 0.5}))
+    assert_invalid(
+        "index", edited(doc, "models", "atlas-70b", "track_means", {k: v for k, v in means.items() if k != "solver"})
+    )
+    # a model's ci.tracks lists only the tracks with a mean: cirrus-mini has two
+    assert sorted(doc["models"]["cirrus-mini"]["ci"]["tracks"]) == ["conjecture", "solver"]
+    # hashes are 64 lowercase hex digits, and the content hash is there
+    assert_invalid("index", edited(doc, "provenance", "content_sha256", "xyz"))
+    assert_invalid("index", edited(doc, "provenance", "content_sha256", doc["provenance"]["content_sha256"].upper()))
+    assert_invalid("index", edited(doc, "provenance", "inputs", "attempts", "sha256", "0" * 63))
+    assert_invalid(
+        "index", edited(doc, "provenance", {k: v for k, v in doc["provenance"].items() if k != "content_sha256"})
+    )
+    # an ignored row may name a close cohort model or suite item, and nothing else
+    row0 = doc["ignored_rows"]["rows"][0]
+    assert_valid("index", edited(doc, "ignored_rows", "rows", 0, {**row0, "did_you_mean": "atlas-70b"}))
+    assert_invalid("index", edited(doc, "ignored_rows", "rows", 0, {**row0, "did_you_mean_": "atlas-70b"}))
+
+
+def test_the_schemas_carry_no_id_and_no_internal_notes():
+    for name in NAMES:
+        s = schema(name)
+        assert "$id" not in s
+        text = json.dumps(s)
+        for internal in ("SPEC", "omit_defaults", "decode.", "``", "R5"):
+            assert internal not in text, (name, internal)
+    assert schema("index")["$defs"]["Provenance"]["properties"]["weights"]["const"] == {
+        "theorem": 30,
+        "solver": 30,
+        "construction": 30,
+        "conjecture": 10,
+    }
 
 
 def test_the_demo_index_compare_and_diff_outputs_validate(cli, tmp_path):
@@ -212,3 +330,11 @@ def test_schema_command_errors(cli, tmp_path):
     blocker.write_text("x")
     code, _, err = cli("schema", "--output", str(blocker))
     assert code == 1 and "is not a folder" in err and blocker.read_text() == "x"
+
+
+def test_the_demo_plan_validates_and_its_track_keys_are_the_four_tracks(cli, tmp_path):
+    out = tmp_path / "plan.json"
+    assert cli("plan", str(demo_run()), "--output", str(out))[0] in (0, 3)
+    doc = json.loads(out.read_text())
+    assert_valid("plan", doc)
+    assert_invalid("plan", renamed(doc, "models", "atlas-70b", "tracks", "solver", "solvr"))

@@ -653,11 +653,12 @@ async def test_a16_header_names_the_run_and_watch(demo_copy):
         assert app.main.query_one("#passk-table", DataTable).cursor_type == "none"
 
 
-def test_a16_a_wrong_run_dir_fails_fast_with_exit_2(tmp_path, capsys):
+def test_a16_a_wrong_run_dir_fails_fast_with_exit_1(tmp_path, capsys):
+    """A missing RUN_DIR is a missing input, exit 1 as for every command, before the app opens."""
     from tui.cli import main
 
-    assert main(["tui", str(tmp_path / "nonexistent")]) == 2
-    assert "nonexistent" in capsys.readouterr().err
+    assert main(["tui", str(tmp_path / "nonexistent")]) == 1
+    assert "nonexistent: run directory not found" in capsys.readouterr().err
 
 
 # --- fast typing: a burst of tab keys ends on the last key's tab -----------------------------------

@@ -1,5 +1,5 @@
 """Names are data (SPEC 13): the dashboard shows every name and typed text as plain text, never as markup,
-with control characters escaped. Hypothesis draws model, item and attempt names from a hostile alphabet."""
+with control, bidi and line-separator characters escaped exactly as the command line escapes them. Hypothesis draws model, item and attempt names from a hostile alphabet."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from textual.widgets import DataTable, Input
 
+from scoring.safety import escape_for_terminal
 from tests.conftest import MINI_SUITE, Workspace, full_rows, run_command, settle
 from tui.app import TABS, create_app
 from tui.state import DashboardConfig
@@ -30,6 +31,9 @@ HOSTILE = [
     "\x07",
     "\u200f",
     "\u202e",
+    "\u2028",
+    "\u2066",
+    "\x9b",
     "$",
     "{",
     "}",
@@ -55,10 +59,18 @@ name = (
 long_name = st.integers(60, 200).map(lambda n: "[b]" + "x" * n + "[/b]")
 
 
-def test_plain_escapes_control_characters_only():
+def test_plain_escapes_what_the_command_line_escapes_and_nothing_else():
     assert plain("a\x1b[31mb") == "a\\x1b[31mb"
-    assert plain("[/x]\\ \u200f é") == "[/x]\\ \u200f é"  # brackets, backslashes and marks stay as written
+    assert plain("[/x]\\ é 日本") == "[/x]\\ é 日本"  # brackets, backslashes and letters stay as written
     assert plain("\x07\x7f\x9b") == "\\x07\\x7f\\x9b"
+    # bidi marks, overrides and isolates, the Arabic letter mark, line and paragraph separators
+    assert plain("a\u202eb\u2028c\u200f\u2066\u061c\u2029") == "a\\u202eb\\u2028c\\u200f\\u2066\\u061c\\u2029"
+    assert plain(7) == "7"
+
+
+@given(st.text())
+def test_plain_is_the_command_lines_escape(value):
+    assert plain(value) == escape_for_terminal(value)
 
 
 def hostile_run(root: Path, model: str, item: str, attempt: str) -> Workspace:
@@ -119,3 +131,33 @@ async def test_the_palette_shows_names_as_written_not_as_markup(tmp_path):
         assert app.state is not None
         prompts = await run_command(pilot, "Jump to model", enter=False)
         assert "Jump to model [bold]x" in prompts, prompts
+
+
+async def test_the_palette_jumps_to_a_model_whose_name_is_an_unclosed_markup_tag(tmp_path):
+    # "z[/y" reads as the closing tag [/y] to textual's markup (its escape() leaves it as it is)
+    ws = hostile_run(tmp_path, "z[/y", "p1", "1")
+    app = create_app(DashboardConfig(run_dir=str(ws.run), benchmark=str(ws.bench)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.state is not None
+        prompts = await run_command(pilot, "Jump to model z[/y")
+        assert prompts[0] == "Jump to model z[/y", prompts
+        assert app.selected_model == "z[/y"
+        assert str(app.main.query_one("#overview-table", DataTable).get_row_at(0)[0]) == "z[/y"
+
+
+async def test_a_bidi_override_and_a_line_separator_in_a_name_show_escaped_as_on_the_command_line(tmp_path):
+    model = "evil\u202etxt.exe\u2028x"
+    shown = "evil\\u202etxt.exe\\u2028x"  # the eleven characters of each escape, as `tcsexam validate` prints
+    ws = hostile_run(tmp_path, model, "p1", "1")
+    app = create_app(DashboardConfig(run_dir=str(ws.run), benchmark=str(ws.bench)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.state is not None
+        assert str(app.main.query_one("#overview-table", DataTable).get_row_at(0)[0]) == shown
+        await pilot.press("2")
+        await pilot.pause()
+        grid = app.main.query_one("#coverage-grid", DataTable)
+        assert str(grid.ordered_columns[1].label) == shown
+        prompts = await run_command(pilot, "Jump to model evil", enter=False)
+        assert f"Jump to model {shown}" in prompts, prompts

@@ -131,7 +131,7 @@ def unlisted(ranks: dict) -> None:
 
 
 def not_computed(ranks: dict) -> None:
-    ranks.update(models=None, pairs=[], pairs_listed=False, reason="ranks are not computed above 5,000 models")
+    ranks.update(models=None, pairs=[], pairs_listed=False, reason="more than 5,000 models")
 
 
 async def test_compare_shows_a_pair_that_the_document_does_not_list(monkeypatch):
@@ -168,7 +168,7 @@ async def test_ranks_not_computed_show_a_dash_and_say_why_once(monkeypatch):
         rank = [str(c.label) for c in table.ordered_columns].index("Rank")
         assert {str(table.get_row_at(i)[rank]) for i in range(table.row_count)} == {"—"}
         summary = str(app.main.query_one("#overview-summary", Static).render())
-        assert summary.count("ranks are not computed above 5,000 models") == 1
+        assert summary.count("more than 5,000 models") == 1
 
 
 # --- the Coverage grid of many models ---------------------------------------------------------------

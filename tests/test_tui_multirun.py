@@ -499,11 +499,12 @@ def test_cli_usage_errors_name_the_problem(tmp_path, capsys):
     (tmp_path / "a").mkdir()
     assert main(["tui", str(tmp_path / "a"), str(tmp_path / "a"), "--attempts", "x.csv"]) == 2
     assert "--attempts names the files of one run" in capsys.readouterr().err
-    assert main(["tui", str(tmp_path / "a"), str(tmp_path / "nope")]) == 2
-    assert f"RUN_DIR '{tmp_path / 'nope'}' is not a folder" in capsys.readouterr().err
+    # a RUN_DIR that is not there is a missing input, exit 1 as for every command (docs/commands.md)
+    assert main(["tui", str(tmp_path / "a"), str(tmp_path / "nope")]) == 1
+    assert f"{tmp_path / 'nope'}: run directory not found" in capsys.readouterr().err
     (tmp_path / "file").write_text("")
-    assert main(["tui", str(tmp_path / "file"), str(tmp_path / "a")]) == 2
-    assert "is not a folder" in capsys.readouterr().err
+    assert main(["tui", str(tmp_path / "file"), str(tmp_path / "a")]) == 1
+    assert f"{tmp_path / 'file'}: is not a folder" in capsys.readouterr().err
 
 
 def test_cli_the_same_folder_twice_is_opened_once(tmp_path, capsys, monkeypatch):

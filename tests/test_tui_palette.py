@@ -334,3 +334,22 @@ async def test_header_marks_watch_only_with_watch(demo_copy, watch):
             await settle(pilot)
             assert app.sub_title.endswith(" · watching") == watch, app.sub_title
             assert app.sub_title.count(" · watching") == watch  # (the tmp folder's name holds the word)
+
+
+def test_a_linked_config_file_is_written_through_and_a_hard_linked_one_is_left_alone(isolated_config, tmp_path):
+    # docs/safety.md: a dotfile manager's symbolic link stays a link; a file of two names is not replaced
+    from tui.settings import save_theme
+
+    path = isolated_config / "tcsexam" / "config.json"
+    path.parent.mkdir(parents=True)
+    kept = tmp_path / "dotfiles" / "tcsexam.json"
+    kept.parent.mkdir()
+    kept.write_text('{"theme": "nord"}', encoding="utf-8")
+    path.symlink_to(kept)
+    assert save_theme("gruvbox") is None
+    assert path.is_symlink() and json.loads(kept.read_text(encoding="utf-8")) == {"theme": "gruvbox"}
+    path.unlink()
+    os.link(kept, path)
+    error = save_theme("nord")
+    assert error is not None and f"{path}: output has 2 names (hard links)" in error
+    assert json.loads(path.read_text(encoding="utf-8")) == {"theme": "gruvbox"} and os.stat(path).st_nlink == 2

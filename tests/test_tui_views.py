@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from tui.state import InstanceColumns
@@ -158,9 +160,18 @@ def test_issue_rows_include_provisional_and_ignored():
     rows = issue_rows(DOC)
     kinds = [(r.model, r.item, r.kind) for r in rows]
     assert (
-        ("b", "t1", "incomplete") in kinds and ("b", "s1", "provisional") in kinds and ("x", "t1", "ignored") in kinds
+        ("b", "t1", "incomplete") in kinds
+        and ("b", "s1", "provisional") in kinds
+        and ("x", "t1", "ignored row") in kinds
     )
-    assert next(r for r in rows if r.kind == "ignored").reason == "line 9: model not in cohort"
+    assert next(r for r in rows if r.kind == "ignored row").reason == "line 9: model not in cohort"
+
+
+def test_an_ignored_row_with_a_close_name_is_a_warning_naming_it():
+    doc = copy.deepcopy(DOC)
+    doc["ignored_rows"]["rows"][0]["did_you_mean"] = "a"
+    (row,) = [r for r in issue_rows(doc) if r.model == "x"]
+    assert (row.kind, row.reason) == ("warning", "line 9: ignored row: model not in cohort; did you mean 'a'?")
 
 
 def test_passk_rows():

@@ -27,6 +27,7 @@ from .messages import (
     Tau2Loaded,
 )
 from .state import DashboardConfig, DashboardState, RunSlot, has_run, load_state, run_configs, uses_demo, watch_targets
+from .views import plain
 from .widgets.compare import ComparePane
 from .widgets.coverage import CoveragePane
 from .widgets.diagnostics import DiagnosticsPane
@@ -171,7 +172,7 @@ class TcsexamApp(App):
 
     def on_mount(self) -> None:
         if self._theme_problem:
-            self.notify(f"Theme not restored: {self._theme_problem}.", severity="warning", markup=False)
+            self.notify(f"Theme not restored: {plain(self._theme_problem)}.", severity="warning", markup=False)
         self._header()
         if has_run(self.config):
             self.load_runs("start")
@@ -274,7 +275,7 @@ class TcsexamApp(App):
         )
 
     def _load_worker(self, config: DashboardConfig, reason: str, generation: int, number: int) -> None:
-        from scoring.errors import InputError, Problem
+        from scoring.errors import InputError, Problem, UsageError
 
         from .state import LoaderGone
 
@@ -292,6 +293,11 @@ class TcsexamApp(App):
             return  # stopped: a newer load of the run replaced it, or the dashboard quit
         except InputError as exc:
             self.post_message(LoadFailed(exc.problems, reason, generation, number))
+            return
+        except UsageError as exc:  # a cohort edited to name a reference the synthetic sample lacks
+            self.post_message(
+                LoadFailed([Problem(config.cohort or "cohort.json", "", "", str(exc))], reason, generation, number)
+            )
             return
         except Exception as exc:  # a bug must not take the dashboard down
             self.post_message(
@@ -829,7 +835,7 @@ class TcsexamApp(App):
         self._saved_theme = theme
         error = save_theme(theme)
         if error:
-            self.notify(f"Theme not remembered: {error}.", severity="warning", markup=False)
+            self.notify(f"Theme not remembered: {plain(error)}.", severity="warning", markup=False)
 
     # --- actions --------------------------------------------------------------------------
     def action_tab(self, tab: str) -> None:
@@ -863,7 +869,7 @@ class TcsexamApp(App):
         try:
             table = table_text(docs, fmt)
         except InputError as exc:
-            self.notify(f"Nothing copied: {exc.problems[0].message}", severity="error", markup=False)
+            self.notify(f"Nothing copied: {plain(exc.problems[0].message)}", severity="error", markup=False)
             return
         self.copy_to_clipboard(table)
         what = f"the leaderboard of {len(docs)} run(s)" if scope == "all" else "the table"
@@ -924,18 +930,20 @@ class TcsexamApp(App):
             )
         except InputError as exc:
             self.notify(
-                f"Export refused: {exc.problems[0].message} ({path}); nothing written.", severity="error", markup=False
+                f"Export refused: {plain(exc.problems[0].message)} ({plain(path)}); nothing written.",
+                severity="error",
+                markup=False,
             )
             return
         try:
             write_index(path, self.state.document)
         except OSError as exc:
-            self.notify(f"Export failed: {exc.strerror or exc} ({path})", severity="error", markup=False)
+            self.notify(f"Export failed: {plain(exc.strerror or exc)} ({plain(path)})", severity="error", markup=False)
             return
         self._exported = (self.current, time.strftime("%H:%M:%S"))
         doc = self.state.document
         self.notify(
-            f"Wrote {path} — status {doc['status']}, content_sha256 {doc['provenance']['content_sha256'][:12]}…",
+            f"Wrote {plain(path)} — status {doc['status']}, content_sha256 {doc['provenance']['content_sha256'][:12]}…",
             title="Export",
             markup=False,
         )

@@ -12,9 +12,9 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from scoring.cli import add_run_arguments, run
+from scoring.cli import add_run_arguments, know_command_parsers, run
 from scoring.cli import build_parser as build_scoring_parser
-from scoring.safety import output_argument
+from scoring.safety import output_argument, say
 
 if TYPE_CHECKING:
     from .state import DashboardConfig
@@ -22,25 +22,40 @@ if TYPE_CHECKING:
 
 def build_parser() -> argparse.ArgumentParser:
     """``scoring.cli``'s parser with the dashboard's ``tui`` command added."""
+    from scoring.cli import epilog
+
     parser, sub = build_scoring_parser()
-    p = sub.add_parser("tui", help="the dashboard (no RUN_DIR: the bundled demo run; several: a run switcher)")
-    add_run_arguments(p)
+    p = sub.add_parser(
+        "tui",
+        help="the dashboard (no RUN_DIR: the bundled demo run; several: a run switcher)",
+        description="The terminal dashboard: per-track means, coverage, instances, pass^k, comparisons "
+        "and export of index.json. With no RUN_DIR it opens the bundled demo run; with several, the "
+        "Leaderboard tables them all and R switches the run the other tabs show. Keys: ? in the "
+        "dashboard, and docs/dashboard.md.",
+        epilog=epilog(
+            "  tcsexam tui\n  tcsexam tui my-run --watch\n  tcsexam tui run-a run-b --output build/index.json\n"
+            "  tcsexam tui my-run --tau2 tau2-results.json",
+            "exit codes:\n  0  quit normally\n  1  a RUN_DIR that is not a folder, or a crash\n  2  usage error",
+        ),
+    )
     p.add_argument(
-        "more_run_dirs",
+        "run_dirs",
         nargs="*",
         default=[],
         metavar="RUN_DIR",
-        help="further runs: the Leaderboard tables them all, R switches the run the other tabs show",
+        help="run folders (attempts.csv, cohort.json, records/); none: the bundled demo run",
     )
+    add_run_arguments(p, positional=False)
     p.add_argument(
         "--output",
         default="build/index.json",
         metavar="FILE",
         type=output_argument,
-        help="where export writes index.json",
+        help="where export writes index.json (default build/index.json)",
     )
     p.add_argument("--watch", action="store_true", help="reload when an input file changes")
     p.add_argument("--tau2", metavar="PATH", help="also open a tau2-bench run (its results.json or its folder)")
+    know_command_parsers(sub)
     return parser
 
 
@@ -73,30 +88,43 @@ def run_dirs_and_repeats(args: argparse.Namespace) -> list[tuple[str, str | None
     """Each RUN_DIR as typed with the earlier RUN_DIR that is the same folder (None for a first one)."""
     first: dict[str, str] = {}
     out: list[tuple[str, str | None]] = []
-    for d in ([args.run_dir] if args.run_dir else []) + list(args.more_run_dirs):
+    for d in args.run_dirs:
         real = os.path.realpath(d)
         out.append((d, first.get(real)))
         first.setdefault(real, d)
     return out
 
 
-def check_run_dirs(args: argparse.Namespace) -> str | None:
-    """The usage error of ``tcsexam tui RUN_DIR...`` (exit 2, before the full-screen app), or None:
-    every RUN_DIR must be a folder; --attempts, --cohort and --records name one run's files, so they
-    take a single RUN_DIR."""
-    from scoring.safety import escape_for_terminal
+def check_run_dirs(args: argparse.Namespace) -> None:
+    """What ``tcsexam tui RUN_DIR...`` rejects before the full-screen app opens: a RUN_DIR that is not
+    a folder (exit 1, as for every command), per-run file overrides with several RUN_DIRs (usage,
+    exit 2), a cohort naming a reference the bundled synthetic sample does not hold (usage, exit 2).
+    The synthetic sample's notice goes to standard error."""
+    from scoring.errors import InputError, Problem, UsageError
+    from scoring.inputs import benchmark_notice
 
-    named = ([args.run_dir] if args.run_dir else []) + list(args.more_run_dirs)
-    for d in named:
+    from .state import has_run, resolve_paths, run_configs
+
+    for d in args.run_dirs:
         if not os.path.isdir(d):
-            return f"RUN_DIR '{escape_for_terminal(d)}' is not a folder"
+            found = "is not a folder" if os.path.exists(d) else "run directory not found"
+            raise InputError([Problem(d, "", "", found)])
     overrides = [
         o for o, v in (("--attempts", args.attempts), ("--cohort", args.cohort), ("--records", args.records)) if v
     ]
-    if len(named) > 1 and overrides:
+    if len(args.run_dirs) > 1 and overrides:
         verb = "names" if len(overrides) == 1 else "name"
-        return f"{', '.join(overrides)} {verb} the files of one run: give a single RUN_DIR with them (got {len(named)})"
-    return None
+        raise UsageError(
+            f"{', '.join(overrides)} {verb} the files of one run: give a single RUN_DIR with them "
+            f"(got {len(args.run_dirs)})"
+        )
+    config = config_from_args(args)
+    if not has_run(config):  # --tau2 alone
+        return
+    for one in run_configs(config):
+        notice = benchmark_notice(resolve_paths(one))
+        if notice:
+            say(notice, sys.stderr)
 
 
 def run_from_args(args: argparse.Namespace) -> int:
@@ -106,10 +134,7 @@ def run_from_args(args: argparse.Namespace) -> int:
 
     from .app import create_app
 
-    error = check_run_dirs(args)  # fail fast, before the full-screen app
-    if error:
-        print(f"tcsexam tui: error: {error}", file=sys.stderr)
-        return 2
+    check_run_dirs(args)  # fail fast, before the full-screen app
     for d, same in run_dirs_and_repeats(args):
         if same is not None:
             print(

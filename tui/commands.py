@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import heapq
 from functools import partial
+from typing import cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
-from textual.markup import escape
+from textual.content import Content
+from textual.fuzzy import Matcher
 
 from .state import STATUS_CODES
 from .views import plain
@@ -24,7 +26,7 @@ class DashboardCommands(Provider):
             models = found if len(found) <= MODEL_HITS else []
         app = self.app
         out: list[tuple[str, object, str]] = [
-            ("Export index.json", app.action_export, f"write {app.config.output}"),
+            ("Export index.json", app.action_export, f"write {plain(app.config.output)}"),
             ("Reload inputs", app.action_reload, "re-read attempts, cohort, records"),
             ("Copy table as Markdown", partial(app.action_copy_table, "markdown"), "tcsexam table, to the clipboard"),
             (
@@ -60,7 +62,9 @@ class DashboardCommands(Provider):
             for status in STATUS_CODES:
                 out.append((f"Filter instances: {status}", partial(app.filter_instances, status), "the Instances tab"))
             for task in state.run.suite.tasks:
-                out.append((f"Jump to task {task.item}", partial(app.jump_to_task, task.item), f"{task.track} task"))
+                out.append(
+                    (f"Jump to task {plain(task.item)}", partial(app.jump_to_task, task.item), f"{task.track} task")
+                )
         return out
 
     def _model_commands(self) -> list[tuple[str, object, str]]:
@@ -72,7 +76,8 @@ class DashboardCommands(Provider):
             return []
         models = state.document["models"]
         out: list[tuple[str, object, str]] = [
-            (f"Jump to model {model}", partial(app.select_model, model, "overview"), "overview row") for model in models
+            (f"Jump to model {plain(model)}", partial(app.select_model, model, "overview"), "overview row")
+            for model in models
         ]
         selected = app.selected_model
         if selected in models:
@@ -87,23 +92,44 @@ class DashboardCommands(Provider):
             ]
         return out
 
-    # The palette reads a hit's display and help as markup: names in them (models, tasks, runs) are data
-    # (SPEC 13), so they are escaped; matching is on the text as shown. With many models the palette lists
-    # their commands only once something is typed, and then the MODEL_HITS best of them: it builds a line
-    # for every hit it is given (4,000 hits at 2,000 models took over a second to open).
+    # The palette reads a hit's display and help as markup when they are strings: names in them (models,
+    # tasks, runs, paths) are data, so both are given as Content, which it shows as it stands (textual's
+    # markup escape misses an unclosed tag such as "z[/y"). The names are already escaped (``plain``);
+    # matching is on the text as shown.
+    # With many models the palette lists their commands only once something is typed, and then the
+    # MODEL_HITS best of them: it builds a line for every hit it is given (4,000 hits at 2,000 models took
+    # over a second to open).
     async def discover(self) -> Hits:
         for text, command, help_text in self._commands():
-            yield DiscoveryHit(escape(text), command, text=text, help=escape(help_text))
+            yield DiscoveryHit(Content(text), command, text=text, help=as_help(help_text))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for text, command, help_text in self._commands([]):
             score = matcher.match(text)
             if score > 0:
-                yield Hit(score, matcher.highlight(escape(text)), command, text=text, help=escape(help_text))
+                yield Hit(score, highlighted(matcher, text), command, text=text, help=as_help(help_text))
         scored = [
             (matcher.match(text), text, command, help_text) for text, command, help_text in self._model_commands()
         ]
         best = heapq.nlargest(MODEL_HITS, (hit for hit in scored if hit[0] > 0), key=lambda hit: hit[0])
         for score, text, command, help_text in best:
-            yield Hit(score, matcher.highlight(escape(text)), command, text=text, help=escape(help_text))
+            yield Hit(score, highlighted(matcher, text), command, text=text, help=as_help(help_text))
+
+
+def as_help(help_text: str) -> str:
+    """A hit's help as plain Content: textual types it ``str`` but passes Content through unparsed
+    (``Content.from_markup``)."""
+    return cast(str, Content(help_text))
+
+
+def highlighted(matcher: Matcher, text: str) -> Content:
+    """``text`` as plain Content with the characters the query matched highlighted, as
+    ``Matcher.highlight`` does, without reading ``text`` as markup."""
+    content = Content(text)
+    score, offsets = matcher.fuzzy_search.match(matcher.query, text)
+    if score:
+        for offset in offsets:
+            if not text[offset].isspace():
+                content = content.stylize(matcher.match_style, offset, offset + 1)
+    return content

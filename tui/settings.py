@@ -56,11 +56,12 @@ def read_theme(themes) -> tuple[str | None, str | None]:
 
 def save_theme(theme: str) -> str | None:
     """Remember ``theme``: write {"theme": NAME} atomically; None, or why it could not be written."""
+    from scoring.errors import InputError
     from scoring.safety import write_atomic
 
     path = config_path()
     try:
         write_atomic(path, (json.dumps({"theme": theme}, ensure_ascii=False) + "\n").encode("utf-8"))
-    except OSError as exc:
+    except (OSError, InputError) as exc:  # InputError: a FIFO, or a file of several hard links (docs/safety.md)
         return str(exc)
     return None

@@ -241,9 +241,9 @@ class LoaderProcess:
         self.stop()
 
     def result(self, progress=None) -> DashboardState:
-        """Wait for the state (``progress(text)`` for each progress line); raises the loader's InputError,
-        a RuntimeError for its internal error, LoaderGone when it ended without a result."""
-        from scoring.errors import InputError
+        """Wait for the state (``progress(text)`` for each progress line); raises the loader's InputError or
+        UsageError, a RuntimeError for its internal error, LoaderGone when it ended without a result."""
+        from scoring.errors import InputError, UsageError
 
         try:
             while True:
@@ -260,6 +260,8 @@ class LoaderProcess:
                         progress(payload)
                 elif kind == "rejected":
                     raise InputError(payload)
+                elif kind == "usage":
+                    raise UsageError(payload)
                 else:
                     raise RuntimeError(payload)
         finally:
@@ -277,7 +279,7 @@ def loader_main(target, config: DashboardConfig, pipe, parent: int) -> None:
     """The loader process: ``target(config, progress)``, its progress lines and its result sent on ``pipe``."""
     import pickle
 
-    from scoring.errors import InputError
+    from scoring.errors import InputError, UsageError
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     watch_parent(parent)
@@ -286,6 +288,9 @@ def loader_main(target, config: DashboardConfig, pipe, parent: int) -> None:
         data = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
     except InputError as exc:
         pipe.send(("rejected", list(exc.problems)))
+        return
+    except UsageError as exc:
+        pipe.send(("usage", str(exc)))
         return
     except Exception as exc:  # a bug: reported by the dashboard as an internal error
         pipe.send(("failed", f"{type(exc).__name__}: {exc}"))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from scoring.safety import escape_for_terminal
 from scoring.vocab import TRACK_LETTERS as LETTERS
 from scoring.vocab import TRACKS
 
@@ -29,16 +30,14 @@ STATUS_STYLE = {"complete": "bold green", "provisional": "bold yellow", "incompl
 KIND_STYLE = {"complete": "green", "provisional": "yellow", "missing": "bold red", "not_valid": "bold red"}
 
 
-_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0))}
-
-
 def plain(value) -> str:
-    """A name or typed text as it may be shown on a terminal: control characters escaped (SPEC 13).
-
-    ``\\x1b`` becomes the four characters ``\\x1b``; everything else is kept as written. The result
-    is still data: show it as rich ``Text`` (``cells``, ``text``), never as markup.
+    """A name or typed text as it may be shown on a terminal, escaped exactly as the command line
+    escapes it (``scoring.safety.escape_for_terminal``): ESC becomes the four characters ``\\x1b``,
+    bidi controls and line separators ``\\u202e`` and the like; everything else is kept as written.
+    The result is still data: show it as rich ``Text`` or ``Content`` (``cells``, ``text``), never as
+    markup.
     """
-    return str(value).translate(_CONTROL)
+    return escape_for_terminal(str(value))
 
 
 def text(*parts, style: str = ""):
@@ -130,7 +129,7 @@ def rank_label(rank: tuple[int, int] | None) -> str:
 
 
 def ranks_block(document: dict) -> Ranks | None:
-    """The document's ``ranks`` block (SPEC 12.1) without its pairs, which the panes do not show (they
+    """The document's ``ranks`` block (docs/rules.md#ranks) without its pairs, which the panes do not show (they
     are N(N-1)/2, or not listed); None when the ranks were not computed (``ranks.models`` null, the
     reason in ``ranks_reason``). An index.json written before ranks existed gets them from scoring.ranks
     with the document's own weights."""
@@ -148,7 +147,7 @@ def ranks_block(document: dict) -> Ranks | None:
 
 
 def ranks_reason(document: dict) -> str | None:
-    """Why the document has no ranks (``ranks.models`` null, SPEC 12.1), or None when it has them."""
+    """Why the document has no ranks (``ranks.models`` null, docs/rules.md#ranks), or None when it has them."""
     ranks = document.get("ranks")
     if ranks is None or ranks.get("models") is not None:
         return None
@@ -274,7 +273,10 @@ class IssueRow:
 
 
 def issue_rows(document: dict) -> list[IssueRow]:
-    """Every issue of every model, then every ignored row: what a researcher must fix."""
+    """Every issue of every model, then every ignored row (a likely typo as a warning, worded as
+    ``tcsexam validate`` words it): what a researcher must fix."""
+    from scoring.aggregate import ignored_row_finding
+
     out = []
     for name, m in document["models"].items():
         for i in m["issues"]:
@@ -282,7 +284,8 @@ def issue_rows(document: dict) -> list[IssueRow]:
         for p in m["coverage"]["provisional"]:
             out.append(IssueRow(name, p["item"], p["attempt"], "provisional", "adopted as selected_provisional"))
     for r in document["ignored_rows"]["rows"]:
-        out.append(IssueRow(r["model"], r["item"], r["attempt"], "ignored", f"line {r['line']}: {r['reason']}"))
+        kind, message = ignored_row_finding(r)
+        out.append(IssueRow(r["model"], r["item"], r["attempt"], kind, f"line {r['line']}: {message}"))
     return out
 
 
@@ -331,7 +334,7 @@ def explain_instance(
 ) -> str:
     """Why an instance scored its Phi, in the contract's words (SPEC 3)."""
     if status != "ok":
-        return f"{name}: status '{status}' is a solver failure, so the instance scores 0 (SPEC 3)."
+        return f"{name}: status '{status}' is a solver failure, so the instance scores 0 (docs/rules.md#solver-score)."
     formula = "(A − mu)/scale" if direction == "maximize" else "(mu − A)/scale"
     return (
         f"{name}: A = {A:.6g}; mu = {mu:.6g}, s = {s:.6g}; scale = max(s, relative·|mu|, absolute) = "

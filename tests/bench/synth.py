@@ -9,6 +9,10 @@ python -m tests.bench.synth big OUT [--instances 1000000] [--seed 1]
     a benchmark folder with a one-task reference of N instances (OUT/bench),
     one records file of N records (OUT/records.json) and a run using them
     (OUT/run), for the extremes.
+python -m tests.bench.synth cohort OUT [--models 2000] [--seed 1]
+    a leaderboard of many models (OUT/bench, OUT/run): a Lite-like suite of 7 tasks (theorem 2,
+    solver 2, construction 2, conjecture 1), one adopted attempt of every task for every model,
+    no records; what ``score`` costs as the cohort grows.
 """
 
 from __future__ import annotations
@@ -217,6 +221,81 @@ def write_big(out: Path, instances: int = 1_000_000, seed: int = 1) -> dict:
     return {"instances": instances, "reference": str(ref_path), "records": str(out / "records.json")}
 
 
+COHORT_TASKS = (
+    ("thm-a", "theorem"),
+    ("thm-b", "theorem"),
+    ("sol-a", "solver"),
+    ("sol-b", "solver"),
+    ("con-a", "construction"),
+    ("con-b", "construction"),
+    ("conj-a", "conjecture"),
+)
+
+
+def write_cohort(out: Path, models: int = 2000, seed: int = 1, eight: bool = False) -> dict:
+    """A cohort of ``models`` models, each complete with one attempt of each of 7 Lite-like tasks
+    (no records: the solver scores are taken as given). Scores are rounded, so models tie. With one
+    conjecture task no pair has an se (no p); ``eight`` adds a second one, so that every pair has."""
+    tasks = (*COHORT_TASKS, ("conj-b", "conjecture")) if eight else COHORT_TASKS
+    rng = np.random.default_rng(seed)
+    bench = out / "bench"
+    ref_id = "bench-cohort"
+    (bench / "suites").mkdir(parents=True, exist_ok=True)
+    (bench / "references" / ref_id).mkdir(parents=True, exist_ok=True)
+    suite = {"suite": "cohort", "tasks": [{"item": i, "track": t} for i, t in tasks]}
+    (bench / "suites" / "cohort.json").write_text(json.dumps(suite))
+    instance = {"kind": "objective", "direction": "maximize", "instances": {"i1": [1.0, 2.0, 3.0]}}
+    reference = {
+        "reference_id": ref_id,
+        "suite": "cohort",
+        "scale_floor": {"relative": 0.02, "absolute": 1e-9},
+        "tasks": {i: instance for i, t in tasks if t == "solver"},
+        "unscored_reference_instances": [],
+    }
+    (bench / "references" / ref_id / "cohort.json").write_bytes(orjson.dumps(reference))
+    skill = rng.uniform(0.1, 0.9, models)
+    run = out / "run"
+    run.mkdir(parents=True, exist_ok=True)
+    names = [f"model-{m:06d}" for m in range(models)]
+    cells = []
+    for _, track in tasks:
+        if track in ("theorem", "conjecture"):
+            cells.append(np.where(rng.random(models) < skill, "1", "0"))
+        else:
+            value = np.clip(rng.normal(skill, 0.15), 0.0, 1.0).round(2)
+            cells.append(np.array([repr(float(v)) for v in value]))
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for m, name in enumerate(names):
+        for (item, track), column in zip(tasks, cells, strict=True):
+            solver = track == "solver"
+            writer.writerow(
+                [
+                    name,
+                    track,
+                    item,
+                    "1",
+                    column[m],
+                    "selected",
+                    "valid",
+                    "fixed_reference_relative" if solver else "original_task_score",
+                    "offline" if solver else "",
+                    ref_id if solver else "",
+                    "",
+                ]
+            )
+    (run / "attempts.csv").write_text(buffer.getvalue())
+    cohort = {
+        "suite": "cohort",
+        "solver_protocol": "offline",
+        "solver_reference_id": ref_id,
+        "models": {name: {"attempts_per_task": 1} for name in names},
+    }
+    (run / "cohort.json").write_bytes(orjson.dumps(cohort))
+    return {"models": models, "rows": models * len(tasks), "run": str(run), "benchmark": str(bench)}
+
+
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(prog="python -m tests.bench.synth")
     sub = p.add_subparsers(dest="what", required=True)
@@ -229,8 +308,15 @@ def main(argv=None) -> None:
     b.add_argument("out")
     b.add_argument("--instances", type=int, default=1_000_000)
     b.add_argument("--seed", type=int, default=1)
+    c = sub.add_parser("cohort")
+    c.add_argument("out")
+    c.add_argument("--models", type=int, default=2000)
+    c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--eight", action="store_true", help="a second conjecture task (every pair has a p)")
     a = p.parse_args(argv)
-    if a.what == "run":
+    if a.what == "cohort":
+        print(write_cohort(Path(a.out), a.models, a.seed, a.eight))
+    elif a.what == "run":
         print(write_run(Path(a.out), a.models, a.attempts, a.seed))
     else:
         print(write_big(Path(a.out), a.instances, a.seed))

@@ -13,6 +13,8 @@ from ..widgets.footer import DashboardFooter
 HELP = """\
 # tcsexam dashboard
 
+The keys and tabs below are described at more length in docs/dashboard.md.
+
 | key | action |
 |---|---|
 | `1`–`8` | switch tab: Overview, Coverage, Instances, pass^k, Compare, tau2, Diagnostics, Leaderboard |
@@ -43,8 +45,8 @@ The palette's own commands:
 ## 1 Overview
 
 One row per model: status, index and P/S/C/O means (± = 95% half-width, then tasks complete/total),
-the variance budget of the index interval (each track's share, SPEC 12.4) and the rank (`best` or
-`best–worst`, SPEC 12.1). The top line names a leader only when rank 1 holds one model alone.
+the variance budget of the index interval (each track's share; docs/rules.md#variance-budget) and the rank
+(`best` or `best–worst`; docs/rules.md#ranks). The top line names a leader only when rank 1 holds one model alone.
 Moving the cursor selects the model for every other tab. `Enter` opens its Instances, `k` its pass^k;
 `c` copies the run's table as Markdown, `C` as LaTeX (the same text as `tcsexam table`).
 
@@ -66,7 +68,7 @@ The line under the table explains how the instance under the cursor got its Phi.
 ## 4 pass^k
 
 pass^k = C(c,k)/C(n,k) per task, averaged over the tasks with n ≥ k, for the selected model.
-Planning (SPEC 12.3): the projected 95% index half-width by attempts per task r = 1..10; type a
+Planning (docs/rules.md#planning-attempts): the projected 95% index half-width by attempts per task r = 1..10; type a
 target H (index points) to see the attempts per task it needs.
 
 ## 5 Compare

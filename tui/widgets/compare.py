@@ -18,9 +18,9 @@ from .tables import SteadyDataTable
 
 EXPLAIN = (
     "Paired difference A − B over the tasks both models have scored; 95% task-clustered t intervals, "
-    "index with Welch–Satterthwaite df (SPEC 9). An interval that excludes 0 is a difference the task "
+    "index with Welch–Satterthwaite df (docs/rules.md#intervals). An interval that excludes 0 is a difference the task "
     "sample supports. A follows the model selected in the Overview. Below: each task's A − B, largest "
-    "first; Enter on a solver task lists the instances where the two differ most (SPEC 12.2)."
+    "first; Enter on a solver task lists the instances where the two differ most (docs/rules.md#per-task-differences)."
 )
 
 

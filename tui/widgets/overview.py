@@ -85,8 +85,8 @@ class OverviewPane(Vertical):
                 f", {document['solver_protocol']} protocol, reference ",
                 document["solver_reference_id"],
                 ".   ± is the 95% task-clustered t half-width; Var. budget is each track's share of its variance "
-                "(SPEC 12.4); Rank is best–worst over the "
-                "models not separated from it (paired t, Holm-corrected, SPEC 12.1).",
+                "(docs/rules.md#variance-budget); Rank is best–worst over the "
+                "models not separated from it (paired t, Holm-corrected; docs/rules.md#ranks).",
             )
         )
         self._fill(selected)

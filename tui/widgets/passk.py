@@ -28,7 +28,7 @@ from .tables import SteadyDataTable
 
 EXPLAIN = (
     "pass^k = C(c, k) / C(n, k) per task: n = adopted attempts with score_status valid, c = those scoring at or "
-    "above the track's threshold; a track's pass^k is the mean over its tasks with n ≥ k (SPEC 5)."
+    "above the track's threshold; a track's pass^k is the mean over its tasks with n ≥ k (docs/rules.md#passk)."
 )
 
 
@@ -100,7 +100,7 @@ class PassKPane(Vertical):
         table.add_row(*cells("half-width", *values))
         title.update(
             text(
-                "Planning (SPEC 12.3): ",
+                "Planning: ",
                 (model, "bold"),
                 "'s projected 95% index half-width (points) "
                 "by attempts per task r; variance budget of its interval now ",

@@ -1,0 +1,165 @@
+"""The README and docs/ as a user reads them: every command they show runs as written.
+
+Convention (docs/development.md): a fenced block tagged ``sh`` is a sequence of commands that a
+user types in an empty folder, in order, one file at a time; a trailing ``# exit N`` states the
+command's exit code (0 otherwise). ``text`` blocks hold synopses and trees, never commands to run.
+``tcsexam tui`` lines are run up to the moment the full-screen app would open (the same checks,
+the same exit codes).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+FENCE = re.compile(r"^```(\S*)\s*$")
+EXIT = re.compile(r"#\s*exit (\d+)\b")
+SHELL_TAGS = {"bash", "console", "shell", "zsh", ""}
+
+TUI_CHECK = """
+import sys
+from scoring.cli import run
+from tui.cli import build_parser, check_run_dirs
+parser = build_parser()
+args = parser.parse_args(sys.argv[1:])
+sys.exit(run(lambda a: check_run_dirs(a) or 0, args, parser))
+"""
+
+
+def blocks(path: Path) -> list[tuple[str, int, list[str]]]:
+    """Every fenced block of a Markdown file: (tag, line number of its first line, lines)."""
+    out: list[tuple[str, int, list[str]]] = []
+    tag, start, lines = None, 0, []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        fence = FENCE.match(line)
+        if fence and tag is None:
+            tag, start, lines = fence.group(1), number + 1, []
+        elif line.startswith("```") and tag is not None:
+            out.append((tag, start, lines))
+            tag = None
+        elif tag is not None:
+            lines.append(line)
+    assert tag is None, f"{path.name}: a fenced block is not closed"
+    return out
+
+
+def commands(path: Path) -> list[tuple[int, str, int]]:
+    """The commands of a file's ``sh`` blocks: (line number, command, expected exit code);
+    a line ending in a backslash continues on the next."""
+    out = []
+    for tag, start, lines in blocks(path):
+        if tag != "sh":
+            continue
+        pending, first = "", 0
+        for offset, line in enumerate(lines):
+            if not pending:
+                first = start + offset
+            pending += line
+            if pending.endswith("\\"):
+                pending = pending[:-1] + " "
+                continue
+            if pending.strip() and not pending.lstrip().startswith("#"):
+                expected = EXIT.search(pending)
+                out.append((first, pending.strip(), int(expected.group(1)) if expected else 0))
+            pending = ""
+    return out
+
+
+def name(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+def test_the_documents_hold_commands_to_run():
+    counts = {name(p): len(commands(p)) for p in DOCS}
+    assert counts["README.md"] >= 10 and counts["docs/commands.md"] >= 15, counts
+
+
+@pytest.mark.parametrize("path", DOCS, ids=name)
+def test_no_command_hides_in_a_block_that_is_not_run(path):
+    """A tcsexam command shown in a shell-like block that is not tagged sh would never be run."""
+    for tag, start, lines in blocks(path):
+        if tag in SHELL_TAGS:
+            for offset, line in enumerate(lines):
+                assert not re.match(r"\s*(\$\s*)?tcsexam\b", line), f"{name(path)}:{start + offset}: tag it sh"
+
+
+def script_for(path: Path, work: Path) -> str:
+    """One bash script running the file's commands in order, each checked against its exit code."""
+    (work / ".tui_check.py").write_text(TUI_CHECK)
+    lines = ["set -u", "failed=0"]
+    for number, command, expected in commands(path):
+        if re.match(r"tcsexam\s+tui\b", command):
+            command = f'"{sys.executable}" .tui_check.py ' + command.split(None, 1)[1]
+        shown = command.replace("'", "'\\''")
+        lines += [
+            f"echo '>>> {name(path)}:{number}: {shown}'",
+            "{",
+            command,
+            "}",
+            "rc=$?",
+            f"if [ $rc -ne {expected} ]; then echo '!!! {name(path)}:{number}: exit '$rc', the text says {expected}';"
+            " failed=1; fi",
+        ]
+    lines.append("exit $failed")
+    return "\n".join(lines) + "\n"
+
+
+def run_document(path: Path, work: Path) -> subprocess.CompletedProcess:
+    """Run a document's commands in the empty folder ``work`` with the installed tcsexam first on PATH."""
+    bin_dir = Path(sys.executable).parent
+    assert (bin_dir / "tcsexam").is_file(), "the tcsexam command is not installed beside this Python"
+    assert shutil.which("bash")
+    env = {k: v for k, v in os.environ.items() if k != "TCSEXAM_BENCHMARK"}
+    env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
+    work.mkdir()
+    return subprocess.run(
+        ["bash", "-c", script_for(path, work)],
+        cwd=work,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+@pytest.mark.parametrize("path", [p for p in DOCS if commands(p)], ids=name)
+def test_every_command_shown_runs_as_written(path, tmp_path):
+    result = run_document(path, tmp_path / "empty-folder")
+    report = result.stdout[-6000:] + result.stderr[-4000:]
+    assert result.returncode == 0, report
+    assert "Traceback" not in result.stdout + result.stderr, report
+
+
+def test_the_paper_workflow_ends_with_the_demos_figures(tmp_path):
+    """docs/commands.md's way from a skeleton to a paper table: fill gives the demo's solver scores
+    (same records), so the index is the demo's; the tables, schemas and verification are there."""
+    work = tmp_path / "empty-folder"
+    result = run_document(ROOT / "docs" / "commands.md", work)
+    out = result.stdout
+    assert result.returncode == 0, out[-6000:] + result.stderr[-4000:]
+    assert "init: 101 planned attempts" in out and "would fill 25," in out and "filled 25, already filled 0" in out
+    assert "verified:" in out
+    assert (work / "work/run/solver-scores/atlas-70b/maxcut-mqlib/1.json").is_file()
+    assert "\\toprule" in (work / "work/table.tex").read_text()
+    assert "<svg" in (work / "work/leaderboard.html").read_text()
+    index = json.loads((work / "work/index.json").read_text())
+    jsonschema.Draft202012Validator(json.loads((work / "work/schemas/index.schema.json").read_text())).validate(index)
+    from scoring.inputs import demo_run, load_run, resolve_run_paths
+    from scoring.output import build_index
+
+    demo = build_index(load_run(resolve_run_paths(str(demo_run()))))
+    for model, m in demo["models"].items():
+        got = index["models"][model]
+        assert got["status"] == m["status"] and got["track_means"] == m["track_means"]
+        assert got["index"] == m["index"]
