@@ -104,9 +104,9 @@ async def test_a1_a_pane_waiting_for_its_data_shows_the_loading_indicator(monkey
     gate = threading.Event()
     real = app_module.load_state
 
-    def slow(config):
+    def slow(config, progress=None, started=None):
         gate.wait(10)
-        return real(config)
+        return real(config, progress, started)
 
     monkeypatch.setattr(app_module, "load_state", slow)
     app = create_app()

@@ -18,6 +18,7 @@ from .messages import (
     DrillDown,
     InputsChanged,
     LoadFailed,
+    LoadProgress,
     ModelOrder,
     ModelSelected,
     OpenAttempts,
@@ -33,7 +34,7 @@ from .widgets.diagnostics import DiagnosticsPane
 from .widgets.footer import DashboardFooter
 from .widgets.instances import InstancesPane
 from .widgets.leaderboard import LeaderboardPane, LeaderboardRowChosen
-from .widgets.overview import OverviewPane
+from .widgets.overview import TURN_S, OverviewPane
 from .widgets.passk import PassKPane
 from .widgets.tau2 import Tau2Pane
 
@@ -53,6 +54,7 @@ NARROW_TITLES = {"instances": "Inst.", "diagnostics": "Diag.", "leaderboard": "B
 TABS = tuple(tab for tab, _, _, _ in PANES)
 FOCUS = {tab: selector for tab, _, _, selector in PANES}
 RUN_PANES = (OverviewPane, CoveragePane, InstancesPane, PassKPane, ComparePane)
+STEPPED_FROM = 200  # runs of more models are shown pane by pane (refresh_panes)
 
 
 class TcsexamApp(App):
@@ -91,6 +93,8 @@ class TcsexamApp(App):
         self.heap = Heap()
         self._input_at = self._heap_at = 0.0  # time.monotonic() of the last input event, of the last settle
         self._pause_timer = None  # waits for the user to pause after input (only while there is input)
+        self._loaders: dict = {}  # the loader processes at work (tui.state.LoaderProcess) -> their run's number
+        self._quitting = False
 
     # the run shown: its state, the problems of its last rejected load (empty: accepted), its stale mark
     @property
@@ -211,7 +215,7 @@ class TcsexamApp(App):
         if self.state is not None:
             parts.append(self.state.document["status"])
         elif self.shown.loading:
-            parts.append("loading…")
+            parts.append(f"loading: {plain(self.shown.progress)}")
         elif self.problems:
             parts.append("inputs rejected")
         if self.config.watch:
@@ -254,6 +258,10 @@ class TcsexamApp(App):
         number = self.runs.index(slot)
         slot.loading = True
         slot.generation += 1
+        slot.progress, slot.load_started = "starting", time.monotonic()
+        for loader, run in list(self._loaders.items()):
+            if run == number:  # its result would be dropped: the newer load replaces it
+                loader.stop()
         if slot.state is None and number == self.current:
             for pane in RUN_PANES:
                 self.main.query_one(pane).loading = True
@@ -269,8 +277,20 @@ class TcsexamApp(App):
     def _load_worker(self, config: DashboardConfig, reason: str, generation: int, number: int) -> None:
         from scoring.errors import InputError, Problem, UsageError
 
+        from .state import LoaderGone
+
+        mine: list = []
+
+        def started(loader) -> None:
+            mine.append(loader)
+            self._loaders[loader] = number
+            if self._quitting or generation != self.runs[number].generation:  # q, or a newer load, meanwhile
+                loader.stop()
+
         try:
-            state = load_state(config)
+            state = load_state(config, lambda text: self.post_message(LoadProgress(text, generation, number)), started)
+        except LoaderGone:
+            return  # stopped: a newer load of the run replaced it, or the dashboard quit
         except InputError as exc:
             self.post_message(LoadFailed(exc.problems, reason, generation, number))
             return
@@ -289,7 +309,40 @@ class TcsexamApp(App):
                 )
             )
             return
+        finally:
+            for loader in mine:
+                self._loaders.pop(loader, None)
         self.post_message(StateLoaded(state, reason, generation, number))
+
+    def stop_loaders(self) -> None:
+        """End every loader process at once (q, or the app's end during a load)."""
+        self._quitting = True
+        for loader in list(self._loaders):
+            loader.stop()
+
+    async def action_quit(self) -> None:
+        self.stop_loaders()
+        self.exit()
+
+    def on_unmount(self) -> None:
+        self.stop_loaders()
+
+    def on_load_progress(self, message: LoadProgress) -> None:
+        slot = self.runs[message.run]
+        if message.generation == slot.generation and slot.loading:
+            slot.progress = message.text
+            if message.run == self.current:
+                self._header()
+
+    def load_note(self) -> str:
+        """What the loading panes say: the run shown, what its loader is reading, and for how long."""
+        from .views import plain
+
+        slot = self.shown
+        if not slot.loading:
+            return ""
+        elapsed = time.monotonic() - slot.load_started
+        return f"Loading {plain(slot.name)}: {plain(slot.progress)} ({elapsed:.0f} s)\nq quits at any time"
 
     def load_tau2(self, reason: str, path: str | None = None) -> None:
         """(Re)read the tau2 file shown, or with ``path`` open another one (the palette): it replaces
@@ -332,7 +385,8 @@ class TcsexamApp(App):
         if message.reason != "start":
             self.notify(f"Reloaded{self._run_named(message.run)}: status {slot.state.document['status']}", markup=False)
         self._watch()
-        self.call_after_refresh(self.heap.settle)  # once the panes hold the new state (tui/heap.py)
+        many = len(slot.state.document["models"]) > STEPPED_FROM
+        self.call_after_refresh(self.heap.settle_later if many else self.heap.settle)  # tui/heap.py
         if message.run != self.current:
             self._diagnostics()
             self._header()
@@ -476,9 +530,15 @@ class TcsexamApp(App):
         """(source, index document) of every run with an accepted state, in the command line's order."""
         return [(slot.source, slot.state.document) for slot in self.runs if slot.state is not None]
 
-    def refresh_leaderboard(self) -> None:
+    def refresh_leaderboard(self, now: bool = False) -> None:
+        """Fill the Leaderboard; with one run only once its tab is open (``now``): one run cannot be
+        rejected by ``tcsexam table``, and its groups of 2,000 models take a second to make."""
         from .views import leaderboard_groups, plain
 
+        self._leaderboard_stale = not now and len(self.runs) == 1 and self._active_tab() != "leaderboard"
+        if self._leaderboard_stale:
+            self._leaderboard_problems = []
+            return
         groups, problems = leaderboard_groups(self.leaderboard_docs())
         self._leaderboard_problems = problems
         missing = [plain(slot.name) for slot in self.runs if slot.state is None and not slot.loading]
@@ -594,18 +654,34 @@ class TcsexamApp(App):
 
     # --- panes: one selection, one truth ------------------------------------------------------
     def refresh_panes(self) -> None:
+        """Show the run in every pane, one pane per turn of the event loop: keys typed meanwhile (q) are
+        handled between them, as a run of 2,000 models takes a few tenths of a second per pane."""
         if self.state is None:
             return
-        doc = self.state.document
+        state = self.state
+        doc = state.document
         overview = self.main.query_one(OverviewPane)
-        overview.show(doc, self.selected_model, demo=self.state.demo)
+        overview.show(doc, self.selected_model, demo=state.demo)
         if self.selected_model not in doc["models"]:
             self.selected_model = overview.top_model()
-        model = self.selected_model
-        self.main.query_one(CoveragePane).show(doc, model, overview.order())
-        self.main.query_one(PassKPane).show(doc, model, self.state.plan)
-        self.main.query_one(ComparePane).show(self.state, model)
-        self.main.query_one(InstancesPane).set_context(self.state, model)
+        steps = [
+            lambda: self.main.query_one(CoveragePane).show(doc, self.selected_model, overview.order()),
+            lambda: self.main.query_one(PassKPane).show(doc, self.selected_model, state.plan),
+            lambda: self.main.query_one(ComparePane).show(state, self.selected_model),
+            lambda: self.main.query_one(InstancesPane).set_context(state, self.selected_model),
+        ]
+        if len(doc["models"]) <= STEPPED_FROM:
+            for step in steps:
+                step()
+            return
+
+        def run(rest: list) -> None:
+            if not rest or self._quitting or self.state is not state or not self._alive():
+                return
+            rest[0]()
+            self.set_timer(TURN_S, partial(run, rest[1:]))
+
+        self.set_timer(TURN_S, partial(run, steps))
 
     def on_model_selected(self, message: ModelSelected) -> None:
         if not self._alive():
@@ -707,7 +783,15 @@ class TcsexamApp(App):
         would take turns for as long as they kept re-activating each other."""
         if event.tabbed_content.active != event.pane.id:
             return
+        if event.pane.id == "leaderboard" and getattr(self, "_leaderboard_stale", False):
+            self.refresh_leaderboard(now=True)
         self._focus_pane(event.pane)
+
+    def _active_tab(self) -> str | None:
+        try:
+            return self.main.query_one(TabbedContent).active
+        except Exception:
+            return None
 
     # --- palette commands ---------------------------------------------------------------------
     def compare_with(self, model: str) -> None:

@@ -3,6 +3,7 @@ the instances by status, open a tau2 file, switch run, export, reload, copy the 
 
 from __future__ import annotations
 
+import heapq
 from functools import partial
 from typing import cast
 
@@ -13,9 +14,16 @@ from textual.fuzzy import Matcher
 from .state import STATUS_CODES
 from .views import plain
 
+MODEL_HITS = 100  # the most per-model commands (jump, compare) the palette is given at once
+
 
 class DashboardCommands(Provider):
-    def _commands(self) -> list[tuple[str, object, str]]:
+    def _commands(self, models: list | None = None) -> list[tuple[str, object, str]]:
+        """The palette's commands; ``models``: the per-model ones (``_model_commands``) to list among them
+        (None: all of them when there are at most MODEL_HITS, else none)."""
+        if models is None:
+            found = self._model_commands()
+            models = found if len(found) <= MODEL_HITS else []
         app = self.app
         out: list[tuple[str, object, str]] = [
             ("Export index.json", app.action_export, f"write {plain(app.config.output)}"),
@@ -49,22 +57,7 @@ class DashboardCommands(Provider):
                     )
         state = getattr(app, "state", None)
         if state is not None:
-            for model in state.models:
-                out.append(
-                    (f"Jump to model {plain(model)}", partial(app.select_model, model, "overview"), "overview row")
-                )
-            selected = app.selected_model
-            if selected in state.document["models"]:
-                # one hit per other model, A being the Overview's selection (all ordered pairs are too many)
-                for model in state.document["models"]:
-                    if model != selected:
-                        out.append(
-                            (
-                                f"Compare {plain(selected)} vs {plain(model)}",
-                                partial(app.compare_with, model),
-                                "paired difference A − B, in the Compare tab",
-                            )
-                        )
+            out += models
             out.append(("Filter instances: all statuses", partial(app.filter_instances, None), "the Instances tab"))
             for status in STATUS_CODES:
                 out.append((f"Filter instances: {status}", partial(app.filter_instances, status), "the Instances tab"))
@@ -74,20 +67,54 @@ class DashboardCommands(Provider):
                 )
         return out
 
+    def _model_commands(self) -> list[tuple[str, object, str]]:
+        """One jump per model and one comparison per other model, A being the Overview's selection
+        (all ordered pairs are too many)."""
+        app = self.app
+        state = getattr(app, "state", None)
+        if state is None:
+            return []
+        models = state.document["models"]
+        out: list[tuple[str, object, str]] = [
+            (f"Jump to model {plain(model)}", partial(app.select_model, model, "overview"), "overview row")
+            for model in models
+        ]
+        selected = app.selected_model
+        if selected in models:
+            out += [
+                (
+                    f"Compare {plain(selected)} vs {plain(model)}",
+                    partial(app.compare_with, model),
+                    "paired difference A − B, in the Compare tab",
+                )
+                for model in models
+                if model != selected
+            ]
+        return out
+
     # The palette reads a hit's display and help as markup when they are strings: names in them (models,
     # tasks, runs, paths) are data, so both are given as Content, which it shows as it stands (textual's
     # markup escape misses an unclosed tag such as "z[/y"). The names are already escaped (``plain``);
     # matching is on the text as shown.
+    # With many models the palette lists their commands only once something is typed, and then the
+    # MODEL_HITS best of them: it builds a line for every hit it is given (4,000 hits at 2,000 models took
+    # over a second to open).
     async def discover(self) -> Hits:
         for text, command, help_text in self._commands():
             yield DiscoveryHit(Content(text), command, text=text, help=as_help(help_text))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for text, command, help_text in self._commands():
+        for text, command, help_text in self._commands([]):
             score = matcher.match(text)
             if score > 0:
                 yield Hit(score, highlighted(matcher, text), command, text=text, help=as_help(help_text))
+        scored = [
+            (matcher.match(text), text, command, help_text) for text, command, help_text in self._model_commands()
+        ]
+        best = heapq.nlargest(MODEL_HITS, (hit for hit in scored if hit[0] > 0), key=lambda hit: hit[0])
+        for score, text, command, help_text in best:
+            yield Hit(score, highlighted(matcher, text), command, text=text, help=as_help(help_text))
 
 
 def as_help(help_text: str) -> str:

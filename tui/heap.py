@@ -51,6 +51,13 @@ class Heap:
         gc.freeze()
         self.piecemeal = 0
 
+    def settle_later(self) -> None:
+        """Freeze the heap as it is, leaving its collection to the next long pause (``pause_action``): after
+        the load of a run of many models the whole collection takes about half a second, which right
+        after the run appears would hold the keys the user types then."""
+        gc.freeze()
+        self.piecemeal = max(self.piecemeal, PIECEMEAL_BEFORE_LONG)
+
     def settle_recent(self) -> None:
         """Collect what was made since the last freeze (the frozen part is not walked) and freeze what
         survives."""

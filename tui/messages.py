@@ -17,6 +17,15 @@ class StateLoaded(Message):
 
 
 @dataclass
+class LoadProgress(Message):
+    """What the loader of a run is reading now (sent from its worker)."""
+
+    text: str
+    generation: int = 0
+    run: int = 0
+
+
+@dataclass
 class LoadFailed(Message):
     problems: list  # scoring.errors.Problem
     reason: str

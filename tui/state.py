@@ -1,7 +1,7 @@
 """What the dashboard shows, loaded through the scoring core (never recomputed here).
 
-Everything in this module runs in thread workers (large runs: in a loader
-process, see ``load_state``); it imports the scoring core lazily so that the
+Everything in this module runs in thread workers, and a run is loaded in a
+loader process (``load_state``); it imports the scoring core lazily so that the
 first frame does not wait for scipy and pydantic.
 """
 
@@ -33,7 +33,7 @@ class DashboardConfig:
     watch: bool = False
     tau2: str | None = None
     thresholds: dict[str, float] = field(default_factory=dict)
-    isolate: bool | None = None  # load in a helper process: None = when the inputs are large
+    isolate: bool | None = None  # load in a loader process: None = when the run is large (state.is_large)
     more_runs: list[str] = field(default_factory=list)  # the RUN_DIRs after the first (`tcsexam tui A B ...`)
 
 
@@ -73,6 +73,8 @@ class RunSlot:
     loaded_at: str | None = None
     loading: bool = False
     generation: int = 0
+    progress: str = ""  # what the loader is reading now (while loading)
+    load_started: float = 0.0  # time.monotonic() of the load's start
 
     @property
     def name(self) -> str:
@@ -179,31 +181,170 @@ def input_bytes(paths) -> int:
     return total
 
 
-def load_state(config: DashboardConfig) -> DashboardState:
-    """Load and score a run (raises scoring.errors.InputError on rejected input).
+def is_large(paths) -> bool:
+    """Whether a run's load could hold the dashboard's interpreter for long: its files (attempts, cohort,
+    records) over LARGE_INPUT_BYTES, or an attempts table over LARGE_ATTEMPTS_BYTES (about 2,500 rows:
+    scoring a few hundred models takes seconds)."""
+    with contextlib.suppress(OSError):
+        if Path(paths.attempts).stat().st_size > LARGE_ATTEMPTS_BYTES:
+            return True
+    return input_bytes(paths) > LARGE_INPUT_BYTES
 
-    Large runs are parsed in a short-lived helper process: parsing 10^6 records materialises
-    about half a gigabyte of Python objects that the dashboard would otherwise keep as its
-    peak for good; only the compact result (numpy columns, the index document) comes back.
-    """
-    isolate = config.isolate
-    if isolate:
-        return load_state_in_helper(config)
+
+LARGE_ATTEMPTS_BYTES = 256 * 2**10
+
+
+def load_state(config: DashboardConfig, progress=None, started=None) -> DashboardState:
+    """Load and score a run (raises scoring.errors.InputError on rejected input); ``progress(text)`` hears
+    what is being read. A large run (``is_large``; ``config.isolate`` True: any run) is loaded in a loader
+    process (``LoaderProcess``), given to ``started(loader)`` (the dashboard stops it when it quits); a
+    small one here (it takes about a second, and a loader process would add one for its imports)."""
     paths = resolve_paths(config)
-    if isolate is None and input_bytes(paths) > LARGE_INPUT_BYTES:
-        return load_state_in_helper(config)
-    return load_state_here(config, paths)
+    if config.isolate is False or (config.isolate is None and not is_large(paths)):
+        return load_state_here(config, paths, progress)
+    with LoaderProcess(config) as loader:
+        if started is not None:
+            started(loader)
+        return loader.result(progress)
 
 
-def load_state_in_helper(config: DashboardConfig) -> DashboardState:
-    """``load_compact_state`` in a fresh (spawned) worker process that ends with this call; an
-    InputError raised there is raised here as it was."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+class LoaderGone(Exception):
+    """The loader process ended without a result (stopped, or killed)."""
 
-    start_resource_tracker()
-    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
-        return pool.submit(load_compact_state, config).result()
+
+class LoaderProcess:
+    """``load_compact_state`` in a fresh (spawned) process, so that scoring a run never holds the
+    dashboard's interpreter: the UI answers keys while it works, and ``stop`` ends it at once (q during a
+    load). It reports progress lines, then sends the state back pickled; the state is unpickled here
+    from a reader that lets other threads run between its frames (``yielding_loads``). The process also
+    ends by itself when the dashboard's process is gone (``watch_parent``)."""
+
+    def __init__(self, config: DashboardConfig, target=None) -> None:
+        import multiprocessing
+
+        start_resource_tracker()
+        context = multiprocessing.get_context("spawn")
+        self._pipe, child_end = context.Pipe(duplex=False)
+        self.process = context.Process(
+            target=loader_main,
+            args=(target or load_compact_state, config, child_end, os.getpid()),
+            name="tcsexam-loader",
+            daemon=True,  # multiprocessing ends it at the interpreter's exit, should nothing else have
+        )
+        self.process.start()
+        child_end.close()
+
+    def __enter__(self) -> LoaderProcess:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def result(self, progress=None) -> DashboardState:
+        """Wait for the state (``progress(text)`` for each progress line); raises the loader's InputError or
+        UsageError, a RuntimeError for its internal error, LoaderGone when it ended without a result."""
+        from scoring.errors import InputError, UsageError
+
+        try:
+            while True:
+                try:
+                    kind, payload = self._pipe.recv()
+                    if kind == "state":
+                        if progress is not None:
+                            progress(f"receiving the scored run ({payload / 2**20:.1f} MB)")
+                        return yielding_loads(self._pipe.recv_bytes())
+                except (EOFError, OSError):
+                    raise LoaderGone(f"the loader process ended (exit code {self.process.exitcode})") from None
+                if kind == "progress":
+                    if progress is not None:
+                        progress(payload)
+                elif kind == "rejected":
+                    raise InputError(payload)
+                elif kind == "usage":
+                    raise UsageError(payload)
+                else:
+                    raise RuntimeError(payload)
+        finally:
+            self._pipe.close()
+
+    def stop(self) -> None:
+        """End the process (at once if it is still working) and wait for it; a thread waiting in
+        ``result`` then gets LoaderGone."""
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(5)
+
+
+def loader_main(target, config: DashboardConfig, pipe, parent: int) -> None:
+    """The loader process: ``target(config, progress)``, its progress lines and its result sent on ``pipe``."""
+    import pickle
+
+    from scoring.errors import InputError, UsageError
+
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    watch_parent(parent)
+    try:
+        state = target(config, lambda text: pipe.send(("progress", text)))
+        data = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+    except InputError as exc:
+        pipe.send(("rejected", list(exc.problems)))
+        return
+    except UsageError as exc:
+        pipe.send(("usage", str(exc)))
+        return
+    except Exception as exc:  # a bug: reported by the dashboard as an internal error
+        pipe.send(("failed", f"{type(exc).__name__}: {exc}"))
+        return
+    pipe.send(("state", len(data)))
+    pipe.send_bytes(data)
+
+
+def watch_parent(parent: int) -> None:
+    """End this process as soon as ``parent`` is no longer its parent (the dashboard was killed)."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
+class _YieldingReader:
+    """A file over bytes whose reads run Python code and give up the interpreter lock: the C unpickler
+    reads one frame (64 KiB) at a time, so another thread waits at most one frame's worth of objects."""
+
+    def __init__(self, data: bytes) -> None:
+        import time
+
+        self._data = memoryview(data)
+        self._at = 0
+        self._sleep = time.sleep
+
+    def read(self, n: int = -1) -> bytes:
+        self._sleep(0)
+        end = len(self._data) if n < 0 else min(len(self._data), self._at + n)
+        out = self._data[self._at : end].tobytes()
+        self._at = end
+        return out
+
+    def readinto(self, buffer) -> int:
+        out = self.read(len(buffer))
+        buffer[: len(out)] = out
+        return len(out)
+
+    def readline(self) -> bytes:
+        end = bytes(self._data[self._at : self._at + 4096]).find(b"\n")
+        return self.read(-1 if end < 0 else end + 1)
+
+
+def yielding_loads(data: bytes):
+    """``pickle.loads`` that other threads (the dashboard's event loop) can interrupt between frames."""
+    import pickle
+
+    return pickle.Unpickler(_YieldingReader(data)).load()
 
 
 def start_resource_tracker() -> None:
@@ -220,14 +361,19 @@ def start_resource_tracker() -> None:
         sys.stderr = captured
 
 
-def load_compact_state(config: DashboardConfig) -> DashboardState:
-    """``load_state_here`` reduced to what crosses back from the loader process: compact columns
-    (sort orders included) instead of the scoring objects, so that the dashboard never holds 10^6
-    instance names as Python strings. The reference is read again in the dashboard only if an
-    attempt that was not cross-checked is opened."""
+def load_compact_state(config: DashboardConfig, progress=None) -> DashboardState:
+    """``load_state_here`` reduced to what crosses back from the loader process. A large run's
+    attempts come back as compact columns (sort orders included) instead of the scoring objects, so
+    that the dashboard never holds 10^6 instance names as Python strings; the reference is then read
+    again in the dashboard only if an attempt that was not cross-checked is opened."""
     import dataclasses
 
-    state = load_state_here(config)
+    paths = resolve_paths(config)
+    state = load_state_here(config, paths, progress)
+    if input_bytes(paths) <= LARGE_INPUT_BYTES:
+        return state  # few records: the per-instance scores come back as they are (Compare's instance counts)
+    if progress is not None and state.scores:
+        progress(f"making the instance columns of {len(state.scores):,} attempts")
     state.columns = {key: columns_from_score(score) for key, score in state.scores.items()}
     state.scores = {}
     # the rows stay (compare's mde, plan); the per-instance scores do not cross back, so the Compare tab
@@ -237,15 +383,54 @@ def load_compact_state(config: DashboardConfig) -> DashboardState:
     return state
 
 
-def load_state_here(config: DashboardConfig, paths=None) -> DashboardState:
+class CountingRecordsRoot:
+    """The run's RecordsRoot, counting the records files read for the progress line."""
+
+    def __init__(self, root, total: int, progress, then: str) -> None:
+        import time
+
+        self._root, self._total, self._progress, self._then = root, total, progress, then
+        self._read, self._said, self._clock = 0, 0.0, time.monotonic
+
+    def __getattr__(self, name: str):
+        return getattr(self._root, name)
+
+    def read_path(self, path: str):
+        self._read += 1
+        now = self._clock()
+        if now - self._said >= 0.1 or self._read == self._total:
+            self._said = now
+            done = f"; then {self._then}" if self._read >= self._total else ""
+            self._progress(f"re-scoring records files: {self._read:,} / {self._total:,} read{done}")
+        return self._root.read_path(path)
+
+
+def load_state_here(config: DashboardConfig, paths=None, progress=None) -> DashboardState:
+    """Load and score a run in this process; ``progress(text)`` names each step and the files read."""
     from scoring.inputs import load_run
     from scoring.output import score_run
     from scoring.plan import plan_document
     from scoring.planning import DEFAULT_MAX_ATTEMPTS
 
+    say = progress or (lambda text: None)
     paths = paths if paths is not None else resolve_paths(config)
+    say(f"reading {Path(paths.attempts).name}, {Path(paths.cohort).name}, the suite and the reference")
     run = load_run(paths)
-    document, checked = score_run(run, config.thresholds)
+    models = len(run.cohort.models)
+    rows = run.attempts.rows
+    root = run.records_root
+    ranking = f"scoring and ranking {models:,} models"
+    say(f"read {len(rows):,} attempt rows; {ranking}")
+    if root is not None:  # the records files are counted as the cross-check reads them
+        solver = sum(
+            r.track == "solver" and r.adopted and r.score is not None and r.score_status == "valid" for r in rows
+        )
+        run.records_root = CountingRecordsRoot(root, solver, say, ranking)  # type: ignore[assignment]
+    try:
+        document, checked = score_run(run, config.thresholds)
+    finally:
+        run.records_root = root
+    say(f"planning attempts for {models:,} models")
     scores = checked.scores
     watched = watched_files(paths) + [p for p in run.input_paths.values() if p not in (paths.attempts, paths.cohort)]
     floor = run.reference.header.scale_floor.relative if run.reference is not None else None

@@ -128,22 +128,36 @@ def rank_label(rank: tuple[int, int] | None) -> str:
     return DASH if rank is None else format_rank(RankInterval(best=rank[0], worst=rank[1]))
 
 
-def ranks_block(document: dict) -> Ranks:
-    """The document's ``ranks`` block (SPEC 12.1); an index.json written before ranks existed gets it
-    from scoring.ranks with the document's own weights."""
+def ranks_block(document: dict) -> Ranks | None:
+    """The document's ``ranks`` block (docs/rules.md#ranks) without its pairs, which the panes do not show (they
+    are N(N-1)/2, or not listed); None when the ranks were not computed (``ranks.models`` null, the
+    reason in ``ranks_reason``). An index.json written before ranks existed gets them from scoring.ranks
+    with the document's own weights."""
     import msgspec
 
     from scoring.ranks import Ranks, ranks_of_document
 
-    if "ranks" in document:
-        return msgspec.convert(document["ranks"], Ranks)
+    if "ranks" not in document:
+        return ranks_of_document(document, document["weights"])
+    ranks = document["ranks"]
+    if ranks.get("models") is None:
+        return None
+    fields = {key: value for key, value in ranks.items() if key in Ranks.__struct_fields__}
+    return msgspec.convert({**fields, "pairs": []}, Ranks)
 
-    return ranks_of_document(document, document["weights"])
+
+def ranks_reason(document: dict) -> str | None:
+    """Why the document has no ranks (``ranks.models`` null, docs/rules.md#ranks), or None when it has them."""
+    ranks = document.get("ranks")
+    if ranks is None or ranks.get("models") is not None:
+        return None
+    return str(ranks.get("reason") or "the ranks were not computed")
 
 
 def overview_rows(document: dict) -> list[OverviewRow]:
     rows = []
-    ranked = ranks_block(document).models or {}  # none above 5,000 models
+    ranks = ranks_block(document)
+    ranked = ranks.models if ranks is not None else {}
     for name, m in document["models"].items():
         tracks_ci = m.get("ci", {}).get("tracks", {})
         complete = {t: 0 for t in TRACKS}
@@ -179,30 +193,43 @@ def leader(document: dict) -> str | None:
     """The leader only when the top rank group holds one model alone (SPEC 12.1, scoring.ranks.leader)."""
     from scoring.ranks import leader as ranks_leader
 
-    return ranks_leader(ranks_block(document))
+    ranks = ranks_block(document)
+    return ranks_leader(ranks) if ranks is not None else None
 
 
 def top_group(document: dict) -> list[str]:
     """The models whose best rank is 1 (SPEC 12.1, scoring.ranks.top_group)."""
     from scoring.ranks import top_group as ranks_top_group
 
-    return ranks_top_group(ranks_block(document))
+    ranks = ranks_block(document)
+    return ranks_top_group(ranks) if ranks is not None else []
 
 
 def top_line(document: dict) -> tuple:
     """The Overview's first sentence as ``text`` parts: a leader only when the top group holds one model
     (SPEC 12.1), else the top group, whose order is not supported by the data."""
+    reason = ranks_reason(document)
+    if reason is not None:  # said once here; the Rank column shows — for every model
+        return ((f"No ranks (Rank column —): {reason}", ""),)
     group = top_group(document)
     if not group:
         return (("No model has an index yet", ""),)
     if len(group) == 1:
         lead = group[0]
         return (("Leader: ", ""), (lead, "bold"), (f" with {fmt(document['models'][lead]['index'], 2)} points", ""))
-    parts: list = [("No single leader: top group ", "")]
-    for i, model in enumerate(group):
+    named = group[:TOP_GROUP_NAMED] if len(group) > TOP_GROUP_NAMED + 1 else group
+    parts: list = [
+        (f"No single leader: top group of {len(group):,}: " if named != group else "No single leader: top group ", "")
+    ]
+    for i, model in enumerate(named):
         parts += [((", " if i else ""), ""), (model, "bold")]
+    if named != group:
+        parts.append((f", and {len(group) - len(named):,} more", ""))
     parts.append((" (rank 1 not separated at 95%, Holm-corrected)", ""))
     return tuple(parts)
+
+
+TOP_GROUP_NAMED = 8  # a larger top group is named by its first models and counted (hundreds would fill the screen)
 
 
 def coverage_cell(task: dict, model_coverage: dict, item: str) -> tuple[str, str]:

@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Select, Static
 
 from ..messages import CompareComputed, InstanceDiffsComputed
 from ..views import COMPARE_COLUMNS, TASK_DIFF_COLUMNS, cells, compare_rows, mde_text, plain, task_difference_rows, text
+from .loading import run_loading_widget
 from .tables import SteadyDataTable
 
 EXPLAIN = (
@@ -30,6 +31,8 @@ class TaskDiffTable(SteadyDataTable):
 
 
 class ComparePane(Vertical):
+    get_loading_widget = run_loading_widget  # what the run's loader is reading
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.document: dict | None = None

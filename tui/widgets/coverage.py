@@ -10,15 +10,55 @@ from textual.widgets import DataTable, Static
 
 from ..messages import DrillDown, OpenAttempts
 from ..views import KIND_STYLE, LETTERS, cells, coverage_grid, issue_rows, legend_text, plain
+from .loading import run_loading_widget
 from .tables import SteadyDataTable
 
 TASK_COLUMN = "__task__"
+# The grid holds at most this many model columns at once; with more models it holds a window of them that
+# moves on when the cursor passes its edge (DataTable formats and measures every cell it holds: 2,000
+# models x 20 tasks took seconds for each fill).
+WINDOW = 100
 
 
 class CoverageGrid(SteadyDataTable):
     """Enter on a solver task's cell opens its instances, on any other its attempts; `a` always the attempts."""
 
     BINDINGS = [Binding("enter", "select_cursor", "Open"), Binding("a", "attempts", "Attempts")]
+
+    def action_cursor_right(self) -> None:
+        if self._at_edge(len(self.columns) - 1):
+            self.pane.shift(+1)
+        else:
+            super().action_cursor_right()
+
+    def action_cursor_left(self) -> None:
+        if self._at_edge(1):
+            self.pane.shift(-1)
+        else:
+            super().action_cursor_left()
+
+    def action_scroll_home(self) -> None:
+        if self.pane.first > 0 and self.cursor_type == "cell":
+            self.pane.window_on(self.pane.models[0])
+        else:
+            super().action_scroll_home()
+
+    def action_scroll_end(self) -> None:
+        if self.pane.first + WINDOW < len(self.pane.models) and self.cursor_type == "cell":
+            self.pane.window_on(self.pane.models[-1])
+        else:
+            super().action_scroll_end()
+
+    @property
+    def pane(self) -> CoveragePane:
+        return self.query_ancestor(CoveragePane)
+
+    def _at_edge(self, column: int) -> bool:
+        """The cursor is on ``column``, the window's first or last, and more models lie past it."""
+        if not self.row_count or self.cursor_column != column:
+            return False
+        pane = self.pane
+        return pane.first > 0 if column == 1 else pane.first + len(self.columns) - 1 < len(pane.models)
 
     def action_attempts(self) -> None:
         if not self.row_count:
@@ -36,11 +76,16 @@ class IssuesTable(SteadyDataTable):
 
 
 class CoveragePane(VerticalScroll):
+    get_loading_widget = run_loading_widget  # what the run's loader is reading
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.document: dict | None = None
         self.tracks: dict[str, str] = {}
         self.issues: list = []
+        self.models: list[str] = []  # every model, in the grid's order; the grid holds models[first:first+WINDOW]
+        self.first = 0
+        self._cells: tuple[list[str], dict] = ([], {})  # the items and per model its glyphs (views.coverage_grid)
 
     def compose(self) -> ComposeResult:
         yield Static(legend_text(), id="coverage-legend", markup=False)
@@ -60,26 +105,20 @@ class CoveragePane(VerticalScroll):
 
     def show(self, document: dict, selected: str | None, order: list[str] | None = None) -> None:
         """Fill the grid (models in ``order``, the Overview's) keeping the cursor on its task and the selection."""
-        self.document = document
+        ordered = set(order or [])
+        models = [m for m in (order or []) if m in document["models"]]
+        models += [m for m in document["models"] if m not in ordered]
+        if document is self.document and models == self.models:
+            if selected is not None:
+                self.follow(selected)
+            return  # shown as it is (the Overview announces its order after each fill)
+        self.document, self.models = document, models
         for widget in (self.query_one("#coverage-grid"), self.query_one("#issues-title")):
             widget.set_class(False, "gone")
-        self.query_one("#coverage-legend", Static).update(legend_text())
         items, grid = coverage_grid(document)
-        models = [m for m in (order or []) if m in grid] + [m for m in grid if m not in (order or [])]
+        self._cells = (items, grid)
         self.tracks = {item: t["track"] for m in document["models"].values() for item, t in m["tasks"].items()}
-        table = self.query_one("#coverage-grid", DataTable)
-        row = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value if table.row_count else None
-        table.clear(columns=True)
-        table.add_column("task", key=TASK_COLUMN)
-        for model in models:
-            table.add_column(Text(plain(model)), key=model)
-        for j, item in enumerate(items):
-            glyphs = [Text(grid[m][j][0], style=KIND_STYLE[grid[m][j][1]]) for m in models]
-            table.add_row(*cells(f"{LETTERS[self.tracks[item]]} {item}", *glyphs), key=item)
-        table.move_cursor(
-            row=table.get_row_index(row) if row in table.rows else 0,
-            column=models.index(selected) + 1 if selected in models else 1,
-        )
+        self.window_on(selected if selected in grid else None, keep_first=True)
         issues = self.query_one("#issues-table", DataTable)
         issues.clear(columns=True)
         issues.add_columns("model", "item", "attempt", "kind", "reason")
@@ -93,14 +132,57 @@ class CoveragePane(VerticalScroll):
             else "No issues and no ignored rows: every planned attempt is adopted and valid."
         )
 
+    def window_on(self, model: str | None, keep_first: bool = False, item: str | None = None) -> None:
+        """Fill the grid with the window of models that holds ``model`` (None: the first model), the cursor
+        on its column and on ``item``'s row (None: the task row it was on). ``keep_first``: the window
+        stays where it was when it holds the model."""
+        table = self.query_one("#coverage-grid", DataTable)
+        items, grid = self._cells
+        at = self.models.index(model) if model in grid else 0
+        first = self.first
+        if not (keep_first and first <= at < first + WINDOW):
+            first = at - WINDOW // 2
+        self.first = first = max(0, min(first, len(self.models) - WINDOW))
+        if item is None and table.row_count:
+            item = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        shown = self.models[first : first + WINDOW]
+        table.clear(columns=True)
+        table.add_column("task", key=TASK_COLUMN)
+        for name in shown:
+            table.add_column(Text(plain(name)), key=name)
+        for j, task in enumerate(items):
+            glyphs = [Text(grid[m][j][0], style=KIND_STYLE[grid[m][j][1]]) for m in shown]
+            table.add_row(*cells(f"{LETTERS[self.tracks[task]]} {task}", *glyphs), key=task)
+        table.move_cursor(row=table.get_row_index(item) if item in table.rows else 0, column=at - first + 1)
+        self._window_note()
+
+    def shift(self, step: int) -> None:
+        """The cursor went past the window's edge: the next model in that direction, in a new window."""
+        table = self.query_one("#coverage-grid", DataTable)
+        at = self.first + table.cursor_column - 1 + step
+        if 0 <= at < len(self.models):
+            self.window_on(self.models[at])
+
+    def _window_note(self) -> None:
+        """The legend, and which models the grid holds when it holds a window of them."""
+        note = legend_text()
+        if len(self.models) > WINDOW:
+            last = min(self.first + WINDOW, len(self.models))
+            note += f"   Models {self.first + 1:,}–{last:,} of {len(self.models):,}: ← → past the edge shows more"
+        self.query_one("#coverage-legend", Static).update(note)
+
     def follow(self, model: str) -> None:
         """Put the grid's cursor in the selected model's column (same task row)."""
         table = self.query_one("#coverage-grid", DataTable)
         if model in table.columns:
             table.move_cursor(column=table.get_column_index(model))
+        elif model in self._cells[1]:
+            self.window_on(model)
 
     def go_to(self, model: str, item: str) -> None:
         table = self.query_one("#coverage-grid", DataTable)
+        if model in self._cells[1] and model not in table.columns:
+            self.window_on(model, item=item)
         if model in table.columns and item in table.rows:
             table.move_cursor(row=table.get_row_index(item), column=table.get_column_index(model))
             table.focus()
@@ -124,7 +206,7 @@ class CoveragePane(VerticalScroll):
         event.stop()
         issue = self.issues[event.cursor_row]
         grid = self.query_one("#coverage-grid", DataTable)
-        if issue.model in grid.columns and issue.item in grid.rows:
+        if issue.model in self._cells[1] and issue.item in grid.rows:
             self.post_message(DrillDown("coverage", issue.model, issue.item))
         else:
             self.app.notify(

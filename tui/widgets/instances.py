@@ -21,6 +21,7 @@ from ..state import STATUS_CODES, DashboardState, InstanceColumns, load_instance
 from ..views import counts_text, explain_instance, filter_note, plain, status_counts, text
 from .chart_plot import ChartPlot
 from .instance_table import COLUMNS, InstanceTable, column_at, header_line, step_match
+from .loading import run_loading_widget
 
 SORT_OPTIONS = [(f"{c} {'↓' if d else '↑'}", f"{c}:{int(d)}") for c in COLUMNS for d in (False, True)]
 # a load that takes longer shows the loading indicator; a quicker one would only flash it (and
@@ -41,6 +42,8 @@ class InstancesHeader(Static):
 
 
 class InstancesPane(Vertical):
+    get_loading_widget = run_loading_widget  # what the run's loader is reading
+
     # "/" is a priority binding: it runs before the keys after it are routed, so a fast burst
     # ("/MAX0025") lands in the jump box rather than in the widget that had the focus
     BINDINGS = [

@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
+from textual.widgets.data_table import ColumnKey
 from textual_plotext import PlotextPlot
 
 from ..charts import draw_overview, redraw
 from ..messages import DrillDown, ModelOrder, ModelSelected
 from ..views import OVERVIEW_COLUMNS, RANK_COLUMN, STATUS_STYLE, TRACKS, cells, overview_rows, sort_rows, text, top_line
 from .chart_plot import ChartPlot
+from .loading import run_loading_widget
 from .tables import SteadyDataTable
+
+FILL_CHUNK = 200  # rows added to the table per turn of the event loop
+TURN_S = 0.005  # a timer, not call_later: the messages of one widget are handled back to back, keys wait
 
 
 class OverviewTable(SteadyDataTable):
@@ -27,6 +34,8 @@ class OverviewTable(SteadyDataTable):
 
 
 class OverviewPane(Vertical):
+    get_loading_widget = run_loading_widget  # what the run's loader is reading
+
     BINDINGS = [
         Binding("s", "sort_next", "Sort column"),
         Binding("S", "sort_reverse", "Reverse sort"),
@@ -40,6 +49,8 @@ class OverviewPane(Vertical):
         self.sort_column = 2
         self.sort_reverse = True
         self.document: dict | None = None
+        self._model_of: dict[int, str] = {}  # id() of each row's Model cell -> the model (DataTable.sort's key)
+        self._filling: object | None = None  # while rows are still being added, a turn at a time
 
     def compose(self) -> ComposeResult:
         yield Static("Loading the run…", id="overview-summary", markup=False)
@@ -100,13 +111,61 @@ class OverviewPane(Vertical):
         if current is None and table.row_count:
             current = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         table.clear(columns=True)
+        for i, label in enumerate(self._labels()):
+            table.add_column(label, key=str(i))
+        self._model_of = {}
+        rows = sort_rows(self.rows, self.sort_column, self.sort_reverse)
+        self._filling = token = object()
+        self._add_rows(table, rows[:FILL_CHUNK])
+        if len(rows) <= FILL_CHUNK:
+            self._ordered(table, current)
+            return
+        # many models: the other rows a chunk per turn of the event loop (DataTable formats and measures
+        # each new row's cells at once: 2,000 rows held the dashboard half a second)
+        table.move_cursor(row=0)
+
+        def more(at: int) -> None:
+            if self._filling is not token:
+                return  # refilled meanwhile
+            self._add_rows(table, rows[at : at + FILL_CHUNK])
+            if at + FILL_CHUNK < len(rows):
+                self.set_timer(TURN_S, partial(more, at + FILL_CHUNK))
+            else:
+                self._filling = None
+                self._ordered(table, current)
+
+        self.set_timer(TURN_S, partial(more, FILL_CHUNK))
+
+    def _add_rows(self, table: DataTable, rows: list) -> None:
+        for row in rows:
+            values: list = cells(*row.cells())
+            values[1] = Text(str(values[1]), style=STATUS_STYLE[row.status])
+            self._model_of[id(values[0])] = row.model
+            table.add_row(*values, key=row.model)
+
+    def _labels(self) -> list[str]:
         arrow = "▼" if self.sort_reverse else "▲"
-        for i, label in enumerate(OVERVIEW_COLUMNS):
-            table.add_column(label + (f" {arrow}" if i == self.sort_column else ""), key=str(i))
-        for row in sort_rows(self.rows, self.sort_column, self.sort_reverse):
-            values: list = row.cells()
-            values[1] = Text(values[1], style=STATUS_STYLE[row.status])
-            table.add_row(*cells(*values), key=row.model)
+        return [label + (f" {arrow}" if i == self.sort_column else "") for i, label in enumerate(OVERVIEW_COLUMNS)]
+
+    def _resort(self) -> None:
+        """A new sort: the rows the table holds put in the new order (DataTable.sort), not made again
+        (a refill formats and measures every cell: about a second at 2,000 models)."""
+        table = self.query_one(DataTable)
+        if not table.row_count or self._filling is not None:
+            self._fill()
+            return
+        current = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        for i, label in enumerate(self._labels()):
+            column = table.columns[ColumnKey(str(i))]
+            column.label = Text(label)
+            column.content_width = max(column.content_width, column.label.cell_len)
+        position = {model: i for i, model in enumerate(self.order())}
+        model_of = self._model_of
+        table.sort("0", key=lambda cell: position[model_of[id(cell)]])
+        self._ordered(table, current)
+
+    def _ordered(self, table: DataTable, current: str | None) -> None:
+        """After a fill or a sort: the cursor on ``current`` (else the top row), the order announced, the chart."""
         if current is not None and current in table.rows:
             table.move_cursor(row=table.get_row_index(current))
         else:
@@ -137,16 +196,16 @@ class OverviewPane(Vertical):
             self.sort_reverse = not self.sort_reverse
         else:
             self.sort_column, self.sort_reverse = column, column >= 2 and column != RANK_COLUMN
-        self._fill()
+        self._resort()
 
     def action_sort_next(self) -> None:
         self.sort_column = (self.sort_column + 1) % len(OVERVIEW_COLUMNS)
         self.sort_reverse = self.sort_column >= 2 and self.sort_column != RANK_COLUMN
-        self._fill()
+        self._resort()
 
     def action_sort_reverse(self) -> None:
         self.sort_reverse = not self.sort_reverse
-        self._fill()
+        self._resort()
 
     def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
         event.stop()

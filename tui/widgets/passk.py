@@ -23,6 +23,7 @@ from ..views import (
     text,
 )
 from .chart_plot import ChartPlot
+from .loading import run_loading_widget
 from .tables import SteadyDataTable
 
 EXPLAIN = (
@@ -35,6 +36,8 @@ PARTS = ("#passk-explain", "#passk-table", "#passk-plot", "#plan-title", "#plan-
 
 
 class PassKPane(Vertical):
+    get_loading_widget = run_loading_widget  # what the run's loader is reading
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.plan_entry: dict | None = None

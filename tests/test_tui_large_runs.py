@@ -1,0 +1,326 @@
+"""The dashboard on large runs: the loader process (q ends it, progress is shown), Compare at any number
+of models (no listed pairs needed), ranks not computed, and the windowed Coverage grid."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import os
+import time
+
+import pytest
+from textual.widgets import DataTable, Select, Static
+
+from scoring.compare import compare_run
+from scoring.inputs import demo_run
+from tests.conftest import settle
+from tui.app import create_app
+from tui.state import DashboardConfig, load_state_here
+from tui.widgets.coverage import WINDOW, CoveragePane
+from tui.widgets.loading import RunLoadingIndicator
+from tui.widgets.overview import OverviewPane
+
+SIZE = (120, 40)
+PROGRESS = "reading part 1 of the test run"
+
+
+def endless_load(config, progress):
+    """A loader (run in the loader process) that reports once, then never finishes on its own."""
+    progress(PROGRESS)
+    for _ in range(600):
+        time.sleep(0.1)
+    raise RuntimeError("the test's loader was not stopped")
+
+
+async def wait_for(pilot, condition, rounds: int = 400) -> None:
+    for _ in range(rounds):
+        if condition():
+            return
+        await pilot.pause(0.025)
+    raise AssertionError("the condition never held")
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+# --- the loader process ---------------------------------------------------------------------------
+
+
+async def test_q_during_a_load_quits_and_ends_the_loader_process(monkeypatch):
+    import tui.state as state_module
+
+    monkeypatch.setattr(state_module, "load_compact_state", endless_load)
+    app = create_app(DashboardConfig(isolate=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: PROGRESS in app.sub_title)
+        loaders = list(app._loaders)
+        assert len(loaders) == 1
+        pid = loaders[0].process.pid
+        assert alive(pid)
+        await pilot.press("q")
+        await wait_for(pilot, lambda: not alive(pid), rounds=40)  # well before the loader's own 60 s
+    assert not alive(pid)
+    assert not app._loaders  # the worker waiting for it has returned
+    assert not [w for w in app.workers if not w.is_finished]
+
+
+async def test_the_loading_panes_and_the_header_name_what_is_being_read(monkeypatch):
+    import tui.state as state_module
+
+    monkeypatch.setattr(state_module, "load_compact_state", endless_load)
+    app = create_app(DashboardConfig(isolate=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: PROGRESS in app.sub_title)
+        indicator = app.main.query_one(OverviewPane)._cover_widget  # what covers the pane while it loads
+        assert isinstance(indicator, RunLoadingIndicator)
+        shown = str(indicator.render())
+        assert "Loading DEMO: " + PROGRESS in shown and "q quits" in shown
+        await pilot.press("2")  # a tab switch is handled while it loads
+        await wait_for(pilot, lambda: app.main.query_one("TabbedContent").active == "coverage")
+        await pilot.press("q")
+
+
+def test_the_progress_counts_the_records_files_the_cross_check_reads():
+    """Every adopted, valid, scored solver row's records file is read once: the last line says N / N."""
+    with open(demo_run() / "attempts.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    solver = [
+        r
+        for r in rows
+        if r["track"] == "solver"
+        and r["adoption_status"].startswith("selected")
+        and r["score"] != ""
+        and r["score_status"] == "valid"
+    ]
+    lines: list[str] = []
+    load_state_here(DashboardConfig(), progress=lines.append)
+    assert lines[0].startswith("reading attempts.csv, cohort.json")
+    assert f"read {len(rows):,} attempt rows; scoring and ranking 3 models" in lines
+    records = [line for line in lines if line.startswith("re-scoring records files")]
+    n = len(solver)
+    assert records[-1] == f"re-scoring records files: {n:,} / {n:,} read; then scoring and ranking 3 models"
+    assert lines[-1] == "planning attempts for 3 models"
+
+
+async def test_a_rejected_run_comes_back_from_the_loader_process_as_problems(demo_copy):
+    (demo_copy / "cohort.json").write_text("{")
+    app = create_app(DashboardConfig(run_dir=str(demo_copy), isolate=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.state is None and "invalid JSON" in (app.problems_text or "")
+        assert not app._loaders
+
+
+# --- ranks of many models: pairs not listed, ranks not computed ------------------------------------
+
+
+def demo_state_with(ranks_change):
+    state = load_state_here(DashboardConfig())
+    state.document = copy.deepcopy(state.document)
+    ranks_change(state.document["ranks"])
+    return state
+
+
+def unlisted(ranks: dict) -> None:
+    ranks["pairs"], ranks["pairs_listed"] = [], False
+
+
+def not_computed(ranks: dict) -> None:
+    ranks.update(models=None, pairs=[], pairs_listed=False, reason="more than 5,000 models")
+
+
+async def test_compare_shows_a_pair_that_the_document_does_not_list(monkeypatch):
+    import tui.app as app_module
+
+    state = demo_state_with(unlisted)
+    monkeypatch.setattr(app_module, "load_state", lambda config, progress=None, started=None: state)
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        a, b = "cirrus-mini", "borealis-8x22b"
+        app.select_model(a)
+        await settle(pilot)
+        app.compare_with(b)
+        await settle(pilot)
+        pane = app.main.query_one("#compare")
+        assert (pane.query_one("#compare-a", Select).value, pane.query_one("#compare-b", Select).value) == (a, b)
+        await wait_for(pilot, lambda: pane.query_one("#compare-table", DataTable).row_count > 0)
+        expected = compare_run(state.document, state.checked, a, b)["index"]
+        verdict = str(pane.query_one("#compare-verdict", Static).render())
+        assert f"Index difference {expected['value']:+.2f} points" in verdict
+        assert f"[{expected['lo']:+.2f}, {expected['hi']:+.2f}]" in verdict
+
+
+async def test_ranks_not_computed_show_a_dash_and_say_why_once(monkeypatch):
+    import tui.app as app_module
+
+    state = demo_state_with(not_computed)
+    monkeypatch.setattr(app_module, "load_state", lambda config, progress=None, started=None: state)
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.main.query_one("#overview-table", DataTable)
+        rank = [str(c.label) for c in table.ordered_columns].index("Rank")
+        assert {str(table.get_row_at(i)[rank]) for i in range(table.row_count)} == {"—"}
+        summary = str(app.main.query_one("#overview-summary", Static).render())
+        assert summary.count("more than 5,000 models") == 1
+
+
+# --- the Coverage grid of many models ---------------------------------------------------------------
+
+
+def many_models(document: dict, n: int) -> dict:
+    """The demo's document with ``n`` models (copies of its first one under new names)."""
+    doc = copy.deepcopy(document)
+    first = next(iter(doc["models"].values()))
+    doc["models"] = {f"model-{i:04d}": copy.deepcopy(first) for i in range(n)}
+    return doc
+
+
+@pytest.mark.parametrize("n", [WINDOW + 1, 3 * WINDOW])
+async def test_the_coverage_grid_of_many_models_holds_a_window_and_renders_what_is_in_view(monkeypatch, n):
+    from textual.widgets import _data_table
+
+    rendered: set[int] = set()
+    real = _data_table.DataTable._render_cell
+
+    def spy(self, row_index, column_index, *args, **kwargs):
+        if self.id == "coverage-grid":
+            rendered.add(column_index)
+        return real(self, row_index, column_index, *args, **kwargs)
+
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        doc = many_models(app.state.document, n)
+        models = list(doc["models"])
+        pane = app.main.query_one(CoveragePane)
+        pane.show(doc, models[0], models)
+        await pilot.press("2")
+        await settle(pilot)
+        grid = app.main.query_one("#coverage-grid", DataTable)
+        assert len(grid.columns) == WINDOW + 1  # the task column and a window of models, never all n
+        assert f"Models 1–{WINDOW} of {n:,}" in str(app.main.query_one("#coverage-legend", Static).render())
+        monkeypatch.setattr(_data_table.DataTable, "_render_cell", spy)
+        grid.refresh()
+        await pilot.pause()
+        first, last = grid.columns_in_view()
+        assert rendered and rendered <= {0, *range(first, last)}
+        assert last - first < 20  # a screen's width of columns
+        # past the window's last column the next model is shown, in a new window
+        grid.focus()
+        grid.move_cursor(column=WINDOW)
+        await pilot.pause()
+        assert grid.coordinate_to_cell_key(grid.cursor_coordinate).column_key.value == models[WINDOW - 1]
+        await pilot.press("right")
+        await pilot.pause()
+        assert grid.coordinate_to_cell_key(grid.cursor_coordinate).column_key.value == models[WINDOW]
+        assert len(grid.columns) == WINDOW + 1 and pane.first > 0
+        await pilot.press("left")
+        await pilot.pause()
+        assert grid.coordinate_to_cell_key(grid.cursor_coordinate).column_key.value == models[WINDOW - 1]
+        # a model selected elsewhere brings its window
+        pane.follow(models[-1])
+        await pilot.pause()
+        assert grid.coordinate_to_cell_key(grid.cursor_coordinate).column_key.value == models[-1]
+
+
+def test_the_loader_process_ends_with_the_dashboards_process():
+    """A loader whose dashboard was killed (no q, no exit handlers) ends by itself."""
+    import multiprocessing
+    import signal
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, time\n"
+        "sys.path[:0] = sys.argv[1:]\n"
+        "import test_tui_large_runs as t, tui.state as s\n"
+        "loader = s.LoaderProcess(s.DashboardConfig(), t.endless_load)\n"
+        "print(loader.process.pid, flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    here = os.path.dirname(__file__)
+    parent = subprocess.Popen(
+        [sys.executable, "-c", code, here, os.path.dirname(here)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        pid = int(parent.stdout.readline())
+        assert alive(pid)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(10)
+        for _ in range(100):
+            if not alive(pid):
+                break
+            time.sleep(0.05)
+        assert not alive(pid)
+    finally:
+        parent.kill()
+    assert multiprocessing.active_children() == []
+
+
+def test_a_run_with_a_large_attempts_table_is_loaded_in_a_loader_process(demo_copy):
+    from tui.state import LARGE_ATTEMPTS_BYTES, is_large, resolve_paths
+
+    paths = resolve_paths(DashboardConfig(run_dir=str(demo_copy)))
+    assert not is_large(paths)  # the demo loads in the dashboard's process
+    attempts = demo_copy / "attempts.csv"
+    lines = attempts.read_text().splitlines(keepends=True)
+    body = "".join(lines[1:])
+    attempts.write_text(lines[0] + body * (LARGE_ATTEMPTS_BYTES // len(body) + 1))
+    assert is_large(paths)
+
+
+async def test_the_palette_of_many_models_lists_their_commands_once_something_is_typed():
+    import dataclasses
+
+    from tests.conftest import palette_prompts, run_command
+    from tui.commands import MODEL_HITS
+
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        doc = many_models(app.state.document, 300)
+        app.shown.state = dataclasses.replace(app.state, document=doc)
+        app.selected_model = "model-0000"
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.5)
+        assert not [p for p in palette_prompts(app) if p.startswith(("Jump to model", "Compare"))]
+        await pilot.press("escape")
+        await pilot.pause()
+        prompts = await run_command(pilot, "model-0123", enter=False)
+        assert "Jump to model model-0123" in prompts
+        assert "Compare model-0000 vs model-0123" in prompts
+        assert len([p for p in prompts if p.startswith(("Jump to model", "Compare"))]) <= MODEL_HITS
+
+
+async def test_the_overview_of_many_models_fills_in_chunks_and_sorts_the_rows_it_holds():
+    from tui.views import overview_rows, sort_rows
+    from tui.widgets.overview import FILL_CHUNK
+
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        doc = many_models(app.state.document, 2 * FILL_CHUNK + 50)
+        for i, m in enumerate(doc["models"].values()):  # distinct indices: one order by index
+            m["index"] = float(i % 97) + i / 1000
+        pane = app.main.query_one(OverviewPane)
+        table = pane.query_one(DataTable)
+        pane.show(doc, None)
+        assert table.row_count == FILL_CHUNK  # the first chunk at once, the others in later turns
+        await pilot.pause()
+        pane.action_sort_reverse()  # a sort while rows are still being added starts the fill again
+        await wait_for(pilot, lambda: pane._filling is None)
+        expected = [r.model for r in sort_rows(overview_rows(doc), 2, False)]
+        shown = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
+        assert shown == expected
+        table.move_cursor(row=table.get_row_index(expected[10]))
+        pane.action_sort_reverse()  # a sort of the rows held: same rows, new order, cursor kept
+        await pilot.pause()
+        assert [str(table.get_row_at(i)[0]) for i in range(table.row_count)] == expected[::-1]
+        assert table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value == expected[10]
