@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import inspect
 import io
 import json
 import shutil
@@ -218,3 +219,26 @@ async def run_command(pilot, query: str, *, enter: bool = True) -> list[str]:
         await pilot.press("enter")
         await settle(pilot)
     return prompts
+
+
+# --- the two halves of the suite ---------------------------------------------------------------------
+
+DASHBOARD_MODULES = {
+    "test_snapshots",
+    "test_footer",
+    "test_heap",
+    "test_steady_tables",
+    "test_instances_search",
+    "test_charts",
+    "test_latency_probe",
+}
+
+
+def pytest_collection_modifyitems(items) -> None:
+    """Mark the dashboard's tests (its modules, and every test that drives the app) ``dashboard``:
+    ``-m "not dashboard"`` runs the scoring core and the command line alone (README, Development)."""
+    for item in items:
+        module = item.path.stem
+        test = getattr(item, "obj", None)
+        if module.startswith("test_tui_") or module in DASHBOARD_MODULES or inspect.iscoroutinefunction(test):
+            item.add_marker(pytest.mark.dashboard)
