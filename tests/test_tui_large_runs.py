@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Select, Static
 
 from scoring.compare import compare_run
 from scoring.inputs import demo_run
+from tests.bench.dashboard_load import alive  # one /proc check for the benchmark and the tests
 from tests.conftest import settle
 from tui.app import create_app
 from tui.state import DashboardConfig, load_state_here
@@ -38,14 +39,6 @@ async def wait_for(pilot, condition, rounds: int = 400) -> None:
             return
         await pilot.pause(0.025)
     raise AssertionError("the condition never held")
-
-
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 # --- the loader process ---------------------------------------------------------------------------
