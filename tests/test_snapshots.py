@@ -83,7 +83,7 @@ def test_diagnostics_snapshot(snap_compare, tmp_path, monkeypatch):
     assert snap_compare(app, terminal_size=SIZES["120x40"], run_before=press_and_settle())
 
 
-@pytest.mark.skipif(not TAU2.is_file(), reason="../shared/data/tau2 is not beside the checkout")
+@pytest.mark.skipif(not TAU2.is_file(), reason="tests/data/tau2 is missing")
 @pytest.mark.parametrize("size", SIZES)
 def test_tau2_snapshot(snap_compare, monkeypatch, size):
     monkeypatch.chdir(ROOT)

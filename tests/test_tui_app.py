@@ -273,7 +273,7 @@ async def test_compare_view_gives_the_paired_difference():
         assert "Index difference" in text_of(app, "#compare-verdict")
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data/tau2 is not beside the checkout")
+@pytest.mark.skipif(not DATA.is_dir(), reason="tests/data/tau2 is missing")
 async def test_tau2_tab_shows_the_metrics():
     app = create_app(DashboardConfig(tau2=str(DATA / "derived" / "derived_C_edge_4x5.json")))
     async with app.run_test(size=SIZE) as pilot:

@@ -30,10 +30,10 @@ from tui.widgets.overview import OverviewPane
 
 SIZE = (120, 40)
 SMALL = (80, 24)
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "tau2"
+DATA = Path(__file__).resolve().parent / "data" / "tau2"  # copies with their provenance (PROVENANCE.md)
 TAU2 = DATA / "derived" / "derived_C_edge_4x5.json"
 TAU2_CLEAN = DATA / "gpt-4.1-2025-04-14_telecom_no-user_gpt-4.1-2025-04-14_4trials_5tasks.json"
-needs_tau2 = pytest.mark.skipif(not TAU2.is_file(), reason="../shared/data/tau2 is not beside the checkout")
+needs_tau2 = pytest.mark.skipif(not TAU2.is_file(), reason="tests/data/tau2 is missing")
 
 
 def row_at(table: DataTable, i: int) -> list[str]:

@@ -25,7 +25,7 @@ DATA = Path(__file__).resolve().parent / "data" / "tau2"
 # tau2-bench's own avg_reward of two real runs (tests/data/tau2/PROVENANCE.md, as in test_tau2.py)
 GPT41 = "gpt-4.1-2025-04-14_telecom_no-user_gpt-4.1-2025-04-14_4trials_5tasks.json"  # 0.8
 QWEN = "qwen2.5-7b_airline_default_gpt-4.1-2025-04-14_1trials.json"  # 0.18
-needs_tau2 = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data/tau2 is not beside the checkout")
+needs_tau2 = pytest.mark.skipif(not DATA.is_dir(), reason="tests/data/tau2 is missing")
 
 
 def text_of(app, selector: str) -> str:
