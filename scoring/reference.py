@@ -123,11 +123,6 @@ def locate_benchmark(option: str | Path | None) -> tuple[Path, str]:
     return sample_root() / "benchmark", SAMPLE_BENCHMARK
 
 
-def default_benchmark() -> Path:
-    """The benchmark folder when no --benchmark is given."""
-    return locate_benchmark(None)[0]
-
-
 def sample_benchmark_notice(source: str, benchmark: Path, reference_id: str) -> str | None:
     """SPEC 2: the synthetic sample is never used in silence. None for a given benchmark; the
     notice line for a cohort naming a reference the sample holds; else a usage error naming
