@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.cli import main
+from scoring.commands.main import main
 from scoring.vocab import OPTIONAL_COLUMNS, REQUIRED_COLUMNS
 
 COLUMNS = [*REQUIRED_COLUMNS, *OPTIONAL_COLUMNS]
@@ -131,8 +131,8 @@ class Workspace:
         return ["score", str(self.run), "--benchmark", str(self.bench), "--output", str(self.out), *extra]
 
     def load(self, thresholds=None):
-        from scoring.inputs import load_run, resolve_run_paths
-        from scoring.output import build_index
+        from scoring.pipeline.index import build_index
+        from scoring.pipeline.run import load_run, resolve_run_paths
 
         run = load_run(resolve_run_paths(str(self.run), benchmark=str(self.bench)))
         return build_index(run, thresholds)
@@ -190,7 +190,7 @@ async def settle(pilot, rounds: int = 3) -> None:
 @pytest.fixture
 def demo_copy(tmp_path) -> Path:
     """A copy of the bundled demo run, for tests that edit its files."""
-    from scoring.inputs import demo_run
+    from scoring.pipeline.benchmark import demo_run
 
     target = tmp_path / "demo"
     shutil.copytree(demo_run(), target)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.inputs import demo_run, sample_root
+from scoring.pipeline.benchmark import demo_run, sample_root
 from tests.conftest import full_rows, row
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -291,7 +291,7 @@ def test_the_console_script_is_the_shell_and_offers_tui():
 
     args = build_parser().parse_args(["tui"])
     assert args.command == "tui" and args.output == "build/index.json"
-    from scoring.cli import build_parser as headless
+    from scoring.commands.main import build_parser as headless
 
     with pytest.raises(SystemExit):  # the headless parser has no dashboard
         headless()[0].parse_args(["tui"])
@@ -302,7 +302,7 @@ def test_score_forks_nothing_and_leaves_the_collector_alone(tmp_path, monkeypatc
     import multiprocessing
     import os
 
-    import scoring.crosscheck as agg
+    import scoring.pipeline.crosscheck as agg
     from tests.bench.synth import write_run
 
     write_run(tmp_path / "run", models=4, attempts=9)  # 540 records files, all re-scored from records

@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-from scoring.inputs import demo_run
+from scoring.pipeline.benchmark import demo_run
 from tests.conftest import MINI_REFERENCE, full_rows, row
 from tests.test_schemas import TAU2
 

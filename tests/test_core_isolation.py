@@ -9,8 +9,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_scoring_does_not_import_textual():
     code = (
-        "import sys, scoring, scoring.cli, scoring.output, scoring.aggregate, scoring.tau2, scoring.compare; "
-        "from scoring.cli import build_parser; build_parser(); "
+        "import sys, scoring, scoring.commands.main, scoring.pipeline.index, scoring.pipeline.aggregate, scoring.tau2.metrics, scoring.reports.compare; "
+        "from scoring.commands.main import build_parser; build_parser(); "
         "bad = sorted(m for m in sys.modules if m == 'textual' or m.startswith('textual.') or m == 'tui'); "
         "print(bad); sys.exit(1 if bad else 0)"
     )

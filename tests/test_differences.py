@@ -5,14 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scoring.differences import (
+from scoring.formats.results import InstanceCounts, TaskDifference
+from scoring.stats.differences import (
     instance_counts,
     instance_differences,
     instance_scores,
     largest_instance_differences,
     task_differences,
 )
-from scoring.results import InstanceCounts, TaskDifference
 
 A = {
     "p1": ("theorem", 1.0),

@@ -28,7 +28,7 @@ SHELL_TAGS = {"bash", "console", "shell", "zsh", ""}
 
 TUI_CHECK = """
 import sys
-from scoring.cli import run
+from scoring.commands.main import run
 from tui.cli import build_parser, check_run_dirs
 parser = build_parser()
 args = parser.parse_args(sys.argv[1:])
@@ -155,8 +155,9 @@ def test_the_paper_workflow_ends_with_the_demos_figures(tmp_path):
     assert "<svg" in (work / "work/leaderboard.html").read_text()
     index = json.loads((work / "work/index.json").read_text())
     jsonschema.Draft202012Validator(json.loads((work / "work/schemas/index.schema.json").read_text())).validate(index)
-    from scoring.inputs import demo_run, load_run, resolve_run_paths
-    from scoring.output import build_index
+    from scoring.pipeline.benchmark import demo_run
+    from scoring.pipeline.index import build_index
+    from scoring.pipeline.run import load_run, resolve_run_paths
 
     demo = build_index(load_run(resolve_run_paths(str(demo_run()))))
     for model, m in demo["models"].items():

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.inputs import demo_run, sample_root
+from scoring.pipeline.benchmark import demo_run, sample_root
 
 REAL_ID = "paper-k3-fixed-260925"  # the paper's reference id: the bundled sample does not hold it
 SAMPLE_ID = "sample-k3-synthetic"

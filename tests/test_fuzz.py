@@ -10,12 +10,13 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.attempts import load_attempts
 from scoring.errors import InputError
-from scoring.inputs import load_cohort_file, load_suite_file, sample_root
-from scoring.reference import load_reference
-from scoring.solver_score import score_file
-from scoring.tau2 import load_tau2_results
+from scoring.formats.attempts import load_attempts
+from scoring.pipeline.benchmark import sample_root
+from scoring.pipeline.reference import load_reference
+from scoring.pipeline.run import load_cohort_file, load_suite_file
+from scoring.pipeline.solver import score_file
+from scoring.tau2.files import load_tau2_results
 
 SAMPLE = sample_root()
 DEMO = SAMPLE / "demo"
@@ -126,8 +127,8 @@ test_tau2_random, test_tau2_mutated = make_tests("tau2")
 @given(mutated("attempts"))
 def test_whole_run_from_a_mutated_table(data):
     """The full pipeline (rules, cross-check, index) on the demo with a mutated attempts table."""
-    from scoring.inputs import load_run, resolve_run_paths
-    from scoring.output import build_index
+    from scoring.pipeline.index import build_index
+    from scoring.pipeline.run import load_run, resolve_run_paths
 
     with tempfile.TemporaryDirectory() as tmp:
         run = Path(tmp)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.inputs import sample_root
+from scoring.pipeline.benchmark import sample_root
 from tests.conftest import full_rows, row
 
 BENCH = str(sample_root() / "benchmark")
@@ -52,7 +52,7 @@ def test_index_json_names_the_close_name_of_a_typo_and_nothing_for_a_far_one(dem
 
 
 def test_the_demos_ignored_row_has_no_suggestion(cli, tmp_path):
-    from scoring.inputs import demo_run
+    from scoring.pipeline.benchmark import demo_run
 
     out = tmp_path / "index.json"
     assert cli("score", str(demo_run()), "--benchmark", BENCH, "--output", str(out))[0] == 3

@@ -9,9 +9,10 @@ import os
 import msgspec
 import pytest
 
-from scoring.jsonio import dumps, write_atomic
-from scoring.output import content_sha256
-from scoring.results import IndexDocument, SolverScoreOutput
+from scoring.formats.json import dumps
+from scoring.formats.results import IndexDocument, SolverScoreOutput
+from scoring.pipeline.index import content_sha256
+from scoring.safety.outputs import write_atomic
 from tests.conftest import full_rows
 
 
@@ -147,9 +148,10 @@ def test_solver_score_output_shape(tmp_path, cli):
 def test_compact_and_pretty_solver_output_hold_the_same_document():
     import msgspec
 
-    from scoring.reference import reference_from_dict
-    from scoring.results import SolverScoreOutput, encode
-    from scoring.solver_score import parse_records, score_task, solver_score_output
+    from scoring.formats.records import parse_records
+    from scoring.formats.results import SolverScoreOutput, encode
+    from scoring.pipeline.reference import reference_from_dict
+    from scoring.pipeline.solver import score_task, solver_score_output
 
     instances = {f"i{k}": [10 + k, 12 + k, 14 + k] for k in range(7)}
     ref = reference_from_dict(
@@ -187,7 +189,7 @@ def test_records_read_tells_no_file_from_a_folder_or_a_file_it_cannot_read(tmp_p
     import os
 
     from scoring.errors import InputError
-    from scoring.safety import RecordsRoot
+    from scoring.safety.files import RecordsRoot
 
     root = RecordsRoot(tmp_path)
     (tmp_path / "a.json").write_bytes(b"[]")

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.passk import mean_pass_hat_k, pass_hat_k
+from scoring.stats.passk import mean_pass_hat_k, pass_hat_k
 from tests.conftest import full_rows, row
 
 

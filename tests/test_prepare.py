@@ -19,8 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.prepare import scan_csv
-from scoring.results import SolverScoreOutput
+from scoring.formats.results import SolverScoreOutput
+from scoring.prepare.csv_fields import scan_csv
 from tests.conftest import COLUMNS, MINI_SUITE, csv_text, full_rows, row
 
 HEADER = "model,track,item,attempt,score,adoption_status,score_status,score_type,solver_protocol"
@@ -377,8 +377,8 @@ def test_fill_shows_control_characters_of_names_escaped(ws, cli):
 
 
 def test_attempts_csv_is_replaced_only_after_every_solver_score_output(ws, cli, monkeypatch):
-    from scoring import prepare
-    from scoring.safety import WriteFailed
+    from scoring.commands import prepare
+    from scoring.safety.outputs import WriteFailed
 
     ws.write_rows(blank_solver(full_rows()))
     ws.write_records("m", "s1", "1", S1_HALF)
@@ -520,7 +520,7 @@ def edit_theorem_row(path):
 
 def test_an_edit_made_while_fill_writes_its_outputs_is_kept_and_fill_refuses(ws, cli, monkeypatch):
     # docs/safety.md: attempts.csv changed after fill read it is never replaced (exit 1, named)
-    from scoring import solver_score
+    from scoring.pipeline import solver as solver_score
 
     path = ws.write_rows(blank_solver(full_rows()))
     ws.write_records("m", "s1", "1", S1_HALF)
@@ -539,7 +539,7 @@ def test_an_edit_made_while_fill_writes_its_outputs_is_kept_and_fill_refuses(ws,
 
 
 def test_a_row_appended_while_fill_scores_is_a_clear_refusal_not_an_internal_error(ws, cli, monkeypatch):
-    from scoring import prepare
+    from scoring.commands import prepare
 
     path = ws.write_rows(blank_solver(full_rows()))
     ws.write_records("m", "s1", "1", S1_HALF)
@@ -574,7 +574,7 @@ def test_edited_text_changes_exactly_the_edited_cells_in_any_layout(
 ):
     from types import SimpleNamespace
 
-    from scoring.prepare import edited_text
+    from scoring.prepare.csv_fields import edited_text
 
     columns = [c for c in order if not (drop_reference and c == "reference_id")]
     rows = [dict(row(track="solver", item=f"s{k}", score="", status="missing"), note=note) for k in range(3)]

@@ -9,11 +9,12 @@ import math
 import msgspec
 import pytest
 
-from scoring.crosscheck import rescore_task
 from scoring.errors import InputError
-from scoring.reference import reference_from_dict
-from scoring.safety import RecordsRoot
-from scoring.solver_score import TaskScore, check_records, read_records, score_records, score_task
+from scoring.formats.records import check_records, read_records
+from scoring.pipeline.crosscheck import rescore_task
+from scoring.pipeline.reference import reference_from_dict
+from scoring.pipeline.solver import TaskScore, score_records, score_task
+from scoring.safety.files import RecordsRoot
 
 # mu and s by hand: [10, 12, 14] -> mu 12, s 2; [100, 104, None, 108] -> mu 104, s 4;
 # [1, 1, 1] -> mu 1, s 0 (scale = the relative floor 0.5 * |1| = 0.5).

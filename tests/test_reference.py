@@ -8,7 +8,8 @@ import json
 import pytest
 
 from scoring.errors import InputError
-from scoring.reference import load_reference, resolve_reference
+from scoring.pipeline.benchmark import resolve_reference
+from scoring.pipeline.reference import load_reference
 from tests.conftest import MINI_REFERENCE
 
 

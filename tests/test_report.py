@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.inputs import demo_run
+from scoring.pipeline.benchmark import demo_run
 from tests.conftest import full_rows
 
 

@@ -1,4 +1,4 @@
-"""SPEC 13 primitives (scoring/safety.py), tested by class: names, special files, records paths,
+"""SPEC 13 primitives (scoring/safety/), tested by class: names, special files, records paths,
 outputs, atomic writes under faults, terminal escaping, overflow, duplicate keys, floors."""
 
 from __future__ import annotations
@@ -19,27 +19,15 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from scoring import safety
+import scoring.formats.json
 from scoring.errors import InputError
-from scoring.safety import (
-    NAME_KINDS,
-    NumberTooLarge,
-    RecordsRoot,
-    WriteFailed,
-    check_name,
-    check_output,
-    check_relative_floor,
-    escape_for_terminal,
-    find_duplicate_key,
-    finite_fsum,
-    finite_mean,
-    output_argument,
-    read_regular_file,
-    read_regular_file_if_present,
-    records_file,
-    require_finite,
-    write_atomic,
-)
+from scoring.formats.json import find_duplicate_key
+from scoring.safety import files, outputs
+from scoring.safety.files import RecordsRoot, read_regular_file, read_regular_file_if_present, records_file
+from scoring.safety.names import NAME_KINDS, check_name
+from scoring.safety.numbers import NumberTooLarge, check_relative_floor, finite_fsum, finite_mean, require_finite
+from scoring.safety.outputs import WriteFailed, check_output, output_argument, write_atomic
+from scoring.safety.terminal import escape_for_terminal
 
 # ---------------------------------------------------------------- names
 
@@ -183,7 +171,7 @@ def test_a_fifo_swapped_in_after_the_stat_is_caught_by_fstat_without_blocking(tm
     regular = tmp_path / "regular"
     regular.write_bytes(b"{}")
     real_stat = os.stat
-    monkeypatch.setattr(safety.os, "stat", lambda p, *a, **k: real_stat(regular))  # the stat saw a file
+    monkeypatch.setattr(files.os, "stat", lambda p, *a, **k: real_stat(regular))  # the stat saw a file
     out = call_with_deadline(read_regular_file, fifo, "records file")
     assert isinstance(out.get("error"), InputError) and "a FIFO" in out["error"].problems[0].message
 
@@ -399,7 +387,7 @@ def test_disk_full_names_the_file_removes_the_temp_and_the_made_folders_and_keep
     def full(fd):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(safety.os, "fsync", full)
+    monkeypatch.setattr(outputs.os, "fsync", full)
     target = tmp_path / "a" / "b" / "c" / "index.json"
     with pytest.raises(WriteFailed) as info:
         write_atomic(target, b"x" * 10_000)
@@ -435,7 +423,7 @@ def test_the_disk_filling_up_mid_write_names_the_file_and_keeps_the_old_one(tmp_
     target.parent.mkdir()
     target.write_bytes(b"old index")
     real_fdopen = os.fdopen
-    monkeypatch.setattr(safety.os, "fdopen", lambda fd, mode: FillingDisk(real_fdopen(fd, mode), room=3000))
+    monkeypatch.setattr(outputs.os, "fdopen", lambda fd, mode: FillingDisk(real_fdopen(fd, mode), room=3000))
     with pytest.raises(WriteFailed, match=f"^cannot write {target}: No space left on device$"):
         write_atomic(target, [b"x" * 1000] * 10)
     assert target.read_bytes() == b"old index" and listing(tmp_path / "out") == ["index.json"]
@@ -478,7 +466,7 @@ def test_a_fifo_put_at_the_target_during_the_write_is_not_replaced(tmp_path):
 def test_the_signal_handlers_are_those_of_before_after_a_write_and_after_a_failed_one(tmp_path):
     import signal
 
-    before = {s: signal.getsignal(s) for s in safety.WRITE_SIGNALS}
+    before = {s: signal.getsignal(s) for s in outputs.WRITE_SIGNALS}
     write_atomic(tmp_path / "f", b"x")
 
     def broken():
@@ -487,7 +475,7 @@ def test_the_signal_handlers_are_those_of_before_after_a_write_and_after_a_faile
 
     with pytest.raises(RuntimeError):
         write_atomic(tmp_path / "g", broken())
-    assert {s: signal.getsignal(s) for s in safety.WRITE_SIGNALS} == before
+    assert {s: signal.getsignal(s) for s in outputs.WRITE_SIGNALS} == before
 
 
 # ---------------------------------------------------------------- terminal text
@@ -598,7 +586,7 @@ def test_a_key_twice_in_one_object_is_found(text, key):
 
 
 def test_the_fast_check_of_a_file_without_duplicates_does_not_parse_it_again(monkeypatch):
-    monkeypatch.setattr(safety, "_DUPLICATE_DECODER", None)  # a second parse would fail
+    monkeypatch.setattr(scoring.formats.json, "_DUPLICATE_DECODER", None)  # a second parse would fail
     text = b'{"a": "x:y", "b:": [{"\\u003a": 1}], "c": "\\\\u003a"}'
     assert find_duplicate_key(text, orjson.dumps(orjson.loads(text))) is None
 
@@ -671,7 +659,7 @@ def test_the_safety_module_loads_the_standard_library_only():
     import sys
 
     code = (
-        "import sys, scoring.safety; heavy = {'numpy', 'pydantic', 'orjson', 'msgspec', 'textual', 'rich'}; "
+        "import sys, scoring.safety.names, scoring.safety.files, scoring.safety.outputs, scoring.safety.terminal, scoring.safety.numbers; heavy = {'numpy', 'pydantic', 'orjson', 'msgspec', 'textual', 'rich'}; "
         "print(sorted(heavy & set(sys.modules)))"
     )
     out = subprocess.run(
@@ -688,8 +676,8 @@ def test_a_signal_while_the_temp_file_is_made_or_removed_waits_until_that_step_i
     import signal
 
     steps = []
-    with pytest.raises(safety.Interrupted) as info, safety._signals_raise():
-        with safety._signals_held():
+    with pytest.raises(outputs.Interrupted) as info, outputs._signals_raise():
+        with outputs._signals_held():
             os.kill(os.getpid(), signal.SIGTERM)
             steps.append("step finished with the signal pending")
         steps.append("not reached: the signal arrives as the held block ends")
@@ -704,8 +692,8 @@ def test_a_handler_run_during_a_held_step_waits_until_the_step_is_done():
     import signal
 
     steps = []
-    with pytest.raises(safety.Interrupted) as info, safety._signals_raise():
-        with safety._signals_held():
+    with pytest.raises(outputs.Interrupted) as info, outputs._signals_raise():
+        with outputs._signals_held():
             signal.getsignal(signal.SIGTERM)(signal.SIGTERM, None)
             steps.append("step finished")
         steps.append("not reached")
@@ -778,17 +766,17 @@ def test_a_file_with_several_hard_links_is_never_replaced(tmp_path):
 def test_a_file_changed_since_it_was_read_is_not_replaced(tmp_path):
     target = tmp_path / "attempts.csv"
     target.write_bytes(b"as read")
-    data, stamp = safety.read_regular_file_stamped(target)
+    data, stamp = files.read_regular_file_stamped(target)
     assert data == b"as read"
     write_atomic(target, b"edited once", unchanged=stamp)  # nothing changed: replaced
-    _, stamp = safety.read_regular_file_stamped(target)
+    _, stamp = files.read_regular_file_stamped(target)
     with target.open("ab") as fh:  # another program appends
         fh.write(b" and by someone else")
     with pytest.raises(InputError, match="changed while the command ran") as info:
         write_atomic(target, b"edited twice", unchanged=stamp)
     assert info.value.problems[0].file == str(target)
     assert target.read_bytes() == b"edited once and by someone else" and listing(tmp_path) == ["attempts.csv"]
-    _, stamp = safety.read_regular_file_stamped(target)
+    _, stamp = files.read_regular_file_stamped(target)
     (tmp_path / "other").write_bytes(b"edited once and by someone else")
     os.replace(tmp_path / "other", target)  # replaced by a file of the same bytes (sed -i): another file
     with pytest.raises(InputError, match="changed while the command ran"):

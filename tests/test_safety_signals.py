@@ -1,5 +1,5 @@
 """SPEC 13: SIGINT, SIGTERM and SIGHUP during a large write leave no temporary file and the old
-file byte-identical. A child process writes through ``scoring.safety.write_atomic`` and is
+file byte-identical. A child process writes through ``scoring.safety.outputs.write_atomic`` and is
 signalled once its temporary file holds data; an ignored signal (``nohup``) stays ignored."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ OLD = b'{"old": "index"}\n' * 1000
 
 CHILD = textwrap.dedent("""
     import signal, sys, time
-    from scoring.safety import Interrupted, write_atomic
+    from scoring.safety.outputs import Interrupted, write_atomic
     if sys.argv[2] == "ignore-hup":
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
     elif sys.argv[2] == "default":  # as a process started with default dispositions

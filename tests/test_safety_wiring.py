@@ -20,9 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from scoring.inputs import sample_root
-from scoring.safety import NumberTooLarge
-from scoring.uncertainty import ci_block, track_interval, welch_satterthwaite
+from scoring.pipeline.benchmark import sample_root
+from scoring.safety.numbers import NumberTooLarge
+from scoring.stats.uncertainty import ci_block, track_interval, welch_satterthwaite
 from scoring.vocab import WEIGHTS
 from tests.conftest import csv_text, full_rows
 
@@ -245,15 +245,15 @@ def test_an_interval_end_beyond_the_largest_double_names_the_value():
 
 def test_a_records_file_is_read_only_through_records_root(ws, cli, monkeypatch):
     # SPEC 13: the cross-check reads every records file through RecordsRoot.read_path
-    import scoring.safety
+    import scoring.safety.files
 
     ws.write_rows(full_rows())
     ws.write_records(
         "m", "s1", "1", [{"instance": "a", "status": "ok", "A": 12}, {"instance": "b", "status": "timeout"}]
     )
     read = []
-    real = scoring.safety.RecordsRoot.read_path
-    monkeypatch.setattr(scoring.safety.RecordsRoot, "read_path", lambda self, p: read.append(p) or real(self, p))
+    real = scoring.safety.files.RecordsRoot.read_path
+    monkeypatch.setattr(scoring.safety.files.RecordsRoot, "read_path", lambda self, p: read.append(p) or real(self, p))
     assert cli(*ws.score_args())[0] == 0
     assert sorted(read) == [str(ws.run / "records" / "m" / item / "1.json") for item in ("s1", "s2")]
 
@@ -273,7 +273,7 @@ def test_every_output_option_of_every_command_rejects_an_empty_value():
     # SPEC 13: `--output ''` is a usage error (exit 2) in every command that has an output
     import argparse
 
-    from scoring.safety import output_argument
+    from scoring.safety.outputs import output_argument
     from tui.cli import build_parser
 
     parser = build_parser()
@@ -303,7 +303,7 @@ def test_table_with_an_empty_output_is_a_usage_error(ws, cli, tmp_path):
 )
 def test_records_with_a_key_twice_are_rejected_on_every_path_of_the_check(text, key):
     from scoring.errors import InputError
-    from scoring.solver_score import read_records
+    from scoring.formats.records import read_records
 
     with pytest.raises(InputError) as info:
         read_records(text.encode(), "r.json", "objective")
@@ -318,7 +318,7 @@ def test_records_with_a_key_twice_are_rejected_on_every_path_of_the_check(text, 
     ],
 )
 def test_records_without_a_key_twice_are_accepted_when_the_cheap_check_cannot_tell(text):
-    from scoring.solver_score import read_records
+    from scoring.formats.records import read_records
 
     assert read_records(text.encode(), "r.json", "objective").names[0] in ("a", "a:b")
 
@@ -326,8 +326,8 @@ def test_records_without_a_key_twice_are_accepted_when_the_cheap_check_cannot_te
 def test_the_records_type_never_adds_a_key_when_encoded():
     import msgspec
 
-    from scoring.decode import only_drops_keys
-    from scoring.solver_score import Record
+    from scoring.formats.decode import only_drops_keys
+    from scoring.formats.records import Record
 
     assert only_drops_keys(Record)
     assert msgspec.json.decode(msgspec.json.encode(Record(instance="a", status="timeout"))) == {
@@ -339,7 +339,7 @@ def test_the_records_type_never_adds_a_key_when_encoded():
 def test_a_full_disk_names_the_output_and_removes_the_folders_the_write_made(ws, cli, monkeypatch):
     import errno
 
-    import scoring.safety
+    import scoring.safety.outputs
 
     ws.write_rows(full_rows())
     out = ws.root / "new" / "deeper" / "index.json"
@@ -347,16 +347,17 @@ def test_a_full_disk_names_the_output_and_removes_the_folders_the_write_made(ws,
     def full(fd):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(scoring.safety.os, "fsync", full)
+    monkeypatch.setattr(scoring.safety.outputs.os, "fsync", full)
     code, _, err = cli(*ws.score_args()[:-1], str(out))
     assert code == 1 and err.strip() == f"tcsexam: cannot write {out}: No space left on device"
     assert not (ws.root / "new").exists()
 
 
 def test_a_reference_with_a_key_twice_in_a_task_is_rejected_and_one_with_extra_keys_accepted():
-    from scoring.decode import only_drops_keys
     from scoring.errors import InputError
-    from scoring.reference import Reference, read_reference
+    from scoring.formats.decode import only_drops_keys
+    from scoring.formats.reference import Reference
+    from scoring.pipeline.reference import read_reference
 
     assert only_drops_keys(Reference)  # the cheap check applies: encoding adds no key
     head = '{"reference_id": "r", "suite": "lite", "scale_floor": {"relative": 0.01, "absolute": 1e-9}, "note": "x", '
@@ -375,9 +376,10 @@ def test_a_valid_reference_is_written_back_with_every_key_it_had(unscored, monke
     reference, an empty unscored_reference_instances included: no second, generic parse."""
     import msgspec
 
-    import scoring.decode
-    from scoring.reference import REFERENCE, read_reference
-    from scoring.safety import same_key_count
+    import scoring.formats.decode
+    from scoring.formats.json import same_key_count
+    from scoring.formats.reference import REFERENCE
+    from scoring.pipeline.reference import read_reference
 
     head = '{"reference_id": "r", "suite": "lite", "scale_floor": {"relative": 0.01, "absolute": 1e-9}, '
     task = '"tasks": {"t": {"kind": "objective", "direction": "maximize", "instances": {"a": [1, 2], "b": [3, 4]}}}'
@@ -387,14 +389,14 @@ def test_a_valid_reference_is_written_back_with_every_key_it_had(unscored, monke
     def no_generic_parse(data):
         raise AssertionError("the generic re-parse ran")
 
-    monkeypatch.setattr(scoring.decode.orjson, "loads", no_generic_parse)
+    monkeypatch.setattr(scoring.formats.decode.orjson, "loads", no_generic_parse)
     loaded = read_reference(text, "ref.json")
     assert loaded.header.unscored == [] and loaded.task("t").unscored == frozenset()
 
 
 def test_a_reference_with_an_empty_unscored_list_and_a_key_twice_is_still_rejected():
     from scoring.errors import InputError
-    from scoring.reference import read_reference
+    from scoring.pipeline.reference import read_reference
 
     text = (
         '{"reference_id": "r", "suite": "lite", "scale_floor": {"relative": 0.01, "absolute": 1e-9}, '
@@ -407,8 +409,8 @@ def test_a_reference_with_an_empty_unscored_list_and_a_key_twice_is_still_reject
 
 
 def test_the_type_property_of_the_duplicate_key_check_is_worked_out_once_per_type():
-    from scoring.decode import only_drops_keys
-    from scoring.solver_score import check_records
+    from scoring.formats.decode import only_drops_keys
+    from scoring.formats.records import check_records
 
     data = b'[{"instance": "a", "status": "ok", "A": 1}]'
     walks = []
@@ -430,7 +432,7 @@ def test_the_reference_colon_count_is_that_of_its_encoding(names, values, unscor
     encoding of the whole reference, names with ':' , quotes and escapes included."""
     import msgspec
 
-    from scoring.reference import REFERENCE, encoded_colons
+    from scoring.formats.reference import REFERENCE, encoded_colons
 
     doc = {
         "reference_id": "r:1",
@@ -449,7 +451,7 @@ def test_the_reference_colon_count_is_that_of_its_encoding(names, values, unscor
 
 def test_a_reference_with_a_key_twice_among_instances_with_colons_is_rejected():
     from scoring.errors import InputError
-    from scoring.reference import read_reference
+    from scoring.pipeline.reference import read_reference
 
     text = (
         '{"reference_id": "r", "suite": "lite", "scale_floor": {"relative": 0.01, "absolute": 1e-9}, '

@@ -1,6 +1,6 @@
 """SPEC 11 ``tcsexam schema``: every file the tool writes validates against its schema, and every
 input it accepts against its own. ``jsonschema`` (a test-only dependency) is the independent
-validator; the schemas come from the types (scoring/schemas.py)."""
+validator; the schemas come from the types (scoring/formats/schemas.py)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from scoring.inputs import demo_run, sample_root
-from scoring.schemas import NAMES, _types, schema
+from scoring.formats.schemas import NAMES, _types, schema
+from scoring.pipeline.benchmark import demo_run, sample_root
 from tests.conftest import MINI_REFERENCE, full_rows, row
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -298,7 +298,7 @@ def test_solver_score_and_fill_outputs_validate(ws, cli, tmp_path):
 def test_a_plan_document_validates():
     import msgspec
 
-    from scoring.planning import plan
+    from scoring.stats.planning import plan
     from scoring.vocab import WEIGHTS
 
     tasks = {"theorem": [[1.0, 0.0], [1.0, 1.0]], "solver": [[0.2, 0.4, 0.3]], "construction": [[0.5]]}

@@ -96,7 +96,7 @@ def two_runs(tmp_path, monkeypatch) -> None:
     """The demo and an online copy of it (tests/test_tui_multirun.py builds it), as relative RUN_DIRs."""
     import shutil
 
-    from scoring.inputs import demo_run
+    from scoring.pipeline.benchmark import demo_run
     from tests.test_tui_multirun import online_copy
 
     shutil.copytree(demo_run(), tmp_path / "demo")

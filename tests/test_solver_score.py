@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from scipy.stats import norm
 
 from scoring.errors import InputError
-from scoring.reference import reference_from_dict
-from scoring.solver_score import parse_records, read_records, score_task
+from scoring.formats.records import parse_records, read_records
+from scoring.pipeline.reference import reference_from_dict
+from scoring.pipeline.solver import score_task
 
 
 def task_ref(instances, kind="objective", direction="maximize", relative=0.02, absolute=1e-9):

@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.errors import InputError
-from scoring.tau2 import compute_tau2_metrics, load_tau2_results, parse_results_json, tau2_metrics_for_file
+from scoring.tau2.files import load_tau2_results, parse_results_json
+from scoring.tau2.metrics import compute_tau2_metrics, tau2_metrics_for_file
 
 DATA = Path(__file__).resolve().parent / "data" / "tau2"  # real tau2-bench runs (PROVENANCE.md there)
 REAL_FILES = sorted(p.relative_to(DATA).as_posix() for p in DATA.rglob("*.json"))

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from textual.widgets import DataTable, Select, Static
 
-from scoring.cli import main as cli_main
-from scoring.inputs import demo_run
+from scoring.commands.main import main as cli_main
+from scoring.pipeline.benchmark import demo_run
 from tests.conftest import run_command, settle
 from tui.app import create_app
 from tui.screens.attempts import AttemptsScreen

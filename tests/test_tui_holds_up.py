@@ -16,7 +16,7 @@ import pytest
 from textual import events
 from textual.widgets import DataTable, Input, Select, Static
 
-from scoring.inputs import demo_run
+from scoring.pipeline.benchmark import demo_run
 from tests.conftest import settle
 from tui.app import create_app
 from tui.messages import InstancesLoaded

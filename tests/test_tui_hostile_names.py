@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from textual.widgets import DataTable, Input
 
-from scoring.safety import escape_for_terminal
+from scoring.safety.terminal import escape_for_terminal
 from tests.conftest import MINI_SUITE, Workspace, full_rows, run_command, settle
 from tui.app import TABS, create_app
 from tui.state import DashboardConfig

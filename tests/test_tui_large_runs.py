@@ -11,8 +11,8 @@ import time
 import pytest
 from textual.widgets import DataTable, Select, Static
 
-from scoring.compare import compare_run
-from scoring.inputs import demo_run
+from scoring.pipeline.benchmark import demo_run
+from scoring.reports.compare import compare_run
 from tests.bench.dashboard_load import alive  # one /proc check for the benchmark and the tests
 from tests.conftest import settle
 from tui.app import create_app

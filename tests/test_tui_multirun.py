@@ -18,8 +18,8 @@ import pytest
 from textual.content import Content
 from textual.widgets import DataTable, Static
 
-from scoring.cli import main as cli_main
-from scoring.inputs import demo_run
+from scoring.commands.main import main as cli_main
+from scoring.pipeline.benchmark import demo_run
 from tests.conftest import run_command, settle
 from tui.app import create_app
 from tui.screens.runs import RunsScreen

@@ -300,8 +300,8 @@ async def test_a_bad_config_file_is_ignored_with_a_notification(isolated_config,
 
 
 async def test_a_theme_that_cannot_be_written_is_a_notification(isolated_config, monkeypatch):
-    import scoring.safety
-    from scoring.safety import WriteFailed
+    import scoring.safety.outputs
+    from scoring.safety.outputs import WriteFailed
 
     path = isolated_config / "tcsexam" / "config.json"
     path.parent.mkdir(parents=True)
@@ -310,7 +310,7 @@ async def test_a_theme_that_cannot_be_written_is_a_notification(isolated_config,
     def refuse(target, data):
         raise WriteFailed(28, "No space left on device", str(target))
 
-    monkeypatch.setattr(scoring.safety, "write_atomic", refuse)
+    monkeypatch.setattr(scoring.safety.outputs, "write_atomic", refuse)
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -264,8 +264,9 @@ def test_names_are_utf8_and_sort_as_python_strings():
 
 def test_columns_keep_each_instances_status():
     # the dashboard maps scoring's status codes onto its own: every failure keeps its name
-    from scoring.reference import reference_from_dict
-    from scoring.solver_score import parse_records, score_task
+    from scoring.formats.records import parse_records
+    from scoring.pipeline.reference import reference_from_dict
+    from scoring.pipeline.solver import score_task
     from tui.state import STATUS_CODES, columns_from_score
 
     statuses = ["ok", "timeout", "invalid", "certificate_failed", "crash", "out_of_memory", "ok"]

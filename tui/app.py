@@ -917,8 +917,8 @@ class TcsexamApp(App):
 
     def _export(self) -> None:
         from scoring.errors import InputError
-        from scoring.output import write_index
-        from scoring.safety import check_output
+        from scoring.pipeline.index import write_index
+        from scoring.safety.outputs import check_output
 
         path = Path(self.config.output)
         run = self.state.run

@@ -1,4 +1,4 @@
-"""The ``tcsexam`` console script (SPEC 6): the headless commands of ``scoring.cli`` plus ``tui``.
+"""The ``tcsexam`` console script (SPEC 6): the headless commands of ``scoring.commands`` plus ``tui``.
 
 The shell owns the process: the process policy lives in ``entry`` and nowhere
 else. Textual is imported only when the ``tui`` command runs, so ``score`` and
@@ -12,17 +12,19 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from scoring.cli import add_run_arguments, know_command_parsers, run
-from scoring.cli import build_parser as build_scoring_parser
-from scoring.safety import output_argument, say
+from scoring.commands.main import build_parser as build_scoring_parser
+from scoring.commands.main import know_command_parsers, run
+from scoring.commands.options import add_run_arguments
+from scoring.safety.outputs import output_argument
+from scoring.safety.terminal import say
 
 if TYPE_CHECKING:
     from .state import DashboardConfig
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """``scoring.cli``'s parser with the dashboard's ``tui`` command added."""
-    from scoring.cli import epilog
+    """``scoring.commands``'s parser with the dashboard's ``tui`` command added."""
+    from scoring.commands.options import epilog
 
     parser, sub = build_scoring_parser()
     p = sub.add_parser(
@@ -101,7 +103,7 @@ def check_run_dirs(args: argparse.Namespace) -> None:
     exit 2), a cohort naming a reference the bundled synthetic sample does not hold (usage, exit 2).
     The synthetic sample's notice goes to standard error."""
     from scoring.errors import InputError, Problem, UsageError
-    from scoring.inputs import benchmark_notice
+    from scoring.pipeline.run import benchmark_notice
 
     from .state import has_run, resolve_paths, run_configs
 
@@ -130,7 +132,7 @@ def check_run_dirs(args: argparse.Namespace) -> None:
 def run_from_args(args: argparse.Namespace) -> int:
     """Open the dashboard (SPEC 6 ``tcsexam tui RUN_DIR...``) and block until it quits. The exit code is
     the app's: Textual sets 1 when the app stopped on an exception (a crash never exits 0)."""
-    from scoring.safety import escape_for_terminal
+    from scoring.safety.terminal import escape_for_terminal
 
     from .app import create_app
 
@@ -149,7 +151,7 @@ def run_from_args(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv`` and run its command; returns the exit code of SPEC 6."""
-    from scoring.cli import COMMANDS
+    from scoring.commands.main import COMMANDS
 
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -2,7 +2,7 @@
 
 One small JSON file, ``$XDG_CONFIG_HOME/tcsexam/config.json`` (``~/.config/tcsexam/config.json``
 when XDG_CONFIG_HOME is unset, empty or relative, as the XDG base-directory rule says), holding
-``{"theme": NAME}``. It is written atomically (scoring.safety.write_atomic); a file that cannot be
+``{"theme": NAME}``. It is written atomically (scoring.safety.outputs.write_atomic); a file that cannot be
 read, is not such an object or names a theme the dashboard does not have is ignored with a message,
 never an exception.
 """
@@ -57,7 +57,7 @@ def read_theme(themes) -> tuple[str | None, str | None]:
 def save_theme(theme: str) -> str | None:
     """Remember ``theme``: write {"theme": NAME} atomically; None, or why it could not be written."""
     from scoring.errors import InputError
-    from scoring.safety import write_atomic
+    from scoring.safety.outputs import write_atomic
 
     path = config_path()
     try:

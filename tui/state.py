@@ -98,12 +98,12 @@ class DashboardState:
     """
 
     document: dict
-    run: Any  # scoring.inputs.Run
+    run: Any  # scoring.pipeline.run.Run
     watched: list[Path]  # files whose change triggers a reload under --watch
     scores: dict = field(default_factory=dict)  # (model, item, attempt) -> TaskScore from the cross-check
     columns: dict = field(default_factory=dict)  # (model, item, attempt) -> InstanceColumns, made by the helper
     relative_floor: float | None = None  # the reference's relative scale floor (for explanations)
-    checked: Any = None  # scoring.rules.Checked of the same score_run (compare, plan)
+    checked: Any = None  # scoring.pipeline.rules.Checked of the same score_run (compare, plan)
     plan: dict | None = None  # `tcsexam plan`'s document (r = 1..10, its default), no target
 
     demo: bool = False  # the bundled synthetic demo, not the user's run
@@ -155,9 +155,9 @@ def has_run(config: DashboardConfig) -> bool:
 
 
 def resolve_paths(config: DashboardConfig):
-    """The run's input paths by the command line's own rule (scoring.cli.paths_for, SPEC 2, 6)."""
-    from scoring.cli import paths_for
-    from scoring.inputs import demo_run
+    """The run's input paths by the command line's own rule (scoring.commands.options.paths_for, SPEC 2, 6)."""
+    from scoring.commands.options import paths_for
+    from scoring.pipeline.benchmark import demo_run
 
     return paths_for(config, demo_run() if uses_demo(config) else None)
 
@@ -407,10 +407,10 @@ class CountingRecordsRoot:
 
 def load_state_here(config: DashboardConfig, paths=None, progress=None) -> DashboardState:
     """Load and score a run in this process; ``progress(text)`` names each step and the files read."""
-    from scoring.inputs import load_run
-    from scoring.output import score_run
-    from scoring.plan import plan_document
-    from scoring.planning import DEFAULT_MAX_ATTEMPTS
+    from scoring.pipeline.index import score_run
+    from scoring.pipeline.run import load_run
+    from scoring.reports.plan import plan_document
+    from scoring.stats.planning import DEFAULT_MAX_ATTEMPTS
 
     say = progress or (lambda text: None)
     paths = paths if paths is not None else resolve_paths(config)
@@ -448,8 +448,8 @@ def load_state_here(config: DashboardConfig, paths=None, progress=None) -> Dashb
 
 def attempts_needed(plan_entry: dict, target: float | None) -> int | None:
     """SPEC 12.3: the fewest attempts per task whose projected half-width is at most ``target`` points
-    (scoring.planning.attempts_for_target); None when no r of the plan reaches it."""
-    from scoring.planning import attempts_for_target
+    (scoring.stats.planning.attempts_for_target); None when no r of the plan reaches it."""
+    from scoring.stats.planning import attempts_for_target
 
     return attempts_for_target(plan_entry["half_width"], target)
 
@@ -458,19 +458,19 @@ def attempts_needed(plan_entry: dict, target: float | None) -> int | None:
 
 
 def compare_pair(state: DashboardState, a: str, b: str) -> dict:
-    """``tcsexam compare``'s document for two models (scoring.compare.compare_run): the SPEC 9 intervals,
+    """``tcsexam compare``'s document for two models (scoring.reports.compare.compare_run): the SPEC 9 intervals,
     12.2's ``tasks`` and ``instances``, 12.3's ``mde``. Raises InputError for an invalid pair."""
-    from scoring.compare import compare_run
+    from scoring.reports.compare import compare_run
 
     return compare_run(state.document, state.checked, a, b)
 
 
 def instance_drilldown(state: DashboardState, a: str, b: str, item: str, limit: int = 20) -> list[dict]:
-    """The instances of one solver task where A and B differ most (scoring.differences.
+    """The instances of one solver task where A and B differ most (scoring.stats.differences.
     largest_instance_differences over the Phi arrays of their adopted attempts); [] when either model's
     attempts were not all re-scored from records."""
-    from scoring.aggregate import instance_phi
-    from scoring.differences import largest_instance_differences
+    from scoring.pipeline.aggregate import instance_phi
+    from scoring.stats.differences import largest_instance_differences
 
     checked = state.checked
     phi_a = instance_phi(checked, a, checked.by_model.get(a, [])).get(item)
@@ -505,7 +505,8 @@ def watch_targets(paths: list[Path]) -> tuple[list[Path], set[str], list[str]]:
 
 def load_tau2(path: str) -> dict:
     """tau2-bench metrics (scoring.tau2, SPEC 8) plus what the run's ``info`` says about it, for the tab."""
-    from scoring.tau2 import compute_tau2_metrics, load_tau2_results, run_description
+    from scoring.tau2.files import load_tau2_results
+    from scoring.tau2.metrics import compute_tau2_metrics, run_description
 
     results = load_tau2_results(Path(path))
     return {"metrics": compute_tau2_metrics(results, str(path)), "meta": run_description(results)}
@@ -582,7 +583,7 @@ class InstanceColumns:
 
 
 def columns_from_score(score) -> InstanceColumns:
-    """Wrap a scoring.solver_score.TaskScore without recomputing anything."""
+    """Wrap a scoring.pipeline.solver.TaskScore without recomputing anything."""
     ref = score.ref
     names = np.array([n.encode("utf-8") for n in ref.names], dtype="S") if ref.names else np.zeros(0, dtype="S1")
     status = score.codes  # codes into STATUS_CODES: a scored attempt has no incomplete status
@@ -608,7 +609,7 @@ def columns_from_score(score) -> InstanceColumns:
 def load_instances(state: DashboardState, model: str, item: str, attempt: str) -> InstanceColumns:
     """Score one attempt's records against the run's reference (scoring core), as columns."""
     from scoring.errors import InputError, Problem
-    from scoring.solver_score import score_attempt_bytes
+    from scoring.pipeline.solver import score_attempt_bytes
 
     key = (model, item, attempt)
     if key in state.columns:  # made by the loader process
@@ -616,7 +617,7 @@ def load_instances(state: DashboardState, model: str, item: str, attempt: str) -
     if key in state.scores:  # already scored by the records cross-check
         return columns_from_score(state.scores[key])
     if state.run.reference is None and "reference" in state.run.input_paths:
-        from scoring.reference import load_reference
+        from scoring.pipeline.reference import load_reference
 
         state.run.reference = load_reference(state.run.input_paths["reference"])
     ref = state.run.reference
@@ -638,7 +639,7 @@ TABLE_FORMATS = {"markdown": "Markdown", "latex": "LaTeX"}
 
 def table_text(docs: list[tuple[str, dict]], fmt: str) -> str:
     """The (source, index document) pairs' leaderboard as ``tcsexam table`` writes it
-    (scoring.report.render_table, same digits; SPEC 11). Raises InputError for a model twice in a group."""
-    from scoring.report import render_table
+    (scoring.reports.table.render_table, same digits; SPEC 11). Raises InputError for a model twice in a group."""
+    from scoring.reports.table import render_table
 
     return render_table(docs, fmt)

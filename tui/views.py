@@ -8,12 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from scoring.safety import escape_for_terminal
+from scoring.safety.terminal import escape_for_terminal
 from scoring.vocab import TRACK_LETTERS as LETTERS
 from scoring.vocab import TRACKS
 
 if TYPE_CHECKING:
-    from scoring.results import Ranks
+    from scoring.formats.results import Ranks
 
 DASH = "—"
 
@@ -32,7 +32,7 @@ KIND_STYLE = {"complete": "green", "provisional": "yellow", "missing": "bold red
 
 def plain(value) -> str:
     """A name or typed text as it may be shown on a terminal, escaped exactly as the command line
-    escapes it (``scoring.safety.escape_for_terminal``): ESC becomes the four characters ``\\x1b``,
+    escapes it (``scoring.safety.terminal.escape_for_terminal``): ESC becomes the four characters ``\\x1b``,
     bidi controls and line separators ``\\u202e`` and the like; everything else is kept as written.
     The result is still data: show it as rich ``Text`` or ``Content`` (``cells``, ``text``), never as
     markup.
@@ -122,8 +122,9 @@ BUDGET_COLUMN, RANK_COLUMN = 3, 4
 
 
 def rank_label(rank: tuple[int, int] | None) -> str:
-    """A rank as SPEC 12.1 shows it: ``best`` or ``best–worst`` (scoring.ranks.format_rank); — without an index."""
-    from scoring.ranks import RankInterval, format_rank
+    """A rank as SPEC 12.1 shows it: ``best`` or ``best–worst`` (scoring.stats.ranks.format_rank); — without an index."""
+    from scoring.formats.results import RankInterval
+    from scoring.stats.ranks import format_rank
 
     return DASH if rank is None else format_rank(RankInterval(best=rank[0], worst=rank[1]))
 
@@ -131,11 +132,12 @@ def rank_label(rank: tuple[int, int] | None) -> str:
 def ranks_block(document: dict) -> Ranks | None:
     """The document's ``ranks`` block (docs/rules.md#ranks) without its pairs, which the panes do not show (they
     are N(N-1)/2, or not listed); None when the ranks were not computed (``ranks.models`` null, the
-    reason in ``ranks_reason``). An index.json written before ranks existed gets them from scoring.ranks
+    reason in ``ranks_reason``). An index.json written before ranks existed gets them from scoring.stats.ranks
     with the document's own weights."""
     import msgspec
 
-    from scoring.ranks import Ranks, ranks_of_document
+    from scoring.formats.results import Ranks
+    from scoring.stats.ranks import ranks_of_document
 
     if "ranks" not in document:
         return ranks_of_document(document, document["weights"])
@@ -190,16 +192,16 @@ def sort_rows(rows: list[OverviewRow], column: int, reverse: bool = False) -> li
 
 
 def leader(document: dict) -> str | None:
-    """The leader only when the top rank group holds one model alone (SPEC 12.1, scoring.ranks.leader)."""
-    from scoring.ranks import leader as ranks_leader
+    """The leader only when the top rank group holds one model alone (SPEC 12.1, scoring.stats.ranks.leader)."""
+    from scoring.stats.ranks import leader as ranks_leader
 
     ranks = ranks_block(document)
     return ranks_leader(ranks) if ranks is not None else None
 
 
 def top_group(document: dict) -> list[str]:
-    """The models whose best rank is 1 (SPEC 12.1, scoring.ranks.top_group)."""
-    from scoring.ranks import top_group as ranks_top_group
+    """The models whose best rank is 1 (SPEC 12.1, scoring.stats.ranks.top_group)."""
+    from scoring.stats.ranks import top_group as ranks_top_group
 
     ranks = ranks_block(document)
     return ranks_top_group(ranks) if ranks is not None else []
@@ -275,7 +277,7 @@ class IssueRow:
 def issue_rows(document: dict) -> list[IssueRow]:
     """Every issue of every model, then every ignored row (a likely typo as a warning, worded as
     ``tcsexam validate`` words it): what a researcher must fix."""
-    from scoring.aggregate import ignored_row_finding
+    from scoring.pipeline.aggregate import ignored_row_finding
 
     out = []
     for name, m in document["models"].items():
@@ -526,7 +528,7 @@ INSTANCE_DIFF_COLUMNS = ("instance", "A", "B", "A − B")
 
 
 def instance_difference_rows(diffs: list[dict]) -> list[list[str]]:
-    """Rows of INSTANCE_DIFF_COLUMNS from scoring.differences.largest_instance_differences (its order kept)."""
+    """Rows of INSTANCE_DIFF_COLUMNS from scoring.stats.differences.largest_instance_differences (its order kept)."""
     return [[d["instance"], f"{d['a']:.4f}", f"{d['b']:.4f}", f"{d['difference']:+.4f}"] for d in diffs]
 
 
@@ -590,7 +592,7 @@ def parse_target(value: str) -> float | None:
 @dataclass
 class LeaderboardGroup:
     """One (suite, solver_protocol) table of the Leaderboard: its title, the rows' cells as
-    scoring.report.text_cells gives them, and per row the source (run) and model it came from."""
+    scoring.reports.table.text_cells gives them, and per row the source (run) and model it came from."""
 
     title: str
     header: list[str]
@@ -602,10 +604,10 @@ class LeaderboardGroup:
 def leaderboard_groups(docs: list[tuple[str, dict]]) -> tuple[list[LeaderboardGroup], list]:
     """The Leaderboard of the loaded runs' index documents: (groups, []) in SPEC 11's order, or
     ([], problems) when ``tcsexam table`` would reject them (a model twice in a group). Every cell is
-    scoring.report's (build_groups, text_cells: 2 decimals for the index, 3 for the tracks, † for a
+    scoring.reports.table's (build_groups, text_cells: 2 decimals for the index, 3 for the tracks, † for a
     provisional row, — for null, rank ``best–worst``); nothing is rounded here."""
     from scoring.errors import InputError
-    from scoring.report import HEADER, NULL, PROVISIONAL_MARK, build_groups, footnotes, text_cells
+    from scoring.reports.table import HEADER, NULL, PROVISIONAL_MARK, build_groups, footnotes, text_cells
 
     try:
         groups = build_groups(docs)

@@ -24,12 +24,9 @@ from pathlib import Path
 
 import orjson
 
-from scoring.safety import (
-    RecordsRoot,
-    check_name,
-    find_duplicate_key,
-    read_regular_file,
-)
+from scoring.formats.json import find_duplicate_key
+from scoring.safety.files import RecordsRoot, read_regular_file
+from scoring.safety.names import check_name
 
 
 def best(fn, reps: int) -> float:
@@ -47,7 +44,7 @@ def main(argv=None) -> None:
     ap.add_argument("--files", type=int, default=10_000)
     ap.add_argument("--reps", type=int, default=3)
     args = ap.parse_args(argv)
-    gc.disable()  # as the one-shot commands run (scoring/cli.py)
+    gc.disable()  # as the one-shot commands run (scoring/commands/)
     out: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         records = [{"instance": f"i{k}", "status": "ok", "A": k * 0.5} for k in range(args.instances)]

@@ -15,7 +15,7 @@ import argparse
 
 import numpy as np
 
-from scoring.uncertainty import ci_block
+from scoring.stats.uncertainty import ci_block
 from scoring.vocab import TRACKS, WEIGHTS
 
 TRUE = {"theorem": 0.4, "solver": 0.5, "construction": 1.2, "conjecture": 0.2}

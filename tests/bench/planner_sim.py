@@ -9,17 +9,17 @@ track, x_ij = mu + b_i + e_ij with b_i ~ N(0, sigma_b) and e_ij ~ N(0, sigma_w)
 success probability is Beta-distributed across tasks (as those tracks score).
 
 Half-width: each of ``--plans`` observed runs (new tasks, r0 attempts each) is
-planned with scoring.planning.plan_model; ``--runs`` fresh runs with r attempts
-of every task are scored with the SPEC 9 interval (scoring.uncertainty.ci_block).
+planned with scoring.stats.planning.plan_model; ``--runs`` fresh runs with r attempts
+of every task are scored with the SPEC 9 interval (scoring.stats.uncertainty.ci_block).
 The report gives the mean projected half-width, its 10th–90th percentiles over
 the plans, and the realised mean half-width, for each r.
 
 MDE (normal family only): two models share the task effects b_i, differ by a
 task-level interaction u_i ~ N(0, sigma_u) per model and independent attempt
 noise. Each observed pair run (r0 attempts) gives a planned MDE(r)
-(scoring.planning.mde); ``--runs`` pair runs with r attempts and a true index
+(scoring.stats.planning.mde); ``--runs`` pair runs with r attempts and a true index
 gap equal to the median planned MDE(r) are tested with SPEC 12.1's paired t
-test (scoring.ranks), and the rejection rate is compared with the 80% the MDE
+test (scoring.stats.ranks), and the rejection rate is compared with the 80% the MDE
 promises. The same is done at the MDE the true parameters give (the oracle),
 which separates the formula's error from the error of estimating the
 variances from one observed run.
@@ -33,9 +33,9 @@ import math
 
 import numpy as np
 
-from scoring.planning import mde, plan_model
-from scoring.ranks import pair_p_value, paired_index_difference
-from scoring.uncertainty import ci_block, t_quantile, welch_satterthwaite
+from scoring.stats.planning import mde, plan_model
+from scoring.stats.ranks import pair_p_value, paired_index_difference
+from scoring.stats.uncertainty import ci_block, t_quantile, welch_satterthwaite
 from scoring.vocab import TRACKS, WEIGHTS
 
 MU = {"theorem": 0.4, "solver": 0.5, "construction": 1.2, "conjecture": 0.2}

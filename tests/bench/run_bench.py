@@ -56,7 +56,9 @@ import orjson
 from tests.bench.synth import write_big, write_cohort, write_run
 
 ROOT = Path(__file__).resolve().parents[2]
-IMPORTS = "import os; os.environ['OPENBLAS_NUM_THREADS'] = '1'; import tui.cli, scoring.cli, scoring.output"
+IMPORTS = (
+    "import os; os.environ['OPENBLAS_NUM_THREADS'] = '1'; import tui.cli, scoring.commands.main, scoring.pipeline.index"
+)
 FLOOR = """
 import sys, orjson
 paths = sys.argv[2:]
@@ -132,8 +134,9 @@ def naive_scores(reference: dict, task: str, records: list[dict]) -> float:
 
 
 def core_scores(reference_bytes: bytes, task: str, records_bytes: bytes) -> float:
-    from scoring.reference import read_reference
-    from scoring.solver_score import read_records, score_task
+    from scoring.formats.records import read_records
+    from scoring.pipeline.reference import read_reference
+    from scoring.pipeline.solver import score_task
 
     t = read_reference(reference_bytes, "ref").task(task)
     return score_task(t, read_records(records_bytes, "records", t.kind)).relative_score
@@ -142,8 +145,9 @@ def core_scores(reference_bytes: bytes, task: str, records_bytes: bytes) -> floa
 def core_decode(reference_bytes: bytes, records_bytes: bytes) -> None:
     """The core's two decoders alone (the reference's with the collector paused, as the core
     decodes it): the part of the core that a parse of the files is."""
-    from scoring.reference import REFERENCE, collector_paused
-    from scoring.solver_score import RECORDS
+    from scoring.formats.records import RECORDS
+    from scoring.formats.reference import REFERENCE
+    from scoring.pipeline.reference import collector_paused
 
     with collector_paused():
         REFERENCE.decode(reference_bytes)

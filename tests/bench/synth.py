@@ -28,9 +28,10 @@ import numpy as np
 import orjson
 
 from sample_runs.generate import REFERENCE_ID
-from scoring.inputs import sample_root
-from scoring.reference import reference_from_dict
-from scoring.solver_score import parse_records, score_task
+from scoring.formats.records import parse_records
+from scoring.pipeline.benchmark import sample_root
+from scoring.pipeline.reference import reference_from_dict
+from scoring.pipeline.solver import score_task
 from scoring.vocab import REQUIRED_COLUMNS
 
 FAILURES = ("timeout", "invalid", "crash", "out_of_memory", "certificate_failed")

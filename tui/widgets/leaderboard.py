@@ -45,7 +45,7 @@ class LeaderboardPane(Vertical):
     def show(
         self, groups: list[LeaderboardGroup], problems: list, missing: list[str], runs: int, stale: list[str] = ()
     ) -> None:
-        """The groups of scoring.report (views.leaderboard_groups), or the rejection ``tcsexam table``
+        """The groups of scoring.reports.table (views.leaderboard_groups), or the rejection ``tcsexam table``
         would give; ``missing`` names the runs that have no accepted state to list, ``stale`` those listed
         from their last accepted state while their files are rejected."""
         summary = self.query_one("#leaderboard-summary", Static)

@@ -1,0 +1,35 @@
+"""``compare``: the paired difference of two models."""
+
+from __future__ import annotations
+
+from scoring.commands.options import (
+    EXIT_OK,
+    checked,
+    checked_output,
+    load_for,
+    output_target,
+    run_inputs,
+    say,
+    thresholds_of,
+    write_to,
+)
+from scoring.safety.terminal import escape_for_terminal
+
+
+def cmd_compare(args) -> int:
+    from scoring.commands.text import format_comparison
+    from scoring.formats.json import dumps
+    from scoring.formats.results import CompareDocument
+    from scoring.pipeline.index import score_run
+    from scoring.reports.compare import compare_run
+
+    if args.output:
+        checked_output(args)
+    run = load_for(args)
+    target = output_target(args, *run_inputs(run)) if args.output else None
+    document, checked_run = score_run(run, thresholds_of(args))
+    result = compare_run(document, checked_run, *args.models)
+    if args.output:
+        write_to(target, dumps(checked(result, CompareDocument)))
+    say("\n".join(map(escape_for_terminal, format_comparison(result).splitlines())), args)
+    return EXIT_OK

@@ -1,0 +1,244 @@
+"""The ``tcsexam`` command line (SPEC section 6).
+
+Exit codes: 0 complete or provisional, 3 incomplete (output still written),
+1 rejected input (every problem on stderr, naming file, line or record, and
+field), 2 usage. No traceback reaches the user.
+
+Text a script parses (the ``score`` summary, ``validate``'s findings, ``compare``,
+``tau2``) is ASCII apart from the names it shows: ASCII minus signs, ``NA`` for a
+missing value, and the dashboard's decimals (index 2, track means 3). Every
+``--output FILE`` takes ``-`` for standard output; the human summary then goes to
+standard error, so standard output holds the document alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from scoring import __version__
+from scoring.commands.compare import cmd_compare
+from scoring.commands.demo import cmd_demo
+from scoring.commands.options import (
+    EXIT_OK,
+    EXIT_REJECTED,
+    EXIT_USAGE,
+    Parser,
+    add_output_argument,
+    add_run_arguments,
+    epilog,
+)
+from scoring.commands.schema import cmd_schema
+from scoring.commands.score import cmd_score, cmd_solver_score, cmd_validate
+from scoring.commands.tau2 import cmd_tau2
+from scoring.errors import InputError, UsageError, format_problems
+from scoring.safety.outputs import Interrupted, WriteFailed, output_argument
+from scoring.safety.terminal import say as say_on
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
+    """The headless commands of SPEC 6; returns the parser and its subcommands (the shell in
+    ``tui.cli`` adds ``tui`` to them)."""
+    parser = Parser(
+        prog="tcsexam",
+        description="Scoring engine and dashboard for the TCSExam benchmark. Formats, rules and every "
+        "command: the docs/ folder of the project (docs/commands.md).",
+        epilog=epilog(
+            "  tcsexam demo my-demo\n"
+            "  tcsexam validate my-demo\n"
+            "  tcsexam score my-demo --output build/index.json\n"
+            "  tcsexam table build/index.json --format latex --output table.tex\n"
+            "  tcsexam COMMAND --help"
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"tcsexam {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub.required = True
+
+    p = sub.add_parser(
+        "demo",
+        help="copy the bundled demo run into a folder, to try every command on",
+        description="Copies the bundled synthetic demo run (attempts.csv, cohort.json, records/) into DIR, "
+        "which must be new or empty, and prints the next commands to try. Its cohort names the bundled "
+        "synthetic benchmark, so it runs without --benchmark.",
+        epilog=epilog(
+            "  tcsexam demo my-demo\n  tcsexam score my-demo",
+            "exit codes:\n  0  copied\n  1  DIR exists and is not an empty folder (nothing written)\n  2  usage error",
+        ),
+    )
+    p.add_argument("dir", metavar="DIR", help="a new or empty folder")
+
+    p = sub.add_parser(
+        "solver-score",
+        help="score one solver attempt's instance records against the reference",
+        description="One attempt of one solver task scored against the fixed reference (docs/rules.md, "
+        "'Solver score'); the "
+        "relative_score is what goes into attempts.csv (tcsexam fill does it for a whole run).",
+        epilog=epilog(
+            "  tcsexam solver-score --task maxcut-mqlib --reference lite "
+            "--records my-demo/records/atlas-70b/maxcut-mqlib/1.json --output maxcut-1.json\n"
+            "  tcsexam solver-score --task maxcut-mqlib --records r.json --reference lite "
+            "--reference-id paper-k3-fixed-260925 --output -",
+            "exit codes:\n  0  scored and written\n  1  rejected records or reference (nothing written)\n"
+            "  2  usage error",
+        ),
+    )
+    p.add_argument("--task", required=True, metavar="ITEM", help="the solver task (an item of the reference)")
+    p.add_argument("--records", required=True, metavar="FILE", help="the attempt's instance records (JSON list)")
+    p.add_argument(
+        "--reference",
+        metavar="{lite|full|PATH}",
+        help="the suite's reference in the benchmark folder, or a reference file "
+        "(default: the reference folder's only suite file)",
+    )
+    p.add_argument(
+        "--reference-id",
+        metavar="ID",
+        help="reference id under BENCHMARK/references/ (default: the benchmark's only one, else paper-k3-fixed-260925)",
+    )
+    p.add_argument(
+        "--benchmark", metavar="DIR", help="benchmark folder (default $TCSEXAM_BENCHMARK or the bundled sample)"
+    )
+    add_output_argument(p, "where the solver-score JSON goes", required=True)
+
+    p = sub.add_parser(
+        "score",
+        help="compute index.json for a run",
+        description="The TCSExam index of every model of the cohort (docs/rules.md; the output: "
+        "docs/formats.md#indexjson); a summary table on "
+        "standard output (standard error with --output -).",
+        epilog=epilog(
+            "  tcsexam score my-demo\n"
+            "  tcsexam score run/ --output build/index.json --threshold solver=0.6\n"
+            "  tcsexam score run/ --output - | jq .models"
+        ),
+    )
+    add_run_arguments(p)
+    add_output_argument(p, "where index.json goes", default="build/index.json")
+
+    p = sub.add_parser(
+        "validate",
+        help="list every problem of a run at once; writes nothing",
+        description="Checks a run as score does and writes nothing. Problems of rejected input go to "
+        "standard error; an accepted run's findings go to standard output, one a line as\n"
+        "KIND: MODEL: ITEM[ attempt A][ (line L)]: MESSAGE\n"
+        "with KIND one of: warning, incomplete, provisional, excluded, ignored row.",
+        epilog=epilog(
+            "  tcsexam validate my-demo\n  tcsexam validate run/ | grep '^incomplete: '",
+            "exit codes:\n  0  accepted: complete or provisional\n  3  accepted: incomplete\n"
+            "  1  rejected input: every problem on stderr, naming file, line or record, and field\n"
+            "  2  usage error",
+        ),
+    )
+    add_run_arguments(p)
+
+    p = sub.add_parser(
+        "tau2",
+        help="tau2-bench results: pass^k, termination reasons, reward-gate audit",
+        description="pass^k, termination reasons and the reward-gate audit of a tau2-bench run (docs/tau2.md).",
+        epilog=epilog(
+            "  tcsexam tau2 results.json\n  tcsexam tau2 run-folder/ --output tau2.json",
+            "exit codes:\n  0  read and summarised\n  1  rejected input (nothing written)\n  2  usage error",
+        ),
+    )
+    p.add_argument("results", metavar="PATH", help="a run's results.json or its folder (json or dir format)")
+    add_output_argument(p, "also write the metrics as JSON here")
+
+    p = sub.add_parser(
+        "compare",
+        help="paired difference of two models of a run",
+        description="The paired difference A - B over the tasks both models have scored, with 95% "
+        "task-clustered t intervals (docs/rules.md#intervals, #per-task-differences).",
+        epilog=epilog(
+            "  tcsexam compare my-demo --models atlas-70b cirrus-mini\n"
+            "  tcsexam compare run/ --models A B --output compare.json",
+            "exit codes:\n  0  compared\n  1  rejected input or unknown model (nothing written)\n  2  usage error",
+        ),
+    )
+    add_run_arguments(p)
+    p.add_argument("--models", nargs=2, required=True, metavar=("A", "B"), help="the two models, A - B")
+    add_output_argument(p, "also write the comparison as JSON here")
+
+    p = sub.add_parser(
+        "schema",
+        help="JSON Schema (draft 2020-12) of every format",
+        description="The JSON Schema of a format the tool reads or writes, generated from the types "
+        "that decode or check it. Without NAME: every schema, as one JSON object by name on standard "
+        "output, or DIR/<name>.schema.json each.",
+        epilog=epilog(
+            "  tcsexam schema index\n  tcsexam schema --output schemas/",
+            "exit codes:\n  0  written\n  1  the folder cannot be written\n  2  usage error (unknown NAME)",
+        ),
+    )
+    from scoring.formats.schemas import NAMES
+
+    p.add_argument("name", nargs="?", choices=NAMES, metavar="NAME", help=f"one of: {', '.join(NAMES)}")
+    p.add_argument(
+        "--output",
+        metavar="DIR",
+        type=output_argument,
+        help="write DIR/<name>.schema.json (the folder is made when missing); - or none: standard output",
+    )
+    from scoring.commands import (  # init, fill (SPEC 10); table, diff, verify (SPEC 11); plan (SPEC 12.3)
+        plan,
+        prepare,
+        reports,
+    )
+
+    COMMANDS.update(prepare.add_parsers(sub), **reports.add_parsers(sub), **plan.add_parsers(sub))
+    return parser, sub
+
+
+def know_command_parsers(sub: argparse._SubParsersAction) -> None:
+    """Each command's parser remembered in its parsed arguments, for the usage line of an error
+    found after parsing."""
+    for command_parser in sub.choices.values():
+        command_parser.set_defaults(command_parser=command_parser)
+
+
+COMMANDS = {
+    "demo": cmd_demo,
+    "solver-score": cmd_solver_score,
+    "score": cmd_score,
+    "validate": cmd_validate,
+    "tau2": cmd_tau2,
+    "compare": cmd_compare,
+    "schema": cmd_schema,
+}
+
+
+def run(command, args, parser: argparse.ArgumentParser) -> int:
+    """Run one command and turn every failure into its exit code and a message (SPEC 6): no
+    traceback reaches the user."""
+    try:
+        return command(args)
+    except InputError as exc:
+        say_on(format_problems(exc.problems), sys.stderr)
+        return EXIT_REJECTED
+    except UsageError as exc:  # found after parsing: the command's own usage line, as argparse gives it
+        getattr(args, "command_parser", parser).print_usage(sys.stderr)
+        say_on(f"tcsexam {args.command}: error: {exc}", sys.stderr)
+        return EXIT_USAGE
+    except Interrupted as exc:  # SIGINT, SIGTERM or SIGHUP during a write: nothing left behind
+        return 128 + exc.signum
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except WriteFailed as exc:  # names the file: "cannot write P: No space left on device"
+        say_on(f"tcsexam: {exc}", sys.stderr)
+        return EXIT_REJECTED
+    except OSError as exc:  # e.g. the output folder is not writable
+        say_on(f"tcsexam: cannot write output: {exc.strerror or exc} ({exc.filename or ''})", sys.stderr)
+        return EXIT_REJECTED
+    except Exception as exc:  # a bug: say so plainly, never a traceback
+        say_on(f"tcsexam: internal error ({type(exc).__name__}: {exc}); please report it with the inputs", sys.stderr)
+        return EXIT_REJECTED
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The headless command line (``python -m scoring``); ``tcsexam`` itself is ``tui.cli``."""
+    parser, sub = build_parser()
+    know_command_parsers(sub)
+    args = parser.parse_args(argv)
+    return run(COMMANDS[args.command], args, parser)

@@ -1,0 +1,175 @@
+"""What every command shares: the parser class, exit codes, run and output options, and how a
+run's inputs and a command's output are found."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+
+from scoring.safety.outputs import check_output
+from scoring.safety.terminal import say as say_on
+from scoring.vocab import TRACKS
+
+EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
+
+
+EXIT_CODES = """exit codes:
+  0  complete or provisional (written)
+  3  incomplete: some planned result is not there yet (output still written)
+  1  rejected input: every problem on stderr, naming file, line or record, and field; nothing written
+  2  usage error"""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with exit 2 on a usage error, and the description and epilog (examples, exit codes)
+    shown as written."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str):  # usage errors: exit 2 with the usage line
+        self.print_usage(sys.stderr)
+        say_on(f"{self.prog}: error: {message}", sys.stderr)  # the message can quote what was typed
+        self.exit(EXIT_USAGE)
+
+
+def epilog(examples: str, codes: str = EXIT_CODES) -> str:
+    """A command's ``--help`` epilog: its examples, then its exit codes."""
+    return f"examples:\n{examples}\n\n{codes}"
+
+
+def add_output_argument(p: argparse.ArgumentParser, what: str, default: str | None = None, **kwargs) -> None:
+    """``--output FILE`` of a command (SPEC 6, 13): ``-`` is standard output, an empty value a usage error."""
+    from scoring.safety.outputs import output_argument
+
+    shown = f" (default {default})" if default else ""
+    p.add_argument(
+        "--output",
+        type=output_argument,
+        default=default,
+        metavar="FILE",
+        help=f"{what}{shown}; - writes it to standard output",
+        **kwargs,
+    )
+
+
+def output_target(args, inputs=(), folders=()) -> Path | None:
+    """The checked ``--output`` (SPEC 13), before anything is computed; None is standard output."""
+    from scoring.safety.outputs import check_output
+
+    return check_output(args.output, [str(p) for p in inputs if p], [str(p) for p in folders if p])
+
+
+def say(text: str, args) -> None:
+    """The human summary, escaped for the terminal (SPEC 13): standard output, or standard error
+    when ``--output -`` sends the document there."""
+    say_on(text, sys.stderr if getattr(args, "output", None) == "-" else sys.stdout)
+
+
+def write_to(target: Path | None, data: bytes | bytearray) -> None:
+    from scoring.commands.reports import emit_bytes
+
+    emit_bytes(target, data)
+
+
+def parse_threshold(text: str) -> tuple[str, float]:
+    track, sep, value = text.partition("=")
+    if not sep or track not in TRACKS:
+        raise argparse.ArgumentTypeError(f"expected TRACK=VALUE with TRACK one of {', '.join(TRACKS)}, got {text!r}")
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"threshold of {track} is not a number: {value!r}") from None
+    if not math.isfinite(number):
+        raise argparse.ArgumentTypeError(f"threshold of {track} must be finite")
+    return track, number
+
+
+def add_run_arguments(p: argparse.ArgumentParser, positional: bool = True) -> None:
+    """The input options of section 2 that every command reading a run takes (``tui`` names its
+    RUN_DIRs itself: ``positional=False``)."""
+    if positional:
+        p.add_argument(
+            "run_dir",
+            nargs="?",
+            metavar="RUN_DIR",
+            help="folder with attempts.csv, cohort.json and records/ (default: the current folder)",
+        )
+    p.add_argument("--suite", help="lite, full or a suite manifest PATH (must agree with the cohort)")
+    p.add_argument("--attempts", metavar="CSV", help="attempts table (default RUN_DIR/attempts.csv)")
+    p.add_argument("--cohort", metavar="JSON", help="cohort declaration (default RUN_DIR/cohort.json)")
+    p.add_argument("--records", metavar="DIR", help="instance records (default RUN_DIR/records when present)")
+    p.add_argument(
+        "--benchmark", metavar="DIR", help="benchmark folder (default $TCSEXAM_BENCHMARK or the bundled sample)"
+    )
+    p.add_argument(
+        "--threshold",
+        metavar="TRACK=VALUE",
+        action="append",
+        type=parse_threshold,
+        default=[],
+        help="pass^k success threshold of a track (defaults: theorem 1, conjecture 1, construction 1.0, solver 0.5)",
+    )
+
+
+def paths_for(args, default_run: Path | None = None):
+    """The run's input paths as the options of section 2 name them."""
+    from scoring.pipeline.run import resolve_run_paths
+
+    return resolve_run_paths(
+        args.run_dir,
+        attempts=args.attempts,
+        cohort=args.cohort,
+        records=args.records,
+        benchmark=args.benchmark,
+        suite=args.suite,
+        default_run=default_run,
+    )
+
+
+def load_for(args, default_run: Path | None = None):
+    """The run the options name, loaded; its notices (the synthetic sample, SPEC 2) on standard error."""
+    from scoring.pipeline.run import load_run
+
+    run = load_run(paths_for(args, default_run))
+    for notice in run.notices:
+        say_on(notice, sys.stderr)
+    return run
+
+
+def option_inputs(args) -> tuple[list[Path], list[Path]]:
+    """The input files and folders of a run command as far as the options tell them (SPEC 13:
+    an output is checked against them before anything is read)."""
+    paths = paths_for(args)
+    files = [paths.attempts, paths.cohort] + ([Path(paths.suite)] if paths.suite else [])
+    return files, [paths.records] if paths.records is not None else []
+
+
+def checked_output(args) -> Path | None:
+    """SPEC 13 for a run command's ``--output``: never an input nor inside records/, never a
+    folder, FIFO or device (exit 1, nothing touched); None for standard output (``-``)."""
+    files, folders = option_inputs(args)
+    return check_output(args.output, files, folders)
+
+
+def thresholds_of(args) -> dict[str, float]:
+    return dict(args.threshold)
+
+
+def run_inputs(run) -> tuple[list, list]:
+    """A loaded run's input files (suite and reference included) and folders: what an output
+    must never be (SPEC 13); checked again once the run is loaded."""
+    return list(run.input_paths.values()), [run.paths.records] if run.paths.records else []
+
+
+def checked(document: dict, shape) -> dict:
+    """The document, after checking it has the shape of its output type (SPEC 11: it validates
+    against its schema); a mismatch is a bug, reported as an internal error."""
+    import msgspec
+
+    msgspec.convert(document, shape)
+    return document
+

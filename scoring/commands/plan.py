@@ -1,0 +1,99 @@
+"""``tcsexam plan`` (SPEC section 12.3): attempts per task needed for a precision.
+
+The run is loaded and scored once (``output.score_run``); each model's valid
+adopted attempt scores, per task with a task mean, go to the planner
+(``planning.plan``), and the document is converted through ``PlanDocument``
+before it is written. Exit codes as ``score``: 0 complete or provisional,
+3 incomplete (the plan of the tasks with a mean is still written), 1 rejected
+input, 2 usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from scoring.commands.text import format_plan
+from scoring.reports.plan import plan_document
+from scoring.vocab import EXIT_FOR_STATUS
+
+MAX_ATTEMPTS_LIMIT = 1000  # --max-attempts above this is a usage error: a plan, not a table of 10^9 rows
+
+
+def parse_max_attempts(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of attempts, got {text!r}") from None
+    if not 1 <= value <= MAX_ATTEMPTS_LIMIT:
+        raise argparse.ArgumentTypeError(f"must be between 1 and {MAX_ATTEMPTS_LIMIT}, got {value}")
+    return value
+
+
+def parse_target(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a half-width in index points, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0.0:
+        raise argparse.ArgumentTypeError(f"must be a positive finite number of index points, got {text!r}")
+    return value
+
+
+def add_parsers(sub) -> dict:
+    """Register ``plan`` on the ``tcsexam`` sub-parsers; returns command -> handler."""
+    from scoring.commands.options import add_output_argument, add_run_arguments, epilog
+
+    p = sub.add_parser(
+        "plan",
+        help="attempts per task needed for a precision of the index",
+        description="Per model: the within- and between-task variance of each track and the projected "
+        "95% half-width of the index with r attempts of every task (docs/rules.md#planning-attempts).",
+        epilog=epilog(
+            "  tcsexam plan my-demo\n  tcsexam plan run/ --max-attempts 5 --target 5 --output plan.json",
+            "exit codes:\n  0  planned (complete or provisional run)\n  3  planned from an incomplete run "
+            "(its scored tasks only)\n  1  rejected input (nothing written)\n  2  usage error",
+        ),
+    )
+    add_run_arguments(p)
+    p.add_argument(
+        "--max-attempts",
+        type=parse_max_attempts,
+        metavar="R",
+        help="project half-widths for r = 1..R attempts per task (default 10)",
+    )
+    p.add_argument("--target", type=parse_target, metavar="H", help="the 95%% half-width wanted, in index points")
+    add_output_argument(p, "also write the plan as JSON here")
+    return {"plan": run_plan}
+
+
+def run_plan(args) -> int:
+    from scoring.commands.options import (
+        checked,
+        checked_output,
+        load_for,
+        output_target,
+        run_inputs,
+        say,
+        thresholds_of,
+        write_to,
+    )
+    from scoring.formats.json import dumps
+    from scoring.formats.results import PlanDocument
+    from scoring.pipeline.index import score_run
+    from scoring.safety.terminal import escape_for_terminal
+    from scoring.stats.planning import DEFAULT_MAX_ATTEMPTS
+
+    if args.output:
+        checked_output(args)
+    run = load_for(args)
+    target = output_target(args, *run_inputs(run)) if args.output else None
+    document, checked_run = score_run(run, thresholds_of(args))
+    max_attempts = DEFAULT_MAX_ATTEMPTS if args.max_attempts is None else args.max_attempts
+    result = plan_document(document, checked_run, max_attempts, args.target)
+    if args.output:
+        write_to(target, dumps(checked(result, PlanDocument)))
+    say("\n".join(map(escape_for_terminal, format_plan(result).splitlines())), args)
+    if args.output and args.output != "-":
+        say(f"{document['status']}: plan written to {args.output}", args)
+    return EXIT_FOR_STATUS[document["status"]]

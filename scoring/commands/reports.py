@@ -1,0 +1,183 @@
+"""``table``, ``diff`` and ``verify``: tools over index.json files."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from scoring.commands.options import EXIT_OK, EXIT_REJECTED
+from scoring.commands.text import format_diff
+from scoring.errors import InputError, Problems
+from scoring.formats.json import dumps
+from scoring.reports.diff import diff_index
+from scoring.reports.index_file import load_index
+from scoring.reports.table import render_table
+from scoring.reports.verify import recompute_with_pipeline, verify_index
+from scoring.safety.outputs import check_output, write_output
+from scoring.safety.terminal import escape_for_terminal
+
+
+def emit_bytes(path: Path | None, data: bytes | bytearray) -> None:
+    """Write an output to the file ``path`` atomically, or to standard output when None
+    (``--output -``, SPEC 6), after the text already printed there."""
+    if path is None:
+        sys.stdout.flush()
+    write_output(path, data)
+
+
+def emit(text: str, output: str | None, inputs: list[str]) -> None:
+    """Text to standard output, or to ``--output`` (``-`` is standard output; SPEC 13: never an
+    input, a folder or a device)."""
+    emit_bytes(None if output is None else check_output(output, inputs), text.encode("utf-8"))
+
+
+def run_table(args) -> int:
+    """``tcsexam table`` (SPEC 11)."""
+    docs = []
+    problems = Problems()
+    for name in args.index:
+        try:
+            docs.append((name, load_index(Path(name))))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    problems.raise_if_any()
+    emit(render_table(docs, args.format, args.digits), args.output, args.index)
+    return EXIT_OK
+
+
+def run_diff(args) -> int:
+    """``tcsexam diff`` (SPEC 11): text on stdout; JSON with --output; exit 0 (1 unreadable input)."""
+    problems = Problems()
+    docs = []
+    for name in (args.old, args.new):
+        try:
+            docs.append(load_index(Path(name)))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    problems.raise_if_any()
+    d = diff_index(*docs)
+    if args.output:
+        import msgspec
+
+        from scoring.formats.results import DiffOutput
+
+        msgspec.convert(d, DiffOutput)  # the shape its schema describes (SPEC 11); a mismatch is a bug
+        emit(dumps(d).decode("utf-8"), args.output, [args.old, args.new])
+    if args.output != "-":
+        print(format_diff(d))
+    return EXIT_OK
+
+
+def run_verify(args) -> int:
+    """``tcsexam verify`` (SPEC 11): exit 0 when everything holds, else 1 listing each difference."""
+    doc = load_index(Path(args.index))
+    findings = verify_index(
+        doc,
+        Path(args.run_dir) if args.run_dir else None,
+        Path(args.benchmark) if args.benchmark else None,
+        recompute_with_pipeline,
+        args.index,
+    )
+    if findings:
+        print(f"{args.index}: NOT verified, {len(findings)} difference{'s' if len(findings) != 1 else ''}:")
+        for f in findings:
+            print(f"  {escape_for_terminal(f)}")
+        return EXIT_REJECTED
+    print(
+        f"{args.index}: verified: every input matches its sha256, the recomputed document equals the stored "
+        f"one (content_sha256 {doc['provenance']['content_sha256']})"
+    )
+    return EXIT_OK
+
+
+def digits_arg(text: str) -> int:
+    """--digits: a whole number 0..15 (else a usage error, exit 2)."""
+    import argparse
+
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if not 0 <= n <= 15:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 15, got {text!r}")
+    return n
+
+
+def add_table_parser(sub) -> None:
+    from scoring.commands.options import add_output_argument, epilog
+
+    p = sub.add_parser(
+        "table",
+        help="leaderboard tables of index.json files",
+        description="One table per (suite, solver_protocol) group: Full and Lite, online and offline, are never mixed.",
+        epilog=epilog(
+            "  tcsexam table build/index.json\n"
+            "  tcsexam table full.json lite.json --format latex --output table.tex\n"
+            "  tcsexam table *.json --format csv --output -",
+            "exit codes:\n  0  written\n  1  rejected input (an unreadable index.json, a model twice in a group)\n"
+            "  2  usage error",
+        ),
+    )
+    p.add_argument("index", nargs="+", metavar="INDEX_JSON", help="index.json files written by score")
+    p.add_argument(
+        "--format",
+        choices=("markdown", "latex", "csv", "html"),
+        default="markdown",
+        help="output format (default markdown)",
+    )
+    p.add_argument(
+        "--digits", type=digits_arg, metavar="N", help="decimals (default: 2 for the index, 3 for the tracks)"
+    )
+    add_output_argument(p, "write the table here instead of standard output")
+
+
+def add_diff_parser(sub) -> None:
+    from scoring.commands.options import add_output_argument, epilog
+
+    p = sub.add_parser(
+        "diff",
+        help="what moved between two index.json files",
+        description="Per model the index and track means before and after, the change, and whether it "
+        "exceeds the new document's 95% half-width; statuses; models added and removed; changed inputs.",
+        epilog=epilog(
+            "  tcsexam diff old/index.json build/index.json\n  tcsexam diff a.json b.json --output diff.json",
+            "exit codes:\n  0  compared (whatever moved)\n  1  an unreadable or malformed index.json\n  2  usage error",
+        ),
+    )
+    p.add_argument("old", metavar="OLD_INDEX", help="the earlier index.json")
+    p.add_argument("new", metavar="NEW_INDEX", help="the later index.json (its intervals judge the changes)")
+    add_output_argument(p, "also write the differences as JSON here")
+
+
+def add_verify_parser(sub) -> None:
+    from scoring.commands.options import epilog
+
+    p = sub.add_parser(
+        "verify",
+        help="recompute an index.json from its inputs and check it",
+        description="Each input's sha256 must match the provenance, the recomputed document must equal "
+        "the stored one, and the stored document must hash to its own content_sha256.",
+        epilog=epilog(
+            "  tcsexam verify build/index.json\n  tcsexam verify paper/index.json copied-run/",
+            "exit codes:\n  0  verified\n  1  not verified (every difference listed) or an unreadable "
+            "index.json\n  2  usage error",
+        ),
+    )
+    p.add_argument("index", metavar="INDEX_JSON", help="the index.json to check")
+    p.add_argument(
+        "run_dir",
+        nargs="?",
+        metavar="RUN_DIR",
+        help="find attempts.csv, cohort.json, records/ here instead of at the provenance paths",
+    )
+    p.add_argument(
+        "--benchmark", metavar="DIR", help="benchmark folder for suite and reference (default: as at scoring)"
+    )
+
+
+def add_parsers(sub) -> dict:
+    """Register table, diff and verify on the ``tcsexam`` sub-parsers; returns command -> handler."""
+    add_table_parser(sub)
+    add_diff_parser(sub)
+    add_verify_parser(sub)
+    return {"table": run_table, "diff": run_diff, "verify": run_verify}

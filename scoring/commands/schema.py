@@ -1,0 +1,32 @@
+"""``schema``: the JSON Schema of every format."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scoring.commands.options import EXIT_OK, write_to
+from scoring.errors import InputError, Problem
+
+
+def cmd_schema(args) -> int:
+    """``tcsexam schema`` (SPEC 11): one schema or all, on standard output or as DIR/<name>.schema.json."""
+    import msgspec
+
+    from scoring.formats.schemas import NAMES, schema, schema_bytes
+    from scoring.safety.outputs import write_atomic
+
+    names = [args.name] if args.name else list(NAMES)
+    if args.output in (None, "-"):
+        if args.name:
+            data = schema_bytes(args.name)
+        else:
+            data = msgspec.json.format(msgspec.json.encode({n: schema(n) for n in names}), indent=2) + b"\n"
+        write_to(None, data)
+        return EXIT_OK
+    folder = Path(args.output)
+    if folder.exists() and not folder.is_dir():
+        raise InputError([Problem(str(folder), "", "--output", "is not a folder: schema --output names a DIR")])
+    for name in names:
+        write_atomic(folder / f"{name}.schema.json", schema_bytes(name))
+    print(f"schema: {len(names)} file{'' if len(names) == 1 else 's'} written to {folder}")
+    return EXIT_OK

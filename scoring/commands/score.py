@@ -1,0 +1,115 @@
+"""``score``, ``validate`` and ``solver-score``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from scoring.commands.options import (
+    EXIT_OK,
+    checked_output,
+    load_for,
+    output_target,
+    run_inputs,
+    say,
+    thresholds_of,
+    write_to,
+)
+from scoring.commands.text import findings, ignored_findings, ignored_rows_line, summary_table
+from scoring.errors import InputError, Problem, UsageError
+from scoring.safety.names import check_name
+from scoring.safety.terminal import escape_for_terminal
+from scoring.safety.terminal import say as say_on
+from scoring.vocab import EXIT_FOR_STATUS
+
+
+def cmd_solver_score(args) -> int:
+    from scoring.pipeline.benchmark import (
+        default_reference_id,
+        default_reference_suite,
+        locate_benchmark,
+        resolve_reference,
+        sample_benchmark_notice,
+    )
+    from scoring.pipeline.solver import score_file, solver_score_bytes
+
+    for option, value, kind in (("--task", args.task, "item"), ("--reference-id", args.reference_id, "reference id")):
+        problem = value is not None and check_name(value, kind)
+        if problem:
+            raise UsageError(f"{option}: {problem}")
+    target = output_target(args, [args.records] + ([args.reference] if args.reference else []))
+    benchmark, source = locate_benchmark(args.benchmark)
+    if args.reference in (None, "lite", "full"):  # a reference of the benchmark folder, not a file
+        notice = sample_benchmark_notice(source, benchmark, args.reference_id or default_reference_id(benchmark))
+        if notice:
+            say_on(notice, sys.stderr)
+    spec = args.reference or default_reference_suite(benchmark, args.reference_id)
+    ref = resolve_reference(spec, benchmark, args.reference_id)
+    if not ref.has_task(args.task):
+        known = ", ".join(sorted(ref.tasks))
+        raise InputError(
+            [
+                Problem(
+                    str(ref.path),
+                    "tasks",
+                    args.task,
+                    f"task '{args.task}' is not in reference '{ref.reference_id}' (tasks: {known})",
+                )
+            ]
+        )
+    task_ref = ref.task(args.task)
+    suite, reference_id = ref.suite, ref.reference_id
+    del ref  # the parsed file is no longer needed: free it before the records arrive
+    result = score_file(task_ref, Path(args.records))
+    write_to(target, solver_score_bytes(result, suite, reference_id))
+    say(
+        escape_for_terminal(
+            f"{args.task}: relative_score {result.relative_score:.12g} over {task_ref.n_scored} scored instances "
+            f"({len(result.unscored_instances)} unscored records) against {reference_id} -> {args.output}"
+        ),
+        args,
+    )
+    return EXIT_OK
+
+
+def cmd_score(args) -> int:
+    from scoring.formats.json import dumps
+    from scoring.pipeline.index import build_index, write_index
+
+    checked_output(args)
+    run = load_for(args)
+    target = output_target(args, *run_inputs(run))
+    document = build_index(run, thresholds_of(args))
+    if target is None:
+        write_to(None, dumps(document, finite=True))
+    else:
+        write_index(target, document)
+    say(summary_table(document), args)
+    if line := ignored_rows_line(document, args):
+        say(line, args)
+    for warning in ignored_findings(document, warnings_only=True):
+        say_on(warning, sys.stderr)
+    say(f"{document['status']}: index.json written to {args.output}", args)
+    return EXIT_FOR_STATUS[document["status"]]
+
+
+def cmd_validate(args) -> int:
+    from scoring.pipeline.index import build_index
+
+    run = load_for(args)
+    document = build_index(run, thresholds_of(args))
+    n_rows = len(run.attempts.rows)
+    found = findings(document)
+    ign = document["ignored_rows"]["count"]
+    # "no problems" only for a run with nothing to report: ignored rows (where a typo lands), missing,
+    # provisional or excluded attempts and warnings are findings of an accepted run
+    verdict = "no problems" if not found and not ign else "no rejections"
+    if ign:
+        verdict += f"; {ign} ignored row{'' if ign == 1 else 's'} (see below)"
+    print(
+        f"{verdict}: {n_rows} rows, {len(document['models'])} models, status {document['status']}, "
+        f"{len(found)} finding{'' if len(found) == 1 else 's'}"
+    )
+    for line in found:
+        print(line)
+    return EXIT_FOR_STATUS[document["status"]]

@@ -1,0 +1,223 @@
+"""Console text of the commands, for people and scripts: ASCII apart from the names shown, ``NA``
+for a missing value, the dashboard's decimals (index 2, track means 3)."""
+
+from __future__ import annotations
+
+from scoring.safety.terminal import escape_for_terminal
+from scoring.vocab import NA, TRACK_LETTERS, TRACKS
+
+
+def format_tau2_summary(m: dict) -> str:
+    def f(x):
+        return "NA" if x is None else f"{x:.4f}"  # ASCII, the dashboard's decimals (scoring.commands)
+
+    lines = [
+        (
+            f"{m['source']}: {m['num_simulations']} runs over {m['num_tasks']} tasks "
+            f"({m['infra_errors']} infrastructure errors dropped)"
+        ),
+        f"avg_reward {f(m['avg_reward'])}   avg_agent_cost {f(m['avg_agent_cost'])}",
+        "pass^k  " + "  ".join(f"k={k}: {f(v)}" for k, v in m["pass_hat_k"].items()),
+        "termination  " + ", ".join(f"{k} {v}" for k, v in m["termination_reasons"].items()),
+        f"db  match {m['db']['match']}, mismatch {m['db']['mismatch']}, not checked {m['db']['not_checked']}",
+        f"audit: {len(m['audit'])} finding(s)",
+    ]
+    lines += [f"  task {a['task_id']} trial {a['trial']}: {a['finding']}" for a in m["audit"][:20]]
+    if len(m["audit"]) > 20:
+        lines.append(f"  ... and {len(m['audit']) - 20} more (see --output)")
+    return "\n".join(lines)
+
+
+def _fmt(x, digits=4):
+    return "NA" if x is None else f"{x:+.{digits}f}"  # ASCII for scripts (scoring.commands)
+
+
+def format_comparison(result: dict) -> str:
+    """The text ``compare`` prints: the SPEC 9 intervals, then (when present) the per-task differences
+    largest first, the solver tasks' instance counts and the MDE by attempts per task."""
+    a, b = result["models"]
+    lines = [f"paired difference {a} - {b} over tasks both have scored (95% t intervals)"]
+    for t in TRACKS:
+        r = result["tracks"].get(t)
+        if r is None:
+            lines.append(f"  {TRACK_LETTERS[t]} {t:<13} no common scored task")
+            continue
+        ci = f"[{_fmt(r['lo'])}, {_fmt(r['hi'])}]" if r["lo"] is not None else "(no interval: m < 2)"
+        lines.append(f"  {TRACK_LETTERS[t]} {t:<13} {_fmt(r['mean'])} {ci}  m={r['m']}")
+    idx = result["index"]
+    if idx is None:
+        lines.append("  index: not available (a track has no common scored task)")
+    else:
+        ci = f"[{_fmt(idx['lo'], 2)}, {_fmt(idx['hi'], 2)}]" if idx["lo"] is not None else "(no interval)"
+        excl = ""
+        if idx["lo"] is not None:
+            excl = "  (interval excludes 0)" if idx["lo"] > 0 or idx["hi"] < 0 else "  (interval includes 0)"
+        lines.append(f"  index difference {_fmt(idx['value'], 2)} points {ci}{excl}")
+    tasks = sorted(result.get("tasks", []), key=lambda x: -abs(x["difference"]))  # stable: ties in suite order
+    if tasks:
+        lines.append(f"per task, largest difference first ({a} - {b}):")
+        width = max(len(x["item"]) for x in tasks)
+        for x in tasks:
+            lines.append(
+                f"  {x['item']:<{width}} {TRACK_LETTERS[x['track']]}  {_fmt(x['difference'])}"
+                f"  ({x['a']:.4f} vs {x['b']:.4f})"
+            )
+    instances = result.get("instances") or {}
+    if instances:
+        lines.append(f"solver instances (mean Phi over adopted attempts): {a} better / {b} better / equal")
+        width = max(len(item) for item in instances)
+        for item, c in instances.items():
+            lines.append(
+                f"  {item:<{width}} {c['a_better']:>5} / {c['b_better']:>5} / {c['equal']:>5}"
+                f"  mean difference {_fmt(c['mean_difference'])}"
+            )
+    mde_values = result.get("mde")
+    if mde_values is not None:
+        if all(v is None for v in mde_values.values()):
+            lines.append("MDE: not available (a track has fewer than 2 common tasks or no task with 2 attempts)")
+        else:
+            cells = "  ".join(f"r={r}: {v:.2f}" for r, v in mde_values.items() if v is not None)
+            lines.append(f"MDE (index points; 5% two-sided, power 80%) by attempts per task: {cells}")
+    return "\n".join(lines)
+
+
+def _num(x: float | None, digits: int = 4) -> str:
+    return NA if x is None else f"{x:.{digits}g}"
+
+
+def format_plan(result: dict) -> str:
+    """The text ``plan`` prints: per model the variance split per track, the projected 95% half-width
+    of the index by attempts per task, and the attempts needed for the target."""
+    lines = []
+    target = result["target"]
+    for name, m in result["models"].items():
+        lines.append(f"{name}")
+        for t in TRACKS:
+            v = m["tracks"][t]
+            lines.append(
+                f"  {TRACK_LETTERS[t]} {t:<13} m={v['m']:<4} s_w²={_num(v['s_w2'])}  σ_b²={_num(v['sigma_b2'])}"
+            )
+        widths = m["half_width"]
+        if all(h is None for h in widths.values()):
+            lines.append("  half-width: not available (a track has fewer than 2 tasks or no task with 2 attempts)")
+        else:
+            cells = "  ".join(f"r={r}: {h:.2f}" for r, h in widths.items() if h is not None)
+            lines.append(f"  index 95% half-width (points) by attempts per task: {cells}")
+        if target is not None and any(h is not None for h in widths.values()):
+            r = m["attempts_for_target"]
+            found = f"{r} attempts per task" if r is not None else f"not reached with up to {len(widths)} attempts"
+            lines.append(f"  half-width <= {target:g}: {found}")
+    return "\n".join(lines)
+
+
+def signed(x: float | None, digits: int) -> str:
+    return "NA" if x is None else f"{x:+.{digits}f}"
+
+
+def format_diff(d: dict) -> str:
+    return "\n".join(escape_for_terminal(line) for line in diff_lines(d))
+
+
+def diff_lines(d: dict) -> list[str]:
+    def plain(x, digits):  # ASCII for scripts: NA when missing (scoring.commands)
+        return "NA" if x is None else f"{x:.{digits}f}"
+
+    lines = [f"status: {d['status']['old']} -> {d['status']['new']}"]
+    for name, e in d["models"].items():
+        i = e["index"]
+        flag = {True: " (exceeds the 95% half-width)", False: " (within the 95% half-width)", None: ""}[
+            i["exceeds_half_width"]
+        ]
+        status = (
+            f"; status {e['status']['old'] or 'NA'} -> {e['status']['new'] or 'NA'}" if e["status"]["changed"] else ""
+        )
+        lines.append(
+            f"{name}: index {plain(i['old'], 2)} -> {plain(i['new'], 2)} ({signed(i['change'], 2)}){flag}{status}"
+        )
+        for t, c in e["tracks"].items():
+            if c["old"] != c["new"]:
+                mark = " *" if c["exceeds_half_width"] else ""
+                lines.append(
+                    f"  {TRACK_LETTERS[t]}: {plain(c['old'], 3)} -> {plain(c['new'], 3)} "
+                    f"({signed(c['change'], 3)}){mark}"
+                )
+    for name in d["added"]:
+        lines.append(f"added: {name}")
+    for name in d["removed"]:
+        lines.append(f"removed: {name}")
+    for inp in d["inputs_changed"]:
+        lines.append(f"input changed: {inp['input']}: {inp['old'] or 'NA'} -> {inp['new'] or 'NA'}")
+    return lines
+
+
+INDEX_DIGITS, TRACK_DIGITS = 2, 3  # the dashboard's decimals
+
+
+def fmt(x: float | None, digits: int = TRACK_DIGITS) -> str:
+    """A number as text a script parses: fixed decimals, ASCII minus, ``NA`` when missing."""
+    return NA if x is None else f"{x:.{digits}f}"
+
+
+def summary_table(document: dict) -> str:
+    """The ``score`` summary: one line per model, the dashboard's decimals."""
+    rows = [f"{'model':<24} {'status':<12} {'index':>8}  " + "  ".join(f"{TRACK_LETTERS[t]:>6}" for t in TRACKS)]
+    for name, m in document["models"].items():
+        rows.append(
+            f"{escape_for_terminal(name):<24} {m['status']:<12} {fmt(m['index'], INDEX_DIGITS):>8}  "
+            + "  ".join(f"{fmt(m['track_means'][t]):>6}" for t in TRACKS)
+        )
+    return "\n".join(rows)
+
+
+def ignored_rows_line(document: dict, args) -> str | None:
+    """``score``'s line on the ignored rows, with the command that lists them; None without any."""
+    import shlex
+
+    ign = document["ignored_rows"]["count"]
+    if not ign:
+        return None
+    words = ["tcsexam", "validate"] + ([args.run_dir] if args.run_dir else [])
+    for option in ("suite", "attempts", "cohort", "records", "benchmark"):
+        if getattr(args, option, None):
+            words += [f"--{option}", getattr(args, option)]
+    return (
+        f"ignored rows (models outside the cohort, items outside the suite): {ign}; "
+        f"run `{shlex.join(words)}` to list them"
+    )
+
+
+def findings(document: dict) -> list[str]:
+    """``validate``'s findings of an accepted run, one line each, ``KIND: MODEL: WHERE: MESSAGE``
+    (names escaped, SPEC 13): issues (warning, incomplete), provisional and excluded attempts,
+    ignored rows."""
+
+    def where(item: str, attempt: str | None, line: int | None) -> str:
+        return item + (f" attempt {attempt}" if attempt is not None else "") + (f" (line {line})" if line else "")
+
+    out = []
+    for name, m in document["models"].items():
+        for issue in m["issues"]:
+            out.append((issue["kind"], name, where(issue["item"], issue["attempt"], issue["line"]), issue["message"]))
+        for a in m["coverage"]["provisional"]:
+            out.append(
+                ("provisional", name, where(a["item"], a["attempt"], a["line"]), "adopted as selected_provisional")
+            )
+        for a in m["coverage"]["excluded"]:
+            note = f"note: {a['note']}" if a["note"] else "no note"
+            out.append(("excluded", name, where(a["item"], a["attempt"], a["line"]), f"not adopted ({note})"))
+    return [escape_for_terminal(f"{kind}: {model}: {at}: {message}") for kind, model, at, message in out] + (
+        ignored_findings(document)
+    )
+
+
+def ignored_findings(document: dict, warnings_only: bool = False) -> list[str]:
+    """``validate``'s lines of the ignored rows (``score`` prints their warnings, the likely typos)."""
+    from scoring.pipeline.aggregate import ignored_row_finding
+
+    out = []
+    for r in document["ignored_rows"]["rows"]:
+        kind, message = ignored_row_finding(r)
+        if kind == "warning" or not warnings_only:
+            at = f"{r['item']} attempt {r['attempt']} (line {r['line']})"
+            out.append(escape_for_terminal(f"{kind}: {r['model']}: {at}: {message}"))
+    return out

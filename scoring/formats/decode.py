@@ -1,0 +1,299 @@
+"""The one translation from msgspec's decoding errors to the project's Problems (SPEC 6).
+
+A file is decoded in one call; when that fails on a list's item, the list is
+decoded again item by item with the same type, so that every bad item is
+named at once (SPEC 6 ``validate``) and both passes share one definition.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Hashable
+from functools import cache
+from types import UnionType
+from typing import Annotated, Any, Literal, TypeVar, Union, cast, get_args, get_origin
+
+import msgspec
+import orjson
+
+from scoring.errors import InputError, Problem
+from scoring.formats.json import check_duplicate_keys, key_colons
+
+T = TypeVar("T")
+
+
+_AT = re.compile(r"^(?P<msg>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
+
+
+_BYTE = re.compile(r"\(byte (\d+)\)")
+
+
+_KEY = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[(\"(?:[^\"\\]|\\.)*\")\]")
+
+
+_MISSING = re.compile(r"^Object missing required field `([^`]*)`$")
+
+
+def reject_duplicate_keys(
+    data: bytes, file: str, typed: object = None, colons: Callable[[Any], int] | None = None
+) -> None:
+    """``safety.check_duplicate_keys`` for a file a typed decoder accepted (README "Safety").
+
+    ``typed`` (optional) is the decoded value when its type can only drop keys on encoding (flat
+    structs with ``omit_defaults``): the ':' of its encoding against those of ``data`` is the
+    cheap first check. ``colons`` (optional) counts the ':' of ``typed``'s encoding without
+    encoding all of it (default: encode and count). Otherwise, or when keys were dropped (an
+    unknown key, a null written out), the document is parsed again generically (orjson) to be
+    written back, and only then, if keys were still dropped, parsed a third time to name the key."""
+    if typed is not None and key_colons(data) == (colons or encoded_colons)(typed):
+        return
+    try:
+        reserialized: bytes | None = orjson.dumps(orjson.loads(data))
+    except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # e.g. an integer beyond 64 bits
+        reserialized = None
+        try:  # a decoder may skip an unread value without checking its text: the file must be UTF-8
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError([syntax_problem(exc, data, file)]) from None
+    check_duplicate_keys(data, reserialized, file)
+
+
+def encoded_colons(value: object) -> int:
+    """The ':' of ``value``'s JSON encoding."""
+    return msgspec.json.encode(value).count(b":")
+
+
+@cache
+def only_drops_keys(type_: Hashable) -> bool:
+    """True when encoding a value of ``type_`` never adds a key absent from its JSON: every struct
+    in it (through lists, dicts and unions) has ``omit_defaults``. A property of the type alone,
+    worked out once per type (the records of a run are thousands of files of one type)."""
+    return _only_drops_keys(type_)
+
+
+def _only_drops_keys(type_: object) -> bool:
+    t = _strip(type_)
+    if isinstance(t, type) and issubclass(t, msgspec.Struct):
+        return t.__struct_config__.omit_defaults and all(_only_drops_keys(f.type) for f in msgspec.structs.fields(t))
+    return all(_only_drops_keys(arg) for arg in get_args(t) if arg is not type(None))
+
+
+def line_column(data: bytes, offset: int) -> str:
+    """'line L column C' (both from 1) of a byte offset."""
+    offset = max(0, min(offset, len(data)))
+    line = data.count(b"\n", 0, offset) + 1
+    column = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+    return f"line {line} column {column}"
+
+
+def syntax_problem(exc: Exception, data: bytes, file: str) -> Problem:
+    """A JSON syntax error, located by line and column."""
+    if isinstance(exc, UnicodeDecodeError):
+        try:
+            data.decode("utf-8")
+            offset = len(data)
+        except UnicodeDecodeError as bad:
+            offset = bad.start
+        return Problem(file, line_column(data, offset), "", "invalid JSON: not valid UTF-8")
+    if isinstance(exc, RecursionError):
+        return Problem(file, "", "", "invalid JSON: nested too deeply")
+    text = str(exc)
+    found = _BYTE.search(text)
+    offset = int(found.group(1)) if found else len(data)  # 'truncated': the end of the data
+    message = _BYTE.sub("", text).strip().removeprefix("JSON is malformed: ")
+    return Problem(file, line_column(data, offset), "", f"invalid JSON: {message}")
+
+
+def split_path(path: str) -> list[str | int]:
+    """msgspec's '.tasks["a b"].instances[3]' as ['tasks', 'a b', 'instances', 3]."""
+    parts: list[str | int] = []
+    for name, index, quoted in _KEY.findall(path):
+        parts.append(name if name else int(index) if index else msgspec.json.decode(quoted))
+    return parts
+
+
+def _strip(type_: object) -> object:
+    """``X`` of ``X | None`` and of ``Annotated[X, ...]``."""
+    while True:
+        origin = get_origin(type_)
+        if origin is Annotated:
+            type_ = get_args(type_)[0]
+        elif origin in (Union, UnionType):
+            type_ = next(t for t in get_args(type_) if t is not type(None))
+        else:
+            return type_
+
+
+def allowed_values(type_: object, path: list[str | int]) -> tuple | None:
+    """The Literal values allowed at ``path`` of ``type_`` (None when it is not a Literal)."""
+    t = _strip(type_)
+    for part in path:
+        if isinstance(t, type) and issubclass(t, msgspec.Struct):
+            t = next((f.type for f in msgspec.structs.fields(t) if f.encode_name == part), None)
+        elif get_origin(t) in (dict, list):
+            t = get_args(t)[-1]
+        else:
+            return None
+        t = _strip(t)
+    return get_args(t) if get_origin(t) is Literal else None
+
+
+def word(message: str, allowed: tuple | None = None) -> str:
+    """msgspec's wording in the project's: what the field must be, and what it was."""
+    missing = _MISSING.match(message)
+    if missing:
+        return "required field is missing"
+    if "` of length >= 1" in message:
+        return "must be a non-empty string"
+    if message.startswith("Expected `"):
+        want, _, got = message[len("Expected `") :].partition("`, got `")
+        want = want.replace(" | null", "")
+        got = got.rstrip("`")
+        if want in ("object", "array"):
+            return f"expected {'an object' if want == 'object' else 'a list'}, found {got}"
+        if want in ("float", "int | float", "float | int"):
+            return f"must be a number, got {got}"
+        if want == "int" or want.startswith("int >="):
+            return f"must be a whole number{want[3:].replace('>=', ' >=')}, got {got}"
+        return f"must be {'an' if want[:1] in 'aeiou' else 'a'} {want}, got {got}"
+    if message.startswith("Invalid enum value "):
+        listed = ", ".join(map(str, allowed)) if allowed else "the allowed values"
+        return f"must be one of {listed}; got {message[len('Invalid enum value ') :]}"
+    if message.startswith("Object contains unknown field "):
+        return "unknown field (check its spelling)"
+    if message.startswith("Number out of range"):
+        return "number out of range (beyond a double)"
+    return message[:1].lower() + message[1:]
+
+
+def children_of(raw: bytes, type_: object) -> list[tuple[str | int, msgspec.Raw, object]]:
+    """The parts of ``raw`` (valid JSON) with their key and the type each must decode as; none
+    when ``type_`` has no parts, or ``raw`` is not the container ``type_`` asks for."""
+    t = _strip(type_)
+    try:
+        if isinstance(t, type) and issubclass(t, msgspec.Struct):
+            fields = {f.encode_name: f.type for f in msgspec.structs.fields(t)}
+            obj = msgspec.json.decode(raw, type=dict[str, msgspec.Raw])
+            return [(k, v, fields[k]) for k, v in obj.items() if k in fields]
+        if get_origin(t) is dict:
+            obj = msgspec.json.decode(raw, type=dict[str, msgspec.Raw])
+            return [(k, v, get_args(t)[1]) for k, v in obj.items()]
+        if get_origin(t) is list:
+            items = msgspec.json.decode(raw, type=list[msgspec.Raw])
+            return [(i, v, get_args(t)[0]) for i, v in enumerate(items)]
+    except msgspec.ValidationError:
+        pass
+    return []
+
+
+def every_problem(raw: bytes, type_: object, path: list[str | int]) -> list[tuple[list[str | int], str]]:
+    """(key path, msgspec message) of every part of ``raw`` (valid JSON) that does not decode as
+    ``type_``: each part is decoded with its own type, so that one bad value does not hide the
+    next, and dict keys (which msgspec's own path leaves out) are named."""
+    try:
+        msgspec.json.decode(raw, type=type_)
+        return []
+    except msgspec.ValidationError as exc:
+        error = exc
+    found = [p for key, sub, child in children_of(raw, type_) for p in every_problem(sub, child, [*path, key])]
+    if found:
+        return found
+    matched = _AT.match(str(error))
+    assert matched is not None
+    return [([*path, *split_path(matched.group("path") or "")], matched.group("msg"))]
+
+
+def problems_of(raw: bytes, type_: object, file: str, where: str = "") -> list[Problem]:
+    """Every problem of ``raw`` against ``type_``, as Problems naming the key path and field."""
+    return [problem_at(path, message, file, type_, where) for path, message in every_problem(raw, type_, [])]
+
+
+def problem_at(path: list[str | int], message: str, file: str, type_: object, where: str = "") -> Problem:
+    """One msgspec message at a key path of ``type_`` as a Problem: ``where`` (e.g. 'record 3'),
+    the key path, the field."""
+    path = list(path)
+    allowed = allowed_values(type_, path) if message.startswith("Invalid enum") else None
+    missing = _MISSING.match(message)
+    if missing:
+        path.append(missing.group(1))
+    index = ""
+    while path and isinstance(path[-1], int):
+        index = f"[{path.pop()}]" + index
+    field = (str(path[-1]) if path else "") + index
+    location = ", ".join(x for x in (where, ".".join(map(str, path[:-1]))) if x)
+    return Problem(file, location, field, word(message, allowed))
+
+
+def decode(
+    data: bytes,
+    type_: type[T],
+    file: str,
+    decoder: msgspec.json.Decoder | None = None,
+    colons: Callable[[T], int] | None = None,
+) -> T:
+    """``data`` decoded as ``type_``; any problem is raised as an InputError naming the file.
+    ``colons``: see ``reject_duplicate_keys``."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    if not data or data.isspace():  # isspace: no copy of a large file
+        raise InputError([Problem(file, "", "", "file is empty, expected JSON")])
+    try:
+        value = (decoder or msgspec.json.Decoder(type_)).decode(data)
+    except msgspec.ValidationError:
+        check_syntax(data, file)  # a syntax error further on is the problem to report
+        raise InputError(problems_of(data, type_, file)) from None
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise InputError([syntax_problem(exc, data, file)]) from None
+    reject_duplicate_keys(data, file, value if only_drops_keys(cast(Hashable, type_)) else None, colons)
+    return value
+
+
+def check_syntax(data: bytes, file: str) -> None:
+    """Raise the JSON syntax error of ``data``, if it has one."""
+    try:
+        msgspec.json.decode(data, type=msgspec.Raw)  # syntax only: a number beyond a double is worded with its field
+        data.decode("utf-8")  # Raw leaves strings unread
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise InputError([syntax_problem(exc, data, file)]) from None
+
+
+def decode_items(
+    data: bytes, item: type[T], file: str, label: str, decoder: msgspec.json.Decoder, what: str
+) -> tuple[list[T], list[int] | None, list[tuple[int, Problem]]]:
+    """A JSON list of ``item``s decoded in one call (``decoder`` is ``Decoder(list[item])``).
+
+    ``what`` names the list ('instance records'). Returns the items, None and no problems when
+    every item is good. Otherwise the list is decoded again item by item with the same type: the
+    good items, their positions in the list, and (position, problem) for each problem of a bad
+    item ('``label`` N'), so that the caller can check the good ones as well and list every
+    problem at once."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    if not data or data.isspace():  # isspace: no copy of a large file
+        raise InputError([Problem(file, "", "", "file is empty, expected JSON")])
+    try:
+        good = decoder.decode(data)
+    except msgspec.ValidationError:
+        check_syntax(data, file)
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise InputError([syntax_problem(exc, data, file)]) from None
+    else:
+        reject_duplicate_keys(data, file, good if only_drops_keys(cast(Hashable, item)) else None)
+        return good, None, []
+    reject_duplicate_keys(data, file)
+    try:
+        raws = msgspec.json.decode(data, type=list[msgspec.Raw])
+    except msgspec.ValidationError as exc:
+        found = str(exc).rpartition("got `")[2].rstrip("`")
+        raise InputError([Problem(file, "", "", f"expected a JSON list of {what}, found {found}")]) from None
+    one = msgspec.json.Decoder(item)
+    items: list[T] = []
+    positions: list[int] = []
+    problems: list[tuple[int, Problem]] = []
+    for i, raw in enumerate(raws):
+        try:
+            items.append(one.decode(raw))
+            positions.append(i)
+        except msgspec.ValidationError:
+            problems.extend((i, problem) for problem in problems_of(raw, item, file, f"{label} {i}"))
+    return items, positions, problems

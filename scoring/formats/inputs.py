@@ -1,0 +1,152 @@
+"""Typed models of the contract's inputs (SPEC section 2).
+
+The suite manifest, the cohort and the attempts rows are validated with these
+models; a pydantic ``ValidationError`` is turned into ``Problem``s that name
+the file, the record or key path, and the field. The reference and the
+instance records, the inputs that reach 10^6 values, have msgspec decoders
+next to their rules (``scoring.pipeline.reference``, ``scoring.pipeline.solver``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, ValidationError
+
+from scoring.errors import Problem
+from scoring.vocab import (
+    ADOPTED,
+    AdoptionStatus,
+    Protocol,
+    RowProtocol,
+    ScoreStatus,
+    ScoreType,
+    Track,
+)
+
+Number = StrictInt | StrictFloat
+
+
+NonEmpty = Annotated[StrictStr, Field(min_length=1)]
+
+
+class SuiteTask(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    item: NonEmpty
+    track: Track
+
+
+class SuiteManifest(BaseModel):  # SPEC 2.1; the docstring is the schema's description
+    """A suite: its name and its tasks, each an item and the track it belongs to."""
+
+    model_config = ConfigDict(extra="allow")
+    suite: NonEmpty
+    tasks: list[SuiteTask] = Field(min_length=1)
+
+
+class ModelPlan(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    attempts_per_task: Annotated[StrictInt, Field(ge=1)]
+    attempts_per_item: dict[str, Annotated[StrictInt, Field(ge=1)]] = Field(default_factory=dict)
+
+
+class Cohort(BaseModel):  # SPEC 2.5; the docstring is the schema's description
+    """The cohort of a run: the suite, the solver protocol and reference, the adoption rule, and the
+    attempts planned for each model. Unknown keys are rejected, so that a misspelt key is never
+    silently ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+    suite: NonEmpty
+    solver_protocol: Protocol
+    solver_reference_id: NonEmpty
+    adoption_rule: StrictStr = ""
+    models: dict[str, ModelPlan] = Field(min_length=1)
+
+    def planned(self, model: str, item: str) -> int:
+        plan = self.models[model]
+        return plan.attempts_per_item.get(item, plan.attempts_per_task)
+
+
+class AttemptRow(BaseModel):
+    """SPEC 2.4: one row of attempts.csv (``line`` is its line in the file)."""
+
+    line: int
+    model: NonEmpty
+    track: Track
+    item: NonEmpty
+    attempt: NonEmpty
+    score: float | None
+    adoption_status: AdoptionStatus
+    score_status: ScoreStatus
+    score_type: ScoreType
+    solver_protocol: RowProtocol
+    note: str = ""
+    reference_id: str = ""
+
+    @property
+    def adopted(self) -> bool:
+        return self.adoption_status in ADOPTED
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        return (self.model, self.track, self.item, self.attempt)
+
+
+def validate_object(model: type[BaseModel], raw: Any, file: str) -> Any:
+    """Validate a parsed JSON object against ``model``; every problem is raised as an InputError."""
+    from scoring.errors import InputError
+
+    if not isinstance(raw, dict):
+        raise InputError([Problem(file, "", "", f"expected a JSON object, found {type(raw).__name__}")])
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        raise InputError(problems_from_validation(exc, file)) from None
+
+
+def problems_from_validation(
+    exc: ValidationError, file: str, *, list_root: str | None = None, where: str = ""
+) -> list[Problem]:
+    """Turn pydantic errors into Problems. ``list_root`` names list items ('record' → 'record 3')."""
+    out: list[Problem] = []
+    for err in exc.errors():
+        loc = list(err["loc"])
+        in_union = any(isinstance(p, str) and p in ("int", "float") for p in loc)
+        prefix = where
+        if list_root is not None and loc and isinstance(loc[0], int):
+            prefix = f"{list_root} {loc[0]}"
+            loc = loc[1:]
+        # drop pydantic's union branch tags such as 'int' / 'float' / 'none'
+        loc = [
+            p
+            for p in loc
+            if not (isinstance(p, str) and p in {"int", "float", "none", "bool", "str", "is-instance[int]"})
+        ]
+        # a trailing list index belongs to the field: values[2]
+        index = ""
+        while loc and isinstance(loc[-1], int):
+            index = f"[{loc.pop()}]" + index
+        field = (str(loc[-1]) if loc else "") + index
+        path = ".".join(str(p) for p in loc[:-1])
+        location = ", ".join(x for x in (prefix, path) if x)
+        msg = err["msg"]
+        if err["type"] in ("missing",):
+            msg = "required field is missing"
+        elif err["type"] == "extra_forbidden":
+            msg = "unknown field (check its spelling)"
+        elif err["type"] in ("int_type", "int_from_float", "int_parsing") and not in_union:
+            msg = f"must be a whole number, got {err.get('input')!r}"
+        elif err["type"] in ("int_type", "float_type", "int_from_float", "float_parsing", "int_parsing"):
+            msg = f"must be a number, got {err.get('input')!r}"
+        elif err["type"] == "literal_error":
+            msg = f"{msg}, got {err.get('input')!r}"
+        out.append(Problem(file, location, field, msg))
+    # a union of types reports one error per branch; keep one per (where, field)
+    seen: set[tuple[str, str]] = set()
+    unique = []
+    for p in out:
+        if (p.where, p.field) in seen:
+            continue
+        seen.add((p.where, p.field))
+        unique.append(p)
+    return unique

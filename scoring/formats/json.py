@@ -1,0 +1,157 @@
+"""Strict JSON reading and atomic JSON writing.
+
+Reading rejects NaN, Infinity, numbers that overflow a double and nesting
+deeper than 1024 (orjson's parser enforces all four), and a key that appears
+twice in one object (README "Safety"). Input files are read only through
+``scoring.safety.files.read_regular_file`` and written
+only through ``safety.write_atomic`` (SPEC sections 6 and 13).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from scoring.errors import InputError, Problem
+from scoring.safety.files import read_regular_file
+from scoring.safety.outputs import write_atomic
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str):
+        self.key = key
+
+
+def _pairs_without_duplicates(pairs: list[tuple[str, object]]) -> dict:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return obj
+
+
+_DUPLICATE_DECODER = json.JSONDecoder(object_pairs_hook=_pairs_without_duplicates)
+
+
+_ESCAPED_COLON = re.compile(rb"(\\+)u003[aA]")
+
+
+def _escaped_colons(raw: bytes) -> int:
+    """How many ``\\u003a`` escapes (a ':' written as an escape) ``raw`` holds: a run of an odd
+    number of backslashes before ``u003a`` is an escape, an even one is literal backslashes."""
+    if b"u003" not in raw:
+        return 0
+    return sum(len(m.group(1)) % 2 for m in _ESCAPED_COLON.finditer(raw))
+
+
+def check_duplicate_keys(raw: bytes, reserialized: bytes | None, file: str) -> None:
+    """README "Safety": a key twice in one JSON object of the input ``file`` is rejected, naming
+    the key. ``reserialized``: see ``find_duplicate_key`` (None: the slow exact check)."""
+    key = find_duplicate_key(raw, reserialized)
+    if key is not None:
+        raise InputError([Problem(file, "", key, f"key '{key}' appears twice in one object")])
+
+
+def same_key_count(raw: bytes, reserialized: bytes) -> bool:
+    """True when ``reserialized`` (what a parse of ``raw`` kept, written back by a writer that
+    never escapes ':' and never adds a key) has as many keys as ``raw``: then no key of ``raw``
+    was dropped, so none appears twice (see ``find_duplicate_key``)."""
+    return key_colons(raw) == reserialized.count(b":")
+
+
+def key_colons(raw: bytes) -> int:
+    """The ':' of ``raw`` with those written as ``\\u003a`` escapes: what a writer that never
+    escapes ':' writes back for the same document when no key is dropped (``same_key_count``)."""
+    raw = raw.removeprefix(b"\xef\xbb\xbf")
+    return raw.count(b":") + _escaped_colons(raw)
+
+
+def find_duplicate_key(raw: str | bytes, reserialized: bytes | None = None) -> str | None:
+    """The first key that occurs twice in one JSON object of ``raw`` (already known to be valid
+    JSON), or None. README "Safety": such a file is rejected naming the key, since orjson and
+    msgspec keep the last value and another reader may keep the first.
+
+    ``reserialized`` (optional) is the parsed document written back by a writer that never
+    escapes ':' (``orjson.dumps``). Every key brings one ':' outside strings, so when no key is
+    dropped the ':' of ``raw`` (plus those it wrote as ``\\u003a``) number exactly those of
+    ``reserialized``; a dropped key only lowers the second count. A file without duplicates then
+    costs two byte counts, and only a file with one is parsed again, with the standard library,
+    to name the key.
+    """
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8")
+    raw = bytes(raw).removeprefix(b"\xef\xbb\xbf")
+    if reserialized is not None and same_key_count(raw, reserialized):
+        return None
+    try:
+        _DUPLICATE_DECODER.decode(raw.decode("utf-8"))
+    except _DuplicateKey as exc:
+        return exc.key
+    return None
+
+
+def parse_json_bytes(data: bytes, file: str) -> Any:
+    """Parse JSON strictly; an error names the file, line and column."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    if not data.strip():
+        raise InputError([Problem(file, "", "", "file is empty, expected JSON")])
+    try:
+        parsed = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        msg = exc.msg
+        if "utf-8" in msg.lower() or "str is not valid" in msg.lower():
+            msg = "not valid UTF-8"
+        raise InputError([Problem(file, f"line {exc.lineno} column {exc.colno}", "", f"invalid JSON: {msg}")]) from None
+    check_duplicate_keys(data, orjson.dumps(parsed), file)
+    return parsed
+
+
+def load_json(path: Path, what: str = "JSON file") -> Any:
+    return parse_json_bytes(read_regular_file(path, what), str(path))
+
+
+def find_non_finite(obj: Any, path: str = "$") -> str | None:
+    """Return the JSON path of the first non-finite float in ``obj``, or None."""
+    if isinstance(obj, float):
+        return None if math.isfinite(obj) else path
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            hit = find_non_finite(value, f"{path}.{key}")
+            if hit:
+                return hit
+    elif isinstance(obj, (list, tuple)):
+        for i, value in enumerate(obj):
+            hit = find_non_finite(value, f"{path}[{i}]")
+            if hit:
+                return hit
+    return None
+
+
+def dumps(obj: Any, *, indent: bool = True, finite: bool = False) -> bytes:
+    """Serialise to JSON bytes, refusing NaN/Infinity (orjson would write null). ``finite``: the
+    caller made every number through a check that rejects non-finite values (index.json: the
+    means, intervals and ranks are checked where they are computed, naming the input value), so
+    the document is not walked a second time."""
+    bad = None if finite else find_non_finite(obj)
+    if bad:
+        raise ValueError(f"refusing to write a non-finite number at {bad}")
+    option = (orjson.OPT_INDENT_2 if indent else 0) | orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_APPEND_NEWLINE
+    return orjson.dumps(obj, option=option)
+
+
+def canonical_bytes(obj: Any) -> bytes:
+    """Canonical JSON: sorted keys, no whitespace (for content hashes)."""
+    return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS | orjson.OPT_SERIALIZE_NUMPY)
+
+
+def write_json(path: Path, obj: Any, *, indent: bool = True, finite: bool = False) -> None:
+    write_atomic(path, dumps(obj, indent=indent, finite=finite))

@@ -1,0 +1,425 @@
+"""The outputs of SPEC sections 7 and 12 as types: the solver-score output (``SolverScoreOutput``,
+which the command builds and encodes), index.json (``IndexDocument``, which every
+document ``build_index`` makes is converted through), ``compare``'s output
+(``CompareDocument``) and ``plan``'s (``PlanDocument``), each converted through its type
+before it is written. Their JSON Schemas come from the same types (``msgspec.json.schema``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, TypeVar
+
+import msgspec
+
+from scoring.vocab import (
+    METRIC_ID,
+    TRACKS,
+    WEIGHTS,
+    Direction,
+    Kind,
+    Protocol,
+    RecordStatus,
+    RunStatus,
+    ScoreStatus,
+    Track,
+)
+
+# The constraints of the contract that a type alone does not say, stated where the schemas come from
+# (``msgspec.json.schema`` puts ``extra_json_schema`` into the schema of the annotated field).
+_V = TypeVar("_V")
+
+
+_TRACK_KEYS = {"propertyNames": {"enum": list(TRACKS)}}
+
+
+# a value per track, for some of the four tracks, and for each of them (the keys are the schema's to
+# check: the documents are made by iterating over TRACKS)
+SomeTracks = Annotated[dict[str, _V], msgspec.Meta(extra_json_schema=_TRACK_KEYS)]
+
+
+EveryTrack = Annotated[dict[str, _V], msgspec.Meta(extra_json_schema={**_TRACK_KEYS, "required": list(TRACKS)})]
+
+
+FixedWeights = Annotated[
+    dict[str, int],
+    msgspec.Meta(
+        description="The index's fixed weights in points: theorem 30, solver 30, construction 30, conjecture 10.",
+        extra_json_schema={"const": WEIGHTS},
+    ),
+]
+
+
+MetricId = Annotated[
+    str, msgspec.Meta(description="The metric and its version.", extra_json_schema={"const": METRIC_ID})
+]
+
+
+Sha256 = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$", description="A sha256 digest: 64 lowercase hex digits.")]
+
+
+class InstanceResult(msgspec.Struct, gc=False, forbid_unknown_fields=True):
+    """One scored reference instance of one attempt (A and z null for a solver failure)."""
+
+    instance: str
+    status: RecordStatus
+    A: float | None
+    mu: float
+    s: float
+    scale: float
+    z: float | None
+    phi: float
+
+
+class SolverScoreOutput(msgspec.Struct, gc=False, forbid_unknown_fields=True):
+    """The output of `tcsexam solver-score`: one attempt at one solver task scored against the fixed
+    reference, instance by instance, and the task's relative score (docs/rules.md#solver-score)."""
+
+    task: str
+    suite: str
+    reference_id: str
+    kind: Kind
+    direction: Direction
+    relative_score: float
+    n_scored: int
+    instances: list[InstanceResult]
+    unscored_instances: list[str]
+
+
+_ENCODER = msgspec.json.Encoder()
+
+
+def encode(document: msgspec.Struct, *, pretty: bool) -> bytes | bytearray:
+    """JSON bytes of an output document, indented by 2 when ``pretty``, with a final newline.
+    The caller guarantees that every float is finite (JSON has no NaN). Compact documents are
+    encoded into a bytearray that takes the newline in place (a large one is not copied)."""
+    if pretty:
+        return msgspec.json.format(_ENCODER.encode(document), indent=2) + b"\n"
+    buffer = bytearray()
+    _ENCODER.encode_into(document, buffer)
+    buffer += b"\n"
+    return buffer
+
+
+class Strict(msgspec.Struct, forbid_unknown_fields=True):
+    pass
+
+
+class TaskResult(Strict):
+    track: Track
+    mean: float | None  # null while the task is incomplete
+    partial_mean: float | None  # the mean of the valid adopted attempts so far (never in a track mean)
+    adopted: int
+    valid: int
+    planned: int
+    status: RunStatus
+
+
+class MissingAttempts(Strict):
+    item: str
+    track: Track
+    adopted: int
+    planned: int
+    missing: int
+
+
+class AttemptRef(Strict):
+    item: str
+    track: Track
+    attempt: str
+    line: int
+
+
+class NotValidAttempt(Strict):
+    item: str
+    track: Track
+    attempt: str
+    line: int
+    score_status: ScoreStatus
+
+
+class ExcludedAttempt(Strict):
+    item: str
+    track: Track
+    attempt: str
+    line: int
+    score: float | None
+    note: str
+
+
+class Coverage(Strict):
+    missing: list[MissingAttempts]
+    provisional: list[AttemptRef]
+    not_valid: list[NotValidAttempt]
+    excluded: list[ExcludedAttempt]
+
+
+class Issue(Strict):
+    kind: Literal["warning", "incomplete"]
+    item: str
+    attempt: str | None
+    line: int | None
+    message: str
+
+
+class PassHatK(Strict):
+    threshold: float
+    tasks: int
+    by_k: dict[str, float]
+
+
+class TrackCI(Strict):
+    mean: float
+    se: float | None
+    lo: float | None
+    hi: float | None
+    df: float | None
+    m: int
+
+
+class IndexCI(Strict, omit_defaults=True):
+    value: float
+    se: float | None
+    lo: float | None
+    hi: float | None
+    df: float | None
+    # SPEC 12.4: each track's part w²·se²/var of the index variance; left out when var = 0 (and in compare)
+    shares: EveryTrack[float] | None = None
+
+
+class CIBlock(Strict):
+    method: Literal["task-clustered-t"]
+    level: float
+    tracks: SomeTracks[TrackCI]
+    index: IndexCI | None
+
+
+class ModelResult(Strict):
+    status: RunStatus
+    index: float | None
+    track_means: EveryTrack[float | None]
+    tasks: dict[str, TaskResult]
+    coverage: Coverage
+    pass_hat_k: EveryTrack[PassHatK]
+    issues: list[Issue]
+    ci: CIBlock
+
+
+class RankInterval(Strict):
+    best: int
+    worst: int
+
+
+class RankPair(Strict):
+    a: str  # the higher index
+    b: str
+    difference: float | None
+    se: float | None
+    df: float | None
+    p: float | None
+    p_holm: float | None
+    separated: bool
+
+
+class Ranks(Strict):
+    """The models' ranks: for each model the best and worst rank its index can take, from the paired
+    comparisons of every two models with Holm's correction (docs/rules.md#ranks). The pairs are
+    listed while at most 100 models have an index; above, the list is empty and pairs_listed is
+    false. Above 5,000 models ranks are not computed: models is null and reason says why."""
+
+    method: Literal["paired-t-holm"]
+    alpha: float
+    models: dict[str, RankInterval] | None
+    pairs: list[RankPair]
+    pairs_listed: Literal[False] | msgspec.UnsetType = msgspec.UNSET  # absent while the pairs are listed
+    # only when models is null: vocab.NOT_RANKED_REASON
+    reason: Literal["more than 5,000 models"] | msgspec.UnsetType = msgspec.UNSET
+
+
+class IgnoredRow(Strict, omit_defaults=True):
+    line: int
+    model: str
+    track: Track
+    item: str
+    attempt: str
+    reason: str
+    # a cohort model or suite item of a close name: likely what was meant
+    did_you_mean: Annotated[
+        str | None,
+        msgspec.Meta(description="The cohort model or suite item whose name is close to the row's: likely a typo."),
+    ] = None
+
+
+class IgnoredRows(Strict):
+    count: int
+    models_outside_cohort: dict[str, int]
+    items_outside_suite: dict[str, int]
+    rows: list[IgnoredRow]
+
+
+class InputDigest(Strict, omit_defaults=True):
+    path: str
+    sha256: Sha256
+    files: int | None = None  # records only: how many files the digest covers
+
+
+class Provenance(Strict, omit_defaults=True):
+    tool_version: str
+    generated_at: str
+    benchmark: Literal["bundled synthetic sample", "given"]  # how the benchmark folder was found (SPEC 2)
+    metric_id: MetricId
+    weights: FixedWeights
+    solver_reference_id: str
+    adoption_rule: str
+    inputs: dict[str, InputDigest]
+    content_sha256: Sha256  # filled last (output.score_run): the hash of everything else (SPEC 7)
+
+
+class IndexDocument(Strict):
+    """index.json, written by `tcsexam score`: per model its status, index, track means, tasks,
+    coverage, pass^k, intervals and issues; the ranks; the ignored rows; the provenance with the
+    inputs' digests and the content hash (docs/formats.md)."""
+
+    metric_id: MetricId
+    suite: str
+    solver_protocol: Protocol
+    solver_reference_id: str
+    weights: FixedWeights
+    status: RunStatus
+    models: dict[str, ModelResult]
+    ranks: Ranks
+    ignored_rows: IgnoredRows
+    provenance: Provenance
+
+
+class TaskDifference(Strict):
+    item: str
+    track: Track
+    a: float
+    b: float
+    difference: float
+
+
+class InstanceCounts(Strict):
+    a_better: int
+    b_better: int
+    equal: int
+    mean_difference: float
+
+
+class CompareDocument(Strict):
+    """The output of `tcsexam compare`: the paired difference A − B of two models per track and for
+    the index with 95% intervals, per task and per solver instance, and the smallest difference
+    detectable by attempts per task (keys "1" to "10"; docs/rules.md#per-task-differences)."""
+
+    models: tuple[str, str]
+    method: Literal["task-clustered-t"]
+    level: float
+    difference: str
+    tracks: SomeTracks[TrackCI]
+    index: IndexCI | None
+    tasks: list[TaskDifference]
+    instances: dict[str, InstanceCounts]
+    mde: dict[str, float | None]
+
+
+class TrackVariance(Strict):
+    m: int
+    s_w2: float | None
+    sigma_b2: float | None
+
+
+class ModelPlan(Strict):
+    tracks: EveryTrack[TrackVariance]
+    half_width: dict[str, float | None]
+    attempts_for_target: int | None
+
+
+class PlanDocument(Strict):
+    """The output of `tcsexam plan`: per model the within- and between-task variance of each track
+    and the projected 95% half-width of the index by attempts per task (docs/rules.md#planning-attempts)."""
+
+    models: dict[str, ModelPlan]
+    target: float | None
+    level: float
+
+
+class Tau2Task(Strict):
+    task_id: str | int
+    n: int
+    successes: int
+    avg_reward: float | None
+    termination_reasons: dict[str, int]
+    pass_hat_k: dict[str, float]
+
+
+class Tau2DbChecks(Strict):
+    match: int
+    mismatch: int
+    not_checked: int
+
+
+class Tau2Finding(Strict):
+    task_id: str | int
+    trial: int | None
+    stored_reward: float | None
+    derived_reward: float | None
+    finding: str
+
+
+class Tau2Output(Strict):
+    """The output of `tcsexam tau2 --output`: pass^k, termination reasons, database checks and the
+    reward-gate audit of a tau2-bench run."""
+
+    source: str
+    num_simulations: int
+    num_tasks: int
+    infra_errors: int
+    max_k: int
+    avg_reward: float | None
+    avg_agent_cost: float | None
+    pass_hat_k: dict[str, float]
+    termination_reasons: dict[str, int]
+    db: Tau2DbChecks
+    tasks: list[Tau2Task]
+    audit: list[Tau2Finding]
+
+
+class Change(Strict):
+    old: float | None
+    new: float | None
+    change: float | None
+    half_width: float | None  # of the new document's 95% interval
+    exceeds_half_width: bool | None
+
+
+class StatusChange(Strict):
+    old: str | None  # null: the model is not in that document
+    new: str | None
+    changed: bool
+
+
+class ModelDiff(Strict):
+    status: StatusChange
+    index: Change
+    tracks: EveryTrack[Change]
+
+
+class InputChange(Strict):
+    input: str
+    old: str | None
+    new: str | None
+
+
+class StatusPair(Strict):
+    old: str
+    new: str
+
+
+class DiffOutput(Strict):
+    """The output of `tcsexam diff --output`: what moved between two index.json files."""
+
+    models: dict[str, ModelDiff]
+    added: list[str]
+    removed: list[str]
+    inputs_changed: list[InputChange]
+    status: StatusPair

@@ -1,0 +1,1 @@
+"""load -> check -> re-score -> aggregate -> index.json."""

@@ -1,0 +1,308 @@
+"""Aggregation of a cohort's attempts into per-model results (SPEC sections 1, 4 and 5).
+
+``evaluate_run`` takes a loaded run through the rules (``scoring.pipeline.rules``), the
+records cross-check (``scoring.pipeline.crosscheck``) and ``aggregate_model``, which
+applies R1 (attempts → tasks → tracks → weighted sum), the incomplete /
+provisional rules, pass^k, the intervals and their variance budget; the
+document's ``ranks`` (SPEC 12.1) come from the models' task means.
+``attempt_scores`` and ``instance_phi`` hand the per-attempt values of a model
+to the planner and to ``compare`` (SPEC 12.2, 12.3).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+
+import msgspec
+import numpy as np
+
+from scoring.errors import Problem
+from scoring.formats.inputs import AttemptRow
+from scoring.pipeline.crosscheck import rescore_from_records
+from scoring.pipeline.rules import Checked, Ignored, check_rules
+from scoring.pipeline.run import Run
+from scoring.safety.numbers import NumberTooLarge, finite_fsum, finite_mean, require_finite
+from scoring.stats.passk import DEFAULT_THRESHOLDS, mean_pass_hat_k, successes
+from scoring.stats.planning import shares_of_ci
+from scoring.stats.ranks import ranks_of_document
+from scoring.stats.uncertainty import ci_block, ci_blocks
+from scoring.vocab import STATUS_ORDER, TRACKS, WEIGHTS
+
+
+def mean(values: list[float]) -> float:
+    """SPEC 4 mean by math.fsum; NumberTooLarge naming the largest value when it overflows (SPEC 13)."""
+    return finite_mean(values, "a mean")
+
+
+def valid_scores(rows: list[AttemptRow]) -> list[float]:
+    """The scores that enter R1: those of the adopted rows whose ``score_status`` is valid, in row order."""
+    return [r.score for r in rows if r.adopted and r.score_status == "valid" and r.score is not None]
+
+
+def aggregate_model(
+    model: str, rows: list[AttemptRow], run: Run, thresholds: dict[str, float]
+) -> tuple[dict, dict[str, list[float] | None]]:
+    """R1 and the incomplete / provisional rules of SPEC 4 for one model; pass^k (SPEC 5). Its ``ci``
+    (SPEC 9) is left to ``attach_ci``, for all models at once: the model's entry and its task means by
+    track (None for a track with an incomplete task) are returned."""
+    cohort = run.cohort
+    by_item: dict[str, list[AttemptRow]] = defaultdict(list)
+    for r in rows:
+        by_item[r.item].append(r)
+    tasks: dict[str, dict] = {}
+    coverage: dict[str, list[dict]] = {"missing": [], "provisional": [], "not_valid": [], "excluded": []}
+    issues: list[dict] = []
+    for task in run.suite.tasks:
+        item, track = task.item, task.track
+        planned = cohort.planned(model, item)
+        adopted = [r for r in by_item.get(item, []) if r.adopted]
+        valid = [r for r in adopted if r.score_status == "valid"]
+        for r in by_item.get(item, []):
+            if r.adopted:
+                continue
+            score = r.score if r.score is not None and math.isfinite(r.score) else None
+            coverage["excluded"].append(
+                {"item": item, "track": track, "attempt": r.attempt, "line": r.line, "score": score, "note": r.note}
+            )
+            if not r.note:
+                issues.append(
+                    {
+                        "kind": "warning",
+                        "item": item,
+                        "attempt": r.attempt,
+                        "line": r.line,
+                        "message": "excluded attempt without a note saying why it was replaced",
+                    }
+                )
+        for r in adopted:
+            if r.adoption_status == "selected_provisional":
+                coverage["provisional"].append({"item": item, "track": track, "attempt": r.attempt, "line": r.line})
+            if r.score_status != "valid":
+                coverage["not_valid"].append(
+                    {"item": item, "track": track, "attempt": r.attempt, "line": r.line, "score_status": r.score_status}
+                )
+                issues.append(
+                    {
+                        "kind": "incomplete",
+                        "item": item,
+                        "attempt": r.attempt,
+                        "line": r.line,
+                        "message": f"adopted attempt is '{r.score_status}': its result is not there yet",
+                    }
+                )
+        if len(adopted) < planned:
+            coverage["missing"].append(
+                {
+                    "item": item,
+                    "track": track,
+                    "adopted": len(adopted),
+                    "planned": planned,
+                    "missing": planned - len(adopted),
+                }
+            )
+            issues.append(
+                {
+                    "kind": "incomplete",
+                    "item": item,
+                    "attempt": None,
+                    "line": None,
+                    "message": f"{planned - len(adopted)} of {planned} planned attempts missing",
+                }
+            )
+        complete = len(adopted) == planned and len(valid) == planned
+        if not complete:
+            status = "incomplete"
+        elif any(r.adoption_status == "selected_provisional" for r in adopted):
+            status = "provisional"
+        else:
+            status = "complete"
+        scores = valid_scores(adopted)
+        partial = mean(scores) if scores else None
+        tasks[item] = {
+            "track": track,
+            "mean": partial if complete else None,
+            "partial_mean": partial,
+            "adopted": len(adopted),
+            "valid": len(valid),
+            "planned": planned,
+            "status": status,
+        }
+
+    track_scores: dict[str, list[float] | None] = {}
+    for name in TRACKS:
+        entries = [t for t in tasks.values() if t["track"] == name]
+        track_scores[name] = None if any(t["mean"] is None for t in entries) else [t["mean"] for t in entries]
+    track_means = {t: (mean(v) if v else None) for t, v in track_scores.items()}
+    index = index_from_track_means(track_means)
+    statuses = [t["status"] for t in tasks.values()]
+    status = max(statuses, key=STATUS_ORDER.__getitem__) if statuses else "complete"
+
+    entry = {
+        "status": status,
+        "index": index,
+        "track_means": track_means,
+        "tasks": tasks,
+        "coverage": coverage,
+        "pass_hat_k": pass_hat_k_by_track(tasks, by_item, thresholds),
+        "issues": issues,
+    }
+    return entry, track_scores
+
+
+def attach_ci(models: dict[str, dict], track_scores: dict[str, dict], overflow: dict[str, NumberTooLarge]) -> None:
+    """Each model's ``ci`` block (SPEC 9) with its variance budget (SPEC 12.4), computed for all models
+    at once; when a value overflows, model by model to find which (``overflow`` receives it)."""
+    names = list(models)
+    try:
+        blocks: list[dict | None] = list(
+            ci_blocks([track_scores[m] for m in names], [models[m]["index"] for m in names], WEIGHTS)
+        )
+    except NumberTooLarge:
+        blocks = []
+        for m in names:
+            try:
+                blocks.append(ci_block(track_scores[m], models[m]["index"], WEIGHTS))
+            except NumberTooLarge as exc:
+                overflow[m] = exc
+                blocks.append(None)
+    for m, ci in zip(names, blocks, strict=True):
+        if ci is None:
+            continue
+        budget = shares_of_ci(ci, WEIGHTS) if ci["index"] is not None else None
+        if budget is not None:  # SPEC 12.4: left out when var = 0 (or a track has no se)
+            ci["index"]["shares"] = budget
+        models[m]["ci"] = ci
+
+
+def index_from_track_means(track_means: dict[str, float | None]) -> float | None:
+    """SPEC 1: index = 30·P + 30·S + 30·C + 10·O in points; null when any track mean is null."""
+    means = [track_means[t] for t in TRACKS]
+    if any(m is None for m in means):
+        return None
+    terms = [
+        require_finite(WEIGHTS[t] * m, "the index", m) for t, m in zip(TRACKS, means, strict=True) if m is not None
+    ]
+    return finite_fsum(terms, "the index")  # SPEC 13: an index that would overflow names the value
+
+
+def pass_hat_k_by_track(
+    tasks: dict[str, dict], by_item: dict[str, list[AttemptRow]], thresholds: dict[str, float]
+) -> dict[str, dict]:
+    """SPEC 5: per task n = valid adopted attempts, c = those >= threshold; mean over tasks with n >= k."""
+    out = {}
+    for track in TRACKS:
+        thr = thresholds.get(track, DEFAULT_THRESHOLDS[track])
+        counts = []
+        for item, t in tasks.items():
+            if t["track"] != track:
+                continue
+            scores = valid_scores(by_item.get(item, []))
+            counts.append((len(scores), successes(scores, thr)))
+        by_k = mean_pass_hat_k(counts)
+        out[track] = {
+            "threshold": thr,
+            "tasks": sum(1 for n, _ in counts if n >= 1),
+            "by_k": {str(k): v for k, v in by_k.items()},
+        }
+    return out
+
+
+def ignored_rows_summary(ignored: list[Ignored]) -> dict:
+    """SPEC 4: rows of models outside the cohort or items outside the suite, counted and listed; a row
+    whose name is close to a cohort model or suite item carries that name as ``did_you_mean``."""
+    models = Counter(i.row.model for i in ignored if i.reason.startswith("model"))
+    items = Counter(i.row.item for i in ignored if i.reason.startswith("item"))
+    rows = []
+    for i in ignored:
+        r = i.row
+        entry = {"line": r.line, "model": r.model, "track": r.track, "item": r.item, "attempt": r.attempt}
+        entry["reason"] = i.reason
+        if i.did_you_mean is not None:
+            entry["did_you_mean"] = i.did_you_mean
+        rows.append(entry)
+    return {
+        "count": len(ignored),
+        "models_outside_cohort": dict(sorted(models.items())),
+        "items_outside_suite": dict(sorted(items.items())),
+        "rows": rows,
+    }
+
+
+def ignored_row_finding(row: dict) -> tuple[str, str]:
+    """How ``validate``, ``score`` and the dashboard word an ignored row of index.json: (kind, message).
+    A row whose name is close to one of the cohort or suite is a warning asking whether that name
+    was meant; any other is an ``ignored row`` with its reason."""
+    if row.get("did_you_mean"):
+        return "warning", f"ignored row: {row['reason']}; did you mean '{row['did_you_mean']}'?"
+    return "ignored row", row["reason"]
+
+
+def overflow_problem(exc: NumberTooLarge, model: str, rows: list[AttemptRow], run: Run) -> Problem:
+    """SPEC 13: a result that would overflow, as a problem at the row holding the value (else the
+    model's row with the largest score)."""
+    scored = [r for r in rows if r.score is not None and math.isfinite(r.score)]
+    row = next((r for r in scored if r.score == exc.value), None) or max(
+        scored, key=lambda r: abs(r.score or 0.0), default=None
+    )
+    message = f"model '{model}': {exc.what} would overflow: the value {exc.value!r} is too large"
+    return Problem(str(run.paths.attempts), f"line {row.line}" if row else "", "score", message)
+
+
+def worst_status(statuses: list[str]) -> str:
+    return max(statuses, key=STATUS_ORDER.__getitem__) if statuses else "complete"
+
+
+def evaluate_run(run: Run, thresholds: dict[str, float] | None = None) -> tuple[dict, Checked]:
+    """All models of the cohort: the ``models`` block, the ``ignored_rows`` block and the overall status."""
+    thresholds = {**DEFAULT_THRESHOLDS, **(thresholds or {})}
+    checked, problems = check_rules(run)
+    if run.paths.records is not None and run.reference is not None:
+        rescore_from_records(run, checked, problems)
+    problems.raise_if_any()
+    models, track_scores = {}, {}
+    overflow: dict[str, NumberTooLarge] = {}
+    for m in run.cohort.models:
+        try:
+            models[m], track_scores[m] = aggregate_model(m, checked.by_model.get(m, []), run, thresholds)
+        except NumberTooLarge as exc:
+            overflow[m] = exc
+    attach_ci(models, track_scores, overflow)
+    for m in run.cohort.models:  # SPEC 13: rejected input naming the value and its row, in cohort order
+        if m in overflow:
+            problems.extend([overflow_problem(overflow[m], m, checked.by_model.get(m, []), run)])
+    problems.raise_if_any()
+    result = {
+        "status": worst_status([m["status"] for m in models.values()]),
+        "models": models,
+        "ranks": msgspec.to_builtins(ranks_of_document({"models": models}, WEIGHTS)),
+        "ignored_rows": ignored_rows_summary(checked.ignored),
+    }
+    return result, checked
+
+
+def attempt_scores(model: dict, rows: list[AttemptRow]) -> dict[str, tuple[str, list[float]]]:
+    """Per task with a task mean (SPEC 9's scored tasks), in suite order: its track and the scores of its
+    valid adopted attempts in row order (the x_ij of SPEC 12.3). ``model`` is the model's entry of
+    index.json, ``rows`` its checked rows (``Checked.by_model``)."""
+    by_item: dict[str, list[AttemptRow]] = defaultdict(list)
+    for r in rows:
+        by_item[r.item].append(r)
+    return {
+        item: (t["track"], valid_scores(by_item[item])) for item, t in model["tasks"].items() if t["mean"] is not None
+    }
+
+
+def instance_phi(checked: Checked, model: str, rows: list[AttemptRow]) -> dict[str, list[np.ndarray]]:
+    """Per solver task whose every adopted attempt was re-scored from its records file (SPEC 12.2), the
+    Phi array of each adopted attempt (the reference's scored instances, in reference order)."""
+    adopted: dict[str, list[AttemptRow]] = defaultdict(list)
+    for r in rows:
+        if r.adopted and r.track == "solver":
+            adopted[r.item].append(r)
+    out = {}
+    for item, attempts in adopted.items():
+        scores = [checked.scores.get((model, item, r.attempt)) for r in attempts]
+        if all(s is not None for s in scores):
+            out[item] = [s.phi for s in scores if s is not None]
+    return out

@@ -1,0 +1,153 @@
+"""Where the benchmark folder is (given, or the bundled sample) and how a reference is found in it."""
+
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+
+from scoring.errors import InputError, Problem, Problems, UsageError
+from scoring.pipeline.reference import LoadedReference, load_reference
+from scoring.safety.names import check_name
+
+
+def sample_root() -> Path:
+    """The bundled synthetic sample (package data of ``sample_runs``), installed or editable."""
+    return Path(str(resources.files("sample_runs")))
+
+
+SAMPLE_BENCHMARK = "bundled synthetic sample"  # provenance.benchmark when the sample was found
+
+
+GIVEN_BENCHMARK = "given"  # provenance.benchmark for --benchmark or $TCSEXAM_BENCHMARK
+
+
+def locate_benchmark(option: str | Path | None) -> tuple[Path, str]:
+    """SPEC 2: the benchmark folder (--benchmark, else $TCSEXAM_BENCHMARK, else the bundled
+    sample) and how it was found, as provenance.benchmark words it."""
+    if option:
+        return Path(option), GIVEN_BENCHMARK
+    env = os.environ.get("TCSEXAM_BENCHMARK")
+    if env:
+        return Path(env), GIVEN_BENCHMARK
+    return sample_root() / "benchmark", SAMPLE_BENCHMARK
+
+
+def sample_benchmark_notice(source: str, benchmark: Path, reference_id: str) -> str | None:
+    """SPEC 2: the synthetic sample is never used in silence. None for a given benchmark; the
+    notice line for a cohort naming a reference the sample holds; else a usage error naming
+    both ways to point at the real benchmark. ``reference_id`` is a checked name."""
+    if source != SAMPLE_BENCHMARK:
+        return None
+    if (benchmark / "references" / reference_id).is_dir():
+        return (
+            f"note: the benchmark is the bundled synthetic sample (reference '{reference_id}'), "
+            "not the real TCSExam benchmark"
+        )
+    raise UsageError(
+        f"the cohort names reference '{reference_id}', which the bundled synthetic sample does not hold: "
+        "point at the real benchmark folder with --benchmark DIR or TCSEXAM_BENCHMARK=DIR "
+        "(docs/formats.md#the-benchmark-folder)"
+    )
+
+
+DEFAULT_REFERENCE_ID = "paper-k3-fixed-260925"
+
+
+def reference_path(benchmark: Path, reference_id: str, suite: str) -> Path:
+    """BENCHMARK/references/<id>/<suite>.json for an id and a suite already checked (SPEC 13)."""
+    for value, kind in ((reference_id, "reference id"), (suite, "suite")):
+        problem = check_name(value, kind)
+        if problem:  # the id and the suite are checked where they are read: here it is a bug
+            raise ValueError(problem)
+    return benchmark / "references" / reference_id / f"{suite}.json"
+
+
+def default_reference_id(benchmark: Path) -> str:
+    """SPEC 6: the benchmark folder's only reference id when it holds exactly one, else the
+    paper's (DEFAULT_REFERENCE_ID)."""
+    root = benchmark / "references"
+    ids = sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+    return ids[0] if len(ids) == 1 else DEFAULT_REFERENCE_ID
+
+
+def default_reference_suite(benchmark: Path, reference_id: str | None) -> str:
+    """``solver-score`` without ``--reference``: the suite of the reference's only file
+    (BENCHMARK/references/<id>/<suite>.json); several or none is a problem naming them."""
+    rid = reference_id or default_reference_id(benchmark)
+    folder = benchmark / "references" / rid
+    suites = sorted(p.stem for p in folder.glob("*.json") if p.stem in ("lite", "full")) if folder.is_dir() else []
+    if len(suites) == 1:
+        return suites[0]
+    if not suites:  # a missing input (exit 1)
+        raise InputError(
+            [Problem(str(folder), "", "", "it holds no lite.json or full.json: pass --reference-id or --benchmark")]
+        )
+    raise UsageError(f"{folder}: it holds {' and '.join(suites)}: pass --reference lite, full or a PATH")
+
+
+def is_not_found(exc: InputError) -> bool:
+    """True when ``exc`` is ``read_regular_file``'s "not found" and nothing else (a FIFO, folder
+    or device at the path stays its own problem)."""
+    return len(exc.problems) == 1 and exc.problems[0].message.endswith(" not found")
+
+
+def resolve_reference(spec: str, benchmark: Path, reference_id: str | None) -> LoadedReference:
+    """SPEC 6: ``lite``/``full`` resolve to BENCHMARK/references/<id>/<suite>.json (id: ``reference_id``,
+    else ``default_reference_id``); anything else is a path."""
+    if spec in ("lite", "full") and not (os.sep in spec or Path(spec).suffix):
+        rid = reference_id or default_reference_id(benchmark)
+        path = reference_path(benchmark, rid, spec)
+        try:
+            loaded = load_reference(path)
+        except InputError as exc:
+            if not is_not_found(exc):
+                raise
+            root = benchmark / "references"
+            known = sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+            hint = f" (available: {', '.join(known)})" if known else ""
+            raise InputError(
+                [
+                    Problem(
+                        str(path),
+                        "",
+                        "",
+                        f"reference '{rid}' for suite '{spec}' not found{hint}; pass --reference-id, or "
+                        "--benchmark DIR (or TCSEXAM_BENCHMARK=DIR) for the benchmark that holds it",
+                    )
+                ]
+            ) from None
+        check_reference_identity(loaded, rid, spec)
+        return loaded
+    loaded = load_reference(Path(spec))
+    if reference_id and loaded.reference_id != reference_id:
+        raise InputError(
+            [
+                Problem(
+                    spec,
+                    "",
+                    "reference_id",
+                    f"file declares '{loaded.reference_id}' but --reference-id asks for '{reference_id}'",
+                )
+            ]
+        )
+    return loaded
+
+
+def check_reference_identity(loaded: LoadedReference, reference_id: str, suite: str) -> None:
+    """A file found under references/<id>/<suite>.json must declare that id and suite (R5: versioned)."""
+    problems = Problems()
+    if loaded.reference_id != reference_id:
+        problems.add(
+            loaded.path,
+            "",
+            "reference_id",
+            f"file declares '{loaded.reference_id}' but was looked up as '{reference_id}'",
+        )
+    if loaded.suite != suite:
+        problems.add(loaded.path, "", "suite", f"file declares suite '{loaded.suite}', expected '{suite}'")
+    problems.raise_if_any()
+
+
+def demo_run() -> Path:
+    return sample_root() / "demo"

@@ -1,0 +1,107 @@
+"""The records cross-check of SPEC section 4: an adopted solver row with a records file is
+re-scored against the reference; a difference over 1e-9 from the CSV score rejects the run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections import defaultdict
+
+from scoring.errors import InputError, Problem, Problems
+from scoring.formats.inputs import AttemptRow
+from scoring.formats.records import check_records
+from scoring.pipeline.reference import TaskReference
+from scoring.pipeline.rules import Checked
+from scoring.pipeline.run import Run
+from scoring.pipeline.solver import TaskScore, score_records
+from scoring.safety.files import RecordsRoot
+
+CROSS_CHECK_TOLERANCE = 1e-9
+
+
+def rescore_from_records(run: Run, checked: Checked, problems: Problems) -> None:
+    """SPEC 4: an adopted solver row with a records file is re-scored; a difference over 1e-9 rejects.
+
+    The attempts of one task are scored together (``rescore_task``); each re-scored attempt's
+    per-instance scores are kept in ``checked.scores`` (the dashboard shows them).
+    """
+    root = run.records_root
+    ref = run.reference
+    assert root is not None and ref is not None
+    base = root.root
+    # (model, row, path relative to records/) per task; plain strings: 10^4 files, no pathlib per file
+    by_item: dict[str, list[tuple[str, AttemptRow, str]]] = defaultdict(list)
+    for model, rows in checked.by_model.items():
+        for row in rows:
+            if row.adopted and row.track == "solver" and row.score is not None and row.score_status == "valid":
+                rel = os.path.relpath(root.path(model, row.item, row.attempt), base)  # SPEC 13: checked names
+                by_item[row.item].append((model, row, rel))
+    tasks = {item: ref.task(item) for item in by_item if ref.has_task(item)}
+    work = [(tasks[item], root, [rel for _, _, rel in jobs]) for item, jobs in by_item.items() if item in tasks]
+    outcomes = (rescore_task(*w) for w in work)
+    for item, jobs in by_item.items():
+        if item not in tasks:  # a file (or a folder, FIFO, ...) where its records belong is a problem
+            problem = Problem(
+                str(ref.path), "tasks", item, f"solver task '{item}' is not in reference '{ref.reference_id}'"
+            )
+            problems.extend(problem for _, _, rel in jobs if os.path.lexists(os.path.join(base, rel)))
+            continue
+        for (model, row, rel), (result, digest, found) in zip(jobs, next(outcomes), strict=True):
+            if found:
+                problems.extend(found)
+            if result is None or digest is None or row.score is None:
+                continue
+            checked.records_used[rel] = digest
+            relative = result.relative_score
+            checked.scores[(model, row.item, row.attempt)] = result
+            if abs(relative - row.score) > CROSS_CHECK_TOLERANCE:
+                problems.add(
+                    run.paths.attempts,
+                    f"line {row.line}",
+                    "score",
+                    f"CSV score {row.score!r} differs from {relative!r} re-scored from "
+                    f"{os.path.join(base, rel)} against '{ref.reference_id}' (tolerance 1e-9): if the records are "
+                    "right, tcsexam fill --overwrite writes their score; else check the records and the "
+                    "cohort's solver_reference_id",
+                )
+
+
+Outcome = tuple[TaskScore | None, str | None, list[Problem]]  # the score, the file's sha256, its problems
+
+
+def rescore_task(task_ref: TaskReference, root: RecordsRoot, rels: list[str]) -> list[Outcome]:
+    """Read, check and score the records files ``rels`` (under ``root``) of one task, all of them
+    as one set of columns (``check_records``, ``score_records``); per file its TaskScore (None
+    when there is no file or it has problems), its sha256 and its problems. SPEC 13: a folder,
+    FIFO, device or link out of records/ where a file belongs is a problem."""
+    outcomes: list[Outcome] = [(None, None, []) for _ in rels]  # no file: not re-scored
+    datas: list[bytes] = []
+    paths: list[str] = []
+    present: list[int] = []
+    for k, rel in enumerate(rels):
+        path = os.path.join(root.root, rel)
+        try:
+            data = root.read_path(path)
+        except InputError as exc:
+            outcomes[k] = (None, None, exc.problems)
+            continue
+        if data is not None:
+            datas.append(data)
+            paths.append(path)
+            present.append(k)
+    records, problems = check_records(datas, paths, task_ref.kind)
+    scores = iter(score_records(task_ref, records))
+    for k, data, found in zip(present, datas, problems, strict=True):
+        result: TaskScore | list[Problem] = found or next(scores)
+        if isinstance(result, list):
+            outcomes[k] = (None, None, result)
+        else:
+            outcomes[k] = (result, hashlib.sha256(data).hexdigest(), [])
+    return outcomes
+
+
+def records_digest(records_used: dict[str, str]) -> str:
+    """One sha256 over the records files that were read: sorted 'path sha256' lines."""
+    lines = "".join(f"{p} {h}\n" for p, h in sorted(records_used.items()))
+    return hashlib.sha256(lines.encode()).hexdigest()

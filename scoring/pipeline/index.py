@@ -1,0 +1,108 @@
+"""index.json (SPEC section 7): document assembly, provenance and content hash.
+
+``content_sha256`` is the sha256 of the canonical JSON (sorted keys, no
+white space) of the whole document without ``provenance.generated_at``,
+without ``content_sha256`` itself and without each input's ``path``: the same
+inputs give the same hash wherever they sit on disk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from scoring import __version__
+from scoring.formats.json import canonical_bytes, write_json
+from scoring.formats.results import IndexDocument
+from scoring.pipeline.aggregate import evaluate_run
+from scoring.pipeline.crosscheck import records_digest
+from scoring.pipeline.rules import Checked
+from scoring.pipeline.run import Run
+from scoring.vocab import METRIC_ID, WEIGHTS
+
+
+def content_sha256(document: dict) -> str:
+    """SPEC 7: sha256 over canonical JSON of ``document`` less ``generated_at``, ``content_sha256``
+    and each input's ``path``: the same inputs give the same hash wherever they sit on disk."""
+    prov = {k: v for k, v in document.get("provenance", {}).items() if k not in ("generated_at", "content_sha256")}
+    if "inputs" in prov:
+        prov["inputs"] = {
+            name: {k: v for k, v in entry.items() if k != "path"} for name, entry in prov["inputs"].items()
+        }
+    return hashlib.sha256(canonical_bytes({**document, "provenance": prov})).hexdigest()
+
+
+def provenance(run: Run, records_used: dict[str, str], generated_at: str | None = None) -> dict:
+    inputs: dict[str, dict[str, Any]] = {
+        name: {"path": str(Path(run.input_paths[name]).resolve()), "sha256": digest}
+        for name, digest in sorted(run.sha256.items())
+    }
+    if records_used:
+        assert run.paths.records is not None
+        inputs["records"] = {
+            "path": str(run.paths.records.resolve()),
+            "sha256": records_digest(records_used),
+            "files": len(records_used),
+        }
+    return {
+        "tool_version": __version__,
+        "generated_at": generated_at or datetime.now(UTC).isoformat(timespec="seconds"),
+        "benchmark": run.paths.benchmark_source,
+        "metric_id": METRIC_ID,
+        "weights": dict(WEIGHTS),
+        "solver_reference_id": run.cohort.solver_reference_id,
+        "adoption_rule": run.cohort.adoption_rule,
+        "inputs": inputs,
+    }
+
+
+def build_index(
+    run: Run, thresholds: dict[str, float] | None = None, generated_at: str | None = None, scores: dict | None = None
+) -> dict:
+    """The whole index.json document for a loaded run (raises InputError on rejected input).
+
+    ``scores``, when given, receives the per-instance scores of every re-scored solver attempt.
+    """
+    document, checked = score_run(run, thresholds, generated_at)
+    if scores is not None:
+        scores.update(checked.scores)
+    return document
+
+
+def score_run(
+    run: Run, thresholds: dict[str, float] | None = None, generated_at: str | None = None
+) -> tuple[dict, Checked]:
+    """index.json for a loaded run and the checked rows it was made from (with the re-scored attempts'
+    per-instance scores): what ``compare`` and ``plan`` need beside the document, scored once."""
+    result, checked = evaluate_run(run, thresholds)
+    document = {
+        "metric_id": METRIC_ID,
+        "suite": run.cohort.suite,
+        "solver_protocol": run.cohort.solver_protocol,
+        "solver_reference_id": run.cohort.solver_reference_id,
+        "weights": dict(WEIGHTS),
+        "status": result["status"],
+        "models": result["models"],
+        "ranks": result["ranks"],
+        "ignored_rows": result["ignored_rows"],
+        "provenance": provenance(run, checked.records_used, generated_at),
+    }
+    del result
+    # the shape, checked; content_sha256 is left out of its own hash, so it holds a stand-in until then
+    document["provenance"]["content_sha256"] = "0" * 64
+    typed = msgspec.convert(document, IndexDocument)
+    del document  # let the aggregated dicts go before their copy is made (a large cohort's peak memory)
+    document = msgspec.to_builtins(typed)
+    del typed
+    document["provenance"]["content_sha256"] = content_sha256(document)
+    return document, checked
+
+
+def write_index(path: Path, document: dict) -> None:
+    """The one writer of index.json, used by ``tcsexam score`` and the dashboard's export. Its numbers
+    are checked where they are made (``aggregate``, ``uncertainty``, ``ranks``: SPEC 13)."""
+    write_json(path, document, finite=True)

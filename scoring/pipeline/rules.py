@@ -1,0 +1,176 @@
+"""The rejection rules of SPEC section 4 over a run's rows, and the R2 value ranges.
+
+``check_rules`` collects every problem rather than stopping at the first, and
+sorts the rows into those aggregated per model and those ignored.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from scoring.errors import Problems
+from scoring.formats.inputs import AttemptRow
+from scoring.pipeline.run import Run
+from scoring.pipeline.solver import TaskScore
+from scoring.vocab import TRACK_SCORE_TYPE
+
+
+def score_in_range(track: str, score: float) -> str | None:
+    """R2: the values that may enter the index; returns why ``score`` may not, or None."""
+    if not math.isfinite(score):
+        return f"score must be finite, got {score!r}"
+    if track in ("theorem", "conjecture"):
+        if score not in (0.0, 1.0):
+            return (
+                f"a {track} score is 1 (complete proof accepted) or 0, got {score!r}; "
+                "partial credit must be converted to 0"
+            )
+    elif track == "solver":
+        if not 0.0 <= score <= 1.0:
+            return f"a solver relative score lies in [0, 1], got {score!r}"
+    elif score < 0.0:
+        return f"a construction reward is >= 0, got {score!r}"
+    return None
+
+
+# How alike an ignored row's name and a name of the cohort or suite must be (difflib's ratio) for the
+# row to be taken for a typo: 'thm-sensitivty' / 'thm-sensitivity' 0.97, 'maxcut-mqlb' / 'maxcut-mqlib'
+# 0.96; the demo's extra model 'atlas-70b-draft' / 'atlas-70b' 0.75 is not one.
+CLOSE_NAME_CUTOFF = 0.8
+
+
+class CloseNames:
+    """The name of ``names`` closest to a given one, when it is close enough to be what was meant
+    (``CLOSE_NAME_CUTOFF``); remembered per name, as an ignored name is usually on many rows."""
+
+    def __init__(self, names: Iterable[str]):
+        self.names = sorted(names)
+        self.seen: dict[str, str | None] = {}
+
+    def __call__(self, name: str) -> str | None:
+        if name not in self.seen:
+            close = difflib.get_close_matches(name, self.names, n=1, cutoff=CLOSE_NAME_CUTOFF)
+            self.seen[name] = close[0] if close else None
+        return self.seen[name]
+
+
+@dataclass(frozen=True)
+class Ignored:
+    """A row not aggregated (SPEC 4, last rules): why, and the cohort model or suite item whose name
+    is close to the row's (a likely typo), if any."""
+
+    row: AttemptRow
+    reason: str
+    did_you_mean: str | None = None
+
+
+@dataclass
+class Checked:
+    """Rows sorted into those aggregated per model and those ignored (SPEC 4, last rules)."""
+
+    by_model: dict[str, list[AttemptRow]]
+    ignored: list[Ignored]
+    records_used: dict[str, str] = field(default_factory=dict)  # relative path -> sha256
+    scores: dict[tuple[str, str, str], TaskScore] = field(default_factory=dict)  # (model, item, attempt) re-scored
+
+
+def check_rules(run: Run) -> tuple[Checked, Problems]:
+    """Every rejection rule of SPEC 4 over all rows: the rows sorted per model and the problems
+    found (the caller adds the records cross-check's, then rejects)."""
+    problems = Problems()
+    problems.extend(run.problems)
+    file = str(run.paths.attempts)
+    cohort, suite = run.cohort, run.suite
+    track_of = {t.item: t.track for t in suite.tasks}
+
+    for model, plan in cohort.models.items():
+        for item in plan.attempts_per_item:
+            if item not in track_of:
+                problems.add(
+                    run.paths.cohort,
+                    f"models.{model}.attempts_per_item",
+                    item,
+                    f"item '{item}' is not in suite '{suite.suite}'",
+                )
+
+    first_line: dict[tuple, int] = {}
+    by_model: dict[str, list[AttemptRow]] = defaultdict(list)
+    ignored: list[Ignored] = []
+    close_model, close_item = CloseNames(cohort.models), CloseNames(track_of)
+    for row in run.attempts.rows:
+        where = f"line {row.line}"
+        if row.key in first_line:
+            problems.add(
+                file,
+                where,
+                "attempt",
+                f"duplicate attempt '{row.attempt}' of ({row.model}, {row.track}, "
+                f"{row.item}); first at line {first_line[row.key]}",
+            )
+            continue
+        first_line[row.key] = row.line
+        if row.score_type != TRACK_SCORE_TYPE[row.track]:
+            problems.add(
+                file,
+                where,
+                "score_type",
+                f"a {row.track} row takes score_type '{TRACK_SCORE_TYPE[row.track]}', got '{row.score_type}'",
+            )
+        if row.track == "solver" and not row.solver_protocol:
+            problems.add(file, where, "solver_protocol", "a solver row declares 'online' or 'offline'")
+        if row.item in track_of and track_of[row.item] != row.track:
+            problems.add(
+                file,
+                where,
+                "track",
+                f"item '{row.item}' is a {track_of[row.item]} task in suite "
+                f"'{suite.suite}', the row says '{row.track}'",
+            )
+            continue
+        if row.model not in cohort.models:
+            ignored.append(Ignored(row, "model not in cohort", close_model(row.model)))
+            continue
+        if row.item not in track_of:
+            ignored.append(Ignored(row, f"item not in suite '{suite.suite}'", close_item(row.item)))
+            continue
+        by_model[row.model].append(row)
+        if not row.adopted:
+            continue
+        if row.track == "solver" and row.solver_protocol and row.solver_protocol != cohort.solver_protocol:
+            problems.add(
+                file,
+                where,
+                "solver_protocol",
+                f"adopted solver row is '{row.solver_protocol}' but the "
+                f"cohort's protocol is '{cohort.solver_protocol}'",
+            )
+        if row.track == "solver" and row.reference_id and row.reference_id != cohort.solver_reference_id:
+            problems.add(
+                file,
+                where,
+                "reference_id",
+                f"row was scored against '{row.reference_id}', the cohort declares '{cohort.solver_reference_id}'",
+            )
+        if row.score is not None:
+            why = score_in_range(row.track, row.score)
+            if why:
+                problems.add(file, where, "score", why)
+
+    for model, rows in by_model.items():
+        adopted = Counter(r.item for r in rows if r.adopted)
+        for item, count in adopted.items():
+            planned = cohort.planned(model, item)
+            if count > planned:
+                lines = ", ".join(str(r.line) for r in rows if r.adopted and r.item == item)
+                problems.add(
+                    file,
+                    f"lines {lines}",
+                    "adoption_status",
+                    f"{count} adopted attempts of ({model}, {item}) but {planned} planned",
+                )
+
+    return Checked(dict(by_model), ignored), problems

@@ -1,0 +1,266 @@
+"""Locating and loading a run: benchmark directory, suite manifest, cohort (SPEC section 2)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scoring.errors import InputError, Problem, Problems
+from scoring.formats.attempts import AttemptsTable, load_attempts
+from scoring.formats.inputs import Cohort, SuiteManifest, validate_object
+from scoring.formats.json import parse_json_bytes
+from scoring.pipeline.benchmark import (
+    GIVEN_BENCHMARK,
+    check_reference_identity,
+    is_not_found,
+    locate_benchmark,
+    reference_path,
+    sample_benchmark_notice,
+)
+from scoring.pipeline.reference import LoadedReference, load_reference
+from scoring.safety.files import RecordsRoot, read_regular_file
+from scoring.safety.names import check_name
+from scoring.vocab import TRACKS
+
+SUITE_NAMES = ("lite", "full")
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass
+class RunPaths:
+    attempts: Path
+    cohort: Path
+    records: Path | None
+    benchmark: Path
+    suite: str | None = None  # --suite as given: a name or a path
+    benchmark_source: str = GIVEN_BENCHMARK  # provenance.benchmark: how the benchmark folder was found
+
+
+def resolve_run_paths(
+    run_dir: str | None,
+    *,
+    attempts: str | None = None,
+    cohort: str | None = None,
+    records: str | None = None,
+    benchmark: str | None = None,
+    suite: str | None = None,
+    default_run: Path | None = None,
+) -> RunPaths:
+    """SPEC 2: RUN_DIR (default: the current folder) locates attempts.csv, cohort.json and records/;
+    the options override single paths."""
+    base = Path(run_dir) if run_dir else default_run
+    if base is None and not (attempts and cohort):
+        base = Path(".")
+    if base is not None and not base.exists() and not (attempts and cohort):
+        raise InputError([Problem(str(base), "", "", "run directory not found")])
+    if base is not None and base.exists() and not base.is_dir():
+        raise InputError([Problem(str(base), "", "", "is a file, expected a run directory")])
+    rec: Path | None
+    if records:
+        rec = Path(records)
+        if not rec.is_dir():
+            raise InputError([Problem(records, "", "", "records directory not found")])
+    else:
+        rec = base / "records" if base is not None and (base / "records").is_dir() else None
+    if base is None:  # then both --attempts and --cohort were given (checked above)
+        assert attempts and cohort
+        base = Path(".")
+    bench, source = locate_benchmark(benchmark)
+    return RunPaths(
+        attempts=Path(attempts) if attempts else base / "attempts.csv",
+        cohort=Path(cohort) if cohort else base / "cohort.json",
+        records=rec,
+        benchmark=bench,
+        suite=suite,
+        benchmark_source=source,
+    )
+
+
+def load_suite_file(path: Path) -> tuple[SuiteManifest, bytes]:
+    """SPEC 2.1: unique item names, every track has at least one task."""
+    file = str(path)
+    data = read_regular_file(path, "suite manifest")
+    suite = validate_object(SuiteManifest, parse_json_bytes(data, file), file)
+    problems = Problems()
+    name_problem = check_name(suite.suite, "suite")
+    if name_problem:
+        problems.add(file, "", "suite", name_problem)
+    seen: dict[str, int] = {}
+    for i, task in enumerate(suite.tasks):
+        name_problem = check_name(task.item, "item")
+        if name_problem:
+            problems.add(file, f"tasks[{i}]", "item", name_problem)
+        if task.item in seen:
+            problems.add(
+                file, f"tasks[{i}]", "item", f"duplicate item '{task.item}' (first at tasks[{seen[task.item]}])"
+            )
+        seen.setdefault(task.item, i)
+    present = {t.track for t in suite.tasks}
+    for track in TRACKS:
+        if track not in present:
+            problems.add(file, "", "tasks", f"track '{track}' has no task: every track needs at least one")
+    problems.raise_if_any()
+    return suite, data
+
+
+def load_cohort_file(path: Path) -> tuple[Cohort, bytes]:
+    file = str(path)
+    data = read_regular_file(path, "cohort file")
+    cohort = validate_object(Cohort, parse_json_bytes(data, file), file)
+    check_cohort_names(cohort, file)
+    return cohort, data
+
+
+def check_cohort_names(cohort: Cohort, file: str) -> None:
+    """SPEC 13 and README "Safety": the suite, the reference id, every model name and every item
+    of ``attempts_per_item`` are names; an empty one, or one with surrounding white space (no
+    attempts-table cell can match it), or one that could leave its folder is rejected."""
+    problems = Problems()
+    for value, kind, where, field_name in (
+        (cohort.suite, "suite", "", "suite"),
+        (cohort.solver_reference_id, "reference id", "", "solver_reference_id"),
+    ):
+        problem = check_name(value, kind)
+        if problem:
+            problems.add(file, where, field_name, problem)
+    for model, plan in cohort.models.items():
+        problem = check_name(model, "model")
+        if problem:
+            problems.add(file, "models", model, problem)
+        for item in plan.attempts_per_item or {}:
+            problem = check_name(item, "item")
+            if problem:
+                problems.add(file, f"models.{model}.attempts_per_item", item, problem)
+    problems.raise_if_any()
+
+
+def benchmark_notice(paths: RunPaths) -> str | None:
+    """The synthetic-sample rule (SPEC 2) for a run not loaded yet: its notice line, None, or a
+    UsageError; a cohort that cannot be read is left for the load to report."""
+    try:
+        cohort, _ = load_cohort_file(paths.cohort)
+    except InputError:
+        return None
+    return sample_benchmark_notice(paths.benchmark_source, paths.benchmark, cohort.solver_reference_id)
+
+
+def _checked(name: str, kind: str) -> str:
+    problem = check_name(name, kind)
+    if problem:  # the loaders reject such names where they are read: here it is a bug
+        raise ValueError(problem)
+    return name
+
+
+def suite_path(benchmark: Path, name: str) -> Path:
+    """BENCHMARK/suites/<name>.json for a suite name already checked (SPEC 13)."""
+    return benchmark / "suites" / f"{_checked(name, 'suite')}.json"
+
+
+@dataclass
+class Run:
+    """Everything a score needs, loaded and individually validated."""
+
+    paths: RunPaths
+    suite: SuiteManifest
+    suite_path: Path
+    cohort: Cohort
+    attempts: AttemptsTable
+    reference: LoadedReference | None
+    sha256: dict[str, str] = field(default_factory=dict)  # input name -> sha256
+    input_paths: dict[str, Path] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)  # row-level problems still to report
+    records_root: RecordsRoot | None = None  # SPEC 13: the one way into records/ for this load
+    notices: list[str] = field(default_factory=list)  # lines for standard error (the synthetic sample)
+
+
+def load_run(paths: RunPaths) -> Run:
+    """Load every input of a run. Problems of all files are collected and raised together."""
+    problems = Problems()
+    sha: dict[str, str] = {}
+    where: dict[str, Path] = {}
+
+    cohort = attempts = suite = None
+    notices: list[str] = []
+    missing = 0  # of the cohort and the attempts table: both missing is no run at all
+    try:
+        cohort, data = load_cohort_file(paths.cohort)
+        sha["cohort"], where["cohort"] = sha256_bytes(data), paths.cohort
+    except InputError as exc:
+        problems.extend(exc.problems)
+        missing += is_not_found(exc)
+    if cohort is not None:  # SPEC 2: before anything else is read
+        notice = sample_benchmark_notice(paths.benchmark_source, paths.benchmark, cohort.solver_reference_id)
+        notices += [notice] if notice else []
+    try:
+        attempts = load_attempts(paths.attempts)
+        sha["attempts"], where["attempts"] = attempts.sha256, paths.attempts
+    except InputError as exc:
+        problems.extend(exc.problems)
+        missing += is_not_found(exc)
+    if missing == 2 and paths.attempts.parent == paths.cohort.parent:
+        problems.add(
+            paths.cohort.parent,
+            "",
+            "",
+            "no run here: a run folder holds cohort.json and attempts.csv (docs/formats.md); "
+            "tcsexam demo DIR makes one to try",
+        )
+
+    # SPEC 6: the suite comes from the cohort; a --suite that disagrees is a rejection.
+    spath: Path | None = None
+    if paths.suite and paths.suite not in SUITE_NAMES:
+        spath = Path(paths.suite)
+    elif cohort is not None:
+        if paths.suite and paths.suite != cohort.suite:
+            problems.add(
+                paths.cohort, "", "suite", f"cohort declares suite '{cohort.suite}' but --suite says '{paths.suite}'"
+            )
+        spath = suite_path(paths.benchmark, cohort.suite)
+    elif paths.suite:
+        spath = suite_path(paths.benchmark, paths.suite)
+    if spath is not None:
+        try:
+            suite, data = load_suite_file(spath)
+            sha["suite"], where["suite"] = sha256_bytes(data), spath
+            if cohort is not None and suite.suite != cohort.suite:
+                problems.add(
+                    spath, "", "suite", f"manifest is suite '{suite.suite}' but the cohort declares '{cohort.suite}'"
+                )
+        except InputError as exc:
+            problems.extend(exc.problems)
+
+    reference = None
+    if paths.records is not None and cohort is not None:
+        rpath = reference_path(benchmark=paths.benchmark, reference_id=cohort.solver_reference_id, suite=cohort.suite)
+        try:
+            try:
+                reference = load_reference(rpath)
+            except InputError as exc:
+                if not is_not_found(exc):
+                    raise
+                raise InputError(
+                    [
+                        Problem(
+                            str(rpath),
+                            "",
+                            "",
+                            f"reference '{cohort.solver_reference_id}' for suite "
+                            f"'{cohort.suite}' not found: needed to re-score the records",
+                        )
+                    ]
+                ) from None
+            check_reference_identity(reference, cohort.solver_reference_id, cohort.suite)
+            sha["reference"], where["reference"] = reference.sha256, rpath
+        except InputError as exc:
+            problems.extend(exc.problems)
+
+    problems.raise_if_any()
+    assert cohort is not None and attempts is not None and suite is not None and spath is not None
+    records_root = RecordsRoot(paths.records) if paths.records is not None else None
+    return Run(
+        paths, suite, spath, cohort, attempts, reference, sha, where, list(attempts.problems), records_root, notices
+    )

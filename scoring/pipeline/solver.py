@@ -1,0 +1,173 @@
+"""Solver scores: each instance's z and Phi against the reference, a task's score, and the
+``solver-score`` output document."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from itertools import repeat
+from pathlib import Path
+
+import numpy as np
+from scipy.special import ndtr
+
+from scoring.errors import InputError, Problem
+from scoring.formats.records import MAX_LISTED, Records, read_records, status_names
+from scoring.formats.results import InstanceResult, SolverScoreOutput, encode
+from scoring.pipeline.reference import TaskReference
+from scoring.safety.files import read_regular_file
+
+
+@dataclass
+class TaskScore:
+    """Scores of one attempt of one task, aligned with the reference's scored instances."""
+
+    ref: TaskReference
+    codes: np.ndarray  # uint8 codes into RECORD_STATUSES
+    A: np.ndarray  # NaN where the status is a failure
+    z: np.ndarray  # NaN where the status is a failure
+    phi: np.ndarray
+    relative_score: float
+    unscored_instances: list[str]
+
+    @property
+    def status(self) -> list[str]:
+        return status_names(self.codes)
+
+
+def score_attempt_bytes(ref: TaskReference, data: bytes, file: str) -> TaskScore:
+    """A records file's bytes scored against its task (SPEC 3): the one scoring of an attempt, as
+    ``solver-score`` and ``fill`` (SPEC 10) both do it; raises InputError naming its problems."""
+    return score_task(ref, read_records(data, file, ref.kind))
+
+
+def score_file(ref: TaskReference, path: Path) -> TaskScore:
+    """One records file on disk scored against its task (``score_attempt_bytes``)."""
+    return score_attempt_bytes(ref, read_regular_file(path, "records file"), str(path))
+
+
+def instance_z(A: np.ndarray, mu: np.ndarray, scale: np.ndarray, direction: str) -> np.ndarray:
+    """SPEC 3: z = (A - mu)/scale when maximizing, (mu - A)/scale when minimizing."""
+    return (A - mu) / scale if direction == "maximize" else (mu - A) / scale
+
+
+def instance_phi(z: np.ndarray) -> np.ndarray:
+    """SPEC 3: instance score Phi(z), the standard normal CDF; a failure (z NaN) scores 0."""
+    phi = ndtr(z)
+    phi[np.isnan(z)] = 0.0
+    return phi
+
+
+def score_records(ref: TaskReference, records: Records) -> list[TaskScore | list[Problem]]:
+    """Score every file of ``records`` against its task (SPEC 3), all files as one matrix: per
+    file its TaskScore, or its problems. Every scored reference instance needs a record (else the
+    file is rejected); records of other instances are listed as unscored."""
+    n, files = ref.n_scored, len(records.files)
+    at = np.fromiter(map(ref.position.get, records.names, repeat(-1)), dtype=np.int64, count=len(records.names))
+    of_file = np.repeat(np.arange(files), np.diff(records.bounds))
+    scored = at >= 0
+    take = np.full((files, n), -1, dtype=np.int64)  # record of each file and scored instance
+    take[of_file[scored], at[scored]] = np.flatnonzero(scored)
+    A = np.append(records.A, np.nan)[take]  # -1 (no record) takes the NaN at the end
+    codes = np.append(records.codes, np.uint8(0))[take]
+    with np.errstate(over="ignore"):
+        z = instance_z(A, ref.mu, ref.scale, ref.direction)
+    phi = instance_phi(z)
+    lacking: list[bool] = np.asarray((take < 0).any(axis=1)).tolist()
+    overflowing: list[bool] = np.asarray(np.isinf(z).any(axis=1)).tolist()
+    starts = records.bounds.tolist()
+    out: list[TaskScore | list[Problem]] = []
+    for k, file in enumerate(records.files):
+        if lacking[k]:
+            missing = np.flatnonzero(take[k] < 0)
+            listed = ", ".join(ref.names[i] for i in missing[:MAX_LISTED])
+            more = f" and {missing.size - MAX_LISTED} more" if missing.size > MAX_LISTED else ""
+            message = f"{missing.size} scored instance(s) of task '{ref.task}' have no record: {listed}{more}"
+            out.append([Problem(file, "", "instance", message)])
+        elif overflowing[k]:
+            i = int(np.flatnonzero(np.isinf(z[k]))[0])
+            record = int(take[k, i]) - starts[k]
+            out.append(
+                [
+                    Problem(
+                        file,
+                        f"record {record} ('{ref.names[i]}')",
+                        "A",
+                        f"z = (A - mu)/scale overflows (A={A[k, i]!r}, mu={ref.mu[i]!r}, scale={ref.scale[i]!r})",
+                    )
+                ]
+            )
+        else:
+            unscored = [records.names[j] for j in np.flatnonzero(~scored[starts[k] : starts[k + 1]]) + starts[k]]
+            relative = math.fsum(phi[k].tolist()) / n
+            out.append(TaskScore(ref, codes[k], A[k], z[k], phi[k], relative, unscored))
+    return out
+
+
+def score_task(ref: TaskReference, records: Records) -> TaskScore:
+    """Score one attempt (the one-file case of ``score_records``); raises InputError naming its
+    problems."""
+    (result,) = score_records(ref, records)
+    if isinstance(result, list):
+        raise InputError(result)
+    return result
+
+
+def solver_score_output(score: TaskScore, suite: str, reference_id: str) -> SolverScoreOutput:
+    """SPEC 7, solver-score output: one row per scored instance, A and z null for a failure."""
+    ref = score.ref
+    failed = np.flatnonzero(np.isnan(score.z)).tolist()
+    A, z = score.A.tolist(), score.z.tolist()
+    for i in failed:
+        A[i] = z[i] = None
+    rows = list(
+        map(
+            InstanceResult,
+            ref.names,
+            status_names(score.codes),
+            A,
+            ref.mu.tolist(),
+            ref.s.tolist(),
+            ref.scale.tolist(),
+            z,
+            score.phi.tolist(),
+        )
+    )
+    return SolverScoreOutput(
+        ref.task,
+        suite,
+        reference_id,
+        ref.kind,  # type: ignore[arg-type]
+        ref.direction,  # type: ignore[arg-type]
+        score.relative_score,
+        ref.n_scored,
+        rows,
+        score.unscored_instances,
+    )
+
+
+COMPACT_ABOVE = 100_000
+
+
+def solver_score_bytes(score: TaskScore, suite: str, reference_id: str) -> bytes | bytearray:
+    """The solver-score file's bytes (SPEC 7), as `solver-score` and `fill` write it: indented,
+    or compact above COMPACT_ABOVE scored instances (indenting doubles a large file's size)."""
+    if not output_is_finite(score):  # pragma: no cover - guarded by the input checks
+        raise ValueError("a non-finite number reached the output")
+    pretty = score.ref.n_scored <= COMPACT_ABOVE
+    return encode(solver_score_output(score, suite, reference_id), pretty=pretty)
+
+
+def output_is_finite(score: TaskScore) -> bool:
+    """Checks the arrays that go into the output, so the writer can skip its walk."""
+    ok = ~np.isnan(score.z)
+    ref = score.ref
+    return bool(
+        np.isfinite(score.z[ok]).all()
+        and np.isfinite(score.A[ok]).all()
+        and np.isfinite(score.phi).all()
+        and np.isfinite(ref.mu).all()
+        and np.isfinite(ref.s).all()
+        and np.isfinite(ref.scale).all()
+        and math.isfinite(score.relative_score)
+    )

@@ -1,0 +1,134 @@
+"""attempts.csv at field level: edit the given cells of given rows, keeping every other byte."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_FIELD_END = re.compile(r"[,\r\n]")
+
+
+@dataclass
+class CsvRecord:
+    """One CSV record of the text: each field's span (raw, quotes included) and unquoted value."""
+
+    spans: list[tuple[int, int]]
+    values: list[str]
+    end: int  # where the record's line terminator (or the text) starts
+
+
+def scan_csv(text: str) -> list[CsvRecord]:
+    """Split ``text`` into records as Python's csv module (excel dialect, non-strict) reads it,
+    keeping where every field sits, so that a field can be replaced without touching the rest."""
+    records: list[CsvRecord] = []
+    i, n = 0, len(text)
+    while i < n:
+        spans: list[tuple[int, int]] = []
+        values: list[str] = []
+        while True:
+            start = i
+            if i < n and text[i] == '"':
+                i += 1
+                buf = []
+                while i < n:
+                    c = text[i]
+                    if c == '"':
+                        if i + 1 < n and text[i + 1] == '"':
+                            buf.append('"')
+                            i += 2
+                            continue
+                        i += 1
+                        break
+                    buf.append(c)
+                    i += 1
+                m = _FIELD_END.search(text, i)
+                j = m.start() if m else n
+                buf.append(text[i:j])  # non-strict: text after the closing quote belongs to the field
+                i = j
+                value = "".join(buf)
+            else:
+                m = _FIELD_END.search(text, i)
+                j = m.start() if m else n
+                value = text[i:j]
+                i = j
+            spans.append((start, i))
+            values.append(value)
+            if i < n and text[i] == ",":
+                i += 1
+                continue
+            break
+        end = i
+        if i < n and text[i] == "\r":
+            i += 1
+            if i < n and text[i] == "\n":
+                i += 1
+        elif i < n and text[i] == "\n":
+            i += 1
+        records.append(CsvRecord(spans, values, end))
+    return records
+
+
+def csv_cell(value: str, was_quoted: bool) -> str:
+    """A cell as written back: quoted when the old one was, or when the value needs it."""
+    if was_quoted or any(c in value for c in ',"\r\n') or value != value.strip():
+        return '"' + value.replace('"', '""') + '"'
+    return value
+
+
+def edited_text(text: str, columns: list[str], rows, edits: dict[int, dict[str, str]]) -> str:
+    """attempts.csv with the fields of ``edits`` (row line -> column -> new value) replaced and,
+    when the header has no ``reference_id``, that column appended (empty on rows not filled)."""
+    records = scan_csv(text)
+    append = "reference_id" not in columns
+    index = {c: i for i, c in enumerate(columns)}
+    data = [r for r in records[1:] if "".join(r.values).strip()]  # blank records are skipped, as the reader does
+    if len(data) != len(rows):  # pragma: no cover - the reader and the scanner disagree: never write
+        raise ValueError("attempts.csv: the field scanner and the CSV reader disagree on the rows")
+    by_record: dict[int, dict[str, str]] = {}
+    for rec, row in zip(data, rows, strict=True):
+        cells = [v.strip() for v in rec.values]
+        if (cells[index["model"]], cells[index["item"]], cells[index["attempt"]]) != (row.model, row.item, row.attempt):
+            raise ValueError(
+                f"attempts.csv line {row.line}: the field scanner and the CSV reader disagree"
+            )  # pragma: no cover
+        if row.line in edits:
+            by_record[id(rec)] = edits[row.line]
+    pieces: list[str] = []
+    pos = 0
+    for k, rec in enumerate(records):
+        changes = by_record.get(id(rec), {})
+        # the cells of a row in the order they sit in the line, whatever the order of the columns
+        spans = sorted((rec.spans[index[column]], value) for column, value in changes.items() if column in index)
+        if spans:
+            pieces.append(text[pos : rec.spans[0][0]])
+            pos = rec.spans[0][0]
+            first = len(pieces)
+            for (start, end), value in spans:
+                pieces.append(text[pos:start])
+                pieces.append(csv_cell(value, text.startswith('"', start) and end > start))
+                pos = end
+            pieces.append(text[pos : rec.end])
+            pos = rec.end
+            check_edited_record("".join(pieces[first:]), rec, index, changes)
+        if append and (k == 0 or "".join(rec.values).strip()):
+            pieces.append(text[pos : rec.end])
+            pos = rec.end
+            if k == 0:
+                pieces.append(",reference_id")
+            else:
+                pieces.append("," + csv_cell(changes.get("reference_id", ""), False))
+    pieces.append(text[pos:])
+    return "".join(pieces)
+
+
+def check_edited_record(new: str, rec: CsvRecord, index: dict[str, int], changes: dict[str, str]) -> None:
+    """The last guard before a write: the edited record reads back as the old one with only the
+    edited cells changed (same number of fields), else a ValueError (an internal error: never
+    written)."""
+    expected = list(rec.values)
+    for column, value in changes.items():
+        if column in index:
+            expected[index[column]] = value
+    got = [r.values for r in scan_csv(new)]
+    if got != [expected]:  # pragma: no cover - a bug of the edit: never write
+        raise ValueError(f"attempts.csv: an edited row does not read back as intended ({got!r} != {expected!r})")

@@ -1,0 +1,1 @@
+"""What is made from a scored run or from index.json files: comparisons, plans, tables, diffs, verification."""

@@ -1,0 +1,69 @@
+"""Paired comparison of two models (SPEC sections 9, 12.2 and 12.3, `tcsexam compare`).
+
+``compare_models`` reads an index.json document: the per-task differences A − B
+over the tasks both models have scored, per track the task-clustered t interval
+of the mean difference, and for the index the weighted sum with
+Welch–Satterthwaite degrees of freedom (``differences.paired_comparison``, the
+one place of that rule). ``compare_run`` adds what only the loaded run holds:
+the per-instance counts of the solver tasks, from the Phi arrays the records
+cross-check re-scored, and the MDE, from each attempt's score.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from scoring.errors import InputError, Problem
+from scoring.formats.results import CompareDocument
+from scoring.pipeline.aggregate import attempt_scores, instance_phi
+from scoring.pipeline.rules import Checked
+from scoring.stats.differences import instance_differences, paired_comparison, task_means_of
+from scoring.stats.planning import mde
+from scoring.stats.uncertainty import LEVEL, METHOD
+from scoring.vocab import TRACKS, WEIGHTS
+
+
+def check_pair(document: dict, a: str, b: str) -> None:
+    """Both models in the cohort and different (rejected input otherwise, named by ``--models``)."""
+    unknown = [m for m in (a, b) if m not in document["models"]]
+    if unknown:
+        known = ", ".join(document["models"])
+        raise InputError([Problem("--models", "", m, f"model not in the cohort (models: {known})") for m in unknown])
+    if a == b:
+        raise InputError([Problem("--models", "", b, "compare two different models")])
+
+
+def compare_models(document: dict, a: str, b: str) -> dict:
+    """SPEC 9 and 12.2 ``tasks`` from an index.json document: the same formulas as the ``ci`` block,
+    on paired per-task differences."""
+    check_pair(document, a, b)
+    models = document["models"]
+    paired = paired_comparison(task_means_of(models[a]), task_means_of(models[b]), WEIGHTS)
+    return {
+        "models": [a, b],
+        "method": METHOD,
+        "level": LEVEL,
+        "difference": f"{a} - {b}",
+        "tracks": paired["tracks"],
+        "index": paired["index"],
+        "tasks": paired["tasks"],
+    }
+
+
+def compare_run(document: dict, checked: Checked, a: str, b: str) -> dict:
+    """The whole ``compare`` output (SPEC 9, 12.2, 12.3): ``compare_models`` plus ``instances`` (from the
+    per-instance Phi of every re-scored adopted attempt in ``checked``) and ``mde`` (from each valid
+    adopted attempt's score). ``document`` and ``checked`` come from one ``output.score_run``."""
+    result = compare_models(document, a, b)
+    rows_a, rows_b = checked.by_model.get(a, []), checked.by_model.get(b, [])
+    result["instances"] = instance_differences(
+        document["models"][a]["tasks"], instance_phi(checked, a, rows_a), instance_phi(checked, b, rows_b)
+    )
+    scores_a = attempt_scores(document["models"][a], rows_a)
+    scores_b = attempt_scores(document["models"][b], rows_b)
+    paired: dict[str, list[tuple[list[float], list[float]]]] = {t: [] for t in TRACKS}
+    for item, (track, xs) in scores_a.items():
+        if item in scores_b:
+            paired[track].append((xs, scores_b[item][1]))
+    result["mde"] = mde(paired, WEIGHTS)
+    return msgspec.to_builtins(msgspec.convert(result, CompareDocument))  # the shape, checked

@@ -1,0 +1,1 @@
+"""Safety rules for inputs strangers wrote: names are data, files are files (docs/safety.md)."""

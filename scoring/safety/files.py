@@ -1,0 +1,176 @@
+"""Only regular files are read (a FIFO, a device or a folder is rejected without blocking), and a
+(model, item, attempt) becomes a path under records/ in one place only."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+
+from scoring.errors import InputError, Problem
+from scoring.safety.names import check_name
+
+
+def _kind_of(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _not_regular(path: str, what: str, mode: int) -> InputError:
+    return InputError([Problem(path, "", "", f"is {_kind_of(mode)}, expected a {what} (a regular file)")])
+
+
+def _os_problem(path: str, what: str, exc: OSError) -> InputError:
+    if isinstance(exc, (FileNotFoundError, NotADirectoryError)):
+        if os.path.lexists(path):
+            return InputError([Problem(path, "", "", f"{what} is a symbolic link to nothing")])
+        return InputError([Problem(path, "", "", f"{what} not found")])
+    if isinstance(exc, PermissionError):
+        return InputError([Problem(path, "", "", f"cannot read {what}: permission denied")])
+    if exc.errno == errno.ELOOP:
+        return InputError([Problem(path, "", "", f"cannot read {what}: too many levels of symbolic links")])
+    return InputError([Problem(path, "", "", f"cannot read {what}: {exc.strerror or exc}")])
+
+
+def read_regular_file(path: str | os.PathLike, what: str = "file", max_bytes: int | None = None) -> bytes:
+    """The whole content of the regular file ``path``; anything else is an InputError naming it.
+
+    SPEC 13: a FIFO, a device, a socket or a folder is rejected and never waited on. ``os.stat``
+    first keeps a device from even being opened (opening one can have effects); the open uses
+    O_NONBLOCK (a FIFO swapped in after the stat opens at once instead of blocking) and the
+    ``fstat`` of the open descriptor is what decides, so the check and the read concern the same
+    file. A symlink is followed: one to /dev/zero is a device and rejected. ``max_bytes`` (None:
+    no cap) rejects a larger file, and a file that grows past it while being read.
+    """
+    return _read_regular(path, what, max_bytes)[0]
+
+
+Stamp = tuple[int, int, int, int, int]  # st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns
+
+
+def stamp_of(st: os.stat_result) -> Stamp:
+    """What changes when a file is edited in place or replaced: the ``unchanged`` of ``write_atomic``."""
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def read_regular_file_stamped(path: str | os.PathLike, what: str = "file") -> tuple[bytes, Stamp]:
+    """``read_regular_file`` and the stamp of the file as it was opened (before the read): give it
+    to ``write_atomic(..., unchanged=stamp)`` to replace the file only when nothing else wrote to
+    it meanwhile (an edit during the read changes the stamp too)."""
+    data, st = _read_regular(path, what, None)
+    return data, stamp_of(st)
+
+
+def _read_regular(path: str | os.PathLike, what: str, max_bytes: int | None) -> tuple[bytes, os.stat_result]:
+    file = os.fspath(path)
+    try:
+        mode = os.stat(file).st_mode
+        if not stat.S_ISREG(mode):
+            raise _not_regular(file, what, mode)
+        fd = os.open(file, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise _os_problem(file, what, exc) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise _not_regular(file, what, st.st_mode)
+        size = st.st_size
+        if max_bytes is not None and size > max_bytes:
+            raise InputError([Problem(file, "", "", f"{what} is {size} bytes, more than the {max_bytes} allowed")])
+        chunks = []
+        total = 0
+        limit = (max_bytes + 1) if max_bytes is not None else None
+        while True:
+            chunk = os.read(fd, 1 << 24 if limit is None else min(1 << 24, limit - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if limit is not None and total >= limit:
+                raise InputError([Problem(file, "", "", f"{what} grew past the {max_bytes} bytes allowed")])
+        return b"".join(chunks), st
+    except OSError as exc:
+        raise _os_problem(file, what, exc) from None
+    finally:
+        os.close(fd)
+
+
+def read_regular_file_if_present(path: str | os.PathLike, what: str = "file") -> bytes | None:
+    """Like ``read_regular_file``, but None when nothing at all is at ``path`` (SPEC 13: a records
+    file is optional, and read only when it is a regular file). A folder, FIFO, device or a
+    symbolic link to nothing where the file belongs is a problem, never "no file"."""
+    file = os.fspath(path)
+    if not os.path.lexists(file):
+        return None
+    return read_regular_file(file, what)
+
+
+def records_file(root: str, model: str, item: str, attempt: str) -> str:
+    """The path of the records file of one attempt: ``root/<model parts>/<item>/<attempt>.json``.
+
+    SPEC 13 / 2.3. Each name is checked with ``check_name`` first (a bad one raises ValueError with
+    the problem: the loaders report it on the attempts-table line, so here it is a bug), which
+    keeps the path lexically inside ``root``.
+    """
+    for value, kind in ((model, "model"), (item, "item"), (attempt, "attempt")):
+        problem = check_name(value, kind)
+        if problem:
+            raise ValueError(problem)
+    return os.path.join(root, model, item, attempt + ".json")
+
+
+class RecordsRoot:
+    """The records folder of one load, the one way to find and read a records file (SPEC 13, 2.3).
+
+    README "Safety": a records file that is, or sits under, a symbolic link pointing out of the
+    records folder is rejected (a run cannot make the tool read, hash and report files elsewhere
+    on the machine); links that stay inside are followed, and the records folder itself may be a
+    link (resolved once). The real path of each folder is computed once per load (the files of
+    a run share few folders); make a new RecordsRoot for each load. The check is about what the
+    run holds, not about a file swapped while it is being read.
+    """
+
+    def __init__(self, root: str | os.PathLike):
+        self.root = os.fspath(root)
+        self.real_root = os.path.realpath(self.root)
+        self._prefix = self.real_root.rstrip(os.sep) + os.sep
+        self._folders: dict[str, str] = {}
+
+    def path(self, model: str, item: str, attempt: str) -> str:
+        """The records file of one attempt, ``root/<model parts>/<item>/<attempt>.json``."""
+        return records_file(self.root, model, item, attempt)
+
+    def outside(self, path: str) -> str | None:
+        """The problem when the existing ``path`` resolves out of the records folder, else None."""
+        folder, name = os.path.split(path)
+        real_folder = self._folders.get(folder)
+        if real_folder is None:
+            real_folder = self._folders[folder] = os.path.realpath(folder)
+        real = os.path.join(real_folder, name)
+        if os.path.islink(real):
+            real = os.path.realpath(real)
+        if real.startswith(self._prefix):
+            return None
+        return f"records file resolves to {real}, outside the records folder {self.real_root}"
+
+    def read(self, model: str, item: str, attempt: str) -> tuple[str, bytes | None]:
+        """The path of one attempt's records file and its bytes (None when there is no file); a
+        folder, FIFO, device, link to nothing or link out of the records folder is a problem."""
+        path = self.path(model, item, attempt)
+        return path, self.read_path(path)
+
+    def read_path(self, path: str) -> bytes | None:
+        """``read`` for a path already made by ``path``."""
+        if not os.path.lexists(path):
+            return None
+        problem = self.outside(path)
+        if problem:
+            raise InputError([Problem(path, "", "", problem)])
+        return read_regular_file(path, "records file")

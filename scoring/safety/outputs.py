@@ -1,0 +1,344 @@
+"""Outputs: never an input, a device, a FIFO or a folder; written atomically, through a symbolic link
+to the file it names, keeping that file's owner and mode; no temporary file left on a signal."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import signal
+import stat
+import sys
+import tempfile
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import ClassVar
+
+from scoring.errors import InputError, Problem
+from scoring.safety.files import Stamp, _kind_of, stamp_of
+
+
+def output_argument(text: str) -> str:
+    """argparse ``type=`` of every ``--output``: an empty value is a usage error (exit 2)."""
+    if text == "":
+        raise argparse.ArgumentTypeError("an empty --output names no file: give a FILE, or - for standard output")
+    return text
+
+
+def check_output(
+    path: str | os.PathLike, inputs: Iterable[str | os.PathLike] = (), folders: Iterable[str | os.PathLike] = ()
+) -> Path | None:
+    """Check an output before anything is computed or written; None means standard output (``-``).
+
+    SPEC 13: an InputError (exit 1, nothing touched) when ``path`` is a folder, a FIFO, a device
+    or a socket (after following links), when it is the same file as one of ``inputs`` (same
+    st_dev and st_ino: a hard link, a symbolic link or another spelling of an input is caught),
+    when it lies inside one of ``folders`` (input folders such as records/, where any new
+    file could be an input; after resolving links), or when ``write_atomic`` would refuse it
+    (a file with several hard links, a link that does not resolve to the file it opens).
+    Inputs that do not exist are skipped.
+    """
+    text = os.fspath(path)
+    if text == "":
+        raise ValueError("empty output path: output_argument rejects it as a usage error")
+    if text == "-":
+        return None
+    try:
+        st = os.stat(text)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise InputError([Problem(text, "", "", f"cannot use as output: {exc.strerror or exc}")]) from None
+    if st is not None:
+        if not stat.S_ISREG(st.st_mode):
+            raise InputError(
+                [
+                    Problem(
+                        text,
+                        "",
+                        "",
+                        f"output is {_kind_of(st.st_mode)}: an output must be a "
+                        "regular file (or - for standard output)",
+                    )
+                ]
+            )
+        for source in inputs:
+            try:
+                other = os.stat(source)
+            except OSError:
+                continue
+            if (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino):
+                raise InputError(
+                    [
+                        Problem(
+                            text, "", "", f"output is the input {os.fspath(source)}: writing it would destroy the input"
+                        )
+                    ]
+                )
+        problem = _hard_link_problem(st)
+        if problem:
+            raise InputError([Problem(text, "", "", problem)])
+    real = os.fspath(resolve_output(text))
+    for folder in folders:
+        top = os.path.realpath(folder)
+        if real.startswith(top.rstrip(os.sep) + os.sep):
+            raise InputError([Problem(text, "", "", f"output lies inside the input folder {os.fspath(folder)}")])
+    return Path(text)
+
+
+def resolve_output(path: str | os.PathLike) -> Path:
+    """The file a write to ``path`` lands in: ``path`` with every symbolic link resolved.
+
+    docs/safety.md: an output that is a link is written through, at the file it points to; the
+    link itself stays (``latest.json -> index-x.json``; ``/dev/stdout`` when standard output is
+    a file). When the resolved name is not the file ``path`` opens (a /proc link to a deleted
+    file, a pipe or a socket), writing there would create a stray file: an InputError.
+    """
+    text = os.fspath(path)
+    real = os.path.realpath(text)
+    try:
+        opened = os.stat(text)
+    except FileNotFoundError:
+        return Path(real)  # nothing there yet (a link to nothing makes the file it names)
+    except OSError as exc:
+        raise InputError([Problem(text, "", "", f"cannot use as output: {exc.strerror or exc}")]) from None
+    try:
+        found = os.stat(real)
+    except OSError:
+        found = None
+    if found is None or (found.st_dev, found.st_ino) != (opened.st_dev, opened.st_ino):
+        raise InputError(
+            [Problem(text, "", "", f"output resolves to {real}, which is not the file it opens: nothing written")]
+        )
+    return Path(real)
+
+
+def _hard_link_problem(st: os.stat_result) -> str | None:
+    """docs/safety.md: a file with several names (hard links) is never replaced: a new file under
+    one name would leave the other names with the old content, and writing into the file in
+    place could leave it half written (on a full disk, an interrupt)."""
+    if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
+        return (
+            f"output has {st.st_nlink} names (hard links): replacing it would leave the other names with the "
+            "old content, and writing into it in place could leave it half written; nothing written. "
+            "Give it a name of its own first (cp FILE FILE.copy && mv FILE.copy FILE), or write elsewhere"
+        )
+    return None
+
+
+def _take_identity(fd: int, target: Path) -> None:
+    """Give the temporary file ``fd`` the owner, group and mode of the file it replaces (mkstemp
+    makes 0600 files of the running user), else the usual mode of a new file. The owner comes back
+    only where the system allows (root); else the group when the user is in it; the mode always,
+    after the owner (a change of owner clears the set-id bits)."""
+    try:
+        old = os.stat(target)
+    except FileNotFoundError:
+        os.fchmod(fd, _NEW_FILE_MODE)
+        return
+    own = os.fstat(fd)
+    if (own.st_uid, own.st_gid) != (old.st_uid, old.st_gid):
+        try:
+            os.fchown(fd, old.st_uid, old.st_gid)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.fchown(fd, -1, old.st_gid)
+    os.fchmod(fd, old.st_mode & 0o7777)
+
+
+def _check_replaceable(shown: str, target: Path, unchanged: Stamp | None) -> None:
+    """Right before the rename: ``target`` is still a regular file of one name that is not a link
+    (something may have changed it during the write), and, with ``unchanged``, still the file that
+    was read (same stamp); else an InputError naming ``shown`` and nothing is replaced."""
+    try:
+        st = os.lstat(target)
+    except FileNotFoundError:
+        st = None
+    if st is not None and stat.S_ISLNK(st.st_mode):
+        raise InputError([Problem(shown, "", "", "output became a symbolic link during the write: not replaced")])
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise InputError(
+            [Problem(shown, "", "", f"output is {_kind_of(st.st_mode)}: an output must be a regular file")]
+        )
+    problem = _hard_link_problem(st) if st is not None else None
+    if problem:
+        raise InputError([Problem(shown, "", "", problem)])
+    if unchanged is not None and (st is None or stamp_of(st) != unchanged):
+        raise InputError([changed_since_read(shown)])
+
+
+def changed_since_read(path: str) -> Problem:
+    """The problem of a file that changed after it was read and before it was to be replaced."""
+    return Problem(
+        path,
+        "",
+        "",
+        "changed while the command ran (another program wrote to it, or moved it): left as it is, "
+        "nothing replaced; run the command again",
+    )
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT, SIGTERM or SIGHUP during a write; the command exits 128 + ``signum``."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+class WriteFailed(OSError):
+    """A write that failed (disk full, permission, ...); its message names the file."""
+
+    def __str__(self) -> str:
+        return f"cannot write {self.filename}: {self.strerror}"
+
+
+WRITE_SIGNALS = (signal.SIGINT, signal.SIGTERM) + ((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ())
+
+
+class _Held:
+    """Write signals that arrived while held (main thread only): a process-directed signal can
+    be taken by another thread whose mask does not block it, and Python then runs the handler
+    in the main thread at once; the handler sees ``depth`` and keeps the signal for later."""
+
+    depth: ClassVar[int] = 0
+    pending: ClassVar[list[int]] = []
+
+
+@contextmanager
+def _signals_raise() -> Iterator[None]:
+    """During the block, the first SIGINT, SIGTERM or SIGHUP raises ``Interrupted``; later ones
+    are dropped, so that a second signal cannot cut short the clean-up the first started (the
+    command exits on the first). A signal the process ignores, as under ``nohup``, stays
+    ignored; the previous handlers come back after the block. Only the main thread can set
+    handlers: elsewhere the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    fired: list[int] = []
+
+    def _raise_interrupted(signum, frame):
+        if fired:
+            return
+        if _Held.depth:  # inside a held step: raised when the step is done
+            if not _Held.pending:
+                _Held.pending.append(signum)
+            return
+        fired.append(signum)
+        raise Interrupted(signum)
+
+    previous = {}
+    try:
+        for sig in WRITE_SIGNALS:
+            if signal.getsignal(sig) is not signal.SIG_IGN:
+                previous[sig] = signal.signal(sig, _raise_interrupted)
+        yield
+    finally:
+        _Held.pending.clear()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Signals of WRITE_SIGNALS wait during the block and arrive after it: a temporary file is
+    created and recorded, or removed, or renamed, as one step. They are blocked in this thread
+    (``pthread_sigmask``); one that another thread takes is kept by the handler (``_Held``) and
+    raised again in this thread when the block ends."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    masking = hasattr(signal, "pthread_sigmask")
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, WRITE_SIGNALS) if masking else set()
+    _Held.depth += 1
+    try:
+        yield
+    finally:
+        _Held.depth -= 1
+        if masking:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        if not _Held.depth and _Held.pending:
+            signum = _Held.pending.pop()
+            _Held.pending.clear()
+            signal.raise_signal(signum)  # to this thread: the handler runs now, outside the step
+
+
+def _missing_folders(folder: Path) -> list[Path]:
+    """The folders of ``folder`` and its parents that do not exist yet, deepest first."""
+    missing = []
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    return missing
+
+
+def _default_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+_NEW_FILE_MODE = _default_mode()
+
+
+def write_atomic(
+    path: str | os.PathLike, data: bytes | bytearray | Iterable[bytes | memoryview], *, unchanged: Stamp | None = None
+) -> None:
+    """Write ``data`` (bytes, or chunks of bytes) to ``path`` atomically (SPEC 6, 13).
+
+    A temporary file next to the file ``path`` resolves to (``resolve_output``: a symbolic link is
+    written through and stays a link), with the owner, group and mode of the file it replaces;
+    fsync; ``os.replace``. On any failure (an OSError, SIGINT, SIGTERM or SIGHUP, which raise
+    ``Interrupted`` during the write) the temporary file and the folders this call created are
+    removed, an existing file is left byte-identical, and an OSError comes back as
+    ``WriteFailed`` naming ``path``. Just before the rename the target is checked again
+    (``_check_replaceable``): not a link, folder, FIFO or device, not a file of several hard
+    links, and, with ``unchanged`` (from ``read_regular_file_stamped``), not changed since it
+    was read. SIGKILL cannot be caught: it can leave a ``.<name>.*.tmp`` file.
+    """
+    shown = os.fspath(path)
+    target = resolve_output(shown)
+    made = _missing_folders(target.parent)
+    tmp: str | None = None
+    with _signals_raise():
+        try:
+            with _signals_held():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+            with os.fdopen(fd, "wb") as fh:
+                _take_identity(fh.fileno(), target)
+                for chunk in [data] if isinstance(data, (bytes, bytearray, memoryview)) else data:
+                    fh.write(chunk)
+                fh.flush()
+                os.fsync(fh.fileno())
+            with _signals_held():
+                _check_replaceable(shown, target, unchanged)
+                os.replace(tmp, target)
+                tmp = None
+        except BaseException as exc:
+            with _signals_held():
+                if tmp is not None:
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(tmp)
+                for folder in made:  # deepest first; a folder something else filled meanwhile stays
+                    try:
+                        os.rmdir(folder)
+                    except OSError:
+                        break
+            if isinstance(exc, OSError) and not isinstance(exc, WriteFailed):
+                raise WriteFailed(exc.errno, exc.strerror or str(exc), shown) from None
+            raise
+
+
+def write_output(path: Path | None, data: bytes | bytearray | Iterable[bytes | memoryview]) -> None:
+    """Write to the file ``path`` (``write_atomic``), or to standard output when ``path`` is None
+    (``--output -``, see ``check_output``)."""
+    if path is not None:
+        write_atomic(path, data)
+        return
+    out = sys.stdout.buffer
+    for chunk in [data] if isinstance(data, (bytes, bytearray, memoryview)) else data:
+        out.write(chunk)
+    out.flush()

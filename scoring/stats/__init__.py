@@ -1,0 +1,1 @@
+"""Statistics over plain numbers: pass^k, intervals, paired differences, ranks, planning."""

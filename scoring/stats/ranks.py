@@ -1,0 +1,205 @@
+"""Ranks from pairwise comparisons (SPEC section 12.1).
+
+Every pair of models with an index is compared by the paired index difference
+of SPEC 9 (task-clustered t over the per-task differences); the p-values are
+corrected with Holm's step-down procedure, and a model's rank interval counts
+the models it is separated from. The inputs are plain: each model's index and
+its task means by item (in suite order); the result is the ``ranks`` block of
+index.json.
+
+The N(N−1)/2 pairs are computed over arrays, a block of pairs at a time
+(``differences.paired_index_rows``), and Holm's adjustment is one sort of all
+their p-values. The document lists the pairs only while N ≤ 100
+(``PAIRS_LISTED_MAX``); above 5,000 models (``RANKED_MAX``) ranks are not computed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Final, TypedDict
+
+import numpy as np
+from scipy.special import stdtr
+
+from scoring.formats.results import RankInterval, RankPair, Ranks
+from scoring.stats.differences import TaskMeans, paired_index_rows, task_matrices, task_means_of
+from scoring.vocab import NOT_RANKED_REASON
+
+METHOD: Final = "paired-t-holm"
+
+
+ALPHA = 0.05
+
+
+PAIRS_LISTED_MAX: Final = 100  # SPEC 12.1: ``pairs`` lists every pair while N <= 100
+
+
+RANKED_MAX: Final = 5000  # SPEC 12.1: no ranks above 5,000 models
+
+
+BLOCK_PAIRS = 1 << 18  # pairs computed at once (memory: a few arrays of this many rows per track)
+
+
+class PairedDifference(TypedDict):
+    difference: float | None
+    se: float | None
+    df: float | None
+
+
+def _none(x: float) -> float | None:
+    return None if np.isnan(x) else float(x)
+
+
+def paired_index_difference(a: TaskMeans, b: TaskMeans, weights: Mapping[str, float]) -> PairedDifference:
+    """The index part of SPEC 9's paired comparison of one pair: d, se and df (``paired_index_rows``).
+
+    ``difference`` is None when a track has no task both models scored; ``se``
+    is None when a track has fewer than 2 (SPEC 12.1: such a pair has no p);
+    ``df`` is None when se = 0.
+    """
+    d, se, df = paired_index_rows(task_matrices([a, b], weights), np.array([0]), np.array([1]), weights)
+    return {"difference": _none(d[0]), "se": _none(se[0]), "df": _none(df[0])}
+
+
+def pair_p_values(difference: np.ndarray, se: np.ndarray, df: np.ndarray) -> np.ndarray:
+    """SPEC 12.1 per pair: p = 2·(1 − F_t(|d|/se; df)); when se = 0, p = 0 if d ≠ 0 else 1; NaN
+    (no p) without an se."""
+    p = np.full(difference.shape, np.nan)
+    zero = se == 0.0
+    p[zero] = np.where(difference[zero] != 0.0, 0.0, 1.0)
+    tested = se > 0.0  # False for NaN
+    p[tested] = 2.0 * stdtr(df[tested], -np.abs(difference[tested]) / se[tested])  # F_t's upper tail at |d|/se
+    return p
+
+
+def pair_p_value(difference: float | None, se: float | None, df: float | None) -> float | None:
+    """``pair_p_values`` of one pair (None for no value)."""
+    nan = np.nan
+    arrays = [np.array([nan if x is None else x], dtype=float) for x in (difference, se, df)]
+    return _none(pair_p_values(*arrays)[0])
+
+
+def holm_array(p_values: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjustment (SPEC 12.1) of the p-values that are not NaN, in the input's order
+    (NaN stays NaN): sorted ascending p_(1) ≤ … ≤ p_(K), adjusted p_(i) = min(1, max over j ≤ i of
+    (K − j + 1)·p_(j)). One sort of all K."""
+    adjusted = np.full(p_values.shape, np.nan)
+    tested = np.flatnonzero(~np.isnan(p_values))
+    order = tested[np.argsort(p_values[tested], kind="stable")]
+    k = order.size
+    adjusted[order] = np.minimum(1.0, np.maximum.accumulate((k - np.arange(k)) * p_values[order]))
+    return adjusted
+
+
+def holm(p_values: list[float]) -> list[float]:
+    """``holm_array`` of a list."""
+    return holm_array(np.array(p_values, dtype=float)).tolist()
+
+
+def _row_starts(n: int) -> np.ndarray:
+    """Where each a's pairs start in the list of all pairs (a's position, then b's)."""
+    i = np.arange(n, dtype=np.int64)
+    return i * (2 * n - i - 1) // 2
+
+
+def pair_blocks(n: int, block: int = BLOCK_PAIRS) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+    """The pairs (i, j), i < j < n, in order (i, then j), as blocks of whole rows of about ``block``
+    pairs: (position of the block's first pair, i's, j's)."""
+    starts = _row_starts(n)
+    i = 0
+    while i < n - 1:
+        j = i + 1
+        while j < n - 1 and (n - 1 - j) + (starts[j] - starts[i]) <= block:
+            j += 1
+        rows = np.arange(i, j)
+        counts = n - 1 - rows
+        a = np.repeat(rows, counts)
+        offset = np.arange(a.size) - np.repeat(starts[i:j] - starts[i], counts)
+        yield int(starts[i]), a, a + 1 + offset
+        i = j
+
+
+def not_ranked(alpha: float = ALPHA) -> Ranks:
+    """SPEC 12.1: the ``ranks`` block of a cohort of more than 5,000 models with an index."""
+    return Ranks(method=METHOD, alpha=alpha, models=None, pairs=[], pairs_listed=False, reason=NOT_RANKED_REASON)
+
+
+def rank_models(
+    indexes: Mapping[str, float | None],
+    task_means: Mapping[str, TaskMeans],
+    weights: Mapping[str, float],
+    alpha: float = ALPHA,
+) -> Ranks:
+    """The ``ranks`` block of index.json (SPEC 12.1).
+
+    ``indexes`` holds every cohort model in cohort order (index None when
+    incomplete: such models are left out); ``task_means`` each model's task
+    means by item. Models are listed by index, highest first (ties in cohort
+    order); pairs by a's then b's position in that list, a the higher index.
+    """
+    scored = {m: v for m, v in indexes.items() if v is not None}
+    ordered = sorted(scored, key=lambda m: -scored[m])  # sorted() is stable: ties keep cohort order
+    n = len(ordered)
+    if n > RANKED_MAX:
+        return not_ranked(alpha)
+    listed = n <= PAIRS_LISTED_MAX
+    matrices = task_matrices([task_means[m] for m in ordered], weights)
+    total = n * (n - 1) // 2
+    p = np.empty(total)
+    kept: list[tuple[np.ndarray, ...]] = []
+    for start, a, b in pair_blocks(n):
+        d, se, df = paired_index_rows(matrices, a, b, weights)
+        p[start : start + a.size] = pair_p_values(d, se, df)
+        if listed:
+            kept.append((a, b, d, se, df))
+    adjusted = holm_array(p)
+    separated = adjusted < alpha  # False where there is no p
+    hits = np.flatnonzero(separated)
+    starts = _row_starts(n)
+    a_hit = np.searchsorted(starts, hits, side="right") - 1
+    b_hit = a_hit + 1 + (hits - starts[a_hit])
+    above = np.bincount(b_hit, minlength=n)  # separated models with a higher index
+    below = np.bincount(a_hit, minlength=n)  # separated models with a lower index
+    models = {m: RankInterval(best=1 + int(above[i]), worst=n - int(below[i])) for i, m in enumerate(ordered)}
+    if not listed:
+        return Ranks(method=METHOD, alpha=alpha, models=models, pairs=[], pairs_listed=False)
+    pairs: list[RankPair] = []
+    columns = [np.concatenate(c) for c in zip(*kept, strict=True)] if kept else [np.empty(0)] * 5
+    for k, (i, j, d, se, df) in enumerate(zip(*(c.tolist() for c in columns), strict=True)):
+        pairs.append(
+            RankPair(
+                ordered[int(i)],
+                ordered[int(j)],
+                _none(d),
+                _none(se),
+                _none(df),
+                _none(p[k]),
+                _none(adjusted[k]),
+                bool(separated[k]),
+            )
+        )
+    return Ranks(method=METHOD, alpha=alpha, models=models, pairs=pairs)
+
+
+def ranks_of_document(document: Mapping, weights: Mapping[str, float]) -> Ranks:
+    """The ``ranks`` block for an index.json document (SPEC 7 shape), models in its (cohort) order."""
+    models = document["models"]
+    return rank_models(
+        {m: e["index"] for m, e in models.items()}, {m: task_means_of(e) for m, e in models.items()}, weights
+    )
+
+
+def top_group(ranks: Ranks) -> list[str]:
+    """The models whose best rank is 1 (SPEC 12.1), highest index first; none when ranks were not computed."""
+    return [m for m, r in (ranks.models or {}).items() if r.best == 1]
+
+
+def leader(ranks: Ranks) -> str | None:
+    """The leader only when the top group holds one model alone (SPEC 12.1), else None."""
+    group = top_group(ranks)
+    return group[0] if len(group) == 1 else None
+
+
+def format_rank(r: RankInterval) -> str:
+    """A rank as the Overview and ``table`` show it: ``best`` or ``best–worst``."""
+    return str(r.best) if r.best == r.worst else f"{r.best}–{r.worst}"

@@ -1,0 +1,1 @@
+"""tau2-bench results: their files, pass^k and the reward-gate audit."""

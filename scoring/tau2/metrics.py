@@ -1,0 +1,267 @@
+"""tau2-bench results: pass^k, averages and the reward-gate audit (SPEC section 8).
+
+Semantics follow tau2-bench's metrics module (v1.0.x): runs whose
+termination_reason is the plain string ``infrastructure_error`` are dropped
+first; success is a reward within 1e-6 of 1.0; a run whose reward_info is
+null is a failure for pass^k and is left out of avg_reward; per task pass^k =
+C(c, k)/C(n, k), averaged over the tasks, for k = 1..min(info.num_trials,
+smallest per-task n). No pandas: plain lists and exact integers. Reading the
+files (json and dir formats) is ``scoring.tau2.files``; the metrics here do not
+depend on the format.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from scoring.errors import InputError, Problem
+from scoring.stats.passk import mean_pass_hat_k, task_pass_hat_k
+from scoring.tau2.files import (
+    IndexEntry,
+    RewardInfo,
+    Simulation,
+    Tau2Results,
+    describe,
+    load_tau2_results,
+)
+
+INFRA = "infrastructure_error"
+
+
+NORMAL_ENDINGS = ("agent_stop", "user_stop")
+
+
+SUCCESS_TOLERANCE = 1e-6
+
+
+AUDIT_TOLERANCE = 1e-9
+
+
+Origin = tuple[str, str]  # (file, where in it) of one simulation
+
+
+REWARD = ("reward_info", "reward")  # where a simulation's reward sits in it: (section, field)
+
+
+COST = ("", "agent_cost")
+
+
+def finite_mean(values: list[tuple[float, Origin, tuple[str, str]]], what: str) -> float | None:
+    """The mean (math.fsum) of (value, origin, (section, field)) triples; None for no values. A
+    result that overflows is rejected input naming the value of largest magnitude (SPEC 13)."""
+    if not values:
+        return None
+    try:
+        mean = math.fsum(v for v, _, _ in values) / len(values)
+    except OverflowError:
+        mean = math.inf
+    if not math.isfinite(mean):
+        value, (file, where), (section, field) = max(values, key=lambda t: abs(t[0]))
+        raise InputError(
+            [
+                Problem(
+                    file,
+                    ", ".join(x for x in (where, section) if x),
+                    field,
+                    f"{describe(value)} makes {what} overflow (larger than a double can hold)",
+                )
+            ]
+        )
+    return mean
+
+
+def is_successful(reward: float | None) -> bool:
+    """tau2-bench: success is a reward within 1e-6 of 1.0 (a null reward is a failure)."""
+    return reward is not None and (1 - SUCCESS_TOLERANCE) <= reward <= (1 + SUCCESS_TOLERANCE)
+
+
+def raw_component(info: RewardInfo, component: str) -> float | None:
+    """A component's reward from the raw checks, or None when they were not recorded."""
+    if component == "DB":
+        return None if info.db_check is None or info.db_check.db_reward is None else info.db_check.db_reward
+    if component == "ENV_ASSERTION" and info.env_assertions is not None:
+        return math.prod(
+            a.reward if isinstance(a.reward, float) else (1.0 if a.met else 0.0) for a in info.env_assertions
+        )
+    if component == "ACTION" and info.action_checks is not None:
+        return math.prod(
+            a.action_reward if isinstance(a.action_reward, float) else (1.0 if a.action_match else 0.0)
+            for a in info.action_checks
+        )
+    if component == "COMMUNICATE" and info.communicate_checks is not None:
+        return 1.0 if all(c.met for c in info.communicate_checks) else 0.0
+    if component == "NL_ASSERTION" and info.nl_assertions is not None:
+        return 1.0 if all(c.met for c in info.nl_assertions) else 0.0
+    return None
+
+
+def derive_reward(sim: Simulation, origin: Origin = ("", "")) -> tuple[float, list[str]]:
+    """The reward gate: 0 for an abnormal ending, else the product of the components the basis names.
+
+    A component is read from reward_breakdown, else from its raw checks; the
+    names of basis components found in neither are returned (not evaluated).
+    A product past the largest double is rejected input (SPEC 13).
+    """
+    info = sim.reward_info
+    assert info is not None
+    if sim.termination_reason not in NORMAL_ENDINGS:
+        return 0.0, []
+    reward, missing, factors = 1.0, [], []
+    for component in info.reward_basis or []:
+        value = (info.reward_breakdown or {}).get(component)
+        if value is None:
+            value = raw_component(info, component)
+        if value is None:
+            missing.append(component)
+            continue
+        factors.append((component, value))
+        reward *= value
+    if not math.isfinite(reward):
+        named = " × ".join(f"{c} {describe(v)}" for c, v in factors)
+        raise InputError(
+            [
+                Problem(
+                    origin[0],
+                    ", ".join(x for x in (origin[1], "reward_info") if x),
+                    "reward_basis",
+                    f"its components multiply past the largest double ({named})",
+                )
+            ]
+        )
+    return reward, missing
+
+
+def index_findings(sim: Simulation, slot: int, entry: IndexEntry, origin: Origin) -> list[dict]:
+    """Dir format: the index's reward or termination_reason disagreeing with the simulation file."""
+    stored = sim.reward_info.reward if sim.reward_info is not None else None
+    derived = derive_reward(sim, origin)[0] if sim.reward_info is not None else None
+    base = {"task_id": sim.task_id, "trial": sim.trial, "stored_reward": stored, "derived_reward": derived}
+    name = Path(origin[0]).name
+    out = []
+    if (stored is None) != (entry.reward is None) or (
+        stored is not None and entry.reward is not None and abs(stored - entry.reward) > AUDIT_TOLERANCE
+    ):
+        out.append(
+            {
+                **base,
+                "finding": f"simulation_index entry {slot} gives reward {describe(entry.reward)} "
+                f"but {name} stores {describe(stored)}",
+            }
+        )
+    if entry.termination_reason is not None and entry.termination_reason != sim.termination_reason:
+        out.append(
+            {
+                **base,
+                "finding": f"simulation_index entry {slot} gives termination_reason "
+                f"{describe(entry.termination_reason)} but {name} has "
+                f"{describe(sim.termination_reason)}",
+            }
+        )
+    return out
+
+
+def audit(sims: list[Simulation], origins: list[Origin]) -> list[dict]:
+    """SPEC 8: every evaluated run whose stored reward differs from the re-derived one, and every
+    normally ended run whose basis names a component that was not evaluated."""
+    findings = []
+    for sim, origin in zip(sims, origins, strict=True):
+        if sim.reward_info is None:
+            continue
+        derived, missing = derive_reward(sim, origin)
+        stored = sim.reward_info.reward
+        base = {"task_id": sim.task_id, "trial": sim.trial, "stored_reward": stored, "derived_reward": derived}
+        if abs(stored - derived) > AUDIT_TOLERANCE:
+            why = f"stored reward {stored!r} but the gate gives {derived!r}" + (
+                f" (termination '{sim.termination_reason}' scores 0)"
+                if sim.termination_reason not in NORMAL_ENDINGS
+                else f" from {' × '.join(sim.reward_info.reward_basis or []) or 'an empty basis'}"
+            )
+            findings.append({**base, "finding": why})
+        if missing:
+            findings.append({**base, "finding": f"reward_basis names {', '.join(missing)} but it was not evaluated"})
+    return findings
+
+
+def run_description(results: Tau2Results) -> dict:
+    """What a run's ``info`` says about it: domain, agent and user models, trials (None when absent)."""
+    info = results.info
+    return {
+        "domain": info.environment_info.domain_name if info.environment_info else None,
+        "agent": info.agent_info.llm if info.agent_info else None,
+        "user": info.user_info.llm if info.user_info else None,
+        "trials": info.num_trials,
+    }
+
+
+def compute_tau2_metrics(results: Tau2Results, source: str = "") -> dict:
+    """SPEC 8 output, the same for a run in the json and in the dir format."""
+    all_sims = results.simulations
+    all_origins = results.origins or [("", f"simulation {i}") for i in range(len(all_sims))]
+    kept = [(s, o) for s, o in zip(all_sims, all_origins, strict=True) if s.termination_reason != INFRA]
+    sims = [s for s, _ in kept]
+    origins = [o for _, o in kept]
+    reasons = Counter(s.termination_reason for s in all_sims)
+    order: dict[Any, list[tuple[Simulation, Origin]]] = {}
+    for s, o in kept:
+        order.setdefault(s.task_id, []).append((s, o))
+    db = {"match": 0, "mismatch": 0, "not_checked": 0}
+    for s in sims:
+        if s.reward_info is not None and s.reward_info.db_check is not None:
+            db["match" if s.reward_info.db_check.db_match else "mismatch"] += 1
+        else:
+            db["not_checked"] += 1
+
+    tasks = []
+    counts = []
+    for task_id, runs in order.items():
+        rewards = [(r.reward_info.reward, o, REWARD) for r, o in runs if r.reward_info is not None]
+        n = len(runs)
+        c = sum(1 for r, _ in runs if is_successful(r.reward_info.reward if r.reward_info else None))
+        counts.append((n, c))
+        tasks.append(
+            {
+                "task_id": task_id,
+                "n": n,
+                "successes": c,
+                "avg_reward": finite_mean(rewards, f"task {task_id!r}'s mean reward"),
+                "termination_reasons": dict(Counter(r.termination_reason for r, _ in runs)),
+                "pass_hat_k": {str(k): v for k, v in task_pass_hat_k(n, c).items()},
+            }
+        )
+    max_k = 0
+    if counts:
+        smallest = min(n for n, _ in counts)
+        max_k = min(results.info.num_trials, smallest) if results.info.num_trials else smallest
+    pass_k = mean_pass_hat_k(counts, max_k) if max_k else {}
+    rewards = [(s.reward_info.reward, o, REWARD) for s, o in kept if s.reward_info is not None]
+    costs = [(s.agent_cost, o, COST) for s, o in kept if s.agent_cost is not None]
+    if sims:
+        avg_reward, avg_cost = finite_mean(rewards, "the mean reward"), finite_mean(costs, "the mean agent cost")
+    else:  # tau2-bench reports zeros when nothing was evaluated
+        avg_reward, avg_cost = 0.0, 0.0
+    findings = audit(sims, origins)
+    # a json-format run has no index: nothing to compare then
+    for sim, origin, (slot, entry) in zip(all_sims, all_origins, results.index, strict=False):
+        findings.extend(index_findings(sim, slot, entry, origin))
+    return {
+        "source": source,
+        "num_simulations": len(sims),
+        "num_tasks": len(order),
+        "infra_errors": reasons.get(INFRA, 0),
+        "max_k": max_k,
+        "avg_reward": avg_reward,
+        "avg_agent_cost": avg_cost,
+        "pass_hat_k": {str(k): v for k, v in pass_k.items()},
+        "termination_reasons": dict(sorted(reasons.items())),
+        "db": db,
+        "tasks": tasks,
+        "audit": findings,
+    }
+
+
+def tau2_metrics_for_file(path: Path) -> dict:
+    """SPEC 8 output for a run on disk (its results.json or its folder, json or dir format)."""
+    return compute_tau2_metrics(load_tau2_results(path), str(path))
