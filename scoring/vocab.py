@@ -48,7 +48,9 @@ TRACK_SCORE_TYPE = {
 # SPEC 4: a model's and a document's status, worst last.
 RunStatus = Literal["complete", "provisional", "incomplete"]
 STATUS_ORDER = {s: i for i, s in enumerate(get_args(RunStatus))}
-EXIT_FOR_STATUS = {"complete": 0, "provisional": 0, "incomplete": 3}
+# SPEC 6: the exit codes of every command, and the one of a written document by its status
+EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
+EXIT_FOR_STATUS = {"complete": EXIT_OK, "provisional": EXIT_OK, "incomplete": EXIT_INCOMPLETE}
 
 NA = "NA"  # a missing value in text a script parses (SPEC 6 command line)
 

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 from scoring.commands.options import (
-    EXIT_OK,
     checked,
-    checked_output,
-    load_for,
-    output_target,
-    run_inputs,
+    run_and_target,
     say,
     thresholds_of,
     write_to,
 )
 from scoring.safety.terminal import escape_for_terminal
+from scoring.vocab import EXIT_OK
 
 
 def cmd_compare(args) -> int:
@@ -23,10 +20,7 @@ def cmd_compare(args) -> int:
     from scoring.pipeline.index import score_run
     from scoring.reports.compare import compare_run
 
-    if args.output:
-        checked_output(args)
-    run = load_for(args)
-    target = output_target(args, *run_inputs(run)) if args.output else None
+    run, target = run_and_target(args)
     document, checked_run = score_run(run, thresholds_of(args))
     result = compare_run(document, checked_run, *args.models)
     if args.output:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scoring.commands.options import EXIT_OK
 from scoring.errors import InputError, Problem
 from scoring.safety.terminal import escape_for_terminal
+from scoring.vocab import EXIT_OK
 
 
 def cmd_demo(args) -> int:

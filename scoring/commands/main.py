@@ -19,21 +19,14 @@ import sys
 from scoring import __version__
 from scoring.commands.compare import cmd_compare
 from scoring.commands.demo import cmd_demo
-from scoring.commands.options import (
-    EXIT_OK,
-    EXIT_REJECTED,
-    EXIT_USAGE,
-    Parser,
-    add_output_argument,
-    add_run_arguments,
-    epilog,
-)
+from scoring.commands.options import Parser, add_output_argument, add_run_arguments, epilog
 from scoring.commands.schema import cmd_schema
 from scoring.commands.score import cmd_score, cmd_solver_score, cmd_validate
 from scoring.commands.tau2 import cmd_tau2
 from scoring.errors import InputError, UsageError, format_problems
 from scoring.safety.outputs import Interrupted, WriteFailed, output_argument
 from scoring.safety.terminal import say as say_on
+from scoring.vocab import EXIT_OK, EXIT_REJECTED, EXIT_USAGE
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:

@@ -10,10 +10,7 @@ from pathlib import Path
 
 from scoring.safety.outputs import check_output
 from scoring.safety.terminal import say as say_on
-from scoring.vocab import TRACKS
-
-EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
-
+from scoring.vocab import EXIT_USAGE, TRACKS
 
 EXIT_CODES = """exit codes:
   0  complete or provisional (written)
@@ -155,6 +152,16 @@ def checked_output(args) -> Path | None:
     return check_output(args.output, files, folders)
 
 
+def run_and_target(args):
+    """The run the options name, loaded, and its checked ``--output`` (None: standard output, or no
+    ``--output``). SPEC 13: the output is checked against the inputs the options name before anything
+    is read, and against every input of the loaded run (suite and reference too) once it is."""
+    if args.output:
+        checked_output(args)
+    run = load_for(args)
+    return run, output_target(args, *run_inputs(run)) if args.output else None
+
+
 def thresholds_of(args) -> dict[str, float]:
     return dict(args.threshold)
 
@@ -172,4 +179,3 @@ def checked(document: dict, shape) -> dict:
 
     msgspec.convert(document, shape)
     return document
-

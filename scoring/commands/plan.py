@@ -70,10 +70,7 @@ def add_parsers(sub) -> dict:
 def run_plan(args) -> int:
     from scoring.commands.options import (
         checked,
-        checked_output,
-        load_for,
-        output_target,
-        run_inputs,
+        run_and_target,
         say,
         thresholds_of,
         write_to,
@@ -84,10 +81,7 @@ def run_plan(args) -> int:
     from scoring.safety.terminal import escape_for_terminal
     from scoring.stats.planning import DEFAULT_MAX_ATTEMPTS
 
-    if args.output:
-        checked_output(args)
-    run = load_for(args)
-    target = output_target(args, *run_inputs(run)) if args.output else None
+    run, target = run_and_target(args)
     document, checked_run = score_run(run, thresholds_of(args))
     max_attempts = DEFAULT_MAX_ATTEMPTS if args.max_attempts is None else args.max_attempts
     result = plan_document(document, checked_run, max_attempts, args.target)

@@ -7,7 +7,6 @@ import os
 import sys
 from pathlib import Path
 
-from scoring.commands.options import EXIT_INCOMPLETE, EXIT_OK
 from scoring.errors import InputError, Problem
 from scoring.prepare.csv_fields import edited_text
 from scoring.prepare.fill import BOM, CONFLICT_TOLERANCE, fmt_score, plan_fill, who
@@ -15,6 +14,7 @@ from scoring.prepare.init import check_nothing_filled, init_text
 from scoring.safety.files import read_regular_file_stamped
 from scoring.safety.outputs import changed_since_read, check_output, write_atomic
 from scoring.safety.terminal import escape_for_terminal, say
+from scoring.vocab import EXIT_INCOMPLETE, EXIT_OK
 
 
 def run_init(args) -> int:

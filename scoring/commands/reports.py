@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from scoring.commands.options import EXIT_OK, EXIT_REJECTED
 from scoring.commands.text import format_diff
 from scoring.errors import InputError, Problems
 from scoring.formats.json import dumps
@@ -15,6 +14,7 @@ from scoring.reports.table import render_table
 from scoring.reports.verify import recompute_with_pipeline, verify_index
 from scoring.safety.outputs import check_output, write_output
 from scoring.safety.terminal import escape_for_terminal
+from scoring.vocab import EXIT_OK, EXIT_REJECTED
 
 
 def emit_bytes(path: Path | None, data: bytes | bytearray) -> None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scoring.commands.options import EXIT_OK, write_to
+from scoring.commands.options import write_to
 from scoring.errors import InputError, Problem
+from scoring.vocab import EXIT_OK
 
 
 def cmd_schema(args) -> int:

@@ -5,22 +5,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from scoring.commands.options import (
-    EXIT_OK,
-    checked_output,
-    load_for,
-    output_target,
-    run_inputs,
-    say,
-    thresholds_of,
-    write_to,
-)
+from scoring.commands.options import load_for, output_target, run_and_target, say, thresholds_of, write_to
 from scoring.commands.text import findings, ignored_findings, ignored_rows_line, summary_table
 from scoring.errors import InputError, Problem, UsageError
 from scoring.safety.names import check_name
 from scoring.safety.terminal import escape_for_terminal
 from scoring.safety.terminal import say as say_on
-from scoring.vocab import EXIT_FOR_STATUS
+from scoring.vocab import EXIT_FOR_STATUS, EXIT_OK
 
 
 def cmd_solver_score(args) -> int:
@@ -76,9 +67,7 @@ def cmd_score(args) -> int:
     from scoring.formats.json import dumps
     from scoring.pipeline.index import build_index, write_index
 
-    checked_output(args)
-    run = load_for(args)
-    target = output_target(args, *run_inputs(run))
+    run, target = run_and_target(args)
     document = build_index(run, thresholds_of(args))
     if target is None:
         write_to(None, dumps(document, finite=True))

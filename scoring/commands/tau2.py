@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scoring.commands.options import EXIT_OK, checked, output_target, say, write_to
+from scoring.commands.options import checked, output_target, say, write_to
+from scoring.vocab import EXIT_OK
 
 
 def cmd_tau2(args) -> int:

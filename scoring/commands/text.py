@@ -6,18 +6,24 @@ from __future__ import annotations
 from scoring.safety.terminal import escape_for_terminal
 from scoring.vocab import NA, TRACK_LETTERS, TRACKS
 
+INDEX_DIGITS, TRACK_DIGITS = 2, 3  # the dashboard's decimals
+
+
+def fmt(x: float | None, digits: int = TRACK_DIGITS, *, signed: bool = False, general: bool = False) -> str:
+    """A number as text a script parses: ``digits`` decimals (significant digits when ``general``),
+    a + on a positive value when ``signed``, ASCII minus, ``NA`` when missing. The one number
+    formatter of the console text."""
+    return NA if x is None else format(x, f"{'+' if signed else ''}.{digits}{'g' if general else 'f'}")
+
 
 def format_tau2_summary(m: dict) -> str:
-    def f(x):
-        return "NA" if x is None else f"{x:.4f}"  # ASCII, the dashboard's decimals (scoring.commands)
-
     lines = [
         (
             f"{m['source']}: {m['num_simulations']} runs over {m['num_tasks']} tasks "
             f"({m['infra_errors']} infrastructure errors dropped)"
         ),
-        f"avg_reward {f(m['avg_reward'])}   avg_agent_cost {f(m['avg_agent_cost'])}",
-        "pass^k  " + "  ".join(f"k={k}: {f(v)}" for k, v in m["pass_hat_k"].items()),
+        f"avg_reward {fmt(m['avg_reward'], 4)}   avg_agent_cost {fmt(m['avg_agent_cost'], 4)}",
+        "pass^k  " + "  ".join(f"k={k}: {fmt(v, 4)}" for k, v in m["pass_hat_k"].items()),
         "termination  " + ", ".join(f"{k} {v}" for k, v in m["termination_reasons"].items()),
         f"db  match {m['db']['match']}, mismatch {m['db']['mismatch']}, not checked {m['db']['not_checked']}",
         f"audit: {len(m['audit'])} finding(s)",
@@ -26,10 +32,6 @@ def format_tau2_summary(m: dict) -> str:
     if len(m["audit"]) > 20:
         lines.append(f"  ... and {len(m['audit']) - 20} more (see --output)")
     return "\n".join(lines)
-
-
-def _fmt(x, digits=4):
-    return "NA" if x is None else f"{x:+.{digits}f}"  # ASCII for scripts (scoring.commands)
 
 
 def format_comparison(result: dict) -> str:
@@ -42,24 +44,32 @@ def format_comparison(result: dict) -> str:
         if r is None:
             lines.append(f"  {TRACK_LETTERS[t]} {t:<13} no common scored task")
             continue
-        ci = f"[{_fmt(r['lo'])}, {_fmt(r['hi'])}]" if r["lo"] is not None else "(no interval: m < 2)"
-        lines.append(f"  {TRACK_LETTERS[t]} {t:<13} {_fmt(r['mean'])} {ci}  m={r['m']}")
+        ci = (
+            f"[{fmt(r['lo'], 4, signed=True)}, {fmt(r['hi'], 4, signed=True)}]"
+            if r["lo"] is not None
+            else "(no interval: m < 2)"
+        )
+        lines.append(f"  {TRACK_LETTERS[t]} {t:<13} {fmt(r['mean'], 4, signed=True)} {ci}  m={r['m']}")
     idx = result["index"]
     if idx is None:
         lines.append("  index: not available (a track has no common scored task)")
     else:
-        ci = f"[{_fmt(idx['lo'], 2)}, {_fmt(idx['hi'], 2)}]" if idx["lo"] is not None else "(no interval)"
+        ci = (
+            f"[{fmt(idx['lo'], 2, signed=True)}, {fmt(idx['hi'], 2, signed=True)}]"
+            if idx["lo"] is not None
+            else "(no interval)"
+        )
         excl = ""
         if idx["lo"] is not None:
             excl = "  (interval excludes 0)" if idx["lo"] > 0 or idx["hi"] < 0 else "  (interval includes 0)"
-        lines.append(f"  index difference {_fmt(idx['value'], 2)} points {ci}{excl}")
+        lines.append(f"  index difference {fmt(idx['value'], 2, signed=True)} points {ci}{excl}")
     tasks = sorted(result.get("tasks", []), key=lambda x: -abs(x["difference"]))  # stable: ties in suite order
     if tasks:
         lines.append(f"per task, largest difference first ({a} - {b}):")
         width = max(len(x["item"]) for x in tasks)
         for x in tasks:
             lines.append(
-                f"  {x['item']:<{width}} {TRACK_LETTERS[x['track']]}  {_fmt(x['difference'])}"
+                f"  {x['item']:<{width}} {TRACK_LETTERS[x['track']]}  {fmt(x['difference'], 4, signed=True)}"
                 f"  ({x['a']:.4f} vs {x['b']:.4f})"
             )
     instances = result.get("instances") or {}
@@ -69,7 +79,7 @@ def format_comparison(result: dict) -> str:
         for item, c in instances.items():
             lines.append(
                 f"  {item:<{width}} {c['a_better']:>5} / {c['b_better']:>5} / {c['equal']:>5}"
-                f"  mean difference {_fmt(c['mean_difference'])}"
+                f"  mean difference {fmt(c['mean_difference'], 4, signed=True)}"
             )
     mde_values = result.get("mde")
     if mde_values is not None:
@@ -79,10 +89,6 @@ def format_comparison(result: dict) -> str:
             cells = "  ".join(f"r={r}: {v:.2f}" for r, v in mde_values.items() if v is not None)
             lines.append(f"MDE (index points; 5% two-sided, power 80%) by attempts per task: {cells}")
     return "\n".join(lines)
-
-
-def _num(x: float | None, digits: int = 4) -> str:
-    return NA if x is None else f"{x:.{digits}g}"
 
 
 def format_plan(result: dict) -> str:
@@ -95,7 +101,7 @@ def format_plan(result: dict) -> str:
         for t in TRACKS:
             v = m["tracks"][t]
             lines.append(
-                f"  {TRACK_LETTERS[t]} {t:<13} m={v['m']:<4} s_w²={_num(v['s_w2'])}  σ_b²={_num(v['sigma_b2'])}"
+                f"  {TRACK_LETTERS[t]} {t:<13} m={v['m']:<4} s_w²={fmt(v['s_w2'], 4, general=True)}  σ_b²={fmt(v['sigma_b2'], 4, general=True)}"
             )
         widths = m["half_width"]
         if all(h is None for h in widths.values()):
@@ -110,18 +116,11 @@ def format_plan(result: dict) -> str:
     return "\n".join(lines)
 
 
-def signed(x: float | None, digits: int) -> str:
-    return "NA" if x is None else f"{x:+.{digits}f}"
-
-
 def format_diff(d: dict) -> str:
     return "\n".join(escape_for_terminal(line) for line in diff_lines(d))
 
 
 def diff_lines(d: dict) -> list[str]:
-    def plain(x, digits):  # ASCII for scripts: NA when missing (scoring.commands)
-        return "NA" if x is None else f"{x:.{digits}f}"
-
     lines = [f"status: {d['status']['old']} -> {d['status']['new']}"]
     for name, e in d["models"].items():
         i = e["index"]
@@ -132,14 +131,14 @@ def diff_lines(d: dict) -> list[str]:
             f"; status {e['status']['old'] or 'NA'} -> {e['status']['new'] or 'NA'}" if e["status"]["changed"] else ""
         )
         lines.append(
-            f"{name}: index {plain(i['old'], 2)} -> {plain(i['new'], 2)} ({signed(i['change'], 2)}){flag}{status}"
+            f"{name}: index {fmt(i['old'], 2)} -> {fmt(i['new'], 2)} ({fmt(i['change'], 2, signed=True)}){flag}{status}"
         )
         for t, c in e["tracks"].items():
             if c["old"] != c["new"]:
                 mark = " *" if c["exceeds_half_width"] else ""
                 lines.append(
-                    f"  {TRACK_LETTERS[t]}: {plain(c['old'], 3)} -> {plain(c['new'], 3)} "
-                    f"({signed(c['change'], 3)}){mark}"
+                    f"  {TRACK_LETTERS[t]}: {fmt(c['old'], 3)} -> {fmt(c['new'], 3)} "
+                    f"({fmt(c['change'], 3, signed=True)}){mark}"
                 )
     for name in d["added"]:
         lines.append(f"added: {name}")
@@ -148,14 +147,6 @@ def diff_lines(d: dict) -> list[str]:
     for inp in d["inputs_changed"]:
         lines.append(f"input changed: {inp['input']}: {inp['old'] or 'NA'} -> {inp['new'] or 'NA'}")
     return lines
-
-
-INDEX_DIGITS, TRACK_DIGITS = 2, 3  # the dashboard's decimals
-
-
-def fmt(x: float | None, digits: int = TRACK_DIGITS) -> str:
-    """A number as text a script parses: fixed decimals, ASCII minus, ``NA`` when missing."""
-    return NA if x is None else f"{x:.{digits}f}"
 
 
 def summary_table(document: dict) -> str:
