@@ -52,6 +52,9 @@ STATUS_ORDER = {s: i for i, s in enumerate(get_args(RunStatus))}
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
 EXIT_FOR_STATUS = {"complete": EXIT_OK, "provisional": EXIT_OK, "incomplete": EXIT_INCOMPLETE}
 
+# SPEC 4 and 10: a CSV score and the one scored from its records agree within this
+CROSS_CHECK_TOLERANCE = 1e-9
+
 NA = "NA"  # a missing value in text a script parses (SPEC 6 command line)
 
 # the attempts table's columns (SPEC 2.4)

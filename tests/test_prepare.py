@@ -307,6 +307,28 @@ def test_not_ready_rows_are_listed_left_alone_and_exit_3(ws, cli):
     assert "not ready: line 5: m s2 attempt 1" in out and "y" in out
 
 
+def test_a_not_ready_reason_names_every_incomplete_observation_and_every_instance_without_a_record(ws, cli):
+    # SPEC 10: one attempt both incomplete (a: missing) and lacking a scored instance (b): both said
+    ws.write_rows(blank_solver(full_rows()))
+    ws.write_records("m", "s1", "1", [{"instance": "a", "status": "missing"}])
+    code, out, err = fill(cli, ws)
+    assert code == 3, err
+    line = next(x for x in out.splitlines() if "not ready: line 4: m s1 attempt 1" in x)
+    assert "1 incomplete observation(s): a (missing)" in line and "1 scored instance(s) without a record: b" in line
+
+
+def test_a_not_ready_file_with_another_problem_is_rejected_for_that_problem(ws, cli):
+    # an incomplete observation never hides a broken record of the same file: rejected, numbered as in the file
+    ws.write_rows(blank_solver(full_rows()))
+    ws.write_records(
+        "m", "s1", "1", [{"instance": "a", "status": "infra_error"}, {"instance": "b", "status": "ok", "A": "x"}]
+    )
+    before = (ws.run / "attempts.csv").read_bytes()
+    code, out, err = fill(cli, ws)
+    assert code == 1 and (ws.run / "attempts.csv").read_bytes() == before
+    assert "record 1" in err and "field 'A'" in err and "not ready" not in out
+
+
 def test_any_other_records_problem_rejects_and_writes_nothing(ws, cli):
     ws.write_rows(blank_solver(full_rows()))
     ws.write_records("m", "s1", "1", S1_HALF)  # fine, but must not be written either

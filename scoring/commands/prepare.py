@@ -9,12 +9,12 @@ from pathlib import Path
 
 from scoring.errors import InputError, Problem
 from scoring.prepare.csv_fields import edited_text
-from scoring.prepare.fill import BOM, CONFLICT_TOLERANCE, fmt_score, plan_fill, who
+from scoring.prepare.fill import BOM, fmt_score, plan_fill, who
 from scoring.prepare.init import check_nothing_filled, init_text
 from scoring.safety.files import read_regular_file_stamped
 from scoring.safety.outputs import changed_since_read, check_output, write_atomic
 from scoring.safety.terminal import escape_for_terminal, say
-from scoring.vocab import EXIT_INCOMPLETE, EXIT_OK
+from scoring.vocab import CROSS_CHECK_TOLERANCE, EXIT_INCOMPLETE, EXIT_OK
 
 
 def run_init(args) -> int:
@@ -108,7 +108,7 @@ def run_fill(args) -> int:
     for row, old, new, _out, _ in plan.filled:
         print(
             f"{prefix}: {who(row)}: score {fmt_score(old)} -> "
-            f"{new!r}{' (conflict replaced)' if old is not None and abs(old - new) > CONFLICT_TOLERANCE else ''}"
+            f"{new!r}{' (conflict replaced)' if old is not None and abs(old - new) > CROSS_CHECK_TOLERANCE else ''}"
         )
     for problem in plan.conflicts:
         print(f"conflict: {escape_for_terminal(str(problem))}")

@@ -59,10 +59,14 @@ class Records:
         return status_names(self.codes)
 
 
-def check_records(datas: list[bytes], files: list[str], kind: str) -> tuple[Records, list[list[Problem]]]:
+def check_records(
+    datas: list[bytes], files: list[str], kind: str, incomplete_ok: bool = False
+) -> tuple[Records, list[list[Problem]]]:
     """Decode and check the bytes of records files of one task (SPEC 2.3 / 3), all files' records
     as one set of columns. Returns the records of the files without a problem, and every problem
-    of each file (in the order of ``files``), so that a caller can list them all at once."""
+    of each file (in the order of ``files``), so that a caller can list them all at once.
+    ``incomplete_ok``: an incomplete observation is kept as a record, not a problem (what makes an
+    attempt not ready to score, SPEC 10, is then read off the records)."""
     decoded: list[list[Record]] = []
     renumbered: list[tuple[int, list[int]]] = []  # (file, each good record's number) where some were bad
     problems: list[list[tuple[int, Problem]]] = []
@@ -87,7 +91,7 @@ def check_records(datas: list[bytes], files: list[str], kind: str) -> tuple[Reco
     solved = None
     if kind == "solve":
         solved = np.array(list(map(attrgetter("solved"), every)), dtype=np.float64).reshape(-1)
-    for k, found in record_problems(files, bounds, names, codes, A, solved, number):
+    for k, found in record_problems(files, bounds, names, codes, A, solved, number, incomplete_ok):
         problems[k].extend(found)
     ok = codes == 0
     value = A if solved is None else np.where(np.isnan(solved), A, solved)
@@ -104,10 +108,10 @@ def check_records(datas: list[bytes], files: list[str], kind: str) -> tuple[Reco
     return Records([files[k] for k in clean], bounds, names, codes, value), listed
 
 
-def read_records(data: bytes, file: str, kind: str) -> Records:
+def read_records(data: bytes, file: str, kind: str, incomplete_ok: bool = False) -> Records:
     """Decode and check a records file's bytes (SPEC 2.3 / 3); raises InputError listing every
     bad record. The one-file case of ``check_records``."""
-    records, problems = check_records([data], [file], kind)
+    records, problems = check_records([data], [file], kind, incomplete_ok)
     if problems[0]:
         raise InputError(problems[0])
     return records
@@ -126,6 +130,7 @@ def record_problems(
     A: np.ndarray,
     solved: np.ndarray | None,
     number: np.ndarray,
+    incomplete_ok: bool = False,
 ) -> list[tuple[int, list[tuple[int, Problem]]]]:
     """The rules of SPEC 2.3 and 3 on whole columns (the records of every file, file k's at
     ``bounds[k]:bounds[k + 1]``), as (file, [(record number, problem)]) in record order: no
@@ -138,7 +143,7 @@ def record_problems(
             flagged.extend((i, rule, field, message(i)) for i in np.flatnonzero(mask).tolist())
 
     flag(
-        codes >= FIRST_INCOMPLETE_CODE,
+        codes >= (len(RECORD_STATUSES) if incomplete_ok else FIRST_INCOMPLETE_CODE),
         0,
         "status",
         lambda i: f"'{RECORD_STATUSES[codes[i]]}' is an incomplete observation: repair it before scoring",

@@ -16,8 +16,7 @@ from scoring.pipeline.rules import Checked
 from scoring.pipeline.run import Run
 from scoring.pipeline.solver import TaskScore, score_records
 from scoring.safety.files import RecordsRoot
-
-CROSS_CHECK_TOLERANCE = 1e-9
+from scoring.vocab import CROSS_CHECK_TOLERANCE
 
 
 def rescore_from_records(run: Run, checked: Checked, problems: Problems) -> None:
@@ -42,9 +41,7 @@ def rescore_from_records(run: Run, checked: Checked, problems: Problems) -> None
     outcomes = (rescore_task(*w) for w in work)
     for item, jobs in by_item.items():
         if item not in tasks:  # a file (or a folder, FIFO, ...) where its records belong is a problem
-            problem = Problem(
-                str(ref.path), "tasks", item, f"solver task '{item}' is not in reference '{ref.reference_id}'"
-            )
+            problem = ref.lacking_task(item)
             problems.extend(problem for _, _, rel in jobs if os.path.lexists(os.path.join(base, rel)))
             continue
         for (model, row, rel), (result, digest, found) in zip(jobs, next(outcomes), strict=True):

@@ -131,6 +131,10 @@ class LoadedReference:
     def task(self, task: str) -> TaskReference:
         return self.tasks[task]
 
+    def lacking_task(self, task: str) -> Problem:
+        """The problem of a solver task this reference does not hold (SPEC 4, 10)."""
+        return Problem(str(self.path), "tasks", task, f"solver task '{task}' is not in reference '{self.reference_id}'")
+
 
 def sample_mean_and_sd(values: TaskValues) -> tuple[np.ndarray, np.ndarray]:
     """SPEC 3: mu = mean of the usable values (math.fsum), s = their sample sd (n-1).

@@ -16,6 +16,7 @@ from scoring.formats.records import MAX_LISTED, Records, read_records, status_na
 from scoring.formats.results import InstanceResult, SolverScoreOutput, encode
 from scoring.pipeline.reference import TaskReference
 from scoring.safety.files import read_regular_file
+from scoring.vocab import INCOMPLETE_STATUSES
 
 
 @dataclass
@@ -171,3 +172,24 @@ def output_is_finite(score: TaskScore) -> bool:
         and np.isfinite(ref.scale).all()
         and math.isfinite(score.relative_score)
     )
+
+
+def not_ready(ref: TaskReference, data: bytes, file: str) -> str | None:
+    """Why an attempt's records are not ready to score (SPEC 10): its incomplete observations and
+    the scored instances without a record; None when it has neither. Any other problem of the file
+    is raised as the scorer words it (InputError), so that a file is never left alone for a reason
+    that hides another."""
+    records = read_records(data, file, ref.kind, incomplete_ok=True)
+    incomplete = [(n, s) for n, s in zip(records.names, records.status, strict=True) if s in INCOMPLETE_STATUSES]
+    have = set(records.names)
+    lacking = [name for name in ref.names if name not in have]
+    parts = []
+    if incomplete:
+        shown = ", ".join(f"{n} ({s})" for n, s in incomplete[:5])
+        parts.append(f"{len(incomplete)} incomplete observation(s): {shown}{' ...' if len(incomplete) > 5 else ''}")
+    if lacking:
+        parts.append(
+            f"{len(lacking)} scored instance(s) without a record: {', '.join(lacking[:5])}"
+            f"{' ...' if len(lacking) > 5 else ''}"
+        )
+    return "; ".join(parts) or None

@@ -20,10 +20,7 @@ from scoring.errors import InputError, Problem, Problems
 from scoring.safety.files import RecordsRoot, records_file
 from scoring.safety.names import check_name
 from scoring.safety.terminal import escape_for_terminal
-from scoring.vocab import INCOMPLETE_STATUSES
-
-CONFLICT_TOLERANCE = 1e-9  # SPEC 10, the same tolerance as the cross-check of SPEC 4
-
+from scoring.vocab import CROSS_CHECK_TOLERANCE
 
 BOM = "\ufeff"
 
@@ -37,76 +34,6 @@ class FillPlan:
     conflicts: list[Problem] = field(default_factory=list)
     not_ready: list[tuple] = field(default_factory=list)  # (row, reason)
     no_records: list = field(default_factory=list)  # adopted solver rows without a records file
-
-
-def not_ready_reason(task_ref, raw) -> str | None:
-    """SPEC 10 'not ready': an incomplete observation (missing, infra_error) or a scored instance
-    without a record. Other problems are left to the scorer, which rejects them."""
-    if not isinstance(raw, list):
-        return None
-    incomplete = [
-        r
-        for r in raw
-        if isinstance(r, dict)
-        and r.get("status") in INCOMPLETE_STATUSES
-        and isinstance(r.get("instance"), str)
-        and r.get("instance")
-    ]
-    names = {r.get("instance") for r in raw if isinstance(r, dict)}
-    lacking = [name for name in task_ref.names if name not in names]
-    parts = []
-    if incomplete:
-        shown = ", ".join(f"{r['instance']} ({r['status']})" for r in incomplete[:5])
-        parts.append(f"{len(incomplete)} incomplete observation(s): {shown}{' ...' if len(incomplete) > 5 else ''}")
-    if lacking:
-        parts.append(
-            f"{len(lacking)} scored instance(s) without a record: {', '.join(lacking[:5])}"
-            f"{' ...' if len(lacking) > 5 else ''}"
-        )
-    return "; ".join(parts) or None
-
-
-def not_ready(task_ref, data: bytes, file: str) -> str | None:
-    """Why a records file that does not score is not ready (SPEC 10), or None when it is rejected
-    for another reason; a not-ready file with other problems as well raises them."""
-    import msgspec
-
-    try:
-        raw = msgspec.json.decode(data)
-    except msgspec.DecodeError:
-        return None  # not JSON: the scorer's own message says so
-    reason = not_ready_reason(task_ref, raw)
-    if reason:
-        check_rest(task_ref, raw, file)
-    return reason
-
-
-def check_rest(task_ref, raw, file: str) -> None:
-    """Reject every problem of a not-ready records file other than what makes it not ready."""
-    from scoring.formats.records import parse_records
-
-    rest = [
-        r
-        for r in raw
-        if not (
-            isinstance(r, dict)
-            and r.get("status") in INCOMPLETE_STATUSES
-            and isinstance(r.get("instance"), str)
-            and r.get("instance")
-        )
-    ]
-    parse_records(rest, file, task_ref.kind)
-    seen: dict[str, int] = {}
-    problems = Problems()
-    for i, r in enumerate(raw):
-        name = r.get("instance") if isinstance(r, dict) else None
-        if isinstance(name, str) and name in seen:
-            problems.add(
-                file, f"record {i} ('{name}')", "instance", f"duplicate instance name (first at record {seen[name]})"
-            )
-        elif isinstance(name, str):
-            seen[name] = i
-    problems.raise_if_any()
 
 
 def check_row_names(row, file: str) -> None:
@@ -123,7 +50,7 @@ def check_row_names(row, file: str) -> None:
 def plan_fill(run, reference, run_dir: Path) -> FillPlan:
     """Score every adopted solver row with a records file (SPEC 10); raises InputError on any
     problem of a records file other than 'not ready', listing every one."""
-    from scoring.pipeline.solver import score_attempt_bytes
+    from scoring.pipeline.solver import not_ready, score_attempt_bytes
 
     plan = FillPlan()
     problems = Problems()
@@ -143,12 +70,7 @@ def plan_fill(run, reference, run_dir: Path) -> FillPlan:
             plan.no_records.append(row)
             continue
         if not reference.has_task(row.item):
-            problems.add(
-                reference.path,
-                "tasks",
-                row.item,
-                f"solver task '{row.item}' is not in reference '{reference.reference_id}'",
-            )
+            problems.extend([reference.lacking_task(row.item)])
             continue
         task_ref = reference.task(row.item)
         try:
@@ -167,14 +89,14 @@ def plan_fill(run, reference, run_dir: Path) -> FillPlan:
         if (
             old is not None
             and math.isfinite(old)
-            and abs(old - new) <= CONFLICT_TOLERANCE
+            and abs(old - new) <= CROSS_CHECK_TOLERANCE
             and same_ref
             and row.score_status == "valid"
             and row.reference_id == cohort_id
         ):
             plan.unchanged.append((row, old, out, result))
             continue
-        if old is not None and (not math.isfinite(old) or abs(old - new) > CONFLICT_TOLERANCE or not same_ref):
+        if old is not None and (not math.isfinite(old) or abs(old - new) > CROSS_CHECK_TOLERANCE or not same_ref):
             against = f" (the row names reference '{row.reference_id}')" if not same_ref else ""
             plan.conflicts.append(
                 Problem(
