@@ -72,3 +72,9 @@ REQUIRED_COLUMNS = (
 OPTIONAL_COLUMNS = ("note", "reference_id")
 
 NOT_RANKED_REASON: Final = "more than 5,000 models"  # SPEC 12.1: ``ranks.reason`` when ranks are not computed
+
+
+# SPEC 12.1: a rank interval as text
+def rank_text(best: int, worst: int, dash: str = "–") -> str:
+    """A rank as the Overview and ``table`` show it: ``best`` or ``best–worst`` (``dash``: the format's own)."""
+    return str(best) if best == worst else f"{best}{dash}{worst}"

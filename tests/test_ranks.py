@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.formats.results import RankInterval, RankPair
-from scoring.stats.ranks import format_rank, holm, leader, pair_p_value, paired_index_difference, rank_models, top_group
-from scoring.vocab import WEIGHTS
+from scoring.stats.ranks import holm, leader, pair_p_value, paired_index_difference, rank_models, top_group
+from scoring.vocab import WEIGHTS, rank_text
 
 
 def task_means(per_track: dict[str, list[float | None]]) -> dict[str, tuple[str, float | None]]:
@@ -85,14 +85,14 @@ def test_rank_interval_with_one_separated_and_one_unseparated_pair():
     )
     assert pairs["B", "C"].p_holm == pytest.approx(0.5, abs=1e-14) and not pairs["B", "C"].separated
     assert top_group(r) == ["A", "B"] and leader(r) is None
-    assert [format_rank(r.models[m]) for m in "ABC"] == ["1–2", "1–3", "2–3"]
+    assert [rank_text(r.models[m].best, r.models[m].worst) for m in "ABC"] == ["1–2", "1–3", "2–3"]
 
 
 def test_a_lone_top_model_is_the_leader():
     # without B: A–C is the only pair, p = 0, Holm K = 1 -> separated; A ranks 1, C 2
     r = rank_models({"A": 88.0, "C": 6.0}, {"A": A, "C": C}, WEIGHTS)
     assert r.models == {"A": RankInterval(best=1, worst=1), "C": RankInterval(best=2, worst=2)}
-    assert leader(r) == "A" and format_rank(r.models["C"]) == "2"
+    assert leader(r) == "A" and rank_text(r.models["C"].best, r.models["C"].worst) == "2"
 
 
 def test_separation_is_strictly_below_alpha():

@@ -469,12 +469,12 @@ def instance_drilldown(state: DashboardState, a: str, b: str, item: str, limit: 
     """The instances of one solver task where A and B differ most (scoring.stats.differences.
     largest_instance_differences over the Phi arrays of their adopted attempts); [] when either model's
     attempts were not all re-scored from records."""
-    from scoring.pipeline.aggregate import instance_phi
+    from scoring.pipeline.aggregate import phi_by_item
     from scoring.stats.differences import largest_instance_differences
 
     checked = state.checked
-    phi_a = instance_phi(checked, a, checked.by_model.get(a, [])).get(item)
-    phi_b = instance_phi(checked, b, checked.by_model.get(b, [])).get(item)
+    phi_a = phi_by_item(checked, a, checked.by_model.get(a, [])).get(item)
+    phi_b = phi_by_item(checked, b, checked.by_model.get(b, [])).get(item)
     if not phi_a or not phi_b:
         return []
     names = next(score.ref.names for (model, it, _), score in checked.scores.items() if model == a and it == item)

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from scoring.safety.terminal import escape_for_terminal
+from scoring.vocab import STATUS_ORDER, TRACKS, rank_text
 from scoring.vocab import TRACK_LETTERS as LETTERS
-from scoring.vocab import TRACKS
 
 if TYPE_CHECKING:
     from scoring.formats.results import Ranks
@@ -108,7 +108,7 @@ class OverviewRow:
         if column == 0:
             return (0, self.model)
         if column == 1:
-            return (0, ["complete", "provisional", "incomplete"].index(self.status))
+            return (0, STATUS_ORDER[self.status])
         if column == RANK_COLUMN:
             return (1, (0, 0)) if self.rank is None else (0, self.rank)
         if column == BUDGET_COLUMN:
@@ -122,11 +122,8 @@ BUDGET_COLUMN, RANK_COLUMN = 3, 4
 
 
 def rank_label(rank: tuple[int, int] | None) -> str:
-    """A rank as SPEC 12.1 shows it: ``best`` or ``best–worst`` (scoring.stats.ranks.format_rank); — without an index."""
-    from scoring.formats.results import RankInterval
-    from scoring.stats.ranks import format_rank
-
-    return DASH if rank is None else format_rank(RankInterval(best=rank[0], worst=rank[1]))
+    """A rank as SPEC 12.1 shows it: ``best`` or ``best–worst`` (scoring.vocab.rank_text); — without an index."""
+    return DASH if rank is None else rank_text(*rank)
 
 
 def ranks_block(document: dict) -> Ranks | None:

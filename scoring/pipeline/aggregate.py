@@ -5,7 +5,7 @@ records cross-check (``scoring.pipeline.crosscheck``) and ``aggregate_model``, w
 applies R1 (attempts → tasks → tracks → weighted sum), the incomplete /
 provisional rules, pass^k, the intervals and their variance budget; the
 document's ``ranks`` (SPEC 12.1) come from the models' task means.
-``attempt_scores`` and ``instance_phi`` hand the per-attempt values of a model
+``attempt_scores`` and ``phi_by_item`` hand the per-attempt values of a model
 to the planner and to ``compare`` (SPEC 12.2, 12.3).
 """
 
@@ -136,7 +136,7 @@ def aggregate_model(
     track_means = {t: (mean(v) if v else None) for t, v in track_scores.items()}
     index = index_from_track_means(track_means)
     statuses = [t["status"] for t in tasks.values()]
-    status = max(statuses, key=STATUS_ORDER.__getitem__) if statuses else "complete"
+    status = worst_status(statuses)
 
     entry = {
         "status": status,
@@ -293,7 +293,7 @@ def attempt_scores(model: dict, rows: list[AttemptRow]) -> dict[str, tuple[str, 
     }
 
 
-def instance_phi(checked: Checked, model: str, rows: list[AttemptRow]) -> dict[str, list[np.ndarray]]:
+def phi_by_item(checked: Checked, model: str, rows: list[AttemptRow]) -> dict[str, list[np.ndarray]]:
     """Per solver task whose every adopted attempt was re-scored from its records file (SPEC 12.2), the
     Phi array of each adopted attempt (the reference's scored instances, in reference order)."""
     adopted: dict[str, list[AttemptRow]] = defaultdict(list)

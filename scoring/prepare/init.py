@@ -9,17 +9,9 @@ from pathlib import Path
 
 from scoring.errors import InputError, Problem
 from scoring.safety.files import read_regular_file
-from scoring.vocab import OPTIONAL_COLUMNS, REQUIRED_COLUMNS
+from scoring.vocab import OPTIONAL_COLUMNS, REQUIRED_COLUMNS, TRACK_SCORE_TYPE
 
 INIT_COLUMNS = REQUIRED_COLUMNS + OPTIONAL_COLUMNS  # SPEC 10: the required columns, then note and reference_id
-
-
-TRACK_SCORE_TYPE = {
-    "solver": "fixed_reference_relative",
-    "theorem": "original_task_score",
-    "construction": "original_task_score",
-    "conjecture": "original_task_score",
-}
 
 
 def init_rows(cohort, suite) -> list[list[str]]:

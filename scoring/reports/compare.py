@@ -15,7 +15,7 @@ import msgspec
 
 from scoring.errors import InputError, Problem
 from scoring.formats.results import CompareDocument
-from scoring.pipeline.aggregate import attempt_scores, instance_phi
+from scoring.pipeline.aggregate import attempt_scores, phi_by_item
 from scoring.pipeline.rules import Checked
 from scoring.stats.differences import instance_differences, paired_comparison, task_means_of
 from scoring.stats.planning import mde
@@ -57,7 +57,7 @@ def compare_run(document: dict, checked: Checked, a: str, b: str) -> dict:
     result = compare_models(document, a, b)
     rows_a, rows_b = checked.by_model.get(a, []), checked.by_model.get(b, [])
     result["instances"] = instance_differences(
-        document["models"][a]["tasks"], instance_phi(checked, a, rows_a), instance_phi(checked, b, rows_b)
+        document["models"][a]["tasks"], phi_by_item(checked, a, rows_a), phi_by_item(checked, b, rows_b)
     )
     scores_a = attempt_scores(document["models"][a], rows_a)
     scores_b = attempt_scores(document["models"][b], rows_b)

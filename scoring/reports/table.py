@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from scoring.errors import Problems
 from scoring.reports.index_file import _interval, _is_number
 from scoring.safety.terminal import escape_for_terminal
-from scoring.vocab import NOT_RANKED_REASON, TRACK_LETTERS, TRACKS
+from scoring.vocab import NOT_RANKED_REASON, TRACK_LETTERS, TRACKS, rank_text
 
 GROUP_ORDER = [("full", "offline"), ("full", "online"), ("lite", "offline"), ("lite", "online")]
 
@@ -135,13 +135,6 @@ def build_groups(docs: list[tuple[str, dict]]) -> list[Group]:
     return groups
 
 
-def rank_text(rank: tuple[int, int] | None, dash: str = "–") -> str:
-    if rank is None:
-        return ""
-    best, worst = rank
-    return str(best) if best == worst else f"{best}{dash}{worst}"
-
-
 def number(x: float | None, digits: int, null: str = NULL) -> str:
     if x is None:
         return null
@@ -165,7 +158,7 @@ def text_cells(
     """The cells of a row; ``name`` escapes the model name for the format (numbers, statuses and
     ranks need no escaping), ``pm`` and ``mark`` are the format's own ± and provisional mark."""
     return [
-        rank_text(row.rank, dash),
+        "" if row.rank is None else rank_text(*row.rank, dash),
         name(row.model) + (mark if row.provisional else ""),
         row.status,
         with_hw(row.index, di, pm, null),

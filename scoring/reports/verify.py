@@ -79,7 +79,7 @@ def file_sha256(path: Path) -> str | None:
         return None
 
 
-def differences(a, b, where: str = "$", out: list | None = None, limit: int = 50) -> list[str]:
+def value_differences(a, b, where: str = "$", out: list | None = None, limit: int = 50) -> list[str]:
     """Every leaf that differs between two JSON values (at most ``limit``), by JSON path."""
     out = [] if out is None else out
     if len(out) >= limit:
@@ -91,16 +91,16 @@ def differences(a, b, where: str = "$", out: list | None = None, limit: int = 50
             elif k not in a:
                 out.append(f"{where}.{k}: only in the recomputed document")
             else:
-                differences(a[k], b[k], f"{where}.{k}", out, limit)
+                value_differences(a[k], b[k], f"{where}.{k}", out, limit)
     elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         for k, (x, y) in enumerate(zip(a, b, strict=True)):
-            differences(x, y, f"{where}[{k}]", out, limit)
+            value_differences(x, y, f"{where}[{k}]", out, limit)
     elif a != b or (type(a) is not type(b) and not (_is_number(a) and _is_number(b))):
         out.append(f"{where}: stored {a!r}, recomputed {b!r}")
     return out
 
 
-def thresholds_of(doc: dict) -> dict[str, float]:
+def recorded_thresholds(doc: dict) -> dict[str, float]:
     """The pass^k thresholds the stored document was computed with (they are part of its content)."""
     found: dict[str, float] = {}
     for m in (doc.get("models") or {}).values():
@@ -136,7 +136,7 @@ def verify_index(
                     f"input {name}: {located[name]} has sha256 {actual}, the provenance says {block.get('sha256')}"
                 )
     try:
-        fresh = recompute(paths, thresholds_of(doc))
+        fresh = recompute(paths, recorded_thresholds(doc))
     except InputError as exc:
         return findings + [f"recomputing failed: {p}" for p in exc.problems]
     fresh_inputs = fresh["provenance"]["inputs"]
@@ -153,7 +153,7 @@ def verify_index(
     skip = ("generated_at", "content_sha256", "inputs")  # compared above
     a = {**doc, "provenance": {k: v for k, v in (doc.get("provenance") or {}).items() if k not in skip}}
     b = {**fresh, "provenance": {k: v for k, v in fresh["provenance"].items() if k not in skip}}
-    findings.extend(differences(a, b))  # what changed, value by value (an edited number, a moved score)
+    findings.extend(value_differences(a, b))  # what changed, value by value (an edited number, a moved score)
     return findings
 
 

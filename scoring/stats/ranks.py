@@ -198,8 +198,3 @@ def leader(ranks: Ranks) -> str | None:
     """The leader only when the top group holds one model alone (SPEC 12.1), else None."""
     group = top_group(ranks)
     return group[0] if len(group) == 1 else None
-
-
-def format_rank(r: RankInterval) -> str:
-    """A rank as the Overview and ``table`` show it: ``best`` or ``best–worst``."""
-    return str(r.best) if r.best == r.worst else f"{r.best}–{r.worst}"

@@ -12,6 +12,8 @@ from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey
 from textual_plotext import PlotextPlot
 
+from scoring.vocab import STATUS_ORDER
+
 from ..charts import draw_overview, redraw
 from ..messages import DrillDown, ModelOrder, ModelSelected
 from ..views import OVERVIEW_COLUMNS, RANK_COLUMN, STATUS_STYLE, TRACKS, cells, overview_rows, sort_rows, text, top_line
@@ -71,7 +73,7 @@ class OverviewPane(Vertical):
         self.rows = overview_rows(document)
         self.query_one(DataTable).set_class(False, "gone")
         self.query_one(PlotextPlot).set_class(False, "gone")
-        counts = {s: sum(r.status == s for r in self.rows) for s in ("complete", "provisional", "incomplete")}
+        counts = {s: sum(r.status == s for r in self.rows) for s in STATUS_ORDER}
         lead_part = top_line(document)
         self.query_one("#overview-summary", Static).update(
             text(
