@@ -7,6 +7,7 @@ named at once (SPEC 6 ``validate``) and both passes share one definition.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Hashable
 from functools import cache
@@ -17,7 +18,7 @@ import msgspec
 import orjson
 
 from scoring.errors import InputError, Problem
-from scoring.formats.json import check_duplicate_keys, key_colons
+from scoring.formats.json import check_duplicate_keys, json_body, key_colons
 
 T = TypeVar("T")
 
@@ -138,24 +139,50 @@ def allowed_values(type_: object, path: list[str | int]) -> tuple | None:
     return get_args(t) if get_origin(t) is Literal else None
 
 
-def word(message: str, allowed: tuple | None = None) -> str:
-    """msgspec's wording in the project's: what the field must be, and what it was."""
-    missing = _MISSING.match(message)
-    if missing:
+_KIND = {
+    "float": "a number",
+    "int": "a whole number",
+    "str": "a string",
+    "bool": "true or false",
+    "array": "a list",
+    "object": "an object",
+    "null": "null",
+}
+_AT_LEAST = re.compile(r"^Expected `int` >= (\d+)$")
+_WHOLE = re.compile(r"^must be (an object|a list), got (.*)$")
+
+
+def describe(value: Any) -> str:
+    """A found value in a message: short, and never the whole of a list or object."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return repr(value if len(value) <= 60 else value[:57] + "...")
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return repr(value)
+
+
+def word(message: str, allowed: tuple | None = None, found: str | None = None) -> str:
+    """msgspec's wording in the project's: what the field must be, and what it was (``found``: the
+    value described, when it could be read; else the kind msgspec names)."""
+    if _MISSING.match(message):
         return "required field is missing"
     if "` of length >= 1" in message:
         return "must be a non-empty string"
+    if at_least := _AT_LEAST.match(message):
+        return f"must be a whole number of at least {at_least.group(1)}" + (f", got {found}" if found else "")
     if message.startswith("Expected `"):
         want, _, got = message[len("Expected `") :].partition("`, got `")
-        want = want.replace(" | null", "")
-        got = got.rstrip("`")
-        if want in ("object", "array"):
-            return f"expected {'an object' if want == 'object' else 'a list'}, found {got}"
-        if want in ("float", "int | float", "float | int"):
-            return f"must be a number, got {got}"
-        if want == "int" or want.startswith("int >="):
-            return f"must be a whole number{want[3:].replace('>=', ' >=')}, got {got}"
-        return f"must be {'an' if want[:1] in 'aeiou' else 'a'} {want}, got {got}"
+        got = found or _KIND.get(got.rstrip("`"), got.rstrip("`"))
+        kinds = want.split(" | ")
+        if "int" in kinds and "float" in kinds:
+            kinds.remove("int")
+        return f"must be {' or '.join(_KIND.get(k, k) for k in kinds)}, got {got}"
     if message.startswith("Invalid enum value "):
         listed = ", ".join(map(str, allowed)) if allowed else "the allowed values"
         return f"must be one of {listed}; got {message[len('Invalid enum value ') :]}"
@@ -164,6 +191,18 @@ def word(message: str, allowed: tuple | None = None) -> str:
     if message.startswith("Number out of range"):
         return "number out of range (beyond a double)"
     return message[:1].lower() + message[1:]
+
+
+def found_at(raw: bytes, path: list[str | int]) -> str | None:
+    """The value at ``path`` of ``raw`` (valid JSON), described; None when it is not there (only to
+    word a rejection: ``raw`` is the smallest part that failed)."""
+    try:
+        value = msgspec.json.decode(raw)
+        for key in path:
+            value = value[key]
+    except (msgspec.DecodeError, RecursionError, LookupError, TypeError):
+        return None
+    return describe(value)
 
 
 def children_of(raw: bytes, type_: object) -> list[tuple[str | int, msgspec.Raw, object]]:
@@ -186,10 +225,10 @@ def children_of(raw: bytes, type_: object) -> list[tuple[str | int, msgspec.Raw,
     return []
 
 
-def every_problem(raw: bytes, type_: object, path: list[str | int]) -> list[tuple[list[str | int], str]]:
-    """(key path, msgspec message) of every part of ``raw`` (valid JSON) that does not decode as
-    ``type_``: each part is decoded with its own type, so that one bad value does not hide the
-    next, and dict keys (which msgspec's own path leaves out) are named."""
+def every_problem(raw: bytes, type_: object, path: list[str | int]) -> list[tuple[list[str | int], str, str | None]]:
+    """(key path, msgspec message, the value found there described) of every part of ``raw`` (valid
+    JSON) that does not decode as ``type_``: each part is decoded with its own type, so that one
+    bad value does not hide the next, and dict keys (which msgspec's own path leaves out) are named."""
     try:
         msgspec.json.decode(raw, type=type_)
         return []
@@ -200,19 +239,32 @@ def every_problem(raw: bytes, type_: object, path: list[str | int]) -> list[tupl
         return found
     matched = _AT.match(str(error))
     assert matched is not None
-    return [([*path, *split_path(matched.group("path") or "")], matched.group("msg"))]
+    inner = split_path(matched.group("path") or "")
+    return [([*path, *inner], matched.group("msg"), found_at(raw, inner))]
 
 
-def problems_of(raw: bytes, type_: object, file: str, where: str = "") -> list[Problem]:
+Located = Callable[[list[str | int]], tuple[str, list[str | int]]]  # key path -> (where, the rest)
+
+
+def problems_of(raw: bytes, type_: object, file: str, where: str | Located = "") -> list[Problem]:
     """Every problem of ``raw`` against ``type_``, as Problems naming the key path and field."""
-    return [problem_at(path, message, file, type_, where) for path, message in every_problem(raw, type_, [])]
+    return [
+        problem_at(path, message, file, type_, where, found) for path, message, found in every_problem(raw, type_, [])
+    ]
 
 
-def problem_at(path: list[str | int], message: str, file: str, type_: object, where: str = "") -> Problem:
-    """One msgspec message at a key path of ``type_`` as a Problem: ``where`` (e.g. 'record 3'),
-    the key path, the field."""
-    path = list(path)
+def problem_at(
+    path: list[str | int],
+    message: str,
+    file: str,
+    type_: object,
+    where: str | Located = "",
+    found: str | None = None,
+) -> Problem:
+    """One msgspec message at a key path of ``type_`` as a Problem: where (a label such as
+    'record 3', or a function that reads one off the front of the path), the key path, the field."""
     allowed = allowed_values(type_, path) if message.startswith("Invalid enum") else None
+    label, path = where(list(path)) if callable(where) else (where, list(path))
     missing = _MISSING.match(message)
     if missing:
         path.append(missing.group(1))
@@ -220,8 +272,11 @@ def problem_at(path: list[str | int], message: str, file: str, type_: object, wh
     while path and isinstance(path[-1], int):
         index = f"[{path.pop()}]" + index
     field = (str(path[-1]) if path else "") + index
-    location = ", ".join(x for x in (where, ".".join(map(str, path[:-1]))) if x)
-    return Problem(file, location, field, word(message, allowed))
+    keys = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path[:-1]).removeprefix(".")
+    text = word(message, allowed, found)
+    if not (field or keys) and (whole := _WHOLE.match(text)):  # the file (or a record) itself is not what it must be
+        text = f"expected {whole.group(1)}, found {whole.group(2)}"
+    return Problem(file, ", ".join(x for x in (label, keys) if x), field, text)
 
 
 def decode(
@@ -230,18 +285,21 @@ def decode(
     file: str,
     decoder: msgspec.json.Decoder | None = None,
     colons: Callable[[T], int] | None = None,
+    where: str | Located = "",
+    holds: str = "",
 ) -> T:
     """``data`` decoded as ``type_``; any problem is raised as an InputError naming the file.
-    ``colons``: see ``reject_duplicate_keys``."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    if not data or data.isspace():  # isspace: no copy of a large file
-        raise InputError([Problem(file, "", "", "file is empty, expected JSON")])
+    ``colons``: see ``reject_duplicate_keys``; ``where``: see ``problem_at``; ``holds``: what the
+    file holds, said when it is not even of the right kind (an object, a list)."""
+    data = json_body(data, file)
     try:
         value = (decoder or msgspec.json.Decoder(type_)).decode(data)
     except msgspec.ValidationError:
         check_syntax(data, file)  # a syntax error further on is the problem to report
-        raise InputError(problems_of(data, type_, file)) from None
+        problems = problems_of(data, type_, file, where)
+        if holds and len(problems) == 1 and not problems[0].where and not problems[0].field:
+            problems = [dataclasses.replace(problems[0], message=f"{problems[0].message}: {holds}")]
+        raise InputError(problems) from None
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise InputError([syntax_problem(exc, data, file)]) from None
     reject_duplicate_keys(data, file, value if only_drops_keys(cast(Hashable, type_)) else None, colons)
@@ -267,10 +325,7 @@ def decode_items(
     good items, their positions in the list, and (position, problem) for each problem of a bad
     item ('``label`` N'), so that the caller can check the good ones as well and list every
     problem at once."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    if not data or data.isspace():  # isspace: no copy of a large file
-        raise InputError([Problem(file, "", "", "file is empty, expected JSON")])
+    data = json_body(data, file)
     try:
         good = decoder.decode(data)
     except msgspec.ValidationError:

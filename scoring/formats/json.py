@@ -98,12 +98,18 @@ def find_duplicate_key(raw: str | bytes, reserialized: bytes | None = None) -> s
     return None
 
 
-def parse_json_bytes(data: bytes, file: str) -> Any:
-    """Parse JSON strictly; an error names the file, line and column."""
+def json_body(data: bytes, file: str) -> bytes:
+    """A JSON file's bytes without a UTF-8 byte order mark; an empty file is a problem."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    if not data.strip():
+    if not data or data.isspace():  # isspace: no copy of a large file
         raise InputError([Problem(file, "", "", "file is empty, expected JSON")])
+    return data
+
+
+def parse_json_bytes(data: bytes, file: str) -> Any:
+    """Parse JSON strictly; an error names the file, line and column."""
+    data = json_body(data, file)
     try:
         parsed = orjson.loads(data)
     except orjson.JSONDecodeError as exc:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-NAME_KINDS = ("model", "item", "attempt", "suite", "reference id")
+NAME_KINDS = ("model", "item", "attempt", "suite", "reference id", "simulation id")
 
 
 def check_name(value: object, kind: str) -> str | None:

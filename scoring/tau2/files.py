@@ -24,17 +24,16 @@ or ``termination_reason`` with the file is an audit finding, not a rejection.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import msgspec
 
 from scoring.errors import InputError, Problem, Problems
-from scoring.formats.decode import reject_duplicate_keys
-from scoring.formats.json import parse_json_bytes
+from scoring.formats.decode import decode, describe
 from scoring.safety.files import read_regular_file
+from scoring.safety.names import check_name
 
 RESULTS_FILE = "results.json"
 
@@ -145,144 +144,18 @@ class Tau2Results:
     index: list[tuple[int, IndexEntry]] = field(default_factory=list)
 
 
-_MESSAGE = re.compile(r"^(?P<msg>.*?)(?: - at `(?P<path>\$[^`]*)`)?$", re.DOTALL)
-
-
-_TOKEN = re.compile(r"\.([^.\[]+)|\[(\d+|\.\.\.)\]")
-
-
-_KINDS = {
-    "float": "a number",
-    "int": "a whole number",
-    "str": "a string",
-    "bool": "true or false",
-    "array": "a list",
-    "object": "an object",
-    "null": "null",
-}
-
-
-def _tokens(path: str) -> list[str | int]:
-    return [name if name else (int(i) if i.isdigit() else "...") for name, i in _TOKEN.findall(path[1:])]
-
-
-def _lookup(data: bytes, tokens: list[str | int]) -> tuple[bool, Any]:
-    """The value at ``tokens`` in the raw JSON (second pass, only to word a rejection)."""
-    try:
-        value = msgspec.json.decode(data)
-        for t in tokens:
-            if t == "...":  # a dict value: the first one that is not a number
-                value = next(v for v in value.values() if isinstance(v, bool) or not isinstance(v, (int, float)))
-            else:
-                value = value[t]
-        return True, value
-    except (msgspec.DecodeError, RecursionError, LookupError, TypeError, AttributeError, StopIteration):
-        # the raw JSON is broken further on, or the path is not there: word the problem without the value
-        return False, None
-
-
-def describe(value: Any) -> str:
-    """A found value in a message: short, and never the whole of a list or object."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    if isinstance(value, str):
-        return repr(value if len(value) <= 60 else value[:57] + "...")
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return repr(value)
-
-
-def _located(tokens: list[str | int], root: str) -> tuple[str, str]:
-    """(where, field) for a path inside a file: ('simulation 3, reward_info', 'reward'); a trailing
-    list index belongs to the field ('reward_basis[0]')."""
-    prefix, rest = "", list(tokens)
-    if (
-        root == RESULTS_FILE
-        and len(rest) >= 2
-        and rest[0] in ("simulations", "simulation_index")
-        and isinstance(rest[1], int)
-    ):
-        prefix = ("simulation " if rest[0] == "simulations" else "simulation_index entry ") + str(rest[1])
-        rest = rest[2:]
-    if rest and rest[-1] == "...":  # a value of a mapping such as reward_breakdown
-        rest.pop()
-    index = ""
-    while rest and isinstance(rest[-1], int):
-        index = f"[{rest.pop()}]" + index
-    name = (str(rest.pop()) if rest else "") + index
-    path = ""
-    for t in rest:
-        path += f"[{t}]" if isinstance(t, int) else (("." if path else "") + str(t))
-    return ", ".join(p for p in (prefix, path) if p), name
-
-
-def _word(exc: msgspec.ValidationError, data: bytes, file: str, root: str) -> Problem:
-    m = _MESSAGE.match(str(exc))
-    msg, path = (m.group("msg"), m.group("path") or "$") if m else (str(exc), "$")
-    tokens = _tokens(path)
-    missing = re.match(r"Object missing required field `(.+)`", msg)
-    if missing:
-        where, _ = _located([*tokens, missing.group(1)], root)
-        return Problem(file, where, missing.group(1), "required field is missing")
-    where, name = _located(tokens, root)
-    found, value = _lookup(data, tokens)
-    got = f", got {describe(value)}" if found else ""
-    if msg == "Number out of range":
-        return Problem(file, where, name, "number out of range (larger than a double can hold)")
-    bound = re.match(r"Expected `int` >= (\d+)", msg)
-    if bound:
-        return Problem(file, where, name, f"must be a whole number of at least {bound.group(1)}{got}")
-    expected = re.match(r"Expected `([^`]+)`, got `([^`]+)`", msg)
-    if expected:
-        if not tokens and expected.group(1) == "object":
-            return Problem(
-                file,
-                "",
-                "",
-                f"expected a JSON object, found {_KINDS.get(expected.group(2), 'a value')}: "
-                + (HOLDS if root == RESULTS_FILE else "a simulation file holds one simulation object"),
-            )
-        kinds = " or ".join(_KINDS.get(k, k) for k in expected.group(1).split(" | "))
-        return Problem(file, where, name, f"must be {kinds}{got}")
-    return Problem(file, where, name, msg[:1].lower() + msg[1:])
-
-
-def decode(data: bytes, file: str, decoder: msgspec.json.Decoder, root: str) -> Any:
-    """Decode one file with ``decoder``; any problem is an InputError naming the file and where."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        value = decoder.decode(data)
-    except msgspec.ValidationError as exc:
-        raise InputError([_word(exc, data, file, root)]) from None
-    except (msgspec.DecodeError, RecursionError) as exc:
-        parse_json_bytes(data, file)  # words a syntax error with its line and column
-        raise InputError([Problem(file, "", "", f"invalid JSON: {exc}")]) from None
-    reject_duplicate_keys(data, file)  # README "Safety"
-    return value
-
-
-def _check_utf8(data: bytes, file: str) -> None:
-    """The decoder skips the text of fields it does not read: reject a file that is not UTF-8 as a whole."""
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        before = data[: exc.start]
-        line = before.count(b"\n") + 1
-        column = exc.start - (before.rfind(b"\n") + 1) + 1
-        raise InputError([Problem(file, f"line {line} column {column}", "", "invalid JSON: not valid UTF-8")]) from None
+def _simulation_label(path: list[str | int]) -> tuple[str, list[str | int]]:
+    """'simulation 3' (or 'simulation_index entry 3') off the front of a results file's key path."""
+    if len(path) >= 2 and path[0] in ("simulations", "simulation_index") and isinstance(path[1], int):
+        label = "simulation " if path[0] == "simulations" else "simulation_index entry "
+        return label + str(path[1]), path[2:]
+    return "", path
 
 
 def read_file(path: Path, what: str) -> bytes:
-    """The bytes of a regular file, whole UTF-8 (SPEC 13: a folder, FIFO or device is rejected by
-    ``safety.read_regular_file``, never waited on)."""
-    data = read_regular_file(path, what)
-    _check_utf8(data, str(path))
-    return data
+    """The bytes of a regular file (SPEC 13: a folder, FIFO or device is rejected by
+    ``read_regular_file``, never waited on)."""
+    return read_regular_file(path, what)
 
 
 def locate(path: Path) -> tuple[Path, Path | None]:
@@ -292,21 +165,16 @@ def locate(path: Path) -> tuple[Path, Path | None]:
     return meta, (sims if sims.is_dir() else None)
 
 
-def unsafe_id(sim_id: str) -> bool:
-    """SPEC 13: an id names a file in simulations/ and must not leave it."""
-    return sim_id in ("", ".", "..") or any(c in sim_id for c in "/\\\0")
-
-
 def load_tau2_results(path: Path) -> Tau2Results:
     """Read a tau2-bench run: PATH is its results.json or the run folder, in the json or dir format."""
     meta, sims_dir = locate(Path(path))
-    results = decode(read_file(meta, WHAT), str(meta), _RESULTS, RESULTS_FILE)
+    results = decode(read_file(meta, WHAT), ResultsFile, str(meta), _RESULTS, where=_simulation_label, holds=HOLDS)
     return _load_dir(results, meta, sims_dir) if sims_dir is not None else _json_run(results, str(meta))
 
 
 def parse_results_json(data: bytes, file: str = RESULTS_FILE) -> Tau2Results:
     """A run in the json format from the bytes of its results.json."""
-    return _json_run(decode(data, file, _RESULTS, RESULTS_FILE), file)
+    return _json_run(decode(data, ResultsFile, file, _RESULTS, where=_simulation_label, holds=HOLDS), file)
 
 
 def _json_run(results: ResultsFile, file: str) -> Tau2Results:
@@ -352,14 +220,8 @@ def _load_dir(results: ResultsFile, meta: Path, sims_dir: Path) -> Tau2Results:
     listed: list[tuple[int, IndexEntry]] = []
     for i, entry in enumerate(index):
         where = f"simulation_index entry {i}"
-        if unsafe_id(entry.id):
-            problems.add(
-                file,
-                where,
-                "id",
-                f"{describe(entry.id)} cannot name a file in simulations/ "
-                "(empty, '.', '..', or holds '/', '\\' or NUL)",
-            )
+        if unsafe := check_name(entry.id, "simulation id"):
+            problems.add(file, where, "id", f"{describe(entry.id)}: {unsafe}")
         elif entry.id in seen:
             problems.add(
                 file,
@@ -393,9 +255,10 @@ def _load_dir(results: ResultsFile, meta: Path, sims_dir: Path) -> Tau2Results:
         try:
             sim = decode(
                 read_file(sim_file, f"simulation file (listed in {file}, simulation_index entry {i})"),
+                Simulation,
                 str(sim_file),
                 _SIMULATION,
-                SIMULATIONS_DIR,
+                holds="a simulation file holds one simulation object",
             )
         except InputError as exc:
             problems.extend(exc.problems)

@@ -18,13 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from scoring.errors import InputError, Problem
+from scoring.formats.decode import describe
+from scoring.safety.numbers import NumberTooLarge, finite_mean
 from scoring.stats.passk import mean_pass_hat_k, task_pass_hat_k
 from scoring.tau2.files import (
     IndexEntry,
     RewardInfo,
     Simulation,
     Tau2Results,
-    describe,
     load_tau2_results,
 )
 
@@ -49,28 +50,16 @@ REWARD = ("reward_info", "reward")  # where a simulation's reward sits in it: (s
 COST = ("", "agent_cost")
 
 
-def finite_mean(values: list[tuple[float, Origin, tuple[str, str]]], what: str) -> float | None:
-    """The mean (math.fsum) of (value, origin, (section, field)) triples; None for no values. A
-    result that overflows is rejected input naming the value of largest magnitude (SPEC 13)."""
+def located_mean(values: list[tuple[float, Origin, tuple[str, str]]], what: str) -> float | None:
+    """The mean (SPEC 13: ``finite_mean``) of (value, origin, (section, field)) triples; None for no
+    values. A result that overflows is rejected input naming where its largest value is."""
     if not values:
         return None
     try:
-        mean = math.fsum(v for v, _, _ in values) / len(values)
-    except OverflowError:
-        mean = math.inf
-    if not math.isfinite(mean):
-        value, (file, where), (section, field) = max(values, key=lambda t: abs(t[0]))
-        raise InputError(
-            [
-                Problem(
-                    file,
-                    ", ".join(x for x in (where, section) if x),
-                    field,
-                    f"{describe(value)} makes {what} overflow (larger than a double can hold)",
-                )
-            ]
-        )
-    return mean
+        return finite_mean([v for v, _, _ in values], what)
+    except NumberTooLarge as exc:
+        _, (file, where), (section, field) = max(values, key=lambda t: abs(t[0]))
+        raise InputError([Problem(file, ", ".join(x for x in (where, section) if x), field, str(exc))]) from None
 
 
 def is_successful(reward: float | None) -> bool:
@@ -226,7 +215,7 @@ def compute_tau2_metrics(results: Tau2Results, source: str = "") -> dict:
                 "task_id": task_id,
                 "n": n,
                 "successes": c,
-                "avg_reward": finite_mean(rewards, f"task {task_id!r}'s mean reward"),
+                "avg_reward": located_mean(rewards, f"task {task_id!r}'s mean reward"),
                 "termination_reasons": dict(Counter(r.termination_reason for r, _ in runs)),
                 "pass_hat_k": {str(k): v for k, v in task_pass_hat_k(n, c).items()},
             }
@@ -239,7 +228,7 @@ def compute_tau2_metrics(results: Tau2Results, source: str = "") -> dict:
     rewards = [(s.reward_info.reward, o, REWARD) for s, o in kept if s.reward_info is not None]
     costs = [(s.agent_cost, o, COST) for s, o in kept if s.agent_cost is not None]
     if sims:
-        avg_reward, avg_cost = finite_mean(rewards, "the mean reward"), finite_mean(costs, "the mean agent cost")
+        avg_reward, avg_cost = located_mean(rewards, "the mean reward"), located_mean(costs, "the mean agent cost")
     else:  # tau2-bench reports zeros when nothing was evaluated
         avg_reward, avg_cost = 0.0, 0.0
     findings = audit(sims, origins)

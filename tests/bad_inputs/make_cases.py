@@ -558,7 +558,7 @@ case(
     "line 1 column",
     {T: js({"simulations": [SIM]}).replace("1.0,", "NaN,", 1)},
 )
-case("tau2-top-level-string", TAU2, 1, "expected a JSON object", "results.json", {T: js("results")})
+case("tau2-top-level-string", TAU2, 1, "expected an object, found 'results'", "results.json", {T: js("results")})
 case(
     "tau2-bad-num-trials",
     TAU2,
@@ -661,7 +661,7 @@ case(
     "tau2-rewards-overflow-the-mean",
     TAU2,
     1,
-    "1.5e+308 makes the mean reward overflow",
+    "the mean reward would overflow: the value 1.5e+308 is too large",
     "simulation 1, reward_info: field 'reward'",
     {
         T: tau2_run(
@@ -673,7 +673,7 @@ case(
     "tau2-costs-overflow-the-mean",
     TAU2,
     1,
-    "1.5e+308 makes the mean agent cost overflow",
+    "the mean agent cost would overflow: the value 1.5e+308 is too large",
     "simulation 1: field 'agent_cost'",
     {T: tau2_run({**SIM, "agent_cost": 1e308}, {**SIM, "trial": 1, "agent_cost": 1.5e308})},
 )
@@ -690,7 +690,7 @@ case(
     TAU2,
     1,
     "'info', 'tasks' and 'simulations'",
-    "expected a JSON object, found a list",
+    "expected an object, found a list",
     {T: js([SIM])},
 )
 case(
@@ -721,7 +721,7 @@ case(
     "tau2-dir-id-leaves-the-folder",
     TAU2,
     1,
-    "cannot name a file in simulations/",
+    "'../results': simulation id name holds '/'",
     "simulation_index entry 0: field 'id'",
     {
         T: js({**DIR_RESULTS, "simulation_index": [{**DIR_RESULTS["simulation_index"][0], "id": "../results"}]}),
