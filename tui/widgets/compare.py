@@ -12,9 +12,9 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Select, Static
 
 from ..messages import CompareComputed, InstanceDiffsComputed
+from ..textual_ext.data_table import SteadyDataTable
 from ..views import COMPARE_COLUMNS, TASK_DIFF_COLUMNS, cells, compare_rows, mde_text, plain, task_difference_rows, text
 from .loading import run_loading_widget
-from .tables import SteadyDataTable
 
 EXPLAIN = (
     "Paired difference A − B over the tasks both models have scored; 95% task-clustered t intervals, "

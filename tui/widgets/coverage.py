@@ -9,9 +9,9 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
 from ..messages import DrillDown, OpenAttempts
+from ..textual_ext.data_table import SteadyDataTable
 from ..views import KIND_STYLE, LETTERS, cells, coverage_grid, issue_rows, legend_text, plain
 from .loading import run_loading_widget
-from .tables import SteadyDataTable
 
 TASK_COLUMN = "__task__"
 # The grid holds at most this many model columns at once; with more models it holds a window of them that

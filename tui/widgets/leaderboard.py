@@ -12,8 +12,8 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
+from ..textual_ext.data_table import SteadyDataTable
 from ..views import LeaderboardGroup, cells, plain, problem_rows, text
-from .tables import SteadyDataTable
 
 
 @dataclass

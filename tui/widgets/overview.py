@@ -14,10 +14,10 @@ from textual_plotext import PlotextPlot
 
 from ..charts import draw_overview, redraw
 from ..messages import DrillDown, ModelOrder, ModelSelected
+from ..textual_ext.data_table import SteadyDataTable
 from ..views import OVERVIEW_COLUMNS, RANK_COLUMN, STATUS_STYLE, TRACKS, cells, overview_rows, sort_rows, text, top_line
 from .chart_plot import ChartPlot
 from .loading import run_loading_widget
-from .tables import SteadyDataTable
 
 FILL_CHUNK = 200  # rows added to the table per turn of the event loop
 TURN_S = 0.005  # a timer, not call_later: the messages of one widget are handled back to back, keys wait

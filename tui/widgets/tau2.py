@@ -9,9 +9,9 @@ from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
 from ..charts import INDEX_COLOR, draw_passk, redraw
+from ..textual_ext.data_table import SteadyDataTable
 from ..views import cells, cost_text, fmt, plain, tau2_columns, tau2_meta_line, tau2_sorted, tau2_task_rows
 from .chart_plot import ChartPlot
-from .tables import SteadyDataTable
 
 NO_FILE = (
     "No tau2-bench results open. Start the dashboard with --tau2 RESULTS_JSON (a results.json of "
