@@ -207,7 +207,7 @@ class ComparePane(Vertical):
         self._instances_worker(self.state, pair, item)
 
     @work(thread=True, exclusive=True, group="compare-instances", description="largest instance differences")
-    def _instances_worker(self, state, pair: tuple, item: str) -> None:
+    def _instances_worker(self, state, pair: tuple[str, str], item: str) -> None:
         from ..state import instance_drilldown
 
         self.post_message(InstanceDiffsComputed(pair, item, instance_drilldown(state, *pair, item)))

@@ -193,6 +193,8 @@ class InstancesPane(Vertical):
         from scoring.errors import InputError
 
         state = self.state
+        if state is None:  # emptied (show_empty) since _request: nothing is wanted any more
+            return
         try:
             columns = load_instances(state, *key)
         except InputError as exc:
@@ -233,7 +235,7 @@ class InstancesPane(Vertical):
 
     def _status_value(self) -> int | None:
         status = self.query_one("#instances-filter", Select).value
-        return None if status is Select.NULL or status == -1 else int(status)
+        return status if isinstance(status, int) and status != -1 else None  # FILTER_OPTIONS: -1 is all
 
     def _apply(self) -> None:
         column, desc = self._sort_value()
@@ -251,6 +253,7 @@ class InstancesPane(Vertical):
     def _describe(self) -> None:
         """The status line: which attempt, its relative score, per-status counts and what the filter leaves."""
         cols, key = self.columns, self.key
+        assert cols is not None and key is not None  # _apply describes loaded columns only
         status = self._status_value()
         shown = len(self.query_one(InstanceTable).order)
         self._status(

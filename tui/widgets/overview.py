@@ -15,7 +15,18 @@ from textual_plotext import PlotextPlot
 from ..charts import draw_overview, redraw
 from ..messages import DrillDown, ModelOrder, ModelSelected
 from ..textual_ext.data_table import SteadyDataTable
-from ..views import OVERVIEW_COLUMNS, RANK_COLUMN, STATUS_STYLE, TRACKS, cells, overview_rows, sort_rows, text, top_line
+from ..views import (
+    OVERVIEW_COLUMNS,
+    RANK_COLUMN,
+    STATUS_STYLE,
+    TRACKS,
+    OverviewRow,
+    cells,
+    overview_rows,
+    sort_rows,
+    text,
+    top_line,
+)
 from .chart_plot import ChartPlot
 from .loading import run_loading_widget
 
@@ -30,7 +41,9 @@ class OverviewTable(SteadyDataTable):
 
     def action_passk(self) -> None:
         if self.row_count:
-            self.post_message(DrillDown("passk", self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value))
+            model = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
+            assert model is not None  # every row is added with its model as key
+            self.post_message(DrillDown("passk", model))
 
 
 class OverviewPane(Vertical):
@@ -45,7 +58,7 @@ class OverviewPane(Vertical):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.rows = []
+        self.rows: list[OverviewRow] = []
         self.sort_column = 2
         self.sort_reverse = True
         self.document: dict | None = None
