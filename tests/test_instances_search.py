@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+from textual.widgets import Select
 
 from tests.conftest import settle
 from tui.app import create_app
@@ -140,3 +141,46 @@ def test_help_and_footer_name_the_search_keys():
     assert "`n` / `N` next / previous match" in HELP
     shown = {(b.key, b.description) for b in Pane.BINDINGS if b.show}
     assert {("n", "Next match"), ("N", "Prev match"), ("slash", "Search names")} <= shown
+
+
+async def test_the_selects_offer_the_options_the_pane_gave_them_and_are_not_given_them_again(monkeypatch):
+    """The pane keeps the options it gave its task and attempt Selects (it reads nothing back from a
+    Select): they are what each Select offers, and a context that offers the same ones leaves the Selects
+    alone (a reset restyles a Select)."""
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        pane, _ = await _instances(pilot)
+
+        def offered(select_id: str) -> list[tuple[str, str]]:  # as the Select keeps them (Textual's own list)
+            select = pane.query_one(f"#{select_id}", Select)
+            return [(str(label), value) for label, value in select._options if value is not Select.NULL]
+
+        def agree() -> None:
+            assert set(pane.select_options) == {"instances-task", "instances-attempt"}
+            for select_id, given in pane.select_options.items():
+                assert given and given == offered(select_id)
+
+        agree()
+        state, model = pane.state, pane.model
+        assert state is not None and model is not None
+        reset: list[str | None] = []
+        set_options = Select.set_options
+        monkeypatch.setattr(
+            Select, "set_options", lambda select, options: (reset.append(select.id), set_options(select, options))[1]
+        )
+        pane.set_context(state, model)
+        await settle(pilot)
+        assert reset == []  # the same run and model: the same options
+        agree()
+        tasks = [value for _, value in pane.select_options["instances-task"]]
+        pane.choose(tasks[-1])
+        await settle(pilot)
+        assert pane.query_one("#instances-task", Select).value == tasks[-1]
+        agree()
+        pane.choose("no such task")  # not offered: nothing changes
+        await settle(pilot)
+        assert pane.query_one("#instances-task", Select).value == tasks[-1]
+        other = next(m for m in state.models if m != model)
+        pane.set_context(state, other)
+        await settle(pilot)
+        agree()

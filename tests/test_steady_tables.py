@@ -1,11 +1,11 @@
 """The dashboard's DataTables keep their rendered lines across style updates only while the styles
-they were rendered with are unchanged (tui/widgets/tables.py): a new theme or a focus change shows."""
+they were rendered with are unchanged (tui/textual_ext/data_table.py): a new theme or a focus change shows."""
 
 from __future__ import annotations
 
 from tests.conftest import settle
 from tui.app import create_app
-from tui.widgets.tables import SteadyDataTable
+from tui.textual_ext.data_table import SteadyDataTable
 
 SIZE = (120, 40)
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.timer import Timer
 from textual.widgets import Header, TabbedContent, TabPane
 
 from .commands import DashboardCommands
@@ -92,7 +93,7 @@ class TcsexamApp(App):
         self._saved_theme = self._restore_theme()
         self.heap = Heap()
         self._input_at = self._heap_at = 0.0  # time.monotonic() of the last input event, of the last settle
-        self._pause_timer = None  # waits for the user to pause after input (only while there is input)
+        self._pause_timer: Timer | None = None  # waits for the user to pause after input (only while there is input)
         self._loaders: dict = {}  # the loader processes at work (tui.state.LoaderProcess) -> their run's number
         self._quitting = False
 
@@ -921,7 +922,9 @@ class TcsexamApp(App):
         from scoring.safety.outputs import check_output
 
         path = Path(self.config.output)
-        run = self.state.run
+        state = self.state
+        assert state is not None  # action_export calls this only with a state; a loaded state is only ever replaced
+        run = state.run
         try:  # SPEC 13: never one of the run's inputs, a folder, a FIFO or a device
             check_output(
                 str(path),
@@ -936,12 +939,12 @@ class TcsexamApp(App):
             )
             return
         try:
-            write_index(path, self.state.document)
+            write_index(path, state.document)
         except OSError as exc:
             self.notify(f"Export failed: {plain(exc.strerror or exc)} ({plain(path)})", severity="error", markup=False)
             return
         self._exported = (self.current, time.strftime("%H:%M:%S"))
-        doc = self.state.document
+        doc = state.document
         self.notify(
             f"Wrote {plain(path)} — status {doc['status']}, content_sha256 {doc['provenance']['content_sha256'][:12]}…",
             title="Export",

@@ -37,7 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=epilog(
             "  tcsexam tui\n  tcsexam tui my-run --watch\n  tcsexam tui run-a run-b --output build/index.json\n"
             "  tcsexam tui my-run --tau2 tau2-results.json",
-            "exit codes:\n  0  quit normally\n  1  a RUN_DIR that is not a folder, or a crash\n  2  usage error",
+            "exit codes:\n  0  quit normally\n  1  a RUN_DIR that is not a folder, a Textual release the dashboard\n"
+            "     was not written for, or a crash\n  2  usage error",
         ),
     )
     p.add_argument(
@@ -129,10 +130,28 @@ def check_run_dirs(args: argparse.Namespace) -> None:
             say(notice, sys.stderr)
 
 
+def textual_problem() -> str | None:
+    """Why the installed Textual cannot run the dashboard (tui/textual_ext checks its version on
+    import), or None when it can."""
+    try:
+        from . import textual_ext  # noqa: F401
+    except ImportError as exc:
+        if exc.name != f"{__package__}.textual_ext":  # not the version check: a crash as any other
+            raise
+        return str(exc)
+    return None
+
+
 def run_from_args(args: argparse.Namespace) -> int:
     """Open the dashboard (SPEC 6 ``tcsexam tui RUN_DIR...``) and block until it quits. The exit code is
-    the app's: Textual sets 1 when the app stopped on an exception (a crash never exits 0)."""
+    the app's: Textual sets 1 when the app stopped on an exception (a crash never exits 0). A Textual
+    release the dashboard was not written for is one line on standard error and exit 1."""
     from scoring.safety.terminal import escape_for_terminal
+
+    problem = textual_problem()
+    if problem is not None:
+        say(f"tcsexam tui: error: {problem}", sys.stderr)
+        return 1
 
     from .app import create_app
 

@@ -4,8 +4,9 @@ the instances by status, open a tau2 file, switch run, export, reload, copy the 
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from functools import partial
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
@@ -14,18 +15,28 @@ from textual.fuzzy import Matcher
 from .state import STATUS_CODES
 from .views import plain
 
+if TYPE_CHECKING:
+    from .app import TcsexamApp
+
 MODEL_HITS = 100  # the most per-model commands (jump, compare) the palette is given at once
+
+Command = tuple[str, Callable[[], object], str]  # (text shown, what it runs, help)
 
 
 class DashboardCommands(Provider):
-    def _commands(self, models: list | None = None) -> list[tuple[str, object, str]]:
+    @property
+    def app(self) -> TcsexamApp:
+        """The dashboard's app: the one App whose palette offers these commands (TcsexamApp.COMMANDS)."""
+        return cast("TcsexamApp", super().app)
+
+    def _commands(self, models: list[Command] | None = None) -> list[Command]:
         """The palette's commands; ``models``: the per-model ones (``_model_commands``) to list among them
         (None: all of them when there are at most MODEL_HITS, else none)."""
         if models is None:
             found = self._model_commands()
             models = found if len(found) <= MODEL_HITS else []
         app = self.app
-        out: list[tuple[str, object, str]] = [
+        out: list[Command] = [
             ("Export index.json", app.action_export, f"write {plain(app.config.output)}"),
             ("Reload inputs", app.action_reload, "re-read attempts, cohort, records"),
             ("Copy table as Markdown", partial(app.action_copy_table, "markdown"), "tcsexam table, to the clipboard"),
@@ -67,7 +78,7 @@ class DashboardCommands(Provider):
                 )
         return out
 
-    def _model_commands(self) -> list[tuple[str, object, str]]:
+    def _model_commands(self) -> list[Command]:
         """One jump per model and one comparison per other model, A being the Overview's selection
         (all ordered pairs are too many)."""
         app = self.app
@@ -75,7 +86,7 @@ class DashboardCommands(Provider):
         if state is None:
             return []
         models = state.document["models"]
-        out: list[tuple[str, object, str]] = [
+        out: list[Command] = [
             (f"Jump to model {plain(model)}", partial(app.select_model, model, "overview"), "overview row")
             for model in models
         ]

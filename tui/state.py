@@ -12,11 +12,14 @@ import functools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from scoring.vocab import FIRST_INCOMPLETE_CODE, RECORD_STATUSES
+
+if TYPE_CHECKING:
+    from scoring.stats.differences import InstanceDifference
 
 
 @dataclass
@@ -465,7 +468,7 @@ def compare_pair(state: DashboardState, a: str, b: str) -> dict:
     return compare_run(state.document, state.checked, a, b)
 
 
-def instance_drilldown(state: DashboardState, a: str, b: str, item: str, limit: int = 20) -> list[dict]:
+def instance_drilldown(state: DashboardState, a: str, b: str, item: str, limit: int = 20) -> list[InstanceDifference]:
     """The instances of one solver task where A and B differ most (scoring.stats.differences.
     largest_instance_differences over the Phi arrays of their adopted attempts); [] when either model's
     attempts were not all re-scored from records."""

@@ -13,6 +13,8 @@ from scoring.vocab import STATUS_ORDER, TRACKS, rank_text
 from scoring.vocab import TRACK_LETTERS as LETTERS
 
 if TYPE_CHECKING:
+    from rich.text import Text
+
     from scoring.formats.results import Ranks
 
 DASH = "—"
@@ -55,7 +57,7 @@ def text(*parts, style: str = ""):
     return out
 
 
-def cells(*values) -> list:
+def cells(*values) -> list[Text]:
     """Table cells as plain rich Text: user data such as '[mobile]task' is never read as markup."""
     from rich.text import Text
 
@@ -156,7 +158,7 @@ def ranks_reason(document: dict) -> str | None:
 def overview_rows(document: dict) -> list[OverviewRow]:
     rows = []
     ranks = ranks_block(document)
-    ranked = ranks.models if ranks is not None else {}
+    ranked = (ranks.models or {}) if ranks is not None else {}  # models null: not ranked (scoring.ranks.top_group)
     for name, m in document["models"].items():
         tracks_ci = m.get("ci", {}).get("tracks", {})
         complete = {t: 0 for t in TRACKS}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -32,7 +33,7 @@ class AttemptsScreen(ModalScreen[None]):
                     f"{'—' if t['mean'] is None else format(t['mean'], '.4f')}.   escape closes",
                 )
             )
-            table = DataTable(id="attempts-table", cursor_type="row")
+            table: DataTable[Text | str] = DataTable(id="attempts-table", cursor_type="row")
             table.add_columns("line", "attempt", "adoption_status", "score_status", "score", "note")
             for r in self.rows:
                 table.add_row(

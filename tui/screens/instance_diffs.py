@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -39,7 +40,7 @@ class InstanceDiffsScreen(ModalScreen[None]):
                 ),
                 id="instance-diffs-summary",
             )
-            table = DataTable(id="instance-diffs-table", cursor_type="row", zebra_stripes=True)
+            table: DataTable[Text | str] = DataTable(id="instance-diffs-table", cursor_type="row", zebra_stripes=True)
             table.add_columns(*INSTANCE_DIFF_COLUMNS)
             for row in instance_difference_rows(self.diffs):
                 table.add_row(*cells(*row))

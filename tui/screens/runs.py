@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -24,7 +25,7 @@ class RunsScreen(ModalScreen[int | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="runs-body"):
             yield Static("Show which run? Enter switches every tab to it; escape closes.", markup=False)
-            table = DataTable(id="runs-table", cursor_type="row")
+            table: DataTable[Text] = DataTable(id="runs-table", cursor_type="row")
             table.add_columns(*RUN_COLUMNS)
             for i, row in enumerate(self.rows):
                 table.add_row(*cells(*row), key=str(i))

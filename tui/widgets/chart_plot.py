@@ -3,7 +3,10 @@ and builds its figure once per drawing, size and theme rather than at every repa
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual import events
+from textual.geometry import Size
 from textual_plotext import PlotextPlot
 
 from ..charts import redraw
@@ -13,20 +16,20 @@ class ChartPlot(PlotextPlot):
     """The plot of one chart of tui/charts.py: ``redraw(plot, draw)`` sets ``last_draw``, which is run
     again on the next resize."""
 
-    _last_draw = None
+    _last_draw: Callable | None = None
     _built: tuple | None = None  # (size, theme, the figure as built) since the last drawing
 
     @property
-    def last_draw(self):
+    def last_draw(self) -> Callable | None:
         return self._last_draw
 
     @last_draw.setter
-    def last_draw(self, draw) -> None:
+    def last_draw(self, draw: Callable) -> None:
         self._last_draw = draw
         self._drawn_for = self.size
         self._built = None  # a new drawing: the figure is built again
 
-    _drawn_for = None  # the size the current drawing was made for
+    _drawn_for: Size | None = None  # the size the current drawing was made for
 
     def on_resize(self, event: events.Resize) -> None:
         """Draw again for a new size; a plot shown again gets a Resize of the size it had, which

@@ -12,9 +12,9 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Select, Static
 
 from ..messages import CompareComputed, InstanceDiffsComputed
+from ..textual_ext.data_table import SteadyDataTable
 from ..views import COMPARE_COLUMNS, TASK_DIFF_COLUMNS, cells, compare_rows, mde_text, plain, task_difference_rows, text
 from .loading import run_loading_widget
-from .tables import SteadyDataTable
 
 EXPLAIN = (
     "Paired difference A − B over the tasks both models have scored; 95% task-clustered t intervals, "
@@ -207,7 +207,7 @@ class ComparePane(Vertical):
         self._instances_worker(self.state, pair, item)
 
     @work(thread=True, exclusive=True, group="compare-instances", description="largest instance differences")
-    def _instances_worker(self, state, pair: tuple, item: str) -> None:
+    def _instances_worker(self, state, pair: tuple[str, str], item: str) -> None:
         from ..state import instance_drilldown
 
         self.post_message(InstanceDiffsComputed(pair, item, instance_drilldown(state, *pair, item)))

@@ -9,9 +9,9 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
 from ..messages import DrillDown, OpenAttempts
+from ..textual_ext.data_table import SteadyDataTable
 from ..views import KIND_STYLE, LETTERS, cells, coverage_grid, issue_rows, legend_text, plain
 from .loading import run_loading_widget
-from .tables import SteadyDataTable
 
 TASK_COLUMN = "__task__"
 # The grid holds at most this many model columns at once; with more models it holds a window of them that
@@ -138,7 +138,7 @@ class CoveragePane(VerticalScroll):
         stays where it was when it holds the model."""
         table = self.query_one("#coverage-grid", DataTable)
         items, grid = self._cells
-        at = self.models.index(model) if model in grid else 0
+        at = self.models.index(model) if model is not None and model in grid else 0
         first = self.first
         if not (keep_first and first <= at < first + WINDOW):
             first = at - WINDOW // 2
@@ -153,7 +153,9 @@ class CoveragePane(VerticalScroll):
         for j, task in enumerate(items):
             glyphs = [Text(grid[m][j][0], style=KIND_STYLE[grid[m][j][1]]) for m in shown]
             table.add_row(*cells(f"{LETTERS[self.tracks[task]]} {task}", *glyphs), key=task)
-        table.move_cursor(row=table.get_row_index(item) if item in table.rows else 0, column=at - first + 1)
+        table.move_cursor(
+            row=table.get_row_index(item) if item is not None and item in table.rows else 0, column=at - first + 1
+        )
         self._window_note()
 
     def shift(self, step: int) -> None:

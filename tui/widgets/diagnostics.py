@@ -8,8 +8,8 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
+from ..textual_ext.data_table import SteadyDataTable
 from ..views import cells, plain, problem_rows
-from .tables import SteadyDataTable
 
 ACCEPTED = "No problems: the inputs were accepted."
 

@@ -161,8 +161,8 @@ class InstanceTable(ScrollView, can_focus=True):
         current = self.current_row()
         self.order = self.cols.order(column, descending, status)
         self._update_size()
-        hit = np.flatnonzero(self.order == current) if current is not None else ()
-        self.cursor = int(hit[0]) if len(hit) else 0
+        hit = np.flatnonzero(self.order == current) if current is not None else None
+        self.cursor = int(hit[0]) if hit is not None and len(hit) else 0
         height = max(self.scrollable_content_region.height, 1)
         self.scroll_to(0, max(self.cursor - height // 2, 0), animate=False)
         self.refresh()

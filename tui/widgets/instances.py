@@ -70,6 +70,9 @@ class InstancesPane(Vertical):
         self._scroll_x = 0
         self.query_text: str | None = None  # the last search (/), stepped through with n and N
         self._matches: tuple | None = None  # (query, view order, positions of its matches)
+        # the options each Select was last given, as (label, value): what it offers, kept here rather than
+        # read back from the Select (which keeps them in a private list)
+        self.select_options: dict[str, list[tuple[str, str]]] = {"instances-task": [], "instances-attempt": []}
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="instances-controls"):
@@ -99,8 +102,7 @@ class InstancesPane(Vertical):
         items = state.solver_items()
         task = self.query_one("#instances-task", Select)
         previous = task.value if task.value in items else None
-        if [v for _, v in task._options if v is not Select.NULL] != items:
-            task.set_options([(Text(plain(i)), i) for i in items])
+        self._offer(task, [(Text(plain(i)), i) for i in items])
         if items:
             task.value = previous or items[0]
         else:
@@ -110,7 +112,7 @@ class InstancesPane(Vertical):
     def choose(self, item: str) -> None:
         """Show a solver task of the selected model (a drill-down from the Coverage grid)."""
         task = self.query_one("#instances-task", Select)
-        if item in {v for _, v in task._options}:
+        if item in {v for _, v in self.select_options["instances-task"]}:
             task.value = item
             self._fill_attempts()
 
@@ -119,6 +121,7 @@ class InstancesPane(Vertical):
         select = self.query_one("#instances-attempt", Select)
         if self.state is None or self.model is None or not isinstance(task, str):
             select.set_options([])
+            self.select_options["instances-attempt"] = []
             return
         if self._attempts_for == (self.state, self.model, task):
             return
@@ -131,8 +134,7 @@ class InstancesPane(Vertical):
             or (self.model, task, r.attempt) in self.state.columns
         ]
         options = [(Text(f"{plain(r.attempt)} · {r.adoption_status}"), r.attempt) for r in rows]
-        if [(str(t), v) for t, v in select._options if v is not Select.NULL] != [(str(t), v) for t, v in options]:
-            select.set_options(options)  # only when they differ: each reset restyles the select (tens of ms)
+        self._offer(select, options)
         if rows:
             kept = [r.attempt for r in rows if r.attempt == previous]
             select.value = kept[0] if kept else rows[0].attempt
@@ -141,6 +143,15 @@ class InstancesPane(Vertical):
             self._wanted = self.key = self.columns = None
             self._status(f"{plain(self.model)} has no records file for {plain(task)}.")
             self.query_one(InstanceTable).set_data(None)
+
+    def _offer(self, select: Select, options: list[tuple[Text, str]]) -> None:
+        """Give ``select`` these options unless they are the ones it has: each reset restyles the select
+        (tens of ms)."""
+        assert select.id is not None
+        given = [(str(label), value) for label, value in options]
+        if given != self.select_options[select.id]:
+            select.set_options(options)
+            self.select_options[select.id] = given
 
     @on(Select.Changed, "#instances-task")
     def _task_changed(self, event: Select.Changed) -> None:
@@ -182,6 +193,8 @@ class InstancesPane(Vertical):
         from scoring.errors import InputError
 
         state = self.state
+        if state is None:  # emptied (show_empty) since _request: nothing is wanted any more
+            return
         try:
             columns = load_instances(state, *key)
         except InputError as exc:
@@ -222,7 +235,7 @@ class InstancesPane(Vertical):
 
     def _status_value(self) -> int | None:
         status = self.query_one("#instances-filter", Select).value
-        return None if status is Select.NULL or status == -1 else int(status)
+        return status if isinstance(status, int) and status != -1 else None  # FILTER_OPTIONS: -1 is all
 
     def _apply(self) -> None:
         column, desc = self._sort_value()
@@ -240,6 +253,7 @@ class InstancesPane(Vertical):
     def _describe(self) -> None:
         """The status line: which attempt, its relative score, per-status counts and what the filter leaves."""
         cols, key = self.columns, self.key
+        assert cols is not None and key is not None  # _apply describes loaded columns only
         status = self._status_value()
         shown = len(self.query_one(InstanceTable).order)
         self._status(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -12,8 +13,8 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
+from ..textual_ext.data_table import SteadyDataTable
 from ..views import LeaderboardGroup, cells, plain, problem_rows, text
-from .tables import SteadyDataTable
 
 
 @dataclass
@@ -43,7 +44,7 @@ class LeaderboardPane(Vertical):
         yield VerticalScroll(id="leaderboard-groups")
 
     def show(
-        self, groups: list[LeaderboardGroup], problems: list, missing: list[str], runs: int, stale: list[str] = ()
+        self, groups: list[LeaderboardGroup], problems: list, missing: list[str], runs: int, stale: Sequence[str] = ()
     ) -> None:
         """The groups of scoring.reports.table (views.leaderboard_groups), or the rejection ``tcsexam table``
         would give; ``missing`` names the runs that have no accepted state to list, ``stale`` those listed

@@ -16,10 +16,21 @@ from scoring.vocab import STATUS_ORDER
 
 from ..charts import draw_overview, redraw
 from ..messages import DrillDown, ModelOrder, ModelSelected
-from ..views import OVERVIEW_COLUMNS, RANK_COLUMN, STATUS_STYLE, TRACKS, cells, overview_rows, sort_rows, text, top_line
+from ..textual_ext.data_table import SteadyDataTable
+from ..views import (
+    OVERVIEW_COLUMNS,
+    RANK_COLUMN,
+    STATUS_STYLE,
+    TRACKS,
+    OverviewRow,
+    cells,
+    overview_rows,
+    sort_rows,
+    text,
+    top_line,
+)
 from .chart_plot import ChartPlot
 from .loading import run_loading_widget
-from .tables import SteadyDataTable
 
 FILL_CHUNK = 200  # rows added to the table per turn of the event loop
 TURN_S = 0.005  # a timer, not call_later: the messages of one widget are handled back to back, keys wait
@@ -32,7 +43,9 @@ class OverviewTable(SteadyDataTable):
 
     def action_passk(self) -> None:
         if self.row_count:
-            self.post_message(DrillDown("passk", self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value))
+            model = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
+            assert model is not None  # every row is added with its model as key
+            self.post_message(DrillDown("passk", model))
 
 
 class OverviewPane(Vertical):
@@ -47,7 +60,7 @@ class OverviewPane(Vertical):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.rows = []
+        self.rows: list[OverviewRow] = []
         self.sort_column = 2
         self.sort_reverse = True
         self.document: dict | None = None

@@ -10,6 +10,7 @@ from textual.widgets import DataTable, Input, Static
 from textual_plotext import PlotextPlot
 
 from ..charts import TRACK_COLORS, draw_passk, redraw
+from ..textual_ext.data_table import SteadyDataTable
 from ..views import (
     LETTERS,
     TRACKS,
@@ -24,7 +25,6 @@ from ..views import (
 )
 from .chart_plot import ChartPlot
 from .loading import run_loading_widget
-from .tables import SteadyDataTable
 
 EXPLAIN = (
     "pass^k = C(c, k) / C(n, k) per task: n = adopted attempts with score_status valid, c = those scoring at or "

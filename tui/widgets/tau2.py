@@ -9,9 +9,9 @@ from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
 from ..charts import INDEX_COLOR, draw_passk, redraw
+from ..textual_ext.data_table import SteadyDataTable
 from ..views import cells, cost_text, fmt, plain, tau2_columns, tau2_meta_line, tau2_sorted, tau2_task_rows
 from .chart_plot import ChartPlot
-from .tables import SteadyDataTable
 
 NO_FILE = (
     "No tau2-bench results open. Start the dashboard with --tau2 RESULTS_JSON (a results.json of "
@@ -69,6 +69,7 @@ class Tau2Pane(VerticalScroll):
 
     def _summary(self) -> str:
         m = self.metrics
+        assert m is not None  # the summary of a file read (show, or show_rejected keeping the last good read)
         pk = "  ".join(f"pass^{k} {fmt(v)}" for k, v in m["pass_hat_k"].items())
         return (
             f"{plain(m['source'])}\n{plain(tau2_meta_line(self.meta))}\n"
@@ -115,6 +116,7 @@ class Tau2Pane(VerticalScroll):
     # --- the per-task table: sortable, the cursor kept on its task ---------------------------
     def _tasks(self) -> None:
         m = self.metrics
+        assert m is not None  # called by show and sort_by, once a file was read
         tasks = self.query_one("#tau2-tasks", DataTable)
         current = tasks.coordinate_to_cell_key(tasks.cursor_coordinate).row_key.value if tasks.row_count else None
         ordered = tau2_sorted(m, self.sort_column, self.sort_reverse)
@@ -125,7 +127,7 @@ class Tau2Pane(VerticalScroll):
             tasks.add_column(name + (arrow if i == self.sort_column else ""), key=str(i))
         for t, r in zip(ordered, rows, strict=True):
             tasks.add_row(*cells(*r), key=str(t["task_id"]))
-        if current in tasks.rows:
+        if current is not None and current in tasks.rows:
             tasks.move_cursor(row=tasks.get_row_index(current))
 
     def sort_by(self, column: int | None) -> None:

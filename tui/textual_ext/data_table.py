@@ -17,6 +17,11 @@ shows: a 60-model Coverage grid drew all 61 cells of each line on first sight (a
 at 120 columns). This table renders the cells of the columns in view (and the fixed ones);
 the others are blanks of their width, which the row's crop drops. A horizontal scroll that
 brings other columns into view renders the rows again (their cells come from the cell cache).
+
+Textual's private names used here (DataTable's and Widget's, as of Textual 8.2): ``_render_cell`` and
+``_on_resize`` (overridden), ``_get_component_classes``, ``_styles_cache``, ``_get_styles_to_render_cell``,
+``_clear_caches``, ``_row_render_cache`` and ``_line_cache``. tests/test_steady_tables.py fails if the
+table stops drawing what DataTable draws or stops keeping its caches.
 """
 
 from __future__ import annotations
