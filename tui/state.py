@@ -158,11 +158,11 @@ def has_run(config: DashboardConfig) -> bool:
 
 
 def resolve_paths(config: DashboardConfig):
-    """The run's input paths by the command line's own rule (scoring.commands.options.paths_for, SPEC 2, 6)."""
-    from scoring.commands.options import paths_for
+    """The run's input paths by the command line's own rule (scoring.pipeline.run.paths_named, SPEC 2, 6)."""
     from scoring.pipeline.benchmark import demo_run
+    from scoring.pipeline.run import paths_named
 
-    return paths_for(config, demo_run() if uses_demo(config) else None)
+    return paths_named(config, demo_run() if uses_demo(config) else None)
 
 
 def watched_files(paths) -> list[Path]:

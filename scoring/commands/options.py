@@ -8,7 +8,7 @@ import math
 import sys
 from pathlib import Path
 
-from scoring.safety.outputs import check_output
+from scoring.safety.outputs import check_output, write_output
 from scoring.safety.terminal import say as say_on
 from scoring.vocab import EXIT_USAGE, TRACKS
 
@@ -67,9 +67,11 @@ def say(text: str, args) -> None:
 
 
 def write_to(target: Path | None, data: bytes | bytearray) -> None:
-    from scoring.commands.reports import emit_bytes
-
-    emit_bytes(target, data)
+    """Write an output to the file ``target`` atomically, or to standard output when None
+    (``--output -``, SPEC 6), after the text already printed there."""
+    if target is None:
+        sys.stdout.flush()
+    write_output(target, data)
 
 
 def parse_threshold(text: str) -> tuple[str, float]:
@@ -112,26 +114,11 @@ def add_run_arguments(p: argparse.ArgumentParser, positional: bool = True) -> No
     )
 
 
-def paths_for(args, default_run: Path | None = None):
-    """The run's input paths as the options of section 2 name them."""
-    from scoring.pipeline.run import resolve_run_paths
-
-    return resolve_run_paths(
-        args.run_dir,
-        attempts=args.attempts,
-        cohort=args.cohort,
-        records=args.records,
-        benchmark=args.benchmark,
-        suite=args.suite,
-        default_run=default_run,
-    )
-
-
 def load_for(args, default_run: Path | None = None):
     """The run the options name, loaded; its notices (the synthetic sample, SPEC 2) on standard error."""
-    from scoring.pipeline.run import load_run
+    from scoring.pipeline.run import load_run, paths_named
 
-    run = load_run(paths_for(args, default_run))
+    run = load_run(paths_named(args, default_run))
     for notice in run.notices:
         say_on(notice, sys.stderr)
     return run
@@ -140,7 +127,9 @@ def load_for(args, default_run: Path | None = None):
 def option_inputs(args) -> tuple[list[Path], list[Path]]:
     """The input files and folders of a run command as far as the options tell them (SPEC 13:
     an output is checked against them before anything is read)."""
-    paths = paths_for(args)
+    from scoring.pipeline.run import paths_named
+
+    paths = paths_named(args)
     files = [paths.attempts, paths.cohort] + ([Path(paths.suite)] if paths.suite else [])
     return files, [paths.records] if paths.records is not None else []
 

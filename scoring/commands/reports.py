@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
+from scoring.commands.options import write_to
 from scoring.commands.text import format_diff
 from scoring.errors import InputError, Problems
 from scoring.formats.json import dumps
@@ -12,23 +12,15 @@ from scoring.reports.diff import diff_index
 from scoring.reports.index_file import load_index
 from scoring.reports.table import render_table
 from scoring.reports.verify import recompute_with_pipeline, verify_index
-from scoring.safety.outputs import check_output, write_output
+from scoring.safety.outputs import check_output
 from scoring.safety.terminal import escape_for_terminal
 from scoring.vocab import EXIT_OK, EXIT_REJECTED
-
-
-def emit_bytes(path: Path | None, data: bytes | bytearray) -> None:
-    """Write an output to the file ``path`` atomically, or to standard output when None
-    (``--output -``, SPEC 6), after the text already printed there."""
-    if path is None:
-        sys.stdout.flush()
-    write_output(path, data)
 
 
 def emit(text: str, output: str | None, inputs: list[str]) -> None:
     """Text to standard output, or to ``--output`` (``-`` is standard output; SPEC 13: never an
     input, a folder or a device)."""
-    emit_bytes(None if output is None else check_output(output, inputs), text.encode("utf-8"))
+    write_to(None if output is None else check_output(output, inputs), text.encode("utf-8"))
 
 
 def run_table(args) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from scoring.errors import InputError, Problem, Problems
 from scoring.formats.attempts import AttemptsTable, load_attempts
@@ -38,6 +39,30 @@ class RunPaths:
     benchmark: Path
     suite: str | None = None  # --suite as given: a name or a path
     benchmark_source: str = GIVEN_BENCHMARK  # provenance.benchmark: how the benchmark folder was found
+
+
+class RunOptions(Protocol):
+    """The options that name a run's inputs (SPEC 2): the command line's and the dashboard's."""
+
+    run_dir: str | None
+    attempts: str | None
+    cohort: str | None
+    records: str | None
+    benchmark: str | None
+    suite: str | None
+
+
+def paths_named(options: RunOptions, default_run: Path | None = None) -> RunPaths:
+    """The run's input paths as ``options`` name them (``resolve_run_paths``)."""
+    return resolve_run_paths(
+        options.run_dir,
+        attempts=options.attempts,
+        cohort=options.cohort,
+        records=options.records,
+        benchmark=options.benchmark,
+        suite=options.suite,
+        default_run=default_run,
+    )
 
 
 def resolve_run_paths(
