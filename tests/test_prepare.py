@@ -612,3 +612,13 @@ def test_edited_text_changes_exactly_the_edited_cells_in_any_layout(
     for k in edited:
         rows[k].update(score="0.5", score_status="valid", reference_id="ref-x")
     assert got == [header, *([r[c] for c in header] for r in rows)]
+
+
+def test_fill_names_a_fifo_where_the_reference_belongs_as_a_fifo_not_as_missing(ws, cli):
+    # one reference lookup for score and fill: a FIFO at the reference's path is its own problem
+    ws.write_rows(blank_solver(full_rows()))
+    ref = ws.bench / "references" / "ref-test" / "lite.json"
+    ref.unlink()
+    os.mkfifo(ref)
+    code, _, err = fill(cli, ws)
+    assert code == 1 and f"{ref}:" in err and "FIFO" in err and "not found" not in err

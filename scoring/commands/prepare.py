@@ -52,8 +52,7 @@ def run_fill(args) -> int:
     """``tcsexam fill`` (SPEC 10). Exit 0 when every adopted solver row ends valid, 3 when some
     do not, 1 on a conflict (without --overwrite) or any other problem; nothing written then."""
     from scoring.formats.attempts import decode_csv
-    from scoring.pipeline.benchmark import check_reference_identity, reference_path
-    from scoring.pipeline.reference import load_reference
+    from scoring.pipeline.benchmark import cohort_reference
     from scoring.pipeline.run import load_run, resolve_run_paths
     from scoring.pipeline.solver import solver_score_bytes
 
@@ -66,21 +65,9 @@ def run_fill(args) -> int:
         raise InputError(run.problems)
     reference = run.reference
     if reference is None:
-        rpath = reference_path(paths.benchmark, run.cohort.solver_reference_id, run.cohort.suite)
-        if not rpath.is_file():
-            raise InputError(
-                [
-                    Problem(
-                        str(rpath),
-                        "",
-                        "",
-                        f"reference '{run.cohort.solver_reference_id}' for suite "
-                        f"'{run.cohort.suite}' not found: needed to score the records",
-                    )
-                ]
-            )
-        reference = load_reference(rpath)
-        check_reference_identity(reference, run.cohort.solver_reference_id, run.cohort.suite)
+        reference = cohort_reference(
+            paths.benchmark, run.cohort.solver_reference_id, run.cohort.suite, "needed to score the records"
+        )
     inputs = [str(p) for p in (*run.input_paths.values(), reference.path)]
     records_folder = str(run_dir / "records")
     if not args.dry_run:  # SPEC 13: attempts.csv, replaced last, is checked before anything is written

@@ -92,6 +92,22 @@ def is_not_found(exc: InputError) -> bool:
     return len(exc.problems) == 1 and exc.problems[0].message.endswith(" not found")
 
 
+def cohort_reference(benchmark: Path, reference_id: str, suite: str, needed: str) -> LoadedReference:
+    """The reference a cohort names (SPEC 2.2), loaded from BENCHMARK/references/ and checked to be
+    the one named; one not there is a single problem saying what it is ``needed`` for (a FIFO or a
+    folder at its path stays its own problem)."""
+    path = reference_path(benchmark, reference_id, suite)
+    try:
+        reference = load_reference(path)
+    except InputError as exc:
+        if not is_not_found(exc):
+            raise
+        message = f"reference '{reference_id}' for suite '{suite}' not found: {needed}"
+        raise InputError([Problem(str(path), "", "", message)]) from None
+    check_reference_identity(reference, reference_id, suite)
+    return reference
+
+
 def resolve_reference(spec: str, benchmark: Path, reference_id: str | None) -> LoadedReference:
     """SPEC 6: ``lite``/``full`` resolve to BENCHMARK/references/<id>/<suite>.json (id: ``reference_id``,
     else ``default_reference_id``); anything else is a path."""

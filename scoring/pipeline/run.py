@@ -13,13 +13,12 @@ from scoring.formats.inputs import Cohort, SuiteManifest, validate_object
 from scoring.formats.json import parse_json_bytes
 from scoring.pipeline.benchmark import (
     GIVEN_BENCHMARK,
-    check_reference_identity,
+    cohort_reference,
     is_not_found,
     locate_benchmark,
-    reference_path,
     sample_benchmark_notice,
 )
-from scoring.pipeline.reference import LoadedReference, load_reference
+from scoring.pipeline.reference import LoadedReference
 from scoring.safety.files import RecordsRoot, read_regular_file
 from scoring.safety.names import check_name
 from scoring.vocab import TRACKS
@@ -260,26 +259,11 @@ def load_run(paths: RunPaths) -> Run:
 
     reference = None
     if paths.records is not None and cohort is not None:
-        rpath = reference_path(benchmark=paths.benchmark, reference_id=cohort.solver_reference_id, suite=cohort.suite)
         try:
-            try:
-                reference = load_reference(rpath)
-            except InputError as exc:
-                if not is_not_found(exc):
-                    raise
-                raise InputError(
-                    [
-                        Problem(
-                            str(rpath),
-                            "",
-                            "",
-                            f"reference '{cohort.solver_reference_id}' for suite "
-                            f"'{cohort.suite}' not found: needed to re-score the records",
-                        )
-                    ]
-                ) from None
-            check_reference_identity(reference, cohort.solver_reference_id, cohort.suite)
-            sha["reference"], where["reference"] = reference.sha256, rpath
+            reference = cohort_reference(
+                paths.benchmark, cohort.solver_reference_id, cohort.suite, "needed to re-score the records"
+            )
+            sha["reference"], where["reference"] = reference.sha256, reference.path
         except InputError as exc:
             problems.extend(exc.problems)
 
