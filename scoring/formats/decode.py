@@ -19,6 +19,17 @@ import orjson
 
 from scoring.errors import InputError, Problem
 from scoring.formats.json import check_duplicate_keys, json_body, key_colons
+from scoring.formats.wording import (
+    MISSING,
+    NON_EMPTY,
+    OUT_OF_RANGE,
+    UNKNOWN_FIELD,
+    at_least,
+    describe,
+    must_be,
+    not_a,
+    one_of,
+)
 
 T = TypeVar("T")
 
@@ -152,44 +163,29 @@ _AT_LEAST = re.compile(r"^Expected `int` >= (\d+)$")
 _WHOLE = re.compile(r"^must be (an object|a list), got (.*)$")
 
 
-def describe(value: Any) -> str:
-    """A found value in a message: short, and never the whole of a list or object."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    if isinstance(value, str):
-        return repr(value if len(value) <= 60 else value[:57] + "...")
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return repr(value)
-
-
 def word(message: str, allowed: tuple | None = None, found: str | None = None) -> str:
-    """msgspec's wording in the project's: what the field must be, and what it was (``found``: the
-    value described, when it could be read; else the kind msgspec names)."""
+    """msgspec's message in the project's words (``formats.wording``): what the field must be, and
+    what it was (``found``: the value described, when it could be read; else the kind msgspec names)."""
     if _MISSING.match(message):
-        return "required field is missing"
+        return MISSING
     if "` of length >= 1" in message:
-        return "must be a non-empty string"
-    if at_least := _AT_LEAST.match(message):
-        return f"must be a whole number of at least {at_least.group(1)}" + (f", got {found}" if found else "")
+        return NON_EMPTY
+    if bound := _AT_LEAST.match(message):
+        return at_least(bound.group(1), found)
     if message.startswith("Expected `"):
         want, _, got = message[len("Expected `") :].partition("`, got `")
-        got = found or _KIND.get(got.rstrip("`"), got.rstrip("`"))
         kinds = want.split(" | ")
         if "int" in kinds and "float" in kinds:
             kinds.remove("int")
-        return f"must be {' or '.join(_KIND.get(k, k) for k in kinds)}, got {got}"
+        return must_be(
+            " or ".join(_KIND.get(k, k) for k in kinds), found or _KIND.get(got.rstrip("`"), got.rstrip("`"))
+        )
     if message.startswith("Invalid enum value "):
-        listed = ", ".join(map(str, allowed)) if allowed else "the allowed values"
-        return f"must be one of {listed}; got {message[len('Invalid enum value ') :]}"
+        return one_of(allowed, found or message[len("Invalid enum value ") :])
     if message.startswith("Object contains unknown field "):
-        return "unknown field (check its spelling)"
+        return UNKNOWN_FIELD
     if message.startswith("Number out of range"):
-        return "number out of range (beyond a double)"
+        return OUT_OF_RANGE
     return message[:1].lower() + message[1:]
 
 
@@ -275,7 +271,7 @@ def problem_at(
     keys = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path[:-1]).removeprefix(".")
     text = word(message, allowed, found)
     if not (field or keys) and (whole := _WHOLE.match(text)):  # the file (or a record) itself is not what it must be
-        text = f"expected {whole.group(1)}, found {whole.group(2)}"
+        text = not_a(whole.group(1), whole.group(2))
     return Problem(file, ", ".join(x for x in (label, keys) if x), field, text)
 
 

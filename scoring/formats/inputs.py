@@ -9,11 +9,13 @@ next to their rules (``scoring.pipeline.reference``, ``scoring.pipeline.solver``
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, ValidationError
 
 from scoring.errors import Problem
+from scoring.formats.wording import MISSING, NON_EMPTY, UNKNOWN_FIELD, at_least, describe, must_be, not_a, one_of
 from scoring.vocab import (
     ADOPTED,
     AdoptionStatus,
@@ -97,11 +99,45 @@ def validate_object(model: type[BaseModel], raw: Any, file: str) -> Any:
     from scoring.errors import InputError
 
     if not isinstance(raw, dict):
-        raise InputError([Problem(file, "", "", f"expected a JSON object, found {type(raw).__name__}")])
+        raise InputError([Problem(file, "", "", not_a("an object", describe(raw)))])
     try:
         return model.model_validate(raw)
     except ValidationError as exc:
         raise InputError(problems_from_validation(exc, file)) from None
+
+
+_BRANCHES = {"int", "float", "none", "bool", "str", "is-instance[int]"}  # pydantic's union branch tags
+_KINDS = {
+    "string_type": "a string",
+    "bool_type": "true or false",
+    "dict_type": "an object",
+    "model_type": "an object",
+    "model_attributes_type": "an object",
+    "list_type": "a list",
+}
+
+
+def reworded(err: Any, in_union: bool) -> str:
+    """One pydantic error in the project's words (``formats.wording``), as msgspec's are."""
+    kind, found = err["type"], describe(err.get("input"))
+    if kind == "missing":
+        return MISSING
+    if kind == "extra_forbidden":
+        return UNKNOWN_FIELD
+    if kind == "string_too_short":
+        return NON_EMPTY
+    if kind in ("int_type", "int_from_float", "int_parsing") and not in_union:
+        return must_be("a whole number", found)
+    if kind in ("int_type", "float_type", "int_from_float", "float_parsing", "int_parsing", "finite_number"):
+        return must_be("a number", found)
+    if kind == "greater_than_equal":
+        return at_least(err["ctx"]["ge"], found)
+    if kind == "literal_error":
+        return one_of(re.findall(r"'([^']*)'", err["ctx"]["expected"]), found)
+    if kind in _KINDS:
+        return must_be(_KINDS[kind], found)
+    msg = err["msg"]
+    return msg[:1].lower() + msg[1:]
 
 
 def problems_from_validation(
@@ -116,12 +152,7 @@ def problems_from_validation(
         if list_root is not None and loc and isinstance(loc[0], int):
             prefix = f"{list_root} {loc[0]}"
             loc = loc[1:]
-        # drop pydantic's union branch tags such as 'int' / 'float' / 'none'
-        loc = [
-            p
-            for p in loc
-            if not (isinstance(p, str) and p in {"int", "float", "none", "bool", "str", "is-instance[int]"})
-        ]
+        loc = [p for p in loc if not (isinstance(p, str) and p in _BRANCHES)]
         # a trailing list index belongs to the field: values[2]
         index = ""
         while loc and isinstance(loc[-1], int):
@@ -129,18 +160,7 @@ def problems_from_validation(
         field = (str(loc[-1]) if loc else "") + index
         path = ".".join(str(p) for p in loc[:-1])
         location = ", ".join(x for x in (prefix, path) if x)
-        msg = err["msg"]
-        if err["type"] in ("missing",):
-            msg = "required field is missing"
-        elif err["type"] == "extra_forbidden":
-            msg = "unknown field (check its spelling)"
-        elif err["type"] in ("int_type", "int_from_float", "int_parsing") and not in_union:
-            msg = f"must be a whole number, got {err.get('input')!r}"
-        elif err["type"] in ("int_type", "float_type", "int_from_float", "float_parsing", "int_parsing"):
-            msg = f"must be a number, got {err.get('input')!r}"
-        elif err["type"] == "literal_error":
-            msg = f"{msg}, got {err.get('input')!r}"
-        out.append(Problem(file, location, field, msg))
+        out.append(Problem(file, location, field, reworded(err, in_union)))
     # a union of types reports one error per branch; keep one per (where, field)
     seen: set[tuple[str, str]] = set()
     unique = []

@@ -31,7 +31,8 @@ from typing import Annotated
 import msgspec
 
 from scoring.errors import InputError, Problem, Problems
-from scoring.formats.decode import decode, describe
+from scoring.formats.decode import decode
+from scoring.formats.wording import describe
 from scoring.safety.files import read_regular_file
 from scoring.safety.names import check_name
 

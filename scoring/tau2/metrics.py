@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring.errors import InputError, Problem
-from scoring.formats.decode import describe
+from scoring.formats.wording import describe
 from scoring.safety.numbers import NumberTooLarge, finite_mean
 from scoring.stats.passk import mean_pass_hat_k, task_pass_hat_k
 from scoring.tau2.files import (

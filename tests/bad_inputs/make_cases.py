@@ -118,16 +118,23 @@ case(
     "csv-unknown-adoption-status",
     SCORE,
     1,
-    "Input should be",
+    "must be one of selected, selected_provisional, excluded; got 'chosen'",
     "line 3: field 'adoption_status'",
     {A: csv_with((1, {"adoption_status": "chosen"}))},
 )
-case("csv-unknown-track", SCORE, 1, "Input should be", "line 2: field 'track'", {A: csv_with((0, {"track": "proofs"}))})
+case(
+    "csv-unknown-track",
+    SCORE,
+    1,
+    "must be one of theorem, solver, construction, conjecture; got 'proofs'",
+    "line 2: field 'track'",
+    {A: csv_with((0, {"track": "proofs"}))},
+)
 case(
     "csv-unknown-score-status",
     SCORE,
     1,
-    "Input should be",
+    "must be one of valid, judge_failed, not_finished, missing; got 'pending'",
     "field 'score_status'",
     {A: csv_with((0, {"score_status": "pending"}))},
 )
@@ -202,7 +209,7 @@ case(
     "csv-protocol-unknown",
     SCORE,
     1,
-    "Input should be",
+    "must be one of online, offline, (empty); got 'batch'",
     "field 'solver_protocol'",
     {A: csv_with((3, {"solver_protocol": "batch"}))},
 )
@@ -245,7 +252,7 @@ case(
     "csv-empty-attempt",
     SCORE,
     1,
-    "at least 1 character",
+    "must be a non-empty string",
     "line 2: field 'attempt'",
     {A: csv_with((0, {"attempt": ""}))},
 )
@@ -258,7 +265,7 @@ case("csv-header-only", SCORE, 3, "incomplete", "", {A: BASE_CSV.split("\n", 1)[
 C = "run/cohort.json"
 case("cohort-empty-file", SCORE, 1, "file is empty", "cohort.json", {C: ""})
 case("cohort-truncated-json", SCORE, 1, "invalid JSON", "line 1 column", {C: js(COHORT)[:40]})
-case("cohort-list-not-object", SCORE, 1, "expected a JSON object, found list", "cohort.json", {C: js([COHORT])})
+case("cohort-list-not-object", SCORE, 1, "expected an object, found a list", "cohort.json", {C: js([COHORT])})
 case(
     "cohort-missing-models",
     SCORE,
@@ -280,7 +287,7 @@ case(
     "cohort-zero-attempts",
     SCORE,
     1,
-    "greater than or equal to 1",
+    "must be a whole number of at least 1, got 0",
     "field 'attempts_per_task'",
     {C: js({**COHORT, "models": {"m": {"attempts_per_task": 0}}})},
 )
@@ -296,7 +303,7 @@ case(
     "cohort-unknown-protocol",
     SCORE,
     1,
-    "Input should be",
+    "must be one of online, offline; got 'hybrid'",
     "field 'solver_protocol'",
     {C: js({**COHORT, "solver_protocol": "hybrid"})},
 )
@@ -343,7 +350,7 @@ case(
     "suite-unknown-track",
     SCORE,
     1,
-    "Input should be",
+    "must be one of theorem, solver, construction, conjecture; got 'proof'",
     "tasks.0: field 'track'",
     {S: js({"suite": "lite", "tasks": [{"item": "t1", "track": "proof"}] + MINI_SUITE["tasks"][1:]})},
 )
@@ -351,7 +358,7 @@ case(
     "suite-tasks-object",
     SCORE,
     1,
-    "valid list",
+    "must be a list, got an object",
     "field 'tasks'",
     {S: js({"suite": "lite", "tasks": {"t1": "theorem"}})},
 )
