@@ -45,6 +45,9 @@ TRACK_SCORE_TYPE = {
     "conjecture": "original_task_score",
 }
 
+# SPEC 2: how the benchmark folder was found (provenance.benchmark)
+BenchmarkSource = Literal["bundled synthetic sample", "given"]
+
 # SPEC 4: a model's and a document's status, worst last.
 RunStatus = Literal["complete", "provisional", "incomplete"]
 STATUS_ORDER = {s: i for i, s in enumerate(get_args(RunStatus))}

@@ -15,6 +15,7 @@ from scoring.vocab import (
     METRIC_ID,
     TRACKS,
     WEIGHTS,
+    BenchmarkSource,
     Direction,
     Kind,
     Protocol,
@@ -265,7 +266,7 @@ class InputDigest(Strict, omit_defaults=True):
 class Provenance(Strict, omit_defaults=True):
     tool_version: str
     generated_at: str
-    benchmark: Literal["bundled synthetic sample", "given"]  # how the benchmark folder was found (SPEC 2)
+    benchmark: BenchmarkSource  # how the benchmark folder was found (SPEC 2)
     metric_id: MetricId
     weights: FixedWeights
     solver_reference_id: str

@@ -13,21 +13,37 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 
 import msgspec
 import numpy as np
 
 from scoring.errors import Problem
 from scoring.formats.inputs import AttemptRow
+from scoring.formats.results import (
+    AttemptRef,
+    CIBlock,
+    Coverage,
+    ExcludedAttempt,
+    IgnoredRow,
+    IgnoredRows,
+    Issue,
+    MissingAttempts,
+    ModelResult,
+    NotValidAttempt,
+    PassHatK,
+    Ranks,
+    TaskResult,
+)
 from scoring.pipeline.crosscheck import rescore_from_records
 from scoring.pipeline.rules import Checked, Ignored, check_rules
 from scoring.pipeline.run import Run
 from scoring.safety.numbers import NumberTooLarge, finite_fsum, finite_mean, require_finite
 from scoring.stats.passk import DEFAULT_THRESHOLDS, mean_pass_hat_k, successes
 from scoring.stats.planning import shares_of_ci
-from scoring.stats.ranks import ranks_of_document
-from scoring.stats.uncertainty import ci_block, ci_blocks
-from scoring.vocab import STATUS_ORDER, TRACKS, WEIGHTS
+from scoring.stats.ranks import rank_models
+from scoring.stats.uncertainty import LEVEL, METHOD, ci_block, ci_blocks
+from scoring.vocab import STATUS_ORDER, TRACKS, WEIGHTS, RunStatus
 
 
 def mean(values: list[float]) -> float:
@@ -42,7 +58,7 @@ def valid_scores(rows: list[AttemptRow]) -> list[float]:
 
 def aggregate_model(
     model: str, rows: list[AttemptRow], run: Run, thresholds: dict[str, float]
-) -> tuple[dict, dict[str, list[float] | None]]:
+) -> tuple[ModelResult, dict[str, list[float] | None]]:
     """R1 and the incomplete / provisional rules of SPEC 4 for one model; pass^k (SPEC 5). Its ``ci``
     (SPEC 9) is left to ``attach_ci``, for all models at once: the model's entry and its task means by
     track (None for a track with an incomplete task) are returned."""
@@ -50,9 +66,9 @@ def aggregate_model(
     by_item: dict[str, list[AttemptRow]] = defaultdict(list)
     for r in rows:
         by_item[r.item].append(r)
-    tasks: dict[str, dict] = {}
-    coverage: dict[str, list[dict]] = {"missing": [], "provisional": [], "not_valid": [], "excluded": []}
-    issues: list[dict] = []
+    tasks: dict[str, TaskResult] = {}
+    coverage = Coverage(missing=[], provisional=[], not_valid=[], excluded=[])
+    issues: list[Issue] = []
     for task in run.suite.tasks:
         item, track = task.item, task.track
         planned = cohort.planned(model, item)
@@ -62,107 +78,72 @@ def aggregate_model(
             if r.adopted:
                 continue
             score = r.score if r.score is not None and math.isfinite(r.score) else None
-            coverage["excluded"].append(
-                {"item": item, "track": track, "attempt": r.attempt, "line": r.line, "score": score, "note": r.note}
-            )
+            coverage.excluded.append(ExcludedAttempt(item, track, r.attempt, r.line, score, r.note))
             if not r.note:
-                issues.append(
-                    {
-                        "kind": "warning",
-                        "item": item,
-                        "attempt": r.attempt,
-                        "line": r.line,
-                        "message": "excluded attempt without a note saying why it was replaced",
-                    }
-                )
+                message = "excluded attempt without a note saying why it was replaced"
+                issues.append(Issue("warning", item, r.attempt, r.line, message))
         for r in adopted:
             if r.adoption_status == "selected_provisional":
-                coverage["provisional"].append({"item": item, "track": track, "attempt": r.attempt, "line": r.line})
+                coverage.provisional.append(AttemptRef(item, track, r.attempt, r.line))
             if r.score_status != "valid":
-                coverage["not_valid"].append(
-                    {"item": item, "track": track, "attempt": r.attempt, "line": r.line, "score_status": r.score_status}
-                )
-                issues.append(
-                    {
-                        "kind": "incomplete",
-                        "item": item,
-                        "attempt": r.attempt,
-                        "line": r.line,
-                        "message": f"adopted attempt is '{r.score_status}': its result is not there yet",
-                    }
-                )
+                coverage.not_valid.append(NotValidAttempt(item, track, r.attempt, r.line, r.score_status))
+                message = f"adopted attempt is '{r.score_status}': its result is not there yet"
+                issues.append(Issue("incomplete", item, r.attempt, r.line, message))
         if len(adopted) < planned:
-            coverage["missing"].append(
-                {
-                    "item": item,
-                    "track": track,
-                    "adopted": len(adopted),
-                    "planned": planned,
-                    "missing": planned - len(adopted),
-                }
-            )
-            issues.append(
-                {
-                    "kind": "incomplete",
-                    "item": item,
-                    "attempt": None,
-                    "line": None,
-                    "message": f"{planned - len(adopted)} of {planned} planned attempts missing",
-                }
-            )
+            missing = planned - len(adopted)
+            coverage.missing.append(MissingAttempts(item, track, len(adopted), planned, missing))
+            issues.append(Issue("incomplete", item, None, None, f"{missing} of {planned} planned attempts missing"))
         complete = len(adopted) == planned and len(valid) == planned
         if not complete:
-            status = "incomplete"
+            status: RunStatus = "incomplete"
         elif any(r.adoption_status == "selected_provisional" for r in adopted):
             status = "provisional"
         else:
             status = "complete"
         scores = valid_scores(adopted)
         partial = mean(scores) if scores else None
-        tasks[item] = {
-            "track": track,
-            "mean": partial if complete else None,
-            "partial_mean": partial,
-            "adopted": len(adopted),
-            "valid": len(valid),
-            "planned": planned,
-            "status": status,
-        }
+        tasks[item] = TaskResult(
+            track, partial if complete else None, partial, len(adopted), len(valid), planned, status
+        )
 
     track_scores: dict[str, list[float] | None] = {}
     for name in TRACKS:
-        entries = [t for t in tasks.values() if t["track"] == name]
-        track_scores[name] = None if any(t["mean"] is None for t in entries) else [t["mean"] for t in entries]
+        means = [t.mean for t in tasks.values() if t.track == name]
+        track_scores[name] = None if None in means else [m for m in means if m is not None]
     track_means = {t: (mean(v) if v else None) for t, v in track_scores.items()}
-    index = index_from_track_means(track_means)
-    statuses = [t["status"] for t in tasks.values()]
-    status = worst_status(statuses)
-
-    entry = {
-        "status": status,
-        "index": index,
-        "track_means": track_means,
-        "tasks": tasks,
-        "coverage": coverage,
-        "pass_hat_k": pass_hat_k_by_track(tasks, by_item, thresholds),
-        "issues": issues,
-    }
+    entry = ModelResult(
+        status=worst_status([t.status for t in tasks.values()]),
+        index=index_from_track_means(track_means),
+        track_means=track_means,
+        tasks=tasks,
+        coverage=coverage,
+        pass_hat_k=pass_hat_k_by_track(tasks, by_item, thresholds),
+        issues=issues,
+        ci=NO_CI,  # attach_ci: for all models at once
+    )
     return entry, track_scores
 
 
-def attach_ci(models: dict[str, dict], track_scores: dict[str, dict], overflow: dict[str, NumberTooLarge]) -> None:
+NO_CI = CIBlock(METHOD, LEVEL, {}, None)  # a stand-in until attach_ci replaces it
+
+
+def attach_ci(
+    models: dict[str, ModelResult],
+    track_scores: dict[str, dict[str, list[float] | None]],
+    overflow: dict[str, NumberTooLarge],
+) -> None:
     """Each model's ``ci`` block (SPEC 9) with its variance budget (SPEC 12.4), computed for all models
     at once; when a value overflows, model by model to find which (``overflow`` receives it)."""
     names = list(models)
     try:
         blocks: list[dict | None] = list(
-            ci_blocks([track_scores[m] for m in names], [models[m]["index"] for m in names], WEIGHTS)
+            ci_blocks([track_scores[m] for m in names], [models[m].index for m in names], WEIGHTS)
         )
     except NumberTooLarge:
         blocks = []
         for m in names:
             try:
-                blocks.append(ci_block(track_scores[m], models[m]["index"], WEIGHTS))
+                blocks.append(ci_block(track_scores[m], models[m].index, WEIGHTS))
             except NumberTooLarge as exc:
                 overflow[m] = exc
                 blocks.append(None)
@@ -172,7 +153,7 @@ def attach_ci(models: dict[str, dict], track_scores: dict[str, dict], overflow: 
         budget = shares_of_ci(ci, WEIGHTS) if ci["index"] is not None else None
         if budget is not None:  # SPEC 12.4: left out when var = 0 (or a track has no se)
             ci["index"]["shares"] = budget
-        models[m]["ci"] = ci
+        models[m].ci = msgspec.convert(ci, CIBlock)  # the statistics' own blocks (also compare's), typed here
 
 
 def index_from_track_means(track_means: dict[str, float | None]) -> float | None:
@@ -187,46 +168,33 @@ def index_from_track_means(track_means: dict[str, float | None]) -> float | None
 
 
 def pass_hat_k_by_track(
-    tasks: dict[str, dict], by_item: dict[str, list[AttemptRow]], thresholds: dict[str, float]
-) -> dict[str, dict]:
+    tasks: dict[str, TaskResult], by_item: dict[str, list[AttemptRow]], thresholds: dict[str, float]
+) -> dict[str, PassHatK]:
     """SPEC 5: per task n = valid adopted attempts, c = those >= threshold; mean over tasks with n >= k."""
     out = {}
     for track in TRACKS:
         thr = thresholds.get(track, DEFAULT_THRESHOLDS[track])
         counts = []
         for item, t in tasks.items():
-            if t["track"] != track:
+            if t.track != track:
                 continue
             scores = valid_scores(by_item.get(item, []))
             counts.append((len(scores), successes(scores, thr)))
         by_k = mean_pass_hat_k(counts)
-        out[track] = {
-            "threshold": thr,
-            "tasks": sum(1 for n, _ in counts if n >= 1),
-            "by_k": {str(k): v for k, v in by_k.items()},
-        }
+        out[track] = PassHatK(thr, sum(1 for n, _ in counts if n >= 1), {str(k): v for k, v in by_k.items()})
     return out
 
 
-def ignored_rows_summary(ignored: list[Ignored]) -> dict:
+def ignored_rows_summary(ignored: list[Ignored]) -> IgnoredRows:
     """SPEC 4: rows of models outside the cohort or items outside the suite, counted and listed; a row
     whose name is close to a cohort model or suite item carries that name as ``did_you_mean``."""
     models = Counter(i.row.model for i in ignored if i.reason.startswith("model"))
     items = Counter(i.row.item for i in ignored if i.reason.startswith("item"))
-    rows = []
-    for i in ignored:
-        r = i.row
-        entry = {"line": r.line, "model": r.model, "track": r.track, "item": r.item, "attempt": r.attempt}
-        entry["reason"] = i.reason
-        if i.did_you_mean is not None:
-            entry["did_you_mean"] = i.did_you_mean
-        rows.append(entry)
-    return {
-        "count": len(ignored),
-        "models_outside_cohort": dict(sorted(models.items())),
-        "items_outside_suite": dict(sorted(items.items())),
-        "rows": rows,
-    }
+    rows = [
+        IgnoredRow(i.row.line, i.row.model, i.row.track, i.row.item, i.row.attempt, i.reason, i.did_you_mean)
+        for i in ignored
+    ]
+    return IgnoredRows(len(ignored), dict(sorted(models.items())), dict(sorted(items.items())), rows)
 
 
 def ignored_row_finding(row: dict) -> tuple[str, str]:
@@ -249,18 +217,29 @@ def overflow_problem(exc: NumberTooLarge, model: str, rows: list[AttemptRow], ru
     return Problem(str(run.paths.attempts), f"line {row.line}" if row else "", "score", message)
 
 
-def worst_status(statuses: list[str]) -> str:
+def worst_status(statuses: list[RunStatus]) -> RunStatus:
     return max(statuses, key=STATUS_ORDER.__getitem__) if statuses else "complete"
 
 
-def evaluate_run(run: Run, thresholds: dict[str, float] | None = None) -> tuple[dict, Checked]:
+@dataclass
+class Evaluated:
+    """What ``evaluate_run`` makes of a run: the parts of index.json that come from its rows."""
+
+    status: RunStatus
+    models: dict[str, ModelResult]
+    ranks: Ranks
+    ignored_rows: IgnoredRows
+
+
+def evaluate_run(run: Run, thresholds: dict[str, float] | None = None) -> tuple[Evaluated, Checked]:
     """All models of the cohort: the ``models`` block, the ``ignored_rows`` block and the overall status."""
     thresholds = {**DEFAULT_THRESHOLDS, **(thresholds or {})}
     checked, problems = check_rules(run)
     if run.paths.records is not None and run.reference is not None:
         rescore_from_records(run, checked, problems)
     problems.raise_if_any()
-    models, track_scores = {}, {}
+    models: dict[str, ModelResult] = {}
+    track_scores: dict[str, dict[str, list[float] | None]] = {}
     overflow: dict[str, NumberTooLarge] = {}
     for m in run.cohort.models:
         try:
@@ -272,13 +251,13 @@ def evaluate_run(run: Run, thresholds: dict[str, float] | None = None) -> tuple[
         if m in overflow:
             problems.extend([overflow_problem(overflow[m], m, checked.by_model.get(m, []), run)])
     problems.raise_if_any()
-    result = {
-        "status": worst_status([m["status"] for m in models.values()]),
-        "models": models,
-        "ranks": msgspec.to_builtins(ranks_of_document({"models": models}, WEIGHTS)),
-        "ignored_rows": ignored_rows_summary(checked.ignored),
-    }
-    return result, checked
+    ranks = rank_models(
+        {m: e.index for m, e in models.items()},
+        {m: {item: (t.track, t.mean) for item, t in e.tasks.items()} for m, e in models.items()},
+        WEIGHTS,
+    )
+    status = worst_status([m.status for m in models.values()])
+    return Evaluated(status, models, ranks, ignored_rows_summary(checked.ignored)), checked
 
 
 def attempt_scores(model: dict, rows: list[AttemptRow]) -> dict[str, tuple[str, list[float]]]:

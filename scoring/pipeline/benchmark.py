@@ -9,6 +9,7 @@ from pathlib import Path
 from scoring.errors import InputError, Problem, Problems, UsageError
 from scoring.pipeline.reference import LoadedReference, load_reference
 from scoring.safety.names import check_name
+from scoring.vocab import BenchmarkSource
 
 
 def sample_root() -> Path:
@@ -16,13 +17,13 @@ def sample_root() -> Path:
     return Path(str(resources.files("sample_runs")))
 
 
-SAMPLE_BENCHMARK = "bundled synthetic sample"  # provenance.benchmark when the sample was found
+SAMPLE_BENCHMARK: BenchmarkSource = "bundled synthetic sample"  # provenance.benchmark when the sample was found
 
 
-GIVEN_BENCHMARK = "given"  # provenance.benchmark for --benchmark or $TCSEXAM_BENCHMARK
+GIVEN_BENCHMARK: BenchmarkSource = "given"  # provenance.benchmark for --benchmark or $TCSEXAM_BENCHMARK
 
 
-def locate_benchmark(option: str | Path | None) -> tuple[Path, str]:
+def locate_benchmark(option: str | Path | None) -> tuple[Path, BenchmarkSource]:
     """SPEC 2: the benchmark folder (--benchmark, else $TCSEXAM_BENCHMARK, else the bundled
     sample) and how it was found, as provenance.benchmark words it."""
     if option:

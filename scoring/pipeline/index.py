@@ -11,13 +11,12 @@ from __future__ import annotations
 import hashlib
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import msgspec
 
 from scoring import __version__
 from scoring.formats.json import canonical_bytes, write_json
-from scoring.formats.results import IndexDocument
+from scoring.formats.results import IndexDocument, InputDigest, Provenance
 from scoring.pipeline.aggregate import evaluate_run
 from scoring.pipeline.crosscheck import records_digest
 from scoring.pipeline.rules import Checked
@@ -36,41 +35,34 @@ def content_sha256(document: dict) -> str:
     return hashlib.sha256(canonical_bytes({**document, "provenance": prov})).hexdigest()
 
 
-def provenance(run: Run, records_used: dict[str, str], generated_at: str | None = None) -> dict:
-    inputs: dict[str, dict[str, Any]] = {
-        name: {"path": str(Path(run.input_paths[name]).resolve()), "sha256": digest}
+def provenance(run: Run, records_used: dict[str, str], generated_at: str | None = None) -> Provenance:
+    """SPEC 7: where the document came from; its ``content_sha256`` is a stand-in until ``score_run``
+    hashes the rest (it is left out of its own hash)."""
+    inputs = {
+        name: InputDigest(str(Path(run.input_paths[name]).resolve()), digest)
         for name, digest in sorted(run.sha256.items())
     }
     if records_used:
         assert run.paths.records is not None
-        inputs["records"] = {
-            "path": str(run.paths.records.resolve()),
-            "sha256": records_digest(records_used),
-            "files": len(records_used),
-        }
-    return {
-        "tool_version": __version__,
-        "generated_at": generated_at or datetime.now(UTC).isoformat(timespec="seconds"),
-        "benchmark": run.paths.benchmark_source,
-        "metric_id": METRIC_ID,
-        "weights": dict(WEIGHTS),
-        "solver_reference_id": run.cohort.solver_reference_id,
-        "adoption_rule": run.cohort.adoption_rule,
-        "inputs": inputs,
-    }
+        inputs["records"] = InputDigest(
+            str(run.paths.records.resolve()), records_digest(records_used), len(records_used)
+        )
+    return Provenance(
+        tool_version=__version__,
+        generated_at=generated_at or datetime.now(UTC).isoformat(timespec="seconds"),
+        benchmark=run.paths.benchmark_source,
+        metric_id=METRIC_ID,
+        weights=dict(WEIGHTS),
+        solver_reference_id=run.cohort.solver_reference_id,
+        adoption_rule=run.cohort.adoption_rule,
+        inputs=inputs,
+        content_sha256="0" * 64,
+    )
 
 
-def build_index(
-    run: Run, thresholds: dict[str, float] | None = None, generated_at: str | None = None, scores: dict | None = None
-) -> dict:
-    """The whole index.json document for a loaded run (raises InputError on rejected input).
-
-    ``scores``, when given, receives the per-instance scores of every re-scored solver attempt.
-    """
-    document, checked = score_run(run, thresholds, generated_at)
-    if scores is not None:
-        scores.update(checked.scores)
-    return document
+def build_index(run: Run, thresholds: dict[str, float] | None = None, generated_at: str | None = None) -> dict:
+    """The whole index.json document for a loaded run (raises InputError on rejected input)."""
+    return score_run(run, thresholds, generated_at)[0]
 
 
 def score_run(
@@ -79,24 +71,20 @@ def score_run(
     """index.json for a loaded run and the checked rows it was made from (with the re-scored attempts'
     per-instance scores): what ``compare`` and ``plan`` need beside the document, scored once."""
     result, checked = evaluate_run(run, thresholds)
-    document = {
-        "metric_id": METRIC_ID,
-        "suite": run.cohort.suite,
-        "solver_protocol": run.cohort.solver_protocol,
-        "solver_reference_id": run.cohort.solver_reference_id,
-        "weights": dict(WEIGHTS),
-        "status": result["status"],
-        "models": result["models"],
-        "ranks": result["ranks"],
-        "ignored_rows": result["ignored_rows"],
-        "provenance": provenance(run, checked.records_used, generated_at),
-    }
+    typed = IndexDocument(
+        metric_id=METRIC_ID,
+        suite=run.cohort.suite,
+        solver_protocol=run.cohort.solver_protocol,
+        solver_reference_id=run.cohort.solver_reference_id,
+        weights=dict(WEIGHTS),
+        status=result.status,
+        models=result.models,
+        ranks=result.ranks,
+        ignored_rows=result.ignored_rows,
+        provenance=provenance(run, checked.records_used, generated_at),
+    )
     del result
-    # the shape, checked; content_sha256 is left out of its own hash, so it holds a stand-in until then
-    document["provenance"]["content_sha256"] = "0" * 64
-    typed = msgspec.convert(document, IndexDocument)
-    del document  # let the aggregated dicts go before their copy is made (a large cohort's peak memory)
-    document = msgspec.to_builtins(typed)
+    document = msgspec.to_builtins(typed)  # the JSON shape, which every reader of index.json takes
     del typed
     document["provenance"]["content_sha256"] = content_sha256(document)
     return document, checked

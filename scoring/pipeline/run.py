@@ -21,7 +21,7 @@ from scoring.pipeline.benchmark import (
 from scoring.pipeline.reference import LoadedReference
 from scoring.safety.files import RecordsRoot, read_regular_file
 from scoring.safety.names import check_name
-from scoring.vocab import TRACKS
+from scoring.vocab import TRACKS, BenchmarkSource
 
 SUITE_NAMES = ("lite", "full")
 
@@ -37,7 +37,7 @@ class RunPaths:
     records: Path | None
     benchmark: Path
     suite: str | None = None  # --suite as given: a name or a path
-    benchmark_source: str = GIVEN_BENCHMARK  # provenance.benchmark: how the benchmark folder was found
+    benchmark_source: BenchmarkSource = GIVEN_BENCHMARK  # provenance.benchmark: how the benchmark folder was found
 
 
 class RunOptions(Protocol):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 from scipy.special import stdtrit
@@ -26,7 +26,7 @@ from scoring.safety.numbers import NumberTooLarge
 LEVEL = 0.95
 
 
-METHOD = "task-clustered-t"
+METHOD: Final = "task-clustered-t"
 
 
 def t_quantile(df: float, level: float = LEVEL) -> float:
