@@ -1,11 +1,14 @@
 """The dashboard on large runs: the loader process (q ends it, progress is shown), Compare at any number
-of models (no listed pairs needed), ranks not computed, and the windowed Coverage grid."""
+of models (no listed pairs needed) and with the same per-instance results wherever the run was loaded,
+ranks not computed, and the windowed Coverage grid."""
 
 from __future__ import annotations
 
 import copy
 import csv
+import itertools
 import os
+import pickle
 import time
 
 import pytest
@@ -15,8 +18,20 @@ from scoring.pipeline.benchmark import demo_run
 from scoring.reports.compare import compare_run
 from tests.bench.dashboard_load import alive  # one /proc check for the benchmark and the tests
 from tests.conftest import settle
+from tests.test_tui_app import cli_compare, row_at
 from tui.app import create_app
-from tui.state import DashboardConfig, load_state_here
+from tui.screens.instance_diffs import InstanceDiffsScreen
+from tui.state import (
+    LARGE_INPUT_BYTES,
+    DashboardConfig,
+    compare_pair,
+    instance_drilldown,
+    is_large,
+    load_compact_state,
+    load_state_here,
+    resolve_paths,
+)
+from tui.widgets.compare import ComparePane
 from tui.widgets.coverage import WINDOW, CoveragePane
 from tui.widgets.loading import RunLoadingIndicator
 from tui.widgets.overview import OverviewPane
@@ -107,6 +122,72 @@ async def test_a_rejected_run_comes_back_from_the_loader_process_as_problems(dem
         await settle(pilot)
         assert app.state is None and "invalid JSON" in (app.problems_text or "")
         assert not app._loaders
+
+
+# --- per-instance results at any size ---------------------------------------------------------------
+
+
+@pytest.fixture
+def large_demo(demo_copy):
+    """The demo, large by its files' size (a sparse file in records/ takes them over LARGE_INPUT_BYTES)."""
+    with open(demo_copy / "records" / "padding.bin", "wb") as f:
+        f.truncate(LARGE_INPUT_BYTES + 1)
+    assert is_large(resolve_paths(DashboardConfig(run_dir=str(demo_copy))))
+    return demo_copy
+
+
+def test_what_crosses_back_from_the_loader_process_has_every_attempts_phi_and_no_reference(large_demo):
+    config = DashboardConfig(run_dir=str(large_demo))
+    data = pickle.dumps(load_compact_state(config), protocol=pickle.HIGHEST_PROTOCOL)  # as loader_main sends it
+    assert b"TaskReference" not in data and b"TaskScore" not in data
+    crossed, here = pickle.loads(data), load_state_here(config)
+    for state in (crossed, here):
+        assert state.checked.scores is state.columns  # one copy of the per-instance results
+    assert crossed.columns.keys() == here.columns.keys() and here.columns
+    for a, b in itertools.permutations(here.models, 2):
+        expected = compare_pair(here, a, b)
+        assert compare_pair(crossed, a, b) == expected and expected["instances"]
+        for item in expected["instances"]:
+            drilled = instance_drilldown(here, a, b, item)
+            assert instance_drilldown(crossed, a, b, item) == drilled and drilled
+
+
+async def compare_tab(run, isolate: bool) -> tuple:
+    """The Compare tab of ``run`` loaded in a loader process (``isolate``) or in the dashboard's: its pair,
+    each task's per-instance counts, and the drill-down's rows of each solver task that has counts."""
+    app = create_app(DashboardConfig(run_dir=str(run), isolate=isolate))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert (app.state.run.reference is None) == isolate  # a loader process sends no reference
+        await pilot.press("5")
+        await settle(pilot)
+        pane = app.main.query_one(ComparePane)
+        tasks = pane.query_one("#compare-tasks", DataTable)
+        counts = {row[0]: row[5] for row in (row_at(tasks, i) for i in range(tasks.row_count))}
+        drilled = {}
+        for item in (item for item, shown in counts.items() if shown != "—"):
+            tasks.focus()
+            tasks.move_cursor(row=tasks.get_row_index(item))
+            await pilot.press("enter")
+            await settle(pilot)
+            assert isinstance(app.screen, InstanceDiffsScreen)
+            table = app.screen.query_one("#instance-diffs-table", DataTable)
+            drilled[item] = [row_at(table, i) for i in range(table.row_count)]
+            await pilot.press("escape")
+            await settle(pilot)
+        return pane.pair(), counts, drilled
+
+
+async def test_the_compare_tab_of_a_large_run_is_the_same_loaded_in_a_loader_process_or_not(large_demo, capsys):
+    isolated = await compare_tab(large_demo, isolate=True)
+    here = await compare_tab(large_demo, isolate=False)
+    assert isolated == here
+    (a, b), counts, drilled = here
+    oracle = cli_compare(large_demo, a, b, capsys)["instances"]
+    assert {item: shown for item, shown in counts.items() if shown != "—"} == {
+        item: f"{c['a_better']} / {c['b_better']} / {c['equal']}" for item, c in oracle.items()
+    }
+    assert len(drilled) == len(oracle) == 5 and all(len(rows) > 1 for rows in drilled.values())
 
 
 # --- ranks of many models: pairs not listed, ranks not computed ------------------------------------
@@ -258,7 +339,7 @@ def test_the_loader_process_ends_with_the_dashboards_process():
 
 
 def test_a_run_with_a_large_attempts_table_is_loaded_in_a_loader_process(demo_copy):
-    from tui.state import LARGE_ATTEMPTS_BYTES, is_large, resolve_paths
+    from tui.state import LARGE_ATTEMPTS_BYTES
 
     paths = resolve_paths(DashboardConfig(run_dir=str(demo_copy)))
     assert not is_large(paths)  # the demo loads in the dashboard's process

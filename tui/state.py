@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -103,8 +104,9 @@ class DashboardState:
     document: dict
     run: Any  # scoring.pipeline.run.Run
     watched: list[Path]  # files whose change triggers a reload under --watch
-    scores: dict = field(default_factory=dict)  # (model, item, attempt) -> TaskScore from the cross-check
-    columns: dict = field(default_factory=dict)  # (model, item, attempt) -> InstanceColumns, made by the helper
+    # (model, item, attempt) -> InstanceColumns of every attempt the records cross-check re-scored: the one
+    # copy of the per-instance results, for the Instances pane and for Compare (checked.scores is this dict)
+    columns: dict = field(default_factory=dict)
     relative_floor: float | None = None  # the reference's relative scale floor (for explanations)
     checked: Any = None  # scoring.pipeline.rules.Checked of the same score_run (compare, plan)
     plan: dict | None = None  # `tcsexam plan`'s document (r = 1..10, its default), no target
@@ -112,9 +114,7 @@ class DashboardState:
     demo: bool = False  # the bundled synthetic demo, not the user's run
 
     def __repr__(self) -> str:
-        return (
-            f"<DashboardState {len(self.document['models'])} models, {len(self.columns) + len(self.scores)} attempts>"
-        )
+        return f"<DashboardState {len(self.document['models'])} models, {len(self.columns)} attempts>"
 
     @property
     def models(self) -> list[str]:
@@ -365,23 +365,11 @@ def start_resource_tracker() -> None:
 
 
 def load_compact_state(config: DashboardConfig, progress=None) -> DashboardState:
-    """``load_state_here`` reduced to what crosses back from the loader process. A large run's
-    attempts come back as compact columns (sort orders included) instead of the scoring objects, so
-    that the dashboard never holds 10^6 instance names as Python strings; the reference is then read
-    again in the dashboard only if an attempt that was not cross-checked is opened."""
-    import dataclasses
-
-    paths = resolve_paths(config)
-    state = load_state_here(config, paths, progress)
-    if input_bytes(paths) <= LARGE_INPUT_BYTES:
-        return state  # few records: the per-instance scores come back as they are (Compare's instance counts)
-    if progress is not None and state.scores:
-        progress(f"making the instance columns of {len(state.scores):,} attempts")
-    state.columns = {key: columns_from_score(score) for key, score in state.scores.items()}
-    state.scores = {}
-    # the rows stay (compare's mde, plan); the per-instance scores do not cross back, so the Compare tab
-    # has no per-instance counts for a run loaded this way
-    state.checked = dataclasses.replace(state.checked, scores={})
+    """``load_state_here`` without the reference, which is what crosses back from the loader process:
+    the per-instance results are in ``state.columns`` (each task's names once, as one bytes array), so
+    the dashboard never holds 10^6 instance names as Python strings. The reference is read again in the
+    dashboard only if an attempt that was not cross-checked is opened."""
+    state = load_state_here(config, progress=progress)
     state.run.reference = None
     return state
 
@@ -433,15 +421,19 @@ def load_state_here(config: DashboardConfig, paths=None, progress=None) -> Dashb
         document, checked = score_run(run, config.thresholds)
     finally:
         run.records_root = root
+    if checked.scores:
+        say(f"making the instance columns of {len(checked.scores):,} attempts")
+    columns = instance_columns(checked.scores)
+    # one copy of the per-instance results: compare_run reads each re-scored attempt's phi from checked.scores
+    checked.scores = columns
     say(f"planning attempts for {models:,} models")
-    scores = checked.scores
     watched = watched_files(paths) + [p for p in run.input_paths.values() if p not in (paths.attempts, paths.cohort)]
     floor = run.reference.header.scale_floor.relative if run.reference is not None else None
     return DashboardState(
         document,
         run,
         watched,
-        scores,
+        columns,
         relative_floor=floor,
         demo=uses_demo(config),
         checked=checked,
@@ -470,8 +462,8 @@ def compare_pair(state: DashboardState, a: str, b: str) -> dict:
 
 def instance_drilldown(state: DashboardState, a: str, b: str, item: str, limit: int = 20) -> list[InstanceDifference]:
     """The instances of one solver task where A and B differ most (scoring.stats.differences.
-    largest_instance_differences over the Phi arrays of their adopted attempts); [] when either model's
-    attempts were not all re-scored from records."""
+    largest_instance_differences over the Phi arrays of their adopted attempts, ``state.columns``); []
+    when either model's attempts were not all re-scored from records."""
     from scoring.pipeline.aggregate import phi_by_item
     from scoring.stats.differences import largest_instance_differences
 
@@ -480,8 +472,8 @@ def instance_drilldown(state: DashboardState, a: str, b: str, item: str, limit: 
     phi_b = phi_by_item(checked, b, checked.by_model.get(b, [])).get(item)
     if not phi_a or not phi_b:
         return []
-    names = next(score.ref.names for (model, it, _), score in checked.scores.items() if model == a and it == item)
-    return list(largest_instance_differences(names, phi_a, phi_b, limit))
+    names = next(cols.names for (model, it, _), cols in state.columns.items() if model == a and it == item)
+    return list(largest_instance_differences(DecodedNames(names), phi_a, phi_b, limit))
 
 
 def watch_targets(paths: list[Path]) -> tuple[list[Path], set[str], list[str]]:
@@ -585,10 +577,42 @@ class InstanceColumns:
             self.descending(column)
 
 
-def columns_from_score(score) -> InstanceColumns:
-    """Wrap a scoring.pipeline.solver.TaskScore without recomputing anything."""
+class DecodedNames(Sequence[str]):
+    """An InstanceColumns' names read as str, each decoded when it is read: the drill-down names 20 of them."""
+
+    def __init__(self, names: np.ndarray) -> None:
+        self._names = names
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __getitem__(self, i):  # an index, or a slice (a list)
+        if isinstance(i, slice):
+            return [n.decode("utf-8") for n in self._names[i]]
+        return self._names[i].decode("utf-8")
+
+
+def instance_columns(scores: dict) -> dict:
+    """The records cross-check's TaskScores by (model, item, attempt) as InstanceColumns. The attempts
+    of a task share one array of its names and its order by name (made once, pickled once)."""
+    first: dict[str, InstanceColumns] = {}
+    out = {}
+    for key, score in scores.items():
+        cols = out[key] = columns_from_score(score, first.get(score.ref.task))
+        first.setdefault(score.ref.task, cols)
+    return out
+
+
+def columns_from_score(score, like: InstanceColumns | None = None) -> InstanceColumns:
+    """Wrap a scoring.pipeline.solver.TaskScore without recomputing anything; ``like``, the columns of
+    another attempt of the same task, lends its names and their order."""
     ref = score.ref
-    names = np.array([n.encode("utf-8") for n in ref.names], dtype="S") if ref.names else np.zeros(0, dtype="S1")
+    if like is not None:
+        names = like.names
+    elif ref.names:
+        names = np.array([n.encode("utf-8") for n in ref.names], dtype="S")
+    else:
+        names = np.zeros(0, dtype="S1")
     status = score.codes  # codes into STATUS_CODES: a scored attempt has no incomplete status
     cols = InstanceColumns(
         ref.task,
@@ -605,6 +629,8 @@ def columns_from_score(score) -> InstanceColumns:
         score.relative_score,
         score.unscored_instances,
     )
+    if like is not None:
+        cols.orders["instance"] = like.ascending("instance")
     cols.ascending("instance")  # the table's first view; the other orders are sorted once it is shown
     return cols
 
@@ -615,10 +641,8 @@ def load_instances(state: DashboardState, model: str, item: str, attempt: str) -
     from scoring.pipeline.solver import score_attempt_bytes
 
     key = (model, item, attempt)
-    if key in state.columns:  # made by the loader process
+    if key in state.columns:  # already scored by the records cross-check
         return state.columns[key]
-    if key in state.scores:  # already scored by the records cross-check
-        return columns_from_score(state.scores[key])
     if state.run.reference is None and "reference" in state.run.input_paths:
         from scoring.pipeline.reference import load_reference
 
