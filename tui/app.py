@@ -455,11 +455,13 @@ class TcsexamApp(App):
             markup=False,
         )
 
+    def _tau2_current(self, message: Tau2Loaded | Tau2Failed) -> bool:
+        """Whether a tau2 load's answer is still wanted: the app runs, and no later load was asked for."""
+        return self._alive() and message.generation == self._tau2_generation
+
     @on(Tau2Loaded)
     def show_tau2(self, message: Tau2Loaded) -> None:
-        if not self._alive():
-            return
-        if message.generation != self._tau2_generation:
+        if not self._tau2_current(message):
             return
         self.tau2_metrics, self.tau2_meta, self.tau2_problems = message.metrics, message.meta, []
         from .views import plain
@@ -478,9 +480,7 @@ class TcsexamApp(App):
 
     @on(Tau2Failed)
     def tau2_failed(self, message: Tau2Failed) -> None:
-        if not self._alive():
-            return
-        if message.generation != self._tau2_generation:
+        if not self._tau2_current(message):
             return
         self.tau2_problems = list(message.problems)
         from .views import plain

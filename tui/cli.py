@@ -24,23 +24,10 @@ if TYPE_CHECKING:
 
 def build_parser() -> argparse.ArgumentParser:
     """``scoring.commands``'s parser with the dashboard's ``tui`` command added."""
-    from scoring.commands.options import epilog
+    from scoring.commands.options import command_parser
 
     parser, sub = build_scoring_parser()
-    p = sub.add_parser(
-        "tui",
-        help="the dashboard (no RUN_DIR: the bundled demo run; several: a run switcher)",
-        description="The terminal dashboard: per-track means, coverage, instances, pass^k, comparisons "
-        "and export of index.json. With no RUN_DIR it opens the bundled demo run; with several, the "
-        "Leaderboard tables them all and R switches the run the other tabs show. Keys: ? in the "
-        "dashboard, and docs/dashboard.md.",
-        epilog=epilog(
-            "  tcsexam tui\n  tcsexam tui my-run --watch\n  tcsexam tui run-a run-b --output build/index.json\n"
-            "  tcsexam tui my-run --tau2 tau2-results.json",
-            "exit codes:\n  0  quit normally\n  1  a RUN_DIR that is not a folder, a Textual release the dashboard\n"
-            "     was not written for, or a crash\n  2  usage error",
-        ),
-    )
+    p = command_parser(sub, "tui")
     p.add_argument(
         "run_dirs",
         nargs="*",

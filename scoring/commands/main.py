@@ -19,7 +19,14 @@ import sys
 from scoring import __version__
 from scoring.commands.compare import cmd_compare
 from scoring.commands.demo import cmd_demo
-from scoring.commands.options import Parser, add_output_argument, add_run_arguments, epilog
+from scoring.commands.options import (
+    Parser,
+    add_benchmark_argument,
+    add_output_argument,
+    add_run_arguments,
+    command_parser,
+    epilog,
+)
 from scoring.commands.schema import cmd_schema
 from scoring.commands.score import cmd_score, cmd_solver_score, cmd_validate
 from scoring.commands.tau2 import cmd_tau2
@@ -48,34 +55,10 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
 
-    p = sub.add_parser(
-        "demo",
-        help="copy the bundled demo run into a folder, to try every command on",
-        description="Copies the bundled synthetic demo run (attempts.csv, cohort.json, records/) into DIR, "
-        "which must be new or empty, and prints the next commands to try. Its cohort names the bundled "
-        "synthetic benchmark, so it runs without --benchmark.",
-        epilog=epilog(
-            "  tcsexam demo my-demo\n  tcsexam score my-demo",
-            "exit codes:\n  0  copied\n  1  DIR exists and is not an empty folder (nothing written)\n  2  usage error",
-        ),
-    )
+    p = command_parser(sub, "demo")
     p.add_argument("dir", metavar="DIR", help="a new or empty folder")
 
-    p = sub.add_parser(
-        "solver-score",
-        help="score one solver attempt's instance records against the reference",
-        description="One attempt of one solver task scored against the fixed reference (docs/rules.md, "
-        "'Solver score'); the "
-        "relative_score is what goes into attempts.csv (tcsexam fill does it for a whole run).",
-        epilog=epilog(
-            "  tcsexam solver-score --task maxcut-mqlib --reference lite "
-            "--records my-demo/records/atlas-70b/maxcut-mqlib/1.json --output maxcut-1.json\n"
-            "  tcsexam solver-score --task maxcut-mqlib --records r.json --reference lite "
-            "--reference-id paper-k3-fixed-260925 --output -",
-            "exit codes:\n  0  scored and written\n  1  rejected records or reference (nothing written)\n"
-            "  2  usage error",
-        ),
-    )
+    p = command_parser(sub, "solver-score")
     p.add_argument("--task", required=True, metavar="ITEM", help="the solver task (an item of the reference)")
     p.add_argument("--records", required=True, metavar="FILE", help="the attempt's instance records (JSON list)")
     p.add_argument(
@@ -89,80 +72,26 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
         metavar="ID",
         help="reference id under BENCHMARK/references/ (default: the benchmark's only one, else paper-k3-fixed-260925)",
     )
-    p.add_argument(
-        "--benchmark", metavar="DIR", help="benchmark folder (default $TCSEXAM_BENCHMARK or the bundled sample)"
-    )
+    add_benchmark_argument(p)
     add_output_argument(p, "where the solver-score JSON goes", required=True)
 
-    p = sub.add_parser(
-        "score",
-        help="compute index.json for a run",
-        description="The TCSExam index of every model of the cohort (docs/rules.md; the output: "
-        "docs/formats.md#indexjson); a summary table on "
-        "standard output (standard error with --output -).",
-        epilog=epilog(
-            "  tcsexam score my-demo\n"
-            "  tcsexam score run/ --output build/index.json --threshold solver=0.6\n"
-            "  tcsexam score run/ --output - | jq .models"
-        ),
-    )
+    p = command_parser(sub, "score")
     add_run_arguments(p)
     add_output_argument(p, "where index.json goes", default="build/index.json")
 
-    p = sub.add_parser(
-        "validate",
-        help="list every problem of a run at once; writes nothing",
-        description="Checks a run as score does and writes nothing. Problems of rejected input go to "
-        "standard error; an accepted run's findings go to standard output, one a line as\n"
-        "KIND: MODEL: ITEM[ attempt A][ (line L)]: MESSAGE\n"
-        "with KIND one of: warning, incomplete, provisional, excluded, ignored row.",
-        epilog=epilog(
-            "  tcsexam validate my-demo\n  tcsexam validate run/ | grep '^incomplete: '",
-            "exit codes:\n  0  accepted: complete or provisional\n  3  accepted: incomplete\n"
-            "  1  rejected input: every problem on stderr, naming file, line or record, and field\n"
-            "  2  usage error",
-        ),
-    )
+    p = command_parser(sub, "validate")
     add_run_arguments(p)
 
-    p = sub.add_parser(
-        "tau2",
-        help="tau2-bench results: pass^k, termination reasons, reward-gate audit",
-        description="pass^k, termination reasons and the reward-gate audit of a tau2-bench run (docs/tau2.md).",
-        epilog=epilog(
-            "  tcsexam tau2 results.json\n  tcsexam tau2 run-folder/ --output tau2.json",
-            "exit codes:\n  0  read and summarised\n  1  rejected input (nothing written)\n  2  usage error",
-        ),
-    )
+    p = command_parser(sub, "tau2")
     p.add_argument("results", metavar="PATH", help="a run's results.json or its folder (json or dir format)")
     add_output_argument(p, "also write the metrics as JSON here")
 
-    p = sub.add_parser(
-        "compare",
-        help="paired difference of two models of a run",
-        description="The paired difference A - B over the tasks both models have scored, with 95% "
-        "task-clustered t intervals (docs/rules.md#intervals, #per-task-differences).",
-        epilog=epilog(
-            "  tcsexam compare my-demo --models atlas-70b cirrus-mini\n"
-            "  tcsexam compare run/ --models A B --output compare.json",
-            "exit codes:\n  0  compared\n  1  rejected input or unknown model (nothing written)\n  2  usage error",
-        ),
-    )
+    p = command_parser(sub, "compare")
     add_run_arguments(p)
     p.add_argument("--models", nargs=2, required=True, metavar=("A", "B"), help="the two models, A - B")
     add_output_argument(p, "also write the comparison as JSON here")
 
-    p = sub.add_parser(
-        "schema",
-        help="JSON Schema (draft 2020-12) of every format",
-        description="The JSON Schema of a format the tool reads or writes, generated from the types "
-        "that decode or check it. Without NAME: every schema, as one JSON object by name on standard "
-        "output, or DIR/<name>.schema.json each.",
-        epilog=epilog(
-            "  tcsexam schema index\n  tcsexam schema --output schemas/",
-            "exit codes:\n  0  written\n  1  the folder cannot be written\n  2  usage error (unknown NAME)",
-        ),
-    )
+    p = command_parser(sub, "schema")
     from scoring.formats.schemas import NAMES
 
     p.add_argument("name", nargs="?", choices=NAMES, metavar="NAME", help=f"one of: {', '.join(NAMES)}")
@@ -185,8 +114,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
 def know_command_parsers(sub: argparse._SubParsersAction) -> None:
     """Each command's parser remembered in its parsed arguments, for the usage line of an error
     found after parsing."""
-    for command_parser in sub.choices.values():
-        command_parser.set_defaults(command_parser=command_parser)
+    for each in sub.choices.values():
+        each.set_defaults(command_parser=each)
 
 
 COMMANDS = {

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from functools import cache
 from pathlib import Path
 
 from scoring.safety.outputs import check_output, write_output
@@ -31,6 +32,26 @@ class Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         say_on(f"{self.prog}: error: {message}", sys.stderr)  # the message can quote what was typed
         self.exit(EXIT_USAGE)
+
+
+def command_parser(sub, name: str):
+    """A command's parser, with its texts from help.toml: its one-line help, its description, and an
+    epilog of its examples and exit codes (shown as written)."""
+    texts = command_texts()[name]
+    return sub.add_parser(
+        name,
+        help=texts["help"],
+        description=texts["description"],
+        epilog=epilog(texts["examples"], texts.get("codes", EXIT_CODES)),
+    )
+
+
+@cache
+def command_texts() -> dict[str, dict[str, str]]:
+    """Every command's --help texts (help.toml beside this module)."""
+    import tomllib
+
+    return tomllib.loads((Path(__file__).parent / "help.toml").read_text(encoding="utf-8"))
 
 
 def epilog(examples: str, codes: str = EXIT_CODES) -> str:
@@ -87,6 +108,17 @@ def parse_threshold(text: str) -> tuple[str, float]:
     return track, number
 
 
+def add_cohort_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--cohort", metavar="JSON", help="cohort declaration (default RUN_DIR/cohort.json)")
+
+
+def add_benchmark_argument(p: argparse.ArgumentParser) -> None:
+    """``--benchmark DIR`` (SPEC 2: else $TCSEXAM_BENCHMARK, else the bundled sample, which says so)."""
+    p.add_argument(
+        "--benchmark", metavar="DIR", help="benchmark folder (default $TCSEXAM_BENCHMARK or the bundled sample)"
+    )
+
+
 def add_run_arguments(p: argparse.ArgumentParser, positional: bool = True) -> None:
     """The input options of section 2 that every command reading a run takes (``tui`` names its
     RUN_DIRs itself: ``positional=False``)."""
@@ -99,11 +131,9 @@ def add_run_arguments(p: argparse.ArgumentParser, positional: bool = True) -> No
         )
     p.add_argument("--suite", help="lite, full or a suite manifest PATH (must agree with the cohort)")
     p.add_argument("--attempts", metavar="CSV", help="attempts table (default RUN_DIR/attempts.csv)")
-    p.add_argument("--cohort", metavar="JSON", help="cohort declaration (default RUN_DIR/cohort.json)")
+    add_cohort_argument(p)
     p.add_argument("--records", metavar="DIR", help="instance records (default RUN_DIR/records when present)")
-    p.add_argument(
-        "--benchmark", metavar="DIR", help="benchmark folder (default $TCSEXAM_BENCHMARK or the bundled sample)"
-    )
+    add_benchmark_argument(p)
     p.add_argument(
         "--threshold",
         metavar="TRACK=VALUE",

@@ -42,19 +42,9 @@ def parse_target(text: str) -> float:
 
 def add_parsers(sub) -> dict:
     """Register ``plan`` on the ``tcsexam`` sub-parsers; returns command -> handler."""
-    from scoring.commands.options import add_output_argument, add_run_arguments, epilog
+    from scoring.commands.options import add_output_argument, add_run_arguments, command_parser
 
-    p = sub.add_parser(
-        "plan",
-        help="attempts per task needed for a precision of the index",
-        description="Per model: the within- and between-task variance of each track and the projected "
-        "95% half-width of the index with r attempts of every task (docs/rules.md#planning-attempts).",
-        epilog=epilog(
-            "  tcsexam plan my-demo\n  tcsexam plan run/ --max-attempts 5 --target 5 --output plan.json",
-            "exit codes:\n  0  planned (complete or provisional run)\n  3  planned from an incomplete run "
-            "(its scored tasks only)\n  1  rejected input (nothing written)\n  2  usage error",
-        ),
-    )
+    p = command_parser(sub, "plan")
     add_run_arguments(p)
     p.add_argument(
         "--max-attempts",

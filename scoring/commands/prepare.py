@@ -126,25 +126,12 @@ def run_fill(args) -> int:
 
 
 def add_init_parser(sub) -> None:
-    from scoring.commands.options import epilog
+    from scoring.commands.options import add_benchmark_argument, add_cohort_argument, command_parser
 
-    p = sub.add_parser(
-        "init",
-        help="write a skeleton attempts.csv from the cohort",
-        description="One row per planned attempt of every model and task, score empty, score_status missing. "
-        "A table with anything filled in is never replaced (docs/safety.md).",
-        epilog=epilog(
-            "  tcsexam init run/\n  tcsexam init run/ --cohort cohort.json --force",
-            "exit codes:\n  0  written\n  1  rejected (an existing attempts.csv without --force, a filled one even\n"
-            "     with --force, a bad cohort)\n"
-            "  2  usage error",
-        ),
-    )
+    p = command_parser(sub, "init")
     p.add_argument("run_dir", nargs="?", metavar="RUN_DIR", help="run folder (default: the current folder)")
-    p.add_argument("--cohort", metavar="JSON", help="cohort declaration (default RUN_DIR/cohort.json)")
-    p.add_argument(
-        "--benchmark", metavar="DIR", help="benchmark folder (default $TCSEXAM_BENCHMARK or the bundled sample)"
-    )
+    add_cohort_argument(p)
+    add_benchmark_argument(p)
     p.add_argument(
         "--force",
         action="store_true",
@@ -154,26 +141,11 @@ def add_init_parser(sub) -> None:
 
 
 def add_fill_parser(sub) -> None:
-    from scoring.commands.options import epilog
+    from scoring.commands.options import add_benchmark_argument, command_parser
 
-    p = sub.add_parser(
-        "fill",
-        help="fill solver scores into attempts.csv from the records",
-        description="Scores every adopted solver row with a records file as solver-score does, "
-        "writes RUN_DIR/solver-scores/<model>/<item>/<attempt>.json, then edits only the filled "
-        "fields of attempts.csv (what it keeps: docs/safety.md).",
-        epilog=epilog(
-            "  tcsexam fill run/ --dry-run\n  tcsexam fill run/\n  tcsexam fill run/ --overwrite",
-            "exit codes:\n  0  every adopted solver row ends with a valid score\n"
-            "  3  some are not ready or have no records file\n"
-            "  1  a conflict (without --overwrite) or rejected records: nothing written; or attempts.csv\n"
-            "     changed while fill ran: attempts.csv left as it is\n  2  usage error",
-        ),
-    )
+    p = command_parser(sub, "fill")
     p.add_argument("run_dir", nargs="?", metavar="RUN_DIR", help="run folder (default: the current folder)")
-    p.add_argument(
-        "--benchmark", metavar="DIR", help="benchmark folder (default $TCSEXAM_BENCHMARK or the bundled sample)"
-    )
+    add_benchmark_argument(p)
     p.add_argument("--overwrite", action="store_true", help="replace scores that differ from the records (listed)")
     p.add_argument("--dry-run", action="store_true", help="print the changes; write nothing")
 

@@ -96,20 +96,9 @@ def digits_arg(text: str) -> int:
 
 
 def add_table_parser(sub) -> None:
-    from scoring.commands.options import add_output_argument, epilog
+    from scoring.commands.options import add_output_argument, command_parser
 
-    p = sub.add_parser(
-        "table",
-        help="leaderboard tables of index.json files",
-        description="One table per (suite, solver_protocol) group: Full and Lite, online and offline, are never mixed.",
-        epilog=epilog(
-            "  tcsexam table build/index.json\n"
-            "  tcsexam table full.json lite.json --format latex --output table.tex\n"
-            "  tcsexam table *.json --format csv --output -",
-            "exit codes:\n  0  written\n  1  rejected input (an unreadable index.json, a model twice in a group)\n"
-            "  2  usage error",
-        ),
-    )
+    p = command_parser(sub, "table")
     p.add_argument("index", nargs="+", metavar="INDEX_JSON", help="index.json files written by score")
     p.add_argument(
         "--format",
@@ -124,37 +113,18 @@ def add_table_parser(sub) -> None:
 
 
 def add_diff_parser(sub) -> None:
-    from scoring.commands.options import add_output_argument, epilog
+    from scoring.commands.options import add_output_argument, command_parser
 
-    p = sub.add_parser(
-        "diff",
-        help="what moved between two index.json files",
-        description="Per model the index and track means before and after, the change, and whether it "
-        "exceeds the new document's 95% half-width; statuses; models added and removed; changed inputs.",
-        epilog=epilog(
-            "  tcsexam diff old/index.json build/index.json\n  tcsexam diff a.json b.json --output diff.json",
-            "exit codes:\n  0  compared (whatever moved)\n  1  an unreadable or malformed index.json\n  2  usage error",
-        ),
-    )
+    p = command_parser(sub, "diff")
     p.add_argument("old", metavar="OLD_INDEX", help="the earlier index.json")
     p.add_argument("new", metavar="NEW_INDEX", help="the later index.json (its intervals judge the changes)")
     add_output_argument(p, "also write the differences as JSON here")
 
 
 def add_verify_parser(sub) -> None:
-    from scoring.commands.options import epilog
+    from scoring.commands.options import command_parser
 
-    p = sub.add_parser(
-        "verify",
-        help="recompute an index.json from its inputs and check it",
-        description="Each input's sha256 must match the provenance, the recomputed document must equal "
-        "the stored one, and the stored document must hash to its own content_sha256.",
-        epilog=epilog(
-            "  tcsexam verify build/index.json\n  tcsexam verify paper/index.json copied-run/",
-            "exit codes:\n  0  verified\n  1  not verified (every difference listed) or an unreadable "
-            "index.json\n  2  usage error",
-        ),
-    )
+    p = command_parser(sub, "verify")
     p.add_argument("index", metavar="INDEX_JSON", help="the index.json to check")
     p.add_argument(
         "run_dir",

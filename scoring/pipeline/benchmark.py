@@ -93,18 +93,25 @@ def is_not_found(exc: InputError) -> bool:
     return len(exc.problems) == 1 and exc.problems[0].message.endswith(" not found")
 
 
+def reference_if_there(path: Path) -> LoadedReference | None:
+    """The reference file at ``path``; None when there is no file there (any other problem raised)."""
+    try:
+        return load_reference(path)
+    except InputError as exc:
+        if not is_not_found(exc):
+            raise
+        return None
+
+
 def cohort_reference(benchmark: Path, reference_id: str, suite: str, needed: str) -> LoadedReference:
     """The reference a cohort names (SPEC 2.2), loaded from BENCHMARK/references/ and checked to be
     the one named; one not there is a single problem saying what it is ``needed`` for (a FIFO or a
     folder at its path stays its own problem)."""
     path = reference_path(benchmark, reference_id, suite)
-    try:
-        reference = load_reference(path)
-    except InputError as exc:
-        if not is_not_found(exc):
-            raise
+    reference = reference_if_there(path)
+    if reference is None:
         message = f"reference '{reference_id}' for suite '{suite}' not found: {needed}"
-        raise InputError([Problem(str(path), "", "", message)]) from None
+        raise InputError([Problem(str(path), "", "", message)])
     check_reference_identity(reference, reference_id, suite)
     return reference
 
@@ -115,25 +122,16 @@ def resolve_reference(spec: str, benchmark: Path, reference_id: str | None) -> L
     if spec in ("lite", "full") and not (os.sep in spec or Path(spec).suffix):
         rid = reference_id or default_reference_id(benchmark)
         path = reference_path(benchmark, rid, spec)
-        try:
-            loaded = load_reference(path)
-        except InputError as exc:
-            if not is_not_found(exc):
-                raise
+        loaded = reference_if_there(path)
+        if loaded is None:
             root = benchmark / "references"
             known = sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
             hint = f" (available: {', '.join(known)})" if known else ""
-            raise InputError(
-                [
-                    Problem(
-                        str(path),
-                        "",
-                        "",
-                        f"reference '{rid}' for suite '{spec}' not found{hint}; pass --reference-id, or "
-                        "--benchmark DIR (or TCSEXAM_BENCHMARK=DIR) for the benchmark that holds it",
-                    )
-                ]
-            ) from None
+            message = (
+                f"reference '{rid}' for suite '{spec}' not found{hint}; pass --reference-id, or "
+                "--benchmark DIR (or TCSEXAM_BENCHMARK=DIR) for the benchmark that holds it"
+            )
+            raise InputError([Problem(str(path), "", "", message)])
         check_reference_identity(loaded, rid, spec)
         return loaded
     loaded = load_reference(Path(spec))

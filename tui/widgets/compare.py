@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Select, Static
 from ..messages import CompareComputed, InstanceDiffsComputed
 from ..textual_ext.data_table import SteadyDataTable
 from ..views import COMPARE_COLUMNS, TASK_DIFF_COLUMNS, cells, compare_rows, mde_text, plain, task_difference_rows, text
-from .loading import run_loading_widget
+from .loading import ShowsRun
 
 EXPLAIN = (
     "Paired difference A − B over the tasks both models have scored; 95% task-clustered t intervals, "
@@ -30,12 +30,9 @@ class TaskDiffTable(SteadyDataTable):
     BINDINGS = [Binding("enter", "select_cursor", "Instances A vs B")]
 
 
-class ComparePane(Vertical):
-    get_loading_widget = run_loading_widget  # what the run's loader is reading
-
+class ComparePane(ShowsRun, Vertical):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.document: dict | None = None
         self.state = None
         self.result: dict | None = None
 

@@ -11,7 +11,7 @@ from textual.widgets import DataTable, Static
 from ..messages import DrillDown, OpenAttempts
 from ..textual_ext.data_table import SteadyDataTable
 from ..views import KIND_STYLE, LETTERS, cells, coverage_grid, issue_rows, legend_text, plain
-from .loading import run_loading_widget
+from .loading import ShowsRun
 
 TASK_COLUMN = "__task__"
 # The grid holds at most this many model columns at once; with more models it holds a window of them that
@@ -75,12 +75,9 @@ class IssuesTable(SteadyDataTable):
     BINDINGS = [Binding("enter", "select_cursor", "Go to cell")]
 
 
-class CoveragePane(VerticalScroll):
-    get_loading_widget = run_loading_widget  # what the run's loader is reading
-
+class CoveragePane(ShowsRun, VerticalScroll):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.document: dict | None = None
         self.tracks: dict[str, str] = {}
         self.issues: list = []
         self.models: list[str] = []  # every model, in the grid's order; the grid holds models[first:first+WINDOW]

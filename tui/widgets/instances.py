@@ -21,7 +21,7 @@ from ..state import STATUS_CODES, DashboardState, InstanceColumns, load_instance
 from ..views import counts_text, explain_instance, filter_note, plain, status_counts, text
 from .chart_plot import ChartPlot
 from .instance_table import COLUMNS, InstanceTable, column_at, header_line, step_match
-from .loading import run_loading_widget
+from .loading import SORT_BINDINGS, ShowsRun
 
 SORT_OPTIONS = [(f"{c} {'↓' if d else '↑'}", f"{c}:{int(d)}") for c in COLUMNS for d in (False, True)]
 # a load that takes longer shows the loading indicator; a quicker one would only flash it (and
@@ -41,16 +41,13 @@ class InstancesHeader(Static):
         self.post_message(self.Clicked(event.x))
 
 
-class InstancesPane(Vertical):
-    get_loading_widget = run_loading_widget  # what the run's loader is reading
-
+class InstancesPane(ShowsRun, Vertical):
     # "/" is a priority binding: it runs before the keys after it are routed, so a fast burst
     # ("/MAX0025") lands in the jump box rather than in the widget that had the focus
     BINDINGS = [
         Binding("slash", "focus_jump", "Search names", priority=True),
         Binding("escape", "focus_table", "Table", show=False),
-        Binding("s", "sort_next", "Sort column"),
-        Binding("S", "sort_reverse", "Reverse sort"),
+        *SORT_BINDINGS,
         Binding("f", "filter_next", "Filter status"),
         Binding("n", "search_next", "Next match"),
         Binding("N", "search_previous", "Prev match"),

@@ -1,9 +1,14 @@
-"""What a pane shows while its run loads: the pulsing dots, what the loader is reading, and for how long."""
+"""What the panes of a run share: the loading indicator (the pulsing dots, what the loader is reading, and
+for how long) and the sort keys."""
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.widgets import LoadingIndicator
+
+# the keys of a pane whose table sorts by a column (its actions sort_next and sort_reverse)
+SORT_BINDINGS = [Binding("s", "sort_next", "Sort column"), Binding("S", "sort_reverse", "Reverse sort")]
 
 
 class RunLoadingIndicator(LoadingIndicator):
@@ -20,3 +25,11 @@ class RunLoadingIndicator(LoadingIndicator):
 def run_loading_widget(self) -> RunLoadingIndicator:
     """``get_loading_widget`` of the panes that show a run."""
     return RunLoadingIndicator()
+
+
+class ShowsRun:
+    """A pane that shows a run: while the run loads it shows what the loader is reading; ``document``
+    is the index.json document it shows (None before the first load)."""
+
+    get_loading_widget = run_loading_widget
+    document: dict | None = None

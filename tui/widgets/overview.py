@@ -30,7 +30,7 @@ from ..views import (
     top_line,
 )
 from .chart_plot import ChartPlot
-from .loading import run_loading_widget
+from .loading import SORT_BINDINGS, ShowsRun
 
 FILL_CHUNK = 200  # rows added to the table per turn of the event loop
 TURN_S = 0.005  # a timer, not call_later: the messages of one widget are handled back to back, keys wait
@@ -48,12 +48,9 @@ class OverviewTable(SteadyDataTable):
             self.post_message(DrillDown("passk", model))
 
 
-class OverviewPane(Vertical):
-    get_loading_widget = run_loading_widget  # what the run's loader is reading
-
+class OverviewPane(ShowsRun, Vertical):
     BINDINGS = [
-        Binding("s", "sort_next", "Sort column"),
-        Binding("S", "sort_reverse", "Reverse sort"),
+        *SORT_BINDINGS,
         Binding("c", "app.copy_table('markdown')", "Copy Markdown"),
         Binding("C", "app.copy_table('latex')", "Copy LaTeX"),
     ]
@@ -63,7 +60,6 @@ class OverviewPane(Vertical):
         self.rows: list[OverviewRow] = []
         self.sort_column = 2
         self.sort_reverse = True
-        self.document: dict | None = None
         self._model_of: dict[int, str] = {}  # id() of each row's Model cell -> the model (DataTable.sort's key)
         self._filling: object | None = None  # while rows are still being added, a turn at a time
 

@@ -24,7 +24,7 @@ from ..views import (
     text,
 )
 from .chart_plot import ChartPlot
-from .loading import run_loading_widget
+from .loading import ShowsRun
 
 EXPLAIN = (
     "pass^k = C(c, k) / C(n, k) per task: n = adopted attempts with score_status valid, c = those scoring at or "
@@ -35,9 +35,7 @@ EXPLAIN = (
 PARTS = ("#passk-explain", "#passk-table", "#passk-plot", "#plan-title", "#plan-table", "#plan-controls")
 
 
-class PassKPane(Vertical):
-    get_loading_widget = run_loading_widget  # what the run's loader is reading
-
+class PassKPane(ShowsRun, Vertical):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.plan_entry: dict | None = None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
@@ -12,6 +11,7 @@ from ..charts import INDEX_COLOR, draw_passk, redraw
 from ..textual_ext.data_table import SteadyDataTable
 from ..views import cells, cost_text, fmt, plain, tau2_columns, tau2_meta_line, tau2_sorted, tau2_task_rows
 from .chart_plot import ChartPlot
+from .loading import SORT_BINDINGS
 
 NO_FILE = (
     "No tau2-bench results open. Start the dashboard with --tau2 RESULTS_JSON (a results.json of "
@@ -21,7 +21,7 @@ NO_FILE = (
 
 
 class Tau2Pane(VerticalScroll):
-    BINDINGS = [Binding("s", "sort_next", "Sort column"), Binding("S", "sort_reverse", "Reverse sort")]
+    BINDINGS = [*SORT_BINDINGS]
 
     def action_sort_next(self) -> None:
         self.sort_by(None)
