@@ -20,13 +20,14 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import scoring.formats.json
+from scoring.commands.options import output_argument
 from scoring.errors import InputError
 from scoring.formats.json import find_duplicate_key
 from scoring.safety import files, outputs
 from scoring.safety.files import RecordsRoot, read_regular_file, read_regular_file_if_present, records_file
 from scoring.safety.names import NAME_KINDS, check_name
 from scoring.safety.numbers import NumberTooLarge, check_relative_floor, finite_fsum, finite_mean, require_finite
-from scoring.safety.outputs import WriteFailed, check_output, output_argument, write_atomic
+from scoring.safety.outputs import WriteFailed, check_output, write_atomic
 from scoring.safety.terminal import escape_for_terminal
 
 # ---------------------------------------------------------------- names

@@ -273,7 +273,7 @@ def test_every_output_option_of_every_command_rejects_an_empty_value():
     # SPEC 13: `--output ''` is a usage error (exit 2) in every command that has an output
     import argparse
 
-    from scoring.safety.outputs import output_argument
+    from scoring.commands.options import output_argument
     from tui.cli import build_parser
 
     parser = build_parser()

@@ -13,9 +13,8 @@ import sys
 from typing import TYPE_CHECKING
 
 from scoring.commands.main import build_parser as build_scoring_parser
-from scoring.commands.main import know_command_parsers, run
-from scoring.commands.options import add_run_arguments
-from scoring.safety.outputs import output_argument
+from scoring.commands.main import run
+from scoring.commands.options import add_run_arguments, output_argument
 from scoring.safety.terminal import say
 
 if TYPE_CHECKING:
@@ -45,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--watch", action="store_true", help="reload when an input file changes")
     p.add_argument("--tau2", metavar="PATH", help="also open a tau2-bench run (its results.json or its folder)")
-    know_command_parsers(sub)
+    p.set_defaults(handler=run_from_args)
     return parser
 
 
@@ -157,12 +156,9 @@ def run_from_args(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv`` and run its command; returns the exit code of SPEC 6."""
-    from scoring.commands.main import COMMANDS
-
     parser = build_parser()
     args = parser.parse_args(argv)
-    command = run_from_args if args.command == "tui" else COMMANDS[args.command]
-    return run(command, args, parser)
+    return run(args.handler, args, parser)
 
 
 def entry() -> None:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from scoring.commands.options import (
+    add_output_argument,
+    add_run_arguments,
     checked,
+    command_parser,
     run_and_target,
     say,
     thresholds_of,
@@ -27,3 +30,11 @@ def cmd_compare(args) -> int:
         write_to(target, dumps(checked(result, CompareDocument)))
     say("\n".join(map(escape_for_terminal, format_comparison(result).splitlines())), args)
     return EXIT_OK
+
+
+def add_parsers(sub) -> None:
+    p = command_parser(sub, "compare")
+    add_run_arguments(p)
+    p.add_argument("--models", nargs=2, required=True, metavar=("A", "B"), help="the two models, A - B")
+    add_output_argument(p, "also write the comparison as JSON here")
+    p.set_defaults(handler=cmd_compare)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from scoring.commands.options import command_parser
 from scoring.errors import InputError, Problem
 from scoring.safety.terminal import escape_for_terminal
 from scoring.vocab import EXIT_OK
@@ -38,3 +39,9 @@ def cmd_demo(args) -> int:
         f"  tcsexam tui {shown}               # the dashboard"
     )
     return EXIT_OK
+
+
+def add_parsers(sub) -> None:
+    p = command_parser(sub, "demo")
+    p.add_argument("dir", metavar="DIR", help="a new or empty folder")
+    p.set_defaults(handler=cmd_demo)

@@ -17,21 +17,13 @@ import argparse
 import sys
 
 from scoring import __version__
-from scoring.commands.compare import cmd_compare
-from scoring.commands.demo import cmd_demo
+from scoring.commands import compare, demo, plan, prepare, reports, schema, score, tau2
 from scoring.commands.options import (
     Parser,
-    add_benchmark_argument,
-    add_output_argument,
-    add_run_arguments,
-    command_parser,
     epilog,
 )
-from scoring.commands.schema import cmd_schema
-from scoring.commands.score import cmd_score, cmd_solver_score, cmd_validate
-from scoring.commands.tau2 import cmd_tau2
 from scoring.errors import InputError, UsageError, format_problems
-from scoring.safety.outputs import Interrupted, WriteFailed, output_argument
+from scoring.safety.outputs import Interrupted, WriteFailed
 from scoring.safety.terminal import say as say_on
 from scoring.vocab import EXIT_OK, EXIT_REJECTED, EXIT_USAGE
 
@@ -55,78 +47,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
 
-    p = command_parser(sub, "demo")
-    p.add_argument("dir", metavar="DIR", help="a new or empty folder")
-
-    p = command_parser(sub, "solver-score")
-    p.add_argument("--task", required=True, metavar="ITEM", help="the solver task (an item of the reference)")
-    p.add_argument("--records", required=True, metavar="FILE", help="the attempt's instance records (JSON list)")
-    p.add_argument(
-        "--reference",
-        metavar="{lite|full|PATH}",
-        help="the suite's reference in the benchmark folder, or a reference file "
-        "(default: the reference folder's only suite file)",
-    )
-    p.add_argument(
-        "--reference-id",
-        metavar="ID",
-        help="reference id under BENCHMARK/references/ (default: the benchmark's only one, else paper-k3-fixed-260925)",
-    )
-    add_benchmark_argument(p)
-    add_output_argument(p, "where the solver-score JSON goes", required=True)
-
-    p = command_parser(sub, "score")
-    add_run_arguments(p)
-    add_output_argument(p, "where index.json goes", default="build/index.json")
-
-    p = command_parser(sub, "validate")
-    add_run_arguments(p)
-
-    p = command_parser(sub, "tau2")
-    p.add_argument("results", metavar="PATH", help="a run's results.json or its folder (json or dir format)")
-    add_output_argument(p, "also write the metrics as JSON here")
-
-    p = command_parser(sub, "compare")
-    add_run_arguments(p)
-    p.add_argument("--models", nargs=2, required=True, metavar=("A", "B"), help="the two models, A - B")
-    add_output_argument(p, "also write the comparison as JSON here")
-
-    p = command_parser(sub, "schema")
-    from scoring.formats.schemas import NAMES
-
-    p.add_argument("name", nargs="?", choices=NAMES, metavar="NAME", help=f"one of: {', '.join(NAMES)}")
-    p.add_argument(
-        "--output",
-        metavar="DIR",
-        type=output_argument,
-        help="write DIR/<name>.schema.json (the folder is made when missing); - or none: standard output",
-    )
-    from scoring.commands import (  # init, fill (SPEC 10); table, diff, verify (SPEC 11); plan (SPEC 12.3)
-        plan,
-        prepare,
-        reports,
-    )
-
-    COMMANDS.update(prepare.add_parsers(sub), **reports.add_parsers(sub), **plan.add_parsers(sub))
+    for module in (demo, score, tau2, compare, schema, prepare, reports, plan):  # the order of --help
+        module.add_parsers(sub)
     return parser, sub
-
-
-def know_command_parsers(sub: argparse._SubParsersAction) -> None:
-    """Each command's parser remembered in its parsed arguments, for the usage line of an error
-    found after parsing."""
-    for each in sub.choices.values():
-        each.set_defaults(command_parser=each)
-
-
-COMMANDS = {
-    "demo": cmd_demo,
-    "solver-score": cmd_solver_score,
-    "score": cmd_score,
-    "validate": cmd_validate,
-    "tau2": cmd_tau2,
-    "compare": cmd_compare,
-    "schema": cmd_schema,
-}
 
 
 def run(command, args, parser: argparse.ArgumentParser) -> int:
@@ -160,7 +83,6 @@ def run(command, args, parser: argparse.ArgumentParser) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """The headless command line (``python -m scoring``); ``tcsexam`` itself is ``tui.cli``."""
-    parser, sub = build_parser()
-    know_command_parsers(sub)
+    parser, _ = build_parser()
     args = parser.parse_args(argv)
-    return run(COMMANDS[args.command], args, parser)
+    return run(args.handler, args, parser)

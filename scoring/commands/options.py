@@ -36,14 +36,17 @@ class Parser(argparse.ArgumentParser):
 
 def command_parser(sub, name: str):
     """A command's parser, with its texts from help.toml: its one-line help, its description, and an
-    epilog of its examples and exit codes (shown as written)."""
+    epilog of its examples and exit codes (shown as written). The caller adds its arguments and
+    ``set_defaults(handler=...)``, the function that runs it."""
     texts = command_texts()[name]
-    return sub.add_parser(
+    p = sub.add_parser(
         name,
         help=texts["help"],
         description=texts["description"],
         epilog=epilog(texts["examples"], texts.get("codes", EXIT_CODES)),
     )
+    p.set_defaults(command_parser=p)  # its usage line, for an error found after parsing
+    return p
 
 
 @cache
@@ -59,10 +62,15 @@ def epilog(examples: str, codes: str = EXIT_CODES) -> str:
     return f"examples:\n{examples}\n\n{codes}"
 
 
+def output_argument(text: str) -> str:
+    """argparse ``type=`` of every ``--output``: an empty value is a usage error (exit 2)."""
+    if text == "":
+        raise argparse.ArgumentTypeError("an empty --output names no file: give a FILE, or - for standard output")
+    return text
+
+
 def add_output_argument(p: argparse.ArgumentParser, what: str, default: str | None = None, **kwargs) -> None:
     """``--output FILE`` of a command (SPEC 6, 13): ``-`` is standard output, an empty value a usage error."""
-    from scoring.safety.outputs import output_argument
-
     shown = f" (default {default})" if default else ""
     p.add_argument(
         "--output",

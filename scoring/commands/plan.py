@@ -40,7 +40,7 @@ def parse_target(text: str) -> float:
     return value
 
 
-def add_parsers(sub) -> dict:
+def add_parsers(sub) -> None:
     """Register ``plan`` on the ``tcsexam`` sub-parsers; returns command -> handler."""
     from scoring.commands.options import add_output_argument, add_run_arguments, command_parser
 
@@ -54,7 +54,7 @@ def add_parsers(sub) -> dict:
     )
     p.add_argument("--target", type=parse_target, metavar="H", help="the 95%% half-width wanted, in index points")
     add_output_argument(p, "also write the plan as JSON here")
-    return {"plan": run_plan}
+    p.set_defaults(handler=run_plan)
 
 
 def run_plan(args) -> int:

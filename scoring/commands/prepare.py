@@ -125,7 +125,7 @@ def run_fill(args) -> int:
     return EXIT_INCOMPLETE if waiting else EXIT_OK
 
 
-def add_init_parser(sub) -> None:
+def add_init_parser(sub):
     from scoring.commands.options import add_benchmark_argument, add_cohort_argument, command_parser
 
     p = command_parser(sub, "init")
@@ -138,9 +138,10 @@ def add_init_parser(sub) -> None:
         help="replace an existing attempts.csv that holds no score, status, note or exclusion "
         "(a filled one is never replaced: move it away first)",
     )
+    return p
 
 
-def add_fill_parser(sub) -> None:
+def add_fill_parser(sub):
     from scoring.commands.options import add_benchmark_argument, command_parser
 
     p = command_parser(sub, "fill")
@@ -148,10 +149,10 @@ def add_fill_parser(sub) -> None:
     add_benchmark_argument(p)
     p.add_argument("--overwrite", action="store_true", help="replace scores that differ from the records (listed)")
     p.add_argument("--dry-run", action="store_true", help="print the changes; write nothing")
+    return p
 
 
-def add_parsers(sub) -> dict:
+def add_parsers(sub) -> None:
     """Register init and fill on the ``tcsexam`` sub-parsers; returns command -> handler."""
-    add_init_parser(sub)
-    add_fill_parser(sub)
-    return {"init": run_init, "fill": run_fill}
+    add_init_parser(sub).set_defaults(handler=run_init)
+    add_fill_parser(sub).set_defaults(handler=run_fill)

@@ -95,7 +95,7 @@ def digits_arg(text: str) -> int:
     return n
 
 
-def add_table_parser(sub) -> None:
+def add_table_parser(sub):
     from scoring.commands.options import add_output_argument, command_parser
 
     p = command_parser(sub, "table")
@@ -110,18 +110,20 @@ def add_table_parser(sub) -> None:
         "--digits", type=digits_arg, metavar="N", help="decimals (default: 2 for the index, 3 for the tracks)"
     )
     add_output_argument(p, "write the table here instead of standard output")
+    return p
 
 
-def add_diff_parser(sub) -> None:
+def add_diff_parser(sub):
     from scoring.commands.options import add_output_argument, command_parser
 
     p = command_parser(sub, "diff")
     p.add_argument("old", metavar="OLD_INDEX", help="the earlier index.json")
     p.add_argument("new", metavar="NEW_INDEX", help="the later index.json (its intervals judge the changes)")
     add_output_argument(p, "also write the differences as JSON here")
+    return p
 
 
-def add_verify_parser(sub) -> None:
+def add_verify_parser(sub):
     from scoring.commands.options import command_parser
 
     p = command_parser(sub, "verify")
@@ -135,11 +137,11 @@ def add_verify_parser(sub) -> None:
     p.add_argument(
         "--benchmark", metavar="DIR", help="benchmark folder for suite and reference (default: as at scoring)"
     )
+    return p
 
 
-def add_parsers(sub) -> dict:
+def add_parsers(sub) -> None:
     """Register table, diff and verify on the ``tcsexam`` sub-parsers; returns command -> handler."""
-    add_table_parser(sub)
-    add_diff_parser(sub)
-    add_verify_parser(sub)
-    return {"table": run_table, "diff": run_diff, "verify": run_verify}
+    add_table_parser(sub).set_defaults(handler=run_table)
+    add_diff_parser(sub).set_defaults(handler=run_diff)
+    add_verify_parser(sub).set_defaults(handler=run_verify)

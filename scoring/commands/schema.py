@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scoring.commands.options import write_to
+from scoring.commands.options import command_parser, output_argument, write_to
 from scoring.errors import InputError, Problem
 from scoring.vocab import EXIT_OK
 
@@ -31,3 +31,17 @@ def cmd_schema(args) -> int:
         write_atomic(folder / f"{name}.schema.json", schema_bytes(name))
     print(f"schema: {len(names)} file{'' if len(names) == 1 else 's'} written to {folder}")
     return EXIT_OK
+
+
+def add_parsers(sub) -> None:
+    from scoring.formats.schemas import NAMES
+
+    p = command_parser(sub, "schema")
+    p.add_argument("name", nargs="?", choices=NAMES, metavar="NAME", help=f"one of: {', '.join(NAMES)}")
+    p.add_argument(
+        "--output",
+        metavar="DIR",
+        type=output_argument,
+        help="write DIR/<name>.schema.json (the folder is made when missing); - or none: standard output",
+    )
+    p.set_defaults(handler=cmd_schema)

@@ -5,7 +5,18 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from scoring.commands.options import load_for, output_target, run_and_target, say, thresholds_of, write_to
+from scoring.commands.options import (
+    add_benchmark_argument,
+    add_output_argument,
+    add_run_arguments,
+    command_parser,
+    load_for,
+    output_target,
+    run_and_target,
+    say,
+    thresholds_of,
+    write_to,
+)
 from scoring.commands.text import findings, ignored_findings, ignored_rows_line, summary_table
 from scoring.errors import InputError, Problem, UsageError
 from scoring.safety.names import check_name
@@ -102,3 +113,32 @@ def cmd_validate(args) -> int:
     for line in found:
         print(line)
     return EXIT_FOR_STATUS[document["status"]]
+
+
+def add_parsers(sub) -> None:
+    p = command_parser(sub, "solver-score")
+    p.add_argument("--task", required=True, metavar="ITEM", help="the solver task (an item of the reference)")
+    p.add_argument("--records", required=True, metavar="FILE", help="the attempt's instance records (JSON list)")
+    p.add_argument(
+        "--reference",
+        metavar="{lite|full|PATH}",
+        help="the suite's reference in the benchmark folder, or a reference file "
+        "(default: the reference folder's only suite file)",
+    )
+    p.add_argument(
+        "--reference-id",
+        metavar="ID",
+        help="reference id under BENCHMARK/references/ (default: the benchmark's only one, else paper-k3-fixed-260925)",
+    )
+    add_benchmark_argument(p)
+    add_output_argument(p, "where the solver-score JSON goes", required=True)
+    p.set_defaults(handler=cmd_solver_score)
+
+    p = command_parser(sub, "score")
+    add_run_arguments(p)
+    add_output_argument(p, "where index.json goes", default="build/index.json")
+    p.set_defaults(handler=cmd_score)
+
+    p = command_parser(sub, "validate")
+    add_run_arguments(p)
+    p.set_defaults(handler=cmd_validate)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scoring.commands.options import checked, output_target, say, write_to
+from scoring.commands.options import add_output_argument, checked, command_parser, output_target, say, write_to
 from scoring.vocab import EXIT_OK
 
 
@@ -22,3 +22,10 @@ def cmd_tau2(args) -> int:
         write_to(target, dumps(checked(metrics, Tau2Output)))
     say(format_tau2_summary(metrics), args)
     return EXIT_OK
+
+
+def add_parsers(sub) -> None:
+    p = command_parser(sub, "tau2")
+    p.add_argument("results", metavar="PATH", help="a run's results.json or its folder (json or dir format)")
+    add_output_argument(p, "also write the metrics as JSON here")
+    p.set_defaults(handler=cmd_tau2)

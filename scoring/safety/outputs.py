@@ -3,7 +3,6 @@ to the file it names, keeping that file's owner and mode; no temporary file left
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import signal
@@ -18,13 +17,6 @@ from typing import ClassVar
 
 from scoring.errors import InputError, Problem
 from scoring.safety.files import Stamp, _kind_of, stamp_of
-
-
-def output_argument(text: str) -> str:
-    """argparse ``type=`` of every ``--output``: an empty value is a usage error (exit 2)."""
-    if text == "":
-        raise argparse.ArgumentTypeError("an empty --output names no file: give a FILE, or - for standard output")
-    return text
 
 
 def check_output(
@@ -42,7 +34,7 @@ def check_output(
     """
     text = os.fspath(path)
     if text == "":
-        raise ValueError("empty output path: output_argument rejects it as a usage error")
+        raise ValueError("empty output path: commands.options.output_argument rejects it as a usage error")
     if text == "-":
         return None
     try:
