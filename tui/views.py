@@ -158,7 +158,9 @@ def ranks_reason(document: dict) -> str | None:
 def overview_rows(document: dict) -> list[OverviewRow]:
     rows = []
     ranks = ranks_block(document)
-    ranked = (ranks.models or {}) if ranks is not None else {}  # models null: not ranked (scoring.ranks.top_group)
+    ranked = (
+        (ranks.models or {}) if ranks is not None else {}
+    )  # models null: not ranked (scoring.stats.ranks.top_group)
     for name, m in document["models"].items():
         tracks_ci = m.get("ci", {}).get("tracks", {})
         complete = {t: 0 for t in TRACKS}

@@ -1,14 +1,8 @@
-"""The ``tcsexam`` command line (SPEC section 6).
-
-Exit codes: 0 complete or provisional, 3 incomplete (output still written),
-1 rejected input (every problem on stderr, naming file, line or record, and
-field), 2 usage. No traceback reaches the user.
-
-Text a script parses (the ``score`` summary, ``validate``'s findings, ``compare``,
-``tau2``) is ASCII apart from the names it shows: ASCII minus signs, ``NA`` for a
-missing value, and the dashboard's decimals (index 2, track means 3). Every
-``--output FILE`` takes ``-`` for standard output; the human summary then goes to
-standard error, so standard output holds the document alone.
+"""The ``tcsexam`` command line (SPEC section 6): ``build_parser`` (each command module registers its
+parsers and the handler that runs them) and ``run``, the one place where every failure becomes its
+exit code: 1 rejected input (every problem on stderr, naming file, line or record, and field),
+2 usage, 128 + N on a signal during a write; no traceback reaches the user. The handlers return 0
+(complete or provisional) or 3 (incomplete, output still written).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """``tcsexam plan`` (SPEC section 12.3): attempts per task needed for a precision.
 
-The run is loaded and scored once (``output.score_run``); each model's valid
+The run is loaded and scored once (``pipeline.index.score_run``); each model's valid
 adopted attempt scores, per task with a task mean, go to the planner
-(``planning.plan``), and the document is converted through ``PlanDocument``
+(``stats.planning.plan``), and the document is converted through ``PlanDocument``
 before it is written. Exit codes as ``score``: 0 complete or provisional,
 3 incomplete (the plan of the tasks with a mean is still written), 1 rejected
 input, 2 usage.

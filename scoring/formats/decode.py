@@ -49,7 +49,7 @@ _MISSING = re.compile(r"^Object missing required field `([^`]*)`$")
 def reject_duplicate_keys(
     data: bytes, file: str, typed: object = None, colons: Callable[[Any], int] | None = None
 ) -> None:
-    """``safety.check_duplicate_keys`` for a file a typed decoder accepted (README "Safety").
+    """``formats.json.check_duplicate_keys`` for a file a typed decoder accepted (README "Safety").
 
     ``typed`` (optional) is the decoded value when its type can only drop keys on encoding (flat
     structs with ``omit_defaults``): the ':' of its encoding against those of ``data`` is the

@@ -1,8 +1,8 @@
-"""The outputs of SPEC sections 7 and 12 as types: the solver-score output (``SolverScoreOutput``,
-which the command builds and encodes), index.json (``IndexDocument``, which every
-document ``build_index`` makes is converted through), ``compare``'s output
-(``CompareDocument``) and ``plan``'s (``PlanDocument``), each converted through its type
-before it is written. Their JSON Schemas come from the same types (``msgspec.json.schema``).
+"""The outputs of SPEC sections 7, 8, 11 and 12 as types: the solver-score output
+(``SolverScoreOutput``), index.json (``IndexDocument``, which ``pipeline.index.score_run`` builds),
+``compare``'s (``CompareDocument``), ``plan``'s (``PlanDocument``), ``tau2``'s (``Tau2Output``) and
+``diff``'s (``DiffOutput``); the documents made as dicts are checked against their type before
+they are written. Their JSON Schemas come from the same types (``msgspec.json.schema``).
 """
 
 from __future__ import annotations
@@ -272,7 +272,7 @@ class Provenance(Strict, omit_defaults=True):
     solver_reference_id: str
     adoption_rule: str
     inputs: dict[str, InputDigest]
-    content_sha256: Sha256  # filled last (output.score_run): the hash of everything else (SPEC 7)
+    content_sha256: Sha256  # filled last (pipeline.index.score_run): the hash of everything else (SPEC 7)
 
 
 class IndexDocument(Strict):

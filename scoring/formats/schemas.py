@@ -7,7 +7,7 @@ CSV: its schema describes one row as the object of its cells (strings, stripped 
 white space; extra columns allowed), from the fields of ``AttemptRow``.
 
 What the types alone do not say is stated on them (``msgspec.Meta``: fixed weights and metric id,
-track keys, sha256 patterns; see scoring/results.py) or here (the score cell). A one-value ``enum``
+track keys, sha256 patterns; see scoring/formats/results.py) or here (the score cell). A one-value ``enum``
 (msgspec's form of a one-value ``Literal``) is written as ``const``. The class docstrings become the
 schemas' descriptions, which users read: they say what the format is, in the project's words.
 """

@@ -1,6 +1,7 @@
-"""The fixed, versioned solver reference (SPEC section 2.2, rules R4 and R5).
+"""The fixed, versioned solver reference (SPEC section 2.2, rules R4 and R5): ``load_reference``
+makes a ``LoadedReference`` of one ``TaskReference`` per task.
 
-A reference file is decoded by one typed decoder (``Reference``); the rules on
+A reference file is decoded by one typed decoder (``formats.reference.Reference``); the rules on
 its values (R4, the magnitude limit, solve values, no instance both scored and
 unscored) are then checked on one flat numpy array per task, each worded from
 the instances it flags. The per-task statistics mu, s and scale (SPEC section

@@ -1,4 +1,6 @@
-"""Locating and loading a run: benchmark directory, suite manifest, cohort (SPEC section 2)."""
+"""Locating and loading a run (SPEC section 2): its paths (``RunPaths``, ``paths_named``), the suite
+manifest, the cohort, the attempts table and the reference the cohort names (when records/ is
+there), as one ``Run`` (``load_run``)."""
 
 from __future__ import annotations
 

@@ -1,13 +1,7 @@
-"""Preparing a run: ``tcsexam init`` and ``tcsexam fill`` (SPEC section 10).
-
-``init`` writes a skeleton attempts.csv from the cohort and its suite manifest.
-``fill`` scores every adopted solver row that has a records file, exactly as
-``solver-score`` does, writes each solver-score output under
-RUN_DIR/solver-scores/, and edits attempts.csv at field level: only the
-``score``, ``score_status`` and ``reference_id`` fields of the filled rows
-change (and a ``reference_id`` column is appended when absent); every other
-byte (row order, quoting, extra columns, line endings, a BOM, a missing final
-newline) stays as it was.
+"""What ``tcsexam fill`` finds (SPEC section 10): ``plan_fill`` scores every adopted solver row that
+has a records file, exactly as ``solver-score`` does, and sorts the rows into filled, unchanged,
+conflicting and not ready. The edit of attempts.csv is ``prepare.csv_fields``; the writing is the
+command's (``commands.prepare``).
 """
 
 from __future__ import annotations
@@ -38,7 +32,7 @@ class FillPlan:
 
 def check_row_names(row, file: str) -> None:
     """SPEC 13: the names that make a row's records and solver-scores paths are data, never
-    paths (``safety.check_name``); a bad one is a problem on the row's line."""
+    paths (``safety.names.check_name``); a bad one is a problem on the row's line."""
     problems = Problems()
     for value, kind in ((row.model, "model"), (row.item, "item"), (row.attempt, "attempt")):
         problem = check_name(value, kind)

@@ -53,7 +53,7 @@ def compare_models(document: dict, a: str, b: str) -> dict:
 def compare_run(document: dict, checked: Checked, a: str, b: str) -> dict:
     """The whole ``compare`` output (SPEC 9, 12.2, 12.3): ``compare_models`` plus ``instances`` (from the
     per-instance Phi of every re-scored adopted attempt in ``checked``) and ``mde`` (from each valid
-    adopted attempt's score). ``document`` and ``checked`` come from one ``output.score_run``."""
+    adopted attempt's score). ``document`` and ``checked`` come from one ``pipeline.index.score_run``."""
     result = compare_models(document, a, b)
     rows_a, rows_b = checked.by_model.get(a, []), checked.by_model.get(b, [])
     result["instances"] = instance_differences(

@@ -1,11 +1,8 @@
-"""Reports on index.json files: ``tcsexam table``, ``diff`` and ``verify`` (SPEC section 11).
+"""Leaderboard tables of index.json files (SPEC section 11, ``tcsexam table``).
 
-``table`` groups models by (suite, solver_protocol) — R3 never mixes Full with
-Lite nor online with offline — and renders markdown, LaTeX (booktabs), CSV
-(unrounded) or one self-contained HTML file. ``diff`` says what moved between
-two documents. ``verify`` checks that a stored document hashes to its own
-``content_sha256``, that every input still has the sha256 its provenance
-names, and that recomputing from the inputs gives the same document.
+Models are grouped by (suite, solver_protocol) — R3 never mixes Full with Lite nor online with
+offline — and rendered as markdown, LaTeX (booktabs), CSV (unrounded) or one self-contained HTML
+file. The dashboard's Leaderboard shows the same groups and cells.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ divided by a power of two near their largest before squaring and the result
 multiplied back, so that values up to the largest double give a finite sd and
 df (a power of two scales exactly: ordinary values give the same bits as the
 plain formula). What still cannot be finite (an end of an interval beyond the
-largest double) raises ``safety.NumberTooLarge`` naming the value.
+largest double) raises ``safety.numbers.NumberTooLarge`` naming the value.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""What the panes of a run share: the loading indicator (the pulsing dots, what the loader is reading, and
-for how long) and the sort keys."""
+"""What the panes of a run share: ``ShowsRun`` (the document shown, and while the run loads the
+loading indicator: the pulsing dots, what the loader is reading, and for how long) and the sort keys."""
 
 from __future__ import annotations
 
