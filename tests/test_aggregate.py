@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from scoring.errors import InputError
 from scoring.pipeline.aggregate import index_from_track_means
 from scoring.vocab import TRACKS, WEIGHTS
-from tests.conftest import full_rows, row
+from tests.support.runs import full_rows, row
 
 
 def problems(ws, rows):
@@ -341,7 +341,7 @@ def test_an_interval_that_overflows_names_its_model_and_row_among_many(ws, cli):
     # reported for that model, at the row of its largest score (SPEC 13), in cohort order, and the
     # others' blocks do not hide it. With two conjecture tasks (df about 1): construction
     # [1e306, 0] gives an index of 1.5e307 but an index se of 1.5e307, and t(0.975, 1)·se = 1.9e308
-    from tests.conftest import MINI_SUITE, full_rows, row
+    from tests.support.runs import MINI_SUITE, full_rows, row
 
     suite = {**MINI_SUITE, "tasks": [*MINI_SUITE["tasks"], {"item": "o2", "track": "conjecture"}]}
     ws.write_json(ws.bench / "suites" / "lite.json", suite)

@@ -16,7 +16,7 @@ from textual.widgets import Select
 from textual_plotext import PlotextPlot
 from textual_plotext.plot import Plot
 
-from tests.conftest import settle
+from tests.support.dashboard import settle
 from tui import charts
 from tui.app import create_app
 from tui.widgets.instances import InstancesPane

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from scoring.pipeline.benchmark import demo_run, sample_root
-from tests.conftest import full_rows, row
+from tests.support.runs import full_rows, row
 
 ROOT = Path(__file__).resolve().parents[1]
 

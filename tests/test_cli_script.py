@@ -11,8 +11,8 @@ import shutil
 import pytest
 
 from scoring.pipeline.benchmark import demo_run
-from tests.conftest import MINI_REFERENCE, full_rows, row
-from tests.test_schemas import TAU2
+from tests.support.runs import MINI_REFERENCE, full_rows, row
+from tests.support.runs import TAU2_DATA as TAU2
 
 
 def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
@@ -278,7 +278,7 @@ def test_the_bundled_sample_needs_no_reference_options(cli, tmp_path):
 
 
 def test_tau2_output_never_lands_inside_a_dir_format_run(cli, tmp_path):
-    from tests.test_tau2 import to_dir_format
+    from tests.support.runs import to_dir_format
 
     folder = to_dir_format(TAU2 / "derived" / "minimal_2x2_example.json", tmp_path / "run")
     before = sorted(p.relative_to(folder) for p in folder.rglob("*"))

@@ -3,7 +3,7 @@ and leaves out a key that does not fit rather than cutting it."""
 
 from __future__ import annotations
 
-from tests.conftest import settle
+from tests.support.dashboard import settle
 from tui.app import create_app
 from tui.widgets.footer import DashboardFooter
 from tui.widgets.instances import InstancesPane

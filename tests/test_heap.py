@@ -7,7 +7,7 @@ import weakref
 
 import pytest
 
-from tests.conftest import settle
+from tests.support.dashboard import settle
 from tui.app import create_app
 from tui.heap import LONG_PAUSE_S, PIECEMEAL_BEFORE_LONG, PIECEMEAL_MAX, SHORT_PAUSE_S, Heap, pause_action
 

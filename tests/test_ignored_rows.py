@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from scoring.pipeline.benchmark import sample_root
-from tests.conftest import full_rows, row
+from tests.support.runs import full_rows, row
 
 BENCH = str(sample_root() / "benchmark")
 ITEM_TYPO = "warning: atlas-70b: thm-sensitivty attempt 2 (line 3): ignored row: item not in suite 'lite'; did you mean 'thm-sensitivity'?"
@@ -112,7 +112,7 @@ def test_score_without_ignored_rows_says_nothing_of_them(ws, cli):
 async def test_the_dashboards_coverage_issues_show_the_typo_as_a_warning(demo_copy):
     from textual.widgets import DataTable
 
-    from tests.conftest import settle
+    from tests.support.dashboard import settle
     from tui.app import create_app
     from tui.state import DashboardConfig
 

@@ -7,7 +7,7 @@ import dataclasses
 import numpy as np
 from textual.widgets import Select
 
-from tests.conftest import settle
+from tests.support.dashboard import settle
 from tui.app import create_app
 from tui.messages import InstancesLoaded
 from tui.widgets.instance_table import InstanceTable, name_matches, step_match

@@ -13,7 +13,7 @@ from scoring.formats.json import dumps
 from scoring.formats.results import IndexDocument, SolverScoreOutput
 from scoring.pipeline.index import content_sha256
 from scoring.safety.outputs import write_atomic
-from tests.conftest import full_rows
+from tests.support.runs import full_rows
 
 
 def test_index_json_has_the_contract_shape(ws, cli):
@@ -120,7 +120,7 @@ def test_atomic_write_keeps_the_old_file_when_replace_fails(tmp_path, monkeypatc
 
 
 def test_solver_score_output_shape(tmp_path, cli):
-    from tests.conftest import MINI_REFERENCE
+    from tests.support.runs import MINI_REFERENCE
 
     ref = tmp_path / "ref.json"
     ref.write_text(json.dumps(MINI_REFERENCE))

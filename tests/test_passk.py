@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.stats.passk import mean_pass_hat_k, pass_hat_k
-from tests.conftest import full_rows, row
+from tests.support.runs import full_rows, row
 
 
 def test_estimator_values():

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from scoring.formats.results import SolverScoreOutput
 from scoring.prepare.csv_fields import scan_csv
-from tests.conftest import COLUMNS, MINI_SUITE, csv_text, full_rows, row
+from tests.support.runs import COLUMNS, MINI_SUITE, csv_text, full_rows, row
 
 HEADER = "model,track,item,attempt,score,adoption_status,score_status,score_type,solver_protocol"
 PHI_1 = 0.5 * (1 + math.erf(1 / math.sqrt(2)))  # Phi(1)

@@ -10,7 +10,7 @@ import pytest
 from scoring.errors import InputError
 from scoring.pipeline.benchmark import resolve_reference
 from scoring.pipeline.reference import load_reference
-from tests.conftest import MINI_REFERENCE
+from tests.support.runs import MINI_REFERENCE
 
 
 def write(tmp_path, obj, name="ref.json"):

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from scoring.pipeline.benchmark import demo_run
-from tests.conftest import full_rows
+from tests.support.runs import full_rows
 
 
 def doc_for(ws, scores: dict[str, dict | None], suite="lite", protocol="offline") -> dict:

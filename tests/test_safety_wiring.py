@@ -24,7 +24,7 @@ from scoring.pipeline.benchmark import sample_root
 from scoring.safety.numbers import NumberTooLarge
 from scoring.stats.uncertainty import ci_block, track_interval, welch_satterthwaite
 from scoring.vocab import WEIGHTS
-from tests.conftest import csv_text, full_rows
+from tests.support.runs import csv_text, full_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 TCSEXAM = [sys.executable, "-c", "from tui.cli import entry; entry()"]

@@ -15,7 +15,7 @@ import pytest
 
 from scoring.formats.schemas import NAMES, _types, schema
 from scoring.pipeline.benchmark import demo_run, sample_root
-from tests.conftest import MINI_REFERENCE, full_rows, row
+from tests.support.runs import MINI_REFERENCE, full_rows, row
 
 ROOT = Path(__file__).resolve().parents[1]
 TAU2 = ROOT / "tests" / "data" / "tau2"

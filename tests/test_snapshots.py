@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import settle
+from tests.support.dashboard import settle
 from tui.app import create_app
 from tui.state import DashboardConfig
 
@@ -97,7 +97,7 @@ def two_runs(tmp_path, monkeypatch) -> None:
     import shutil
 
     from scoring.pipeline.benchmark import demo_run
-    from tests.test_tui_multirun import online_copy
+    from tests.support.runs import online_copy
 
     shutil.copytree(demo_run(), tmp_path / "demo")
     online_copy(tmp_path / "online")

@@ -16,7 +16,7 @@ from scipy.special import ndtr
 
 from scoring.formats.results import CompareDocument, IndexDocument, PlanDocument
 from scoring.vocab import TRACKS, WEIGHTS
-from tests.conftest import MINI_SUITE, row
+from tests.support.runs import MINI_SUITE, row
 
 DEMO = Path(__file__).resolve().parents[1] / "sample_runs" / "demo"
 

@@ -3,7 +3,7 @@ they were rendered with are unchanged (tui/textual_ext/data_table.py): a new the
 
 from __future__ import annotations
 
-from tests.conftest import settle
+from tests.support.dashboard import settle
 from tui.app import create_app
 from tui.textual_ext.data_table import SteadyDataTable
 

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from scoring.errors import InputError
 from scoring.tau2.files import load_tau2_results, parse_results_json
 from scoring.tau2.metrics import compute_tau2_metrics, tau2_metrics_for_file
+from tests.support.runs import to_dir_format
 
 DATA = Path(__file__).resolve().parent / "data" / "tau2"  # real tau2-bench runs (PROVENANCE.md there)
 REAL_FILES = sorted(p.relative_to(DATA).as_posix() for p in DATA.rglob("*.json"))
@@ -205,31 +206,6 @@ def test_a_run_folder_holding_results_json(tmp_path):
 
 
 # --- the dir format (tau2-bench 1.0: results.json + simulation_index + simulations/<id>.json) ---------
-
-
-def to_dir_format(source: Path, folder: Path) -> Path:
-    """What `tau2 convert-results PATH --to dir` writes (tau2-bench's Results.save(format="dir")):
-    results.json without `simulations`, with a `simulation_index`, and simulations/<id>.json."""
-    raw = json.loads(source.read_text())
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "simulations").mkdir()
-    meta = {k: v for k, v in raw.items() if k != "simulations"}
-    meta["simulation_index"] = [
-        {
-            "id": s["id"],
-            "task_id": s["task_id"],
-            "trial": s["trial"],
-            "reward": s["reward_info"]["reward"] if s["reward_info"] else None,
-            "termination_reason": s["termination_reason"],
-            "agent_cost": s.get("agent_cost"),
-            "duration": s.get("duration"),
-        }
-        for s in raw["simulations"]
-    ]
-    (folder / "results.json").write_text(json.dumps(meta, indent=2))
-    for s in raw["simulations"]:
-        (folder / "simulations" / f"{s['id']}.json").write_text(json.dumps(s, indent=2))
-    return folder
 
 
 def without_source(m: dict) -> dict:
@@ -499,7 +475,7 @@ def test_cli_rejects_malformed_values_without_an_internal_error(tmp_path, cli):
 async def test_the_dashboard_opens_a_dir_format_run(tmp_path):
     from textual.widgets import DataTable, Static
 
-    from tests.conftest import settle
+    from tests.support.dashboard import settle
     from tui.app import create_app
     from tui.state import DashboardConfig
 
@@ -579,7 +555,7 @@ def test_fuzz_a_dir_format_run_only_input_errors_escape(small_dir_run, which, ed
 async def test_the_dashboard_shows_malformed_tau2_values_as_rejected(tmp_path, reward_info):
     from textual.widgets import DataTable, Static
 
-    from tests.conftest import settle
+    from tests.support.dashboard import settle
     from tui.app import create_app
     from tui.state import DashboardConfig
 

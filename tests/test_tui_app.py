@@ -11,7 +11,7 @@ from textual.widgets import DataTable, Select, Static
 
 from scoring.commands.main import main as cli_main
 from scoring.pipeline.benchmark import demo_run
-from tests.conftest import run_command, settle
+from tests.support.dashboard import cli_compare, row_at, run_command, settle
 from tui.app import create_app
 from tui.screens.attempts import AttemptsScreen
 from tui.screens.help import HelpScreen
@@ -21,10 +21,6 @@ from tui.widgets.instances import InstancesPane
 
 SIZE = (140, 45)
 DATA = Path(__file__).resolve().parent / "data" / "tau2"
-
-
-def row_at(table: DataTable, i: int) -> list[str]:
-    return [str(c) for c in table.get_row_at(i)]
 
 
 def text_of(app, selector: str) -> str:
@@ -333,14 +329,6 @@ async def test_rank_column_at_the_smallest_and_a_large_size(size):
         # atlas-70b's index.json shares: theorem 0.198, solver 0.010, construction 0.703, conjecture 0.088
         assert str(table.get_row("atlas-70b")[3]) == "P20 S1 C70 O9 %"
         assert "top group atlas-70b, borealis-8x22b" in text_of(app, "#overview-summary")
-
-
-def cli_compare(run: Path, a: str, b: str, capsys) -> dict:
-    """`tcsexam compare`'s JSON for the pair: the oracle the Compare tab must match."""
-    capsys.readouterr()
-    assert cli_main(["compare", str(run), "--models", a, b, "--output", "-"]) == 0
-    out = capsys.readouterr().out
-    return json.loads(out[out.index("{") :])
 
 
 @pytest.mark.parametrize("size", [(80, 24), (200, 50)])

@@ -17,7 +17,7 @@ from textual import events
 from textual.widgets import DataTable, Input, Select, Static
 
 from scoring.pipeline.benchmark import demo_run
-from tests.conftest import settle
+from tests.support.dashboard import row_at, settle
 from tui.app import create_app
 from tui.messages import InstancesLoaded
 from tui.screens.attempts import AttemptsScreen
@@ -34,10 +34,6 @@ DATA = Path(__file__).resolve().parent / "data" / "tau2"  # copies with their pr
 TAU2 = DATA / "derived" / "derived_C_edge_4x5.json"
 TAU2_CLEAN = DATA / "gpt-4.1-2025-04-14_telecom_no-user_gpt-4.1-2025-04-14_4trials_5tasks.json"
 needs_tau2 = pytest.mark.skipif(not TAU2.is_file(), reason="tests/data/tau2 is missing")
-
-
-def row_at(table: DataTable, i: int) -> list[str]:
-    return [str(c) for c in table.get_row_at(i)]
 
 
 def text_of(app, selector: str) -> str:
@@ -321,7 +317,7 @@ async def test_a7_rejected_reload_marks_the_view_stale_and_export_asks(demo_copy
 
 def many_models(ws, n: int = 30) -> list[str]:
     """A run of n models whose file order is the reverse of their index order (model m00 is the weakest)."""
-    from tests.conftest import full_rows
+    from tests.support.runs import full_rows
 
     names = [f"m{i:02d}" for i in range(n)]
     rows = []
@@ -529,7 +525,7 @@ async def test_a12_rejected_inputs_do_not_say_loading(demo_copy):
 
 
 async def test_a12_one_model_and_no_issues_are_sentences(ws):
-    from tests.conftest import full_rows
+    from tests.support.runs import full_rows
 
     ws.write_rows(full_rows("solo"))
     ws.write_cohort(models={"solo": {"attempts_per_task": 1}})

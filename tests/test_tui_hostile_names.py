@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from textual.widgets import DataTable, Input
 
 from scoring.safety.terminal import escape_for_terminal
-from tests.conftest import MINI_SUITE, Workspace, full_rows, run_command, settle
+from tests.support.dashboard import run_command, settle
+from tests.support.runs import MINI_SUITE, Workspace, full_rows
 from tui.app import TABS, create_app
 from tui.state import DashboardConfig
 from tui.views import plain

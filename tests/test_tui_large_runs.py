@@ -17,8 +17,7 @@ from textual.widgets import DataTable, Select, Static
 from scoring.pipeline.benchmark import demo_run
 from scoring.reports.compare import compare_run
 from tests.bench.dashboard_load import alive  # one /proc check for the benchmark and the tests
-from tests.conftest import settle
-from tests.test_tui_app import cli_compare, row_at
+from tests.support.dashboard import cli_compare, row_at, settle
 from tui.app import create_app
 from tui.screens.instance_diffs import InstanceDiffsScreen
 from tui.state import (
@@ -353,7 +352,7 @@ def test_a_run_with_a_large_attempts_table_is_loaded_in_a_loader_process(demo_co
 async def test_the_palette_of_many_models_lists_their_commands_once_something_is_typed():
     import dataclasses
 
-    from tests.conftest import palette_prompts, run_command
+    from tests.support.dashboard import palette_prompts, run_command
     from tui.commands import MODEL_HITS
 
     app = create_app()

@@ -20,30 +20,14 @@ from textual.widgets import DataTable, Static
 
 from scoring.commands.main import main as cli_main
 from scoring.pipeline.benchmark import demo_run
-from tests.conftest import run_command, settle
+from tests.support.dashboard import run_command, settle
+from tests.support.runs import online_copy
 from tui.app import create_app
 from tui.screens.runs import RunsScreen
 from tui.state import DashboardConfig
 from tui.widgets.leaderboard import LeaderboardPane
 
 SIZE = (140, 45)
-
-
-def online_copy(target: Path) -> Path:
-    """The demo with solver protocol online, atlas-70b's first thm-sensitivity attempt failed (0) and
-    cirrus-mini renamed delta-mini."""
-    shutil.copytree(demo_run(), target)
-    attempts = target / "attempts.csv"
-    lines = []
-    for line in attempts.read_text().splitlines(keepends=True):
-        if line.startswith("atlas-70b,theorem,thm-sensitivity,1,1,"):
-            line = line.replace("thm-sensitivity,1,1,", "thm-sensitivity,1,0,", 1)
-        lines.append(line.replace(",offline,", ",online,").replace("cirrus-mini", "delta-mini"))
-    attempts.write_text("".join(lines))
-    cohort = target / "cohort.json"
-    cohort.write_text(cohort.read_text().replace('"offline"', '"online"').replace("cirrus-mini", "delta-mini"))
-    (target / "records" / "cirrus-mini").rename(target / "records" / "delta-mini")
-    return target
 
 
 def score(run: Path, out: Path, capsys) -> dict:

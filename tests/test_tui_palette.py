@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Select, Static
 
-from tests.conftest import run_command, settle
+from tests.support.dashboard import run_command, settle
 from tui.app import create_app
 from tui.screens.help import HELP
 from tui.screens.open_tau2 import OpenTau2Screen

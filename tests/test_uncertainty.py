@@ -11,7 +11,7 @@ from scoring.errors import InputError
 from scoring.reports.compare import compare_models
 from scoring.stats.uncertainty import ci_block, track_interval
 from scoring.vocab import WEIGHTS
-from tests.conftest import full_rows
+from tests.support.runs import full_rows
 
 
 def test_track_interval_by_hand():

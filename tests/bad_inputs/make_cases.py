@@ -22,7 +22,7 @@ import json
 import shutil
 from pathlib import Path
 
-from tests.conftest import MINI_REFERENCE, MINI_SUITE, csv_text, full_rows, row
+from tests.support.runs import MINI_REFERENCE, MINI_SUITE, csv_text, full_rows, row
 
 HERE = Path(__file__).resolve().parent
 BASE_ROWS = full_rows()
