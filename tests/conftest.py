@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import inspect
+import os
 import shutil
 from pathlib import Path
 
 import pytest
+import textual.constants
 
 from scoring.commands.main import main
 from tests.support.runs import Workspace
+
+# The dashboard's tests run without animations (a tab's underline, a scroll, a fade end at once), as
+# with TEXTUAL_ANIMATIONS=none; a value set outside is kept. Textual read the variable when it was
+# first imported (pytest-textual-snapshot imports it before this file), so its constant is set too.
+if "TEXTUAL_ANIMATIONS" not in os.environ:
+    os.environ["TEXTUAL_ANIMATIONS"] = "none"  # also for the dashboards the tests start in a terminal
+    textual.constants.TEXTUAL_ANIMATIONS = "none"  # type: ignore[misc]
 
 
 @pytest.fixture(autouse=True)

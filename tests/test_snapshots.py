@@ -62,8 +62,12 @@ def test_demo_tab_snapshot(snap_compare, tab, size):
     assert snap_compare(create_app(), terminal_size=SIZES[size], run_before=press_and_settle(TAB_KEYS[tab]))
 
 
-@pytest.mark.parametrize("size", SIZES)
-@pytest.mark.parametrize("tab", TAB_KEYS)
+# The tabs whose screens change with the number of models, at every size; the others once
+MANY_MODELS = [(tab, size) for tab in ("overview", "coverage", "compare", "leaderboard") for size in SIZES]
+MANY_MODELS += [("instances", "120x40"), ("passk", "120x40")]
+
+
+@pytest.mark.parametrize(("tab", "size"), MANY_MODELS, ids=[f"{tab}-{size}" for tab, size in MANY_MODELS])
 def test_many_models_tab_snapshot(snap_compare, many_models, monkeypatch, tab, size):
     monkeypatch.chdir(many_models)  # a relative RUN_DIR keeps the header independent of the machine
     app = create_app(DashboardConfig(run_dir="run60"))

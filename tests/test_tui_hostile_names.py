@@ -117,9 +117,16 @@ async def visit_every_tab(model: str, item: str, attempt: str, typed: str) -> No
             assert out.is_file() and json.loads(out.read_text())["models"][model]
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(model=st.one_of(name, long_name), item=name.filter(lambda s: "/" not in s), attempt=name, typed=name)
+# eight runs of the app in two tests of four (hostile short names, long names), which pytest-xdist runs at once
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(model=name, item=name.filter(lambda s: "/" not in s), attempt=name, typed=name)
 def test_every_tab_shows_hostile_names_as_written(model, item, attempt, typed):
+    asyncio.run(visit_every_tab(model, item, attempt, typed))
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(model=long_name, item=name.filter(lambda s: "/" not in s), attempt=name, typed=name)
+def test_every_tab_shows_long_hostile_names_as_written(model, item, attempt, typed):
     asyncio.run(visit_every_tab(model, item, attempt, typed))
 
 
