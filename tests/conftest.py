@@ -31,6 +31,18 @@ def isolated_config(tmp_path_factory, monkeypatch) -> Path:
     return home
 
 
+@pytest.fixture(autouse=True)
+def release_finished_apps():
+    """After each test, let go of what the dashboard drew. Textual caches ``StylesCache.get_inner_outer``
+    with an ``lru_cache(1024)`` keyed by the widget's StylesCache, so the render caches of the last
+    thousand widgets of apps long finished stay alive: a few hundred thousand objects that every full
+    collection (tui/heap.py settles after each load) walks again, in every test that follows."""
+    yield
+    from textual._styles_cache import StylesCache
+
+    StylesCache.get_inner_outer.cache_clear()
+
+
 @pytest.fixture
 def ws(tmp_path) -> Workspace:
     return Workspace(tmp_path)
