@@ -9,6 +9,7 @@ and review the SVGs in tests/__snapshots__/.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -32,16 +33,28 @@ ROOT = Path(__file__).resolve().parents[1]
 TAU2 = ROOT / "tests" / "data" / "tau2" / "derived" / "derived_C_edge_4x5.json"
 
 
+async def until_still(pilot, tries: int = 40) -> None:
+    """Wait until the screen stops changing (two screenshots in a row alike): a table laid out in the
+    frame after the last message, or a pushed screen's first layout, are drawn before the snapshot
+    whatever the machine's load."""
+    last = None
+    for _ in range(tries):
+        await pilot.pause(0.05)
+        shot = re.sub(r"terminal-\d+", "terminal", pilot.app.export_screenshot())  # an id per export
+        if shot == last:
+            return
+        last = shot
+    raise AssertionError("the screen kept changing")
+
+
 def press_and_settle(*keys: str):
     async def run_before(pilot) -> None:
         await settle(pilot)
-        await pilot.pause(0.2)
-        await settle(pilot)
+        await until_still(pilot)
         if keys:
             await pilot.press(*keys)
             await settle(pilot)
-            await pilot.pause(0.2)  # let a pushed screen (help) finish its first layout
-            await pilot.pause()
+            await until_still(pilot)
 
     return run_before
 
