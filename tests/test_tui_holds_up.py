@@ -17,7 +17,7 @@ from textual import events
 from textual.widgets import DataTable, Input, Select, Static
 
 from scoring.pipeline.benchmark import demo_run
-from tests.support.dashboard import row_at, settle
+from tests.support.dashboard import row_at, settle, wait_until
 from tui.app import create_app
 from tui.messages import InstancesLoaded
 from tui.screens.attempts import AttemptsScreen
@@ -38,6 +38,11 @@ needs_tau2 = pytest.mark.skipif(not TAU2.is_file(), reason="tests/data/tau2 is m
 
 def text_of(app, selector: str) -> str:
     return str(app.main.query_one(selector, Static).render())
+
+
+def shown(app, screen_type, body: str) -> bool:
+    """Whether the screen on top is a ``screen_type`` whose ``body`` has been laid out."""
+    return isinstance(app.screen, screen_type) and app.screen.query_one(body).region.area > 0
 
 
 def screen_text(app) -> str:
@@ -195,7 +200,9 @@ async def test_a3_compare_columns_keep_their_width_after_a_select_change():
         await pilot.pause()
         await pilot.press("tab", "enter", "down", "enter")  # model B: borealis -> cirrus-mini
         await settle(pilot)
-        await pilot.pause(0.2)
+        pane = app.main.query_one("ComparePane")
+        await wait_until(pilot, lambda: pane.pair() == ("atlas-70b", "cirrus-mini"), "Compare on the new pair")
+        await pilot.pause()  # and laid out
         assert app.main.query_one("#compare-b", Select).value == "cirrus-mini"
         shown = screen_text(app)
         # atlas-70b − cirrus-mini on the demo: P theorem +0.9167, se 0.0833, 95% [+0.6515, +1.1819]
@@ -235,8 +242,8 @@ async def test_a4_at_80x24_the_coverage_issues_can_be_reached():
         await pilot.press("2")
         await settle(pilot)
         issues = app.main.query_one("#issues-table", DataTable)
-        issues.focus()
-        await pilot.pause(0.2)
+        issues.focus()  # which scrolls it into view
+        await wait_until(pilot, lambda: 0 < issues.region.y < SMALL[1] - 1, "the issues table in view")
         assert 0 < issues.region.y < SMALL[1] - 1 and issues.region.height >= 2
         assert "thm-sensitivity" in screen_text(app) and "provisional" in screen_text(app)
 
@@ -247,7 +254,7 @@ async def test_a4_modals_fit_the_screen(size):
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         await pilot.press("question_mark")
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: shown(app, HelpScreen, "#help-body"), "the help laid out")
         assert isinstance(app.screen, HelpScreen)
         body = app.screen.query_one("#help-body")
         assert body.region.right <= size[0] and body.region.bottom <= size[1]
@@ -258,7 +265,7 @@ async def test_a4_modals_fit_the_screen(size):
         grid.focus()
         grid.move_cursor(row=grid.get_row_index("thm-pcp-gap"), column=1)
         await pilot.press("a")
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: shown(app, AttemptsScreen, "#attempts-body"), "the attempts laid out")
         assert isinstance(app.screen, AttemptsScreen)
         body = app.screen.query_one("#attempts-body")
         assert body.region.right <= size[0] and body.region.bottom <= size[1]
@@ -293,19 +300,19 @@ async def test_a7_rejected_reload_marks_the_view_stale_and_export_asks(demo_copy
         tab = app.main.query_one("TabbedContent").get_tab("diagnostics")
         assert "⚠ 1" in str(tab.label)
         assert "STALE since" in text_of(app, "#diagnostics-text")
-        await pilot.pause(7)  # the toast is gone; the marker is not
-        assert app.sub_title.startswith("STALE")
+        assert len(app._notifications) == 1  # the toast of the rejection, shown for 6 s
+        await wait_until(pilot, lambda: not len(app._notifications), "the toast gone", timeout=20)
+        assert app.sub_title.startswith("STALE")  # the marker is not
         await pilot.press("e")
-        await pilot.pause(0.2)
-        assert isinstance(app.screen, ConfirmScreen)
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the export's question")
         await pilot.press("n")
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: not isinstance(app.screen, ConfirmScreen), "the question answered")
+        await settle(pilot)
         assert not out.exists()
         await pilot.press("e")
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the export's question")
         await pilot.press("y")
-        await pilot.pause(0.2)
-        assert out.is_file()
+        await wait_until(pilot, out.is_file, f"{out} written")
         csv.write_text(good)
         await pilot.press("r")
         await settle(pilot)
@@ -448,7 +455,8 @@ async def test_a10_keys_typed_right_after_slash_land_in_the_jump_box():
             event = events.Key(key, char)
             event.set_sender(app)
             app._driver.send_message(event)  # what the terminal driver does, without Pilot's waits
-        await pilot.pause(0.2)
+        jump = app.main.query_one("#instances-jump", Input)
+        await wait_until(pilot, lambda: jump.value == "MAX0025", lambda: f"the jump box holds {jump.value!r}")
         assert app.main.query_one("TabbedContent").active == "instances"
         assert app.main.query_one("#instances-jump", Input).value == "MAX0025"
         await pilot.press("enter")
@@ -615,8 +623,9 @@ async def test_a13_a_drill_down_whose_instances_load_slowly_still_opens_instance
         grid.focus()
         await pilot.pause()
         await pilot.press("enter")
-        await pilot.pause(LOADING_DELAY_S + 0.2)
         table = app.main.query_one(InstanceTable)
+        # the indicator comes once the scoring has taken LOADING_DELAY_S
+        await wait_until(pilot, lambda: table.loading, f"the loading indicator, after {LOADING_DELAY_S} s")
         assert table.loading  # still scoring: the tab has opened before the data, under the indicator
         assert app.main.query_one("TabbedContent").active == "instances"
         gate.set()
@@ -696,5 +705,5 @@ async def test_a_long_leaderboard_table_keeps_its_group_title_in_view(tmp_path, 
         await settle(pilot)
         await pilot.press("8")
         await settle(pilot)
-        await pilot.pause(0.2)
+        await pilot.wait_for_scheduled_animations()  # the focus scrolls the table
         assert "full / offline" in screen_text(app)

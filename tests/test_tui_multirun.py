@@ -20,7 +20,7 @@ from textual.widgets import DataTable, Static
 
 from scoring.commands.main import main as cli_main
 from scoring.pipeline.benchmark import demo_run
-from tests.support.dashboard import run_command, settle
+from tests.support.dashboard import run_command, settle, wait_until
 from tests.support.runs import online_copy
 from tui.app import create_app
 from tui.screens.runs import RunsScreen
@@ -74,10 +74,22 @@ def leaderboard_tables(app) -> list[tuple[str, list[list[str]]]]:
     return out
 
 
+def switcher_shown(app) -> bool:
+    """Whether the run switcher is on top, a row per run."""
+    return isinstance(app.screen, RunsScreen) and app.screen.query_one(DataTable).row_count == len(app.runs)
+
+
+def tab_open(app, tab: str) -> bool:
+    """Whether ``tab`` is open with the keyboard on its pane (the last step of opening it)."""
+    return app.main.query_one("TabbedContent").active == tab and app.focused in app.main.query_one(
+        f"TabPane#{tab}"
+    ).query("*")
+
+
 async def switch_by_key(app, pilot, number: int) -> None:
     """R, then the run's row in the switcher, then Enter."""
     await pilot.press("R")
-    await pilot.pause(0.2)
+    await wait_until(pilot, lambda: switcher_shown(app), "the run switcher")
     assert isinstance(app.screen, RunsScreen)
     table = app.screen.query_one(DataTable)
     table.move_cursor(row=number)
@@ -210,7 +222,7 @@ async def test_enter_on_a_leaderboard_row_shows_its_run_and_model(two_runs):
         online_table.move_cursor(row=row)
         await pilot.press("enter")
         await settle(pilot)
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: tab_open(app, "overview"), "the Overview opened")
         assert app.current == 1 and app.selected_model == "delta-mini"
         assert app.main.query_one("TabbedContent").active == "overview"
         overview = app.main.query_one("#overview-table", DataTable)
@@ -226,7 +238,7 @@ async def test_enter_on_a_leaderboard_row_shows_its_run_and_model(two_runs):
         demo_table.move_cursor(row=row)
         await pilot.press("enter")
         await settle(pilot)
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: tab_open(app, "overview"), "the Overview opened")
         assert app.current == 0 and app.selected_model == "borealis-8x22b"
         follows_the_selection(app, "borealis-8x22b")
 
@@ -247,7 +259,9 @@ async def test_a_second_enter_in_the_switcher_is_ignored(two_runs):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("R", "down")
-        await pilot.pause(0.2)
+        await wait_until(
+            pilot, lambda: switcher_shown(app) and app.screen.query_one(DataTable).cursor_row == 1, "the second run"
+        )
         switcher = app.screen.query_one(DataTable)
         switcher.action_select_cursor()  # two RowSelected queued before the first is handled
         switcher.action_select_cursor()
@@ -263,10 +277,11 @@ async def test_tab_labels_follow_a_resize_at_once():
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.resize_terminal(200, 50)
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: app.size == (200, 50), "the resize to 200x50")
         assert "8 Leaderboard" in [str(t.label) for t in app.main.query(Tab)]
         await pilot.resize_terminal(80, 24)
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: app.size == (80, 24), "the resize to 80x24")
+        await pilot.pause()  # the tabs laid out at the new width
         labels = [str(t.label) for t in app.main.query(Tab)]
         assert "8 Board" in labels and all(t.region.right <= 80 for t in app.main.query(Tab))
 
@@ -417,7 +432,7 @@ async def test_with_one_run_the_switcher_says_so():
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("R")
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: len(app._notifications), "a notification")
         assert not isinstance(app.screen, RunsScreen)
         assert any("Only one run" in str(n.message) for n in app._notifications)
         assert "run 1/1" not in app.sub_title
@@ -452,7 +467,7 @@ async def test_all_eight_tab_labels_fit_80_columns(tmp_path, rejected):
     app = create_app(config)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.pause(0.2)
+        await pilot.pause()  # the tabs laid out with their labels (settle() ends with the load handled)
         tabs = list(app.main.query(Tab))
         assert len(tabs) == 8
         assert ("⚠" in str(tabs[6].label)) == rejected

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Select, Static
 
-from tests.support.dashboard import run_command, settle
+from tests.support.dashboard import palette_hits, run_command, settle, wait_until
 from tui.app import create_app
 from tui.screens.help import HELP
 from tui.screens.open_tau2 import OpenTau2Screen
@@ -165,14 +165,19 @@ async def test_watch_follows_the_tau2_file_opened(demo_copy, tmp_path):
         await settle(pilot)
         await open_tau2(pilot, str(results))
         assert app.tau2_metrics["avg_reward"] == pytest.approx(0.8, abs=1e-12)
-        await pilot.pause(0.3)  # the watcher restarted on the new set of files
-        fresh = tmp_path / "results.json.new"
-        shutil.copy(DATA / QWEN, fresh)
-        fresh.replace(results)
-        for _ in range(80):
+
+        def replace_results() -> None:
+            fresh = tmp_path / "results.json.new"
+            shutil.copy(DATA / QWEN, fresh)
+            fresh.replace(results)
+
+        replace_results()
+        for i in range(80):
             await pilot.pause(0.05)
             if app.tau2_metrics["avg_reward"] == pytest.approx(0.18, abs=1e-12):
                 break
+            if i % 10 == 9:  # again, should the watcher restarted on the new set of files have missed it
+                replace_results()
         assert app.tau2_metrics["avg_reward"] == pytest.approx(0.18, abs=1e-12)
 
 
@@ -254,12 +259,14 @@ async def test_a_theme_picked_is_written_and_restored(isolated_config):
         assert not path.exists()  # starting does not write
         await pilot.press("ctrl+p")
         await pilot.pause()
+        palette = app.screen
         await pilot.press(*"theme")
-        await pilot.pause(0.5)
-        await pilot.press("enter")  # Textual's "Theme" command: the theme picker
-        await pilot.pause(0.3)
+        await palette_hits(pilot, "theme")
+        await pilot.press("enter")  # Textual's "Theme" command: the theme picker, a palette of its own
+        await wait_until(pilot, lambda: app.screen is not palette, "the theme picker")
+        await palette_hits(pilot, "")
         await pilot.press(*"nord")
-        await pilot.pause(0.5)
+        await palette_hits(pilot, "nord")
         await pilot.press("enter")
         await pilot.pause()
         assert app.theme == "nord"

@@ -5,11 +5,36 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 from pathlib import Path
 
 from textual.widgets import DataTable
 
 from scoring.commands.main import main as cli_main
+
+
+def row_at(table: DataTable, i: int) -> list[str]:
+    return [str(c) for c in table.get_row_at(i)]
+
+
+def cli_compare(run: Path, a: str, b: str, capsys) -> dict:
+    """`tcsexam compare`'s JSON for the pair: the oracle the Compare tab must match."""
+    capsys.readouterr()
+    assert cli_main(["compare", str(run), "--models", a, b, "--output", "-"]) == 0
+    out = capsys.readouterr().out
+    return json.loads(out[out.index("{") :])
+
+
+async def wait_until(pilot, condition, what, timeout: float = 30.0) -> None:
+    """Let the dashboard run, a pilot pause at a time, until ``condition()`` holds: a test waits for the
+    state it needs rather than for a fixed time. Fails the test after ``timeout`` seconds (generous: only
+    a broken dashboard, or a machine far too busy, takes that long), saying ``what`` (a string, or a
+    function giving one then) was awaited."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what() if callable(what) else what}: still not so after {timeout:g} s")
+        await pilot.pause()
 
 
 async def settle(pilot, rounds: int = 3) -> None:
@@ -39,29 +64,42 @@ def palette_prompts(app) -> list[str]:
     return [str(options.get_option_at_index(i).prompt).split("\n")[0] for i in range(options.option_count)]
 
 
+async def palette_hits(pilot, query: str) -> list[str]:
+    """The hits the command palette on screen shows for ``query`` (what is typed in it), once it has
+    searched: it searches afresh in a worker at each keystroke, and on opening for the empty query."""
+    from textual.command import CommandInput, CommandPalette
+
+    app = pilot.app
+
+    def searched() -> bool:
+        palette = app.screen
+        if not isinstance(palette, CommandPalette) or not palette.is_mounted:
+            return False
+        typed = palette.query_one(CommandInput)
+        return (
+            typed.value == query
+            and not typed.message_queue_size  # a keystroke's Changed, still to reach the palette
+            and not palette.message_queue_size
+            and not any(w.group == CommandPalette._GATHER_COMMANDS_GROUP for w in app.workers)
+        )
+
+    await wait_until(pilot, searched, f"the command palette's hits for {query!r}")
+    return palette_prompts(app)
+
+
 async def run_command(pilot, query: str, *, enter: bool = True) -> list[str]:
-    """Type ``query`` into ctrl+p; the hits shown; Enter runs the first."""
+    """Enter ``query`` in ctrl+p; the hits shown; Enter runs the first. The query arrives as a terminal's
+    paste does: the palette searches once, for the whole query (typed, each of its keys would cost the
+    pilot two waits for an idle process, while the palette searches for every prefix)."""
+    from textual import events
     from textual.command import CommandPalette
 
     await pilot.press("ctrl+p")
     await pilot.pause()
     assert isinstance(pilot.app.screen, CommandPalette)
-    await pilot.press(*query)
-    await pilot.pause(0.5)
-    prompts = palette_prompts(pilot.app)
+    pilot.app.post_message(events.Paste(query))  # the app hands it to the focused widget: the palette's input
+    prompts = await palette_hits(pilot, query)
     if enter:
         await pilot.press("enter")
         await settle(pilot)
     return prompts
-
-
-def row_at(table: DataTable, i: int) -> list[str]:
-    return [str(c) for c in table.get_row_at(i)]
-
-
-def cli_compare(run: Path, a: str, b: str, capsys) -> dict:
-    """`tcsexam compare`'s JSON for the pair: the oracle the Compare tab must match."""
-    capsys.readouterr()
-    assert cli_main(["compare", str(run), "--models", a, b, "--output", "-"]) == 0
-    out = capsys.readouterr().out
-    return json.loads(out[out.index("{") :])
