@@ -140,15 +140,6 @@ def index_value_rows(means: np.ndarray, weights: np.ndarray) -> np.ndarray:
         return fsum_rows(means * weights)
 
 
-def mean_se(values: list[float]) -> tuple[float, float | None]:
-    """Mean and standard error sd/sqrt(m) (sd with m-1); se is None when m < 2 (``mean_se_rows``)."""
-    if not values:
-        raise ValueError("mean of no values (the mean of a track)")
-    row = np.array([values], dtype=float)
-    mean, se, _ = mean_se_rows(row, np.ones(row.shape, dtype=bool))
-    return float(mean[0]), (None if len(values) < 2 else float(se[0]))
-
-
 def track_intervals(values: Sequence[Sequence[float]], level: float = LEVEL) -> list[dict]:
     """SPEC 9 per track, for many lists of task scores at once (one model's track each): {mean, se,
     lo, hi, df, m}; no interval when m < 2. An end beyond the largest double raises NumberTooLarge."""
