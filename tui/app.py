@@ -668,7 +668,7 @@ class TcsexamApp(App):
         steps = [
             lambda: self.main.query_one(CoveragePane).show(doc, self.selected_model, overview.order()),
             lambda: self.main.query_one(PassKPane).show(doc, self.selected_model, state.plan),
-            lambda: self.main.query_one(ComparePane).show(state, self.selected_model),
+            lambda: self.main.query_one(ComparePane).show(state, self.selected_model, overview.order()),
             lambda: self.main.query_one(InstancesPane).set_context(state, self.selected_model),
         ]
         if len(doc["models"]) <= STEPPED_FROM:
@@ -721,6 +721,7 @@ class TcsexamApp(App):
             return
         if self.state is not None:
             self.main.query_one(CoveragePane).show(self.state.document, self.selected_model, message.models)
+            self.main.query_one(ComparePane).set_order(message.models)
 
     def select_model(self, model: str, tab: str | None = None) -> None:
         self.post_message(ModelSelected(model))
@@ -735,7 +736,7 @@ class TcsexamApp(App):
             return
         self._select(ModelSelected(message.model))
         if message.tab == "instances" and message.item is not None:
-            self.main.query_one(InstancesPane).choose(message.item)
+            self.main.query_one(InstancesPane).choose(message.item, message.attempt, message.instance)
         if message.tab == "coverage" and message.item is not None:
             self.main.query_one(CoveragePane).go_to(message.model, message.item)
         # after the panes have handled the selection (a table that is refilled moves the focus,

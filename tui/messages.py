@@ -50,11 +50,14 @@ class ModelOrder(Message):
 
 @dataclass
 class DrillDown(Message):
-    """Open a tab on a model (and a task): Enter on an Overview row, a Coverage cell or an issue."""
+    """Open a tab on a model (and a task): Enter on an Overview row, a Coverage cell, an issue or one of
+    the model's worst instances."""
 
     tab: str
     model: str
     item: str | None = None
+    attempt: str | None = None  # Instances: the attempt to show (a worst instance's)
+    instance: str | None = None  # Instances: the instance to put the cursor on
 
 
 @dataclass
@@ -109,3 +112,13 @@ class InstanceDiffsComputed(Message):
     pair: tuple
     item: str
     diffs: list
+
+
+@dataclass
+class WorstComputed(Message):
+    """A model's worst instances across its solver tasks (tui.find.worst_instances, sent from a worker)."""
+
+    model: str
+    rows: list  # tui.find.WorstInstance, lowest Phi first
+    total: int  # instances in all
+    attempts: int  # re-scored attempts they come from

@@ -11,10 +11,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Select, Static
 
+from ..find import count_note, filtered, neighbour
 from ..messages import CompareComputed, InstanceDiffsComputed
 from ..textual_ext.data_table import SteadyDataTable
 from ..views import COMPARE_COLUMNS, TASK_DIFF_COLUMNS, cells, compare_rows, mde_text, plain, task_difference_rows, text
-from .loading import ShowsRun
+from .filter_bar import FilterBar, FiltersRows
+from .loading import FILTER_BINDING, ShowsRun
 
 EXPLAIN = (
     "Paired difference A − B over the tasks both models have scored; 95% task-clustered t intervals, "
@@ -30,11 +32,19 @@ class TaskDiffTable(SteadyDataTable):
     BINDINGS = [Binding("enter", "select_cursor", "Instances A vs B")]
 
 
-class ComparePane(ShowsRun, Vertical):
+class ComparePane(FiltersRows, ShowsRun, Vertical):
+    """A follows the selected model; B is the model next to A in the Overview's order until one is
+    picked (the picker, or the palette's "Compare A vs B"); ``/`` narrows both pickers."""
+
+    BINDINGS = [FILTER_BINDING]
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.state = None
         self.result: dict | None = None
+        self.order: list[str] = []  # the Overview's order of the models
+        self.b_chosen = False  # B was picked: it no longer follows A
+        self._offered: dict[str | None, list[str]] = {}  # per picker, the models it was last given
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="compare-controls"):
@@ -42,6 +52,7 @@ class ComparePane(ShowsRun, Vertical):
             yield Select([], prompt="model A", id="compare-a", compact=True)
             yield Static("B", classes="compare-label")
             yield Select([], prompt="model B", id="compare-b", compact=True)
+        yield FilterBar("narrow the pickers: name, or status:incomplete", id="compare-filter")
         yield Static(EXPLAIN, id="compare-explain", markup=False)
         yield SteadyDataTable(id="compare-table", cursor_type="row")
         yield Static("", id="compare-verdict", markup=False)
@@ -66,36 +77,91 @@ class ComparePane(ShowsRun, Vertical):
         self.query_one("#compare-verdict", Static).update(message)
         self._parts(True)
 
-    def show(self, state, selected: str | None) -> None:
-        """A newly loaded run (tui.state.DashboardState): keep the pair where both models are still there."""
+    def show(self, state, selected: str | None, order: list[str] | None = None) -> None:
+        """A newly loaded run (tui.state.DashboardState): keep the pair where both models are still there;
+        ``order``: the Overview's order of the models (B's default is A's neighbour in it)."""
         self.state = state
         self.document = document = state.document
         models = list(document["models"])
+        self.order = [m for m in order or [] if m in document["models"]] or models
         a, b = self.query_one("#compare-a", Select), self.query_one("#compare-b", Select)
         keep_a, keep_b = a.value, b.value
         self._parts(len(models) < 2)
-        with self.prevent(Select.Changed):
-            a.set_options([(Text(plain(m)), m) for m in models])
-            b.set_options([(Text(plain(m)), m) for m in models])
-            if len(models) >= 2:
-                a.value = keep_a if keep_a in models else (selected if selected in models else models[0])
-                b.value = keep_b if keep_b in models and keep_b != a.value else next(m for m in models if m != a.value)
+        if len(models) >= 2:
+            first = keep_a if isinstance(keep_a, str) and keep_a in models else None
+            first = first or (selected if selected in models else None) or self.order[0]
+            second = (
+                keep_b if isinstance(keep_b, str) and self.b_chosen and keep_b in models and keep_b != first else None
+            )
+            second = second or neighbour(self.order, first)
+            self._offer(first, second)
+        else:
+            self._offer(None, None)
         self._update()
 
+    def set_order(self, order: list[str]) -> None:
+        """The Overview's order changed (a sort): B, unless picked, is A's neighbour in the new order."""
+        if self.document is None:
+            return
+        self.order = [m for m in order if m in self.document["models"]]
+        a = self.query_one("#compare-a", Select).value
+        if not self.b_chosen and isinstance(a, str) and len(self.order) >= 2:
+            b = neighbour(self.order, a)
+            if b != self.query_one("#compare-b", Select).value:
+                self._offer(a, b)
+                self._update()
+
     def follow(self, model: str) -> None:
-        """Model A follows the selection; B moves off it when they would be the same."""
+        """Model A follows the selection; B is its neighbour in the Overview's order unless B was picked,
+        and moves off A when they would be the same."""
         if self.document is None or model not in self.document["models"] or len(self.document["models"]) < 2:
             return
-        a, b = self.query_one("#compare-a", Select), self.query_one("#compare-b", Select)
-        with self.prevent(Select.Changed):
-            if b.value == model:
-                b.value = a.value if a.value != model else next(m for m in self.document["models"] if m != model)
-            a.value = model
+        b = self.query_one("#compare-b", Select).value
+        if not self.b_chosen or b == model or not isinstance(b, str):
+            b = neighbour(self.order, model)
+        self._offer(model, b)
         self._update()
 
     def choose(self, a: str, b: str) -> None:
-        self.query_one("#compare-a", Select).value = a
-        self.query_one("#compare-b", Select).value = b
+        """The palette's "Compare A vs B": both picked."""
+        self.b_chosen = True
+        self._offer(a, b)
+        self._update()
+
+    def _offer(self, a: str | None, b: str | None) -> None:
+        """Both pickers' options (the models the filter leaves, A and B always among them) and values."""
+        models = list(self.document["models"]) if self.document is not None else []
+        if len(models) < 2:
+            a = b = None
+        query = self.query_one(FilterBar).filter_query
+        left = filtered(models, query, lambda m: m, lambda m: self._status(m))
+        self.query_one(FilterBar).show_count(
+            count_note(
+                len(left), len(models), "models in the pickers", query, ["complete", "provisional", "incomplete"]
+            )
+        )
+        with self.prevent(Select.Changed):
+            for select, value in ((self.query_one("#compare-a", Select), a), (self.query_one("#compare-b", Select), b)):
+                offered = left if value is None or value in left else [value, *left]
+                if offered != self._offered.get(select.id):  # a reset restyles the select: only when it changes
+                    select.set_options([(Text(plain(m)), m) for m in offered])
+                    self._offered[select.id] = offered
+                if value is not None and select.value != value:
+                    select.value = value
+
+    def _status(self, model: str) -> str:
+        return self.document["models"][model]["status"] if self.document is not None else ""
+
+    @on(FilterBar.Changed)
+    def _filter_changed(self, event: FilterBar.Changed) -> None:
+        event.stop()
+        pair = self.pair()
+        self._offer(*(pair if pair is not None else (None, None)))
+
+    @on(FilterBar.Done)
+    def _filter_done(self, event: FilterBar.Done) -> None:
+        event.stop()
+        self.query_one("#compare-a", Select).focus()
 
     def pair(self) -> tuple[str, str] | None:
         a, b = self.query_one("#compare-a", Select).value, self.query_one("#compare-b", Select).value
@@ -103,6 +169,10 @@ class ComparePane(ShowsRun, Vertical):
 
     @on(Select.Changed)
     def _changed(self, event: Select.Changed) -> None:
+        if event.select.id == "compare-b":
+            self.b_chosen = True  # picked by hand: B no longer follows A
+        elif not self.b_chosen and isinstance(event.value, str):
+            self._offer(event.value, neighbour(self.order, event.value))
         self._update()
 
     def _update(self) -> None:

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
+from ..find import count_note, filtered
 from ..messages import DrillDown, OpenAttempts
 from ..textual_ext.data_table import SteadyDataTable
 from ..views import KIND_STYLE, LETTERS, cells, coverage_grid, issue_rows, legend_text, plain
-from .loading import ShowsRun
+from .filter_bar import FilterBar, FiltersRows
+from .loading import FILTER_BINDING, ShowsRun
 
 TASK_COLUMN = "__task__"
 # The grid holds at most this many model columns at once; with more models it holds a window of them that
@@ -75,17 +78,24 @@ class IssuesTable(SteadyDataTable):
     BINDINGS = [Binding("enter", "select_cursor", "Go to cell")]
 
 
-class CoveragePane(ShowsRun, VerticalScroll):
+class CoveragePane(FiltersRows, ShowsRun, VerticalScroll):
+    """``/`` filters the models (the grid's columns) and the issues by name and status."""
+
+    BINDINGS = [FILTER_BINDING]
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.tracks: dict[str, str] = {}
-        self.issues: list = []
-        self.models: list[str] = []  # every model, in the grid's order; the grid holds models[first:first+WINDOW]
+        self.issues: list = []  # the issues the table shows (the filter's), every_issue all of them
+        self.every_issue: list = []
+        self.all_models: list[str] = []  # every model, in the Overview's order
+        self.models: list[str] = []  # those the filter leaves; the grid holds models[first:first+WINDOW]
         self.first = 0
         self._cells: tuple[list[str], dict] = ([], {})  # the items and per model its glyphs (views.coverage_grid)
 
     def compose(self) -> ComposeResult:
         yield Static(legend_text(), id="coverage-legend", markup=False)
+        yield FilterBar("filter models: name, or status:incomplete (issues: also task)", id="coverage-filter")
         yield CoverageGrid(id="coverage-grid", cursor_type="cell", fixed_columns=1)
         yield Static("Issues and ignored rows", id="issues-title", classes="section-title", markup=False)
         yield IssuesTable(id="issues-table", cursor_type="row", zebra_stripes=True)
@@ -105,29 +115,77 @@ class CoveragePane(ShowsRun, VerticalScroll):
         ordered = set(order or [])
         models = [m for m in (order or []) if m in document["models"]]
         models += [m for m in document["models"] if m not in ordered]
-        if document is self.document and models == self.models:
+        if document is self.document and models == self.all_models:
             if selected is not None:
                 self.follow(selected)
             return  # shown as it is (the Overview announces its order after each fill)
-        self.document, self.models = document, models
+        self.document, self.all_models = document, models
+        self.models = self._filtered(models)
         for widget in (self.query_one("#coverage-grid"), self.query_one("#issues-title")):
             widget.set_class(False, "gone")
         items, grid = coverage_grid(document)
         self._cells = (items, grid)
         self.tracks = {item: t["track"] for m in document["models"].values() for item, t in m["tasks"].items()}
         self.window_on(selected if selected in grid else None, keep_first=True)
+        self.every_issue = issue_rows(document)
+        self._issues()
+
+    def _filtered(self, models: list[str]) -> list[str]:
+        assert self.document is not None
+        status = self.document["models"]
+        return filtered(models, self.query_one(FilterBar).filter_query, lambda m: m, lambda m: status[m]["status"])
+
+    def _issues(self) -> None:
+        """The issues table: the issues the filter leaves (its words in the model's or the task's name;
+        a status word the model's status or the issue's kind)."""
+        assert self.document is not None
+        status = self.document["models"]
+        query = self.query_one(FilterBar).filter_query
+        self.issues = filtered(
+            self.every_issue,
+            query,
+            lambda r: f"{r.model} {r.item}",
+            lambda r: (r.kind, status[r.model]["status"]) if r.model in status else (r.kind,),
+        )
         issues = self.query_one("#issues-table", DataTable)
         issues.clear(columns=True)
         issues.add_columns("model", "item", "attempt", "kind", "reason")
-        self.issues = issue_rows(document)
         for r in self.issues:
             issues.add_row(*cells(r.model, r.item, r.attempt, r.kind, r.reason))
         issues.set_class(not self.issues, "gone")
+        shown = f"{len(self.issues)} of {len(self.every_issue)}" if not query.empty else f"{len(self.issues)}"
         self.query_one("#issues-title", Static).update(
-            f"Issues and ignored rows ({len(self.issues)}): Enter on an issue goes to its cell"
+            f"Issues and ignored rows ({shown}): Enter on an issue goes to its cell"
             if self.issues
             else "No issues and no ignored rows: every planned attempt is adopted and valid."
+            if not self.every_issue
+            else f"No issue of the {len(self.every_issue)} passes the filter."
         )
+        self.query_one(FilterBar).show_count(
+            count_note(
+                len(self.models), len(self.all_models), "models", query, ["complete", "provisional", "incomplete"]
+            )
+        )
+
+    @on(FilterBar.Changed)
+    def _filter_changed(self, event: FilterBar.Changed) -> None:
+        """A new filter: the grid holds the models it leaves, the cursor kept on its model if it is left."""
+        event.stop()
+        if self.document is None:
+            return
+        table = self.query_one("#coverage-grid", DataTable)
+        current = None
+        if table.row_count and table.columns:
+            current = table.coordinate_to_cell_key(table.cursor_coordinate).column_key.value
+        self.models = self._filtered(self.all_models)
+        self.first = 0
+        self.window_on(current if current in self.models else None)
+        self._issues()
+
+    @on(FilterBar.Done)
+    def _filter_done(self, event: FilterBar.Done) -> None:
+        event.stop()
+        self.query_one("#coverage-grid", DataTable).focus()
 
     def window_on(self, model: str | None, keep_first: bool = False, item: str | None = None) -> None:
         """Fill the grid with the window of models that holds ``model`` (None: the first model), the cursor
@@ -135,7 +193,7 @@ class CoveragePane(ShowsRun, VerticalScroll):
         stays where it was when it holds the model."""
         table = self.query_one("#coverage-grid", DataTable)
         items, grid = self._cells
-        at = self.models.index(model) if model is not None and model in grid else 0
+        at = self.models.index(model) if model is not None and model in self.models else 0
         first = self.first
         if not (keep_first and first <= at < first + WINDOW):
             first = at - WINDOW // 2
@@ -175,12 +233,12 @@ class CoveragePane(ShowsRun, VerticalScroll):
         table = self.query_one("#coverage-grid", DataTable)
         if model in table.columns:
             table.move_cursor(column=table.get_column_index(model))
-        elif model in self._cells[1]:
+        elif model in self.models:
             self.window_on(model)
 
     def go_to(self, model: str, item: str) -> None:
         table = self.query_one("#coverage-grid", DataTable)
-        if model in self._cells[1] and model not in table.columns:
+        if model in self.models and model not in table.columns:
             self.window_on(model, item=item)
         if model in table.columns and item in table.rows:
             table.move_cursor(row=table.get_row_index(item), column=table.get_column_index(model))
@@ -205,7 +263,7 @@ class CoveragePane(ShowsRun, VerticalScroll):
         event.stop()
         issue = self.issues[event.cursor_row]
         grid = self.query_one("#coverage-grid", DataTable)
-        if issue.model in self._cells[1] and issue.item in grid.rows:
+        if issue.model in self.models and issue.item in grid.rows:
             self.post_message(DrillDown("coverage", issue.model, issue.item))
         else:
             self.app.notify(

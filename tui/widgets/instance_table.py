@@ -154,11 +154,12 @@ class InstanceTable(ScrollView, can_focus=True):
         self.refresh()
         self._announce()
 
-    def apply(self, column: str, descending: bool, status: int | None) -> None:
-        """Filter by status code (None: all) and sort by a column; the cursor stays on its instance."""
+    def apply(self, column: str, descending: bool, status: int | None, top: bool = False) -> None:
+        """Filter by status code (None: all) and sort by a column; the cursor stays on its instance, or
+        with ``top`` (a sort asked for) goes to the first row."""
         if self.cols is None:
             return
-        current = self.current_row()
+        current = None if top else self.current_row()
         self.order = self.cols.order(column, descending, status)
         self._update_size()
         hit = np.flatnonzero(self.order == current) if current is not None else None
@@ -214,6 +215,12 @@ class InstanceTable(ScrollView, can_focus=True):
     def watch_scroll_x(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_x(old_value, new_value)
         self.post_message(self.ScrolledX(int(new_value)))
+
+    def on_resize(self) -> None:
+        """The cursor in view once the table has a size (a drill-down moves it while its tab is hidden)."""
+        height = self.scrollable_content_region.height
+        if height and len(self.order) and not self.scroll_offset.y <= self.cursor < self.scroll_offset.y + height:
+            self.scroll_to(y=max(self.cursor - height // 2, 0), animate=False)
 
     def on_focus(self) -> None:
         self.refresh()

@@ -67,6 +67,7 @@ class InstancesPane(ShowsRun, Vertical):
         self._scroll_x = 0
         self.query_text: str | None = None  # the last search (/), stepped through with n and N
         self._matches: tuple | None = None  # (query, view order, positions of its matches)
+        self._goto: tuple | None = None  # (model, item, attempt, instance) a drill-down puts the cursor on
         # the options each Select was last given, as (label, value): what it offers, kept here rather than
         # read back from the Select (which keeps them in a private list)
         self.select_options: dict[str, list[tuple[str, str]]] = {"instances-task": [], "instances-attempt": []}
@@ -106,12 +107,32 @@ class InstancesPane(ShowsRun, Vertical):
             self._status("This run has no solver task: nothing is scored per instance.")
         self._fill_attempts()
 
-    def choose(self, item: str) -> None:
-        """Show a solver task of the selected model (a drill-down from the Coverage grid)."""
+    def choose(self, item: str, attempt: str | None = None, instance: str | None = None) -> None:
+        """Show a solver task of the selected model (a drill-down from the Coverage grid), and with
+        ``attempt`` and ``instance`` that attempt with the cursor on that instance (one of the model's
+        worst instances): every status shown, so that the filter does not hide it."""
         task = self.query_one("#instances-task", Select)
-        if item in {v for _, v in self.select_options["instances-task"]}:
-            task.value = item
-            self._fill_attempts()
+        if item not in {v for _, v in self.select_options["instances-task"]}:
+            return
+        self._goto = (self.model, item, attempt, instance) if attempt is not None and instance is not None else None
+        if self._goto is not None:
+            self.filter_status(None)
+        task.value = item
+        self._fill_attempts()
+        self._go_to_instance()
+
+    def _go_to_instance(self) -> None:
+        """The cursor on the instance a drill-down asked for, once its attempt is shown (then forgotten)."""
+        goto, cols = self._goto, self.columns
+        if goto is None or cols is None or self.key != goto[:3]:
+            return
+        table = self.query_one(InstanceTable)
+        hit = np.flatnonzero(cols.names[table.order] == goto[3].encode("utf-8"))
+        if len(hit):
+            self._goto = None
+            table.move_to(int(hit[0]))
+            height = max(table.scrollable_content_region.height, 1)
+            table.scroll_to(y=max(int(hit[0]) - height // 2, 0), animate=False)
 
     def _fill_attempts(self) -> None:
         task = self.query_one("#instances-task", Select).value
@@ -121,6 +142,13 @@ class InstancesPane(ShowsRun, Vertical):
             self.select_options["instances-attempt"] = []
             return
         if self._attempts_for == (self.state, self.model, task):
+            goto = self._goto
+            if (
+                goto is not None
+                and goto[1] == task
+                and goto[2] in {v for _, v in self.select_options["instances-attempt"]}
+            ):
+                select.value = goto[2]  # a drill-down to another attempt of the task shown
             return
         self._attempts_for = (self.state, self.model, task)
         previous = select.value
@@ -133,7 +161,8 @@ class InstancesPane(ShowsRun, Vertical):
         options = [(Text(f"{plain(r.attempt)} · {r.adoption_status}"), r.attempt) for r in rows]
         self._offer(select, options)
         if rows:
-            kept = [r.attempt for r in rows if r.attempt == previous]
+            wanted = self._goto[2] if self._goto is not None and self._goto[1] == task else previous
+            kept = [r.attempt for r in rows if r.attempt == wanted]
             select.value = kept[0] if kept else rows[0].attempt
             self._request()
         else:
@@ -222,9 +251,13 @@ class InstancesPane(ShowsRun, Vertical):
 
     # --- view controls -------------------------------------------------------------
     @on(Select.Changed, "#instances-filter")
-    @on(Select.Changed, "#instances-sort")
     def _controls_changed(self, event: Select.Changed) -> None:
         self._apply()
+
+    @on(Select.Changed, "#instances-sort")
+    def _sort_changed(self, event: Select.Changed) -> None:
+        """A sort asked for: the cursor on the first row (docs/dashboard.md#find-and-order)."""
+        self._apply(top=True)
 
     def _sort_value(self) -> tuple[str, bool]:
         column, desc = str(self.query_one("#instances-sort", Select).value).split(":")
@@ -234,7 +267,7 @@ class InstancesPane(ShowsRun, Vertical):
         status = self.query_one("#instances-filter", Select).value
         return status if isinstance(status, int) and status != -1 else None  # FILTER_OPTIONS: -1 is all
 
-    def _apply(self) -> None:
+    def _apply(self, top: bool = False) -> None:
         column, desc = self._sort_value()
         table = self.query_one(InstanceTable)
         self.query_one("#instances-header", InstancesHeader).update(
@@ -243,9 +276,10 @@ class InstancesPane(ShowsRun, Vertical):
         if self.columns is None:
             return
         status = self._status_value()
-        table.apply(column, desc, status)
+        table.apply(column, desc, status, top)
         self._describe()
         self._histogram(status)
+        self._go_to_instance()
 
     def _describe(self) -> None:
         """The status line: which attempt, its relative score, per-status counts and what the filter leaves."""
@@ -266,10 +300,20 @@ class InstancesPane(ShowsRun, Vertical):
     def filter_status(self, status: str | None) -> None:
         self.query_one("#instances-filter", Select).value = -1 if status is None else STATUS_CODES.index(status)
 
-    def action_sort_next(self) -> None:
-        column, _ = self._sort_value()
-        nxt = COLUMNS[(COLUMNS.index(column) + 1) % len(COLUMNS)]
-        self.sort(nxt, nxt in ("z", "phi"))
+    def action_sort_pick(self) -> None:
+        """The sort picker (tui/screens/sort_picker.py): a column in its natural direction (z and Phi low
+        first: the failures on top), the current one reversed."""
+        from ..find import sort_choice
+        from ..screens.sort_picker import SortPicker
+
+        column, desc = self._sort_value()
+
+        def picked(at: int | None) -> None:
+            if at is not None:
+                chosen, descending = sort_choice(at, COLUMNS.index(column), desc, False)
+                self.sort(COLUMNS[chosen], descending)
+
+        self.app.push_screen(SortPicker("the instances", COLUMNS, COLUMNS.index(column), desc), picked)
 
     def action_sort_reverse(self) -> None:
         column, desc = self._sort_value()
@@ -288,7 +332,7 @@ class InstancesPane(ShowsRun, Vertical):
         if column is None:
             return
         current, desc = self._sort_value()
-        self.sort(column, not desc if column == current else column in ("z", "phi"))
+        self.sort(column, not desc if column == current else False)
 
     def on_instance_table_scrolled_x(self, message: InstanceTable.ScrolledX) -> None:
         self._scroll_x = message.x

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -13,8 +14,11 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
+from ..find import count_note
 from ..textual_ext.data_table import SteadyDataTable
 from ..views import LeaderboardGroup, cells, plain, problem_rows, text
+from .filter_bar import FilterBar, FiltersRows
+from .loading import FILTER_BINDING
 
 
 @dataclass
@@ -29,8 +33,11 @@ class LeaderboardTable(SteadyDataTable):
     BINDINGS = [Binding("enter", "select_cursor", "Show in Overview")]
 
 
-class LeaderboardPane(Vertical):
+class LeaderboardPane(FiltersRows, Vertical):
+    """``/`` filters the rows of every group by model name and status."""
+
     BINDINGS = [
+        FILTER_BINDING,
         Binding("c", "app.copy_table('markdown', 'all')", "Copy Markdown"),
         Binding("C", "app.copy_table('latex', 'all')", "Copy LaTeX"),
     ]
@@ -38,10 +45,36 @@ class LeaderboardPane(Vertical):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.keys: dict[str, tuple[str, str]] = {}  # row key -> (source, model)
+        self.shown: tuple | None = None  # show()'s arguments, shown again when the filter changes
 
     def compose(self) -> ComposeResult:
         yield Static("Loading the runs…", id="leaderboard-summary", markup=False)
+        yield FilterBar(id="leaderboard-filter")
         yield VerticalScroll(id="leaderboard-groups")
+
+    @on(FilterBar.Changed)
+    def _filter_changed(self, event: FilterBar.Changed) -> None:
+        event.stop()
+        if self.shown is not None:
+            self.show(*self.shown)
+
+    @on(FilterBar.Done)
+    def _filter_done(self, event: FilterBar.Done) -> None:
+        event.stop()
+        tables = self.query(LeaderboardTable)
+        if tables:
+            tables.first().focus()
+
+    def _rows(self, group: LeaderboardGroup) -> list[tuple[int, list[str], tuple[str, str]]]:
+        """(position, cells, key) of the group's rows that the filter leaves (name: the model; status:
+        the status cell)."""
+        query = self.query_one(FilterBar).filter_query
+        status = group.header.index("status") if "status" in group.header else None
+        return [
+            (j, row, key)
+            for j, (row, key) in enumerate(zip(group.rows, group.keys, strict=True))
+            if query.matches(key[1], row[status] if status is not None else ())
+        ]
 
     def show(
         self, groups: list[LeaderboardGroup], problems: list, missing: list[str], runs: int, stale: Sequence[str] = ()
@@ -49,6 +82,7 @@ class LeaderboardPane(Vertical):
         """The groups of scoring.reports.table (views.leaderboard_groups), or the rejection ``tcsexam table``
         would give; ``missing`` names the runs that have no accepted state to list, ``stale`` those listed
         from their last accepted state while their files are rejected."""
+        self.shown = (groups, problems, missing, runs, stale)
         summary = self.query_one("#leaderboard-summary", Static)
         body = self.query_one("#leaderboard-groups", VerticalScroll)
         body.remove_children()
@@ -78,6 +112,17 @@ class LeaderboardPane(Vertical):
             )
         summary.update(text(*parts))
         widgets: list = []
+        left = [self._rows(g) for g in groups]
+        bar = self.query_one(FilterBar)
+        bar.show_count(
+            count_note(
+                sum(map(len, left)),
+                sum(len(g.rows) for g in groups),
+                "rows",
+                bar.filter_query,
+                ["complete", "provisional", "incomplete"],
+            )
+        )
         if problems:
             table = LeaderboardTable(classes="leaderboard-table", cursor_type="row", zebra_stripes=True)
             table.add_columns("file", "where", "field", "message")
@@ -90,7 +135,7 @@ class LeaderboardPane(Vertical):
             table = LeaderboardTable(classes="leaderboard-table -titled", cursor_type="row", zebra_stripes=True)
             table.border_title = Content(plain(g.title))  # Content: names are not read as markup
             table.add_columns(*g.header)
-            for j, (row, key) in enumerate(zip(g.rows, g.keys, strict=True)):
+            for j, row, key in left[i]:
                 row_key = f"{i}:{j}"
                 self.keys[row_key] = key
                 table.add_row(*cells(*row), key=row_key)

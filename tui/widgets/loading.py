@@ -7,8 +7,13 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import LoadingIndicator
 
-# the keys of a pane whose table sorts by a column (its actions sort_next and sort_reverse)
-SORT_BINDINGS = [Binding("s", "sort_next", "Sort column"), Binding("S", "sort_reverse", "Reverse sort")]
+# the keys of a pane whose table sorts by a column (its actions sort_pick, the sort picker of
+# tui/screens/sort_picker.py, and sort_reverse); an explicit sort puts the cursor on the first row
+SORT_BINDINGS = [Binding("s", "sort_pick", "Sort by…"), Binding("S", "sort_reverse", "Reverse sort")]
+# "/" opens the pane's filter bar (tui/widgets/filter_bar.py). A priority binding: it runs before the keys
+# after it are routed, so a fast burst ("/model-01") lands in the bar; the pane's check_action turns it off
+# while an Input has the keyboard (a "/" typed in a filter)
+FILTER_BINDING = Binding("slash", "filter", "Filter", priority=True)
 
 
 class RunLoadingIndicator(LoadingIndicator):

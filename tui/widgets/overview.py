@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import partial
 
 from rich.text import Text
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -15,7 +16,8 @@ from textual_plotext import PlotextPlot
 from scoring.vocab import STATUS_ORDER
 
 from ..charts import draw_overview, redraw
-from ..messages import DrillDown, ModelOrder, ModelSelected
+from ..find import count_note, filtered, sort_choice
+from ..messages import DrillDown, ModelOrder, ModelSelected, WorstComputed
 from ..textual_ext.data_table import SteadyDataTable
 from ..views import (
     OVERVIEW_COLUMNS,
@@ -30,7 +32,8 @@ from ..views import (
     top_line,
 )
 from .chart_plot import ChartPlot
-from .loading import SORT_BINDINGS, ShowsRun
+from .filter_bar import FilterBar, FiltersRows
+from .loading import FILTER_BINDING, SORT_BINDINGS, ShowsRun
 
 FILL_CHUNK = 200  # rows added to the table per turn of the event loop
 TURN_S = 0.005  # a timer, not call_later: the messages of one widget are handled back to back, keys wait
@@ -39,17 +42,32 @@ TURN_S = 0.005  # a timer, not call_later: the messages of one widget are handle
 class OverviewTable(SteadyDataTable):
     """The Overview's table: Enter opens the model's instances (shown in the footer)."""
 
-    BINDINGS = [Binding("enter", "select_cursor", "Instances"), Binding("k", "passk", "pass^k")]
+    BINDINGS = [
+        Binding("enter", "select_cursor", "Instances"),
+        Binding("k", "passk", "pass^k"),
+        Binding("w", "worst", "Worst instances"),
+    ]
+
+    def cursor_model(self) -> str | None:
+        if not self.row_count:
+            return None
+        return self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
 
     def action_passk(self) -> None:
-        if self.row_count:
-            model = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
-            assert model is not None  # every row is added with its model as key
+        model = self.cursor_model()
+        if model is not None:
             self.post_message(DrillDown("passk", model))
 
+    def action_worst(self) -> None:
+        """The model's worst instances across its solver tasks (tui/screens/worst.py)."""
+        model = self.cursor_model()
+        if model is not None:
+            self.query_ancestor(OverviewPane).worst(model)
 
-class OverviewPane(ShowsRun, Vertical):
+
+class OverviewPane(FiltersRows, ShowsRun, Vertical):
     BINDINGS = [
+        FILTER_BINDING,
         *SORT_BINDINGS,
         Binding("c", "app.copy_table('markdown')", "Copy Markdown"),
         Binding("C", "app.copy_table('latex')", "Copy LaTeX"),
@@ -65,6 +83,7 @@ class OverviewPane(ShowsRun, Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static("Loading the run…", id="overview-summary", markup=False)
+        yield FilterBar(id="overview-filter")
         table = OverviewTable(id="overview-table", cursor_type="row", zebra_stripes=True)
         yield table
         yield ChartPlot(id="overview-chart")
@@ -106,8 +125,13 @@ class OverviewPane(ShowsRun, Vertical):
         """Models in the table's current order."""
         return [r.model for r in sort_rows(self.rows, self.sort_column, self.sort_reverse)]
 
+    def shown(self) -> list[OverviewRow]:
+        """The rows the table holds: in the table's order, those the filter (``/``) leaves."""
+        rows = sort_rows(self.rows, self.sort_column, self.sort_reverse)
+        return filtered(rows, self.query_one(FilterBar).filter_query, lambda r: r.model, lambda r: r.status)
+
     def top_model(self) -> str | None:
-        models = self.order()
+        models = [r.model for r in self.shown()] or self.order()
         return models[0] if models else None
 
     def follow(self, model: str) -> None:
@@ -125,7 +149,8 @@ class OverviewPane(ShowsRun, Vertical):
         for i, label in enumerate(self._labels()):
             table.add_column(label, key=str(i))
         self._model_of = {}
-        rows = sort_rows(self.rows, self.sort_column, self.sort_reverse)
+        rows = self.shown()
+        self._count(len(rows))
         self._filling = token = object()
         self._add_rows(table, rows[:FILL_CHUNK])
         if len(rows) <= FILL_CHUNK:
@@ -158,14 +183,32 @@ class OverviewPane(ShowsRun, Vertical):
         arrow = "▼" if self.sort_reverse else "▲"
         return [label + (f" {arrow}" if i == self.sort_column else "") for i, label in enumerate(OVERVIEW_COLUMNS)]
 
+    def _count(self, shown: int) -> None:
+        bar = self.query_one(FilterBar)
+        bar.show_count(count_note(shown, len(self.rows), "models", bar.filter_query, list(STATUS_ORDER)))
+
+    @on(FilterBar.Changed)
+    def _filter_changed(self, event: FilterBar.Changed) -> None:
+        """A new filter: the table made again from the rows it leaves, the cursor kept on its model
+        when the filter leaves it (a burst of keys is one filter: FilterBar's pause)."""
+        event.stop()
+        if self.document is not None:
+            self._fill()
+
+    @on(FilterBar.Done)
+    def _filter_done(self, event: FilterBar.Done) -> None:
+        event.stop()
+        self.query_one(DataTable).focus()
+
     def _resort(self) -> None:
-        """A new sort: the rows the table holds put in the new order (DataTable.sort), not made again
-        (a refill formats and measures every cell: about a second at 2,000 models)."""
+        """A new sort, asked for (s, S, a header): the rows the table holds put in the new order
+        (DataTable.sort), not made again (a refill formats and measures every cell: about a second at
+        2,000 models), and the cursor on the first row."""
         table = self.query_one(DataTable)
         if not table.row_count or self._filling is not None:
-            self._fill()
+            self._fill(self._first_model())
             return
-        current = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        current = self._first_model()
         for i, label in enumerate(self._labels()):
             column = table.columns[ColumnKey(str(i))]
             column.label = Text(label)
@@ -175,10 +218,17 @@ class OverviewPane(ShowsRun, Vertical):
         table.sort("0", key=lambda cell: position[model_of[id(cell)]])
         self._ordered(table, current)
 
+    def _first_model(self) -> str | None:
+        shown = self.shown()
+        return shown[0].model if shown else None
+
     def _ordered(self, table: DataTable, current: str | None) -> None:
         """After a fill or a sort: the cursor on ``current`` (else the top row), the order announced, the chart."""
         if current is not None and current in table.rows:
-            table.move_cursor(row=table.get_row_index(current))
+            row = table.get_row_index(current)
+            table.move_cursor(row=row, scroll=False)
+            # the cursor's row in the middle of the view (a reload kept it there; a sort put it on top)
+            table.scroll_to(y=max(row - table.scrollable_content_region.height // 2, 0), animate=False)
         else:
             table.move_cursor(row=0)
         self.post_message(ModelOrder(self.order()))
@@ -203,16 +253,17 @@ class OverviewPane(ShowsRun, Vertical):
         )
 
     def sort_by(self, column: int) -> None:
-        if column == self.sort_column:
-            self.sort_reverse = not self.sort_reverse
-        else:
-            self.sort_column, self.sort_reverse = column, column >= 2 and column != RANK_COLUMN
+        """Sort by a column in its natural direction (numbers high first, names and ranks low first); the
+        current column again reverses."""
+        natural = column >= 2 and column != RANK_COLUMN
+        self.sort_column, self.sort_reverse = sort_choice(column, self.sort_column, self.sort_reverse, natural)
         self._resort()
 
-    def action_sort_next(self) -> None:
-        self.sort_column = (self.sort_column + 1) % len(OVERVIEW_COLUMNS)
-        self.sort_reverse = self.sort_column >= 2 and self.sort_column != RANK_COLUMN
-        self._resort()
+    def action_sort_pick(self) -> None:
+        from ..screens.sort_picker import SortPicker
+
+        picker = SortPicker("the models", OVERVIEW_COLUMNS, self.sort_column, self.sort_reverse)
+        self.app.push_screen(picker, lambda column: self.sort_by(column) if column is not None else None)
 
     def action_sort_reverse(self) -> None:
         self.sort_reverse = not self.sort_reverse
@@ -231,3 +282,41 @@ class OverviewPane(ShowsRun, Vertical):
         event.stop()
         if event.row_key is not None and event.row_key.value is not None:
             self.post_message(DrillDown("instances", event.row_key.value))
+
+    # --- where does the model fail: its worst instances (tui/screens/worst.py) -------------------
+    def worst(self, model: str) -> None:
+        state = getattr(self.app, "state", None)
+        if state is None or model not in state.document["models"]:
+            return
+        self._worst_worker(state, model)
+
+    @work(thread=True, exclusive=True, group="worst", description="a model's worst instances")
+    def _worst_worker(self, state, model: str) -> None:
+        from ..find import worst_instances
+        from ..state import STATUS_CODES
+
+        rows, total, attempts = worst_instances(state.columns, model, STATUS_CODES)
+        self.post_message(WorstComputed(model, rows, total, attempts))
+
+    @on(WorstComputed)
+    def _worst_computed(self, message: WorstComputed) -> None:
+        from ..screens.worst import WorstScreen
+        from ..views import plain
+
+        message.stop()
+        if self.document is None or message.model not in self.document["models"]:
+            return
+        if not message.rows:
+            self.app.notify(
+                f"{plain(message.model)} has no instances to list: no solver attempt of it was re-scored from "
+                "records (the run has no records/ folder, or none of its solver attempts is adopted and valid).",
+                severity="warning",
+                markup=False,
+            )
+            return
+
+        def chosen(row) -> None:
+            if row is not None:
+                self.post_message(DrillDown("instances", message.model, row.item, row.attempt, row.instance))
+
+        self.app.push_screen(WorstScreen(message.model, message.rows, message.total, message.attempts), chosen)

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
 from ..charts import INDEX_COLOR, draw_passk, redraw
+from ..find import count_note, filtered, sort_choice
 from ..textual_ext.data_table import SteadyDataTable
 from ..views import cells, cost_text, fmt, plain, tau2_columns, tau2_meta_line, tau2_sorted, tau2_task_rows
 from .chart_plot import ChartPlot
-from .loading import SORT_BINDINGS
+from .filter_bar import FilterBar, FiltersRows
+from .loading import FILTER_BINDING, SORT_BINDINGS
 
 NO_FILE = (
     "No tau2-bench results open. Start the dashboard with --tau2 RESULTS_JSON (a results.json of "
@@ -20,11 +23,18 @@ NO_FILE = (
 )
 
 
-class Tau2Pane(VerticalScroll):
-    BINDINGS = [*SORT_BINDINGS]
+class Tau2Pane(FiltersRows, VerticalScroll):
+    """``/`` filters the tasks by id, and by termination reason as their status."""
 
-    def action_sort_next(self) -> None:
-        self.sort_by(None)
+    BINDINGS = [FILTER_BINDING, *SORT_BINDINGS]
+
+    def action_sort_pick(self) -> None:
+        from ..screens.sort_picker import SortPicker
+
+        if self.metrics is None:
+            return
+        picker = SortPicker("the tasks", tau2_columns(self.metrics), self.sort_column, self.sort_reverse)
+        self.app.push_screen(picker, lambda column: self.sort_by(column) if column is not None else None)
 
     def action_sort_reverse(self) -> None:
         self.sort_by(-1)
@@ -38,6 +48,7 @@ class Tau2Pane(VerticalScroll):
 
     def compose(self) -> ComposeResult:
         yield Static("Loading the tau2-bench results…", id="tau2-summary", markup=False)
+        yield FilterBar("filter tasks: id, or status:TERMINATION_REASON", id="tau2-filter")
         with Horizontal(id="tau2-body"):
             yield SteadyDataTable(id="tau2-tasks", cursor_type="row", zebra_stripes=True)
         yield Static("", id="tau2-task-detail", markup=False)
@@ -114,12 +125,22 @@ class Tau2Pane(VerticalScroll):
         redraw(plot, lambda plt: draw_passk(plt, series, {"●": INDEX_COLOR}, "trial per task", plot.size.width or 80))
 
     # --- the per-task table: sortable, the cursor kept on its task ---------------------------
-    def _tasks(self) -> None:
+    def _tasks(self, top: bool = False) -> None:
+        """The per-task table: the tasks the filter leaves in the sort's order, the cursor on the first row
+        (``top``: a sort asked for) or kept on its task."""
         m = self.metrics
         assert m is not None  # called by show and sort_by, once a file was read
         tasks = self.query_one("#tau2-tasks", DataTable)
         current = tasks.coordinate_to_cell_key(tasks.cursor_coordinate).row_key.value if tasks.row_count else None
-        ordered = tau2_sorted(m, self.sort_column, self.sort_reverse)
+        bar = self.query_one(FilterBar)
+        reasons = sorted({r for t in m["tasks"] for r in t["termination_reasons"]})
+        ordered = filtered(
+            tau2_sorted(m, self.sort_column, self.sort_reverse),
+            bar.filter_query,
+            lambda t: str(t["task_id"]),
+            lambda t: list(t["termination_reasons"]),
+        )
+        bar.show_count(count_note(len(ordered), len(m["tasks"]), "tasks", bar.filter_query, reasons))
         _, rows = tau2_task_rows(m, ordered)
         tasks.clear(columns=True)
         arrow = " ▼" if self.sort_reverse else " ▲"
@@ -127,23 +148,32 @@ class Tau2Pane(VerticalScroll):
             tasks.add_column(name + (arrow if i == self.sort_column else ""), key=str(i))
         for t, r in zip(ordered, rows, strict=True):
             tasks.add_row(*cells(*r), key=str(t["task_id"]))
-        if current is not None and current in tasks.rows:
+        if not top and current is not None and current in tasks.rows:
             tasks.move_cursor(row=tasks.get_row_index(current))
+        else:
+            tasks.move_cursor(row=0)
 
-    def sort_by(self, column: int | None) -> None:
-        """Sort by a column (None: the next one; -1: reverse the current one; the same again: reverse)."""
+    def sort_by(self, column: int) -> None:
+        """Sort by a column (-1: reverse the current one; the current one again: reverse); the cursor
+        goes to the first row."""
         if self.metrics is None:
             return
-        n = len(tau2_columns(self.metrics))
         if column == -1:
             self.sort_reverse = not self.sort_reverse
-        elif column is None:
-            self.sort_column, self.sort_reverse = (self.sort_column + 1) % n, False
-        elif column == self.sort_column:
-            self.sort_reverse = not self.sort_reverse
         else:
-            self.sort_column, self.sort_reverse = column, False
-        self._tasks()
+            self.sort_column, self.sort_reverse = sort_choice(column, self.sort_column, self.sort_reverse, False)
+        self._tasks(top=True)
+
+    @on(FilterBar.Changed)
+    def _filter_changed(self, event: FilterBar.Changed) -> None:
+        event.stop()
+        if self.metrics is not None:
+            self._tasks()
+
+    @on(FilterBar.Done)
+    def _filter_done(self, event: FilterBar.Done) -> None:
+        event.stop()
+        self.query_one("#tau2-tasks", DataTable).focus()
 
     def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
         if event.data_table.id == "tau2-tasks":

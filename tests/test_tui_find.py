@@ -1,0 +1,406 @@
+"""Find and order in the dashboard (docs/dashboard.md#find-and-order): `/` filters every table by name
+and status, typed as fast as a paste; `s` sorts through a picker and puts the cursor on the first row; a
+reload keeps the cursor on its model; `w` lists a model's worst instances and Enter opens one in
+Instances; Compare's B starts as A's neighbour in the Overview's order. On the demo, on a 60-model run
+with records and on a 2,000-model run, at 80×24 and 200×50."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from textual import events
+from textual.widgets import DataTable, Input, Select, Static
+
+from tests.support.dashboard import row_at, settle, wait_until
+from tui.app import create_app
+from tui.screens.sort_picker import SortPicker
+from tui.screens.worst import WorstScreen
+from tui.state import STATUS_CODES, DashboardConfig
+from tui.widgets.compare import ComparePane
+from tui.widgets.filter_bar import FilterBar
+from tui.widgets.instance_table import InstanceTable
+from tui.widgets.instances import InstancesPane
+
+SIZES = {"80x24": (80, 24), "200x50": (200, 50)}
+TAU2 = Path(__file__).resolve().parent / "data" / "tau2" / "derived" / "derived_C_edge_4x5.json"
+KEY_NAMES = {"/": "slash", ":": "colon", "-": "minus", " ": "space", ",": "comma", "_": "underscore"}
+
+
+def burst(app, typed: str) -> None:
+    """Keys sent as a terminal sends a paste or a fast typist's keys: all at once, no pause between."""
+    for char in typed:
+        event = events.Key(KEY_NAMES.get(char, char), char)
+        event.set_sender(app)
+        app._driver.send_message(event)
+
+
+def rows(table: DataTable, column: int = 0) -> list[str]:
+    return [row_at(table, i)[column] for i in range(table.row_count)]
+
+
+def cursor_key(table: DataTable):
+    return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+
+
+def bar_count(app, selector: str) -> str:
+    return str(app.main.query_one(f"{selector} .filter-count", Static).render())
+
+
+async def overview(pilot) -> DataTable:
+    await settle(pilot)
+    table = pilot.app.main.query_one("#overview-table", DataTable)
+    table.focus()
+    await pilot.pause()
+    return table
+
+
+# --- `/` in the Overview -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_slash_filters_the_overview_by_name_and_by_status(size):
+    app = create_app()
+    async with app.run_test(size=SIZES[size]) as pilot:
+        table = await overview(pilot)
+        models = app.state.document["models"]
+        burst(app, "/BOR")
+        await wait_until(pilot, lambda: rows(table) == ["borealis-8x22b"], lambda: f"rows {rows(table)}")
+        assert bar_count(app, "#overview-filter") == "1 of 3 models"
+        assert app.selected_model == "borealis-8x22b"  # the cursor on the only row left selects it
+        await pilot.press("escape")  # clears the filter, the table takes the keyboard again
+        await wait_until(pilot, lambda: table.row_count == 3, "every model back")
+        assert app.focused is table and not app.main.query_one(FilterBar).has_class("-open")
+        burst(app, "/status:inc")
+        incomplete = [m for m, v in models.items() if v["status"] == "incomplete"]
+        assert incomplete  # the demo has one
+        await wait_until(pilot, lambda: rows(table) == incomplete, lambda: f"rows {rows(table)}")
+        await pilot.press("enter")  # keeps the filter; the table has the keyboard
+        await pilot.pause()
+        assert app.focused is table and rows(table) == incomplete
+        assert bar_count(app, "#overview-filter") == f"{len(incomplete)} of 3 models"
+        assert app.main.query_one(FilterBar).has_class("-open")  # shown while a filter is on
+
+
+async def test_a_reload_keeps_the_cursor_on_its_model_and_the_filter():
+    app = create_app()
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        table = await overview(pilot)
+        await pilot.press("down")
+        await pilot.pause()
+        chosen = cursor_key(table)
+        assert table.cursor_row == 1
+        await pilot.press("r")
+        await settle(pilot)
+        await wait_until(pilot, lambda: cursor_key(table) == chosen, "the cursor on its model after the reload")
+        burst(app, "/-")
+        await wait_until(pilot, lambda: app.main.query_one(FilterBar).applied == "-", "the filter applied")
+        await pilot.press("enter")
+        shown = rows(table)
+        table.move_cursor(row=shown.index("cirrus-mini"))
+        await pilot.pause()
+        await pilot.press("r")
+        await settle(pilot)
+        await wait_until(pilot, lambda: cursor_key(table) == "cirrus-mini", "the cursor on its model")
+        assert rows(table) == shown and app.main.query_one(FilterBar).applied == "-"
+
+
+# --- `s`: the sort picker -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_sort_picker_sorts_by_the_column_chosen_and_puts_the_cursor_on_row_one(size):
+    app = create_app()
+    async with app.run_test(size=SIZES[size]) as pilot:
+        table = await overview(pilot)
+        await pilot.press("down", "down")
+        await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(app.screen, SortPicker), "the sort picker")
+        await pilot.press("home", "enter")  # the first column: Model
+        await wait_until(pilot, lambda: not isinstance(app.screen, SortPicker), "the picker closed")
+        await pilot.pause()
+        names = sorted(app.state.document["models"])
+        assert rows(table) == names and table.cursor_row == 0
+        await pilot.press("S")
+        await pilot.pause()
+        assert rows(table) == names[::-1] and table.cursor_row == 0
+        await pilot.press("down", "s")  # the current column again: reversed
+        await wait_until(pilot, lambda: isinstance(app.screen, SortPicker), "the sort picker")
+        await pilot.press("home", "enter")
+        await wait_until(pilot, lambda: not isinstance(app.screen, SortPicker), "the picker closed")
+        await pilot.pause()
+        assert rows(table) == names and table.cursor_row == 0
+
+
+async def test_an_explicit_sort_of_the_instances_puts_the_cursor_on_row_one():
+    app = create_app()
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        pane = app.main.query_one(InstancesPane)
+        table = app.main.query_one(InstanceTable)
+        table.focus()
+        await pilot.press(*["down"] * 8)
+        assert table.cursor == 8
+        await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(app.screen, SortPicker), "the sort picker")
+        await pilot.press("end", "enter")  # the last column: phi, ascending (the failures first)
+        await settle(pilot)
+        assert app.main.query_one("#instances-sort", Select).value == "phi:0"
+        assert table.cursor == 0 and table.scroll_offset.y == 0
+        phi = pane.columns.phi[table.order]
+        assert phi[0] == phi.min()
+
+
+# --- `w`: where does the model fail ---------------------------------------------------------------
+
+
+def worst_oracle(state, model: str) -> list[tuple[str, str, str, float]]:
+    """Every instance of the model's re-scored attempts, sorted here by Phi, task, attempt, position."""
+    out = []
+    for (m, item, attempt), cols in state.columns.items():
+        if m == model:
+            for i in range(len(cols)):
+                out.append((float(cols.phi[i]), item, attempt, i, cols.name(i)))
+    out.sort()
+    return [(item, attempt, name, phi) for phi, item, attempt, _, name in out]
+
+
+async def open_worst(pilot, model: str) -> WorstScreen:
+    app = pilot.app
+    table = await overview(pilot)
+    table.move_cursor(row=table.get_row_index(model))
+    await pilot.pause()
+    await pilot.press("w")
+    await wait_until(pilot, lambda: isinstance(app.screen, WorstScreen), "the worst instances")
+    await pilot.pause()
+    return app.screen
+
+
+async def enter_on_worst_row(pilot, screen: WorstScreen, row: int) -> tuple[str, str, str]:
+    chosen = screen.rows[row]
+    table = screen.query_one(DataTable)
+    table.move_cursor(row=row)
+    await pilot.press("enter")
+    await settle(pilot)
+    return chosen.item, chosen.attempt, chosen.instance
+
+
+async def in_instances(pilot, model: str, target: tuple[str, str, str]) -> None:
+    """Instances shows the target's task and attempt, the cursor on its instance and in view."""
+    app = pilot.app
+    pane = app.main.query_one(InstancesPane)
+    table = app.main.query_one(InstanceTable)
+
+    def there() -> bool:
+        return (
+            pane.key == (model, target[0], target[1])
+            and pane.columns is not None
+            and table.current_row() is not None
+            and pane.columns.name(table.current_row()) == target[2]
+        )
+
+    await wait_until(pilot, there, lambda: f"Instances shows {pane.key}, row {table.cursor}")
+    await pilot.pause()
+    assert app.main.query_one("TabbedContent").active == "instances"
+    assert app.main.query_one("#instances-task", Select).value == target[0]
+    assert app.main.query_one("#instances-attempt", Select).value == target[1]
+    height = table.scrollable_content_region.height
+    assert table.scroll_offset.y <= table.cursor < table.scroll_offset.y + height  # on screen
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_w_lists_the_worst_instances_across_tasks_and_enter_opens_one(size):
+    app = create_app()
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        model = "borealis-8x22b"
+        screen = await open_worst(pilot, model)
+        expected = worst_oracle(app.state, model)
+        table = screen.query_one(DataTable)
+        shown = [(r[0], r[1], r[2], float(r[3])) for r in (row_at(table, i) for i in range(table.row_count))]
+        assert [s[:3] for s in shown] == [e[:3] for e in expected]
+        assert all(math.isclose(s[3], round(e[3], 4), abs_tol=1e-9) for s, e in zip(shown, expected, strict=True))
+        assert len({item for item, *_ in shown}) > 1  # across the solver tasks
+        assert {row_at(table, i)[5] for i in range(table.row_count)} <= set(STATUS_CODES)
+        # a row of a task other than the one Instances opens first, far down its list by name
+        first_task = app.state.solver_items()[0]
+        row = next(i for i, r in enumerate(screen.rows) if r.item != first_task and r.instance[-2:] > "10")
+        target = await enter_on_worst_row(pilot, screen, row)
+        await in_instances(pilot, model, target)
+
+
+async def test_w_on_a_60_model_run_opens_the_worst_instance_of_a_model_of_three_attempts(tmp_path):
+    from tests.bench.synth import write_run
+
+    write_run(tmp_path / "run60", models=60, attempts=3, seed=1)
+    app = create_app(DashboardConfig(run_dir=str(tmp_path / "run60")))
+    async with app.run_test(size=SIZES["200x50"]) as pilot:
+        await settle(pilot)
+        model = sorted(app.state.document["models"])[7]
+        screen = await open_worst(pilot, model)
+        expected = worst_oracle(app.state, model)
+        assert [r.instance for r in screen.rows] == [e[2] for e in expected[: len(screen.rows)]]
+        assert len({r.attempt for r in screen.rows}) > 1
+        row = next(i for i, r in enumerate(screen.rows) if r.attempt != "1")
+        target = await enter_on_worst_row(pilot, screen, row)
+        await in_instances(pilot, model, target)
+
+
+async def test_w_without_records_says_why_there_is_nothing_to_list(tmp_path):
+    from tests.bench.synth import write_cohort
+
+    made = write_cohort(tmp_path, models=12)
+    app = create_app(DashboardConfig(run_dir=made["run"], benchmark=made["benchmark"]))
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        await overview(pilot)
+        await pilot.press("w")
+        await wait_until(
+            pilot,
+            lambda: any("re-scored from records" in str(n.message) for n in app._notifications),
+            "the notification",
+        )
+        assert not isinstance(app.screen, WorstScreen)
+
+
+# --- Compare: B next to A, pickers narrowed by typed text ----------------------------------------
+
+
+def pair(app) -> tuple:
+    return (app.main.query_one("#compare-a", Select).value, app.main.query_one("#compare-b", Select).value)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_compare_b_is_the_model_next_to_a_in_the_overviews_order(size):
+    app = create_app()
+    async with app.run_test(size=SIZES[size]) as pilot:
+        table = await overview(pilot)
+        order = rows(table)
+        assert pair(app) == (order[0], order[1])
+        table.move_cursor(row=1)
+        await wait_until(pilot, lambda: pair(app) == (order[1], order[2]), lambda: f"the pair {pair(app)}")
+        table.move_cursor(row=2)  # the last model: B is the one above it
+        await wait_until(pilot, lambda: pair(app) == (order[2], order[1]), lambda: f"the pair {pair(app)}")
+        await pilot.press("5")
+        await settle(pilot)
+        app.main.query_one("#compare-b", Select).value = order[0]  # picked: B stays
+        await settle(pilot)
+        await pilot.press("1")
+        table.focus()
+        table.move_cursor(row=1)
+        await wait_until(pilot, lambda: pair(app) == (order[1], order[0]), lambda: f"the pair {pair(app)}")
+
+
+async def test_compare_of_60_models_starts_with_the_runner_up_and_typed_text_narrows_the_pickers(tmp_path):
+    from tests.bench.synth import write_run
+
+    write_run(tmp_path / "run60", models=60, attempts=1, seed=1)
+    app = create_app(DashboardConfig(run_dir=str(tmp_path / "run60")))
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        table = await overview(pilot)
+        order = rows(table)
+        assert pair(app) == (order[0], order[1]) and order[1] != sorted(order)[0]
+        await pilot.press("5")
+        await settle(pilot)
+        wanted = order[30]
+        burst(app, "/" + wanted[-3:])
+        pane = app.main.query_one(ComparePane)
+        await wait_until(pilot, lambda: pane.query_one(FilterBar).applied == wanted[-3:], "the filter applied")
+        offered = pane._offered["compare-b"]
+        assert wanted in offered and set(offered) <= {*order[:2], *[m for m in order if wanted[-3:] in m]}
+        assert bar_count(app, "#compare-filter").endswith("of 60 models in the pickers")
+        app.main.query_one("#compare-b", Select).value = wanted
+        await settle(pilot)
+        assert pair(app) == (order[0], wanted)
+
+
+# --- the other tables ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_slash_filters_coverage_models_and_issues(size):
+    app = create_app()
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        grid = app.main.query_one("#coverage-grid", DataTable)
+        issues = app.main.query_one("#issues-table", DataTable)
+        every = rows(issues)
+        burst(app, "/cirrus")
+        await wait_until(pilot, lambda: len(grid.columns) == 2, lambda: f"{len(grid.columns)} columns")
+        assert [str(c.label) for c in grid.columns.values()][1] == "cirrus-mini"
+        assert set(rows(issues)) == {"cirrus-mini"} and len(every) > issues.row_count
+        assert bar_count(app, "#coverage-filter") == "1 of 3 models"
+
+
+async def test_slash_filters_the_leaderboard_rows():
+    app = create_app()
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        await settle(pilot)
+        await pilot.press("8")
+        await settle(pilot)
+        burst(app, "/status:complete")
+        complete = [m for m, v in app.state.document["models"].items() if v["status"] == "complete"]
+
+        def models() -> list[str]:
+            return [
+                row_at(t, i)[1]
+                for t in app.main.query(".leaderboard-table").results(DataTable)
+                for i in range(t.row_count)
+            ]
+
+        await wait_until(pilot, lambda: models() == complete, lambda: f"rows {models()}")
+        assert bar_count(app, "#leaderboard-filter") == f"{len(complete)} of 3 rows"
+
+
+@pytest.mark.skipif(not TAU2.is_file(), reason="tests/data/tau2 is missing")
+@pytest.mark.parametrize("size", SIZES)
+async def test_slash_filters_the_tau2_tasks_by_id_and_termination_reason(size):
+    import json
+
+    app = create_app(DashboardConfig(tau2=str(TAU2)))
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        tasks = app.main.query_one("#tau2-tasks", DataTable)
+        metrics = app.tau2_metrics
+        reason = sorted({r for t in metrics["tasks"] for r in t["termination_reasons"]})[-1]
+        with_reason = [str(t["task_id"]) for t in metrics["tasks"] if reason in t["termination_reasons"]]
+        assert 0 < len(with_reason) < len(metrics["tasks"]), json.dumps(metrics["tasks"])[:300]
+        tasks.focus()
+        burst(app, f"/status:{reason}")
+
+        def ids() -> list[str]:
+            return sorted(key.value for key in tasks.rows)
+
+        await wait_until(pilot, lambda: ids() == sorted(with_reason), lambda: f"rows {ids()}")
+        assert bar_count(app, "#tau2-filter") == f"{len(with_reason)} of {len(metrics['tasks'])} tasks"
+
+
+# --- 2,000 models: a burst of keys, one answer -----------------------------------------------------
+
+
+async def test_a_filter_typed_fast_over_2000_models(tmp_path):
+    from tests.bench.synth import write_cohort
+
+    made = write_cohort(tmp_path, models=2000)
+    app = create_app(DashboardConfig(run_dir=made["run"], benchmark=made["benchmark"]))
+    async with app.run_test(size=SIZES["200x50"]) as pilot:
+        table = await overview(pilot)
+        await wait_until(
+            pilot,
+            lambda: table.row_count == 2000 and pilot.app.main.query_one("#overview-table").row_count == 2000,
+            "every row",
+        )
+        burst(app, "/model-0012")
+        wanted = {m for m in app.state.document["models"] if "model-0012" in m}
+        assert len(wanted) == 100
+        bar = app.main.query_one("#overview-filter", FilterBar)
+        await wait_until(pilot, lambda: set(rows(table)) == wanted, lambda: f"{table.row_count} rows")
+        assert app.main.query_one("#overview-filter Input", Input).value == "model-0012"
+        assert bar_count(app, "#overview-filter") == "100 of 2,000 models"
+        assert bar.applied == "model-0012"
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: table.row_count == 2000, lambda: f"{table.row_count} rows")
