@@ -87,6 +87,19 @@ def test_many_models_tab_snapshot(snap_compare, many_models, monkeypatch, tab, s
     assert snap_compare(app, terminal_size=SIZES[size], run_before=press_and_settle(TAB_KEYS[tab]))
 
 
+@pytest.mark.parametrize("size", ["80x24", "200x50"])
+def test_filtered_overview_snapshot(snap_compare, size):
+    """`/` and a status typed: the filter bar, its count and the rows it leaves."""
+    keys = ("slash", *"status", "colon", *"inc")
+    assert snap_compare(create_app(), terminal_size=SIZES[size], run_before=press_and_settle(*keys))
+
+
+@pytest.mark.parametrize("size", ["80x24", "200x50"])
+def test_worst_instances_snapshot(snap_compare, size):
+    """`w` in the Overview: the selected model's worst instances across its solver tasks."""
+    assert snap_compare(create_app(), terminal_size=SIZES[size], run_before=press_and_settle("down", "w"))
+
+
 @pytest.mark.parametrize("size", ["80x24", "120x40"])
 def test_help_snapshot(snap_compare, size):
     assert snap_compare(create_app(), terminal_size=SIZES[size], run_before=press_and_settle("question_mark"))

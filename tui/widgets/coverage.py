@@ -94,8 +94,8 @@ class CoveragePane(FiltersRows, ShowsRun, VerticalScroll):
         self._cells: tuple[list[str], dict] = ([], {})  # the items and per model its glyphs (views.coverage_grid)
 
     def compose(self) -> ComposeResult:
-        yield Static(legend_text(), id="coverage-legend", markup=False)
         yield FilterBar("filter models: name, or status:incomplete (issues: also task)", id="coverage-filter")
+        yield Static(legend_text(), id="coverage-legend", markup=False)
         yield CoverageGrid(id="coverage-grid", cursor_type="cell", fixed_columns=1)
         yield Static("Issues and ignored rows", id="issues-title", classes="section-title", markup=False)
         yield IssuesTable(id="issues-table", cursor_type="row", zebra_stripes=True)
