@@ -64,8 +64,48 @@ def cells(*values) -> list[Text]:
     return [v if isinstance(v, Text) else Text(plain(v)) for v in values]
 
 
-def fmt(x: float | None, digits: int = 4) -> str:
+# --- number conventions: one format per quantity, in every tab (docs/dashboard.md#numbers) ---------------------
+# The command line's tables (scoring.reports.table) write the same: the index and differences of it 2 decimals,
+# track means, pass^k and rewards 3, ``x ± h`` with a space each side.
+INDEX_DIGITS = 2  # index points, their half-widths and differences
+MEAN_DIGITS = 3  # track means, pass^k, Phi-like scores in [0, 1] (C may exceed 1), tau2 rewards
+SIGNIFICANT = 4  # objective values (A, mu, s, scale), whose size depends on the task
+PM = " ± "
+
+
+def fmt(x: float | None, digits: int = MEAN_DIGITS) -> str:
+    """A number with ``digits`` decimals; — for null."""
     return DASH if x is None else f"{x:.{digits}f}"
+
+
+def fmt_pm(x: float | None, pm: float | None, digits: int) -> str:
+    """``x ± h`` (the 95% half-width), ``x`` alone without an interval, — for null."""
+    if x is None:
+        return DASH
+    return f"{x:.{digits}f}" + (f"{PM}{pm:.{digits}f}" if pm is not None else "")
+
+
+def fmt_sig(x: float | None, digits: int = SIGNIFICANT) -> str:
+    """An objective value with ``digits`` significant digits, written out (47560, 479.1, 0.07830) from 10^-3 to
+    below 10^9, in e-notation outside (1.235e+13); — for null or NaN."""
+    import math
+
+    if x is None or math.isnan(x):
+        return DASH
+    if x == 0 or math.isinf(x):
+        return f"{x:g}"
+    magnitude = math.floor(math.log10(abs(x)))
+    if -3 <= magnitude < 9:
+        rounded = float(f"{x:.{digits - 1}e}")  # rounding may carry to the next power (9999.7 -> 1.000e4)
+        magnitude = math.floor(math.log10(abs(rounded)))
+        if magnitude < 9:
+            return f"{rounded:.{max(digits - 1 - magnitude, 0)}f}"
+    return f"{x:.{digits - 1}e}"
+
+
+def fmt_cost(cost: float | None) -> str:
+    """tau2's agent cost in US dollars (what tau2-bench records): $0.0471; — for null."""
+    return DASH if cost is None else f"${cost:.4f}"
 
 
 def half_width(ci: dict | None) -> float | None:
@@ -74,10 +114,35 @@ def half_width(ci: dict | None) -> float | None:
     return ci["hi"] - ci.get("mean", ci.get("value"))
 
 
-def fmt_pm(x: float | None, pm: float | None, digits: int) -> str:
-    if x is None:
-        return DASH
-    return f"{x:.{digits}f}" + (f" ±{pm:.{digits}f}" if pm is not None else "")
+# --- names: capped so that they never hide the numbers (docs/dashboard.md#names) ---------------------------------
+NAME_WIDTH = 24  # the Model column's width at most: the full name is on the line under the table
+
+
+def middle_ellipsis(name: str, width: int = NAME_WIDTH) -> str:
+    """A name shown in at most ``width`` terminal cells, escaped (``plain``): a longer one keeps its start and
+    its end with … between (``anthropic/clau…-20250929``), where model ids differ most."""
+    from rich.cells import cell_len
+
+    shown = plain(name)
+    if cell_len(shown) <= width:
+        return shown
+    width = max(width, 3)
+    head, tail = [], []
+    room = width - 1
+    chars = list(shown)
+    i, j = 0, len(chars) - 1
+    while i <= j:  # alternately from the start (which gets the extra cell) and from the end, cells counted
+        take_head = cell_len("".join(head)) <= cell_len("".join(tail))
+        c = chars[i] if take_head else chars[j]
+        if cell_len("".join(head)) + cell_len("".join(tail)) + cell_len(c) > room:
+            break
+        if take_head:
+            head.append(c)
+            i += 1
+        else:
+            tail.insert(0, c)
+            j -= 1
+    return "".join(head) + "…" + "".join(tail)
 
 
 @dataclass(frozen=True)
@@ -93,20 +158,23 @@ class OverviewRow:
     complete: dict[str, int]
     total: dict[str, int]
 
-    def cells(self) -> list[str]:
+    def cells(self, gauge: str = "") -> list[str]:
+        """The row's cells in OVERVIEW_COLUMNS order; ``gauge`` is its forest-plot cell (tui/forest.py), made
+        by the pane, which knows the scale all rows share. The name is capped (``middle_ellipsis``)."""
         out = [
-            self.model,
+            middle_ellipsis(self.model),
             self.status,
-            fmt_pm(self.index, self.index_pm, 2),
+            fmt_pm(self.index, self.index_pm, INDEX_DIGITS),
+            gauge,
             shares_text(self.shares),
             rank_label(self.rank),
         ]
         for t in TRACKS:
-            out.append(f"{fmt_pm(self.means[t], self.pms[t], 3)}  {self.complete[t]}/{self.total[t]}")
+            out.append(f"{fmt_pm(self.means[t], self.pms[t], MEAN_DIGITS)}  {self.complete[t]}/{self.total[t]}")
         return out
 
     def sort_key(self, column: int):
-        """Sort key for a column; nulls sort last in ascending order."""
+        """Sort key for a column; nulls sort last in ascending order (the interval column sorts by the index)."""
         if column == 0:
             return (0, self.model)
         if column == 1:
@@ -115,12 +183,57 @@ class OverviewRow:
             return (1, (0, 0)) if self.rank is None else (0, self.rank)
         if column == BUDGET_COLUMN:
             return (0, self.model)  # percents of four tracks have no order: by model
-        value = self.index if column == 2 else self.means[TRACKS[column - 5]]
+        value = self.index if column in (INDEX_COLUMN, GAUGE_COLUMN) else self.means[TRACKS[column - FIRST_TRACK]]
         return (1, 0.0) if value is None else (0, value)
 
+    def null_reason(self) -> str:
+        """Why the row has no index: the model is incomplete (docs/rules.md#index), or its reason otherwise."""
+        return "incomplete" if self.status == "incomplete" else "no index"
 
-OVERVIEW_COLUMNS = ["Model", "Status", "Index", "Var. budget", "Rank", *[f"{LETTERS[t]} ({t})" for t in TRACKS]]
-BUDGET_COLUMN, RANK_COLUMN = 3, 4
+
+OVERVIEW_COLUMNS = [
+    "Model",
+    "Status",
+    "Index",
+    "95% interval",
+    "Uncertainty from",
+    "Rank",
+    *[f"{LETTERS[t]} ({t})" for t in TRACKS],
+]
+INDEX_COLUMN, GAUGE_COLUMN, BUDGET_COLUMN, RANK_COLUMN, FIRST_TRACK = 2, 3, 4, 5, 6
+
+# what each column means, shown as the header's tooltip and in help (plain words; the rules in docs/rules.md)
+COLUMN_TIPS = {
+    "Model": "The model's name; a long one is shortened in the middle (…), the line under the table gives it in full.",
+    "Status": "complete: every planned attempt adopted and valid; provisional: some adopted as provisional; "
+    "incomplete: attempts missing or not valid (no index).",
+    "Index": "The index in points (the weighted track means × 100) ± the half-width of its 95% interval "
+    "(a t interval over the tasks, the tasks of a track taken as a sample).",
+    "95% interval": "The index (●) and its 95% interval (─) on one scale from 0 for every row, the scale's ticks in "
+    "the header; ○ and the reason for a model without an index.",
+    "Uncertainty from": "How much of the index's uncertainty (its variance) comes from each track, in percent: "
+    "P theorem, S solver, C construction, O conjecture. More tasks in the largest share narrow the interval most.",
+    "Rank": "best–worst: the places the model could hold, given the models it is not clearly separated from "
+    "(paired tests over the tasks, 95%, corrected for the number of pairs). One number: a clear place.",
+    **{
+        f"{LETTERS[t]} ({t})": f"The {t} track's mean score ± its 95% half-width, then tasks complete / total."
+        for t in TRACKS
+    },
+}
+
+
+def column_under(widths: list[int], fixed: int, scroll_x: int, x: int) -> int | None:
+    """Which column of a table lies under offset ``x`` of its line: the first ``fixed`` columns stay in place,
+    the others are scrolled ``scroll_x`` cells left (DataTable's fixed_columns); None past the last."""
+    pinned = sum(widths[:fixed])
+    left = 0
+    for i, w in enumerate(widths):
+        start = left if i < fixed else left - scroll_x
+        visible_from = start if i < fixed else max(start, pinned)  # a scrolled column slides under the fixed ones
+        if visible_from <= x < start + w:
+            return i
+        left += w
+    return None
 
 
 def rank_label(rank: tuple[int, int] | None) -> str:
@@ -208,31 +321,63 @@ def top_group(document: dict) -> list[str]:
     return ranks_top_group(ranks) if ranks is not None else []
 
 
-def top_line(document: dict) -> tuple:
-    """The Overview's first sentence as ``text`` parts: a leader only when the top group holds one model
-    (SPEC 12.1), else the top group, whose order is not supported by the data."""
+def leader_words(document: dict) -> tuple:
+    """Who leads, as ``text`` parts: the leader only when the top group (best rank 1, docs/rules.md#ranks) holds
+    one model alone, else the group as a count; "among complete models (k of n)" when some models have no
+    index and so no rank."""
     reason = ranks_reason(document)
     if reason is not None:  # said once here; the Rank column shows — for every model
-        return ((f"No ranks (Rank column —): {reason}", ""),)
+        return ((f"No ranks: {reason}", ""),)
     group = top_group(document)
     if not group:
         return (("No model has an index yet", ""),)
+    models = document["models"]
+    ranked = sum(m["index"] is not None for m in models.values())
+    scope = f" among complete models ({ranked:,} of {len(models):,})" if ranked < len(models) else ""
     if len(group) == 1:
         lead = group[0]
-        return (("Leader: ", ""), (lead, "bold"), (f" with {fmt(document['models'][lead]['index'], 2)} points", ""))
-    named = group[:TOP_GROUP_NAMED] if len(group) > TOP_GROUP_NAMED + 1 else group
-    parts: list = [
-        (f"No single leader: top group of {len(group):,}: " if named != group else "No single leader: top group ", "")
-    ]
-    for i, model in enumerate(named):
-        parts += [((", " if i else ""), ""), (model, "bold")]
-    if named != group:
-        parts.append((f", and {len(group) - len(named):,} more", ""))
-    parts.append((" (rank 1 not separated at 95%, Holm-corrected)", ""))
+        return (
+            ("Leader", ""),
+            (scope + ": ", ""),
+            (middle_ellipsis(lead, 32), "bold"),
+            (f" {fmt(models[lead]['index'], INDEX_DIGITS)}", ""),
+        )
+    return (("No single leader: ", ""), (f"{len(group):,} share rank 1", "bold"), (scope, ""))
+
+
+def status_line(document: dict, demo: bool = False) -> tuple:
+    """The Overview's one line, as ``text`` parts, most needed first (a narrow terminal cuts its end): who
+    leads, the run's status with the models that are not complete, suite/protocol/reference
+    (docs/dashboard.md#tabs)."""
+    models = document["models"].values()
+    counts = [(s, sum(m["status"] == s for m in models)) for s in STATUS_ORDER if s != "complete"]
+    counted = ", ".join(f"{n:,} {s}" for s, n in counts if n)
+    return (
+        *((("DEMO", "bold reverse"), (" · ", "")) if demo else ()),
+        *leader_words(document),
+        (" · run ", ""),
+        (document["status"], "bold"),
+        (f" ({counted})" if counted else "", ""),
+        (f" · {document['suite']}/{document['solver_protocol']}/{document['solver_reference_id']}", ""),
+    )
+
+
+def overview_detail(row: OverviewRow, document: dict) -> tuple:
+    """The line under the Overview's table: the cursor row's model in full, its index with the interval's
+    ends, its rank among the ranked models, or why it has none."""
+    ranked = sum(m["index"] is not None for m in document["models"].values())
+    parts: list = [(row.model, "bold"), (f" · {row.status}", "")]
+    if row.index is None:
+        incomplete = sum(row.total[t] - row.complete[t] for t in TRACKS)
+        parts.append((f" · no index: {incomplete} of {sum(row.total.values())} tasks incomplete", ""))
+    else:
+        parts.append((f" · index {fmt_pm(row.index, row.index_pm, INDEX_DIGITS)}", ""))
+        if row.index_pm is not None:
+            lo, hi = row.index - row.index_pm, row.index + row.index_pm
+            parts.append((f" (95%: {lo:.{INDEX_DIGITS}f} to {hi:.{INDEX_DIGITS}f})", ""))
+        if row.rank is not None:
+            parts.append((f" · rank {rank_label(row.rank)} of {ranked:,}", ""))
     return tuple(parts)
-
-
-TOP_GROUP_NAMED = 8  # a larger top group is named by its first models and counted (hundreds would fill the screen)
 
 
 def coverage_cell(task: dict, model_coverage: dict, item: str) -> tuple[str, str]:
@@ -340,9 +485,9 @@ def explain_instance(
         return f"{name}: status '{status}' is a solver failure, so the instance scores 0 (docs/rules.md#solver-score)."
     formula = "(A − mu)/scale" if direction == "maximize" else "(mu − A)/scale"
     return (
-        f"{name}: A = {A:.6g}; mu = {mu:.6g}, s = {s:.6g}; scale = max(s, relative·|mu|, absolute) = "
-        f"{scale:.6g} ({binding_floor(s, mu, scale, relative)}); {direction}: z = {formula} = {z:.4f}; "
-        f"Phi(z) = {phi:.4f}"
+        f"{name}: A = {fmt_sig(A)}; mu = {fmt_sig(mu)}, s = {fmt_sig(s)}; scale = max(s, relative·|mu|, absolute) "
+        f"= {fmt_sig(scale)} ({binding_floor(s, mu, scale, relative)}); {direction}: z = {formula} = {fmt(z)}; "
+        f"Phi(z) = {fmt(phi)}"
     )
 
 
@@ -411,10 +556,10 @@ def tau2_meta_line(meta: dict) -> str:
 
 
 def cost_text(cost: float | None) -> str:
-    """tau2's avg_agent_cost: 0 means that no cost was recorded, not a free agent."""
+    """tau2's avg_agent_cost in dollars (``fmt_cost``): 0 means that no cost was recorded, not a free agent."""
     if cost is None:
         return DASH
-    return "0 (no cost recorded)" if cost == 0 else f"{cost:.4f}"
+    return "$0 (no cost recorded)" if cost == 0 else fmt_cost(cost)
 
 
 def status_counts(status) -> dict[str, int]:
@@ -468,12 +613,12 @@ def compare_rows(result: dict) -> list[list[str]]:
         if r is None:
             rows.append([f"{LETTERS[t]} {t}", DASH, DASH, DASH, "0", ""])
         else:
-            ci = DASH if r["lo"] is None else f"[{r['lo']:+.4f}, {r['hi']:+.4f}]"
+            ci = DASH if r["lo"] is None else f"[{r['lo']:+.{MEAN_DIGITS}f}, {r['hi']:+.{MEAN_DIGITS}f}]"
             rows.append(
                 [
                     f"{LETTERS[t]} {t}",
-                    f"{r['mean']:+.4f}",
-                    DASH if r["se"] is None else f"{r['se']:.4f}",
+                    f"{r['mean']:+.{MEAN_DIGITS}f}",
+                    DASH if r["se"] is None else f"{r['se']:.{MEAN_DIGITS}f}",
                     ci,
                     str(r["m"]),
                     "",
@@ -483,12 +628,12 @@ def compare_rows(result: dict) -> list[list[str]]:
     if idx is None:
         rows.append(["Index (points)", DASH, DASH, DASH, "", DASH])
     else:
-        ci = DASH if idx["lo"] is None else f"[{idx['lo']:+.2f}, {idx['hi']:+.2f}]"
+        ci = DASH if idx["lo"] is None else f"[{idx['lo']:+.{INDEX_DIGITS}f}, {idx['hi']:+.{INDEX_DIGITS}f}]"
         rows.append(
             [
                 "Index (points)",
-                f"{idx['value']:+.2f}",
-                DASH if idx["se"] is None else f"{idx['se']:.2f}",
+                f"{idx['value']:+.{INDEX_DIGITS}f}",
+                DASH if idx["se"] is None else f"{idx['se']:.{INDEX_DIGITS}f}",
                 ci,
                 "",
                 DASH if idx["df"] is None else f"{idx['df']:.1f}",
@@ -515,9 +660,9 @@ def task_difference_rows(result: dict) -> list[tuple[str, list[str]]]:
                 [
                     t["item"],
                     f"{LETTERS[t['track']]} {t['track']}",
-                    f"{t['a']:.4f}",
-                    f"{t['b']:.4f}",
-                    f"{t['difference']:+.4f}",
+                    fmt(t['a']),
+                    fmt(t['b']),
+                    f"{t['difference']:+.{MEAN_DIGITS}f}",
                     inst,
                 ],
             )
@@ -530,7 +675,7 @@ INSTANCE_DIFF_COLUMNS = ("instance", "A", "B", "A − B")
 
 def instance_difference_rows(diffs: list[dict]) -> list[list[str]]:
     """Rows of INSTANCE_DIFF_COLUMNS from scoring.stats.differences.largest_instance_differences (its order kept)."""
-    return [[d["instance"], f"{d['a']:.4f}", f"{d['b']:.4f}", f"{d['difference']:+.4f}"] for d in diffs]
+    return [[d["instance"], fmt(d["a"]), fmt(d["b"]), f"{d['difference']:+.{MEAN_DIGITS}f}"] for d in diffs]
 
 
 def mde_text(mde: dict) -> str:

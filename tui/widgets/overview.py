@@ -1,35 +1,37 @@
-"""Overview: one row per model, sortable; a bar chart of the four track means."""
+"""Overview: one line of status, one row per model (sortable) with its index drawn as a forest plot in a column
+(tui/forest.py), and a line naming the cursor row's model in full."""
 
 from __future__ import annotations
 
 from functools import partial
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey
-from textual_plotext import PlotextPlot
 
-from scoring.vocab import STATUS_ORDER
-
-from ..charts import draw_overview, redraw
+from ..forest import forest_gauge, forest_header, forest_top, gauge_width
 from ..messages import DrillDown, ModelOrder, ModelSelected
 from ..textual_ext.data_table import SteadyDataTable
 from ..views import (
+    COLUMN_TIPS,
+    GAUGE_COLUMN,
+    INDEX_COLUMN,
     OVERVIEW_COLUMNS,
     RANK_COLUMN,
     STATUS_STYLE,
-    TRACKS,
     OverviewRow,
     cells,
+    column_under,
+    overview_detail,
     overview_rows,
     sort_rows,
+    status_line,
     text,
-    top_line,
 )
-from .chart_plot import ChartPlot
 from .loading import SORT_BINDINGS, ShowsRun
 
 FILL_CHUNK = 200  # rows added to the table per turn of the event loop
@@ -40,6 +42,17 @@ class OverviewTable(SteadyDataTable):
     """The Overview's table: Enter opens the model's instances (shown in the footer)."""
 
     BINDINGS = [Binding("enter", "select_cursor", "Instances"), Binding("k", "passk", "pass^k")]
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        """Over a column's header, its meaning as the tooltip (views.COLUMN_TIPS)."""
+        tip = None
+        if self.show_header and event.y < self.header_height:
+            widths = [column.get_render_width(self) for column in self.ordered_columns]
+            at = column_under(widths, self.fixed_columns, round(self.scroll_x), event.x)
+            if at is not None:
+                tip = COLUMN_TIPS.get(OVERVIEW_COLUMNS[at])
+        if tip != self.tooltip:
+            self.tooltip = tip
 
     def action_passk(self) -> None:
         if self.row_count:
@@ -62,44 +75,36 @@ class OverviewPane(ShowsRun, Vertical):
         self.sort_reverse = True
         self._model_of: dict[int, str] = {}  # id() of each row's Model cell -> the model (DataTable.sort's key)
         self._filling: object | None = None  # while rows are still being added, a turn at a time
+        self._row_of: dict[str, OverviewRow] = {}
+        self._scale = (100.0, 17)  # the forest plot's (top, width), shared by every row (tui/forest.py)
 
     def compose(self) -> ComposeResult:
         yield Static("Loading the run…", id="overview-summary", markup=False)
-        table = OverviewTable(id="overview-table", cursor_type="row", zebra_stripes=True)
-        yield table
-        yield ChartPlot(id="overview-chart")
+        yield OverviewTable(id="overview-table", cursor_type="row", zebra_stripes=True, fixed_columns=1)
+        yield Static("", id="overview-detail", markup=False)
 
     def show_empty(self, message: str) -> None:
         """No run to show (rejected inputs, or --tau2 alone): a sentence instead of an empty table and plot."""
-        self.document, self.rows = None, []
-        self.query_one("#overview-summary", Static).update(message)
+        self.document, self.rows, self._row_of = None, [], {}
+        summary = self.query_one("#overview-summary", Static)
+        summary.update(message)
+        summary.tooltip = None
+        summary.set_class(True, "-message")  # a sentence, wrapped, instead of the status line
         self.query_one(DataTable).clear(columns=True)
         self.query_one(DataTable).set_class(True, "gone")
-        self.query_one(PlotextPlot).set_class(True, "gone")
+        self.query_one("#overview-detail").set_class(True, "gone")
 
     def show(self, document: dict, selected: str | None, demo: bool = False) -> None:
         self.document = document
         self.rows = overview_rows(document)
+        self._row_of = {r.model: r for r in self.rows}
         self.query_one(DataTable).set_class(False, "gone")
-        self.query_one(PlotextPlot).set_class(False, "gone")
-        counts = {s: sum(r.status == s for r in self.rows) for s in STATUS_ORDER}
-        lead_part = top_line(document)
-        self.query_one("#overview-summary", Static).update(
-            text(
-                *((("DEMO: the bundled synthetic sample run, not yours.   ", "bold reverse"),) if demo else ()),
-                *lead_part,
-                ".   Run status: ",
-                (document["status"], "bold"),
-                f" ({counts['complete']} complete, {counts['provisional']} provisional, {counts['incomplete']} incomplete)."
-                f"   Suite ",
-                document["suite"],
-                f", {document['solver_protocol']} protocol, reference ",
-                document["solver_reference_id"],
-                ".   ± is the 95% task-clustered t half-width; Var. budget is each track's share of its variance "
-                "(docs/rules.md#variance-budget); Rank is best–worst over the "
-                "models not separated from it (paired t, Holm-corrected; docs/rules.md#ranks).",
-            )
-        )
+        self.query_one("#overview-detail").set_class(False, "gone")
+        line = text(*status_line(document, demo))
+        summary = self.query_one("#overview-summary", Static)
+        summary.update(line)
+        summary.set_class(False, "-message")
+        summary.tooltip = line.plain  # the whole line, where a narrow terminal cuts it
         self._fill(selected)
 
     def order(self) -> list[str]:
@@ -122,8 +127,9 @@ class OverviewPane(ShowsRun, Vertical):
         if current is None and table.row_count:
             current = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         table.clear(columns=True)
+        self._scale = (forest_top((r.index, r.index_pm) for r in self.rows), gauge_width(self.app.size.width))
         for i, label in enumerate(self._labels()):
-            table.add_column(label, key=str(i))
+            table.add_column(label, key=str(i), width=self._scale[1] if i == GAUGE_COLUMN else None)
         self._model_of = {}
         rows = sort_rows(self.rows, self.sort_column, self.sort_reverse)
         self._filling = token = object()
@@ -148,15 +154,20 @@ class OverviewPane(ShowsRun, Vertical):
         self.set_timer(TURN_S, partial(more, FILL_CHUNK))
 
     def _add_rows(self, table: DataTable, rows: list) -> None:
+        top, width = self._scale
         for row in rows:
-            values: list = cells(*row.cells())
+            gauge = forest_gauge(row.index, row.index_pm, top, width, row.null_reason())
+            values: list = cells(*row.cells(gauge))
             values[1] = Text(str(values[1]), style=STATUS_STYLE[row.status])
+            values[GAUGE_COLUMN].stylize("bold" if row.index is not None else "dim")
             self._model_of[id(values[0])] = row.model
             table.add_row(*values, key=row.model)
 
     def _labels(self) -> list[str]:
         arrow = "▼" if self.sort_reverse else "▲"
-        return [label + (f" {arrow}" if i == self.sort_column else "") for i, label in enumerate(OVERVIEW_COLUMNS)]
+        labels = [label + (f" {arrow}" if i == self.sort_column else "") for i, label in enumerate(OVERVIEW_COLUMNS)]
+        labels[GAUGE_COLUMN] = forest_header(*self._scale)  # the scale's ticks (sorting by it sorts by the index)
+        return labels
 
     def _resort(self) -> None:
         """A new sort: the rows the table holds put in the new order (DataTable.sort), not made again
@@ -182,27 +193,9 @@ class OverviewPane(ShowsRun, Vertical):
         else:
             table.move_cursor(row=0)
         self.post_message(ModelOrder(self.order()))
-        self._chart()
-
-    def _chart(self) -> None:
-        """The chart in the table's order (tui/charts.py draws it)."""
-        plot = self.query_one(PlotextPlot)
-        rows = sort_rows(self.rows, self.sort_column, self.sort_reverse)
-        redraw(
-            plot,
-            lambda plt: draw_overview(
-                plt,
-                [r.model for r in rows],
-                [r.index for r in rows],
-                [r.index_pm for r in rows],
-                {t: [r.means[t] for r in rows] for t in TRACKS},
-                {t: [r.pms[t] for r in rows] for t in TRACKS},
-                width=plot.size.width or 80,
-                height=plot.size.height or 16,
-            ),
-        )
 
     def sort_by(self, column: int) -> None:
+        column = INDEX_COLUMN if column == GAUGE_COLUMN else column
         if column == self.sort_column:
             self.sort_reverse = not self.sort_reverse
         else:
@@ -211,6 +204,8 @@ class OverviewPane(ShowsRun, Vertical):
 
     def action_sort_next(self) -> None:
         self.sort_column = (self.sort_column + 1) % len(OVERVIEW_COLUMNS)
+        if self.sort_column == GAUGE_COLUMN:
+            self.sort_column += 1  # the interval column sorts as the index does
         self.sort_reverse = self.sort_column >= 2 and self.sort_column != RANK_COLUMN
         self._resort()
 
@@ -225,6 +220,9 @@ class OverviewPane(ShowsRun, Vertical):
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
         if event.row_key is not None and event.row_key.value is not None:
+            row = self._row_of.get(event.row_key.value)
+            if row is not None and self.document is not None:
+                self.query_one("#overview-detail", Static).update(text(*overview_detail(row, self.document)))
             self.post_message(ModelSelected(event.row_key.value))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
