@@ -403,12 +403,68 @@ def coverage_grid(document: dict) -> tuple[list[str], dict[str, list[tuple[str, 
     return items, grid
 
 
-LEGEND = "● complete  ◐ provisional  n/m adopted of planned  ✗ not valid  +x has excluded"
+LEGEND = "● complete  ◐ provisional  n/m adopted of planned  ✗ not valid  +x excluded too"
+COMPACT_GLYPHS = {"complete": "●", "provisional": "◐", "missing": "○", "not_valid": "✗"}
+COMPACT_LEGEND = "● complete ◐ provisional ○ missing ✗ not valid + excluded too · columns: Overview rows"
 
 
-def legend_text() -> str:
-    """The grid's glyphs in one line (? gives the long form)."""
-    return LEGEND
+def legend_text(compact: bool = False) -> str:
+    """The grid's glyphs in one line (? gives the long form); ``compact``: those of the two-character cells."""
+    return COMPACT_LEGEND if compact else LEGEND
+
+
+def compact_cell(glyph: str, kind: str) -> str:
+    """A grid cell in two characters (the grid at many models): the kind's glyph, then + when the task also
+    has excluded attempts; n/m becomes ○ (the line under the grid gives the counts)."""
+    return COMPACT_GLYPHS[kind] + ("+" if glyph.endswith("+x") else " ")
+
+
+def vertical_number(n: int, digits: int) -> str:
+    """A column's number written downward in ``digits`` lines, right-aligned (a two-character header)."""
+    return "\n".join(str(n).rjust(digits))
+
+
+def attempts_file(document: dict) -> str:
+    """The attempts file's name as the run's provenance gives it (attempts.csv)."""
+    import os
+
+    path = ((document.get("provenance") or {}).get("inputs") or {}).get("attempts", {}).get("path")
+    return os.path.basename(path) if path else "attempts.csv"
+
+
+def records_file(document: dict, model: str, item: str, attempt: str) -> str | None:
+    """Where a solver attempt's records are (records/MODEL/ITEM/ATTEMPT.json under the run's records folder),
+    None when the run has none."""
+    root = ((document.get("provenance") or {}).get("inputs") or {}).get("records", {}).get("path")
+    return None if not root else f"{root}/{model}/{item}/{attempt}.json"
+
+
+def coverage_detail(document: dict, model: str, item: str) -> tuple:
+    """The line under the grid: the cell under the cursor in words, with the model's full name and the
+    attempts.csv lines it comes from."""
+    m = document["models"][model]
+    task, coverage = m["tasks"][item], m["coverage"]
+    glyph, kind = coverage_cell(task, coverage, item)
+    source = attempts_file(document)
+    parts: list = [(model, "bold"), (f" · {LETTERS[task['track']]} {item} · ", "")]
+    if kind == "not_valid":
+        bad = [e for e in coverage["not_valid"] if e["item"] == item]
+        parts.append((f"not valid: adopted attempt {bad[0]['attempt']} is {bad[0]['score_status']}", "bold"))
+        parts.append((f" ({source} line {bad[0]['line']})", ""))
+    elif kind == "missing":
+        parts.append((f"{task['adopted']} of {task['planned']} planned attempts adopted", "bold"))
+        parts.append((f" ({task['planned'] - task['adopted']} without a row in {source})", ""))
+    else:
+        parts.append((f"{kind}: {task['adopted']} of {task['planned']} planned attempts adopted", "bold"))
+        provisional = [e for e in coverage["provisional"] if e["item"] == item]
+        if provisional:
+            lines = ", ".join(str(e["line"]) for e in provisional)
+            parts.append((f", provisional ({source} line {lines})", ""))
+    excluded = [e for e in coverage["excluded"] if e["item"] == item]
+    if excluded:
+        lines = ", ".join(str(e["line"]) for e in excluded)
+        parts.append((f" · {len(excluded)} excluded ({source} line {lines}): {excluded[0]['note'] or 'no note'}", ""))
+    return tuple(parts)
 
 
 @dataclass(frozen=True)
@@ -418,23 +474,58 @@ class IssueRow:
     attempt: str
     kind: str
     reason: str
+    line: int | None = None  # the attempts.csv line it comes from; None: no row (a planned attempt missing)
+    source: str = ""  # where it comes from, in words (issue_source)
 
 
 def issue_rows(document: dict) -> list[IssueRow]:
     """Every issue of every model, then every ignored row (a likely typo as a warning, worded as
-    ``tcsexam validate`` words it): what a researcher must fix."""
+    ``tcsexam validate`` words it): what a researcher must fix, each with the file and line it comes from."""
     from scoring.pipeline.aggregate import ignored_row_finding
 
     out = []
+    source = attempts_file(document)
     for name, m in document["models"].items():
         for i in m["issues"]:
-            out.append(IssueRow(name, i["item"], i["attempt"] or DASH, i["kind"], i["message"]))
+            where = (
+                f"{source} line {i['line']}"
+                if i["line"] is not None
+                else f"no row in {source} for an attempt the cohort plans"
+            )
+            track = m["tasks"].get(i["item"], {}).get("track")
+            records = records_file(document, name, i["item"], i["attempt"]) if i["attempt"] else None
+            if track == "solver" and records is not None:
+                where += f"; records {records}"
+            out.append(IssueRow(name, i["item"], i["attempt"] or DASH, i["kind"], i["message"], i["line"], where))
         for p in m["coverage"]["provisional"]:
-            out.append(IssueRow(name, p["item"], p["attempt"], "provisional", "adopted as selected_provisional"))
+            out.append(
+                IssueRow(
+                    name,
+                    p["item"],
+                    p["attempt"],
+                    "provisional",
+                    "adopted as selected_provisional (counted, and the model marked provisional)",
+                    p["line"],
+                    f"{source} line {p['line']}",
+                )
+            )
     for r in document["ignored_rows"]["rows"]:
         kind, message = ignored_row_finding(r)
-        out.append(IssueRow(r["model"], r["item"], r["attempt"], kind, f"line {r['line']}: {message}"))
+        where = f"{source} line {r['line']}"
+        out.append(
+            IssueRow(r["model"], r["item"], r["attempt"], kind, f"line {r['line']}: {message}", r["line"], where)
+        )
     return out
+
+
+def issue_detail(issue: IssueRow) -> tuple:
+    """The line under the issues: the issue in full (the table cuts long reasons) and where it comes from."""
+    return (
+        (f"{issue.kind}: ", ""),
+        (issue.reason, "bold"),
+        (f" — {issue.source}" if issue.source else "", ""),
+        (f" · {issue.model} · {issue.item} · attempt {issue.attempt}", ""),
+    )
 
 
 def passk_rows(document: dict, model: str) -> tuple[int, list[list[str]]]:
@@ -660,8 +751,8 @@ def task_difference_rows(result: dict) -> list[tuple[str, list[str]]]:
                 [
                     t["item"],
                     f"{LETTERS[t['track']]} {t['track']}",
-                    fmt(t['a']),
-                    fmt(t['b']),
+                    fmt(t["a"]),
+                    fmt(t["b"]),
                     f"{t['difference']:+.{MEAN_DIGITS}f}",
                     inst,
                 ],
@@ -683,10 +774,11 @@ def mde_text(mde: dict) -> str:
     values = sorted(((int(r), v) for r, v in mde.items()), key=lambda rv: rv[0])
     if not values or all(v is None for _, v in values):
         return (
-            "MDE (80% power, 5% two-sided): not available — a track has < 2 common tasks, or a model "
+            "Smallest detectable gap (found 80% of the time at 5%, two-sided): not available — a track has < 2 "
+            "common tasks, or a model "
             "has no task with 2 valid attempts."
         )
-    return "MDE (80% power, 5% two-sided), index points by attempts per task r: " + "  ".join(
+    return "Smallest detectable gap (found 80% of the time at 5%), index points by attempts per task r: " + "  ".join(
         f"r={r} {fmt(v, 2)}" for r, v in values
     )
 
@@ -711,7 +803,7 @@ def plan_summary(plan_entry: dict) -> str:
     for t in TRACKS:
         v = plan_entry["tracks"][t]
         parts.append(f"{LETTERS[t]} m={v['m']} s_w²={fmt(v['s_w2'], 4)} σ_b²={fmt(v['sigma_b2'], 4)}")
-    return "   ".join(parts)
+    return "m tasks, variance within a task s_w², between tasks σ_b²:   " + "   ".join(parts)
 
 
 def target_text(target: float | None, needed: int | None, attempts: int) -> str:
@@ -751,7 +843,8 @@ def leaderboard_groups(docs: list[tuple[str, dict]]) -> tuple[list[LeaderboardGr
     """The Leaderboard of the loaded runs' index documents: (groups, []) in SPEC 11's order, or
     ([], problems) when ``tcsexam table`` would reject them (a model twice in a group). Every cell is
     scoring.reports.table's (build_groups, text_cells: 2 decimals for the index, 3 for the tracks, † for a
-    provisional row, — for null, rank ``best–worst``); nothing is rounded here."""
+    provisional row, — for null, rank ``best–worst``); nothing is rounded here. Names are capped
+    (``middle_ellipsis``): the pane's line under the tables gives the cursor row's in full."""
     from scoring.errors import InputError
     from scoring.reports.table import HEADER, NULL, PROVISIONAL_MARK, build_groups, footnotes, text_cells
 
@@ -761,7 +854,7 @@ def leaderboard_groups(docs: list[tuple[str, dict]]) -> tuple[list[LeaderboardGr
         return [], list(exc.problems)
     out = []
     for g in groups:
-        rows = [text_cells(r, 2, 3, " ± ", NULL, "–", " " + PROVISIONAL_MARK) for r in g.rows]
+        rows = [text_cells(r, 2, 3, PM, NULL, "–", " " + PROVISIONAL_MARK, middle_ellipsis) for r in g.rows]
         keys = [(r.source, r.model) for r in g.rows]
         out.append(LeaderboardGroup(g.title, list(HEADER), rows, keys, [n for n in footnotes(g) if n]))
     return out, []

@@ -13,15 +13,28 @@ from textual.widgets import DataTable, Select, Static
 
 from ..messages import CompareComputed, InstanceDiffsComputed
 from ..textual_ext.data_table import SteadyDataTable
-from ..views import COMPARE_COLUMNS, TASK_DIFF_COLUMNS, cells, compare_rows, mde_text, plain, task_difference_rows, text
+from ..views import (
+    COMPARE_COLUMNS,
+    TASK_DIFF_COLUMNS,
+    cells,
+    compare_rows,
+    mde_text,
+    middle_ellipsis,
+    plain,
+    task_difference_rows,
+    text,
+)
 from .loading import ShowsRun
 
 EXPLAIN = (
-    "Paired difference A − B over the tasks both models have scored; 95% task-clustered t intervals, "
-    "index with Welch–Satterthwaite df (docs/rules.md#intervals). An interval that excludes 0 is a difference the task "
+    "Paired difference A − B over the tasks both models have scored, with 95% intervals (a t interval over "
+    "the tasks; df, the index's degrees of freedom, combine the tracks': docs/rules.md#intervals). An interval that excludes 0 is a difference the task "
     "sample supports. A follows the model selected in the Overview. Below: each task's A − B, largest "
     "first; Enter on a solver task lists the instances where the two differ most (docs/rules.md#per-task-differences)."
 )
+
+
+PICKER_WIDTH = 48  # a model's name in the pickers, at most (its start and end kept)
 
 
 class TaskDiffTable(SteadyDataTable):
@@ -43,10 +56,10 @@ class ComparePane(ShowsRun, Vertical):
             yield Static("B", classes="compare-label")
             yield Select([], prompt="model B", id="compare-b", compact=True)
         yield Static(EXPLAIN, id="compare-explain", markup=False)
-        yield SteadyDataTable(id="compare-table", cursor_type="row")
+        yield SteadyDataTable(id="compare-table", cursor_type="row", fixed_columns=1)
         yield Static("", id="compare-verdict", markup=False)
         yield Static("", id="compare-mde", markup=False)
-        yield TaskDiffTable(id="compare-tasks", cursor_type="row", zebra_stripes=True)
+        yield TaskDiffTable(id="compare-tasks", cursor_type="row", zebra_stripes=True, fixed_columns=1)
 
     def on_mount(self) -> None:
         # the columns are made once; a new pair of models replaces only the rows (widths then follow the rows)
@@ -75,8 +88,8 @@ class ComparePane(ShowsRun, Vertical):
         keep_a, keep_b = a.value, b.value
         self._parts(len(models) < 2)
         with self.prevent(Select.Changed):
-            a.set_options([(Text(plain(m)), m) for m in models])
-            b.set_options([(Text(plain(m)), m) for m in models])
+            a.set_options([(Text(middle_ellipsis(m, PICKER_WIDTH)), m) for m in models])
+            b.set_options([(Text(middle_ellipsis(m, PICKER_WIDTH)), m) for m in models])
             if len(models) >= 2:
                 a.value = keep_a if keep_a in models else (selected if selected in models else models[0])
                 b.value = keep_b if keep_b in models and keep_b != a.value else next(m for m in models if m != a.value)
@@ -155,7 +168,7 @@ class ComparePane(ShowsRun, Vertical):
         for row in compare_rows(result):
             table.add_row(*cells(*row))
         idx = result["index"]
-        pair = text("A ", (a, "bold"), " − B ", (b, "bold"), ": ")
+        pair = text("A ", (middle_ellipsis(a, 32), "bold"), " − B ", (middle_ellipsis(b, 32), "bold"), ": ")
         if idx is None:
             verdict.update(
                 text(pair, "Index difference not available (some track has no task both models have scored).")

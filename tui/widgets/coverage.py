@@ -1,16 +1,31 @@
-"""Coverage: a task × model grid of glyphs with a legend, and every issue and ignored row."""
+"""Coverage: a task × model grid of glyphs with a legend (two-character cells when the names do not fit), a line
+naming the cell under the cursor, and every issue and ignored row with a line giving it in full."""
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
 from ..messages import DrillDown, OpenAttempts
 from ..textual_ext.data_table import SteadyDataTable
-from ..views import KIND_STYLE, LETTERS, cells, coverage_grid, issue_rows, legend_text, plain
+from ..views import (
+    KIND_STYLE,
+    LETTERS,
+    cells,
+    compact_cell,
+    coverage_detail,
+    coverage_grid,
+    issue_detail,
+    issue_rows,
+    legend_text,
+    middle_ellipsis,
+    plain,
+    text,
+    vertical_number,
+)
 from .loading import ShowsRun
 
 TASK_COLUMN = "__task__"
@@ -18,6 +33,8 @@ TASK_COLUMN = "__task__"
 # moves on when the cursor passes its edge (DataTable formats and measures every cell it holds: 2,000
 # models x 20 tasks took seconds for each fill).
 WINDOW = 100
+NAMED_WIDTH = 16  # a model's name as a column header, at most (the line under the grid gives it in full)
+TASK_WIDTH = 22  # the task column, at most
 
 
 class CoverageGrid(SteadyDataTable):
@@ -75,7 +92,7 @@ class IssuesTable(SteadyDataTable):
     BINDINGS = [Binding("enter", "select_cursor", "Go to cell")]
 
 
-class CoveragePane(ShowsRun, VerticalScroll):
+class CoveragePane(ShowsRun, Vertical):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.tracks: dict[str, str] = {}
@@ -83,22 +100,22 @@ class CoveragePane(ShowsRun, VerticalScroll):
         self.models: list[str] = []  # every model, in the grid's order; the grid holds models[first:first+WINDOW]
         self.first = 0
         self._cells: tuple[list[str], dict] = ([], {})  # the items and per model its glyphs (views.coverage_grid)
+        self.compact = False  # two-character cells, models numbered by their Overview row
 
     def compose(self) -> ComposeResult:
         yield Static(legend_text(), id="coverage-legend", markup=False)
         yield CoverageGrid(id="coverage-grid", cursor_type="cell", fixed_columns=1)
+        yield Static("", id="coverage-detail", markup=False)
         yield Static("Issues and ignored rows", id="issues-title", classes="section-title", markup=False)
         yield IssuesTable(id="issues-table", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="issue-detail", markup=False)
 
     def show_empty(self, message: str) -> None:
         self.document = None
         self.query_one("#coverage-legend", Static).update(message)
-        for widget in (
-            self.query_one("#coverage-grid"),
-            self.query_one("#issues-title"),
-            self.query_one("#issues-table"),
-        ):
-            widget.set_class(True, "gone")
+        self.query_one("#coverage-legend").set_class(True, "-message")
+        for selector in ("#coverage-grid", "#coverage-detail", "#issues-title", "#issues-table", "#issue-detail"):
+            self.query_one(selector).set_class(True, "gone")
 
     def show(self, document: dict, selected: str | None, order: list[str] | None = None) -> None:
         """Fill the grid (models in ``order``, the Overview's) keeping the cursor on its task and the selection."""
@@ -110,10 +127,12 @@ class CoveragePane(ShowsRun, VerticalScroll):
                 self.follow(selected)
             return  # shown as it is (the Overview announces its order after each fill)
         self.document, self.models = document, models
-        for widget in (self.query_one("#coverage-grid"), self.query_one("#issues-title")):
-            widget.set_class(False, "gone")
+        self.query_one("#coverage-legend").set_class(False, "-message")
+        for selector in ("#coverage-grid", "#coverage-detail", "#issues-title"):
+            self.query_one(selector).set_class(False, "gone")
         items, grid = coverage_grid(document)
         self._cells = (items, grid)
+        self.compact = not names_fit(models, self.app.size.width)
         self.tracks = {item: t["track"] for m in document["models"].values() for item, t in m["tasks"].items()}
         self.window_on(selected if selected in grid else None, keep_first=True)
         issues = self.query_one("#issues-table", DataTable)
@@ -123,6 +142,7 @@ class CoveragePane(ShowsRun, VerticalScroll):
         for r in self.issues:
             issues.add_row(*cells(r.model, r.item, r.attempt, r.kind, r.reason))
         issues.set_class(not self.issues, "gone")
+        self.query_one("#issue-detail").set_class(not self.issues, "gone")
         self.query_one("#issues-title", Static).update(
             f"Issues and ignored rows ({len(self.issues)}): Enter on an issue goes to its cell"
             if self.issues
@@ -144,12 +164,21 @@ class CoveragePane(ShowsRun, VerticalScroll):
             item = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         shown = self.models[first : first + WINDOW]
         table.clear(columns=True)
+        compact = self.compact
+        digits = len(str(min(first + WINDOW, len(self.models))))
+        table.cell_padding = 0 if compact else 1
+        table.header_height = digits if compact else 1
         table.add_column("task", key=TASK_COLUMN)
-        for name in shown:
-            table.add_column(Text(plain(name)), key=name)
+        for k, name in enumerate(shown, start=first + 1):
+            label = vertical_number(k, digits) if compact else middle_ellipsis(name, NAMED_WIDTH)
+            table.add_column(Text(label), key=name, width=2 if compact else None)
         for j, task in enumerate(items):
-            glyphs = [Text(grid[m][j][0], style=KIND_STYLE[grid[m][j][1]]) for m in shown]
-            table.add_row(*cells(f"{LETTERS[self.tracks[task]]} {task}", *glyphs), key=task)
+            if compact:
+                glyphs = [Text(compact_cell(*grid[m][j]), style=KIND_STYLE[grid[m][j][1]]) for m in shown]
+            else:
+                glyphs = [Text(grid[m][j][0], style=KIND_STYLE[grid[m][j][1]]) for m in shown]
+            label = middle_ellipsis(f"{LETTERS[self.tracks[task]]} {task}", TASK_WIDTH) + (" " if compact else "")
+            table.add_row(Text(label), *glyphs, key=task)
         table.move_cursor(
             row=table.get_row_index(item) if item is not None and item in table.rows else 0, column=at - first + 1
         )
@@ -164,7 +193,7 @@ class CoveragePane(ShowsRun, VerticalScroll):
 
     def _window_note(self) -> None:
         """The legend, and which models the grid holds when it holds a window of them."""
-        note = legend_text()
+        note = legend_text(self.compact)
         if len(self.models) > WINDOW:
             last = min(self.first + WINDOW, len(self.models))
             note += f"   Models {self.first + 1:,}–{last:,} of {len(self.models):,}: ← → past the edge shows more"
@@ -185,6 +214,24 @@ class CoveragePane(ShowsRun, VerticalScroll):
         if model in table.columns and item in table.rows:
             table.move_cursor(row=table.get_row_index(item), column=table.get_column_index(model))
             table.focus()
+
+    def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
+        if event.data_table.id != "coverage-grid" or self.document is None:
+            return
+        event.stop()
+        model, item = event.cell_key.column_key.value, event.cell_key.row_key.value
+        detail = self.query_one("#coverage-detail", Static)
+        if model and model != TASK_COLUMN and item and model in self.document["models"]:
+            detail.update(text(*coverage_detail(self.document, model, item)))
+        elif item:
+            detail.update(text(f"{plain(item)}: ← → to a model's cell"))
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.id != "issues-table" or not self.issues:
+            return
+        event.stop()
+        if 0 <= event.cursor_row < len(self.issues):
+            self.query_one("#issue-detail", Static).update(text(*issue_detail(self.issues[event.cursor_row])))
 
     def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
         if event.data_table.id != "coverage-grid":
@@ -211,3 +258,16 @@ class CoveragePane(ShowsRun, VerticalScroll):
             self.app.notify(
                 f"{plain(issue.model)} · {plain(issue.item)} has no cell in the grid ({issue.kind}).", markup=False
             )
+
+
+def names_fit(models: list[str], screen_width: int) -> bool:
+    """Whether every model's name (capped at NAMED_WIDTH) fits as a column header across the screen; if
+    not, the grid has two-character cells (50 models and more at 120 columns)."""
+    from rich.cells import cell_len
+
+    need = TASK_WIDTH + 2 + 4  # the task column, the pane's padding and the scroll bar
+    for name in models:
+        need += cell_len(middle_ellipsis(name, NAMED_WIDTH)) + 2
+        if need > screen_width:
+            return False
+    return True

@@ -28,6 +28,9 @@ class LeaderboardRowChosen(Message):
 class LeaderboardTable(SteadyDataTable):
     BINDINGS = [Binding("enter", "select_cursor", "Show in Overview")]
 
+    def __init__(self, **kwargs) -> None:
+        super().__init__(fixed_columns=2, **kwargs)  # rank and model stay while the numbers scroll
+
 
 class LeaderboardPane(Vertical):
     BINDINGS = [
@@ -42,6 +45,7 @@ class LeaderboardPane(Vertical):
     def compose(self) -> ComposeResult:
         yield Static("Loading the runs…", id="leaderboard-summary", markup=False)
         yield VerticalScroll(id="leaderboard-groups")
+        yield Static("", id="leaderboard-detail", markup=False)
 
     def show(
         self, groups: list[LeaderboardGroup], problems: list, missing: list[str], runs: int, stale: Sequence[str] = ()
@@ -99,6 +103,14 @@ class LeaderboardPane(Vertical):
                 widgets.append(Static(Text(plain(note)), classes="leaderboard-note"))
         if widgets:
             body.mount(*widgets)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """The cursor row's model in full (the table caps long names) and the run it comes from."""
+        event.stop()
+        key = event.row_key.value if event.row_key is not None else None
+        if key in self.keys:
+            source, model = self.keys[key]
+            self.query_one("#leaderboard-detail", Static).update(text((model, "bold"), " · run ", source))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()

@@ -101,7 +101,7 @@ class PassKPane(ShowsRun, Vertical):
                 "Planning: ",
                 (model, "bold"),
                 "'s projected 95% index half-width (points) "
-                "by attempts per task r; variance budget of its interval now ",
+                "by attempts per task r; its interval's uncertainty now from ",
                 budget,
                 ".   ",
                 plan_summary(entry),
