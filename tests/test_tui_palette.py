@@ -135,7 +135,7 @@ async def test_open_tau2_loads_it_opens_the_tab_and_reload_follows_it(demo_copy,
         await pilot.pause()
         assert app.main.query_one("TabbedContent").active == "tau2"
         assert app.tau2_metrics["avg_reward"] == pytest.approx(0.8, abs=1e-12)
-        assert "avg_reward 0.8000" in text_of(app, "#tau2-summary")
+        assert "avg_reward 0.800," in text_of(app, "#tau2-summary")
         assert app.tau2_path == str(results) and app.config.tau2 is None  # the command line is left as it was
         shutil.copy(DATA / QWEN, results)
         await pilot.press("r")

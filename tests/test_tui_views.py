@@ -14,12 +14,12 @@ from tui.views import (
     histogram_counts,
     issue_rows,
     leader,
+    leader_words,
     overview_rows,
     passk_rows,
     sort_rows,
-    tau2_task_rows,
-    leader_words,
     status_line,
+    tau2_task_rows,
 )
 from tui.widgets.instance_table import format_row
 
@@ -139,7 +139,13 @@ def test_a_lone_top_model_is_named_leader():
 
 
 def test_the_status_line_is_one_line_of_leader_status_and_suite():
-    run = {**DOC, "status": "incomplete", "suite": "lite", "solver_protocol": "offline", "solver_reference_id": "ref-test"}
+    run = {
+        **DOC,
+        "status": "incomplete",
+        "suite": "lite",
+        "solver_protocol": "offline",
+        "solver_reference_id": "ref-test",
+    }
     line = "".join(part for part, _ in status_line(run, demo=True))
     assert line == (
         "DEMO · No single leader: 2 share rank 1 among complete models (2 of 3) · run incomplete (1 incomplete)"
@@ -345,9 +351,11 @@ def test_mde_text_by_attempts_and_when_not_available():
 
     assert (
         mde_text({"2": 7.5, "1": 10.25})
-        == "MDE (80% power, 5% two-sided), index points by attempts per task r: r=1 10.25  r=2 7.50"
+        == "Smallest detectable gap (found 80% of the time at 5%), index points by attempts per task r: r=1 10.25  r=2 7.50"
     )
-    assert mde_text(dict.fromkeys(("1", "2"))).startswith("MDE (80% power, 5% two-sided): not available")
+    assert mde_text(dict.fromkeys(("1", "2"))).startswith(
+        "Smallest detectable gap (found 80% of the time at 5%, two-sided): not available"
+    )
 
 
 def test_variance_budget_beside_the_index_interval():

@@ -489,14 +489,14 @@ def issue_rows(document: dict) -> list[IssueRow]:
         for i in m["issues"]:
             where = (
                 f"{source} line {i['line']}"
-                if i["line"] is not None
+                if i.get("line") is not None
                 else f"no row in {source} for an attempt the cohort plans"
             )
             track = m["tasks"].get(i["item"], {}).get("track")
             records = records_file(document, name, i["item"], i["attempt"]) if i["attempt"] else None
             if track == "solver" and records is not None:
                 where += f"; records {records}"
-            out.append(IssueRow(name, i["item"], i["attempt"] or DASH, i["kind"], i["message"], i["line"], where))
+            out.append(IssueRow(name, i["item"], i["attempt"] or DASH, i["kind"], i["message"], i.get("line"), where))
         for p in m["coverage"]["provisional"]:
             out.append(
                 IssueRow(
@@ -505,8 +505,8 @@ def issue_rows(document: dict) -> list[IssueRow]:
                     p["attempt"],
                     "provisional",
                     "adopted as selected_provisional (counted, and the model marked provisional)",
-                    p["line"],
-                    f"{source} line {p['line']}",
+                    p.get("line"),
+                    f"{source} line {p['line']}" if p.get("line") is not None else source,
                 )
             )
     for r in document["ignored_rows"]["rows"]:
