@@ -127,7 +127,8 @@ def middle_ellipsis(name: str, width: int = NAME_WIDTH) -> str:
     if cell_len(shown) <= width:
         return shown
     width = max(width, 3)
-    head, tail = [], []
+    head: list[str] = []
+    tail: list[str] = []
     room = width - 1
     chars = list(shown)
     i, j = 0, len(chars) - 1

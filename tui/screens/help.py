@@ -44,9 +44,13 @@ The palette's own commands:
 
 ## 1 Overview
 
-One row per model: status, index and P/S/C/O means (± = 95% half-width, then tasks complete/total),
-the variance budget of the index interval (each track's share; docs/rules.md#variance-budget) and the rank
-(`best` or `best–worst`; docs/rules.md#ranks). The top line names a leader only when rank 1 holds one model alone.
+One row per model: status, index and P/S/C/O means (± = the half-width of the 95% interval, a t interval
+over the tasks; then tasks complete/total), the forest plot (● the index, ─ its 95% interval, one scale from
+0 for every row; ○ and the reason without an index), "Uncertainty from" (how much of the index's variance each
+track brings, in percent; docs/rules.md#variance-budget) and the rank (`best–worst`: the places the model could
+hold among the models it is not clearly separated from, paired tests at 95% corrected for the number of pairs;
+docs/rules.md#ranks). The top line names a leader only when rank 1 holds one model alone. A column header's
+tooltip says what it means; the line under the table names the cursor row's model in full.
 Moving the cursor selects the model for every other tab. `Enter` opens its Instances, `k` its pass^k;
 `c` copies the run's table as Markdown, `C` as LaTeX (the same text as `tcsexam table`).
 
