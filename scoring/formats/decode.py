@@ -98,20 +98,27 @@ def line_column(data: bytes, offset: int) -> str:
     return f"line {line} column {column}"
 
 
+def first_invalid_utf8(data: bytes) -> int | None:
+    """The offset of the first byte that is not valid UTF-8, or None when every byte is."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        return bad.start
+    return None
+
+
 def syntax_problem(exc: Exception, data: bytes, file: str) -> Problem:
-    """A JSON syntax error, located by line and column."""
-    if isinstance(exc, UnicodeDecodeError):
-        try:
-            data.decode("utf-8")
-            offset = len(data)
-        except UnicodeDecodeError as bad:
-            offset = bad.start
-        return Problem(file, line_column(data, offset), "", "invalid JSON: not valid UTF-8")
+    """A JSON syntax error, located by line and column. The position of a bad UTF-8 byte is
+    computed here, not taken from the decoder: msgspec's releases word and place it differently
+    (0.22 raises UnicodeDecodeError, 0.23 a DecodeError without a position)."""
     if isinstance(exc, RecursionError):
         return Problem(file, "", "", "invalid JSON: nested too deeply")
-    text = str(exc)
+    text = "" if isinstance(exc, UnicodeDecodeError) else str(exc)
     found = _BYTE.search(text)
     offset = int(found.group(1)) if found else len(data)  # 'truncated': the end of the data
+    bad = first_invalid_utf8(data)
+    if bad is not None and bad <= offset:  # the decoder stopped at or after the bad byte
+        return Problem(file, line_column(data, bad), "", "invalid JSON: not valid UTF-8")
     message = _BYTE.sub("", text).strip().removeprefix("JSON is malformed: ")
     return Problem(file, line_column(data, offset), "", f"invalid JSON: {message}")
 
