@@ -367,8 +367,8 @@ def unchecked_constraints(value: object, type_: object, path: tuple = ()) -> lis
         options = [t for t in get_args(type_) if t not in (type(None), msgspec.UnsetType)]
         return [] if value is None or len(options) != 1 else unchecked_constraints(value, options[0], path)
     if isinstance(type_, type) and issubclass(type_, msgspec.Struct):
-        for f in msgspec.structs.fields(type_):
-            found += unchecked_constraints(getattr(value, f.name), f.type, (*path, f.encode_name))
+        for name, key, field_type in _constrained_fields(type_):
+            found += unchecked_constraints(getattr(value, name), field_type, (*path, key))
     elif origin is dict and isinstance(value, dict):
         for key, item in value.items():
             found += unchecked_constraints(item, get_args(type_)[1], (*path, key))
@@ -387,6 +387,13 @@ def _constraint_problems(value: object, schema: dict, path: list[str | int]) -> 
         found += [([*path, k], one_of(allowed, describe(k))) for k in value if allowed is not None and k not in allowed]
         found += [([*path, k], MISSING) for k in schema.get("required", ()) if k not in value]
     return found
+
+
+@cache
+def _constrained_fields(struct: type) -> tuple[tuple[str, str, object], ...]:
+    """(attribute, JSON key, type) of the fields of ``struct`` that hold constraints (worked out once
+    per type: ``msgspec.structs.fields`` evaluates the annotations anew at each call)."""
+    return tuple((f.name, f.encode_name, f.type) for f in msgspec.structs.fields(struct) if _has_constraints(f.type))
 
 
 @cache
