@@ -140,8 +140,9 @@ def test_rank_column_reads_the_ranks_block(ws, cli, tmp_path):
         ("b", "1", "1"),
         ("c", "", ""),
     ]
-    del doc["ranks"]
-    assert "rank: not in the index.json (no ranks block)." in cli("table", save(tmp_path, "s.json", doc))[1]
+    del doc["ranks"]  # the index's schema requires it: such a document is rejected, the field named
+    code, _, err = cli("table", save(tmp_path, "s.json", doc))
+    assert code == 1 and "s.json: field 'ranks': required field is missing" in err
 
 
 def test_ranks_not_computed_show_no_rank_and_say_why(ws, cli, tmp_path):
@@ -342,8 +343,20 @@ def test_diff_figures(ws, cli, tmp_path):
 def test_diff_flags_a_change_beyond_the_new_half_width(ws, cli, tmp_path):
     old = doc_for(ws, {"a": {}, "b": {}})
     new = doc_for(ws, {"a": {"s1": 0.75}, "b": {"s1": 0.75}})
-    new["models"]["a"]["ci"]["index"] = {"value": 57.75, "lo": 52.75, "hi": 62.75}  # half-width 5 < 7.5
-    new["models"]["b"]["ci"]["index"] = {"value": 57.75, "lo": 47.75, "hi": 67.75}  # half-width 10 > 7.5
+    new["models"]["a"]["ci"]["index"] = {
+        "value": 57.75,
+        "se": 2.5,
+        "lo": 52.75,
+        "hi": 62.75,
+        "df": 3,
+    }  # half-width 5 < 7.5
+    new["models"]["b"]["ci"]["index"] = {
+        "value": 57.75,
+        "se": 5,
+        "lo": 47.75,
+        "hi": 67.75,
+        "df": 3,
+    }  # half-width 10 > 7.5
     out_json = tmp_path / "d.json"
     code, out, _ = cli("diff", save(tmp_path, "o.json", old), save(tmp_path, "n.json", new), "--output", str(out_json))
     d = json.loads(out_json.read_text())["models"]
@@ -356,7 +369,7 @@ def test_diff_flags_a_change_beyond_the_new_half_width(ws, cli, tmp_path):
 
 def test_table_shows_the_index_half_width(ws, cli, tmp_path):
     doc = doc_for(ws, {"m": {}})
-    doc["models"]["m"]["ci"]["index"] = {"value": 50.25, "lo": 47.25, "hi": 53.25}
+    doc["models"]["m"]["ci"]["index"] = {"value": 50.25, "se": 1.5, "lo": 47.25, "hi": 53.25, "df": 3}
     out = cli("table", save(tmp_path, "x.json", doc))[1]
     assert "| m | complete | 50.25 ± 3.00 |" in out
 

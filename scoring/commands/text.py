@@ -122,6 +122,9 @@ def format_diff(d: dict) -> str:
 
 def diff_lines(d: dict) -> list[str]:
     lines = [f"status: {d['status']['old']} -> {d['status']['new']}"]
+    for key in ("solver_reference_id", "benchmark"):  # said in words: the inputs' sha256 alone do not say it
+        if d[key]["old"] != d[key]["new"]:
+            lines.append(f"{key}: {d[key]['old']} -> {d[key]['new']}")
     for name, e in d["models"].items():
         i = e["index"]
         flag = {True: " (exceeds the 95% half-width)", False: " (within the 95% half-width)", None: ""}[

@@ -355,3 +355,60 @@ def decode_items(
         except msgspec.ValidationError:
             problems.extend((i, problem) for problem in problems_of(raw, item, file, f"{label} {i}"))
     return items, positions, problems
+
+
+def unchecked_constraints(value: object, type_: object, path: tuple = ()) -> list[tuple[list[str | int], str]]:
+    """(key path, what is wrong) for each constraint that ``type_`` states for its JSON Schema
+    (``msgspec.Meta(extra_json_schema=...)``: ``const``, ``required`` keys, ``propertyNames``) and that
+    msgspec does not check when it decodes; ``value`` is already decoded as ``type_``."""
+    if not _has_constraints(type_):
+        return []
+    origin = get_origin(type_)
+    found: list[tuple[list[str | int], str]] = []
+    if origin is Annotated:
+        inner, *metas = get_args(type_)
+        for meta in metas:
+            found += _constraint_problems(value, getattr(meta, "extra_json_schema", None) or {}, list(path))
+        return found + unchecked_constraints(value, inner, path)
+    if origin in (Union, UnionType):
+        options = [t for t in get_args(type_) if t not in (type(None), msgspec.UnsetType)]
+        return [] if value is None or len(options) != 1 else unchecked_constraints(value, options[0], path)
+    if isinstance(type_, type) and issubclass(type_, msgspec.Struct):
+        for name, key, field_type in _constrained_fields(type_):
+            found += unchecked_constraints(getattr(value, name), field_type, (*path, key))
+    elif origin is dict and isinstance(value, dict):
+        for key, item in value.items():
+            found += unchecked_constraints(item, get_args(type_)[1], (*path, key))
+    elif origin is list and isinstance(value, list):
+        for k, item in enumerate(value):
+            found += unchecked_constraints(item, get_args(type_)[0], (*path, k))
+    return found
+
+
+def _constraint_problems(value: object, schema: dict, path: list[str | int]) -> list[tuple[list[str | int], str]]:
+    found: list[tuple[list[str | int], str]] = []
+    if "const" in schema and value != schema["const"]:
+        found.append((path, must_be(f"{schema['const']!r}", describe(value))))
+    if isinstance(value, dict):
+        allowed = (schema.get("propertyNames") or {}).get("enum")
+        found += [([*path, k], one_of(allowed, describe(k))) for k in value if allowed is not None and k not in allowed]
+        found += [([*path, k], MISSING) for k in schema.get("required", ()) if k not in value]
+    return found
+
+
+@cache
+def _constrained_fields(struct: type) -> tuple[tuple[str, str, object], ...]:
+    """(attribute, JSON key, type) of the fields of ``struct`` that hold constraints (worked out once
+    per type: ``msgspec.structs.fields`` evaluates the annotations anew at each call)."""
+    return tuple((f.name, f.encode_name, f.type) for f in msgspec.structs.fields(struct) if _has_constraints(f.type))
+
+
+@cache
+def _has_constraints(type_: object) -> bool:
+    """True when ``type_`` or a type inside it carries constraints that ``unchecked_constraints`` checks."""
+    if get_origin(type_) is Annotated:
+        inner, *metas = get_args(type_)
+        return any(getattr(m, "extra_json_schema", None) for m in metas) or _has_constraints(inner)
+    if isinstance(type_, type) and issubclass(type_, msgspec.Struct):
+        return any(_has_constraints(f.type) for f in msgspec.structs.fields(type_))
+    return any(_has_constraints(arg) for arg in get_args(type_) if not isinstance(arg, (str, int, float)))

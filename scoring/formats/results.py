@@ -416,6 +416,13 @@ class StatusPair(Strict):
     new: str
 
 
+class WordPair(Strict):
+    """A word of the two documents, before and after (the same when it did not change)."""
+
+    old: str
+    new: str
+
+
 class DiffOutput(Strict):
     """The output of `tcsexam diff --output`: what moved between two index.json files."""
 
@@ -424,3 +431,5 @@ class DiffOutput(Strict):
     removed: list[str]
     inputs_changed: list[InputChange]
     status: StatusPair
+    solver_reference_id: WordPair
+    benchmark: WordPair  # provenance.benchmark: how the benchmark folder was found
