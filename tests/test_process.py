@@ -69,6 +69,28 @@ def test_a_closed_pipe_never_turns_an_exit_code_into_0(scored_demo):
     assert "Traceback" not in err and "Exception ignored" not in err and "internal error" not in err
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["score", "{run}", "--output", "-"],
+        ["table", "{run}/index.json"],
+        ["diff", "{run}/index.json", "{run}/index.json"],
+        ["compare", "{run}", "--models", "atlas-70b", "borealis-8x22b"],
+        ["plan", "{run}"],
+        ["schema", "index"],
+        ["tau2", "{tau2}"],
+    ],
+    ids=lambda c: c[0],
+)
+def test_no_command_exits_0_into_a_closed_pipe(scored_demo, command):
+    from tests.support.runs import TAU2_DATA
+
+    tau2 = TAU2_DATA / "qwen2.5-7b_airline_default_gpt-4.1-2025-04-14_1trials.json"
+    code, err = closed_pipe(*(a.format(run=scored_demo, tau2=tau2) for a in command))
+    assert code == 141, err
+    assert "Traceback" not in err and "internal error" not in err
+
+
 def test_verify_of_an_edited_index_into_a_closed_pipe_is_not_verified(scored_demo, tmp_path):
     edited = tmp_path / "index.json"
     document = json.loads((scored_demo / "index.json").read_text(encoding="utf-8"))
@@ -211,13 +233,10 @@ def test_too_little_address_space_is_a_clear_error_not_a_spin(scored_demo, kib):
 
 
 def test_memory_running_out_during_a_command_says_so(cli, monkeypatch, demo_copy, tmp_path):
-    import scoring.pipeline.aggregate
-
     def exhausted(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr(scoring.pipeline.aggregate, "evaluate_run", exhausted)
-    monkeypatch.setattr("scoring.pipeline.index.evaluate_run", exhausted)
+    monkeypatch.setattr("scoring.pipeline.index.evaluate_run", exhausted)  # what score_run calls
     out = tmp_path / "index.json"
     code, _, err = cli("score", str(demo_copy), "--output", str(out))
     assert code == 1 and not out.exists()
