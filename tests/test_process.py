@@ -112,6 +112,17 @@ def close_fd_1() -> None:
     os.close(1)
 
 
+def close_fd_2() -> None:
+    os.close(2)
+
+
+def test_with_standard_error_closed_its_lines_never_land_in_the_document(scored_demo):
+    # `score --output - 2>&-`: the summary and the sample's notice go nowhere, not into the JSON
+    code, out, _ = tcsexam("score", str(scored_demo), "--output", "-", preexec_fn=close_fd_2)
+    assert code == 3
+    assert json.loads(out)["status"] == "incomplete"
+
+
 # --- every locale ----------------------------------------------------------------------------
 
 

@@ -67,10 +67,17 @@ def escape_for_terminal(text: str, encoding: str | None = None) -> str:
     return text
 
 
-def say(text: str, file=None) -> None:
+_STDOUT = object()
+
+
+def say(text: str, file=_STDOUT) -> None:
     """Print ``text`` (default to standard output) with every line escaped for the terminal
     (SPEC 13): the one way the command line prints summaries, messages and problems. The tool's
-    own line breaks stay; the stream's encoding is passed on, so printing never fails."""
-    stream = sys.stdout if file is None else file
+    own line breaks stay; the stream's encoding is passed on, so printing never fails. A stream
+    that is None (``sys.stderr`` of a command started with ``2>&-``) is closed: nothing is printed,
+    rather than the text landing on another stream (in a document written to standard output)."""
+    stream = sys.stdout if file is _STDOUT else file
+    if stream is None:
+        return
     encoding = getattr(stream, "encoding", None)
     print("\n".join(escape_for_terminal(line, encoding) for line in text.split("\n")), file=stream)
