@@ -172,7 +172,7 @@ async def test_a_bidi_override_and_a_line_separator_in_a_name_show_escaped_as_on
 
 
 async def test_no_tab_shows_an_invisible_character_raw(tmp_path):
-    # docs/safety.md#terminals: zero-width, word-joiner, byte-order-mark and bidi characters reach no
+    # docs/safety.md#terminals-get-no-control-characters: zero-width, word-joiner, byte-order-mark and bidi characters reach no
     # pane raw, the Overview chart's labels included (the screen as the terminal gets it)
     model = "atlas\u200b-70b\u2060\ufeff\u202e"
     raw = ["\u200b", "\u2060", "\ufeff", "\u202e"]

@@ -1,8 +1,9 @@
 """The ``tcsexam`` command line (SPEC section 6): ``build_parser`` (each command module registers its
 parsers and the handler that runs them) and ``run``, the one place where every failure becomes its
-exit code: 1 rejected input (every problem on stderr, naming file, line or record, and field),
-2 usage, 128 + N on a signal during a write, 141 on a closed pipe, 1 when memory ran out; no traceback reaches the user. The handlers return 0
-(complete or provisional) or 3 (incomplete, output still written).
+exit code: 1 rejected input (every problem on stderr, naming file, line or record, and field) and
+memory that ran out, 2 usage, 128 + N on a signal during a write, 141 on a closed pipe; no traceback
+reaches the user. The handlers return 0 (complete or provisional) or 3 (incomplete, output still
+written).
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ def _outcome(command, args, parser: argparse.ArgumentParser) -> int:
         return 128 + exc.signum
     except KeyboardInterrupt:
         return 130
-    except MemoryError:  # docs/safety.md#low-memory: how much, and the limit; outputs are atomic
+    except MemoryError:  # docs/safety.md#the-machine-the-tool-runs-on: how much, and the limit; outputs are atomic
         say_on(out_of_memory_message(), sys.stderr)
         return EXIT_REJECTED
     except WriteFailed as exc:  # names the file: "cannot write P: No space left on device"

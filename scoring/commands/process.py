@@ -81,7 +81,7 @@ def peak_memory() -> int | None:
 
 def out_of_memory_message() -> str:
     """What ``run`` says when memory ran out: the limit when one is set, what the tool needs to
-    start, how much the command had reached (docs/safety.md#low-memory)."""
+    start, how much the command had reached (docs/safety.md#the-machine-the-tool-runs-on)."""
     peak = peak_memory()
     reached = f" (this command had reached {peak / MiB:,.0f} MiB)" if peak else ""
     limit = address_space_limit()

@@ -179,8 +179,8 @@ class RecordsRoot:
 
 
 class FolderWatch:
-    """The folders a run is read from, held open from before the first read (docs/safety.md#a-run-
-    folder-moved-while-it-is-read): ``problems`` names each that no longer is, at its path, the
+    """The folders a run is read from, held open from before the first read
+    (docs/safety.md#a-run-folder-moved-while-it-is-read): ``problems`` names each that no longer is, at its path, the
     folder that was opened (moved, deleted, replaced by another). Holding it open keeps its identity
     (st_dev, st_ino) from going to a new folder made in its place. A folder missing at the start is
     not watched: the readers report what is missing in it. The descriptors are closed by ``close``,

@@ -8,14 +8,15 @@ import sys
 import unicodedata
 from collections.abc import Iterable
 
-# Every character that acts on a terminal or does not show as itself (docs/safety.md#terminals-get-no-control-characters): the
-# controls (C0, DEL, C1: 0x9b acts like ESC [ on some terminals), the format characters (Unicode
-# category Cf: the bidi embeddings, overrides, isolates and marks that reorder what follows, the
-# zero-width space, joiners and word joiner, the byte-order mark, the soft hyphen, tags), the line and
-# paragraph separators, lone surrogates (bytes that were not UTF-8), and the other default-ignorable
-# code points (Hangul fillers, variation selectors, the combining grapheme joiner): a name holding one
-# could show as another name. Built from the Unicode data of Python 3.11 (Unicode 14); a test checks
-# it against the running Python's ``unicodedata``.
+# Every character that acts on a terminal or does not show as itself
+# (docs/safety.md#terminals-get-no-control-characters): the controls (C0, DEL, C1: 0x9b acts like
+# ESC [ on some terminals), the format characters (Unicode category Cf: the bidi embeddings,
+# overrides, isolates and marks that reorder what follows, the zero-width space, joiners and word
+# joiner, the byte-order mark, the soft hyphen, tags), the line and paragraph separators, lone
+# surrogates (bytes that were not UTF-8), and the other default-ignorable code points (Hangul
+# fillers, variation selectors, the combining grapheme joiner): a name holding one could show as
+# another name. Built from the Unicode data of Python 3.11 (Unicode 14); a test checks it against
+# the running Python's ``unicodedata``.
 _UNSAFE = re.compile(
     "[\x00-\x1f\x7f-\x9f\xad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u115f-\u1160"
     "\u17b4-\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ud800-\udfff\ufe00-\ufe0f"

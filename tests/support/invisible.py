@@ -1,4 +1,4 @@
-"""What docs/safety.md#terminals promises to escape, from the running Python's Unicode data (not from
+"""What docs/safety.md#terminals-get-no-control-characters promises to escape, from the running Python's Unicode data (not from
 the escape under test): controls, format characters, surrogates, line and paragraph separators, and
 the other default-ignorable code points."""
 
