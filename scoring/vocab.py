@@ -53,6 +53,8 @@ RunStatus = Literal["complete", "provisional", "incomplete"]
 STATUS_ORDER = {s: i for i, s in enumerate(get_args(RunStatus))}
 # SPEC 6: the exit codes of every command, and the one of a written document by its status
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
+# a write to a closed pipe (`| head`): 128 + SIGPIPE, as a program that signal stopped (docs/commands.md)
+EXIT_CLOSED_PIPE = 141
 EXIT_FOR_STATUS = {"complete": EXIT_OK, "provisional": EXIT_OK, "incomplete": EXIT_INCOMPLETE}
 
 # SPEC 4 and 10: a CSV score and the one scored from its records agree within this

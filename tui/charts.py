@@ -19,6 +19,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 
+from scoring.safety.terminal import escape_for_terminal
+
 TRACKS = ("theorem", "solver", "construction", "conjecture")
 LETTERS = {"theorem": "P", "solver": "S", "construction": "C", "conjecture": "O"}
 INDEX_COLOR = (0, 130, 200)
@@ -91,7 +93,10 @@ def rank_ticks(n: int, most: int = 10) -> list[int]:
 
 
 def short_label(name: str, budget: int) -> str:
-    """A model name cut to ``budget`` characters with an ellipsis, so that neighbouring labels never collide."""
+    """A model name, escaped as every name on screen is (``escape_for_terminal``: a bidi override or a
+    zero-width space never reaches the terminal raw), cut to ``budget`` characters with an ellipsis, so
+    that neighbouring labels never collide."""
+    name = escape_for_terminal(name)
     budget = max(budget, 2)
     return name if len(name) <= budget else name[: budget - 1] + "…"
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from scoring.commands.main import build_parser as build_scoring_parser
 from scoring.commands.main import run
 from scoring.commands.options import add_run_arguments, output_argument
+from scoring.commands.process import prepare_process
 from scoring.safety.terminal import say
 
 if TYPE_CHECKING:
@@ -162,9 +163,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def entry() -> None:
-    """Console-script entry. Scoring does no linear algebra, so numpy's OpenBLAS gets one thread
-    unless the user set otherwise (its worker threads otherwise take a second core at import)."""
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    """Console-script entry: the process made ready before anything imports numpy
+    (``scoring.commands.process.prepare_process``: one BLAS thread, streams that never fail to print)."""
+    prepare_process()
     sys.exit(main())
 
 

@@ -17,7 +17,8 @@ EXIT_CODES = """exit codes:
   0  complete or provisional (written)
   3  incomplete: some planned result is not there yet (output still written)
   1  rejected input: every problem on stderr, naming file, line or record, and field; nothing written
-  2  usage error"""
+  2  usage error
+  141 standard output was a pipe closed before all was read (| head)"""
 
 
 class Parser(argparse.ArgumentParser):

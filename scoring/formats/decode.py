@@ -18,7 +18,7 @@ import msgspec
 import orjson
 
 from scoring.errors import InputError, Problem
-from scoring.formats.json import check_duplicate_keys, json_body, key_colons
+from scoring.formats.json import check_duplicate_keys, json_body, key_colons, line_column
 from scoring.formats.wording import (
     MISSING,
     NON_EMPTY,
@@ -88,14 +88,6 @@ def _only_drops_keys(type_: object) -> bool:
     if isinstance(t, type) and issubclass(t, msgspec.Struct):
         return t.__struct_config__.omit_defaults and all(_only_drops_keys(f.type) for f in msgspec.structs.fields(t))
     return all(_only_drops_keys(arg) for arg in get_args(t) if arg is not type(None))
-
-
-def line_column(data: bytes, offset: int) -> str:
-    """'line L column C' (both from 1) of a byte offset."""
-    offset = max(0, min(offset, len(data)))
-    line = data.count(b"\n", 0, offset) + 1
-    column = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
-    return f"line {line} column {column}"
 
 
 def first_invalid_utf8(data: bytes) -> int | None:

@@ -15,6 +15,7 @@ from pathlib import Path
 import msgspec
 
 from scoring import __version__
+from scoring.errors import InputError
 from scoring.formats.json import canonical_bytes, write_json
 from scoring.formats.results import IndexDocument, InputDigest, Provenance
 from scoring.pipeline.aggregate import evaluate_run
@@ -69,8 +70,15 @@ def score_run(
     run: Run, thresholds: dict[str, float] | None = None, generated_at: str | None = None
 ) -> tuple[dict, Checked]:
     """index.json for a loaded run and the checked rows it was made from (with the re-scored attempts'
-    per-instance scores): what ``compare`` and ``plan`` need beside the document, scored once."""
-    result, checked = evaluate_run(run, thresholds)
+    per-instance scores): what ``compare`` and ``plan`` need beside the document, scored once. A
+    run folder moved or deleted while it was read is rejected here, before anything is written
+    (``Run.check_folders``)."""
+    try:
+        result, checked = evaluate_run(run, thresholds)
+    except InputError:
+        run.check_folders()  # a folder moved away explains what went missing: that is what is reported
+        raise
+    run.check_folders()
     typed = IndexDocument(
         metric_id=METRIC_ID,
         suite=run.cohort.suite,

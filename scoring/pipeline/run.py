@@ -21,8 +21,9 @@ from scoring.pipeline.benchmark import (
     sample_benchmark_notice,
 )
 from scoring.pipeline.reference import LoadedReference
-from scoring.safety.files import RecordsRoot, read_regular_file
+from scoring.safety.files import FolderWatch, RecordsRoot, read_regular_file
 from scoring.safety.names import check_name
+from scoring.safety.terminal import escape_for_terminal, look_alikes
 from scoring.vocab import TRACKS, BenchmarkSource
 
 SUITE_NAMES = ("lite", "full")
@@ -125,6 +126,8 @@ def load_suite_file(path: Path) -> tuple[SuiteManifest, bytes]:
                 file, f"tasks[{i}]", "item", f"duplicate item '{task.item}' (first at tasks[{seen[task.item]}])"
             )
         seen.setdefault(task.item, i)
+    for item, other in look_alikes(seen):
+        problems.add(file, f"tasks[{seen[item]}]", "item", look_alike_problem("item", item, other))
     present = {t.track for t in suite.tasks}
     for track in TRACKS:
         if track not in present:
@@ -144,7 +147,8 @@ def load_cohort_file(path: Path) -> tuple[Cohort, bytes]:
 def check_cohort_names(cohort: Cohort, file: str) -> None:
     """SPEC 13 and README "Safety": the suite, the reference id, every model name and every item
     of ``attempts_per_item`` are names; an empty one, or one with surrounding white space (no
-    attempts-table cell can match it), or one that could leave its folder is rejected."""
+    attempts-table cell can match it), or one that could leave its folder is rejected; so are two
+    model names that look the same on a screen (``look_alikes``)."""
     problems = Problems()
     for value, kind, where, field_name in (
         (cohort.suite, "suite", "", "suite"),
@@ -161,7 +165,21 @@ def check_cohort_names(cohort: Cohort, file: str) -> None:
             problem = check_name(item, "item")
             if problem:
                 problems.add(file, f"models.{model}.attempts_per_item", item, problem)
+    for model, other in look_alikes(cohort.models):
+        problems.add(file, "models", model, look_alike_problem("model", model, other))
     problems.raise_if_any()
+
+
+def look_alike_problem(kind: str, name: str, other: str) -> str:
+    """docs/safety.md#look-alike-names: ``name`` shows on a screen as the earlier ``other`` does.
+    When neither shows an escape (names hold no backslash), they differ in encoding only (an accent
+    written apart): their code points say how."""
+    shown = escape_for_terminal(name) + escape_for_terminal(other)
+    spelled = "" if "\\" in shown else f" ({name!a} and {other!a})"
+    return (
+        f"{kind} name looks the same as '{other}' on a screen (they differ only in invisible characters "
+        f"or in how the same letters are encoded{spelled}): give each {kind} a name that looks different"
+    )
 
 
 def benchmark_notice(paths: RunPaths) -> str | None:
@@ -201,10 +219,26 @@ class Run:
     problems: list[Problem] = field(default_factory=list)  # row-level problems still to report
     records_root: RecordsRoot | None = None  # SPEC 13: the one way into records/ for this load
     notices: list[str] = field(default_factory=list)  # lines for standard error (the synthetic sample)
+    folders: FolderWatch | None = None  # the run's folders, watched from before the first read
+
+    def check_folders(self) -> None:
+        """docs/safety.md#a-run-folder-moved-while-it-is-read: an InputError when a folder of the
+        run was moved, deleted or replaced since the load began; then it stops being watched."""
+        if self.folders is not None:
+            problems = self.folders.problems()
+            self.folders.close()
+            self.folders = None
+            if problems:
+                raise InputError(problems)
 
 
 def load_run(paths: RunPaths) -> Run:
-    """Load every input of a run. Problems of all files are collected and raised together."""
+    """Load every input of a run. Problems of all files are collected and raised together. The
+    run's folders (those of attempts.csv and cohort.json, and records/) are watched from here on
+    (``Run.check_folders``)."""
+    folders = FolderWatch(
+        [paths.attempts.parent, paths.cohort.parent] + ([paths.records] if paths.records is not None else [])
+    )
     problems = Problems()
     sha: dict[str, str] = {}
     where: dict[str, Path] = {}
@@ -273,5 +307,16 @@ def load_run(paths: RunPaths) -> Run:
     assert cohort is not None and attempts is not None and suite is not None and spath is not None
     records_root = RecordsRoot(paths.records) if paths.records is not None else None
     return Run(
-        paths, suite, spath, cohort, attempts, reference, sha, where, list(attempts.problems), records_root, notices
+        paths,
+        suite,
+        spath,
+        cohort,
+        attempts,
+        reference,
+        sha,
+        where,
+        list(attempts.problems),
+        records_root,
+        notices,
+        folders,
     )

@@ -6,6 +6,8 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import weakref
+from collections.abc import Iterable
 
 from scoring.errors import InputError, Problem
 from scoring.safety.names import check_name
@@ -174,3 +176,53 @@ class RecordsRoot:
         if problem:
             raise InputError([Problem(path, "", "", problem)])
         return read_regular_file(path, "records file")
+
+
+class FolderWatch:
+    """The folders a run is read from, held open from before the first read
+    (docs/safety.md#a-run-folder-moved-while-it-is-read): ``problems`` names each that no longer is, at its path, the
+    folder that was opened (moved, deleted, replaced by another). Holding it open keeps its identity
+    (st_dev, st_ino) from going to a new folder made in its place. A folder missing at the start is
+    not watched: the readers report what is missing in it. The descriptors are closed by ``close``,
+    or when the watch is collected."""
+
+    def __init__(self, folders: Iterable[str | os.PathLike]):
+        self._held: list[tuple[str, int, tuple[int, int]]] = []
+        for folder in dict.fromkeys(os.fspath(f) for f in folders):
+            try:
+                fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+            except OSError:
+                continue
+            st = os.fstat(fd)
+            self._held.append((folder, fd, (st.st_dev, st.st_ino)))
+        self._close = weakref.finalize(self, _close_all, [fd for _, fd, _ in self._held])
+
+    def problems(self) -> list[Problem]:
+        """One problem per watched folder that is not the opened one any more."""
+        found = []
+        for folder, _, identity in self._held:
+            try:
+                st = os.stat(folder)
+                now: tuple[int, int] | None = (st.st_dev, st.st_ino)
+            except OSError:
+                now = None
+            if now != identity:
+                what = "deleted or moved away" if now is None else "replaced by another folder"
+                found.append(
+                    Problem(
+                        folder,
+                        "",
+                        "",
+                        f"folder {what} while the command read it: what was read may be half of it; "
+                        "nothing written: run the command again",
+                    )
+                )
+        return found
+
+    def close(self) -> None:
+        self._close()
+
+
+def _close_all(fds: list[int]) -> None:
+    for fd in fds:
+        os.close(fd)

@@ -30,12 +30,16 @@ def check_output(
     when it lies inside one of ``folders`` (input folders such as records/, where any new
     file could be an input; after resolving links), or when ``write_atomic`` would refuse it
     (a file with several hard links, a link that does not resolve to the file it opens).
-    Inputs that do not exist are skipped.
+    Inputs that do not exist are skipped. ``-`` with standard output closed is an InputError too.
     """
     text = os.fspath(path)
     if text == "":
         raise ValueError("empty output path: commands.options.output_argument rejects it as a usage error")
     if text == "-":
+        if sys.stdout is None:  # started with >&-: Python then has no standard output at all
+            raise InputError(
+                [Problem("--output -", "", "", "standard output is closed: nothing can be written to it; give a FILE")]
+            )
         return None
     try:
         st = os.stat(text)
