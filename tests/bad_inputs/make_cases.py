@@ -311,8 +311,8 @@ case(
     "cohort-unknown-suite",
     SCORE,
     1,
-    "suite manifest not found",
-    "suites/full.json",
+    "'full' is not a suite of the benchmark",
+    "cohort.json: field 'suite'",
     {C: js({**COHORT, "suite": "full"})},
 )
 case("cohort-suite-option-disagrees", [*SCORE, "--suite", "full"], 1, "but --suite says 'full'", "cohort.json")
