@@ -16,21 +16,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from fractions import Fraction
-from math import comb
 
 DEFAULT_THRESHOLDS = {"theorem": 1.0, "conjecture": 1.0, "construction": 1.0, "solver": 0.5}
 
 PRECISION = 128  # bits of the mantissa a running product keeps
 
 Scaled = tuple[int, int]  # (m, e): the value m * 2^e, m of about PRECISION bits (0 for zero)
-
-
-def pass_hat_k(n: int, c: int, k: int) -> Fraction:
-    """C(c, k) / C(n, k) exactly; requires 1 <= k <= n and 0 <= c <= n."""
-    if not (1 <= k <= n and 0 <= c <= n):
-        raise ValueError(f"pass^k needs 1 <= k <= n and 0 <= c <= n (n={n}, c={c}, k={k})")
-    return Fraction(comb(c, k), comb(n, k))
 
 
 def running_ratios(n: int, c: int, top: int) -> Iterator[Scaled]:
