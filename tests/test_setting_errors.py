@@ -27,6 +27,17 @@ def test_a_benchmark_folder_that_does_not_exist_is_named_with_the_variable_it_ca
     assert code == 1 and "benchmark folder does not exist (it came from --benchmark)" in err
 
 
+def test_solver_score_names_the_variable_of_a_benchmark_folder_that_does_not_exist(ws, cli, monkeypatch):
+    records = ws.write_records("m", "s1", "1", [{"instance": "a", "status": "ok", "A": 12}])
+    monkeypatch.setenv("TCSEXAM_BENCHMARK", str(ws.root / "mybenhc"))
+    argv = ["solver-score", "--task", "s1", "--records", str(records), "--output", str(ws.root / "s.json")]
+    code, _, err = cli(*argv, "--reference", "lite")
+    assert code == 1 and "mybenhc: benchmark folder does not exist (it came from TCSEXAM_BENCHMARK)" in err
+    code, _, err = cli(*argv)
+    assert code == 1 and "(it came from TCSEXAM_BENCHMARK)" in err
+    assert not (ws.root / "s.json").exists()
+
+
 def test_a_suite_the_benchmark_lacks_is_the_cohorts_field_listing_the_suites(ws, cli):
     ws.write_rows(full_rows())
     ws.write_records("m", "s1", "1", [{"instance": "a", "status": "ok", "A": 12}])

@@ -42,6 +42,15 @@ def benchmark_origin(option: str | Path | None) -> str:
     return "TCSEXAM_BENCHMARK" if os.environ.get("TCSEXAM_BENCHMARK") else ""
 
 
+def missing_benchmark(benchmark: Path, origin: str) -> Problem | None:
+    """A benchmark folder that does not exist, named with the setting it came from ('--benchmark',
+    'TCSEXAM_BENCHMARK': ``benchmark_origin``); None when it is a folder."""
+    if benchmark.is_dir():
+        return None
+    came = f" (it came from {origin})" if origin else ""
+    return Problem(str(benchmark), "", "", f"benchmark folder does not exist{came}: check the path")
+
+
 def sample_benchmark_notice(source: str, benchmark: Path, reference_id: str) -> str | None:
     """SPEC 2: the synthetic sample is never used in silence. None for a given benchmark; the
     notice line for a cohort naming a reference the sample holds; else a usage error naming

@@ -20,6 +20,7 @@ from scoring.pipeline.benchmark import (
     cohort_reference,
     is_not_found,
     locate_benchmark,
+    missing_benchmark,
     sample_benchmark_notice,
 )
 from scoring.pipeline.reference import LoadedReference
@@ -195,9 +196,9 @@ def benchmark_problem(benchmark: Path, origin: str, cohort: Cohort, cohort_path:
     a benchmark folder that does not exist, named with the option or variable it came from; a
     cohort suite the benchmark has no manifest for, as the cohort's field, listing the suites it has.
     None when the manifest is there (or is something else than nothing: its reader says what)."""
-    if not benchmark.is_dir():
-        came = f" (it came from {origin})" if origin else ""
-        return Problem(str(benchmark), "", "", f"benchmark folder does not exist{came}: check the path")
+    missing = missing_benchmark(benchmark, origin)
+    if missing:
+        return missing
     if os.path.lexists(suite_path(benchmark, cohort.suite)):
         return None
     folder = benchmark / "suites"
