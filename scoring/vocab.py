@@ -57,24 +57,15 @@ EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
 EXIT_CLOSED_PIPE = 141
 EXIT_FOR_STATUS = {"complete": EXIT_OK, "provisional": EXIT_OK, "incomplete": EXIT_INCOMPLETE}
 
+# the most attempts a cohort plans for one task of one model (docs/formats.md#cohort): far above
+# any real benchmark's, low enough that init's table of every planned attempt stays small
+MAX_PLANNED_ATTEMPTS = 1_000
+
 # SPEC 4 and 10: a CSV score and the one scored from its records agree within this
 CROSS_CHECK_TOLERANCE = 1e-9
 
 NA = "NA"  # a missing value in text a script parses (SPEC 6 command line)
 
-# the attempts table's columns (SPEC 2.4)
-REQUIRED_COLUMNS = (
-    "model",
-    "track",
-    "item",
-    "attempt",
-    "score",
-    "adoption_status",
-    "score_status",
-    "score_type",
-    "solver_protocol",
-)
-OPTIONAL_COLUMNS = ("note", "reference_id")
 
 NOT_RANKED_REASON: Final = "more than 5,000 models"  # SPEC 12.1: ``ranks.reason`` when ranks are not computed
 

@@ -311,7 +311,7 @@ def test_attempts_table_problems_come_in_line_order_and_good_rows_stay():
     # rows are validated in one call; a failing table is re-checked row by row so that every
     # problem keeps its line, CSV-level and field-level problems interleaved by line
     from scoring.formats.attempts import parse_attempts
-    from scoring.vocab import REQUIRED_COLUMNS
+    from scoring.formats.inputs import REQUIRED_COLUMNS
 
     header = ",".join(REQUIRED_COLUMNS)
     good = "m,theorem,p1,a1,1,selected,valid,original_task_score,"

@@ -399,7 +399,7 @@ def test_fill_shows_control_characters_of_names_escaped(ws, cli):
 
 
 def test_attempts_csv_is_replaced_only_after_every_solver_score_output(ws, cli, monkeypatch):
-    from scoring.commands import prepare
+    from scoring.prepare import fill as prepare
     from scoring.safety.outputs import WriteFailed
 
     ws.write_rows(blank_solver(full_rows()))
@@ -561,7 +561,7 @@ def test_an_edit_made_while_fill_writes_its_outputs_is_kept_and_fill_refuses(ws,
 
 
 def test_a_row_appended_while_fill_scores_is_a_clear_refusal_not_an_internal_error(ws, cli, monkeypatch):
-    from scoring.commands import prepare
+    from scoring.prepare import fill as prepare
 
     path = ws.write_rows(blank_solver(full_rows()))
     ws.write_records("m", "s1", "1", S1_HALF)
@@ -608,7 +608,7 @@ def test_edited_text_changes_exactly_the_edited_cells_in_any_layout(
     table_rows = [SimpleNamespace(model="m", item=f"s{k}", attempt="1", line=k + 2) for k in range(3)]
     edits = {k + 2: {"score": "0.5", "score_status": "valid", "reference_id": "ref-x"} for k in edited}
     got = list(csv.reader(io.StringIO(edited_text(text, columns, table_rows, edits), newline="")))
-    header = columns + (["reference_id"] if drop_reference else [])
+    header = columns + (["reference_id"] if drop_reference and edited else [])  # appended only when filled
     for k in edited:
         rows[k].update(score="0.5", score_status="valid", reference_id="ref-x")
     assert got == [header, *([r[c] for c in header] for r in rows)]

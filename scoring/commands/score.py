@@ -27,9 +27,11 @@ from scoring.vocab import EXIT_FOR_STATUS, EXIT_OK
 
 def cmd_solver_score(args) -> int:
     from scoring.pipeline.benchmark import (
+        benchmark_origin,
         default_reference_id,
         default_reference_suite,
         locate_benchmark,
+        missing_benchmark,
         resolve_reference,
         sample_benchmark_notice,
     )
@@ -45,6 +47,9 @@ def cmd_solver_score(args) -> int:
         notice = sample_benchmark_notice(source, benchmark, args.reference_id or default_reference_id(benchmark))
         if notice:
             say_on(notice, sys.stderr)
+        missing = missing_benchmark(benchmark, benchmark_origin(args.benchmark))
+        if missing:
+            raise InputError([missing])
     spec = args.reference or default_reference_suite(benchmark, args.reference_id)
     ref = resolve_reference(spec, benchmark, args.reference_id)
     if not ref.has_task(args.task):

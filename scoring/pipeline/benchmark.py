@@ -34,6 +34,23 @@ def locate_benchmark(option: str | Path | None) -> tuple[Path, BenchmarkSource]:
     return sample_root() / "benchmark", SAMPLE_BENCHMARK
 
 
+def benchmark_origin(option: str | Path | None) -> str:
+    """Where ``locate_benchmark`` took the folder from, as a user would set it again: '--benchmark',
+    'TCSEXAM_BENCHMARK', or '' for the bundled sample."""
+    if option:
+        return "--benchmark"
+    return "TCSEXAM_BENCHMARK" if os.environ.get("TCSEXAM_BENCHMARK") else ""
+
+
+def missing_benchmark(benchmark: Path, origin: str) -> Problem | None:
+    """A benchmark folder that does not exist, named with the setting it came from ('--benchmark',
+    'TCSEXAM_BENCHMARK': ``benchmark_origin``); None when it is a folder."""
+    if benchmark.is_dir():
+        return None
+    came = f" (it came from {origin})" if origin else ""
+    return Problem(str(benchmark), "", "", f"benchmark folder does not exist{came}: check the path")
+
+
 def sample_benchmark_notice(source: str, benchmark: Path, reference_id: str) -> str | None:
     """SPEC 2: the synthetic sample is never used in silence. None for a given benchmark; the
     notice line for a cohort naming a reference the sample holds; else a usage error naming

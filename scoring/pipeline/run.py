@@ -5,6 +5,7 @@ there), as one ``Run`` (``load_run``)."""
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -15,9 +16,11 @@ from scoring.formats.inputs import Cohort, SuiteManifest, validate_object
 from scoring.formats.json import parse_json_bytes
 from scoring.pipeline.benchmark import (
     GIVEN_BENCHMARK,
+    benchmark_origin,
     cohort_reference,
     is_not_found,
     locate_benchmark,
+    missing_benchmark,
     sample_benchmark_notice,
 )
 from scoring.pipeline.reference import LoadedReference
@@ -41,6 +44,7 @@ class RunPaths:
     benchmark: Path
     suite: str | None = None  # --suite as given: a name or a path
     benchmark_source: BenchmarkSource = GIVEN_BENCHMARK  # provenance.benchmark: how the benchmark folder was found
+    benchmark_origin: str = ""  # the setting it came from: '--benchmark', 'TCSEXAM_BENCHMARK' ('' for the sample)
 
 
 class RunOptions(Protocol):
@@ -104,6 +108,7 @@ def resolve_run_paths(
         benchmark=bench,
         suite=suite,
         benchmark_source=source,
+        benchmark_origin=benchmark_origin(benchmark),
     )
 
 
@@ -204,6 +209,43 @@ def suite_path(benchmark: Path, name: str) -> Path:
     return benchmark / "suites" / f"{_checked(name, 'suite')}.json"
 
 
+def benchmark_problem(benchmark: Path, origin: str, cohort: Cohort, cohort_path: Path) -> Problem | None:
+    """The setting behind a suite manifest that is not there (docs/formats.md#the-benchmark-folder):
+    a benchmark folder that does not exist, named with the option or variable it came from; a
+    cohort suite the benchmark has no manifest for, as the cohort's field, listing the suites it has.
+    None when the manifest is there (or is something else than nothing: its reader says what)."""
+    missing = missing_benchmark(benchmark, origin)
+    if missing:
+        return missing
+    if os.path.lexists(suite_path(benchmark, cohort.suite)):
+        return None
+    folder = benchmark / "suites"
+    suites = sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
+    has = f"its suites: {', '.join(suites)}" if suites else "it holds no suites/*.json"
+    return Problem(
+        str(cohort_path), "", "suite", f"'{cohort.suite}' is not a suite of the benchmark {benchmark} ({has})"
+    )
+
+
+def suite_file(paths: RunPaths, cohort: Cohort | None, problems: Problems) -> Path | None:
+    """docs/commands.md: the suite manifest comes from the cohort (or --suite, a name or a path); a
+    --suite that disagrees with the cohort, or a manifest the benchmark lacks (``benchmark_problem``),
+    is added to ``problems`` (None then when there is nothing to read)."""
+    if paths.suite and paths.suite not in SUITE_NAMES:
+        return Path(paths.suite)
+    if cohort is None:
+        return suite_path(paths.benchmark, paths.suite) if paths.suite else None
+    if paths.suite and paths.suite != cohort.suite:
+        problems.add(
+            paths.cohort, "", "suite", f"cohort declares suite '{cohort.suite}' but --suite says '{paths.suite}'"
+        )
+    problem = benchmark_problem(paths.benchmark, paths.benchmark_origin, cohort, paths.cohort)
+    if problem:
+        problems.extend([problem])
+        return None
+    return suite_path(paths.benchmark, cohort.suite)
+
+
 @dataclass
 class Run:
     """Everything a score needs, loaded and individually validated."""
@@ -232,6 +274,34 @@ class Run:
                 raise InputError(problems)
 
 
+def attempts_table(paths: RunPaths, have_cohort: bool, missing: int, problems: Problems) -> AttemptsTable | None:
+    """The attempts table, or None with its problems added. Not there, in a run folder: with the
+    cohort missing too there is no run here (``missing`` counts the cohort); with the cohort there,
+    ``tcsexam init DIR`` writes the table."""
+    try:
+        return load_attempts(paths.attempts)
+    except InputError as exc:
+        in_folder = is_not_found(exc) and paths.attempts.parent == paths.cohort.parent
+        if in_folder and missing:
+            exc.problems.append(
+                Problem(
+                    str(paths.cohort.parent),
+                    "",
+                    "",
+                    "no run here: a run folder holds cohort.json and attempts.csv (docs/formats.md); "
+                    "tcsexam demo DIR makes one to try",
+                )
+            )
+        elif in_folder and have_cohort:
+            message = (
+                f"attempts table not found: tcsexam init {paths.attempts.parent} writes one row per planned "
+                "attempt of the cohort, to fill in"
+            )
+            exc.problems[:] = [Problem(str(paths.attempts), "", "", message)]
+        problems.extend(exc.problems)
+        return None
+
+
 def load_run(paths: RunPaths) -> Run:
     """Load every input of a run. Problems of all files are collected and raised together. The
     run's folders (those of attempts.csv and cohort.json, and records/) are watched from here on
@@ -245,7 +315,7 @@ def load_run(paths: RunPaths) -> Run:
 
     cohort = attempts = suite = None
     notices: list[str] = []
-    missing = 0  # of the cohort and the attempts table: both missing is no run at all
+    missing = 0  # 1 when the cohort file is not there
     try:
         cohort, data = load_cohort_file(paths.cohort)
         sha["cohort"], where["cohort"] = sha256_bytes(data), paths.cohort
@@ -255,33 +325,10 @@ def load_run(paths: RunPaths) -> Run:
     if cohort is not None:  # SPEC 2: before anything else is read
         notice = sample_benchmark_notice(paths.benchmark_source, paths.benchmark, cohort.solver_reference_id)
         notices += [notice] if notice else []
-    try:
-        attempts = load_attempts(paths.attempts)
+    attempts = attempts_table(paths, cohort is not None, missing, problems)
+    if attempts is not None:
         sha["attempts"], where["attempts"] = attempts.sha256, paths.attempts
-    except InputError as exc:
-        problems.extend(exc.problems)
-        missing += is_not_found(exc)
-    if missing == 2 and paths.attempts.parent == paths.cohort.parent:
-        problems.add(
-            paths.cohort.parent,
-            "",
-            "",
-            "no run here: a run folder holds cohort.json and attempts.csv (docs/formats.md); "
-            "tcsexam demo DIR makes one to try",
-        )
-
-    # SPEC 6: the suite comes from the cohort; a --suite that disagrees is a rejection.
-    spath: Path | None = None
-    if paths.suite and paths.suite not in SUITE_NAMES:
-        spath = Path(paths.suite)
-    elif cohort is not None:
-        if paths.suite and paths.suite != cohort.suite:
-            problems.add(
-                paths.cohort, "", "suite", f"cohort declares suite '{cohort.suite}' but --suite says '{paths.suite}'"
-            )
-        spath = suite_path(paths.benchmark, cohort.suite)
-    elif paths.suite:
-        spath = suite_path(paths.benchmark, paths.suite)
+    spath = suite_file(paths, cohort, problems)
     if spath is not None:
         try:
             suite, data = load_suite_file(spath)
@@ -294,7 +341,7 @@ def load_run(paths: RunPaths) -> Run:
             problems.extend(exc.problems)
 
     reference = None
-    if paths.records is not None and cohort is not None:
+    if paths.records is not None and cohort is not None and spath is not None:
         try:
             reference = cohort_reference(
                 paths.benchmark, cohort.solver_reference_id, cohort.suite, "needed to re-score the records"
