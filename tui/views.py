@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from scoring.reports.numbers import number
 from scoring.safety.terminal import escape_for_terminal
 from scoring.vocab import STATUS_ORDER, TRACKS, rank_text
 from scoring.vocab import TRACK_LETTERS as LETTERS
@@ -65,7 +66,7 @@ def cells(*values) -> list[Text]:
 
 
 def fmt(x: float | None, digits: int = 4) -> str:
-    return DASH if x is None else f"{x:.{digits}f}"
+    return number(x, digits, null=DASH)
 
 
 def half_width(ci: dict | None) -> float | None:
