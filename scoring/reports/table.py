@@ -321,7 +321,7 @@ class Csv(TableFormat):
         cols += ["index", "index_lo", "index_hi"]
         for t in TRACKS:
             cols += [TRACK_LETTERS[t], f"{TRACK_LETTERS[t]}_lo", f"{TRACK_LETTERS[t]}_hi"]
-        w.writerow(cols + ["tasks_complete", "tasks_total", "source"])
+        buf.write(",".join([*cols, "tasks_complete", "tasks_total", "source"]) + "\n")  # plain names, unquoted
 
         def r(x: float | None) -> float | str:  # unrounded: the shortest decimal that reads back as the same double
             return "" if x is None else float(x)
@@ -339,7 +339,7 @@ class Csv(TableFormat):
         return buf.getvalue()
 
 
-CHART_TICKS = 10  # at most this many grid lines (plus one) per chart, whatever the values
+CHART_TICKS = 10  # at most this many grid lines per chart, whatever the values
 
 
 def tick_step(lo: float, hi: float, ticks: int = CHART_TICKS) -> float:
@@ -356,7 +356,7 @@ def tick_label(v: float) -> str:
 
 def chart_svg(g: Group, di: int, text: Callable[[str], str]) -> str:
     """Per group: each model's index as a dot with its 95% interval as a bar (inline SVG); its work
-    is bounded for any finite values (at most CHART_TICKS + 1 grid lines)."""
+    is bounded for any finite values (at most CHART_TICKS grid lines)."""
     rows = [r for r in g.rows if r.index.value is not None]
     left_out = [r.model for r in g.rows if r.index.value is None]
     caption = (
