@@ -148,11 +148,17 @@ def test_table_and_diff_show_a_hostile_model_name_escaped(ws, cli, tmp_path):
     ws.write_rows(full_rows(name, {"t1": 0}))
     shutil.copy(ws.out, old)
     assert cli(*ws.score_args())[0] == 0
-    for argv in (["table", str(ws.out)], ["diff", str(old), str(ws.out)]):
+    escaped = "\\x1b]52;c;cHduZWQ=\\x07"
+    markdown = escaped.replace("\\", "\\\\").replace("]", "\\]")  # markdown's own backslashes on top
+    for argv, text in (
+        (["table", str(ws.out)], markdown),
+        (["table", str(ws.out), "--format", "html"], escaped),
+        (["diff", str(old), str(ws.out)], escaped),
+    ):
         code, out, err = cli(*argv)
         assert code == 0, err
         shown = out + err
-        assert "\\x1b]52;c;cHduZWQ=\\x07" in shown, shown
+        assert text in shown, shown
         assert not any(c in shown for c in "\x1b\x07\u202e"), shown
 
 

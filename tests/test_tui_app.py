@@ -444,4 +444,4 @@ async def test_copy_commands_are_in_the_palette():
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         texts = [t for t, _, _ in DashboardCommands(app.screen)._commands()]
-        assert "Copy table as Markdown" in texts and "Copy as LaTeX" in texts
+        assert "Copy table as Markdown" in texts and "Copy table as LaTeX" in texts

@@ -857,8 +857,9 @@ class TcsexamApp(App):
         """Copy the table (SPEC 11, as ``tcsexam table --format FMT``) of the run shown, or with scope
         ``all`` of every loaded run (the Leaderboard), to the clipboard."""
         from scoring.errors import InputError
+        from scoring.reports.table import FORMATS
 
-        from .state import TABLE_FORMATS, table_text
+        from .state import table_text
 
         if scope == "all":
             docs = self.leaderboard_docs()
@@ -876,7 +877,7 @@ class TcsexamApp(App):
         what = f"the leaderboard of {len(docs)} run(s)" if scope == "all" else "the table"
         stale = self._stale_names(scope)
         self.notify(
-            f"Copied {what} as {TABLE_FORMATS[fmt]} ({len(table.splitlines())} lines) to the clipboard."
+            f"Copied {what} as {FORMATS[fmt].label} ({len(table.splitlines())} lines) to the clipboard."
             + (f" STALE: {', '.join(stale)} as last accepted; its files are now rejected." if stale else ""),
             severity="warning" if stale else "information",
             markup=False,

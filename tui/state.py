@@ -661,8 +661,6 @@ def load_instances(state: DashboardState, model: str, item: str, attempt: str) -
 
 # --- tables (SPEC 11) -----------------------------------------------------------------
 
-TABLE_FORMATS = {"markdown": "Markdown", "latex": "LaTeX"}
-
 
 def table_text(docs: list[tuple[str, dict]], fmt: str) -> str:
     """The (source, index document) pairs' leaderboard as ``tcsexam table`` writes it

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from scoring.reports.numbers import INDEX_DIGITS, PM, TRACK_DIGITS, number
 from scoring.safety.terminal import escape_for_terminal
 from scoring.vocab import STATUS_ORDER, TRACKS, rank_text
 from scoring.vocab import TRACK_LETTERS as LETTERS
@@ -65,7 +66,7 @@ def cells(*values) -> list[Text]:
 
 
 def fmt(x: float | None, digits: int = 4) -> str:
-    return DASH if x is None else f"{x:.{digits}f}"
+    return number(x, digits, null=DASH)
 
 
 def half_width(ci: dict | None) -> float | None:
@@ -616,7 +617,7 @@ def leaderboard_groups(docs: list[tuple[str, dict]]) -> tuple[list[LeaderboardGr
         return [], list(exc.problems)
     out = []
     for g in groups:
-        rows = [text_cells(r, 2, 3, " ± ", NULL, "–", " " + PROVISIONAL_MARK) for r in g.rows]
+        rows = [text_cells(r, INDEX_DIGITS, TRACK_DIGITS, PM, NULL, "–", " " + PROVISIONAL_MARK) for r in g.rows]
         keys = [(r.source, r.model) for r in g.rows]
         out.append(LeaderboardGroup(g.title, list(HEADER), rows, keys, [n for n in footnotes(g) if n]))
     return out, []

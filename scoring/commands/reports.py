@@ -11,7 +11,7 @@ from scoring.errors import InputError, Problems
 from scoring.formats.json import dumps
 from scoring.reports.diff import diff_index
 from scoring.reports.index_file import IndexFile, edited_warning, load_index
-from scoring.reports.table import render_table
+from scoring.reports.table import FORMATS, render_table
 from scoring.reports.verify import recompute_with_pipeline, verify_index
 from scoring.safety.outputs import check_output
 from scoring.safety.terminal import escape_for_terminal
@@ -103,7 +103,7 @@ def add_table_parser(sub):
     p.add_argument("index", nargs="+", metavar="INDEX_JSON", help="index.json files written by score")
     p.add_argument(
         "--format",
-        choices=("markdown", "latex", "csv", "html"),
+        choices=tuple(FORMATS),
         default="markdown",
         help="output format (default markdown)",
     )

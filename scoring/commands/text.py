@@ -3,17 +3,15 @@ for a missing value, the dashboard's decimals (index 2, track means 3)."""
 
 from __future__ import annotations
 
+from scoring.reports.numbers import INDEX_DIGITS, TRACK_DIGITS, number
 from scoring.safety.terminal import escape_for_terminal
 from scoring.vocab import NA, TRACK_LETTERS, TRACKS
 
-INDEX_DIGITS, TRACK_DIGITS = 2, 3  # the dashboard's decimals
-
 
 def fmt(x: float | None, digits: int = TRACK_DIGITS, *, signed: bool = False, general: bool = False) -> str:
-    """A number as text a script parses: ``digits`` decimals (significant digits when ``general``),
-    a + on a positive value when ``signed``, ASCII minus, ``NA`` when missing. The one number
-    formatter of the console text."""
-    return NA if x is None else format(x, f"{'+' if signed else ''}.{digits}{'g' if general else 'f'}")
+    """A number as text a script parses (scoring.reports.numbers.number, ``NA`` when missing): the
+    number formatter of the console text."""
+    return number(x, digits, null=NA, signed=signed, general=general)
 
 
 def format_tau2_summary(m: dict) -> str:
