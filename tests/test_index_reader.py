@@ -22,6 +22,7 @@ from scoring.commands.main import main
 from scoring.formats.schemas import schema
 from scoring.pipeline.benchmark import demo_run
 from scoring.pipeline.index import content_sha256
+from scoring.reports.table import FORMATS
 
 WORK = Path(tempfile.mkdtemp(prefix="tcsexam-index-reader-"))  # one scored demo for the whole module
 atexit.register(shutil.rmtree, WORK, True)
@@ -209,7 +210,7 @@ def test_table_and_diff_on_a_mutated_index(capsys, data):
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "index.json"
         path.write_bytes(data)
-        for fmt in ("markdown", "latex", "csv"):  # html: its chart's bounds are docs/commands.md#table's
+        for fmt in FORMATS:  # every registered format, html and its chart included
             runs_cleanly(capsys, "table", str(path), "--format", fmt)
         runs_cleanly(capsys, "diff", str(INDEX), str(path))
         runs_cleanly(capsys, "diff", str(path), str(INDEX), "--output", str(Path(tmp) / "d.json"))
