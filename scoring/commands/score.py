@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -74,10 +75,18 @@ def cmd_solver_score(args) -> int:
     return EXIT_OK
 
 
+def default_index_path(args) -> str:
+    """``score``'s output when ``--output`` is not given: RUN_DIR/build/index.json, beside the run it
+    belongs to (the current folder's build/ when RUN_DIR is not given), docs/commands.md#score."""
+    return os.path.join(args.run_dir or "", "build", "index.json")
+
+
 def cmd_score(args) -> int:
     from scoring.formats.json import dumps
     from scoring.pipeline.index import build_index, write_index
 
+    if args.output is None:
+        args.output = default_index_path(args)
     run, target = run_and_target(args)
     document = build_index(run, thresholds_of(args))
     if target is None:
@@ -136,7 +145,7 @@ def add_parsers(sub) -> None:
 
     p = command_parser(sub, "score")
     add_run_arguments(p)
-    add_output_argument(p, "where index.json goes", default="build/index.json")
+    add_output_argument(p, "where index.json goes (default RUN_DIR/build/index.json)")
     p.set_defaults(handler=cmd_score)
 
     p = command_parser(sub, "validate")
