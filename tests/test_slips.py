@@ -32,3 +32,27 @@ def test_score_without_output_writes_into_the_runs_own_build_folder(tmp_path, cl
     b = json.loads((tmp_path / "run-b" / "build" / "index.json").read_text())
     assert "cirrus-mini" in a["models"] and "delta-mini" in b["models"]
     assert "run-a/build/index.json" in out_a and "run-b/build/index.json" in out_b
+
+
+# --- a judge score typed in while score_status is still the skeleton's 'missing' -------------------
+
+
+def test_a_score_left_with_status_missing_is_told_to_set_it_to_valid(tmp_path, cli):
+    """docs/rules.md#aggregation: the row is incomplete, and validate names the fix on its line."""
+    run = tmp_path / "r"
+    run.mkdir()
+    shutil.copy(demo_run() / "cohort.json", run / "cohort.json")
+    assert cli("init", str(run))[0] == 0
+    lines = (run / "attempts.csv").read_text().splitlines(keepends=True)
+    assert lines[1].startswith("atlas-70b,theorem,thm-sensitivity,1,,selected,missing,")
+    lines[1] = lines[1].replace(",1,,selected,missing,", ",1,1,selected,missing,", 1)
+    (run / "attempts.csv").write_text("".join(lines))
+    code, out, _ = cli("validate", str(run))
+    assert code == 3
+    hinted = [x for x in out.splitlines() if "(line 2)" in x]
+    assert hinted == [
+        "incomplete: atlas-70b: thm-sensitivity attempt 1 (line 2): "
+        "line 2 has a score but score_status 'missing': set it to valid"
+    ]
+    unfilled = [x for x in out.splitlines() if "(line 3)" in x]  # no score typed: as before
+    assert unfilled and unfilled[0].endswith("adopted attempt is 'missing': its result is not there yet")

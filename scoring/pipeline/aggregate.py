@@ -56,6 +56,14 @@ def valid_scores(rows: list[AttemptRow]) -> list[float]:
     return [r.score for r in rows if r.adopted and r.score_status == "valid" and r.score is not None]
 
 
+def not_valid_message(row: AttemptRow) -> str:
+    """Why an adopted attempt that is not valid leaves its task incomplete (docs/rules.md#aggregation); a
+    score typed in while score_status is still the skeleton's 'missing' is told how to count."""
+    if row.score_status == "missing" and row.score is not None:
+        return f"line {row.line} has a score but score_status 'missing': set it to valid"
+    return f"adopted attempt is '{row.score_status}': its result is not there yet"
+
+
 def aggregate_model(
     model: str, rows: list[AttemptRow], run: Run, thresholds: dict[str, float]
 ) -> tuple[ModelResult, dict[str, list[float] | None]]:
@@ -87,8 +95,7 @@ def aggregate_model(
                 coverage.provisional.append(AttemptRef(item, track, r.attempt, r.line))
             if r.score_status != "valid":
                 coverage.not_valid.append(NotValidAttempt(item, track, r.attempt, r.line, r.score_status))
-                message = f"adopted attempt is '{r.score_status}': its result is not there yet"
-                issues.append(Issue("incomplete", item, r.attempt, r.line, message))
+                issues.append(Issue("incomplete", item, r.attempt, r.line, not_valid_message(r)))
         if len(adopted) < planned:
             missing = planned - len(adopted)
             coverage.missing.append(MissingAttempts(item, track, len(adopted), planned, missing))
