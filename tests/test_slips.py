@@ -56,3 +56,30 @@ def test_a_score_left_with_status_missing_is_told_to_set_it_to_valid(tmp_path, c
     ]
     unfilled = [x for x in out.splitlines() if "(line 3)" in x]  # no score typed: as before
     assert unfilled and unfilled[0].endswith("adopted attempt is 'missing': its result is not there yet")
+
+
+# --- a pass^k threshold outside its track's range ----------------------------------------------------
+
+
+def test_a_threshold_outside_its_tracks_range_is_a_usage_error(tmp_path, cli):
+    """docs/rules.md#passk: solver=50 (a percentage) would make every solver pass^k 0."""
+    run = tmp_path / "d"
+    shutil.copytree(demo_run(), run)
+    out = tmp_path / "th.json"
+    for threshold, shown in (
+        ("solver=50", "[0, 1], got 50 (a percentage? write 0.5)"),
+        ("theorem=1.5", "[0, 1], got 1.5"),
+        ("conjecture=-0.1", "[0, 1], got -0.1"),
+        ("construction=-1", ">= 0, got -1"),
+    ):
+        code, _, err = cli("score", str(run), "--threshold", threshold, "--output", str(out))
+        track = threshold.split("=")[0]
+        assert code == 2 and f"threshold of {track} must lie in its scores' range {shown}" in err, err
+        assert not out.exists()
+    code, _, _ = cli(
+        "score", str(run), "--threshold", "construction=2.5", "--threshold", "solver=1", "--output", str(out)
+    )
+    assert (
+        code == 3
+        and json.loads(out.read_text())["models"]["atlas-70b"]["pass_hat_k"]["construction"]["threshold"] == 2.5
+    )

@@ -16,7 +16,7 @@ from scoring.errors import Problems
 from scoring.formats.inputs import AttemptRow
 from scoring.pipeline.run import Run
 from scoring.pipeline.solver import TaskScore
-from scoring.vocab import TRACK_SCORE_TYPE
+from scoring.vocab import SCORE_RANGES, TRACK_SCORE_TYPE, range_text
 
 
 def score_in_range(track: str, score: float) -> str | None:
@@ -30,10 +30,11 @@ def score_in_range(track: str, score: float) -> str | None:
                 "partial credit must be converted to 0"
             )
     elif track == "solver":
-        if not 0.0 <= score <= 1.0:
-            return f"a solver relative score lies in [0, 1], got {score!r}"
-    elif score < 0.0:
-        return f"a construction reward is >= 0, got {score!r}"
+        low, high = SCORE_RANGES["solver"]
+        if not low <= score <= (high or math.inf):
+            return f"a solver relative score lies in {range_text('solver')}, got {score!r}"
+    elif score < SCORE_RANGES["construction"][0]:
+        return f"a construction reward is {range_text('construction')}, got {score!r}"
     return None
 
 
