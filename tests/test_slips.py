@@ -83,3 +83,28 @@ def test_a_threshold_outside_its_tracks_range_is_a_usage_error(tmp_path, cli):
         code == 3
         and json.loads(out.read_text())["models"]["atlas-70b"]["pass_hat_k"]["construction"]["threshold"] == 2.5
     )
+
+
+# --- tcsexam tui inside a run folder ----------------------------------------------------------------
+
+
+def test_tui_with_no_run_dir_opens_the_current_folder_when_it_holds_a_run(tmp_path, monkeypatch):
+    """docs/dashboard.md: '.' when it holds cohort.json, the bundled demo only where it holds none."""
+    from pathlib import Path
+
+    from tui.cli import build_parser, config_from_args
+    from tui.state import resolve_paths, run_name, uses_demo
+
+    run = tmp_path / "own"
+    shutil.copytree(demo_run(), run)
+    monkeypatch.chdir(run)
+    config = config_from_args(build_parser().parse_args(["tui"]))
+    assert config.run_dir == "." and not uses_demo(config) and run_name(config) == "own"
+    assert resolve_paths(config).cohort == Path("cohort.json")
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    monkeypatch.chdir(empty)
+    config = config_from_args(build_parser().parse_args(["tui"]))
+    assert config.run_dir is None and uses_demo(config)
+    assert resolve_paths(config).cohort == demo_run() / "cohort.json"
