@@ -108,3 +108,185 @@ def test_tui_with_no_run_dir_opens_the_current_folder_when_it_holds_a_run(tmp_pa
     config = config_from_args(build_parser().parse_args(["tui"]))
     assert config.run_dir is None and uses_demo(config)
     assert resolve_paths(config).cohort == demo_run() / "cohort.json"
+
+
+# --- rows and records that do not line up -----------------------------------------------------------
+
+from scoring.pipeline.lineup import NOT_CHECKED, NOT_LINED_UP  # noqa: E402
+from tests.support.runs import full_rows, row  # noqa: E402
+
+AT_MU = [{"instance": "a", "status": "ok", "A": 12}, {"instance": "b", "status": "ok", "A": 100}]  # Phi 0.5, 0.5
+ABOVE = [{"instance": "a", "status": "ok", "A": 14}, {"instance": "b", "status": "ok", "A": 100}]  # Phi(1), 0.5
+ABOVE_SCORE = (0.8413447460685429 + 0.5) / 2
+
+
+def solver_rows(attempts_and_scores, model="m", item="s1") -> list[dict]:
+    return [row(model=model, track="solver", item=item, attempt=a, score=s) for a, s in attempts_and_scores]
+
+
+def mini_rows(s1_rows: list[dict]) -> list[dict]:
+    """MINI_SUITE's tasks for model m, one attempt each, with ``s1_rows`` in place of s1's row."""
+    rows = [r for r in full_rows() if r["item"] != "s1"]
+    return rows[:2] + s1_rows + rows[2:]
+
+
+def write_s2_records(ws, cli, model="m") -> None:
+    """Records of s2's attempt 1, and its score filled in from them (tcsexam fill)."""
+    ws.write_records(
+        model, "s2", "1", [{"instance": "x", "status": "ok", "A": 1}, {"instance": "y", "status": "ok", "A": 1}]
+    )
+    code, _, err = cli("fill", str(ws.run), "--benchmark", str(ws.bench), "--overwrite")
+    assert code == 0, err
+
+
+def validate_lines(cli, ws, *extra) -> tuple[int, list[str], str]:
+    code, out, err = cli("validate", str(ws.run), "--benchmark", str(ws.bench), *extra)
+    return code, out.splitlines()[1:], err
+
+
+def test_an_attempt_written_1_0_names_the_records_file_it_leaves_unused(ws, cli):
+    """docs/rules.md#rows-and-records: '1.0' (pandas) with any score, records/m/s1/1.json beside it."""
+    ws.write_rows(mini_rows(solver_rows([("1.0", 0.99)])))
+    ws.write_records("m", "s1", "1", AT_MU)
+    code, lines, _ = validate_lines(cli, ws)
+    assert code == 0
+    unused = [x for x in lines if x.startswith("unused records: ")]
+    assert unused == [
+        "unused records: m: s1 attempt 1: records/m/s1/1.json is used by no adopted row: there is no attempt '1' "
+        f"among the adopted rows '1.0' (1 planned): {NOT_LINED_UP} (row '1.0' for file '1.json'?)"
+    ]
+    (s1,) = [x for x in lines if x.startswith("warning: m: s1 attempt 1.0 (line 4): ")]
+    assert f"{NOT_CHECKED}: no records file records/m/s1/1.0.json" in s1
+    assert f"records/m/s1/1.json is there: {NOT_LINED_UP}" in s1
+    (s2,) = [x for x in lines if x.startswith("warning: m: s2 attempt 1 (line 5): ")]  # typed in, no records
+    assert NOT_CHECKED in s2 and NOT_LINED_UP not in s2
+
+    code, _, err = cli(*ws.score_args())
+    assert code == 0 and unused[0][len("unused records: m: s1 attempt 1: ") :] in err
+    assert f"warning: m: 2 valid solver rows have no records file: {NOT_CHECKED}" in err
+    document = json.loads(ws.out.read_text())
+    assert document["unused_records"] == [
+        {
+            "file": "m/s1/1.json",
+            "model": "m",
+            "item": "s1",
+            "attempt": "1",
+            "reason": "there is no attempt '1' among the adopted rows '1.0' (1 planned): "
+            f"{NOT_LINED_UP} (row '1.0' for file '1.json'?)",
+            "near": ["1.0"],
+        }
+    ]
+    assert [i["line"] for i in document["models"]["m"]["issues"] if i["message"].startswith(NOT_CHECKED)] == [4, 5]
+
+
+def test_strict_turns_every_finding_into_exit_1_and_score_writes_nothing(ws, cli):
+    """docs/commands.md#validate: for CI pipelines."""
+    ws.write_rows(mini_rows(solver_rows([("1.0", 0.99)])))
+    ws.write_records("m", "s1", "1", AT_MU)
+    code, lines, err = validate_lines(cli, ws, "--strict")
+    assert code == 1 and len(lines) == 3 and "rejected by --strict: 3 findings" in err
+    code, out, err = cli(*ws.score_args("--strict"))
+    assert code == 1 and not ws.out.exists() and "rejected by --strict: 3 findings; nothing written" in err
+    assert "records/m/s1/1.json is used by no adopted row" in err
+
+    ws.write_rows(mini_rows(solver_rows([("1", 0.5)])))  # lined up, every solver row checked against records
+    write_s2_records(ws, cli)
+    assert validate_lines(cli, ws, "--strict")[:2] == (0, [])
+    assert cli(*ws.score_args("--strict"))[0] == 0 and ws.out.exists()
+
+
+def test_records_outside_the_cohort_the_plan_or_the_solver_track_are_each_named(ws, cli):
+    ws.cohort["models"]["m"]["attempts_per_item"] = {"s1": 3}
+    ws.write_cohort()
+    ws.write_rows(mini_rows(solver_rows([("1", 0.5), ("2", 0.5), ("3", 0.5), ("4", 0.5)])[:3]))
+    for attempt in ("1", "2", "3", "7"):
+        ws.write_records("m", "s1", attempt, AT_MU)
+    ws.write_records("m-v9", "s1", "1", AT_MU)  # a model not in the cohort
+    ws.write_records("org/m", "s1", "1", AT_MU)  # nested: the model 'org/m', not in the cohort either
+    ws.write_records("m", "t1", "1", AT_MU)  # a theorem task
+    ws.write_records("m", "nope", "1", AT_MU)  # not in the suite
+    ws.write_json(ws.run / "records" / "m" / "stray.json", AT_MU)  # not at <model>/<item>/<attempt>.json
+    (ws.run / "records" / "m" / "s1" / "notes.txt").write_text("not a records file")
+    code, lines, _ = validate_lines(cli, ws)
+    assert code == 0
+    unused = sorted(x for x in lines if x.startswith("unused records: "))
+    assert unused == [
+        "unused records: -: -: records/m/stray.json is used by no adopted row: "
+        "not at records/<model>/<item>/<attempt>.json",
+        "unused records: m-v9: s1 attempt 1: records/m-v9/s1/1.json is used by no adopted row: "
+        "model 'm-v9' is not in the cohort",
+        "unused records: m: nope attempt 1: records/m/nope/1.json is used by no adopted row: "
+        "item 'nope' is not in the suite: records are read for solver tasks only",
+        "unused records: m: s1 attempt 7: records/m/s1/7.json is used by no adopted row: "
+        "there is no attempt '7' among the adopted rows '1', '2', '3' (3 planned)",
+        "unused records: m: t1 attempt 1: records/m/t1/1.json is used by no adopted row: "
+        "item 't1' is not a solver task: records are read for solver tasks only",
+        "unused records: org/m: s1 attempt 1: records/org/m/s1/1.json is used by no adopted row: "
+        "model 'org/m' is not in the cohort",
+    ]
+    assert not any(NOT_LINED_UP in x for x in lines)
+
+
+def test_an_excluded_attempts_records_and_a_model_without_records_are_no_finding(ws, cli):
+    ws.cohort["models"]["n"] = {"attempts_per_task": 1}
+    ws.write_cohort()
+    excluded = row(model="m", track="solver", item="s1", attempt="1", score=0.5, adoption="excluded", note="rerun")
+    rows = mini_rows([excluded, *solver_rows([("2", 0.5)])]) + full_rows("n")
+    ws.write_rows(rows)
+    ws.write_records("m", "s1", "1", AT_MU)
+    ws.write_records("m", "s1", "2", AT_MU)
+    write_s2_records(ws, cli)
+    code, lines, _ = validate_lines(cli, ws)
+    assert code == 0 and lines == ["excluded: m: s1 attempt 1 (line 4): not adopted (note: rerun)"]
+
+
+def test_attempts_numbered_from_0_are_told_that_the_names_do_not_line_up_not_to_overwrite(ws, cli):
+    """The cross-check's advice (docs/rules.md#rows-and-records): fill --overwrite would write the score
+    of attempt 1.json into the row of the second attempt."""
+    ws.cohort["models"]["m"]["attempts_per_item"] = {"s1": 2}
+    ws.write_cohort()
+    ws.write_records("m", "s1", "1", AT_MU)
+    ws.write_records("m", "s1", "2", ABOVE)
+    ws.write_rows(mini_rows(solver_rows([("0", 0.5), ("1", ABOVE_SCORE)])))
+    code, lines, err = validate_lines(cli, ws)
+    assert code == 1 and lines == []
+    (problem,) = [x for x in err.splitlines() if "line 5: field 'score'" in x]
+    assert f"{NOT_LINED_UP} for (m, s1) (rows have attempts '0', '1'; records files 1.json, 2.json)" in problem
+    assert "fill --overwrite writes" not in problem
+
+    ws.write_rows(mini_rows(solver_rows([("1", 0.5), ("2", 0.25)])))  # names line up, a wrong score: as before
+    code, _, err = validate_lines(cli, ws)
+    assert code == 1 and "tcsexam fill --overwrite writes their score" in err and NOT_LINED_UP not in err
+
+
+def test_the_coverage_issue_list_shows_unused_records(ws):
+    from tui.views import issue_rows
+
+    ws.write_rows(mini_rows(solver_rows([("1.0", 0.99)])))
+    ws.write_records("m", "s1", "1", AT_MU)
+    ws.write_records("m-v9", "s1", "1", AT_MU)
+    rows = [r for r in issue_rows(ws.load()) if r.kind == "unused records"]
+    assert [(r.model, r.item, r.attempt) for r in rows] == [("m", "s1", "1"), ("m-v9", "s1", "1")]
+    assert rows[0].reason.startswith("records/m/s1/1.json is used by no adopted row") and NOT_LINED_UP in rows[0].reason
+
+
+def test_records_names_are_data_and_only_regular_files_count(ws, cli):
+    """docs/safety.md: a FIFO named like a records file is never opened, a link to a folder never walked,
+    a name that is not UTF-8 is kept as data in valid JSON."""
+    import os
+
+    ws.write_rows(mini_rows(solver_rows([("1", 0.5)])))
+    ws.write_records("m", "s1", "1", AT_MU)
+    write_s2_records(ws, cli)
+    os.mkfifo(ws.run / "records" / "m" / "s1" / "9.json")
+    outside = ws.root / "elsewhere" / "s1"
+    outside.mkdir(parents=True)
+    (outside / "5.json").write_text("[]")
+    os.symlink(ws.root / "elsewhere", ws.run / "records" / "linked")
+    odd = os.fsencode(ws.run / "records" / "m" / "s1") + b"/\xff.json"
+    with open(odd, "w") as f:
+        f.write("[]")
+    code, _, err = cli(*ws.score_args())
+    assert code == 0, err
+    document = json.loads(ws.out.read_text(encoding="utf-8"))
+    assert [u["file"] for u in document["unused_records"]] == ["m/s1/\\xff.json"]

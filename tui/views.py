@@ -276,9 +276,10 @@ class IssueRow:
 
 
 def issue_rows(document: dict) -> list[IssueRow]:
-    """Every issue of every model, then every ignored row (a likely typo as a warning, worded as
-    ``tcsexam validate`` words it): what a researcher must fix."""
-    from scoring.pipeline.aggregate import ignored_row_finding
+    """Every issue of every model, then every ignored row (a likely typo as a warning), then every
+    records file that no adopted row uses, worded as ``tcsexam validate`` words them: what a
+    researcher must fix."""
+    from scoring.pipeline.aggregate import ignored_row_finding, unused_records_finding
 
     out = []
     for name, m in document["models"].items():
@@ -289,6 +290,9 @@ def issue_rows(document: dict) -> list[IssueRow]:
     for r in document["ignored_rows"]["rows"]:
         kind, message = ignored_row_finding(r)
         out.append(IssueRow(r["model"], r["item"], r["attempt"], kind, f"line {r['line']}: {message}"))
+    for u in document.get("unused_records", []):
+        where = (u["model"] or DASH, u["item"] or DASH, u["attempt"] or DASH)
+        out.append(IssueRow(*where, "unused records", unused_records_finding(u)))
     return out
 
 

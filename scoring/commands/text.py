@@ -196,9 +196,42 @@ def findings(document: dict) -> list[str]:
         for a in m["coverage"]["excluded"]:
             note = f"note: {a['note']}" if a["note"] else "no note"
             out.append(("excluded", name, where(a["item"], a["attempt"], a["line"]), f"not adopted ({note})"))
-    return [escape_for_terminal(f"{kind}: {model}: {at}: {message}") for kind, model, at, message in out] + (
-        ignored_findings(document)
+    return (
+        [escape_for_terminal(f"{kind}: {model}: {at}: {message}") for kind, model, at, message in out]
+        + ignored_findings(document)
+        + records_findings(document)
     )
+
+
+def records_findings(document: dict) -> list[str]:
+    """The lines of the records files that no adopted row uses (docs/rules.md#rows-and-records), as
+    ``validate`` and ``score`` print them: ``unused records: MODEL: ITEM attempt A: records/FILE: why``."""
+    from scoring.pipeline.aggregate import unused_records_finding
+
+    out = []
+    for u in document.get("unused_records", []):
+        at = f"{u['item']} attempt {u['attempt']}" if u["item"] is not None else "-"
+        out.append(escape_for_terminal(f"unused records: {u['model'] or '-'}: {at}: {unused_records_finding(u)}"))
+    return out
+
+
+def not_checked_lines(document: dict) -> list[str]:
+    """``score``'s line per model whose valid solver rows were not checked against records for want of
+    a records file (``validate`` lists each row)."""
+    from scoring.pipeline.lineup import NOT_CHECKED
+
+    out = []
+    for name, m in document["models"].items():
+        n = sum(1 for i in m["issues"] if i["message"].startswith(NOT_CHECKED))
+        if n:
+            rows = "row has" if n == 1 else "rows have"
+            out.append(
+                escape_for_terminal(
+                    f"warning: {name}: {n} valid solver {rows} no records file: {NOT_CHECKED} "
+                    "(tcsexam validate lists them)"
+                )
+            )
+    return out
 
 
 def ignored_findings(document: dict, warnings_only: bool = False) -> list[str]:

@@ -257,6 +257,20 @@ class IgnoredRows(Strict):
     rows: list[IgnoredRow]
 
 
+class UnusedRecords(Strict):
+    """A records file that no adopted row uses (docs/rules.md#rows-and-records): its path under
+    records/, the model, item and attempt its place names (null when it is not at
+    records/<model>/<item>/<attempt>.json), why, and the rows' attempt names of a near spelling
+    ('1.0' for '1', numbering from 0): then the attempt names and file names do not line up."""
+
+    file: str
+    model: str | None
+    item: str | None
+    attempt: str | None
+    reason: str
+    near: list[str]
+
+
 class InputDigest(Strict, omit_defaults=True):
     path: str
     sha256: Sha256
@@ -277,8 +291,8 @@ class Provenance(Strict, omit_defaults=True):
 
 class IndexDocument(Strict):
     """index.json, written by `tcsexam score`: per model its status, index, track means, tasks,
-    coverage, pass^k, intervals and issues; the ranks; the ignored rows; the provenance with the
-    inputs' digests and the content hash (docs/formats.md)."""
+    coverage, pass^k, intervals and issues; the ranks; the ignored rows; the records files no adopted
+    row uses; the provenance with the inputs' digests and the content hash (docs/formats.md)."""
 
     metric_id: MetricId
     suite: str
@@ -290,6 +304,8 @@ class IndexDocument(Strict):
     ranks: Ranks
     ignored_rows: IgnoredRows
     provenance: Provenance
+    # docs/rules.md#rows-and-records: empty without records/ (absent from documents of older versions)
+    unused_records: list[UnusedRecords] = []
 
 
 class TaskDifference(Strict):

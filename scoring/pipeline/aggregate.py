@@ -34,8 +34,10 @@ from scoring.formats.results import (
     PassHatK,
     Ranks,
     TaskResult,
+    UnusedRecords,
 )
 from scoring.pipeline.crosscheck import rescore_from_records
+from scoring.pipeline.lineup import Lineup, line_up
 from scoring.pipeline.rules import Checked, Ignored, check_rules
 from scoring.pipeline.run import Run
 from scoring.safety.numbers import NumberTooLarge, finite_fsum, finite_mean, require_finite
@@ -213,6 +215,11 @@ def ignored_row_finding(row: dict) -> tuple[str, str]:
     return "ignored row", row["reason"]
 
 
+def unused_records_finding(unused: dict) -> str:
+    """How ``validate``, ``score`` and the dashboard word a records file that no adopted row uses."""
+    return f"records/{unused['file']} is used by no adopted row: {unused['reason']}"
+
+
 def overflow_problem(exc: NumberTooLarge, model: str, rows: list[AttemptRow], run: Run) -> Problem:
     """SPEC 13: a result that would overflow, as a problem at the row holding the value (else the
     model's row with the largest score)."""
@@ -236,14 +243,17 @@ class Evaluated:
     models: dict[str, ModelResult]
     ranks: Ranks
     ignored_rows: IgnoredRows
+    unused_records: list[UnusedRecords]
 
 
 def evaluate_run(run: Run, thresholds: dict[str, float] | None = None) -> tuple[Evaluated, Checked]:
     """All models of the cohort: the ``models`` block, the ``ignored_rows`` block and the overall status."""
     thresholds = {**DEFAULT_THRESHOLDS, **(thresholds or {})}
     checked, problems = check_rules(run)
+    lineup = Lineup()
     if run.paths.records is not None and run.reference is not None:
-        rescore_from_records(run, checked, problems)
+        lineup = line_up(run, checked)
+        rescore_from_records(run, checked, problems, lineup.misaligned)
     problems.raise_if_any()
     models: dict[str, ModelResult] = {}
     track_scores: dict[str, dict[str, list[float] | None]] = {}
@@ -251,6 +261,7 @@ def evaluate_run(run: Run, thresholds: dict[str, float] | None = None) -> tuple[
     for m in run.cohort.models:
         try:
             models[m], track_scores[m] = aggregate_model(m, checked.by_model.get(m, []), run, thresholds)
+            models[m].issues += lineup.not_checked.get(m, [])
         except NumberTooLarge as exc:
             overflow[m] = exc
     attach_ci(models, track_scores, overflow)
@@ -264,7 +275,7 @@ def evaluate_run(run: Run, thresholds: dict[str, float] | None = None) -> tuple[
         WEIGHTS,
     )
     status = worst_status([m.status for m in models.values()])
-    return Evaluated(status, models, ranks, ignored_rows_summary(checked.ignored)), checked
+    return Evaluated(status, models, ranks, ignored_rows_summary(checked.ignored), lineup.unused), checked
 
 
 def attempt_scores(model: dict, rows: list[AttemptRow]) -> dict[str, tuple[str, list[float]]]:

@@ -11,6 +11,7 @@ from collections import defaultdict
 from scoring.errors import InputError, Problem, Problems
 from scoring.formats.inputs import AttemptRow
 from scoring.formats.records import check_records
+from scoring.pipeline.lineup import NOT_LINED_UP
 from scoring.pipeline.reference import TaskReference
 from scoring.pipeline.rules import Checked
 from scoring.pipeline.run import Run
@@ -19,12 +20,17 @@ from scoring.safety.files import RecordsRoot
 from scoring.vocab import CROSS_CHECK_TOLERANCE
 
 
-def rescore_from_records(run: Run, checked: Checked, problems: Problems) -> None:
+def rescore_from_records(
+    run: Run, checked: Checked, problems: Problems, misaligned: dict[tuple[str, str], str] | None = None
+) -> None:
     """SPEC 4: an adopted solver row with a records file is re-scored; a difference over 1e-9 rejects.
 
     The attempts of one task are scored together (``rescore_task``); each re-scored attempt's
-    per-instance scores are kept in ``checked.scores`` (the dashboard shows them).
+    per-instance scores are kept in ``checked.scores`` (the dashboard shows them). ``misaligned``
+    (``lineup.line_up``): the (model, item) pairs whose attempt names and records file names do not
+    line up, where a difference is worded as that, not as advice to overwrite.
     """
+    misaligned = misaligned or {}
     root = run.records_root
     ref = run.reference
     assert root is not None and ref is not None
@@ -53,14 +59,20 @@ def rescore_from_records(run: Run, checked: Checked, problems: Problems) -> None
             relative = result.relative_score
             checked.scores[(model, row.item, row.attempt)] = result
             if abs(relative - row.score) > CROSS_CHECK_TOLERANCE:
+                advice = (
+                    f"{NOT_LINED_UP} for ({model}, {row.item}) ({misaligned[(model, row.item)]}): rename the "
+                    "records files or the attempts so that each row names its own attempt's file "
+                    "(fill --overwrite would write another attempt's score)"
+                    if (model, row.item) in misaligned
+                    else "if the records are right, tcsexam fill --overwrite writes their score; else check the "
+                    "records and the cohort's solver_reference_id"
+                )
                 problems.add(
                     run.paths.attempts,
                     f"line {row.line}",
                     "score",
                     f"CSV score {row.score!r} differs from {relative!r} re-scored from "
-                    f"{os.path.join(base, rel)} against '{ref.reference_id}' (tolerance 1e-9): if the records are "
-                    "right, tcsexam fill --overwrite writes their score; else check the records and the "
-                    "cohort's solver_reference_id",
+                    f"{os.path.join(base, rel)} against '{ref.reference_id}' (tolerance 1e-9): {advice}",
                 )
 
 
