@@ -290,3 +290,146 @@ def test_records_names_are_data_and_only_regular_files_count(ws, cli):
     assert code == 0, err
     document = json.loads(ws.out.read_text(encoding="utf-8"))
     assert [u["file"] for u in document["unused_records"]] == ["m/s1/\\xff.json"]
+
+
+# --- compare of an incomplete model; the Overview's leader among complete models --------------------
+
+
+def test_compare_of_an_incomplete_model_names_the_tasks_left_out_and_exits_3(tmp_path, cli):
+    """docs/rules.md#per-task-differences: not a difference of indices."""
+    run = tmp_path / "d"
+    shutil.copytree(demo_run(), run)
+    out = tmp_path / "cmp.json"
+    code, text, _ = cli("compare", str(run), "--models", "cirrus-mini", "atlas-70b", "--output", str(out))
+    assert code == 3
+    assert (
+        "note: cirrus-mini is incomplete (2 tasks left out: thm-ramsey-bound, con-expander): this is a difference "
+        "over the 18 tasks both have scored, not a difference of indices"
+    ) in text
+    assert "index difference" not in text and "difference over the common tasks" in text
+    result = json.loads(out.read_text())
+    assert result["incomplete"] == {"cirrus-mini": ["thm-ramsey-bound", "con-expander"]}
+    assert len(result["tasks"]) == 18
+
+    code, text, _ = cli("compare", str(run), "--models", "atlas-70b", "borealis-8x22b", "--output", str(out))
+    assert code == 0 and "note:" not in text.split("MDE")[0] and "index difference" in text
+    assert json.loads(out.read_text())["incomplete"] == {}
+
+
+def test_the_leader_line_says_it_is_among_complete_models():
+    """docs/dashboard.md: 'Leader: X' over one complete model of two says so."""
+    from tui.views import ranked_scope, top_line
+
+    def doc(indices: dict) -> dict:
+        ranks = {m: {"best": 1, "worst": 1} for m, v in indices.items() if v is not None}
+        return {
+            "models": {m: {"index": v} for m, v in indices.items()},
+            "ranks": {"method": "paired-t-holm", "alpha": 0.05, "models": ranks, "pairs": []},
+        }
+
+    one_of_two = doc({"my-llm-v1": 56.86, "my-llm-v2": None})
+    assert ranked_scope(one_of_two) == " among complete models (1 of 2)"
+    assert "".join(p for p, _ in top_line(one_of_two)) == (
+        "Leader among complete models (1 of 2): my-llm-v1 with 56.86 points"
+    )
+    assert ranked_scope(doc({"a": 50.0})) == ""
+    assert "".join(p for p, _ in top_line(doc({"a": 50.0}))) == "Leader: a with 50.00 points"
+
+
+# --- the planner's projection beside the run's own interval; clipped variances ----------------------
+
+TWO_EACH = {
+    "suite": "lite",
+    "tasks": [
+        {"item": "t1", "track": "theorem"},
+        {"item": "t2", "track": "theorem"},
+        {"item": "s1", "track": "solver"},
+        {"item": "s2", "track": "solver"},
+        {"item": "c1", "track": "construction"},
+        {"item": "c2", "track": "construction"},
+        {"item": "o1", "track": "conjecture"},
+        {"item": "o2", "track": "conjecture"},
+    ],
+}
+SCORES = {  # two attempts of every task; theorem: task means 0.5 and 0.5 (S² = 0) under attempt noise s_w² = 0.5
+    "t1": (1, 0),
+    "t2": (0, 1),
+    "s1": (0.2, 0.3),
+    "s2": (0.8, 0.9),
+    "c1": (1.0, 1.2),
+    "c2": (0.2, 0.4),
+    "o1": (1, 1),
+    "o2": (0, 0),
+}
+
+
+def two_attempt_run(ws, models: dict[str, dict]) -> None:
+    ws.write_json(ws.bench / "suites" / "lite.json", TWO_EACH)
+    ws.write_cohort(models={m: {"attempts_per_task": 2} for m in models})
+    track = {t["item"]: t["track"] for t in TWO_EACH["tasks"]}
+    ws.write_rows(
+        [
+            row(model=m, track=track[item], item=item, attempt=str(k + 1), score=s)
+            for m, scores in models.items()
+            for item, pair in scores.items()
+            for k, s in enumerate(pair)
+        ]
+    )
+
+
+def test_plan_shows_the_observed_half_width_and_that_a_clipped_sigma_b2_makes_it_conservative(ws, cli):
+    """docs/rules.md#planning-attempts: theorem's S² = 0 < s_w²·mean(1/r) = 0.25, so σ_b² is clipped at 0."""
+    two_attempt_run(ws, {"m": SCORES})
+    out = ws.root / "plan.json"
+    code, text, err = cli("plan", str(ws.run), "--benchmark", str(ws.bench), "--output", str(out))
+    assert code == 0, err
+    plan = json.loads(out.read_text())["models"]["m"]
+    assert plan["tracks"]["theorem"]["sigma_b2"] == 0.0 and plan["clipped"] == ["theorem"]
+    index = ws.load()["models"]["m"]["ci"]["index"]
+    assert plan["observed"] == {"half_width": index["hi"] - index["value"], "attempts": 2}
+    assert (
+        f"  observed: index 95% half-width {plan['observed']['half_width']:.2f} at r=2 (the run's own interval)" in text
+    )
+    assert "  note: σ_b² clipped at 0 for theorem (task means vary less than attempt noise predicts): " in text
+    assert "the projection is conservative" in text
+
+
+def test_compare_notes_a_clipped_between_task_variance_in_its_mde(ws, cli):
+    """The same task means for both models on theorem: S_d² = 0 < the attempt noise, σ_bd² clipped at 0."""
+    other = {**SCORES, "t1": (0, 1), "t2": (1, 0), "s1": (0.1, 0.5), "s2": (0.6, 0.9)}
+    two_attempt_run(ws, {"m": SCORES, "n": other})
+    out = ws.root / "cmp.json"
+    code, text, err = cli(
+        "compare", str(ws.run), "--benchmark", str(ws.bench), "--models", "m", "n", "--output", str(out)
+    )
+    assert code == 0, err
+    result = json.loads(out.read_text())
+    assert "theorem" in result["mde_clipped"]
+    assert f"note: σ_bd² clipped at 0 for {', '.join(result['mde_clipped'])} " in text
+    assert "the MDE is conservative" in text
+
+
+async def test_the_compare_pane_says_an_incomplete_model_leaves_tasks_out():
+    """docs/dashboard.md: the Compare tab says what `tcsexam compare` says of an incomplete model."""
+    from textual.widgets import Static
+
+    from tests.support.dashboard import settle, wait_until
+    from tui.app import create_app
+    from tui.widgets.compare import ComparePane
+
+    app = create_app()
+    async with app.run_test(size=(140, 45)) as pilot:
+        await settle(pilot)
+        await pilot.press("5")
+        await settle(pilot)
+        app.query_one(ComparePane).choose("cirrus-mini", "atlas-70b")
+
+        def verdict() -> str:
+            return str(app.query_one("#compare-verdict", Static).render())
+
+        await wait_until(pilot, lambda: "incomplete" in verdict(), lambda: f"the verdict says {verdict()!r}")
+        assert (
+            "cirrus-mini is incomplete (2 tasks left out: thm-ramsey-bound, con-expander): this is a difference "
+            "over the 18 tasks both have scored, not a difference of indices. Difference over the common tasks "
+        ) in verdict().replace("\n", " ")
+        assert "Index difference" not in verdict()

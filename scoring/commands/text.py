@@ -37,8 +37,13 @@ def format_tau2_summary(m: dict) -> str:
 def format_comparison(result: dict) -> str:
     """The text ``compare`` prints: the SPEC 9 intervals, then (when present) the per-task differences
     largest first, the solver tasks' instance counts and the MDE by attempts per task."""
+    from scoring.reports.compare import incomplete_note, mde_note
+
     a, b = result["models"]
     lines = [f"paired difference {a} - {b} over tasks both have scored (95% t intervals)"]
+    note = incomplete_note(result)
+    if note:
+        lines.append(f"note: {note}")
     for t in TRACKS:
         r = result["tracks"].get(t)
         if r is None:
@@ -62,7 +67,8 @@ def format_comparison(result: dict) -> str:
         excl = ""
         if idx["lo"] is not None:
             excl = "  (interval excludes 0)" if idx["lo"] > 0 or idx["hi"] < 0 else "  (interval includes 0)"
-        lines.append(f"  index difference {fmt(idx['value'], 2, signed=True)} points {ci}{excl}")
+        what = "difference over the common tasks" if note else "index difference"
+        lines.append(f"  {what} {fmt(idx['value'], 2, signed=True)} points {ci}{excl}")
     tasks = sorted(result.get("tasks", []), key=lambda x: -abs(x["difference"]))  # stable: ties in suite order
     if tasks:
         lines.append(f"per task, largest difference first ({a} - {b}):")
@@ -88,6 +94,8 @@ def format_comparison(result: dict) -> str:
         else:
             cells = "  ".join(f"r={r}: {v:.2f}" for r, v in mde_values.items() if v is not None)
             lines.append(f"MDE (index points; 5% two-sided, power 80%) by attempts per task: {cells}")
+            if clipped := mde_note(result):
+                lines.append(f"note: {clipped}")
     return "\n".join(lines)
 
 
@@ -109,11 +117,28 @@ def format_plan(result: dict) -> str:
         else:
             cells = "  ".join(f"r={r}: {h:.2f}" for r, h in widths.items() if h is not None)
             lines.append(f"  index 95% half-width (points) by attempts per task: {cells}")
+        lines += plan_notes(m)
         if target is not None and any(h is not None for h in widths.values()):
             r = m["attempts_for_target"]
             found = f"{r} attempts per task" if r is not None else f"not reached with up to {len(widths)} attempts"
             lines.append(f"  half-width <= {target:g}: {found}")
     return "\n".join(lines)
+
+
+def plan_notes(m: dict) -> list[str]:
+    """Beside a model's projection: the run's own half-width at its own attempts, and which tracks' σ_b²
+    was clipped at 0 (docs/rules.md#planning-attempts)."""
+    lines = []
+    observed = m.get("observed")
+    if observed is not None:
+        at = f"at r={observed['attempts']}" if observed["attempts"] is not None else "with attempts varying by task"
+        lines.append(f"  observed: index 95% half-width {fmt(observed['half_width'], 2)} {at} (the run's own interval)")
+    if m.get("clipped"):
+        lines.append(
+            f"  note: σ_b² clipped at 0 for {', '.join(m['clipped'])} (task means vary less than attempt noise "
+            "predicts): the projection is conservative"
+        )
+    return lines
 
 
 def format_diff(d: dict) -> str:
