@@ -37,7 +37,7 @@ def format_tau2_summary(m: dict) -> str:
 def format_comparison(result: dict) -> str:
     """The text ``compare`` prints: the SPEC 9 intervals, then (when present) the per-task differences
     largest first, the solver tasks' instance counts and the MDE by attempts per task."""
-    from scoring.reports.compare import incomplete_note, mde_note
+    from scoring.reports.compare import incomplete_note
 
     a, b = result["models"]
     lines = [f"paired difference {a} - {b} over tasks both have scored (95% t intervals)"]
@@ -87,16 +87,23 @@ def format_comparison(result: dict) -> str:
                 f"  {item:<{width}} {c['a_better']:>5} / {c['b_better']:>5} / {c['equal']:>5}"
                 f"  mean difference {fmt(c['mean_difference'], 4, signed=True)}"
             )
+    return "\n".join(lines + mde_lines(result))
+
+
+def mde_lines(result: dict) -> list[str]:
+    """``compare``'s MDE by attempts per task, and the note on a clipped variance (docs/rules.md#planning-attempts)."""
+    from scoring.reports.compare import mde_note
+
     mde_values = result.get("mde")
-    if mde_values is not None:
-        if all(v is None for v in mde_values.values()):
-            lines.append("MDE: not available (a track has fewer than 2 common tasks or no task with 2 attempts)")
-        else:
-            cells = "  ".join(f"r={r}: {v:.2f}" for r, v in mde_values.items() if v is not None)
-            lines.append(f"MDE (index points; 5% two-sided, power 80%) by attempts per task: {cells}")
-            if clipped := mde_note(result):
-                lines.append(f"note: {clipped}")
-    return "\n".join(lines)
+    if mde_values is None:
+        return []
+    if all(v is None for v in mde_values.values()):
+        return ["MDE: not available (a track has fewer than 2 common tasks or no task with 2 attempts)"]
+    cells = "  ".join(f"r={r}: {v:.2f}" for r, v in mde_values.items() if v is not None)
+    lines = [f"MDE (index points; 5% two-sided, power 80%) by attempts per task: {cells}"]
+    if clipped := mde_note(result):
+        lines.append(f"note: {clipped}")
+    return lines
 
 
 def format_plan(result: dict) -> str:

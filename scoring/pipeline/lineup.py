@@ -123,27 +123,12 @@ def line_up(run: Run, checked: Checked) -> Lineup:
     assert root is not None
     files = discover_records(root)
     solver_items = {t.item for t in run.suite.tasks if t.track == "solver"}
-    adopted: dict[tuple[str, str], list[AttemptRow]] = defaultdict(list)
-    excluded: set[tuple[str, str, str]] = set()
-    for model, rows in checked.by_model.items():
-        for r in rows:
-            if r.track == "solver" and r.adopted:
-                adopted[(model, r.item)].append(r)
-            elif r.track == "solver":
-                excluded.add((model, r.item, r.attempt))
+    adopted, excluded = solver_rows_by_task(checked)
     file_names: dict[tuple[str, str], list[str]] = defaultdict(list)
     for f in files:
         if f.model is not None and f.item is not None and f.attempt is not None:
             file_names[(f.model, f.item)].append(f.attempt)
-    out = Lineup()
-    for key, names in file_names.items():
-        row_names = [r.attempt for r in adopted.get(key, [])]
-        if set(names) != set(row_names) and (
-            shift_of(row_names, names) is not None
-            or any(near_names(n, row_names, 0) for n in names if n not in row_names)
-        ):
-            files_shown = ", ".join(f"{n}.json" for n in sorted(names, key=lambda n: (number_of(n) or 0.0, n)))
-            out.misaligned[key] = f"rows have attempts {quoted(row_names)}; records files {files_shown}"
+    out = Lineup(misaligned=misaligned_tasks(adopted, file_names))
     for f in files:
         reason = unused_reason(f, run, solver_items, adopted, excluded, file_names)
         if reason is not None:
@@ -156,6 +141,38 @@ def line_up(run: Run, checked: Checked) -> Lineup:
             shift = shift_of([r.attempt for r in rows], names) or 0
             issues = [not_checked_issue(root, r, names, shift) for r in rows]
             out.not_checked.setdefault(model, []).extend(i for i in issues if i is not None)
+    return out
+
+
+def solver_rows_by_task(
+    checked: Checked,
+) -> tuple[dict[tuple[str, str], list[AttemptRow]], set[tuple[str, str, str]]]:
+    """The adopted solver rows per (model, item), and the (model, item, attempt) of the excluded ones."""
+    adopted: dict[tuple[str, str], list[AttemptRow]] = defaultdict(list)
+    excluded: set[tuple[str, str, str]] = set()
+    for model, rows in checked.by_model.items():
+        for r in rows:
+            if r.track == "solver" and r.adopted:
+                adopted[(model, r.item)].append(r)
+            elif r.track == "solver":
+                excluded.add((model, r.item, r.attempt))
+    return adopted, excluded
+
+
+def misaligned_tasks(
+    adopted: dict[tuple[str, str], list[AttemptRow]], file_names: dict[tuple[str, str], list[str]]
+) -> dict[tuple[str, str], str]:
+    """The (model, item) pairs whose attempt names and records file names do not line up (``shift_of``,
+    ``near_names``), each with both sides' names as the cross-check words them."""
+    out = {}
+    for key, names in file_names.items():
+        row_names = [r.attempt for r in adopted.get(key, [])]
+        if set(names) != set(row_names) and (
+            shift_of(row_names, names) is not None
+            or any(near_names(n, row_names, 0) for n in names if n not in row_names)
+        ):
+            files_shown = ", ".join(f"{n}.json" for n in sorted(names, key=lambda n: (number_of(n) or 0.0, n)))
+            out[key] = f"rows have attempts {quoted(row_names)}; records files {files_shown}"
     return out
 
 
