@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from scoring.formats.results import ObservedPrecision
 from scoring.vocab import TRACKS, WEIGHTS
 
 if TYPE_CHECKING:
+    from scoring.formats.results import ObservedPrecision
     from scoring.pipeline.rules import Checked
 
 
@@ -38,6 +38,8 @@ def observed_precision(entry: dict, attempts: list[int]) -> ObservedPrecision:
     """The run's own 95% half-width of a model's index (its ``ci.index``, docs/rules.md#intervals) and
     the valid attempts of its scored tasks when every one has the same number: what a projection at
     that r is read beside (docs/rules.md#planning-attempts)."""
+    from scoring.formats.results import ObservedPrecision
+
     index = entry["ci"]["index"]
     half = index["hi"] - index["value"] if index is not None and index["hi"] is not None else None
     return ObservedPrecision(half, attempts[0] if attempts and len(set(attempts)) == 1 else None)
