@@ -61,6 +61,22 @@ EXIT_FOR_STATUS = {"complete": EXIT_OK, "provisional": EXIT_OK, "incomplete": EX
 # any real benchmark's, low enough that init's table of every planned attempt stays small
 MAX_PLANNED_ATTEMPTS = 1_000
 
+# R2: the range of each track's values (lowest, highest; None: no upper bound); theorem and conjecture
+# take exactly 0 or 1 within theirs. A pass^k threshold lies in its track's range too.
+SCORE_RANGES: dict[str, tuple[float, float | None]] = {
+    "theorem": (0.0, 1.0),
+    "solver": (0.0, 1.0),
+    "construction": (0.0, None),
+    "conjecture": (0.0, 1.0),
+}
+
+
+def range_text(track: str) -> str:
+    """A track's value range as the messages say it: ``[0, 1]`` or ``>= 0``."""
+    low, high = SCORE_RANGES[track]
+    return f">= {low:g}" if high is None else f"[{low:g}, {high:g}]"
+
+
 # SPEC 4 and 10: a CSV score and the one scored from its records agree within this
 CROSS_CHECK_TOLERANCE = 1e-9
 

@@ -130,7 +130,7 @@ def test_no_leader_while_the_top_group_holds_two_models():
 def test_a_lone_top_model_is_named_leader():
     alone = {**DOC, "ranks": {**DOC["ranks"], "models": {"c": {"best": 1, "worst": 1}, "a": {"best": 2, "worst": 2}}}}
     assert leader(alone) == "c"
-    assert plain_top_line(alone) == "Leader: c with 75.50 points"
+    assert plain_top_line(alone) == "Leader among complete models (2 of 3): c with 75.50 points"  # b has no index
 
 
 def test_no_index_no_leader():

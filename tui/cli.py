@@ -33,7 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="*",
         default=[],
         metavar="RUN_DIR",
-        help="run folders (attempts.csv, cohort.json, records/); none: the bundled demo run",
+        help="run folders (attempts.csv, cohort.json, records/); none: the current folder when it holds "
+        "cohort.json, else the bundled demo run",
     )
     add_run_arguments(p, positional=False)
     p.add_argument(
@@ -53,7 +54,7 @@ def config_from_args(args: argparse.Namespace) -> DashboardConfig:
     """The dashboard's configuration from the ``tui`` command's options."""
     from .state import DashboardConfig
 
-    run_dirs = run_dirs_of(args)
+    run_dirs = run_dirs_of(args) or current_run(args)
     return DashboardConfig(
         run_dir=run_dirs[0] if run_dirs else None,
         more_runs=run_dirs[1:],
@@ -67,6 +68,15 @@ def config_from_args(args: argparse.Namespace) -> DashboardConfig:
         tau2=args.tau2,
         thresholds=dict(args.threshold),
     )
+
+
+def current_run(args: argparse.Namespace) -> list[str]:
+    """``tcsexam tui`` with nothing named, inside a run folder: that folder, as every other command
+    reads it (docs/commands.md#tui); the bundled demo only where the current folder holds no run
+    (no cohort.json)."""
+    if args.attempts or args.cohort or args.tau2 or not os.path.isfile("cohort.json"):
+        return []
+    return ["."]
 
 
 def run_dirs_of(args: argparse.Namespace) -> list[str]:

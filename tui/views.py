@@ -209,6 +209,14 @@ def top_group(document: dict) -> list[str]:
     return ranks_top_group(ranks) if ranks is not None else []
 
 
+def ranked_scope(document: dict) -> str:
+    """' among complete models (k of n)' when some model of the run has no index (it is incomplete and
+    not ranked, docs/rules.md#ranks), else '': what a leader or a top group is chosen among."""
+    models = document["models"]
+    ranked = sum(1 for m in models.values() if m["index"] is not None)
+    return "" if ranked == len(models) else f" among complete models ({ranked:,} of {len(models):,})"
+
+
 def top_line(document: dict) -> tuple:
     """The Overview's first sentence as ``text`` parts: a leader only when the top group holds one model
     (SPEC 12.1), else the top group, whose order is not supported by the data."""
@@ -220,7 +228,11 @@ def top_line(document: dict) -> tuple:
         return (("No model has an index yet", ""),)
     if len(group) == 1:
         lead = group[0]
-        return (("Leader: ", ""), (lead, "bold"), (f" with {fmt(document['models'][lead]['index'], 2)} points", ""))
+        return (
+            (f"Leader{ranked_scope(document)}: ", ""),
+            (lead, "bold"),
+            (f" with {fmt(document['models'][lead]['index'], 2)} points", ""),
+        )
     named = group[:TOP_GROUP_NAMED] if len(group) > TOP_GROUP_NAMED + 1 else group
     parts: list = [
         (f"No single leader: top group of {len(group):,}: " if named != group else "No single leader: top group ", "")
@@ -277,9 +289,10 @@ class IssueRow:
 
 
 def issue_rows(document: dict) -> list[IssueRow]:
-    """Every issue of every model, then every ignored row (a likely typo as a warning, worded as
-    ``tcsexam validate`` words it): what a researcher must fix."""
-    from scoring.pipeline.aggregate import ignored_row_finding
+    """Every issue of every model, then every ignored row (a likely typo as a warning), then every
+    records file that no adopted row uses, worded as ``tcsexam validate`` words them: what a
+    researcher must fix."""
+    from scoring.pipeline.aggregate import ignored_row_finding, unused_records_finding
 
     out = []
     for name, m in document["models"].items():
@@ -290,6 +303,9 @@ def issue_rows(document: dict) -> list[IssueRow]:
     for r in document["ignored_rows"]["rows"]:
         kind, message = ignored_row_finding(r)
         out.append(IssueRow(r["model"], r["item"], r["attempt"], kind, f"line {r['line']}: {message}"))
+    for u in document.get("unused_records", []):
+        where = (u["model"] or DASH, u["item"] or DASH, u["attempt"] or DASH)
+        out.append(IssueRow(*where, "unused records", unused_records_finding(u)))
     return out
 
 
@@ -534,17 +550,19 @@ def instance_difference_rows(diffs: list[dict]) -> list[list[str]]:
     return [[d["instance"], f"{d['a']:.4f}", f"{d['b']:.4f}", f"{d['difference']:+.4f}"] for d in diffs]
 
 
-def mde_text(mde: dict) -> str:
-    """``compare``'s ``mde`` (SPEC 12.3) in one line: index points detectable with r attempts per task."""
+def mde_text(mde: dict, note: str | None = None) -> str:
+    """``compare``'s ``mde`` (SPEC 12.3) in one line: index points detectable with r attempts per task;
+    ``note`` (scoring.reports.compare.mde_note) after it when a variance was clipped at 0."""
     values = sorted(((int(r), v) for r, v in mde.items()), key=lambda rv: rv[0])
     if not values or all(v is None for _, v in values):
         return (
             "MDE (80% power, 5% two-sided): not available — a track has < 2 common tasks, or a model "
             "has no task with 2 valid attempts."
         )
-    return "MDE (80% power, 5% two-sided), index points by attempts per task r: " + "  ".join(
+    line = "MDE (80% power, 5% two-sided), index points by attempts per task r: " + "  ".join(
         f"r={r} {fmt(v, 2)}" for r, v in values
     )
+    return f"{line}. Note: {note}." if note else line
 
 
 def shares_text(shares: dict | None) -> str:

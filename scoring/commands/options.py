@@ -11,7 +11,7 @@ from pathlib import Path
 
 from scoring.safety.outputs import check_output, write_output
 from scoring.safety.terminal import say as say_on
-from scoring.vocab import EXIT_USAGE, TRACKS
+from scoring.vocab import EXIT_USAGE, SCORE_RANGES, TRACKS, range_text
 
 EXIT_CODES = """exit codes:
   0  complete or provisional (written)
@@ -114,6 +114,13 @@ def parse_threshold(text: str) -> tuple[str, float]:
         raise argparse.ArgumentTypeError(f"threshold of {track} is not a number: {value!r}") from None
     if not math.isfinite(number):
         raise argparse.ArgumentTypeError(f"threshold of {track} must be finite")
+    low, high = SCORE_RANGES[track]
+    if number < low or (high is not None and number > high):
+        hint = f" (a percentage? write {number / 100:g})" if high is not None and high < number <= 100 else ""
+        raise argparse.ArgumentTypeError(
+            f"threshold of {track} must lie in its scores' range {range_text(track)}, got {value}{hint} "
+            "(docs/rules.md#passk)"
+        )
     return track, number
 
 

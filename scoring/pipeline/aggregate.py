@@ -34,8 +34,10 @@ from scoring.formats.results import (
     PassHatK,
     Ranks,
     TaskResult,
+    UnusedRecords,
 )
 from scoring.pipeline.crosscheck import rescore_from_records
+from scoring.pipeline.lineup import Lineup, line_up
 from scoring.pipeline.rules import Checked, Ignored, check_rules
 from scoring.pipeline.run import Run
 from scoring.safety.numbers import NumberTooLarge, finite_fsum, finite_mean, require_finite
@@ -54,6 +56,14 @@ def mean(values: list[float]) -> float:
 def valid_scores(rows: list[AttemptRow]) -> list[float]:
     """The scores that enter R1: those of the adopted rows whose ``score_status`` is valid, in row order."""
     return [r.score for r in rows if r.adopted and r.score_status == "valid" and r.score is not None]
+
+
+def not_valid_message(row: AttemptRow) -> str:
+    """Why an adopted attempt that is not valid leaves its task incomplete (docs/rules.md#aggregation); a
+    score typed in while score_status is still the skeleton's 'missing' is told how to count."""
+    if row.score_status == "missing" and row.score is not None:
+        return f"line {row.line} has a score but score_status 'missing': set it to valid"
+    return f"adopted attempt is '{row.score_status}': its result is not there yet"
 
 
 def aggregate_model(
@@ -87,8 +97,7 @@ def aggregate_model(
                 coverage.provisional.append(AttemptRef(item, track, r.attempt, r.line))
             if r.score_status != "valid":
                 coverage.not_valid.append(NotValidAttempt(item, track, r.attempt, r.line, r.score_status))
-                message = f"adopted attempt is '{r.score_status}': its result is not there yet"
-                issues.append(Issue("incomplete", item, r.attempt, r.line, message))
+                issues.append(Issue("incomplete", item, r.attempt, r.line, not_valid_message(r)))
         if len(adopted) < planned:
             missing = planned - len(adopted)
             coverage.missing.append(MissingAttempts(item, track, len(adopted), planned, missing))
@@ -206,6 +215,11 @@ def ignored_row_finding(row: dict) -> tuple[str, str]:
     return "ignored row", row["reason"]
 
 
+def unused_records_finding(unused: dict) -> str:
+    """How ``validate``, ``score`` and the dashboard word a records file that no adopted row uses."""
+    return f"records/{unused['file']} is used by no adopted row: {unused['reason']}"
+
+
 def overflow_problem(exc: NumberTooLarge, model: str, rows: list[AttemptRow], run: Run) -> Problem:
     """SPEC 13: a result that would overflow, as a problem at the row holding the value (else the
     model's row with the largest score)."""
@@ -229,14 +243,17 @@ class Evaluated:
     models: dict[str, ModelResult]
     ranks: Ranks
     ignored_rows: IgnoredRows
+    unused_records: list[UnusedRecords]
 
 
 def evaluate_run(run: Run, thresholds: dict[str, float] | None = None) -> tuple[Evaluated, Checked]:
     """All models of the cohort: the ``models`` block, the ``ignored_rows`` block and the overall status."""
     thresholds = {**DEFAULT_THRESHOLDS, **(thresholds or {})}
     checked, problems = check_rules(run)
+    lineup = Lineup()
     if run.paths.records is not None and run.reference is not None:
-        rescore_from_records(run, checked, problems)
+        lineup = line_up(run, checked)
+        rescore_from_records(run, checked, problems, lineup.misaligned)
     problems.raise_if_any()
     models: dict[str, ModelResult] = {}
     track_scores: dict[str, dict[str, list[float] | None]] = {}
@@ -244,6 +261,7 @@ def evaluate_run(run: Run, thresholds: dict[str, float] | None = None) -> tuple[
     for m in run.cohort.models:
         try:
             models[m], track_scores[m] = aggregate_model(m, checked.by_model.get(m, []), run, thresholds)
+            models[m].issues += lineup.not_checked.get(m, [])
         except NumberTooLarge as exc:
             overflow[m] = exc
     attach_ci(models, track_scores, overflow)
@@ -257,7 +275,7 @@ def evaluate_run(run: Run, thresholds: dict[str, float] | None = None) -> tuple[
         WEIGHTS,
     )
     status = worst_status([m.status for m in models.values()])
-    return Evaluated(status, models, ranks, ignored_rows_summary(checked.ignored)), checked
+    return Evaluated(status, models, ranks, ignored_rows_summary(checked.ignored), lineup.unused), checked
 
 
 def attempt_scores(model: dict, rows: list[AttemptRow]) -> dict[str, tuple[str, list[float]]]:

@@ -89,6 +89,7 @@ def score_run(
         models=result.models,
         ranks=result.ranks,
         ignored_rows=result.ignored_rows,
+        unused_records=result.unused_records,
         provenance=provenance(run, checked.records_used, generated_at),
     )
     del result

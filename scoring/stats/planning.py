@@ -70,9 +70,26 @@ def track_variance(tasks: Sequence[Sequence[float]]) -> TrackVariance:
     s_w2 = within_variance(tasks)
     if s_w2 is None:
         return TrackVariance(m=m, s_w2=None, sigma_b2=None)
+    return TrackVariance(m=m, s_w2=s_w2, sigma_b2=max(0.0, between_unclipped(tasks, s_w2)))
+
+
+def between_unclipped(tasks: Sequence[Sequence[float]], s_w2: float) -> float:
+    """S² − s_w²·mean_i(1/r_i) over tasks with an attempt: σ_b² before it is floored at 0 (SPEC 12.3)."""
     s2 = _sample_variance([_mean(xs) for xs in tasks])
-    mean_inv_r = math.fsum(1.0 / len(xs) for xs in tasks) / m
-    return TrackVariance(m=m, s_w2=s_w2, sigma_b2=max(0.0, s2 - s_w2 * mean_inv_r))
+    return s2 - s_w2 * math.fsum(1.0 / len(xs) for xs in tasks) / len(tasks)
+
+
+def clipped_tracks(tasks_by_track: TasksByTrack, weights: Mapping[str, float]) -> list[str]:
+    """The tracks whose σ_b² was floored at 0 (docs/rules.md#planning-attempts): their task means vary
+    less than the attempt noise s_w² predicts, so the projection, which then counts s_w²/r alone, is
+    conservative (wider than the run's own interval at its own attempts)."""
+    out = []
+    for t in weights:
+        tasks = [xs for xs in tasks_by_track.get(t, ()) if len(xs)]
+        v = track_variance(tasks)
+        if v.s_w2 is not None and between_unclipped(tasks, v.s_w2) < 0.0:
+            out.append(t)
+    return out
 
 
 def _half_width(terms: list[tuple[float, int]], quantile) -> float:
@@ -114,7 +131,12 @@ def plan_model(
     """One model's entry of ``tcsexam plan`` (SPEC 12.3); every track of ``weights`` is listed (m = 0 if absent)."""
     tracks = {t: track_variance(tasks_by_track.get(t, ())) for t in weights}
     half = {str(r): projected_half_width(tracks, weights, r) for r in range(1, max_attempts + 1)}
-    return ModelPlan(tracks=tracks, half_width=half, attempts_for_target=attempts_for_target(half, target))
+    return ModelPlan(
+        tracks=tracks,
+        half_width=half,
+        attempts_for_target=attempts_for_target(half, target),
+        clipped=clipped_tracks(tasks_by_track, weights),
+    )
 
 
 def plan(
@@ -144,6 +166,20 @@ def mde(paired: PairedTasksByTrack, weights: Mapping[str, float]) -> dict[str, f
     Every value is None when a track has m < 2 or a null s_w² for either model.
     """
     keys = [str(r) for r in range(1, MDE_ATTEMPTS + 1)]
+    parts = mde_parts(paired, weights)
+    if parts is None:
+        return dict.fromkeys(keys)
+    out: dict[str, float | None] = {}
+    for key in keys:
+        r = int(key)
+        terms = [(weights[t] ** 2 * (max(0.0, sb) + sw / r) / m, m) for t, (sb, sw, m) in parts.items()]
+        out[key] = _half_width(terms, _power_quantile)
+    return out
+
+
+def mde_parts(paired: PairedTasksByTrack, weights: Mapping[str, float]) -> dict[str, tuple[float, float, int]] | None:
+    """Per track (σ_bd² before it is floored at 0, s_wA² + s_wB², m) of SPEC 12.3's MDE; None when a
+    track has m < 2 or a null s_w² for either model."""
     parts = {}
     for t in weights:
         tasks = [(a, b) for a, b in paired.get(t, ()) if len(a) and len(b)]
@@ -151,16 +187,18 @@ def mde(paired: PairedTasksByTrack, weights: Mapping[str, float]) -> dict[str, f
         s_wa = within_variance([a for a, _ in tasks]) if m >= 2 else None
         s_wb = within_variance([b for _, b in tasks]) if m >= 2 else None
         if s_wa is None or s_wb is None:
-            return dict.fromkeys(keys)
+            return None
         s_d2 = _sample_variance([_mean(a) - _mean(b) for a, b in tasks])
         noise = math.fsum(s_wa / len(a) + s_wb / len(b) for a, b in tasks) / m
-        parts[t] = (max(0.0, s_d2 - noise), s_wa + s_wb, m)
-    out: dict[str, float | None] = {}
-    for key in keys:
-        r = int(key)
-        terms = [(weights[t] ** 2 * (sb + sw / r) / m, m) for t, (sb, sw, m) in parts.items()]
-        out[key] = _half_width(terms, _power_quantile)
-    return out
+        parts[t] = (s_d2 - noise, s_wa + s_wb, m)
+    return parts
+
+
+def mde_clipped(paired: PairedTasksByTrack, weights: Mapping[str, float]) -> list[str]:
+    """The tracks whose σ_bd² was floored at 0 in the MDE (docs/rules.md#planning-attempts): the MDE is
+    then conservative (a smaller difference may well be detected, as the observed interval shows)."""
+    parts = mde_parts(paired, weights) or {}
+    return [t for t, (sb, _, _) in parts.items() if sb < 0.0]
 
 
 def shares(track_se: Mapping[str, float | None], weights: Mapping[str, float]) -> dict[str, float] | None:

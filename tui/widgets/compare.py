@@ -144,6 +144,8 @@ class ComparePane(ShowsRun, Vertical):
         message.stop()
         if message.pair != self.pair() or self.document is None:
             return  # the pair changed while this one was computed
+        from scoring.reports.compare import incomplete_note, mde_note
+
         verdict = self.query_one("#compare-verdict", Static)
         if message.result is None:
             verdict.update(plain(message.error or ""))
@@ -156,6 +158,9 @@ class ComparePane(ShowsRun, Vertical):
             table.add_row(*cells(*row))
         idx = result["index"]
         pair = text("A ", (a, "bold"), " − B ", (b, "bold"), ": ")
+        lead = "Index difference"
+        if note := incomplete_note(result):  # not a difference of indices: said first
+            pair, lead = text(pair, f"{note}. "), "Difference over the common tasks"
         if idx is None:
             verdict.update(
                 text(pair, "Index difference not available (some track has no task both models have scored).")
@@ -164,8 +169,7 @@ class ComparePane(ShowsRun, Vertical):
             verdict.update(
                 text(
                     pair,
-                    f"Index difference {idx['value']:+.2f} points; no interval "
-                    "(a track has fewer than 2 common tasks).",
+                    f"{lead} {idx['value']:+.2f} points; no interval (a track has fewer than 2 common tasks).",
                 )
             )
         else:
@@ -175,10 +179,10 @@ class ComparePane(ShowsRun, Vertical):
             verdict.update(
                 text(
                     pair,
-                    f"Index difference {idx['value']:+.2f} points, 95% [{idx['lo']:+.2f}, {idx['hi']:+.2f}] — {excl}.",
+                    f"{lead} {idx['value']:+.2f} points, 95% [{idx['lo']:+.2f}, {idx['hi']:+.2f}] — {excl}.",
                 )
             )
-        self.query_one("#compare-mde", Static).update(mde_text(result["mde"]))
+        self.query_one("#compare-mde", Static).update(mde_text(result["mde"], mde_note(result)))
         tasks = self.query_one("#compare-tasks", DataTable)
         tasks.clear()
         for item, row in task_difference_rows(result):
