@@ -215,6 +215,8 @@ class TcsexamApp(App):
                 parts.append(f"{plain(document['suite'])}/{plain(document['solver_protocol'])}")
         if self.state is not None:
             parts.append(self.state.document["status"])
+            if self.shown.loading:  # a reload or a --watch re-score: the first load's progress line, up front
+                parts.insert(1, f"reloading: {plain(self.shown.progress)}")
         elif self.shown.loading:
             parts.append(f"loading: {plain(self.shown.progress)}")
         elif self.problems:
