@@ -435,7 +435,6 @@ def load_state_here(config: DashboardConfig, paths=None, progress=None) -> Dashb
     say(f"planning attempts for {models:,} models")
     plan = plan_document(document, checked, DEFAULT_MAX_ATTEMPTS, None)
     if cache is not None:
-        say("storing the scored run in the cache")
         cache.write(document, plan, checked)
     return scored_state(config, paths, run, document, checked, plan)
 
@@ -531,12 +530,13 @@ def watch_targets(paths: list[Path]) -> tuple[list[Path], set[str], list[str]]:
 
 
 def load_tau2(path: str) -> dict:
-    """tau2-bench metrics (scoring.tau2, SPEC 8) plus what the run's ``info`` says about it, for the tab."""
+    """tau2-bench metrics (scoring.tau2, SPEC 8), what the run's ``info`` says about it, and the run as read
+    (its simulations, for the browser), for the tab."""
     from scoring.tau2.files import load_tau2_results
     from scoring.tau2.metrics import compute_tau2_metrics, run_description
 
     results = load_tau2_results(Path(path))
-    return {"metrics": compute_tau2_metrics(results, str(path)), "meta": run_description(results)}
+    return {"metrics": compute_tau2_metrics(results, str(path)), "meta": run_description(results), "results": results}
 
 
 # --- instances ------------------------------------------------------------------
