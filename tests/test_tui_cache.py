@@ -14,7 +14,7 @@ import scoring.pipeline.index as index_module
 import tui.app as app_module
 from tests.support.dashboard import settle, wait_until
 from tui.app import create_app
-from tui.cache import cache_folder, entry_path
+from tui.cache import SUFFIX, cache_folder, entry_path
 from tui.state import DashboardConfig, load_state_here
 
 pytestmark = pytest.mark.dashboard
@@ -34,6 +34,10 @@ class ScoreCounter:
             return real(*args, **kwargs)
 
         monkeypatch.setattr(index_module, "score_run", counted)
+
+
+def stored_runs() -> list:
+    return sorted(cache_folder().glob(f"*{SUFFIX}"))
 
 
 def without_time(document: dict) -> dict:
@@ -60,7 +64,7 @@ def test_an_unchanged_run_is_reopened_from_the_cache_without_scoring(demo_copy, 
     fresh = load_state_here(DashboardConfig(run_dir=str(demo_copy), cache=False))
     assert not cache_folder().exists()  # --no-cache writes nothing
     first = load_state_here(DashboardConfig(run_dir=str(demo_copy)))
-    assert len(list(cache_folder().iterdir())) == 1
+    assert len(stored_runs()) == 1
     counter = ScoreCounter(monkeypatch)
     again = load_state_here(DashboardConfig(run_dir=str(demo_copy)))
     assert counter.calls == 0
@@ -86,7 +90,7 @@ def test_a_changed_input_is_scored_again(demo_copy, monkeypatch, edit):
     shown = load_state_here(DashboardConfig(run_dir=str(demo_copy)))
     assert counter.calls == 1
     same_state(shown, load_state_here(DashboardConfig(run_dir=str(demo_copy), cache=False)))
-    assert len(list(cache_folder().iterdir())) == 2  # both versions kept (the most recent few)
+    assert len(stored_runs()) == 2  # both versions kept (the most recent few)
 
 
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "foreign"])
@@ -94,7 +98,7 @@ def test_a_corrupt_or_foreign_cache_file_is_ignored(demo_copy, tmp_path, monkeyp
     import shutil
 
     load_state_here(DashboardConfig(run_dir=str(demo_copy)))
-    (stored,) = cache_folder().iterdir()
+    (stored,) = stored_runs()
     if damage == "garbage":
         stored.write_bytes(b"\x93not a scored run")
     elif damage == "truncated":
@@ -105,7 +109,7 @@ def test_a_corrupt_or_foreign_cache_file_is_ignored(demo_copy, tmp_path, monkeyp
         path = other / "attempts.csv"
         path.write_text(path.read_text().replace("thm-sensitivity,1,1,", "thm-sensitivity,1,0,", 1))
         load_state_here(DashboardConfig(run_dir=str(other)))
-        (theirs,) = [p for p in cache_folder().iterdir() if p != stored]
+        (theirs,) = [p for p in stored_runs() if p != stored]
         theirs.replace(stored)
     counter = ScoreCounter(monkeypatch)
     shown = load_state_here(DashboardConfig(run_dir=str(demo_copy)))
@@ -126,7 +130,7 @@ def test_only_the_most_recent_runs_are_kept(demo_copy, monkeypatch):
     for version in versions:
         path.write_text(version)
         load_state_here(DashboardConfig(run_dir=str(demo_copy)))
-    assert len(list(cache_folder().iterdir())) == 2
+    assert len(stored_runs()) == 2
     counter = ScoreCounter(monkeypatch)
     load_state_here(DashboardConfig(run_dir=str(demo_copy)))  # the last: kept
     path.write_text(versions[0])
@@ -151,7 +155,7 @@ def test_no_home_is_no_cache(demo_copy, monkeypatch, env):
 
 def test_the_cache_file_is_named_by_its_key_and_holds_no_pickle(demo_copy):
     load_state_here(DashboardConfig(run_dir=str(demo_copy)))
-    (stored,) = cache_folder().iterdir()
+    (stored,) = stored_runs()
     data = stored.read_bytes()
     assert not data.startswith(b"\x80")  # a pickle's protocol byte
     key = stored.name.split(".")[0]
@@ -221,3 +225,24 @@ async def test_a_reload_shows_the_loads_progress_line(monkeypatch, size):
         release.set()
         await settle(pilot)
         assert "reloading" not in app.sub_title
+
+
+def test_a_large_run_found_in_the_cache_is_read_without_a_loader_process(demo_copy, monkeypatch):
+    import tui.state as state_module
+
+    monkeypatch.setattr(state_module, "is_large", lambda paths: True)
+    config = DashboardConfig(run_dir=str(demo_copy))
+    first = state_module.load_state(config)  # scored in a loader process, and stored
+    assert first.run.reference is None  # what the loader process sends back
+
+    def no_loader(*args, **kwargs):
+        raise AssertionError("a loader process was started for a stored run")
+
+    monkeypatch.setattr(state_module, "LoaderProcess", no_loader)
+    counter = ScoreCounter(monkeypatch)
+    again = state_module.load_state(config)
+    assert counter.calls == 0
+    same_state(again, first)
+    (demo_copy / "attempts.csv").write_text((demo_copy / "attempts.csv").read_text().replace(",1,1,", ",1,0,", 1))
+    with pytest.raises(AssertionError, match="a loader process was started"):  # changed: scored in a loader
+        state_module.load_state(config)

@@ -31,6 +31,7 @@ import numpy as np
 CACHE_FORMAT = 1
 CACHE_KEEP = 8  # scored runs kept: the most recently used
 SUFFIX = ".tcsexam-run"
+HINT = ".tcsexam-hint"  # an empty file: a run with these attempts and cohort was stored (``stored_before``)
 FLOAT = np.dtype("<f8")
 CODE = np.dtype("u1")
 
@@ -101,6 +102,28 @@ def run_key(run, thresholds: dict[str, float], records: dict[str, str] | None) -
     if run.paths.records is not None:
         parts["records"] = [str(Path(run.paths.records).resolve()), sorted((records or {}).items())]
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def hint_path(folder: Path, paths, thresholds: dict[str, float]) -> Path | None:
+    """A cheap pre-key, from attempts.csv's and cohort.json's bytes alone: whether a large run is worth
+    reading in the dashboard's own process (rather than in a loader process) before its full key is
+    known. It decides only where the run is read, never what is shown."""
+    digest = hashlib.sha256(code_digest().encode())
+    digest.update(json.dumps(sorted(thresholds.items())).encode())
+    for path in (paths.attempts, paths.cohort):
+        try:
+            with open(path, "rb") as fh:
+                digest.update(str(Path(path).resolve()).encode())
+                digest.update(hashlib.file_digest(fh, "sha256").digest())
+        except OSError:
+            return None
+    return folder / f"{digest.hexdigest()}{HINT}"
+
+
+def stored_before(paths, thresholds: dict[str, float]) -> bool:
+    folder = cache_folder()
+    hint = hint_path(folder, paths, thresholds) if folder is not None else None
+    return hint is not None and hint.is_file()
 
 
 class CachedTask(msgspec.Struct, forbid_unknown_fields=True):
@@ -252,18 +275,23 @@ def read_run(folder: Path, key: str):
     return found
 
 
-def write_run(folder: Path, key: str, data: bytes) -> None:
-    """Store a scored run (atomically), then keep only the CACHE_KEEP most recently used. A cache that
-    cannot be written is no cache: nothing is reported."""
+def write_run(folder: Path, key: str, data: bytes, hint: Path | None = None) -> None:
+    """Store a scored run (atomically) and its hint, then keep only the CACHE_KEEP most recently used of
+    each. A cache that cannot be written is no cache: nothing is reported."""
     from scoring.safety.outputs import write_atomic
 
     with contextlib.suppress(OSError):
         write_atomic(entry_path(folder, key), data)
-        entries = sorted(
-            (p for p in folder.iterdir() if p.name.endswith(SUFFIX)), key=lambda p: p.stat().st_mtime_ns, reverse=True
-        )
-        for old in entries[CACHE_KEEP:]:
-            old.unlink()
+        if hint is not None:
+            write_atomic(hint, b"")
+        for suffix in (SUFFIX, HINT):
+            entries = sorted(
+                (p for p in folder.iterdir() if p.name.endswith(suffix)),
+                key=lambda p: p.stat().st_mtime_ns,
+                reverse=True,
+            )
+            for old in entries[CACHE_KEEP:]:
+                old.unlink()
 
 
 def restamped(document: dict) -> dict:
@@ -276,8 +304,8 @@ def restamped(document: dict) -> dict:
 class RunCache:
     """The cache file of one loaded run: ``read`` what was stored for it, ``write`` what scoring gave."""
 
-    def __init__(self, folder: Path, key: str, records: dict[str, str] | None) -> None:
-        self.folder, self.key, self.records = folder, key, records
+    def __init__(self, folder: Path, key: str, records: dict[str, str] | None, hint: Path | None = None) -> None:
+        self.folder, self.key, self.records, self.hint = folder, key, records, hint
 
     @classmethod
     def for_run(cls, run, thresholds: dict[str, float], say) -> RunCache | None:
@@ -294,7 +322,7 @@ class RunCache:
                 return None
             if records is None:
                 return None
-        return cls(folder, run_key(run, thresholds, records), records)
+        return cls(folder, run_key(run, thresholds, records), records, hint_path(folder, run.paths, thresholds))
 
     def read(self):
         return read_run(self.folder, self.key)
@@ -304,4 +332,5 @@ class RunCache:
         the cross-check (the key would then not describe what was scored)."""
         if any(self.records is None or self.records.get(rel) != sha for rel, sha in checked.records_used.items()):
             return
-        write_run(self.folder, self.key, encode_run(self.key, document, plan, checked.records_used, checked.scores))
+        data = encode_run(self.key, document, plan, checked.records_used, checked.scores)
+        write_run(self.folder, self.key, data, self.hint)

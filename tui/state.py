@@ -13,7 +13,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
@@ -206,6 +206,11 @@ def load_state(config: DashboardConfig, progress=None, started=None) -> Dashboar
     paths = resolve_paths(config)
     if config.isolate is False or (config.isolate is None and not is_large(paths)):
         return load_state_here(config, paths, progress)
+    if config.isolate is None and config.cache:  # a large run stored unchanged: read here, no loader process
+        from .cache import stored_before
+
+        if stored_before(paths, config.thresholds) and (state := load_cached_here(config, paths, progress)):
+            return state
     with LoaderProcess(config) as loader:
         if started is not None:
             started(loader)
@@ -397,8 +402,18 @@ class CountingRecordsRoot:
         return self._root.read_path(path)
 
 
-def load_state_here(config: DashboardConfig, paths=None, progress=None) -> DashboardState:
-    """Load and score a run in this process; ``progress(text)`` names each step and the files read."""
+def load_cached_here(config: DashboardConfig, paths, progress=None) -> DashboardState | None:
+    """The run's state from the cache of scored runs, read in this process; None when it is not there."""
+    return load_state_here(config, paths, progress, only_cached=True)
+
+
+@overload
+def load_state_here(config: DashboardConfig, paths=..., progress=...) -> DashboardState: ...
+@overload
+def load_state_here(config: DashboardConfig, paths, progress, only_cached: bool) -> DashboardState | None: ...
+def load_state_here(config, paths=None, progress=None, only_cached=False):
+    """Load and score a run in this process; ``progress(text)`` names each step and the files read. With
+    ``only_cached``, None when the scored run is not in the cache (tui/cache.py), rather than scoring it."""
     from scoring.pipeline.index import score_run
     from scoring.pipeline.run import load_run
     from scoring.reports.plan import plan_document
@@ -414,6 +429,9 @@ def load_state_here(config: DashboardConfig, paths=None, progress=None) -> Dashb
     found = cache.read() if cache is not None else None
     if found is not None and (state := state_from_cache(config, paths, run, found)) is not None:
         return state
+    if only_cached:
+        run.check_folders()
+        return None
     models = len(run.cohort.models)
     rows = run.attempts.rows
     root = run.records_root
