@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -77,6 +78,7 @@ def measure(name: str, run_dir: Path, benchmark: Path | None, repeat: int, work:
     no_cache, first, reopen = [], [], []
     for i in range(repeat):
         home = work / f"cache-{name}-{i}"
+        shutil.rmtree(home, ignore_errors=True)  # an empty cache folder: the first open stores the run
         no_cache.append(overview(run_dir, benchmark, False, home))
         first.append(overview(run_dir, benchmark, True, home))
         reopen.append(overview(run_dir, benchmark, True, home))
