@@ -5,7 +5,7 @@ or relative HOME is no home, and then there is no cache), named by the run's key
 every input file's bytes (attempts.csv, cohort.json, the suite, the reference, every file under
 records/), the paths the index names, the thresholds, the tool version and the digest of the
 scoring code itself. Every file is hashed on every open: a stat (size, mtime, inode) is not trusted
-to say a file is unchanged (docs/decisions.md#the-cache-of-scored-runs). A file holds what the
+to say a file is unchanged (docs/decisions.md#the-dashboard). A file holds what the
 dashboard's state needs beside the loaded run: the index document, the plan, the records files
 used and the per-instance columns, as msgpack (msgspec) with the arrays as raw bytes, never a
 pickle. It is written atomically (scoring.safety.outputs.write_atomic) and read defensively: a file
