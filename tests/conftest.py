@@ -23,10 +23,11 @@ if "TEXTUAL_ANIMATIONS" not in os.environ:
 
 @pytest.fixture(autouse=True)
 def isolated_config(tmp_path_factory, monkeypatch) -> Path:
-    """Every test reads and writes the dashboard's settings (tui.settings) in a folder of its own,
-    never the developer's ~/.config/tcsexam (a remembered theme would change the snapshots)."""
+    """Every test reads and writes the dashboard's settings (tui.settings) and its cache of scored runs
+    (tui.cache) in folders of its own, never the developer's ~/.config/tcsexam or ~/.cache/tcsexam (a remembered theme would change the snapshots)."""
     home = tmp_path_factory.mktemp("xdg-config")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))  # the cache of scored runs
     monkeypatch.delenv("TCSEXAM_BENCHMARK", raising=False)  # the benchmark is what each test names
     return home
 

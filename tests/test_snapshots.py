@@ -130,3 +130,28 @@ def test_two_runs_leaderboard_snapshot(snap_compare, two_runs, size):
 def test_two_runs_switcher_snapshot(snap_compare, two_runs):
     app = create_app(DashboardConfig(run_dir="demo", more_runs=["online"]))
     assert snap_compare(app, terminal_size=SIZES["80x24"], run_before=press_and_settle("R"))
+
+
+def open_tau2_browser(depth: int):
+    """The tau2 tab, Enter on its first task (its simulations), and with depth 2 Enter on the first
+    simulation (its reward and messages)."""
+
+    async def run_before(pilot) -> None:
+        await press_and_settle("6")(pilot)
+        pilot.app.main.query_one("#tau2-tasks").focus()
+        for _ in range(depth):
+            await pilot.press("enter")
+            await settle(pilot)
+        await until_still(pilot)
+
+    return run_before
+
+
+@pytest.mark.skipif(not TAU2.is_file(), reason="tests/data/tau2 is missing")
+@pytest.mark.parametrize("size", ["80x24", "200x50"])
+@pytest.mark.parametrize("screen", ["simulations", "trajectory"])
+def test_tau2_browser_snapshot(snap_compare, monkeypatch, screen, size):
+    monkeypatch.chdir(ROOT)
+    app = create_app(DashboardConfig(tau2=os.path.relpath(TAU2, ROOT)))
+    depth = {"simulations": 1, "trajectory": 2}[screen]
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=open_tau2_browser(depth))

@@ -198,6 +198,8 @@ class TcsexamApp(App):
             return config.run_dir
         if config.attempts or config.cohort:
             return config.attempts or config.cohort or ""
+        if self.tau2_path:  # only a tau2-bench file is open: the header names it
+            return f"tau2-bench {self.tau2_path}"
         return "no run"
 
     def _header(self) -> None:
@@ -215,6 +217,8 @@ class TcsexamApp(App):
                 parts.append(f"{plain(document['suite'])}/{plain(document['solver_protocol'])}")
         if self.state is not None:
             parts.append(self.state.document["status"])
+            if self.shown.loading:  # a reload or a --watch re-score: the first load's progress line, up front
+                parts.insert(1, f"reloading: {plain(self.shown.progress)}")
         elif self.shown.loading:
             parts.append(f"loading: {plain(self.shown.progress)}")
         elif self.problems:
@@ -370,7 +374,7 @@ class TcsexamApp(App):
                 Tau2Failed([Problem(str(path), "", "", f"internal error: {type(exc).__name__}: {exc}")], generation)
             )
             return
-        self.post_message(Tau2Loaded(loaded["metrics"], loaded["meta"], generation))
+        self.post_message(Tau2Loaded(loaded["metrics"], loaded["meta"], generation, loaded["results"]))
 
     def on_state_loaded(self, message: StateLoaded) -> None:
         if not self._alive():
@@ -470,7 +474,7 @@ class TcsexamApp(App):
         self.tau2_path = path
         pane = self.main.query_one(Tau2Pane)
         pane.loading = False
-        pane.show(message.metrics, message.meta)
+        pane.show(message.metrics, message.meta, message.results)
         self._diagnostics()
         self._header()
         if opened:
@@ -890,7 +894,10 @@ class TcsexamApp(App):
         input hashes describe files that are no longer there.
         """
         if self.state is None:
-            self.notify("Nothing to export: the inputs were rejected.", severity="error", markup=False)
+            why = (
+                "the inputs were rejected" if has_run(self.config) else "no run is open (a tau2-bench file is no index)"
+            )
+            self.notify(f"Nothing to export: {why}.", severity="error", markup=False)
             return
         from .views import plain
 

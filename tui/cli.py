@@ -46,6 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--watch", action="store_true", help="reload when an input file changes")
     p.add_argument("--tau2", metavar="PATH", help="also open a tau2-bench run (its results.json or its folder)")
+    p.add_argument(
+        "--no-cache",
+        dest="cache",
+        action="store_false",
+        help="score every run anew; neither read nor write the cache of scored runs (~/.cache/tcsexam)",
+    )
     p.set_defaults(handler=run_from_args)
     return parser
 
@@ -67,6 +73,7 @@ def config_from_args(args: argparse.Namespace) -> DashboardConfig:
         watch=args.watch,
         tau2=args.tau2,
         thresholds=dict(args.threshold),
+        cache=args.cache,
     )
 
 

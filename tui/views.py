@@ -369,7 +369,7 @@ def short(name: str, width: int) -> str:
     return name if len(name) <= width else name[: max(width - 1, 0)] + "…"
 
 
-TAU2_ID_WIDTH = 36
+TAU2_ID_MIN = 12  # the task_id column never narrower than this (the table then scrolls sideways)
 
 
 def tau2_columns(metrics: dict) -> list[str]:
@@ -402,18 +402,92 @@ def tau2_sorted(metrics: dict, column: int = 0, reverse: bool = False) -> list[d
     return sorted(present, key=value, reverse=reverse) + absent
 
 
-def tau2_task_rows(metrics: dict, tasks: list[dict] | None = None) -> tuple[int, list[list[str]]]:
-    """(largest k, one row per task: id cut to TAU2_ID_WIDTH, n, successes, avg reward, pass^k…, reasons)."""
+def tau2_task_rows(
+    metrics: dict, tasks: list[dict] | None = None, width: int | None = None
+) -> tuple[int, list[list[str]]]:
+    """(largest k, one row per task: id, n, successes, avg reward, pass^k…, reasons). The id takes the
+    width the other columns leave of ``width`` (the table's, in cells: each column pads 1 either side,
+    and a scrollbar may take 2), cut with an ellipsis only beyond it; no cut without ``width``."""
     kmax = max((len(t["pass_hat_k"]) for t in metrics["tasks"]), default=0)
     rows = []
     for t in metrics["tasks"] if tasks is None else tasks:
         reasons = ", ".join(f"{k} {v}" for k, v in sorted(t["termination_reasons"].items()))
         rows.append(
-            [short(str(t["task_id"]), TAU2_ID_WIDTH), str(t["n"]), str(t["successes"]), fmt(t["avg_reward"])]
+            [plain(str(t["task_id"])), str(t["n"]), str(t["successes"]), fmt(t["avg_reward"])]
             + [fmt(t["pass_hat_k"].get(str(k))) for k in range(1, kmax + 1)]
             + [reasons]
         )
+    if width is not None and rows:
+        headers = tau2_columns(metrics)
+        others = sum(max(len(h), *(len(r[i]) for r in rows)) + 2 for i, h in enumerate(headers) if i)
+        free = max(TAU2_ID_MIN, width - others - 2 - 2)
+        for r in rows:
+            r[0] = short(r[0], free)
     return kmax, rows
+
+
+TAU2_SIMULATION_COLUMNS = ("trial", "reward", "success", "termination reason", "agent cost (USD)")
+
+
+def tau2_simulation_rows(simulations: list[dict]) -> list[list[str]]:
+    """One row per simulation of a task (scoring.tau2.trajectory.task_simulations), as the table shows it."""
+    return [
+        [
+            DASH if s["trial"] is None else str(s["trial"]),
+            fmt(s["reward"]),
+            "✓" if s["success"] else "✗",
+            s["termination_reason"],
+            DASH if s["agent_cost"] is None else f"{s['agent_cost']:.4f}",
+        ]
+        for s in simulations
+    ]
+
+
+def plain_lines(value: str) -> str:
+    """Multi-line text shown as plain text: each line escaped (``plain``), the line breaks kept."""
+    return "\n".join(plain(line) for line in str(value).split("\n"))
+
+
+def tau2_message_blocks(trajectory: dict) -> list[tuple[str, str]]:
+    """(heading, body) per message of a simulation (scoring.tau2.trajectory.simulation_trajectory): the
+    turn and role, then its text and each tool call as ``→ name(arguments)``; escaped, plain text."""
+    blocks = []
+    for m in trajectory["messages"]:
+        heading = " · ".join(
+            x
+            for x in (
+                "" if m["turn"] is None else f"turn {m['turn']}",
+                plain(m["role"]),
+                "tool error" if m["error"] else "",
+            )
+            if x
+        )
+        body = [plain_lines(m["text"])] if m["text"] else []
+        body += [f"→ {plain_lines(call)}" for call in m["tool_calls"]]
+        blocks.append((heading, "\n".join(body) or DASH))
+    return blocks
+
+
+TAU2_REWARD_COLUMNS = ("part", "name", "outcome", "reward")
+
+
+def tau2_reward_rows(reward: dict) -> list[list[str]]:
+    """The reward of a simulation, one row each: the stored and re-derived reward, each component of its
+    reward_basis (value and where it was read), then each named check with its outcome."""
+
+    def outcome(met) -> str:
+        return DASH if met is None else ("met" if met else "not met")
+
+    rows = [
+        ["reward", "stored", "", fmt(reward["stored"])],
+        ["reward", "re-derived", reward.get("gate") or "product of the basis", fmt(reward["derived"])],
+    ]
+    for c in reward["components"]:
+        where = f"from {c['source']}" if c["source"] else "not evaluated"
+        rows.append(["basis", c["component"], where, fmt(c["value"])])
+    for check in reward["checks"]:
+        rows.append([check["section"], check["name"], outcome(check["met"]), fmt(check["reward"])])
+    return rows
 
 
 def tau2_meta_line(meta: dict) -> str:
