@@ -56,7 +56,7 @@ async def test_compare_command_sets_the_pair_and_opens_compare():
         assert app.main.query_one("TabbedContent").active == "compare"
         await settle(pilot)
         assert pane.result is not None and text_of(app, "#compare-verdict").startswith(
-            "A atlas-70b − B cirrus-mini: Index difference"
+            "A atlas-70b − B cirrus-mini: cirrus-mini is incomplete"
         )
 
 
