@@ -45,7 +45,7 @@ from scoring.stats.passk import DEFAULT_THRESHOLDS, mean_pass_hat_k, successes
 from scoring.stats.planning import shares_of_ci
 from scoring.stats.ranks import rank_models
 from scoring.stats.uncertainty import LEVEL, METHOD, ci_block, ci_blocks
-from scoring.vocab import STATUS_ORDER, TRACKS, WEIGHTS, RunStatus
+from scoring.vocab import STATUS_ORDER, TRACKS, WEIGHTS, RunStatus, Track
 
 
 def mean(values: list[float]) -> float:
@@ -72,53 +72,18 @@ def aggregate_model(
     """R1 and the incomplete / provisional rules of SPEC 4 for one model; pass^k (SPEC 5). Its ``ci``
     (SPEC 9) is left to ``attach_ci``, for all models at once: the model's entry and its task means by
     track (None for a track with an incomplete task) are returned."""
-    cohort = run.cohort
     by_item: dict[str, list[AttemptRow]] = defaultdict(list)
     for r in rows:
         by_item[r.item].append(r)
-    tasks: dict[str, TaskResult] = {}
     coverage = Coverage(missing=[], provisional=[], not_valid=[], excluded=[])
     issues: list[Issue] = []
-    for task in run.suite.tasks:
-        item, track = task.item, task.track
-        planned = cohort.planned(model, item)
-        adopted = [r for r in by_item.get(item, []) if r.adopted]
-        valid = [r for r in adopted if r.score_status == "valid"]
-        for r in by_item.get(item, []):
-            if r.adopted:
-                continue
-            score = r.score if r.score is not None and math.isfinite(r.score) else None
-            coverage.excluded.append(ExcludedAttempt(item, track, r.attempt, r.line, score, r.note))
-            if not r.note:
-                message = "excluded attempt without a note saying why it was replaced"
-                issues.append(Issue("warning", item, r.attempt, r.line, message))
-        for r in adopted:
-            if r.adoption_status == "selected_provisional":
-                coverage.provisional.append(AttemptRef(item, track, r.attempt, r.line))
-            if r.score_status != "valid":
-                coverage.not_valid.append(NotValidAttempt(item, track, r.attempt, r.line, r.score_status))
-                issues.append(Issue("incomplete", item, r.attempt, r.line, not_valid_message(r)))
-        if len(adopted) < planned:
-            missing = planned - len(adopted)
-            coverage.missing.append(MissingAttempts(item, track, len(adopted), planned, missing))
-            issues.append(Issue("incomplete", item, None, None, f"{missing} of {planned} planned attempts missing"))
-        complete = len(adopted) == planned and len(valid) == planned
-        if not complete:
-            status: RunStatus = "incomplete"
-        elif any(r.adoption_status == "selected_provisional" for r in adopted):
-            status = "provisional"
-        else:
-            status = "complete"
-        scores = valid_scores(adopted)
-        partial = mean(scores) if scores else None
-        tasks[item] = TaskResult(
-            track, partial if complete else None, partial, len(adopted), len(valid), planned, status
+    tasks = {
+        task.item: task_result(
+            task.item, task.track, by_item.get(task.item, []), run.cohort.planned(model, task.item), coverage, issues
         )
-
-    track_scores: dict[str, list[float] | None] = {}
-    for name in TRACKS:
-        means = [t.mean for t in tasks.values() if t.track == name]
-        track_scores[name] = None if None in means else [m for m in means if m is not None]
+        for task in run.suite.tasks
+    }
+    track_scores = task_means_by_track(tasks)
     track_means = {t: (mean(v) if v else None) for t, v in track_scores.items()}
     entry = ModelResult(
         status=worst_status([t.status for t in tasks.values()]),
@@ -131,6 +96,75 @@ def aggregate_model(
         ci=NO_CI,  # attach_ci: for all models at once
     )
     return entry, track_scores
+
+
+def task_result(
+    item: str, track: Track, item_rows: list[AttemptRow], planned: int, coverage: Coverage, issues: list[Issue]
+) -> TaskResult:
+    """One task of a model (docs/rules.md#aggregation): its coverage and issues are appended (excluded,
+    then provisional and not valid, then missing attempts); its mean only when complete, its partial
+    mean over the valid adopted attempts."""
+    adopted = [r for r in item_rows if r.adopted]
+    valid = [r for r in adopted if r.score_status == "valid"]
+    note_excluded(item, track, [r for r in item_rows if not r.adopted], coverage, issues)
+    note_adopted(item, track, adopted, coverage, issues)
+    note_missing(item, track, len(adopted), planned, coverage, issues)
+    complete = len(adopted) == planned and len(valid) == planned
+    scores = valid_scores(adopted)
+    partial = mean(scores) if scores else None
+    return TaskResult(
+        track, partial if complete else None, partial, len(adopted), len(valid), planned, task_status(complete, adopted)
+    )
+
+
+def note_excluded(item: str, track: Track, excluded: list[AttemptRow], coverage: Coverage, issues: list[Issue]) -> None:
+    """Excluded attempts are listed in the coverage with their score and note; one without a note saying
+    why it was replaced is a warning (docs/rules.md#aggregation)."""
+    for r in excluded:
+        score = r.score if r.score is not None and math.isfinite(r.score) else None
+        coverage.excluded.append(ExcludedAttempt(item, track, r.attempt, r.line, score, r.note))
+        if not r.note:
+            message = "excluded attempt without a note saying why it was replaced"
+            issues.append(Issue("warning", item, r.attempt, r.line, message))
+
+
+def note_adopted(item: str, track: Track, adopted: list[AttemptRow], coverage: Coverage, issues: list[Issue]) -> None:
+    """Adopted attempts that are provisional, and those not valid, which leave their task incomplete
+    (docs/rules.md#aggregation)."""
+    for r in adopted:
+        if r.adoption_status == "selected_provisional":
+            coverage.provisional.append(AttemptRef(item, track, r.attempt, r.line))
+        if r.score_status != "valid":
+            coverage.not_valid.append(NotValidAttempt(item, track, r.attempt, r.line, r.score_status))
+            issues.append(Issue("incomplete", item, r.attempt, r.line, not_valid_message(r)))
+
+
+def note_missing(item: str, track: Track, adopted: int, planned: int, coverage: Coverage, issues: list[Issue]) -> None:
+    """Fewer adopted attempts than the cohort plans leave the task incomplete (docs/rules.md#aggregation)."""
+    if adopted < planned:
+        missing = planned - adopted
+        coverage.missing.append(MissingAttempts(item, track, adopted, planned, missing))
+        issues.append(Issue("incomplete", item, None, None, f"{missing} of {planned} planned attempts missing"))
+
+
+def task_status(complete: bool, adopted: list[AttemptRow]) -> RunStatus:
+    """A task is incomplete unless every planned attempt is adopted and valid, else provisional when one
+    adopted attempt is, else complete (docs/rules.md#aggregation)."""
+    if not complete:
+        return "incomplete"
+    if any(r.adoption_status == "selected_provisional" for r in adopted):
+        return "provisional"
+    return "complete"
+
+
+def task_means_by_track(tasks: dict[str, TaskResult]) -> dict[str, list[float] | None]:
+    """Each track's task means, in suite order; None for a track with an incomplete task
+    (docs/rules.md#aggregation)."""
+    track_scores: dict[str, list[float] | None] = {}
+    for name in TRACKS:
+        means = [t.mean for t in tasks.values() if t.track == name]
+        track_scores[name] = None if None in means else [m for m in means if m is not None]
+    return track_scores
 
 
 NO_CI = CIBlock(METHOD, LEVEL, {}, None)  # a stand-in until attach_ci replaces it
