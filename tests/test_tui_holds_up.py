@@ -642,8 +642,8 @@ def test_a13_help_covers_every_tab():
     from tui.app import PANES
     from tui.screens.help import HELP
 
-    for number, (_, title, _, _) in enumerate(PANES, start=1):
-        assert f"## {number} {title}" in HELP
+    for tab in PANES:
+        assert f"## {tab.label()}" in HELP
     assert "\n\n## 2 Coverage\n\n" in HELP  # paragraphs, not one run-together block
 
 

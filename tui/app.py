@@ -6,6 +6,7 @@ import os
 import time
 from functools import partial
 from pathlib import Path
+from typing import cast
 
 from textual import events, on, work
 from textual.app import App, ComposeResult
@@ -27,6 +28,7 @@ from .messages import (
     Tau2Failed,
     Tau2Loaded,
 )
+from .panes import PANES, RUN_TABS, TAB, RunPane, RunView, see
 from .state import DashboardConfig, DashboardState, RunSlot, has_run, load_state, run_configs, uses_demo, watch_targets
 from .views import plain
 from .widgets.compare import ComparePane
@@ -36,25 +38,9 @@ from .widgets.footer import DashboardFooter
 from .widgets.instances import InstancesPane
 from .widgets.leaderboard import LeaderboardPane, LeaderboardRowChosen
 from .widgets.overview import TURN_S, OverviewPane
-from .widgets.passk import PassKPane
 from .widgets.tau2 import Tau2Pane
 
-# (tab id, title, pane, the widget that takes the keyboard when the tab opens); key N opens tab N
-PANES = (
-    ("overview", "Overview", OverviewPane, "#overview-table"),
-    ("coverage", "Coverage", CoveragePane, "#coverage-grid"),
-    ("instances", "Instances", InstancesPane, "#instances-table"),
-    ("passk", "pass^k", PassKPane, "#passk-table"),
-    ("compare", "Compare", ComparePane, "#compare-a"),
-    ("tau2", "tau2", Tau2Pane, "#tau2-tasks"),
-    ("diagnostics", "Diagnostics", DiagnosticsPane, "#diagnostics-table"),
-    ("leaderboard", "Leaderboard", LeaderboardPane, ".leaderboard-table"),
-)
-# below the -wide breakpoint the labels that make the tab bar too long for 80 columns are shortened
-NARROW_TITLES = {"instances": "Inst.", "diagnostics": "Diag.", "leaderboard": "Board"}
-TABS = tuple(tab for tab, _, _, _ in PANES)
-FOCUS = {tab: selector for tab, _, _, selector in PANES}
-RUN_PANES = (OverviewPane, CoveragePane, InstancesPane, PassKPane, ComparePane)
+TABS = tuple(tab.id for tab in PANES)
 STEPPED_FROM = 200  # runs of more models are shown pane by pane (refresh_panes)
 
 
@@ -71,7 +57,7 @@ class TcsexamApp(App):
         Binding("e", "export", "Export"),
         Binding("r", "reload", "Reload"),
         Binding("R", "runs", "Runs"),
-        *[Binding(str(i + 1), f"tab('{t}')", t, show=False) for i, t in enumerate(TABS)],
+        *[Binding(tab.key, f"tab('{tab.id}')", tab.title, show=False) for tab in PANES],
     ]
 
     def __init__(self, config: DashboardConfig, watch_debounce_ms: int = 300) -> None:
@@ -138,17 +124,27 @@ class TcsexamApp(App):
     def _alive(self) -> bool:
         """False while the app is being torn down (late messages then have no panes to update)."""
         try:
-            return bool(self.main.query(OverviewPane))
+            return bool(self.main.query(PANES[0].widget))
         except Exception:
             return False
+
+    def run_panes(self) -> list[RunPane]:
+        """The panes that show a run, in the tabs' order."""
+        return [cast(RunPane, self.main.query_one(tab.widget)) for tab in RUN_TABS]
+
+    def _empty(self, reason: str) -> None:
+        """Every pane of a run says ``reason`` instead of the run."""
+        for pane in self.run_panes():
+            pane.loading = False
+            pane.show_empty(reason)
 
     # --- layout ---------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Header()
         with TabbedContent(initial="tau2" if self.config.tau2 and not self.config.run_dir else "overview"):
-            for number, (tab, title, pane, _) in enumerate(PANES, start=1):
-                with TabPane(f"{number} {title}", id=tab):
-                    yield pane()
+            for tab in PANES:
+                with TabPane(tab.label(), id=tab.id):
+                    yield tab.widget()
         yield DashboardFooter()
 
     async def on_event(self, event: events.Event) -> None:
@@ -178,11 +174,10 @@ class TcsexamApp(App):
         if has_run(self.config):
             self.load_runs("start")
         else:
-            for pane in RUN_PANES:
-                self.main.query_one(pane).show_empty(
-                    "No run: the dashboard was started with --tau2 only. "
-                    "Start `tcsexam tui RUN_DIR --tau2 FILE` to score a run beside it."
-                )
+            self._empty(
+                "No run: the dashboard was started with --tau2 only. "
+                "Start `tcsexam tui RUN_DIR --tau2 FILE` to score a run beside it."
+            )
         if self.config.tau2:
             self.load_tau2("start")
         else:
@@ -237,11 +232,11 @@ class TcsexamApp(App):
         tabs = self.main.query_one(TabbedContent)
         narrow = (self.size.width if width is None else width) < self.HORIZONTAL_BREAKPOINTS[1][0]
         count = len(self.problems) + len(self.tau2_problems) + len(self.leaderboard_problems)
-        for number, (tab, title, _, _) in enumerate(PANES, start=1):
-            label = f"{number} {NARROW_TITLES.get(tab, title) if narrow else title}"
-            if tab == "diagnostics" and count:
+        for tab in PANES:
+            label = tab.label(narrow)
+            if tab.id == "diagnostics" and count:
                 label += f" ⚠ {count}"
-            widget = tabs.get_tab(tab)
+            widget = tabs.get_tab(tab.id)
             if str(widget.label) != label:
                 widget.label = label
 
@@ -264,8 +259,8 @@ class TcsexamApp(App):
             if run == number:  # its result would be dropped: the newer load replaces it
                 loader.stop()
         if slot.state is None and number == self.current:
-            for pane in RUN_PANES:
-                self.main.query_one(pane).loading = True
+            for pane in self.run_panes():
+                pane.loading = True
         self._header()
         self.run_worker(
             partial(self._load_worker, slot.config, reason, slot.generation, number),
@@ -392,8 +387,8 @@ class TcsexamApp(App):
             self._diagnostics()
             self._header()
             return
-        for pane in RUN_PANES:
-            self.main.query_one(pane).loading = False
+        for pane in self.run_panes():
+            pane.loading = False
         self._diagnostics()
         self.refresh_panes()
         self._header()
@@ -429,19 +424,20 @@ class TcsexamApp(App):
             self._header()
             self.notify(
                 f"Inputs of{self._run_named(message.run)} rejected: {len(message.problems)} problem(s); "
-                "switch to it (R) to see them in Diagnostics (7).",
+                f"switch to it (R) to see them in {see('diagnostics')}.",
                 severity="error",
                 timeout=6,
                 markup=False,
             )
             return
-        for pane in RUN_PANES:
-            pane_widget = self.main.query_one(pane)
-            pane_widget.loading = False
-            if not kept:
-                pane_widget.show_empty(
-                    "Nothing to show: the inputs were rejected. See 7 Diagnostics, fix the files and press r to reload."
-                )
+        if kept:
+            for pane in self.run_panes():
+                pane.loading = False
+        else:
+            self._empty(
+                f"Nothing to show: the inputs were rejected. See {see('diagnostics')}, fix the files and press r "
+                "to reload."
+            )
         self._diagnostics()
         self._header()
         if not kept:
@@ -449,7 +445,7 @@ class TcsexamApp(App):
             self.call_after_refresh(self.action_tab, "diagnostics")
         self.notify(
             f"Inputs{self._run_named(message.run)} rejected: {len(message.problems)} problem(s); "
-            "see Diagnostics (7)." + (" Showing the last good state." if kept else ""),
+            f"see {see('diagnostics')}." + (" Showing the last good state." if kept else ""),
             severity="error",
             timeout=6,
             markup=False,
@@ -494,17 +490,17 @@ class TcsexamApp(App):
             kept = f"still showing {plain(self.tau2_path)}" if self.tau2_metrics is not None else "nothing opened"
             self.notify(
                 f"tau2-bench results {plain(path)} rejected: {len(message.problems)} problem(s); "
-                f"see Diagnostics (7); {kept}.",
+                f"see {see('diagnostics')}; {kept}.",
                 severity="error",
                 timeout=6,
                 markup=False,
             )
             return
-        pane.show_rejected(len(message.problems), kept=self.tau2_metrics is not None)
+        pane.show_rejected(len(message.problems), kept=self.tau2_metrics is not None, where=see("diagnostics"))
         self._diagnostics()
         self._header()
         self.notify(
-            f"tau2-bench results rejected: {len(message.problems)} problem(s); see Diagnostics (7).",
+            f"tau2-bench results rejected: {len(message.problems)} problem(s); see {see('diagnostics')}.",
             severity="error",
             markup=False,
         )
@@ -569,14 +565,13 @@ class TcsexamApp(App):
         if not 0 <= number < len(self.runs) or number == self.current:
             return
         self.current = number
-        for pane in RUN_PANES:
-            widget = self.main.query_one(pane)
-            widget.loading = self.state is None and self.shown.loading
-            if self.state is None and not self.shown.loading:
-                widget.show_empty(
-                    "Nothing to show: the inputs of this run were rejected. See 7 Diagnostics, fix the files "
-                    "and press r to reload."
-                )
+        for pane in self.run_panes():
+            pane.loading = self.state is None and self.shown.loading
+        if self.state is None and not self.shown.loading:
+            self._empty(
+                f"Nothing to show: the inputs of this run were rejected. See {see('diagnostics')}, fix the files "
+                "and press r to reload."
+            )
         self.refresh_panes()
         self._diagnostics()
         self._header()
@@ -656,22 +651,19 @@ class TcsexamApp(App):
     # --- panes: one selection, one truth ------------------------------------------------------
     def refresh_panes(self) -> None:
         """Show the run in every pane, one pane per turn of the event loop: keys typed meanwhile (q) are
-        handled between them, as a run of 2,000 models takes a few tenths of a second per pane."""
+        handled between them, as a run of 2,000 models takes a few tenths of a second per pane. The
+        first pane (the Overview) chooses the model when none is selected, and the row order."""
         if self.state is None:
             return
         state = self.state
-        doc = state.document
+        first, *rest = self.run_panes()
+        first.show_run(RunView(state, self.selected_model))
         overview = self.main.query_one(OverviewPane)
-        overview.show(doc, self.selected_model, demo=state.demo)
-        if self.selected_model not in doc["models"]:
+        if self.selected_model not in state.document["models"]:
             self.selected_model = overview.top_model()
-        steps = [
-            lambda: self.main.query_one(CoveragePane).show(doc, self.selected_model, overview.order()),
-            lambda: self.main.query_one(PassKPane).show(doc, self.selected_model, state.plan),
-            lambda: self.main.query_one(ComparePane).show(state, self.selected_model),
-            lambda: self.main.query_one(InstancesPane).set_context(state, self.selected_model),
-        ]
-        if len(doc["models"]) <= STEPPED_FROM:
+        view = RunView(state, self.selected_model, overview.order())
+        steps = [partial(pane.show_run, view) for pane in rest]
+        if len(state.document["models"]) <= STEPPED_FROM:
             for step in steps:
                 step()
             return
@@ -710,21 +702,21 @@ class TcsexamApp(App):
         if message.model not in self.state.document["models"]:
             return
         self.selected_model = message.model
-        self.main.query_one(OverviewPane).follow(message.model)
-        self.main.query_one(CoveragePane).follow(message.model)
-        self.main.query_one(PassKPane).show(self.state.document, message.model, self.state.plan)
-        self.main.query_one(ComparePane).follow(message.model)
-        self.main.query_one(InstancesPane).set_context(self.state, message.model)
+        for pane in self.run_panes():
+            pane.follow(message.model)
 
     def on_model_order(self, message: ModelOrder) -> None:
         if not self._alive():
             return
         if self.state is not None:
-            self.main.query_one(CoveragePane).show(self.state.document, self.selected_model, message.models)
+            view = RunView(self.state, self.selected_model, message.models)
+            for tab in RUN_TABS:
+                if tab.follows_order:
+                    cast(RunPane, self.main.query_one(tab.widget)).show_run(view)
 
     def select_model(self, model: str, tab: str | None = None) -> None:
         self.post_message(ModelSelected(model))
-        self.main.query_one(OverviewPane).follow(model)
+        self.run_panes()[0].follow(model)
         if tab:
             self.action_tab(tab)
 
@@ -750,7 +742,7 @@ class TcsexamApp(App):
         """Put the keyboard on the main widget of a tab that has opened. One still under its loading
         indicator cannot take it yet: it takes it once loaded, and meanwhile no widget of the tab
         left behind keeps it (TabbedContent would switch back to the tab of a focused widget)."""
-        for widget in pane.query(FOCUS.get(pane.id or "", "-")):
+        for widget in pane.query(TAB[pane.id].focus if pane.id in TAB else "-"):
             if widget.loading:
                 self.main.set_focus(None)
                 widget.focus_when_loaded = True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from rich.text import Text
@@ -22,6 +23,9 @@ from ..views import counts_text, explain_instance, filter_note, plain, status_co
 from .chart_plot import ChartPlot
 from .instance_table import COLUMNS, InstanceTable, column_at, header_line, step_match
 from .loading import SORT_BINDINGS, ShowsRun
+
+if TYPE_CHECKING:
+    from ..panes import RunView
 
 SORT_OPTIONS = [(f"{c} {'↓' if d else '↑'}", f"{c}:{int(d)}") for c in COLUMNS for d in (False, True)]
 # a load that takes longer shows the loading indicator; a quicker one would only flash it (and
@@ -92,6 +96,13 @@ class InstancesPane(ShowsRun, Vertical):
         self.query_one(InstanceTable).set_data(None)
 
     # --- context: a reload re-reads, choices are kept where they still exist ------------------
+    def show_run(self, view: RunView) -> None:
+        self.set_context(view.state, view.model)
+
+    def follow(self, model: str) -> None:
+        if self.state is not None:
+            self.set_context(self.state, model)
+
     def set_context(self, state: DashboardState, model: str | None) -> None:
         self.state, self.model = state, model
         if state.relative_floor is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -31,6 +32,9 @@ from ..views import (
 )
 from .chart_plot import ChartPlot
 from .loading import SORT_BINDINGS, ShowsRun
+
+if TYPE_CHECKING:
+    from ..panes import RunView
 
 FILL_CHUNK = 200  # rows added to the table per turn of the event loop
 TURN_S = 0.005  # a timer, not call_later: the messages of one widget are handled back to back, keys wait
@@ -76,6 +80,9 @@ class OverviewPane(ShowsRun, Vertical):
         self.query_one(DataTable).clear(columns=True)
         self.query_one(DataTable).set_class(True, "gone")
         self.query_one(PlotextPlot).set_class(True, "gone")
+
+    def show_run(self, view: RunView) -> None:
+        self.show(view.document, view.model, demo=view.demo)
 
     def show(self, document: dict, selected: str | None, demo: bool = False) -> None:
         self.document = document

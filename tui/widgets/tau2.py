@@ -55,8 +55,9 @@ class Tau2Pane(VerticalScroll):
         self.query_one("#tau2-summary", Static).update(NO_FILE)
         self._parts(False)
 
-    def show_rejected(self, count: int, kept: bool) -> None:
-        note = f"tau2-bench results rejected: {count} problem(s), listed in 7 Diagnostics. " + (
+    def show_rejected(self, count: int, kept: bool, where: str) -> None:
+        """The file was rejected: its ``count`` problems are listed in the tab ``where`` names."""
+        note = f"tau2-bench results rejected: {count} problem(s), listed in {where}. " + (
             "Showing the last good read of the file until it is fixed (r reloads)."
             if kept
             else "Fix the file and press r to reload."
