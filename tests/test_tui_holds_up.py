@@ -100,16 +100,16 @@ async def test_a1_instances_of_a_model_no_longer_selected_are_dropped():
 
 
 async def test_a1_a_pane_waiting_for_its_data_shows_the_loading_indicator(monkeypatch):
-    import tui.app as app_module
+    import tui.workers as workers_module
 
     gate = threading.Event()
-    real = app_module.load_state
+    real = workers_module.load_state
 
     def slow(config, progress=None, started=None):
         gate.wait(10)
         return real(config, progress, started)
 
-    monkeypatch.setattr(app_module, "load_state", slow)
+    monkeypatch.setattr(workers_module, "load_state", slow)
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()

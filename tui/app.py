@@ -8,12 +8,13 @@ from functools import partial
 from pathlib import Path
 from typing import cast
 
-from textual import events, on, work
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.timer import Timer
 from textual.widgets import Header, TabbedContent, TabPane
 
+from . import workers
 from .commands import DashboardCommands
 from .heap import LONG_PAUSE_S, PIECEMEAL_BEFORE_LONG, SHORT_PAUSE_S, Heap
 from .messages import (
@@ -29,7 +30,7 @@ from .messages import (
     Tau2Loaded,
 )
 from .panes import PANES, RUN_TABS, TAB, RunPane, RunView, see
-from .state import DashboardConfig, DashboardState, RunSlot, has_run, load_state, run_configs, uses_demo, watch_targets
+from .state import DashboardConfig, DashboardState, RunSlot, has_run, run_configs, uses_demo, watch_targets
 from .views import plain
 from .widgets.compare import ComparePane
 from .widgets.coverage import CoveragePane
@@ -80,8 +81,7 @@ class TcsexamApp(App):
         self.heap = Heap()
         self._input_at = self._heap_at = 0.0  # time.monotonic() of the last input event, of the last settle
         self._pause_timer: Timer | None = None  # waits for the user to pause after input (only while there is input)
-        self._loaders: dict = {}  # the loader processes at work (tui.state.LoaderProcess) -> their run's number
-        self._quitting = False
+        self.loaders = workers.Loaders()  # the loader processes at work
 
     # the run shown: its state, the problems of its last rejected load (empty: accepted), its stale mark
     @property
@@ -255,66 +255,32 @@ class TcsexamApp(App):
         slot.loading = True
         slot.generation += 1
         slot.progress, slot.load_started = "starting", time.monotonic()
-        for loader, run in list(self._loaders.items()):
-            if run == number:  # its result would be dropped: the newer load replaces it
-                loader.stop()
+        self.loaders.stop_run(number)
         if slot.state is None and number == self.current:
             for pane in self.run_panes():
                 pane.loading = True
         self._header()
+        generation = slot.generation
         self.run_worker(
-            partial(self._load_worker, slot.config, reason, slot.generation, number),
+            partial(
+                workers.load_run,
+                slot.config,
+                reason,
+                generation,
+                number,
+                self.post_message,
+                self.loaders,
+                lambda: generation == slot.generation,
+            ),
             thread=True,
             exclusive=True,
             group=f"load-{number}",
             description="load and score the run",
         )
 
-    def _load_worker(self, config: DashboardConfig, reason: str, generation: int, number: int) -> None:
-        from scoring.errors import InputError, Problem, UsageError
-
-        from .state import LoaderGone
-
-        mine: list = []
-
-        def started(loader) -> None:
-            mine.append(loader)
-            self._loaders[loader] = number
-            if self._quitting or generation != self.runs[number].generation:  # q, or a newer load, meanwhile
-                loader.stop()
-
-        try:
-            state = load_state(config, lambda text: self.post_message(LoadProgress(text, generation, number)), started)
-        except LoaderGone:
-            return  # stopped: a newer load of the run replaced it, or the dashboard quit
-        except InputError as exc:
-            self.post_message(LoadFailed(exc.problems, reason, generation, number))
-            return
-        except UsageError as exc:  # a cohort edited to name a reference the synthetic sample lacks
-            self.post_message(
-                LoadFailed([Problem(config.cohort or "cohort.json", "", "", str(exc))], reason, generation, number)
-            )
-            return
-        except Exception as exc:  # a bug must not take the dashboard down
-            self.post_message(
-                LoadFailed(
-                    [Problem("tcsexam", "", "", f"internal error: {type(exc).__name__}: {exc}")],
-                    reason,
-                    generation,
-                    number,
-                )
-            )
-            return
-        finally:
-            for loader in mine:
-                self._loaders.pop(loader, None)
-        self.post_message(StateLoaded(state, reason, generation, number))
-
     def stop_loaders(self) -> None:
         """End every loader process at once (q, or the app's end during a load)."""
-        self._quitting = True
-        for loader in list(self._loaders):
-            loader.stop()
+        self.loaders.stop_all()
 
     async def action_quit(self) -> None:
         self.stop_loaders()
@@ -347,25 +313,15 @@ class TcsexamApp(App):
         self._tau2_request = (path or self.tau2_path, path is not None)
         if self.tau2_metrics is None:
             self.main.query_one(Tau2Pane).loading = True
-        self._tau2_worker(self._tau2_request[0], self._tau2_generation)
-
-    @work(thread=True, exclusive=True, group="tau2", description="read the tau2-bench results")
-    def _tau2_worker(self, path: str, generation: int) -> None:
-        from scoring.errors import InputError, Problem
-
-        from .state import load_tau2
-
-        try:
-            loaded = load_tau2(path)
-        except InputError as exc:
-            self.post_message(Tau2Failed(exc.problems, generation))
-            return
-        except Exception as exc:
-            self.post_message(
-                Tau2Failed([Problem(str(path), "", "", f"internal error: {type(exc).__name__}: {exc}")], generation)
-            )
-            return
-        self.post_message(Tau2Loaded(loaded["metrics"], loaded["meta"], generation))
+        path = self._tau2_request[0]
+        assert path is not None  # asked for only with --tau2, a file shown or one opened
+        self.run_worker(
+            partial(workers.read_tau2, path, self._tau2_generation, self.post_message),
+            thread=True,
+            exclusive=True,
+            group="tau2",
+            description="read the tau2-bench results",
+        )
 
     def on_state_loaded(self, message: StateLoaded) -> None:
         if not self._alive():
@@ -592,53 +548,20 @@ class TcsexamApp(App):
         self.push_screen(RunsScreen(rows, self.current), lambda n: self.switch_run(n) if n is not None else None)
 
     # --- --watch: a watcher off the UI thread (watchfiles), debounced --------------------------
-    def _watched_paths(self) -> list[Path]:
-        paths: list[Path] = []
-        for slot in self.runs if has_run(self.config) else []:
-            if slot.state is not None:
-                paths += slot.state.watched
-                continue
-            from .state import resolve_paths, watched_files
-
-            config = slot.config
-            try:
-                paths += watched_files(resolve_paths(config))
-            except Exception:  # the run cannot even be located: watch what was named
-                paths += [Path(p) for p in (config.run_dir, config.attempts, config.cohort) if p]
-        if self.tau2_path:
-            paths.append(Path(self.tau2_path))
-        return paths
-
     def _watch(self) -> None:
         """(Re)start the watcher when the set of watched files changed (a reload may name new ones)."""
         if not self.config.watch:
             return
-        targets = watch_targets(self._watched_paths())
+        targets = watch_targets(workers.watched_paths(self.runs if has_run(self.config) else [], self.tau2_path))
         if targets == self._watch_targets:
             return
         self._watch_targets = targets
-        self._watch_worker(targets)
-
-    @work(exclusive=True, group="watch", description="watch the inputs")
-    async def _watch_worker(self, targets: tuple) -> None:
-        from watchfiles import awatch
-
-        roots, files, trees = targets
-        if not roots:
-            return
-        tau2 = os.path.abspath(self.tau2_path) if self.tau2_path else None
-
-        def counts(_change, path: str) -> bool:
-            return path in files or path.startswith(tuple(trees))
-
-        def is_tau2(path: str) -> bool:
-            return tau2 is not None and (path == tau2 or path.startswith(tau2 + os.sep))
-
-        async for changes in awatch(
-            *roots, watch_filter=counts, debounce=self.watch_debounce_ms, step=50, recursive=True
-        ):
-            paths = {path for _, path in changes}
-            self.post_message(InputsChanged(run=any(not is_tau2(p) for p in paths), tau2=any(map(is_tau2, paths))))
+        self.run_worker(
+            workers.watch_inputs(targets, self.tau2_path, self.watch_debounce_ms, self.post_message),
+            exclusive=True,
+            group="watch",
+            description="watch the inputs",
+        )
 
     def on_inputs_changed(self, message: InputsChanged) -> None:
         if not self._alive():
@@ -669,7 +592,7 @@ class TcsexamApp(App):
             return
 
         def run(rest: list) -> None:
-            if not rest or self._quitting or self.state is not state or not self._alive():
+            if not rest or self.loaders.quitting or self.state is not state or not self._alive():
                 return
             rest[0]()
             self.set_timer(TURN_S, partial(run, rest[1:]))
