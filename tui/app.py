@@ -664,14 +664,21 @@ class TcsexamApp(App):
     def _focus_pane(self, pane) -> None:
         """Put the keyboard on the main widget of a tab that has opened. One still under its loading
         indicator cannot take it yet: it takes it once loaded, and meanwhile no widget of the tab
-        left behind keeps it (TabbedContent would switch back to the tab of a focused widget)."""
-        for widget in pane.query(TAB[pane.id].focus if pane.id in TAB else "-"):
+        left behind keeps it (TabbedContent would switch back to the tab of a focused widget). When the
+        main widget is hidden (Diagnostics' table while there are no problems), the pane takes it."""
+        tab = TAB.get(pane.id or "")
+        if tab is None:
+            return
+        for widget in pane.query(tab.focus):
             if widget.loading:
                 self.main.set_focus(None)
                 widget.focus_when_loaded = True
-            elif widget.display and not widget.has_class("gone"):
+                return
+            if widget.display and not widget.has_class("gone"):
                 self.main.set_focus(widget)
-            break
+                return
+        body = pane.query_one(tab.widget)
+        self.main.set_focus(body if body.focusable else None)
 
     def jump_to_task(self, item: str) -> None:
         from textual.widgets import DataTable
