@@ -54,10 +54,18 @@ class TcsexamApp(App):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [
         Binding("q", "quit", "Quit"),
-        Binding("question_mark", "help", "Help"),
-        Binding("e", "export", "Export"),
-        Binding("r", "reload", "Reload"),
-        Binding("R", "runs", "Runs"),
+        Binding("question_mark", "help", "Help", tooltip="every key of the tab shown, and what each tab shows"),
+        Binding(
+            "e",
+            "export",
+            "Export",
+            tooltip="the run shown as index.json (same writer and hash as `tcsexam score`; asks first while the "
+            "view is stale)",
+        ),
+        Binding("r", "reload", "Reload", tooltip="every run and the tau2 file (`--watch` reloads on change)"),
+        Binding(
+            "R", "runs", "Runs", tooltip="run switcher (`tcsexam tui RUN_DIR RUN_DIR...`): the run every tab shows"
+        ),
         *[Binding(tab.key, f"tab('{tab.id}')", tab.title, show=False) for tab in PANES],
     ]
 
@@ -765,9 +773,9 @@ class TcsexamApp(App):
         self.main.query_one(TabbedContent).active = tab
 
     def action_help(self) -> None:
-        from .screens.help import HelpScreen
+        from .screens.help import HelpScreen, help_text
 
-        self.push_screen(HelpScreen())
+        self.push_screen(HelpScreen(help_text(self, self.main, self._active_tab())))
 
     def action_reload(self) -> None:
         if has_run(self.config):

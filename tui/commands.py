@@ -12,6 +12,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.fuzzy import Matcher
 
+from .panes import key_hint
 from .state import STATUS_CODES
 from .views import plain
 
@@ -36,14 +37,23 @@ class DashboardCommands(Provider):
             found = self._model_commands()
             models = found if len(found) <= MODEL_HITS else []
         app = self.app
+
+        def keyed(action: str, help_text: str) -> str:
+            hint = key_hint(type(app).BINDINGS, action)
+            return f"{hint} · {help_text}" if hint else help_text
+
         out: list[Command] = [
-            ("Export index.json", app.action_export, f"write {plain(app.config.output)}"),
-            ("Reload inputs", app.action_reload, "re-read attempts, cohort, records"),
-            ("Copy table as Markdown", partial(app.action_copy_table, "markdown"), "tcsexam table, to the clipboard"),
+            ("Export index.json", app.action_export, keyed("export", f"write {plain(app.config.output)}")),
+            ("Reload inputs", app.action_reload, keyed("reload", "re-read attempts, cohort, records")),
+            (
+                "Copy table as Markdown",
+                partial(app.action_copy_table, "markdown"),
+                keyed("copy_table('markdown')", "tcsexam table, to the clipboard"),
+            ),
             (
                 "Copy as LaTeX",
                 partial(app.action_copy_table, "latex"),
-                "tcsexam table --format latex, to the clipboard",
+                keyed("copy_table('latex')", "tcsexam table --format latex, to the clipboard"),
             ),
             ("Open tau2 results…", app.action_open_tau2, "a tau2-bench results.json or folder, as --tau2 PATH"),
         ]
@@ -53,12 +63,14 @@ class DashboardCommands(Provider):
                 (
                     "Copy leaderboard (all runs) as Markdown",
                     partial(app.action_copy_table, "markdown", "all"),
-                    "tcsexam table over every run, to the clipboard",
+                    keyed("copy_table('markdown', 'all')", "tcsexam table over every run, to the clipboard"),
                 ),
                 (
                     "Copy leaderboard (all runs) as LaTeX",
                     partial(app.action_copy_table, "latex", "all"),
-                    "tcsexam table --format latex over every run, to the clipboard",
+                    keyed(
+                        "copy_table('latex', 'all')", "tcsexam table --format latex over every run, to the clipboard"
+                    ),
                 ),
             ]
             for number, slot in enumerate(runs):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from textual.binding import Binding
 from textual.widget import Widget
 
 from .widgets.compare import ComparePane
@@ -111,6 +112,29 @@ PANES = (
 )
 TAB = {tab.id: tab for tab in PANES}
 RUN_TABS = tuple(tab for tab in PANES if tab.shows_run)
+
+
+def own_bindings(cls: type) -> list[Binding]:
+    """The bindings the dashboard's own classes in ``cls``'s ancestry declare (not Textual's widgets')."""
+    return [
+        binding
+        for base in cls.__mro__
+        if base.__module__.startswith("tui.") and "BINDINGS" in vars(base)
+        for binding in Binding.make_bindings(vars(base)["BINDINGS"])
+    ]
+
+
+def key_hint(app_bindings: list, action: str) -> str:
+    """Where an app action has a key, how the palette names it: ``key e``, or ``key c in Overview``
+    for a tab's key (``app_bindings``: the app's BINDINGS); "" without one."""
+    for binding in Binding.make_bindings(app_bindings):
+        if binding.action == action:
+            return f"key {binding.key_display or binding.key}"
+    for tab in PANES:
+        for binding in own_bindings(tab.widget):
+            if binding.action == f"app.{action}":
+                return f"key {binding.key} in {tab.title}"
+    return ""
 
 
 def see(tab: str) -> str:

@@ -36,6 +36,13 @@ class TaskDiffTable(SteadyDataTable):
 
 
 class ComparePane(ShowsRun, Vertical):
+    HELP = """\
+The paired difference A − B per track and for the index, with 95% intervals, and the MDE by attempts
+per task. A follows the selected model; choose B (and A) with the two selects. Below, every task's
+A − B, largest first, with the solver tasks' instance counts (A better / B better / equal): `Enter`
+on a solver task lists the instances where the two differ most.
+"""  # its section of the help screen (tui/screens/help.py)
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.state = None

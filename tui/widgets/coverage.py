@@ -81,6 +81,13 @@ class IssuesTable(SteadyDataTable):
 
 
 class CoveragePane(ShowsRun, VerticalScroll):
+    HELP = """\
+A task × model grid, models in the Overview's order: ● complete, ◐ provisional, n/m attempts adopted
+of planned, ✗ not valid, +x has excluded attempts. `Enter` on a solver task's cell opens its
+instances, on any other cell its attempts; `a` always lists the attempts. Below the grid, every issue
+and ignored row: `Enter` on one puts the cursor on its cell.
+"""  # its section of the help screen (tui/screens/help.py)
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.tracks: dict[str, str] = {}

@@ -46,6 +46,15 @@ class InstancesHeader(Static):
 
 
 class InstancesPane(ShowsRun, Vertical):
+    HELP = """\
+Per-instance A, mu, s, scale, z and Phi of the selected model, solver task and attempt (the task, the
+attempt, the sort and the status filter are also the selects above the table: `Tab` reaches them).
+`s` / `S` sort, `f` cycles the status filter, `/` searches the names (the instance of that name, else
+the first whose name contains the text, letters in either case; `n` / `N` next / previous match,
+"match i of m" under the table; `escape` back to the table).
+The line under the table explains how the instance under the cursor got its Phi.
+"""  # its section of the help screen (tui/screens/help.py)
+
     # "/" is a priority binding: it runs before the keys after it are routed, so a fast burst
     # ("/MAX0025") lands in the jump box rather than in the widget that had the focus
     BINDINGS = [

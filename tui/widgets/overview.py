@@ -53,6 +53,14 @@ class OverviewTable(SteadyDataTable):
 
 
 class OverviewPane(ShowsRun, Vertical):
+    HELP = """\
+One row per model: status, index and P/S/C/O means (± = 95% half-width, then tasks complete/total),
+the variance budget of the index interval (each track's share; docs/rules.md#variance-budget) and the rank
+(`best` or `best–worst`; docs/rules.md#ranks). The top line names a leader only when rank 1 holds one model alone.
+Moving the cursor selects the model for every other tab. `Enter` opens its Instances, `k` its pass^k;
+`c` copies the run's table as Markdown, `C` as LaTeX (the same text as `tcsexam table`).
+"""  # its section of the help screen (tui/screens/help.py)
+
     BINDINGS = [
         *SORT_BINDINGS,
         Binding("c", "app.copy_table('markdown')", "Copy Markdown"),

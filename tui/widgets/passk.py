@@ -41,6 +41,12 @@ PARTS = ("#passk-explain", "#passk-table", "#passk-plot", "#plan-title", "#plan-
 
 
 class PassKPane(ShowsRun, Vertical):
+    HELP = """\
+pass^k = C(c,k)/C(n,k) per task, averaged over the tasks with n ≥ k, for the selected model.
+Planning (docs/rules.md#planning-attempts): the projected 95% index half-width by attempts per task r = 1..10; type a
+target H (index points) to see the attempts per task it needs.
+"""  # its section of the help screen (tui/screens/help.py)
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.plan_entry: dict | None = None

@@ -21,6 +21,11 @@ NO_FILE = (
 
 
 class Tau2Pane(VerticalScroll):
+    HELP = """\
+With `--tau2 RESULTS_JSON`: the run's domain, agent and trials, per-task pass^k (`s` / `S` sort),
+termination reasons and the reward-gate audit. Independent of the selected model.
+"""  # its section of the help screen (tui/screens/help.py)
+
     BINDINGS = [*SORT_BINDINGS]
 
     def action_sort_next(self) -> None:
