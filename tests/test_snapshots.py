@@ -16,19 +16,11 @@ import pytest
 
 from tests.support.dashboard import settle
 from tui.app import create_app
+from tui.panes import PANES
 from tui.state import DashboardConfig
 
 SIZES = {"80x24": (80, 24), "120x40": (120, 40), "200x50": (200, 50)}
-TAB_KEYS = {
-    "overview": "1",
-    "coverage": "2",
-    "instances": "3",
-    "passk": "4",
-    "compare": "5",
-    "tau2": "6",
-    "diagnostics": "7",
-    "leaderboard": "8",
-}
+TAB_KEYS = {tab.id: tab.key for tab in PANES}
 ROOT = Path(__file__).resolve().parents[1]
 TAU2 = ROOT / "tests" / "data" / "tau2" / "derived" / "derived_C_edge_4x5.json"
 

@@ -65,14 +65,14 @@ async def test_q_during_a_load_quits_and_ends_the_loader_process(monkeypatch):
     app = create_app(DashboardConfig(isolate=True))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: PROGRESS in app.sub_title)
-        loaders = list(app._loaders)
+        loaders = app.loaders.running()
         assert len(loaders) == 1
         pid = loaders[0].process.pid
         assert alive(pid)
         await pilot.press("q")
         await wait_for(pilot, lambda: not alive(pid), rounds=40)  # well before the loader's own 60 s
     assert not alive(pid)
-    assert not app._loaders  # the worker waiting for it has returned
+    assert not app.loaders.running()  # the worker waiting for it has returned
     assert not [w for w in app.workers if not w.is_finished]
 
 
@@ -120,7 +120,7 @@ async def test_a_rejected_run_comes_back_from_the_loader_process_as_problems(dem
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert app.state is None and "invalid JSON" in (app.problems_text or "")
-        assert not app._loaders
+        assert not app.loaders.running()
 
 
 # --- per-instance results at any size ---------------------------------------------------------------
@@ -208,10 +208,10 @@ def not_computed(ranks: dict) -> None:
 
 
 async def test_compare_shows_a_pair_that_the_document_does_not_list(monkeypatch):
-    import tui.app as app_module
+    import tui.workers as workers_module
 
     state = demo_state_with(unlisted)
-    monkeypatch.setattr(app_module, "load_state", lambda config, progress=None, started=None: state)
+    monkeypatch.setattr(workers_module, "load_state", lambda config, progress=None, started=None: state)
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -231,10 +231,10 @@ async def test_compare_shows_a_pair_that_the_document_does_not_list(monkeypatch)
 
 
 async def test_ranks_not_computed_show_a_dash_and_say_why_once(monkeypatch):
-    import tui.app as app_module
+    import tui.workers as workers_module
 
     state = demo_state_with(not_computed)
-    monkeypatch.setattr(app_module, "load_state", lambda config, progress=None, started=None: state)
+    monkeypatch.setattr(workers_module, "load_state", lambda config, progress=None, started=None: state)
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -14,6 +14,7 @@ from textual.fuzzy import Matcher
 
 from scoring.reports.table import FORMATS
 
+from .panes import key_hint
 from .state import STATUS_CODES
 from .views import plain
 
@@ -39,14 +40,19 @@ class DashboardCommands(Provider):
             found = self._model_commands()
             models = found if len(found) <= MODEL_HITS else []
         app = self.app
+
+        def keyed(action: str, help_text: str) -> str:
+            hint = key_hint(type(app).BINDINGS, action)
+            return f"{hint} · {help_text}" if hint else help_text
+
         out: list[Command] = [
-            ("Export index.json", app.action_export, f"write {plain(app.config.output)}"),
-            ("Reload inputs", app.action_reload, "re-read attempts, cohort, records"),
+            ("Export index.json", app.action_export, keyed("export", f"write {plain(app.config.output)}")),
+            ("Reload inputs", app.action_reload, keyed("reload", "re-read attempts, cohort, records")),
             *(
                 (
                     f"Copy table as {f.label}",
                     partial(app.action_copy_table, f.name),
-                    f"tcsexam table --format {f.name}, to the clipboard",
+                    keyed(f"copy_table('{f.name}')", f"tcsexam table --format {f.name}, to the clipboard"),
                 )
                 for f in CLIPBOARD_FORMATS
             ),
@@ -58,7 +64,10 @@ class DashboardCommands(Provider):
                 (
                     f"Copy leaderboard (all runs) as {f.label}",
                     partial(app.action_copy_table, f.name, "all"),
-                    f"tcsexam table --format {f.name} over every run, to the clipboard",
+                    keyed(
+                        f"copy_table('{f.name}', 'all')",
+                        f"tcsexam table --format {f.name} over every run, to the clipboard",
+                    ),
                 )
                 for f in CLIPBOARD_FORMATS
             ]

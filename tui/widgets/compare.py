@@ -4,6 +4,8 @@ instances where the two differ most, and the MDE by attempts per task (SPEC 12.3
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -15,6 +17,9 @@ from ..messages import CompareComputed, InstanceDiffsComputed
 from ..textual_ext.data_table import SteadyDataTable
 from ..views import COMPARE_COLUMNS, TASK_DIFF_COLUMNS, cells, compare_rows, mde_text, plain, task_difference_rows, text
 from .loading import ShowsRun
+
+if TYPE_CHECKING:
+    from ..panes import RunView
 
 EXPLAIN = (
     "Paired difference A − B over the tasks both models have scored; 95% task-clustered t intervals, "
@@ -31,6 +36,13 @@ class TaskDiffTable(SteadyDataTable):
 
 
 class ComparePane(ShowsRun, Vertical):
+    HELP = """\
+The paired difference A − B per track and for the index, with 95% intervals, and the MDE by attempts
+per task. A follows the selected model; choose B (and A) with the two selects. Below, every task's
+A − B, largest first, with the solver tasks' instance counts (A better / B better / equal): `Enter`
+on a solver task lists the instances where the two differ most.
+"""  # its section of the help screen (tui/screens/help.py)
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.state = None
@@ -65,6 +77,9 @@ class ComparePane(ShowsRun, Vertical):
         self.document, self.state, self.result = None, None, None
         self.query_one("#compare-verdict", Static).update(message)
         self._parts(True)
+
+    def show_run(self, view: RunView) -> None:
+        self.show(view.state, view.model)
 
     def show(self, state, selected: str | None) -> None:
         """A newly loaded run (tui.state.DashboardState): keep the pair where both models are still there."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,6 +14,9 @@ from ..messages import DrillDown, OpenAttempts
 from ..textual_ext.data_table import SteadyDataTable
 from ..views import KIND_STYLE, LETTERS, cells, coverage_grid, issue_rows, legend_text, plain
 from .loading import ShowsRun
+
+if TYPE_CHECKING:
+    from ..panes import RunView
 
 TASK_COLUMN = "__task__"
 # The grid holds at most this many model columns at once; with more models it holds a window of them that
@@ -76,6 +81,13 @@ class IssuesTable(SteadyDataTable):
 
 
 class CoveragePane(ShowsRun, VerticalScroll):
+    HELP = """\
+A task × model grid, models in the Overview's order: ● complete, ◐ provisional, n/m attempts adopted
+of planned, ✗ not valid, +x has excluded attempts. `Enter` on a solver task's cell opens its
+instances, on any other cell its attempts; `a` always lists the attempts. Below the grid, every issue
+and ignored row: `Enter` on one puts the cursor on its cell.
+"""  # its section of the help screen (tui/screens/help.py)
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.tracks: dict[str, str] = {}
@@ -99,6 +111,9 @@ class CoveragePane(ShowsRun, VerticalScroll):
             self.query_one("#issues-table"),
         ):
             widget.set_class(True, "gone")
+
+    def show_run(self, view: RunView) -> None:
+        self.show(view.document, view.model, view.order)
 
     def show(self, document: dict, selected: str | None, order: list[str] | None = None) -> None:
         """Fill the grid (models in ``order``, the Overview's) keeping the cursor on its task and the selection."""

@@ -15,6 +15,13 @@ ACCEPTED = "No problems: the inputs were accepted."
 
 
 class DiagnosticsPane(VerticalScroll):
+    HELP = """\
+Every problem of rejected inputs (file, where, field, message), as `tcsexam validate` words it. While
+the inputs on disk are rejected, the header says STALE and the other tabs keep the last good state.
+With several runs it lists the problems of the run shown, and why the Leaderboard cannot table the
+runs together.
+"""  # its section of the help screen (tui/screens/help.py)
+
     def compose(self) -> ComposeResult:
         yield Static(ACCEPTED, id="diagnostics-text", markup=False)
         yield SteadyDataTable(id="diagnostics-table", cursor_type="row", zebra_stripes=True)

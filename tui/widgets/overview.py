@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -32,6 +33,9 @@ from ..views import (
 from .chart_plot import ChartPlot
 from .loading import SORT_BINDINGS, ShowsRun
 
+if TYPE_CHECKING:
+    from ..panes import RunView
+
 FILL_CHUNK = 200  # rows added to the table per turn of the event loop
 TURN_S = 0.005  # a timer, not call_later: the messages of one widget are handled back to back, keys wait
 
@@ -49,6 +53,14 @@ class OverviewTable(SteadyDataTable):
 
 
 class OverviewPane(ShowsRun, Vertical):
+    HELP = """\
+One row per model: status, index and P/S/C/O means (± = 95% half-width, then tasks complete/total),
+the variance budget of the index interval (each track's share; docs/rules.md#variance-budget) and the rank
+(`best` or `best–worst`; docs/rules.md#ranks). The top line names a leader only when rank 1 holds one model alone.
+Moving the cursor selects the model for every other tab. `Enter` opens its Instances, `k` its pass^k;
+`c` copies the run's table as Markdown, `C` as LaTeX (the same text as `tcsexam table`).
+"""  # its section of the help screen (tui/screens/help.py)
+
     BINDINGS = [
         *SORT_BINDINGS,
         Binding("c", "app.copy_table('markdown')", "Copy Markdown"),
@@ -76,6 +88,9 @@ class OverviewPane(ShowsRun, Vertical):
         self.query_one(DataTable).clear(columns=True)
         self.query_one(DataTable).set_class(True, "gone")
         self.query_one(PlotextPlot).set_class(True, "gone")
+
+    def show_run(self, view: RunView) -> None:
+        self.show(view.document, view.model, demo=view.demo)
 
     def show(self, document: dict, selected: str | None, demo: bool = False) -> None:
         self.document = document

@@ -25,6 +25,12 @@ class Tau2Pane(Vertical):
     """The summary pinned on top; below it, scrolling, the per-task table (Enter lists a task's
     simulations: tui/screens/tau2_simulations.py), the pass^k plot, the reasons and the audit."""
 
+    HELP = """\
+With `--tau2 RESULTS_JSON`: the run's domain, agent and trials, per-task pass^k (`s` / `S` sort;
+Enter lists a task's simulations, Enter on one shows its messages and reward breakdown),
+termination reasons and the reward-gate audit. Independent of the selected model.
+"""  # its section of the help screen (tui/screens/help.py)
+
     BINDINGS = [*SORT_BINDINGS]
 
     def action_sort_next(self) -> None:
@@ -61,8 +67,9 @@ class Tau2Pane(Vertical):
         self.query_one("#tau2-summary", Static).update(NO_FILE)
         self._parts(False)
 
-    def show_rejected(self, count: int, kept: bool) -> None:
-        note = f"tau2-bench results rejected: {count} problem(s), listed in 7 Diagnostics. " + (
+    def show_rejected(self, count: int, kept: bool, where: str) -> None:
+        """The file was rejected: its ``count`` problems are listed in the tab ``where`` names."""
+        note = f"tau2-bench results rejected: {count} problem(s), listed in {where}. " + (
             "Showing the last good read of the file until it is fixed (r reloads)."
             if kept
             else "Fix the file and press r to reload."
