@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import scoring.pipeline.index as index_module
-import tui.app as app_module
+import tui.workers as workers_module  # the load worker calls load_state
 from tests.support.dashboard import settle, wait_until
 from tui.app import create_app
 from tui.cache import SUFFIX, cache_folder, entry_path
@@ -198,7 +198,7 @@ async def test_a_cached_reopen_shows_the_same_screens_as_a_fresh_load(demo_copy,
 
 @pytest.mark.parametrize("size", SIZES)
 async def test_a_reload_shows_the_loads_progress_line(monkeypatch, size):
-    real = app_module.load_state
+    real = workers_module.load_state
     release = threading.Event()
     calls = []
 
@@ -210,7 +210,7 @@ async def test_a_reload_shows_the_loads_progress_line(monkeypatch, size):
         release.wait(30)
         return real(config, progress, started)
 
-    monkeypatch.setattr(app_module, "load_state", load)
+    monkeypatch.setattr(workers_module, "load_state", load)
     app = create_app(DashboardConfig())
     async with app.run_test(size=SIZES[size]) as pilot:
         await settle(pilot)

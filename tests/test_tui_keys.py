@@ -111,7 +111,7 @@ async def test_palette_entries_show_their_key(size):
             ("Export index.json", "key e · write build/index.json"),
             ("Reload inputs", "key r · "),
             ("Copy table as Markdown", "key c in Overview · "),
-            ("Copy as LaTeX", "key C in Overview · "),
+            ("Copy table as LaTeX", "key C in Overview · "),
         ]:
             await run_command(pilot, query, enter=False)
             options = app.screen.query_one(CommandList)
