@@ -1,6 +1,6 @@
 """Problems found in user input, and the one exception that carries them.
 
-Every loader collects *all* problems of a file before raising (SPEC section 6:
+Every loader collects *all* problems of a file before raising (docs/commands.md:
 "the message names file, line or record, and field").
 """
 

@@ -37,7 +37,7 @@ task_counts = st.lists(st.integers(0, 6).flatmap(lambda n: st.tuples(st.just(n),
 @settings(max_examples=300, deadline=None)
 @given(task_counts)
 def test_track_mean_is_the_exact_mean_rounded_once(counts):
-    # SPEC 5: the mean over the tasks with n >= k of C(c,k)/C(n,k), computed exactly, one rounding
+    # docs/rules.md#passk: the mean over the tasks with n >= k of C(c,k)/C(n,k), computed exactly, one rounding
     got = mean_pass_hat_k(counts)
     for k in range(1, 7):
         terms = [Fraction(comb(c, k), comb(n, k)) for n, c in counts if n >= k]

@@ -1,6 +1,6 @@
-"""SPEC section 11: ``tcsexam table``, ``diff`` and ``verify``.
+"""docs/commands.md: ``tcsexam table``, ``diff`` and ``verify``.
 
-Index values are written out by hand from SPEC 1 (index = 30P + 30S + 30C + 10O); the default
+Index values are written out by hand from docs/rules.md#the-index (index = 30P + 30S + 30C + 10O); the default
 rows of tests.conftest.full_rows give P = (1+0)/2, S = (0.25+0.5)/2, C = (1.2+0.4)/2, O = 0:
 15 + 11.25 + 24 + 0 = 50.25.
 """
@@ -36,7 +36,7 @@ def doc_for(ws, scores: dict[str, dict | None], suite="lite", protocol="offline"
 
 def with_backslash(doc: dict) -> dict:
     """``doc`` with 'BS' in names turned into a backslash: a run cannot name a model with one
-    (SPEC 13), but an index.json handed to ``table`` can hold anything."""
+    (docs/safety.md), but an index.json handed to ``table`` can hold anything."""
     return json.loads(json.dumps(doc).replace("BS", "\\\\"))
 
 
@@ -89,9 +89,9 @@ def test_rows_by_index_highest_first_null_last(ws, cli, tmp_path):
     body = [line for line in out.splitlines() if line.startswith("|") and not line.startswith(("| rank", "|--"))]
     order = [line.split("|")[2].strip() for line in body]
     assert order == ["high", "mid", "low", "zero", "none"]
-    # one conjecture task: no pair has an se, none is separated (SPEC 12.1), so every index ranks 1–4
+    # one conjecture task: no pair has an se, none is separated (docs/rules.md#ranks), so every index ranks 1–4
     assert [line.split("|")[1].strip() for line in body] == ["1–4", "1–4", "1–4", "1–4", ""]
-    # the mini suite has one conjecture task: no interval for the index (SPEC 9: none when m < 2)
+    # the mini suite has one conjecture task: no interval for the index (docs/rules.md#intervals: none when m < 2)
     assert "| high | complete | 61.50 | " in out and "| mid | complete | 50.25 | " in out
     assert "| low | complete | 46.50 | " in out
     none_row = next(line for line in out.splitlines() if "| none |" in line)
@@ -146,7 +146,7 @@ def test_rank_column_reads_the_ranks_block(ws, cli, tmp_path):
 
 
 def test_ranks_not_computed_show_no_rank_and_say_why(ws, cli, tmp_path):
-    # SPEC 12.1: above 5,000 models the ranks block has models null and a reason; the pairs unlisted
+    # docs/rules.md#ranks: above 5,000 models the ranks block has models null and a reason; the pairs unlisted
     doc = doc_for(ws, {"a": {"s1": 1}, "b": {}})
     doc["ranks"] = {
         "method": "paired-t-holm",

@@ -1,4 +1,4 @@
-"""SPEC 13 primitives (scoring/safety/), tested by class: names, special files, records paths,
+"""docs/safety.md primitives (scoring/safety/), tested by class: names, special files, records paths,
 outputs, atomic writes under faults, terminal escaping, overflow, duplicate keys, floors."""
 
 from __future__ import annotations

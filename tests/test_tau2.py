@@ -1,4 +1,4 @@
-"""SPEC section 8: tau2-bench results, checked against tau2-bench's own figures and hand counts."""
+"""docs/tau2.md: tau2-bench results, checked against tau2-bench's own figures and hand counts."""
 
 from __future__ import annotations
 
@@ -359,7 +359,7 @@ def test_dir_format_index_reward_or_termination_disagreeing_is_an_audit_finding(
     assert without_source(after) == {**without_source(before), "audit": after["audit"]}  # the metrics stay the files'
 
 
-# --- malformed values (SPEC 13): a message naming file, simulation and field, never an internal error ---
+# --- malformed values (docs/safety.md): a message naming file, simulation and field, never an internal error ---
 
 
 def one_sim_file(tmp_path, **reward_info) -> Path:

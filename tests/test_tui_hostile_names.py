@@ -1,4 +1,4 @@
-"""Names are data (SPEC 13): the dashboard shows every name and typed text as plain text, never as markup,
+"""Names are data (docs/safety.md): the dashboard shows every name and typed text as plain text, never as markup,
 with control, bidi and line-separator characters escaped exactly as the command line escapes them. Hypothesis draws model, item and attempt names from a hostile alphabet."""
 
 from __future__ import annotations

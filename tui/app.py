@@ -206,7 +206,7 @@ class TcsexamApp(App):
         return "no run"
 
     def _header(self) -> None:
-        """Sub-title (plain text, never markup: names are data, SPEC 13): the run shown (with several
+        """Sub-title (plain text, never markup: names are data, docs/safety.md): the run shown (with several
         runs its folder name, suite/protocol and ``run N/M``), its status, --watch, and a stale marker
         while its inputs are rejected."""
         from .views import plain, run_header
@@ -788,7 +788,7 @@ class TcsexamApp(App):
             self.load_tau2("reload")
 
     def action_copy_table(self, fmt: str, scope: str = "run") -> None:
-        """Copy the table (SPEC 11, as ``tcsexam table --format FMT``) of the run shown, or with scope
+        """Copy the table (docs/commands.md, as ``tcsexam table --format FMT``) of the run shown, or with scope
         ``all`` of every loaded run (the Leaderboard), to the clipboard."""
         from scoring.errors import InputError
         from scoring.reports.table import FORMATS
@@ -863,7 +863,7 @@ class TcsexamApp(App):
         state = self.state
         assert state is not None  # action_export calls this only with a state; a loaded state is only ever replaced
         run = state.run
-        try:  # SPEC 13: never one of the run's inputs, a folder, a FIFO or a device
+        try:  # docs/safety.md: never one of the run's inputs, a folder, a FIFO or a device
             check_output(
                 str(path),
                 [str(p) for p in run.input_paths.values()],

@@ -118,7 +118,7 @@ def overview_mode(n_models: int) -> str:
 def whisker(value: float | None, pm: float | None, top: float, row: float = 0.0) -> tuple[float, float] | None:
     """The drawn part of value ± pm: cut at 0 (the null row lies below) and at the frame's ``top``; None when
     there is no interval, or when it is shorter than one text ``row`` on each side (drawn, it would stick out
-    on one side only and look lopsided). The exported interval is never cut (SPEC 9); only its drawing is."""
+    on one side only and look lopsided). The exported interval is never cut (docs/rules.md#intervals); only its drawing is."""
     if value is None or pm is None or not math.isfinite(pm) or pm <= 0 or pm < row:
         return None
     return max(value - pm, 0.0), min(value + pm, top)
@@ -163,7 +163,7 @@ def single_point_note(kmax: int, unit: str) -> str | None:
 
 def histogram_bars(phi, status, bins: int = 10) -> tuple[list[str], list[int]]:
     """Bars of the Phi histogram of the rows shown: ``bins`` bins over [0, 1] of the scored rows
-    (status 0, ok), then one bar 'fail' counting the solver failures (which score 0, SPEC 3)."""
+    (status 0, ok), then one bar 'fail' counting the solver failures (which score 0, docs/rules.md#solver-score)."""
     import numpy as np
 
     from .views import histogram_counts
@@ -244,7 +244,7 @@ def draw_overview(
     height: int = 16,
 ) -> None:
     """Overview chart, models in the given order (the table's). Few models: per model the index/100 (I) and
-    the four track means (P S C O), each ± its 95% half-width (SPEC 9). Many: the index in points per model,
+    the four track means (P S C O), each ± its 95% half-width (docs/rules.md#intervals). Many: the index in points per model,
     at its position in the table."""
     n = len(models)
     if n == 0:
@@ -300,7 +300,7 @@ def draw_passk(
     unit: str = "attempt per task",
     width: int = 80,
 ) -> None:
-    """pass^k against k (SPEC 5): each series' value at each integer k drawn as its letter (the first
+    """pass^k against k (docs/rules.md#passk): each series' value at each integer k drawn as its letter (the first
     character of its name), joined by a line; identical series drawn once and named ('P = S'); with a
     single k, a sentence instead."""
     kmax = max((len(v) for v in series.values()), default=0)

@@ -1,4 +1,4 @@
-"""The ``tcsexam`` console script (SPEC 6): the headless commands of ``scoring.commands`` plus ``tui``.
+"""The ``tcsexam`` console script (docs/commands.md): the headless commands of ``scoring.commands`` plus ``tui``.
 
 The shell owns the process: the process policy lives in ``entry`` and nowhere
 else. Textual is imported only when the ``tui`` command runs, so ``score`` and
@@ -147,7 +147,7 @@ def textual_problem() -> str | None:
 
 
 def run_from_args(args: argparse.Namespace) -> int:
-    """Open the dashboard (SPEC 6 ``tcsexam tui RUN_DIR...``) and block until it quits. The exit code is
+    """Open the dashboard (docs/commands.md ``tcsexam tui RUN_DIR...``) and block until it quits. The exit code is
     the app's: Textual sets 1 when the app stopped on an exception (a crash never exits 0). A Textual
     release the dashboard was not written for is one line on standard error and exit 1."""
     from scoring.safety.terminal import escape_for_terminal
@@ -173,7 +173,7 @@ def run_from_args(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Parse ``argv`` and run its command; returns the exit code of SPEC 6."""
+    """Parse ``argv`` and run its command; returns the exit code of docs/commands.md."""
     parser = build_parser()
     args = parser.parse_args(argv)
     return run(args.handler, args, parser)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class DashboardConfig:
-    """Command-line options of ``tcsexam tui`` (SPEC 6)."""
+    """Command-line options of ``tcsexam tui`` (docs/commands.md)."""
 
     run_dir: str | None = None
     attempts: str | None = None
@@ -43,7 +43,7 @@ class DashboardConfig:
 
 
 def run_configs(config: DashboardConfig) -> list[DashboardConfig]:
-    """One configuration per run the dashboard opens (SPEC 6 ``tcsexam tui RUN_DIR...``): the first is
+    """One configuration per run the dashboard opens (docs/commands.md ``tcsexam tui RUN_DIR...``): the first is
     ``config`` itself; each further RUN_DIR takes the shared options (suite, benchmark, thresholds) and
     never the per-run file overrides, which the command line allows with a single RUN_DIR only."""
     import dataclasses
@@ -137,7 +137,7 @@ class DashboardState:
         return rows
 
     def records_path(self, model: str, item: str, attempt: str) -> Path | None:
-        """Where the attempt's records file is (SPEC 13: found only through the run's RecordsRoot),
+        """Where the attempt's records file is (docs/safety.md: found only through the run's RecordsRoot),
         None when there is nothing there; what is there is checked when it is read."""
         root = self.run.records_root
         if root is None:
@@ -159,7 +159,7 @@ def has_run(config: DashboardConfig) -> bool:
 
 
 def resolve_paths(config: DashboardConfig):
-    """The run's input paths by the command line's own rule (scoring.pipeline.run.paths_named, SPEC 2, 6)."""
+    """The run's input paths by the command line's own rule (scoring.pipeline.run.paths_named, docs/formats.md and docs/commands.md)."""
     from scoring.pipeline.benchmark import demo_run
     from scoring.pipeline.run import paths_named
 
@@ -491,18 +491,18 @@ def state_from_cache(config: DashboardConfig, paths, run, found) -> DashboardSta
 
 
 def attempts_needed(plan_entry: dict, target: float | None) -> int | None:
-    """SPEC 12.3: the fewest attempts per task whose projected half-width is at most ``target`` points
+    """docs/rules.md#planning-attempts: the fewest attempts per task whose projected half-width is at most ``target`` points
     (scoring.stats.planning.attempts_for_target); None when no r of the plan reaches it."""
     from scoring.stats.planning import attempts_for_target
 
     return attempts_for_target(plan_entry["half_width"], target)
 
 
-# --- compare (SPEC 9, 12.2, 12.3) -------------------------------------------------
+# --- compare (docs/rules.md#intervals, docs/rules.md#per-task-differences and docs/rules.md#planning-attempts) -------------------------------------------------
 
 
 def compare_pair(state: DashboardState, a: str, b: str) -> dict:
-    """``tcsexam compare``'s document for two models (scoring.reports.compare.compare_run): the SPEC 9 intervals,
+    """``tcsexam compare``'s document for two models (scoring.reports.compare.compare_run): docs/rules.md#intervals intervals,
     12.2's ``tasks`` and ``instances``, 12.3's ``mde``. Raises InputError for an invalid pair."""
     from scoring.reports.compare import compare_run
 
@@ -548,7 +548,7 @@ def watch_targets(paths: list[Path]) -> tuple[list[Path], set[str], list[str]]:
 
 
 def load_tau2(path: str) -> dict:
-    """tau2-bench metrics (scoring.tau2, SPEC 8), what the run's ``info`` says about it, and the run as read
+    """tau2-bench metrics (scoring.tau2, docs/tau2.md), what the run's ``info`` says about it, and the run as read
     (its simulations, for the browser), for the tab."""
     from scoring.tau2.files import load_tau2_results
     from scoring.tau2.metrics import compute_tau2_metrics, run_description
@@ -709,12 +709,12 @@ def load_instances(state: DashboardState, model: str, item: str, attempt: str) -
     return columns_from_score(score_attempt_bytes(ref.task(item), data, str(path)))
 
 
-# --- tables (SPEC 11) -----------------------------------------------------------------
+# --- tables (docs/commands.md) -----------------------------------------------------------------
 
 
 def table_text(docs: list[tuple[str, dict]], fmt: str) -> str:
     """The (source, index document) pairs' leaderboard as ``tcsexam table`` writes it
-    (scoring.reports.table.render_table, same digits; SPEC 11). Raises InputError for a model twice in a group."""
+    (scoring.reports.table.render_table, same digits; docs/commands.md). Raises InputError for a model twice in a group."""
     from scoring.reports.table import render_table
 
     return render_table(docs, fmt)

@@ -87,8 +87,12 @@ class OverviewRow:
     status: str
     index: float | None
     index_pm: float | None
-    rank: tuple[int, int] | None  # (best, worst) from the document's ``ranks`` block (SPEC 12.1); None: no index
-    shares: dict[str, float] | None  # the index interval's variance budget (SPEC 12.4); None: left out
+    rank: (
+        tuple[int, int] | None
+    )  # (best, worst) from the document's ``ranks`` block (docs/rules.md#ranks); None: no index
+    shares: (
+        dict[str, float] | None
+    )  # the index interval's variance budget (docs/rules.md#variance-budget); None: left out
     means: dict[str, float | None]
     pms: dict[str, float | None]
     complete: dict[str, int]
@@ -125,7 +129,7 @@ BUDGET_COLUMN, RANK_COLUMN = 3, 4
 
 
 def rank_label(rank: tuple[int, int] | None) -> str:
-    """A rank as SPEC 12.1 shows it: ``best`` or ``best–worst`` (scoring.vocab.rank_text); — without an index."""
+    """A rank as docs/rules.md#ranks shows it: ``best`` or ``best–worst`` (scoring.vocab.rank_text); — without an index."""
     return DASH if rank is None else rank_text(*rank)
 
 
@@ -194,7 +198,7 @@ def sort_rows(rows: list[OverviewRow], column: int, reverse: bool = False) -> li
 
 
 def leader(document: dict) -> str | None:
-    """The leader only when the top rank group holds one model alone (SPEC 12.1, scoring.stats.ranks.leader)."""
+    """The leader only when the top rank group holds one model alone (docs/rules.md#ranks, scoring.stats.ranks.leader)."""
     from scoring.stats.ranks import leader as ranks_leader
 
     ranks = ranks_block(document)
@@ -202,7 +206,7 @@ def leader(document: dict) -> str | None:
 
 
 def top_group(document: dict) -> list[str]:
-    """The models whose best rank is 1 (SPEC 12.1, scoring.stats.ranks.top_group)."""
+    """The models whose best rank is 1 (docs/rules.md#ranks, scoring.stats.ranks.top_group)."""
     from scoring.stats.ranks import top_group as ranks_top_group
 
     ranks = ranks_block(document)
@@ -219,7 +223,7 @@ def ranked_scope(document: dict) -> str:
 
 def top_line(document: dict) -> tuple:
     """The Overview's first sentence as ``text`` parts: a leader only when the top group holds one model
-    (SPEC 12.1), else the top group, whose order is not supported by the data."""
+    (docs/rules.md#ranks), else the top group, whose order is not supported by the data."""
     reason = ranks_reason(document)
     if reason is not None:  # said once here; the Rank column shows — for every model
         return ((f"No ranks (Rank column —): {reason}", ""),)
@@ -352,7 +356,7 @@ def explain_instance(
     direction: str,
     relative: float,
 ) -> str:
-    """Why an instance scored its Phi, in the contract's words (SPEC 3)."""
+    """Why an instance scored its Phi, in the contract's words (docs/rules.md#solver-score)."""
     if status != "ok":
         return f"{name}: status '{status}' is a solver failure, so the instance scores 0 (docs/rules.md#solver-score)."
     formula = "(A − mu)/scale" if direction == "maximize" else "(mu − A)/scale"
@@ -593,7 +597,7 @@ TASK_DIFF_COLUMNS = ("task", "track", "A", "B", "A − B", "inst. A>B/B>A/=")
 
 def task_difference_rows(result: dict) -> list[tuple[str, list[str]]]:
     """(item, row of TASK_DIFF_COLUMNS) per task both models scored, largest |A − B| first (ties in suite
-    order); solver tasks with per-instance counts (SPEC 12.2 ``instances``) show them, others —."""
+    order); solver tasks with per-instance counts (docs/rules.md#per-task-differences ``instances``) show them, others —."""
     counts = result.get("instances", {})
     order = sorted(result["tasks"], key=lambda t: -abs(t["difference"]))  # sorted() is stable
     rows = []
@@ -625,7 +629,7 @@ def instance_difference_rows(diffs: list[dict]) -> list[list[str]]:
 
 
 def mde_text(mde: dict, note: str | None = None) -> str:
-    """``compare``'s ``mde`` (SPEC 12.3) in one line: index points detectable with r attempts per task;
+    """``compare``'s ``mde`` (docs/rules.md#planning-attempts) in one line: index points detectable with r attempts per task;
     ``note`` (scoring.reports.compare.mde_note) after it when a variance was clipped at 0."""
     values = sorted(((int(r), v) for r, v in mde.items()), key=lambda rv: rv[0])
     if not values or all(v is None for _, v in values):
@@ -640,7 +644,7 @@ def mde_text(mde: dict, note: str | None = None) -> str:
 
 
 def shares_text(shares: dict | None) -> str:
-    """SPEC 12.4's variance budget of an index interval as whole percents in track order (P S C O);
+    """docs/rules.md#variance-budget's variance budget of an index interval as whole percents in track order (P S C O);
     — when the document leaves ``shares`` out (var = 0 or a track without se)."""
     if not shares:
         return DASH
@@ -648,7 +652,7 @@ def shares_text(shares: dict | None) -> str:
 
 
 def plan_row(plan_entry: dict) -> tuple[list[str], list[str]]:
-    """(column labels r=1.., the projected 95% index half-widths in points) of one model's plan (SPEC 12.3)."""
+    """(column labels r=1.., the projected 95% index half-widths in points) of one model's plan (docs/rules.md#planning-attempts)."""
     keys = sorted(plan_entry["half_width"], key=int)
     return [f"r={k}" for k in keys], [fmt(plan_entry["half_width"][k], 2) for k in keys]
 
@@ -663,7 +667,7 @@ def plan_summary(plan_entry: dict) -> str:
 
 
 def target_text(target: float | None, needed: int | None, attempts: int) -> str:
-    """What the target half-width H asks for (SPEC 12.3 attempts_for_target)."""
+    """What the target half-width H asks for (docs/rules.md#planning-attempts attempts_for_target)."""
     if target is None:
         return "Type a target half-width H (index points) to see the attempts per task it needs."
     if needed is None:
@@ -680,7 +684,7 @@ def parse_target(value: str) -> float | None:
     return x if x > 0 and x != float("inf") else None
 
 
-# --- Leaderboard (SPEC 11: the groups and cells of `tcsexam table`) -----------------------------------
+# --- Leaderboard (docs/commands.md: the groups and cells of `tcsexam table`) -----------------------------------
 
 
 @dataclass
@@ -696,7 +700,7 @@ class LeaderboardGroup:
 
 
 def leaderboard_groups(docs: list[tuple[str, dict]]) -> tuple[list[LeaderboardGroup], list]:
-    """The Leaderboard of the loaded runs' index documents: (groups, []) in SPEC 11's order, or
+    """The Leaderboard of the loaded runs' index documents: (groups, []) in docs/commands.md's order, or
     ([], problems) when ``tcsexam table`` would reject them (a model twice in a group). Every cell is
     scoring.reports.table's (build_groups, text_cells: 2 decimals for the index, 3 for the tracks, † for a
     provisional row, — for null, rank ``best–worst``); nothing is rounded here."""
@@ -729,7 +733,7 @@ def run_row(number: int, current: bool, name: str, source: str, document: dict |
 
 
 def run_header(name: str, document: dict | None, number: int, count: int) -> list[str]:
-    """The header's parts naming the run shown (SPEC 6 ``tcsexam tui RUN_DIR...``): its folder name, suite
+    """The header's parts naming the run shown (docs/commands.md ``tcsexam tui RUN_DIR...``): its folder name, suite
     and solver protocol, and ``run N/M`` when several are open; control characters escaped (``plain``)."""
     parts = [plain(name)]
     if document is not None:

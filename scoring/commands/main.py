@@ -1,4 +1,4 @@
-"""The ``tcsexam`` command line (SPEC section 6): ``build_parser`` (each command module registers its
+"""The ``tcsexam`` command line (docs/commands.md): ``build_parser`` (each command module registers its
 parsers and the handler that runs them) and ``run``, the one place where every failure becomes its
 exit code: 1 rejected input (every problem on stderr, naming file, line or record, and field) and
 memory that ran out, 2 usage, 128 + N on a signal during a write, 141 on a closed pipe; no traceback
@@ -30,7 +30,7 @@ from scoring.vocab import EXIT_CLOSED_PIPE, EXIT_REJECTED, EXIT_USAGE
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
-    """The headless commands of SPEC 6; returns the parser and its subcommands (the shell in
+    """The headless commands of docs/commands.md; returns the parser and its subcommands (the shell in
     ``tui.cli`` adds ``tui`` to them)."""
     parser = Parser(
         prog="tcsexam",
@@ -54,7 +54,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
 
 
 def run(command, args, parser: argparse.ArgumentParser) -> int:
-    """Run one command and turn every failure into its exit code and a message (SPEC 6): no
+    """Run one command and turn every failure into its exit code and a message (docs/commands.md): no
     traceback reaches the user. A write to a closed pipe (``| head``, ``| true``) exits 141, as a
     program that SIGPIPE stopped, never 0: the output did not all reach its reader."""
     try:

@@ -20,7 +20,7 @@ from scoring.vocab import EXIT_OK, EXIT_REJECTED
 
 
 def emit(text: str, output: str | None, inputs: list[str]) -> None:
-    """Text to standard output, or to ``--output`` (``-`` is standard output; SPEC 13: never an
+    """Text to standard output, or to ``--output`` (``-`` is standard output; docs/safety.md: never an
     input, a folder or a device)."""
     write_to(None if output is None else check_output(output, inputs), text.encode("utf-8"))
 
@@ -43,14 +43,14 @@ def read_indexes(names: list[str]) -> list[IndexFile]:
 
 
 def run_table(args) -> int:
-    """``tcsexam table`` (SPEC 11)."""
+    """``tcsexam table`` (docs/commands.md)."""
     docs = [(one.file, one.document) for one in read_indexes(args.index)]
     emit(render_table(docs, args.format, args.digits), args.output, args.index)
     return EXIT_OK
 
 
 def run_diff(args) -> int:
-    """``tcsexam diff`` (SPEC 11): text on stdout; JSON with --output; exit 0 (1 unreadable input)."""
+    """``tcsexam diff`` (docs/commands.md): text on stdout; JSON with --output; exit 0 (1 unreadable input)."""
     old, new = read_indexes([args.old, args.new])
     d = diff_index(old.document, new.document, (old.file, new.file))
     if args.output:
@@ -58,7 +58,7 @@ def run_diff(args) -> int:
 
         from scoring.formats.results import DiffOutput
 
-        msgspec.convert(d, DiffOutput)  # the shape its schema describes (SPEC 11); a mismatch is a bug
+        msgspec.convert(d, DiffOutput)  # the shape its schema describes (docs/commands.md); a mismatch is a bug
         emit(dumps(d).decode("utf-8"), args.output, [args.old, args.new])
     if args.output != "-":
         print(format_diff(d))
@@ -66,7 +66,7 @@ def run_diff(args) -> int:
 
 
 def run_verify(args) -> int:
-    """``tcsexam verify`` (SPEC 11): exit 0 when everything holds, else 1 listing each difference."""
+    """``tcsexam verify`` (docs/commands.md): exit 0 when everything holds, else 1 listing each difference."""
     loaded = load_index(Path(args.index))
     findings = verify_index(
         loaded, Path(args.run_dir) if args.run_dir else None, args.benchmark, recompute_with_pipeline

@@ -33,7 +33,7 @@ def format_tau2_summary(m: dict) -> str:
 
 
 def format_comparison(result: dict) -> str:
-    """The text ``compare`` prints: the SPEC 9 intervals, then (when present) the per-task differences
+    """The text ``compare`` prints: docs/rules.md#intervals intervals, then (when present) the per-task differences
     largest first, the solver tasks' instance counts and the MDE by attempts per task."""
     from scoring.reports.compare import incomplete_note
 
@@ -212,7 +212,7 @@ def ignored_rows_line(document: dict, args) -> str | None:
 
 def findings(document: dict) -> list[str]:
     """``validate``'s findings of an accepted run, one line each, ``KIND: MODEL: WHERE: MESSAGE``
-    (names escaped, SPEC 13): issues (warning, incomplete), provisional and excluded attempts,
+    (names escaped, docs/safety.md): issues (warning, incomplete), provisional and excluded attempts,
     ignored rows."""
 
     def where(item: str, attempt: str | None, line: int | None) -> str:

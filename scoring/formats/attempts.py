@@ -1,4 +1,4 @@
-"""The attempts table (SPEC section 2.4): a UTF-8 CSV with a header row.
+"""The attempts table (docs/formats.md#attempts-table): a UTF-8 CSV with a header row.
 
 BOM and CRLF are accepted; blank lines are skipped; cells are stripped of
 surrounding white space. Every bad row is reported with its line and field,
@@ -26,7 +26,7 @@ from scoring.safety.files import read_regular_file
 from scoring.safety.names import check_name
 
 # the score cells the loader reads (the attempts-row schema uses the same patterns): a decimal number,
-# or nan / inf / infinity in any case with an optional sign (only an excluded row may keep one, SPEC 4)
+# or nan / inf / infinity in any case with an optional sign (only an excluded row may keep one, docs/rules.md#aggregation)
 _NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
 
 
@@ -234,7 +234,7 @@ def validate_rows(pending: list[tuple[int, dict]], file: str, found: list) -> li
 
 
 def load_attempts(path: Path) -> AttemptsTable:
-    data = read_regular_file(path, "attempts table")  # SPEC 13: a regular file only
+    data = read_regular_file(path, "attempts table")  # docs/safety.md: a regular file only
     text = decode_csv(data, str(path))
     if not text.strip():
         raise InputError([Problem(str(path), "line 1", "", "file is empty: a header row is required")])

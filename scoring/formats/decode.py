@@ -1,8 +1,8 @@
-"""The one translation from msgspec's decoding errors to the project's Problems (SPEC 6).
+"""The one translation from msgspec's decoding errors to the project's Problems (docs/commands.md).
 
 A file is decoded in one call; when that fails on a list's item, the list is
 decoded again item by item with the same type, so that every bad item is
-named at once (SPEC 6 ``validate``) and both passes share one definition.
+named at once (docs/commands.md ``validate``) and both passes share one definition.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Typed models of the contract's inputs (SPEC section 2).
+"""Typed models of the contract's inputs (docs/formats.md).
 
 The suite manifest, the cohort and the attempts rows are validated with these
 models; a pydantic ``ValidationError`` is turned into ``Problem``s that name
@@ -50,7 +50,7 @@ class SuiteTask(BaseModel):
     track: Track
 
 
-class SuiteManifest(BaseModel):  # SPEC 2.1; the docstring is the schema's description
+class SuiteManifest(BaseModel):  # docs/formats.md#suite-manifest; the docstring is the schema's description
     """A suite: its name and its tasks, each an item and the track it belongs to."""
 
     model_config = ConfigDict(extra="allow")
@@ -67,7 +67,7 @@ class ModelPlan(BaseModel):
     attempts_per_item: dict[str, PlannedCount] = Field(default_factory=dict)
 
 
-class Cohort(BaseModel):  # SPEC 2.5; the docstring is the schema's description
+class Cohort(BaseModel):  # docs/formats.md#cohort; the docstring is the schema's description
     """The cohort of a run: the suite, the solver protocol and reference, the adoption rule, and the
     attempts planned for each model. Unknown keys are rejected, so that a misspelt key is never
     silently ignored."""

@@ -4,7 +4,7 @@ Reading rejects NaN, Infinity, numbers that overflow a double and nesting
 deeper than 1024 (orjson's parser enforces all four), and a key that appears
 twice in one object (README "Safety"). Input files are read only through
 ``scoring.safety.files.read_regular_file`` and written
-only through ``scoring.safety.outputs.write_atomic`` (SPEC sections 6 and 13).
+only through ``scoring.safety.outputs.write_atomic`` (docs/commands.md and docs/safety.md).
 """
 
 from __future__ import annotations

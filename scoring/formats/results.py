@@ -1,4 +1,4 @@
-"""The outputs of SPEC sections 7, 8, 11 and 12 as types: the solver-score output
+"""The outputs of docs/formats.md#indexjson, docs/tau2.md, docs/commands.md and docs/rules.md as types: the solver-score output
 (``SolverScoreOutput``), index.json (``IndexDocument``, which ``pipeline.index.score_run`` builds),
 ``compare``'s (``CompareDocument``), ``plan``'s (``PlanDocument``), ``tau2``'s (``Tau2Output``) and
 ``diff``'s (``DiffOutput``); the documents made as dicts are checked against their type before
@@ -183,7 +183,7 @@ class IndexCI(Strict, omit_defaults=True):
     lo: float | None
     hi: float | None
     df: float | None
-    # SPEC 12.4: each track's part w²·se²/var of the index variance; left out when var = 0 (and in compare)
+    # docs/rules.md#variance-budget: each track's part w²·se²/var of the index variance; left out when var = 0 (and in compare)
     shares: EveryTrack[float] | None = None
 
 
@@ -280,13 +280,15 @@ class InputDigest(Strict, omit_defaults=True):
 class Provenance(Strict, omit_defaults=True):
     tool_version: str
     generated_at: str
-    benchmark: BenchmarkSource  # how the benchmark folder was found (SPEC 2)
+    benchmark: BenchmarkSource  # how the benchmark folder was found (docs/formats.md)
     metric_id: MetricId
     weights: FixedWeights
     solver_reference_id: str
     adoption_rule: str
     inputs: dict[str, InputDigest]
-    content_sha256: Sha256  # filled last (pipeline.index.score_run): the hash of everything else (SPEC 7)
+    content_sha256: (
+        Sha256  # filled last (pipeline.index.score_run): the hash of everything else (docs/formats.md#indexjson)
+    )
 
 
 class IndexDocument(Strict):

@@ -1,12 +1,12 @@
-"""Aggregation of a cohort's attempts into per-model results (SPEC sections 1, 4 and 5).
+"""Aggregation of a cohort's attempts into per-model results (docs/rules.md#the-index, docs/rules.md#aggregation and docs/rules.md#passk).
 
 ``evaluate_run`` takes a loaded run through the rules (``scoring.pipeline.rules``), the
 records cross-check (``scoring.pipeline.crosscheck``) and ``aggregate_model``, which
 applies R1 (attempts → tasks → tracks → weighted sum), the incomplete /
 provisional rules, pass^k, the intervals and their variance budget; the
-document's ``ranks`` (SPEC 12.1) come from the models' task means.
+document's ``ranks`` (docs/rules.md#ranks) come from the models' task means.
 ``attempt_scores`` and ``phi_by_item`` hand the per-attempt values of a model
-to the planner and to ``compare`` (SPEC 12.2, 12.3).
+to the planner and to ``compare`` (docs/rules.md#per-task-differences and docs/rules.md#planning-attempts).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from scoring.vocab import STATUS_ORDER, TRACKS, WEIGHTS, RunStatus, Track
 
 
 def mean(values: list[float]) -> float:
-    """SPEC 4 mean by math.fsum; NumberTooLarge naming the largest value when it overflows (SPEC 13)."""
+    """docs/rules.md#aggregation mean by math.fsum; NumberTooLarge naming the largest value when it overflows (docs/safety.md)."""
     return finite_mean(values, "a mean")
 
 
@@ -69,8 +69,8 @@ def not_valid_message(row: AttemptRow) -> str:
 def aggregate_model(
     model: str, rows: list[AttemptRow], run: Run, thresholds: dict[str, float]
 ) -> tuple[ModelResult, dict[str, list[float] | None]]:
-    """R1 and the incomplete / provisional rules of SPEC 4 for one model; pass^k (SPEC 5). Its ``ci``
-    (SPEC 9) is left to ``attach_ci``, for all models at once: the model's entry and its task means by
+    """R1 and the incomplete / provisional rules of docs/rules.md#aggregation for one model; pass^k (docs/rules.md#passk). Its ``ci``
+    (docs/rules.md#intervals) is left to ``attach_ci``, for all models at once: the model's entry and its task means by
     track (None for a track with an incomplete task) are returned."""
     by_item: dict[str, list[AttemptRow]] = defaultdict(list)
     for r in rows:
@@ -175,7 +175,7 @@ def attach_ci(
     track_scores: dict[str, dict[str, list[float] | None]],
     overflow: dict[str, NumberTooLarge],
 ) -> None:
-    """Each model's ``ci`` block (SPEC 9) with its variance budget (SPEC 12.4), computed for all models
+    """Each model's ``ci`` block (docs/rules.md#intervals) with its variance budget (docs/rules.md#variance-budget), computed for all models
     at once; when a value overflows, model by model to find which (``overflow`` receives it)."""
     names = list(models)
     try:
@@ -194,26 +194,26 @@ def attach_ci(
         if ci is None:
             continue
         budget = shares_of_ci(ci, WEIGHTS) if ci["index"] is not None else None
-        if budget is not None:  # SPEC 12.4: left out when var = 0 (or a track has no se)
+        if budget is not None:  # docs/rules.md#variance-budget: left out when var = 0 (or a track has no se)
             ci["index"]["shares"] = budget
         models[m].ci = msgspec.convert(ci, CIBlock)  # the statistics' own blocks (also compare's), typed here
 
 
 def index_from_track_means(track_means: dict[str, float | None]) -> float | None:
-    """SPEC 1: index = 30·P + 30·S + 30·C + 10·O in points; null when any track mean is null."""
+    """docs/rules.md#the-index: index = 30·P + 30·S + 30·C + 10·O in points; null when any track mean is null."""
     means = [track_means[t] for t in TRACKS]
     if any(m is None for m in means):
         return None
     terms = [
         require_finite(WEIGHTS[t] * m, "the index", m) for t, m in zip(TRACKS, means, strict=True) if m is not None
     ]
-    return finite_fsum(terms, "the index")  # SPEC 13: an index that would overflow names the value
+    return finite_fsum(terms, "the index")  # docs/safety.md: an index that would overflow names the value
 
 
 def pass_hat_k_by_track(
     tasks: dict[str, TaskResult], by_item: dict[str, list[AttemptRow]], thresholds: dict[str, float]
 ) -> dict[str, PassHatK]:
-    """SPEC 5: per task n = valid adopted attempts, c = those >= threshold; mean over tasks with n >= k."""
+    """docs/rules.md#passk: per task n = valid adopted attempts, c = those >= threshold; mean over tasks with n >= k."""
     out = {}
     for track in TRACKS:
         thr = thresholds.get(track, DEFAULT_THRESHOLDS[track])
@@ -229,7 +229,7 @@ def pass_hat_k_by_track(
 
 
 def ignored_rows_summary(ignored: list[Ignored]) -> IgnoredRows:
-    """SPEC 4: rows of models outside the cohort or items outside the suite, counted and listed; a row
+    """docs/rules.md#aggregation: rows of models outside the cohort or items outside the suite, counted and listed; a row
     whose name is close to a cohort model or suite item carries that name as ``did_you_mean``."""
     models = Counter(i.row.model for i in ignored if i.reason.startswith("model"))
     items = Counter(i.row.item for i in ignored if i.reason.startswith("item"))
@@ -255,7 +255,7 @@ def unused_records_finding(unused: dict) -> str:
 
 
 def overflow_problem(exc: NumberTooLarge, model: str, rows: list[AttemptRow], run: Run) -> Problem:
-    """SPEC 13: a result that would overflow, as a problem at the row holding the value (else the
+    """docs/safety.md: a result that would overflow, as a problem at the row holding the value (else the
     model's row with the largest score)."""
     scored = [r for r in rows if r.score is not None and math.isfinite(r.score)]
     row = next((r for r in scored if r.score == exc.value), None) or max(
@@ -299,7 +299,7 @@ def evaluate_run(run: Run, thresholds: dict[str, float] | None = None) -> tuple[
         except NumberTooLarge as exc:
             overflow[m] = exc
     attach_ci(models, track_scores, overflow)
-    for m in run.cohort.models:  # SPEC 13: rejected input naming the value and its row, in cohort order
+    for m in run.cohort.models:  # docs/safety.md: rejected input naming the value and its row, in cohort order
         if m in overflow:
             problems.extend([overflow_problem(overflow[m], m, checked.by_model.get(m, []), run)])
     problems.raise_if_any()
@@ -313,8 +313,8 @@ def evaluate_run(run: Run, thresholds: dict[str, float] | None = None) -> tuple[
 
 
 def attempt_scores(model: dict, rows: list[AttemptRow]) -> dict[str, tuple[str, list[float]]]:
-    """Per task with a task mean (SPEC 9's scored tasks), in suite order: its track and the scores of its
-    valid adopted attempts in row order (the x_ij of SPEC 12.3). ``model`` is the model's entry of
+    """Per task with a task mean (docs/rules.md#intervals's scored tasks), in suite order: its track and the scores of its
+    valid adopted attempts in row order (the x_ij of docs/rules.md#planning-attempts). ``model`` is the model's entry of
     index.json, ``rows`` its checked rows (``Checked.by_model``)."""
     by_item: dict[str, list[AttemptRow]] = defaultdict(list)
     for r in rows:
@@ -325,7 +325,7 @@ def attempt_scores(model: dict, rows: list[AttemptRow]) -> dict[str, tuple[str, 
 
 
 def phi_by_item(checked: Checked, model: str, rows: list[AttemptRow]) -> dict[str, list[np.ndarray]]:
-    """Per solver task whose every adopted attempt was re-scored from its records file (SPEC 12.2), the
+    """Per solver task whose every adopted attempt was re-scored from its records file (docs/rules.md#per-task-differences), the
     Phi array of each adopted attempt (the reference's scored instances, in reference order)."""
     adopted: dict[str, list[AttemptRow]] = defaultdict(list)
     for r in rows:

@@ -1,4 +1,4 @@
-"""The records cross-check of SPEC section 4: an adopted solver row with a records file is
+"""The records cross-check of docs/rules.md#aggregation: an adopted solver row with a records file is
 re-scored against the reference; a difference over 1e-9 from the CSV score rejects the run.
 """
 
@@ -23,7 +23,7 @@ from scoring.vocab import CROSS_CHECK_TOLERANCE
 def rescore_from_records(
     run: Run, checked: Checked, problems: Problems, misaligned: dict[tuple[str, str], str]
 ) -> None:
-    """SPEC 4: an adopted solver row with a records file is re-scored; a difference over 1e-9 rejects.
+    """docs/rules.md#aggregation: an adopted solver row with a records file is re-scored; a difference over 1e-9 rejects.
 
     The attempts of one task are scored together (``rescore_task``); each re-scored attempt's
     per-instance scores are kept in ``checked.scores`` (the dashboard shows them). ``misaligned``
@@ -70,7 +70,9 @@ def rows_to_rescore(checked: Checked, root: RecordsRoot) -> dict[str, list[tuple
     for model, rows in checked.by_model.items():
         for row in rows:
             if row.adopted and row.track == "solver" and row.score is not None and row.score_status == "valid":
-                rel = os.path.relpath(root.path(model, row.item, row.attempt), root.root)  # SPEC 13: checked names
+                rel = os.path.relpath(
+                    root.path(model, row.item, row.attempt), root.root
+                )  # docs/safety.md: checked names
                 by_item[row.item].append((model, row, rel))
     return by_item
 
@@ -96,7 +98,7 @@ Outcome = tuple[TaskScore | None, str | None, list[Problem]]  # the score, the f
 def rescore_task(task_ref: TaskReference, root: RecordsRoot, rels: list[str]) -> list[Outcome]:
     """Read, check and score the records files ``rels`` (under ``root``) of one task, all of them
     as one set of columns (``check_records``, ``score_records``); per file its TaskScore (None
-    when there is no file or it has problems), its sha256 and its problems. SPEC 13: a folder,
+    when there is no file or it has problems), its sha256 and its problems. docs/safety.md: a folder,
     FIFO, device or link out of records/ where a file belongs is a problem."""
     outcomes: list[Outcome] = [(None, None, []) for _ in rels]  # no file: not re-scored
     datas: list[bytes] = []

@@ -1,4 +1,4 @@
-"""The rejection rules of SPEC section 4 over a run's rows, and the R2 value ranges.
+"""The rejection rules of docs/rules.md#aggregation over a run's rows, and the R2 value ranges.
 
 ``check_rules`` collects every problem rather than stopping at the first, and
 sorts the rows into those aggregated per model and those ignored.
@@ -61,7 +61,7 @@ class CloseNames:
 
 @dataclass(frozen=True)
 class Ignored:
-    """A row not aggregated (SPEC 4, last rules): why, and the cohort model or suite item whose name
+    """A row not aggregated (docs/rules.md#aggregation, last rules): why, and the cohort model or suite item whose name
     is close to the row's (a likely typo), if any."""
 
     row: AttemptRow
@@ -71,7 +71,7 @@ class Ignored:
 
 @dataclass
 class Checked:
-    """Rows sorted into those aggregated per model and those ignored (SPEC 4, last rules)."""
+    """Rows sorted into those aggregated per model and those ignored (docs/rules.md#aggregation, last rules)."""
 
     by_model: dict[str, list[AttemptRow]]
     ignored: list[Ignored]
@@ -80,7 +80,7 @@ class Checked:
 
 
 def check_rules(run: Run) -> tuple[Checked, Problems]:
-    """Every rejection rule of SPEC 4 over all rows: the rows sorted per model and the problems
+    """Every rejection rule of docs/rules.md#aggregation over all rows: the rows sorted per model and the problems
     found (the caller adds the records cross-check's, then rejects)."""
     problems = Problems()
     problems.extend(run.problems)
@@ -125,7 +125,7 @@ def check_planned_items(run: Run, problems: Problems) -> None:
 
 
 def row_is_unique(row: AttemptRow, first_line: dict[tuple, int], file: str, problems: Problems) -> bool:
-    """SPEC 4: (model, track, item, attempt) is unique over all rows, excluded ones included; a
+    """docs/rules.md#aggregation: (model, track, item, attempt) is unique over all rows, excluded ones included; a
     duplicate is a problem and is not checked further."""
     if row.key in first_line:
         problems.add(
@@ -141,7 +141,7 @@ def row_is_unique(row: AttemptRow, first_line: dict[tuple, int], file: str, prob
 
 
 def check_score_type_and_protocol(row: AttemptRow, file: str, problems: Problems) -> None:
-    """SPEC 2.4: a row's score_type fits its track; a solver row declares its protocol."""
+    """docs/formats.md#attempts-table: a row's score_type fits its track; a solver row declares its protocol."""
     if row.score_type != TRACK_SCORE_TYPE[row.track]:
         problems.add(
             file,
@@ -156,7 +156,7 @@ def check_score_type_and_protocol(row: AttemptRow, file: str, problems: Problems
 def track_agrees_with_suite(
     row: AttemptRow, track_of: Mapping[str, str], suite: str, file: str, problems: Problems
 ) -> bool:
-    """SPEC 4: a row's track agrees with the suite manifest's for its item (an item outside the suite
+    """docs/rules.md#aggregation: a row's track agrees with the suite manifest's for its item (an item outside the suite
     is left to the ignored rows); a row that disagrees is a problem and is not checked further."""
     if row.item in track_of and track_of[row.item] != row.track:
         problems.add(
@@ -170,7 +170,7 @@ def track_agrees_with_suite(
 
 
 def check_adopted_row(row: AttemptRow, run: Run, file: str, problems: Problems) -> None:
-    """SPEC 4 on an adopted row of the cohort: a solver row's protocol and reference_id are the
+    """docs/rules.md#aggregation on an adopted row of the cohort: a solver row's protocol and reference_id are the
     cohort's; a score lies in its track's range (R2, ``score_in_range``)."""
     cohort, where = run.cohort, f"line {row.line}"
     if row.track == "solver" and row.solver_protocol and row.solver_protocol != cohort.solver_protocol:
@@ -194,7 +194,7 @@ def check_adopted_row(row: AttemptRow, run: Run, file: str, problems: Problems) 
 
 
 def check_adopted_counts(by_model: dict[str, list[AttemptRow]], run: Run, file: str, problems: Problems) -> None:
-    """SPEC 4: no task has more adopted attempts than planned."""
+    """docs/rules.md#aggregation: no task has more adopted attempts than planned."""
     for model, rows in by_model.items():
         adopted = Counter(r.item for r in rows if r.adopted)
         for item, count in adopted.items():

@@ -1,4 +1,4 @@
-"""Locating and loading a run (SPEC section 2): its paths (``RunPaths``, ``paths_named``), the suite
+"""Locating and loading a run (docs/formats.md): its paths (``RunPaths``, ``paths_named``), the suite
 manifest, the cohort, the attempts table and the reference the cohort names (when records/ is
 there), as one ``Run`` (``load_run``)."""
 
@@ -48,7 +48,7 @@ class RunPaths:
 
 
 class RunOptions(Protocol):
-    """The options that name a run's inputs (SPEC 2): the command line's and the dashboard's."""
+    """The options that name a run's inputs (docs/formats.md): the command line's and the dashboard's."""
 
     run_dir: str | None
     attempts: str | None
@@ -81,7 +81,7 @@ def resolve_run_paths(
     suite: str | None = None,
     default_run: Path | None = None,
 ) -> RunPaths:
-    """SPEC 2: RUN_DIR (default: the current folder) locates attempts.csv, cohort.json and records/;
+    """docs/formats.md: RUN_DIR (default: the current folder) locates attempts.csv, cohort.json and records/;
     the options override single paths."""
     base = Path(run_dir) if run_dir else default_run
     if base is None and not (attempts and cohort):
@@ -113,7 +113,7 @@ def resolve_run_paths(
 
 
 def load_suite_file(path: Path) -> tuple[SuiteManifest, bytes]:
-    """SPEC 2.1: unique item names, every track has at least one task."""
+    """docs/formats.md#suite-manifest: unique item names, every track has at least one task."""
     file = str(path)
     data = read_regular_file(path, "suite manifest")
     suite = validate_object(SuiteManifest, parse_json_bytes(data, file), file)
@@ -150,7 +150,7 @@ def load_cohort_file(path: Path) -> tuple[Cohort, bytes]:
 
 
 def check_cohort_names(cohort: Cohort, file: str) -> None:
-    """SPEC 13 and README "Safety": the suite, the reference id, every model name and every item
+    """docs/safety.md and README "Safety": the suite, the reference id, every model name and every item
     of ``attempts_per_item`` are names; an empty one, or one with surrounding white space (no
     attempts-table cell can match it), or one that could leave its folder is rejected; so are two
     model names that look the same on a screen (``look_alikes``)."""
@@ -188,7 +188,7 @@ def look_alike_problem(kind: str, name: str, other: str) -> str:
 
 
 def benchmark_notice(paths: RunPaths) -> str | None:
-    """The synthetic-sample rule (SPEC 2) for a run not loaded yet: its notice line, None, or a
+    """The synthetic-sample rule (docs/formats.md) for a run not loaded yet: its notice line, None, or a
     UsageError; a cohort that cannot be read is left for the load to report."""
     try:
         cohort, _ = load_cohort_file(paths.cohort)
@@ -205,7 +205,7 @@ def _checked(name: str, kind: str) -> str:
 
 
 def suite_path(benchmark: Path, name: str) -> Path:
-    """BENCHMARK/suites/<name>.json for a suite name already checked (SPEC 13)."""
+    """BENCHMARK/suites/<name>.json for a suite name already checked (docs/safety.md)."""
     return benchmark / "suites" / f"{_checked(name, 'suite')}.json"
 
 
@@ -259,7 +259,7 @@ class Run:
     sha256: dict[str, str] = field(default_factory=dict)  # input name -> sha256
     input_paths: dict[str, Path] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)  # row-level problems still to report
-    records_root: RecordsRoot | None = None  # SPEC 13: the one way into records/ for this load
+    records_root: RecordsRoot | None = None  # docs/safety.md: the one way into records/ for this load
     notices: list[str] = field(default_factory=list)  # lines for standard error (the synthetic sample)
     folders: FolderWatch | None = None  # the run's folders, watched from before the first read
 
@@ -322,7 +322,7 @@ def load_run(paths: RunPaths) -> Run:
     except InputError as exc:
         problems.extend(exc.problems)
         missing += is_not_found(exc)
-    if cohort is not None:  # SPEC 2: before anything else is read
+    if cohort is not None:  # docs/formats.md: before anything else is read
         notice = sample_benchmark_notice(paths.benchmark_source, paths.benchmark, cohort.solver_reference_id)
         notices += [notice] if notice else []
     attempts = attempts_table(paths, cohort is not None, missing, problems)

@@ -1,4 +1,4 @@
-"""Paired comparison of two models (SPEC sections 9, 12.2 and 12.3, `tcsexam compare`).
+"""Paired comparison of two models (docs/rules.md#intervals, docs/rules.md#per-task-differences and docs/rules.md#planning-attempts, `tcsexam compare`).
 
 ``compare_models`` reads an index.json document: the per-task differences A − B
 over the tasks both models have scored, per track the task-clustered t interval
@@ -34,7 +34,7 @@ def check_pair(document: dict, a: str, b: str) -> None:
 
 
 def compare_models(document: dict, a: str, b: str) -> dict:
-    """SPEC 9 and 12.2 ``tasks`` from an index.json document: the same formulas as the ``ci`` block,
+    """docs/rules.md#intervals and docs/rules.md#per-task-differences ``tasks`` from an index.json document: the same formulas as the ``ci`` block,
     on paired per-task differences."""
     check_pair(document, a, b)
     models = document["models"]
@@ -92,7 +92,7 @@ def mde_note(result: dict) -> str | None:
 
 
 def compare_run(document: dict, checked: Checked, a: str, b: str) -> dict:
-    """The whole ``compare`` output (SPEC 9, 12.2, 12.3): ``compare_models`` plus ``instances`` (from the
+    """The whole ``compare`` output (docs/rules.md#intervals, docs/rules.md#per-task-differences and docs/rules.md#planning-attempts): ``compare_models`` plus ``instances`` (from the
     per-instance Phi of every re-scored adopted attempt in ``checked``) and ``mde`` (from each valid
     adopted attempt's score). ``document`` and ``checked`` come from one ``pipeline.index.score_run``."""
     result = compare_models(document, a, b)

@@ -11,7 +11,7 @@ from scoring.vocab import TRACKS
 
 
 def diff_index(old: dict, new: dict, files: tuple[str, str] = ("old", "new")) -> dict:
-    """SPEC 11 diff: per model the index and track means before and after, the change, and
+    """docs/commands.md diff: per model the index and track means before and after, the change, and
     whether it exceeds the new document's 95% half-width; statuses; added/removed; inputs; the reference
     id and how the benchmark was found, before and after (docs/commands.md#diff). ``old`` and ``new``
     are documents read by ``index_file.load_index`` from ``files``; a change beyond a double is rejected

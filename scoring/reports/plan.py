@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 
 def plan_document(document: dict, checked: Checked, max_attempts: int, target: float | None) -> dict:
-    """SPEC 12.3's output for a scored run: per model (cohort order) the planner over the scores of the
+    """docs/rules.md#planning-attempts's output for a scored run: per model (cohort order) the planner over the scores of the
     valid adopted attempts of each task with a task mean, grouped by track in suite order."""
     import msgspec
 

@@ -106,7 +106,7 @@ def group_key(key: tuple[str, str]) -> tuple:
 
 
 def build_groups(docs: list[tuple[str, dict]]) -> list[Group]:
-    """SPEC 11: one group per (suite, solver_protocol), in the SPEC's order; a model in two files
+    """docs/commands.md: one group per (suite, solver_protocol), in the order of docs/commands.md#table; a model in two files
     of one group is rejected; rows by index, highest first, null last (ties keep file order)."""
     problems = Problems()
     grouped: dict[tuple[str, str], list[Row]] = {}

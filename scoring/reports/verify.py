@@ -129,7 +129,7 @@ def input_locations(doc: dict, run_dir: Path | None, benchmark: str | None, inde
 
 
 def file_sha256(path: Path) -> str | None:
-    """The sha256 of a regular file, None when it cannot be read (SPEC 13: a FIFO is never waited on)."""
+    """The sha256 of a regular file, None when it cannot be read (docs/safety.md: a FIFO is never waited on)."""
     try:
         return hashlib.sha256(read_regular_file(path, "input file")).hexdigest()
     except InputError:

@@ -44,7 +44,7 @@ def _os_problem(path: str, what: str, exc: OSError) -> InputError:
 def read_regular_file(path: str | os.PathLike, what: str = "file", max_bytes: int | None = None) -> bytes:
     """The whole content of the regular file ``path``; anything else is an InputError naming it.
 
-    SPEC 13: a FIFO, a device, a socket or a folder is rejected and never waited on. ``os.stat``
+    docs/safety.md: a FIFO, a device, a socket or a folder is rejected and never waited on. ``os.stat``
     first keeps a device from even being opened (opening one can have effects); the open uses
     O_NONBLOCK (a FIFO swapped in after the stat opens at once instead of blocking) and the
     ``fstat`` of the open descriptor is what decides, so the check and the read concern the same
@@ -105,7 +105,7 @@ def _read_regular(path: str | os.PathLike, what: str, max_bytes: int | None) -> 
 
 
 def read_regular_file_if_present(path: str | os.PathLike, what: str = "file") -> bytes | None:
-    """Like ``read_regular_file``, but None when nothing at all is at ``path`` (SPEC 13: a records
+    """Like ``read_regular_file``, but None when nothing at all is at ``path`` (docs/safety.md: a records
     file is optional, and read only when it is a regular file). A folder, FIFO, device or a
     symbolic link to nothing where the file belongs is a problem, never "no file"."""
     file = os.fspath(path)
@@ -117,7 +117,7 @@ def read_regular_file_if_present(path: str | os.PathLike, what: str = "file") ->
 def records_file(root: str, model: str, item: str, attempt: str) -> str:
     """The path of the records file of one attempt: ``root/<model parts>/<item>/<attempt>.json``.
 
-    SPEC 13 / 2.3. Each name is checked with ``check_name`` first (a bad one raises ValueError with
+    docs/safety.md and docs/formats.md#instance-records. Each name is checked with ``check_name`` first (a bad one raises ValueError with
     the problem: the loaders report it on the attempts-table line, so here it is a bug), which
     keeps the path lexically inside ``root``.
     """
@@ -129,7 +129,7 @@ def records_file(root: str, model: str, item: str, attempt: str) -> str:
 
 
 class RecordsRoot:
-    """The records folder of one load, the one way to find and read a records file (SPEC 13, 2.3).
+    """The records folder of one load, the one way to find and read a records file (docs/safety.md and docs/formats.md#instance-records).
 
     README "Safety": a records file that is, or sits under, a symbolic link pointing out of the
     records folder is rejected (a run cannot make the tool read, hash and report files elsewhere

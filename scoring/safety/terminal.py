@@ -49,7 +49,7 @@ def look_alikes(names: Iterable[str]) -> list[tuple[str, str]]:
 
 def escape_for_terminal(text: str, encoding: str | None = None) -> str:
     """``text`` with every character a terminal could act on, or that does not show as itself,
-    escaped (SPEC 13): ESC as ``\\x1b``, other C0/C1 controls and DEL as ``\\xNN``; format
+    escaped (docs/safety.md): ESC as ``\\x1b``, other C0/C1 controls and DEL as ``\\xNN``; format
     characters (bidi controls, zero-width ones, U+FEFF), line separators, lone surrogates and the
     other default-ignorable characters as ``\\uNNNN`` (``\\UNNNNNNNN`` beyond U+FFFF). With
     ``encoding`` (the stream's, e.g. ``sys.stdout.encoding``), a character that encoding cannot
@@ -73,7 +73,7 @@ _STDOUT = object()
 
 def say(text: str, file=_STDOUT) -> None:
     """Print ``text`` (default to standard output) with every line escaped for the terminal
-    (SPEC 13): the one way the command line prints summaries, messages and problems. The tool's
+    (docs/safety.md): the one way the command line prints summaries, messages and problems. The tool's
     own line breaks stay; the stream's encoding is passed on, so printing never fails. A stream
     that is None (``sys.stderr`` of a command started with ``2>&-``) is closed: nothing is printed,
     rather than the text landing on another stream (in a document written to standard output)."""

@@ -1,4 +1,4 @@
-"""tau2-bench results: pass^k, averages and the reward-gate audit (SPEC section 8).
+"""tau2-bench results: pass^k, averages and the reward-gate audit (docs/tau2.md).
 
 Semantics follow tau2-bench's metrics module (v1.0.x): runs whose
 termination_reason is the plain string ``infrastructure_error`` are dropped
@@ -51,7 +51,7 @@ COST = ("", "agent_cost")
 
 
 def located_mean(values: list[tuple[float, Origin, tuple[str, str]]], what: str) -> float | None:
-    """The mean (SPEC 13: ``finite_mean``) of (value, origin, (section, field)) triples; None for no
+    """The mean (docs/safety.md: ``finite_mean``) of (value, origin, (section, field)) triples; None for no
     values. A result that overflows is rejected input naming where its largest value is."""
     if not values:
         return None
@@ -104,7 +104,7 @@ def derive_reward(sim: Simulation, origin: Origin = ("", "")) -> tuple[float, li
 
     A component is read from reward_breakdown, else from its raw checks; the
     names of basis components found in neither are returned (not evaluated).
-    A product past the largest double is rejected input (SPEC 13).
+    A product past the largest double is rejected input (docs/safety.md).
     """
     info = sim.reward_info
     assert info is not None
@@ -165,7 +165,7 @@ def index_findings(sim: Simulation, slot: int, entry: IndexEntry, origin: Origin
 
 
 def audit(sims: list[Simulation], origins: list[Origin]) -> list[dict]:
-    """SPEC 8: every evaluated run whose stored reward differs from the re-derived one, and every
+    """docs/tau2.md: every evaluated run whose stored reward differs from the re-derived one, and every
     normally ended run whose basis names a component that was not evaluated."""
     findings = []
     for sim, origin in zip(sims, origins, strict=True):
@@ -272,5 +272,5 @@ def compute_tau2_metrics(results: Tau2Results, source: str = "") -> dict:
 
 
 def tau2_metrics_for_file(path: Path) -> dict:
-    """SPEC 8 output for a run on disk (its results.json or its folder, json or dir format)."""
+    """docs/tau2.md output for a run on disk (its results.json or its folder, json or dir format)."""
     return compute_tau2_metrics(load_tau2_results(path), str(path))

@@ -660,7 +660,7 @@ def write_all(root: Path = HERE) -> int:
     return len(CASES)
 
 
-# === tau2-bench: malformed values, overflow, bare lists and the dir format (SPEC 8, 13) =============
+# === tau2-bench: malformed values, overflow, bare lists and the dir format (docs/tau2.md and docs/safety.md) =============
 # One block, kept apart from the cases above: each is a message and its place, never an internal error.
 
 
@@ -785,7 +785,7 @@ case(
 case("tau2-dir-accepted", TAU2, 0, "1 runs over 1 tasks", "", {T: js(DIR_RESULTS), "simulations/s0.json": js(DIR_SIM)})
 
 
-# === SPEC 13: names, special files, outputs aimed at inputs, overflow, duplicate keys, terminal text ===
+# === docs/safety.md: names, special files, outputs aimed at inputs, overflow, duplicate keys, terminal text ===
 # Each class in one block; special files are made by the test in the case's temporary folder.
 
 VALIDATE = ["validate", "{run}", "--benchmark", "{bench}"]

@@ -1,6 +1,6 @@
-"""Compare: the paired difference of two models per track and for the index (SPEC 9), the per-task
-differences largest first with the solver tasks' per-instance counts (SPEC 12.2), a drill-down to the
-instances where the two differ most, and the MDE by attempts per task (SPEC 12.3)."""
+"""Compare: the paired difference of two models per track and for the index (docs/rules.md#intervals), the per-task
+differences largest first with the solver tasks' per-instance counts (docs/rules.md#per-task-differences), a drill-down to the
+instances where the two differ most, and the MDE by attempts per task (docs/rules.md#planning-attempts)."""
 
 from __future__ import annotations
 

@@ -43,7 +43,7 @@ runs together.
         leaderboard: list | None = None,
     ) -> None:
         """Problems of the run (files under ``base`` named relative to it), of the tau2 file, and why
-        the Leaderboard's runs cannot be tabled together (``tcsexam table``'s rejection, SPEC 11)."""
+        the Leaderboard's runs cannot be tabled together (``tcsexam table``'s rejection, docs/commands.md)."""
         heading = ACCEPTED
         if problems:
             files = Counter(p.file for p in problems)

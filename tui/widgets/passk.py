@@ -1,4 +1,4 @@
-"""pass^k per track for the selected model: a table and a line plot; below it the planner (SPEC 12.3):
+"""pass^k per track for the selected model: a table and a line plot; below it the planner (docs/rules.md#planning-attempts):
 the projected index half-width by attempts per task and the attempts a target half-width needs."""
 
 from __future__ import annotations
