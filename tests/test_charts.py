@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -340,3 +341,13 @@ async def test_histogram_follows_the_status_filter():
         text = plot_text(app, "#instances-histogram")
         assert f"Phi of the {crashes} instances shown" in text
         assert text != everything
+
+
+@pytest.mark.parametrize("top", [13.0, 1e13, 1e300, float("inf")])
+def test_a_scale_of_any_size_has_few_ticks(top):
+    """A construction reward of 1e13 is accepted input: the scale's ticks stay few (a tick per quarter
+    made a list of 4e13 numbers and froze the dashboard)."""
+    for ticks in (charts.unit_ticks(top), charts.points_ticks(top)):
+        assert 5 <= len(ticks) <= charts.MOST_TICKS + 1
+        assert ticks[0] == 0 and (ticks[-1] >= top or not math.isfinite(top))
+        assert ticks == sorted(set(ticks))

@@ -59,10 +59,19 @@ def int_step(span: int, most: int) -> int:
         power *= 10
 
 
+MOST_TICKS = 12  # a scale never has more ticks than this, whatever the values (a reward of 1e13 included)
+
+
 def unit_ticks(top: float) -> list[float]:
-    """Ticks for a [0, 1]-like scale: 0, 0.25, 0.5, 0.75, 1, and on by 0.25 up to ``top`` (C may exceed 1)."""
-    last = max(1.0, math.ceil(round(top / 0.25, 9)) * 0.25)
-    return [k * 0.25 for k in range(round(last / 0.25) + 1)]
+    """Ticks for a [0, 1]-like scale: 0, 0.25, 0.5, 0.75, 1, and on by 0.25 up to ``top`` (C may exceed 1);
+    a scale too long for MOST_TICKS quarters takes a rounder step (0.5, 1, 2, 5, 10, 20, 50, ...), so that the
+    ticks stay few for any finite ``top``."""
+    top = top if math.isfinite(top) else 1.0
+    step = 0.25
+    while max(1.0, top) / step > MOST_TICKS:
+        step *= 2.5 if str(step).startswith("2") else 2.0  # 0.25 -> 0.5 -> 1 -> 2 -> 5 -> 10 -> 20 -> 50 ...
+    last = max(1.0, math.ceil(round(top / step, 9)) * step)
+    return [k * step for k in range(round(last / step) + 1)]
 
 
 def points_ticks(top: float) -> list[float]:
