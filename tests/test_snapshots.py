@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.dashboard import settle
+from tests.support.dashboard import settle, wait_until
 from tui.app import create_app
 from tui.panes import PANES
 from tui.state import DashboardConfig
@@ -128,12 +128,21 @@ def open_tau2_browser(depth: int):
     """The tau2 tab, Enter on its first task (its simulations), and with depth 2 Enter on the first
     simulation (its reward and messages)."""
 
+    from tui.screens.tau2_simulations import Tau2SimulationsScreen
+    from tui.screens.tau2_trajectory import Tau2TrajectoryScreen
+
     async def run_before(pilot) -> None:
+        app = pilot.app
         await press_and_settle("6")(pilot)
-        pilot.app.main.query_one("#tau2-tasks").focus()
-        for _ in range(depth):
+        tasks = app.main.query_one("#tau2-tasks")
+        await wait_until(pilot, lambda: tasks.row_count > 0, "the tau2 file read and its tasks listed")
+        tasks.focus()
+        for screen in (Tau2SimulationsScreen, Tau2TrajectoryScreen)[:depth]:
             await pilot.press("enter")
+            await wait_until(pilot, lambda screen=screen: isinstance(app.screen, screen), f"{screen.__name__} open")
             await settle(pilot)
+        if depth == 2:
+            await wait_until(pilot, lambda: app.screen.trajectory is not None, "the simulation read")
         await until_still(pilot)
 
     return run_before
