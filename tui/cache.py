@@ -37,20 +37,11 @@ CODE = np.dtype("u1")
 
 
 def cache_folder() -> Path | None:
-    """Where scored runs are kept (XDG base directories); None when there is no home: an empty HOME
-    would put them in /.cache, a relative one in the current folder."""
-    base = os.environ.get("XDG_CACHE_HOME", "")
-    if base and os.path.isabs(base):
-        return Path(base) / "tcsexam" / "runs"
-    home = os.environ.get("HOME")
-    if home is None:  # unset: the password database's home, as Path.home() finds it
-        try:
-            home = str(Path.home())
-        except RuntimeError:
-            return None
-    if not home or not os.path.isabs(home):
-        return None
-    return Path(home) / ".cache" / "tcsexam" / "runs"
+    """Where scored runs are kept (XDG_CACHE_HOME, else ~/.cache); None without a home."""
+    from .settings import user_folder
+
+    folder = user_folder("XDG_CACHE_HOME", ".cache")
+    return None if folder is None else folder / "runs"
 
 
 @functools.cache

@@ -18,12 +18,13 @@ from pathlib import Path
 NO_HOME = "no folder for settings: HOME is empty or not an absolute path, and XDG_CONFIG_HOME is not set"
 
 
-def config_path() -> Path | None:
-    """Where the dashboard's settings live (XDG base directories); None when there is no home: an
-    empty HOME would otherwise put them in /.config, a relative one in the current folder."""
-    base = os.environ.get("XDG_CONFIG_HOME", "")
+def user_folder(variable: str, fallback: str) -> Path | None:
+    """An XDG base directory's tcsexam folder: $``variable``/tcsexam when that is an absolute path, else
+    $HOME/``fallback``/tcsexam; None when there is no home (an empty HOME would put the files in /, a
+    relative one in the current folder)."""
+    base = os.environ.get(variable, "")
     if base and os.path.isabs(base):
-        return Path(base) / "tcsexam" / "config.json"
+        return Path(base) / "tcsexam"
     home = os.environ.get("HOME")
     if home is None:  # unset: the password database's home, as Path.home() finds it
         try:
@@ -32,7 +33,13 @@ def config_path() -> Path | None:
             return None
     if not os.path.isabs(home):
         return None
-    return Path(home) / ".config" / "tcsexam" / "config.json"
+    return Path(home) / fallback / "tcsexam"
+
+
+def config_path() -> Path | None:
+    """Where the dashboard's settings live (XDG_CONFIG_HOME, else ~/.config); None without a home."""
+    folder = user_folder("XDG_CONFIG_HOME", ".config")
+    return None if folder is None else folder / "config.json"
 
 
 def read_theme(themes) -> tuple[str | None, str | None]:
