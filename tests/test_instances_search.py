@@ -135,10 +135,9 @@ async def test_search_prefers_the_instance_of_that_very_name():
 
 
 def test_help_and_footer_name_the_search_keys():
-    from tui.screens.help import HELP
     from tui.widgets.instances import InstancesPane as Pane
 
-    assert "`n` / `N` next / previous match" in HELP
+    assert "`n` / `N` next / previous match" in Pane.HELP
     shown = {(b.key, b.description) for b in Pane.BINDINGS if b.show}
     assert {("n", "Next match"), ("N", "Prev match"), ("slash", "Search names")} <= shown
 

@@ -29,7 +29,7 @@ def text_of(app, selector: str) -> str:
 
 async def test_opens_the_demo_and_names_the_top_group_not_a_leader():
     # the demo's index.json ranks atlas-70b (76.91) and borealis-8x22b (55.25) both 1-2: their paired
-    # index difference is not separated at 95% after Holm, so no leader is named (SPEC 12.1)
+    # index difference is not separated at 95% after Holm, so no leader is named (docs/rules.md#ranks)
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -145,7 +145,7 @@ async def test_export_matches_tcsexam_score(tmp_path, demo_copy):
 
 @pytest.mark.parametrize("target", ["attempts.csv", "records"])
 async def test_export_never_writes_over_an_input_or_a_folder(demo_copy, target):
-    # SPEC 13: the dashboard's export is checked like every command's --output
+    # docs/safety.md: the dashboard's export is checked like every command's --output
     out = demo_copy / target
     before = out.read_bytes() if out.is_file() else None
     app = create_app(DashboardConfig(run_dir=str(demo_copy), output=str(out)))
@@ -444,4 +444,4 @@ async def test_copy_commands_are_in_the_palette():
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         texts = [t for t, _, _ in DashboardCommands(app.screen)._commands()]
-        assert "Copy table as Markdown" in texts and "Copy as LaTeX" in texts
+        assert "Copy table as Markdown" in texts and "Copy table as LaTeX" in texts

@@ -1,4 +1,4 @@
-"""Names are data (SPEC 13): the dashboard shows every name and typed text as plain text, never as markup,
+"""Names are data (docs/safety.md): the dashboard shows every name and typed text as plain text, never as markup,
 with control, bidi and line-separator characters escaped exactly as the command line escapes them. Hypothesis draws model, item and attempt names from a hostile alphabet."""
 
 from __future__ import annotations
@@ -171,3 +171,23 @@ async def test_a_bidi_override_and_a_line_separator_in_a_name_show_escaped_as_on
         assert str(grid.ordered_columns[1].label) == middle_ellipsis(model, NAMED_WIDTH) == "evil\\u20…\\u2028x"
         prompts = await run_command(pilot, "Jump to model evil", enter=False)
         assert f"Jump to model {shown}" in prompts, prompts
+
+
+async def test_no_tab_shows_an_invisible_character_raw(tmp_path):
+    # docs/safety.md#terminals-get-no-control-characters: zero-width, word-joiner, byte-order-mark and bidi characters reach no
+    # pane raw, the Overview chart's labels included (the screen as the terminal gets it)
+    model = "atlas\u200b-70b\u2060\ufeff\u202e"
+    raw = ["\u200b", "\u2060", "\ufeff", "\u202e"]
+    ws = hostile_run(tmp_path, model, "p1", "1")
+    app = create_app(DashboardConfig(run_dir=str(ws.run), benchmark=str(ws.bench)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.state is not None
+        for number in range(1, len(TABS) + 1):
+            await pilot.press(str(number))
+            await settle(pilot)
+            screen = app.export_screenshot()
+            assert not [f"U+{ord(c):04X}" for c in raw if c in screen], TABS[number - 1]
+        await pilot.press("1")
+        await settle(pilot)
+        assert "atlas\\u200b" in app.export_screenshot()  # the name is there, escaped

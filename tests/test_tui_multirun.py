@@ -171,7 +171,7 @@ async def test_the_selection_stays_where_the_new_run_has_it(two_runs):
 
 
 def expected_cells(csv_text: str) -> list[tuple[str, list[list[str]]]]:
-    """`tcsexam table --format csv` (unrounded) rounded as SPEC 11 says: index 2 decimals, tracks 3,
+    """`tcsexam table --format csv` (unrounded) rounded as docs/commands.md says: index 2 decimals, tracks 3,
     ± the half-width (hi − lo)/2, — for null, † for provisional, rank best or best–worst."""
 
     def pm(v: str, lo: str, hi: str, digits: int) -> str:
@@ -195,7 +195,7 @@ def expected_cells(csv_text: str) -> list[tuple[str, list[list[str]]]]:
 
 async def test_leaderboard_equals_tcsexam_table_csv(two_runs, tmp_path, capsys):
     demo, online, docs = two_runs
-    # the online run named first: the groups still come in SPEC 11's order (lite/offline first)
+    # the online run named first: the groups still come in docs/commands.md's order (lite/offline first)
     assert cli_main(["table", str(tmp_path / "online.json"), str(tmp_path / "demo.json"), "--format", "csv"]) == 0
     expected = expected_cells(capsys.readouterr().out)
     assert [title for title, _ in expected] == ["lite / offline", "lite / online"]

@@ -13,7 +13,7 @@ from textual.widgets import Input, Select, Static
 
 from tests.support.dashboard import palette_hits, run_command, settle, wait_until
 from tui.app import create_app
-from tui.screens.help import HELP
+from tui.screens.help import PALETTE
 from tui.screens.open_tau2 import OpenTau2Screen
 from tui.settings import config_path
 from tui.state import STATUS_CODES, DashboardConfig
@@ -56,7 +56,7 @@ async def test_compare_command_sets_the_pair_and_opens_compare():
         assert app.main.query_one("TabbedContent").active == "compare"
         await settle(pilot)
         assert pane.result is not None and text_of(app, "#compare-verdict").startswith(
-            "A atlas-70b − B cirrus-mini: Index difference"
+            "A atlas-70b − B cirrus-mini: cirrus-mini is incomplete"
         )
 
 
@@ -232,7 +232,7 @@ async def test_open_tau2_dialog_fits_80x24():
 
 def test_help_names_the_new_commands():
     for words in ("Compare A vs B", "Filter instances", "Open tau2 results", "config.json"):
-        assert words in HELP
+        assert words in PALETTE
 
 
 # --- the remembered theme ----------------------------------------------------------------------

@@ -14,12 +14,12 @@ from tui.views import (
     histogram_counts,
     issue_rows,
     leader,
-    leader_words,
     overview_rows,
     passk_rows,
     sort_rows,
     status_line,
     tau2_task_rows,
+    top_line,
 )
 from tui.widgets.instance_table import format_row
 
@@ -119,7 +119,7 @@ def test_ranks_show_best_worst_and_a_dash_without_an_index():
 
 
 def plain_top_line(doc) -> str:
-    return "".join(part for part, _ in leader_words(doc))
+    return "".join(part for part, _ in top_line(doc))
 
 
 def test_no_leader_while_the_top_group_holds_two_models():
@@ -132,10 +132,10 @@ def test_no_leader_while_the_top_group_holds_two_models():
 def test_a_lone_top_model_is_named_leader():
     alone = {**DOC, "ranks": {**DOC["ranks"], "models": {"c": {"best": 1, "worst": 1}, "a": {"best": 2, "worst": 2}}}}
     assert leader(alone) == "c"
-    assert plain_top_line(alone) == "Leader among complete models (2 of 3): c 75.50"
+    assert plain_top_line(alone) == "Leader among complete models (2 of 3): c with 75.50 points"
     every = copy.deepcopy(alone)
     del every["models"]["b"]
-    assert plain_top_line(every) == "Leader: c 75.50"  # every model ranked: no scope
+    assert plain_top_line(every) == "Leader: c with 75.50 points"  # every model ranked: no scope
 
 
 def test_the_status_line_is_one_line_of_leader_status_and_suite():

@@ -113,7 +113,7 @@ def single_point_note(kmax: int, unit: str) -> str | None:
 
 def histogram_bars(phi, status, bins: int = 10) -> tuple[list[str], list[int]]:
     """Bars of the Phi histogram of the rows shown: ``bins`` bins over [0, 1] of the scored rows
-    (status 0, ok), then one bar 'fail' counting the solver failures (which score 0, SPEC 3)."""
+    (status 0, ok), then one bar 'fail' counting the solver failures (which score 0, docs/rules.md#solver-score)."""
     import numpy as np
 
     from .views import histogram_counts
@@ -136,7 +136,7 @@ def draw_passk(
     unit: str = "attempt per task",
     width: int = 80,
 ) -> None:
-    """pass^k against k (SPEC 5): each series' value at each integer k drawn as its letter (the first
+    """pass^k against k (docs/rules.md#passk): each series' value at each integer k drawn as its letter (the first
     character of its name), joined by a line; identical series drawn once and named ('P = S'); with a
     single k, a sentence instead."""
     kmax = max((len(v) for v in series.values()), default=0)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from scoring.reports.numbers import INDEX_DIGITS, PM, TRACK_DIGITS, number, with_half_width
 from scoring.safety.terminal import escape_for_terminal
 from scoring.vocab import STATUS_ORDER, TRACKS, rank_text
 from scoring.vocab import TRACK_LETTERS as LETTERS
@@ -65,24 +66,20 @@ def cells(*values) -> list[Text]:
 
 
 # --- number conventions: one format per quantity, in every tab (docs/dashboard.md#numbers) ---------------------
-# The command line's tables (scoring.reports.table) write the same: the index and differences of it 2 decimals,
-# track means, pass^k and rewards 3, ``x ± h`` with a space each side.
-INDEX_DIGITS = 2  # index points, their half-widths and differences
-MEAN_DIGITS = 3  # track means, pass^k, Phi-like scores in [0, 1] (C may exceed 1), tau2 rewards
+# Digits, ± and rounding are scoring.reports.numbers' (what ``tcsexam table`` writes): the index, its half-widths
+# and differences INDEX_DIGITS decimals; track means, pass^k, Phi, z and tau2 rewards TRACK_DIGITS.
 SIGNIFICANT = 4  # objective values (A, mu, s, scale), whose size depends on the task
-PM = " ± "
 
 
-def fmt(x: float | None, digits: int = MEAN_DIGITS) -> str:
-    """A number with ``digits`` decimals; — for null."""
-    return DASH if x is None else f"{x:.{digits}f}"
+def fmt(x: float | None, digits: int = TRACK_DIGITS, signed: bool = False) -> str:
+    """A number with ``digits`` decimals (scoring.reports.numbers.number: no minus on a zero); — for null."""
+    return number(x, digits, null=DASH, signed=signed)
 
 
 def fmt_pm(x: float | None, pm: float | None, digits: int) -> str:
-    """``x ± h`` (the 95% half-width), ``x`` alone without an interval, — for null."""
-    if x is None:
-        return DASH
-    return f"{x:.{digits}f}" + (f"{PM}{pm:.{digits}f}" if pm is not None else "")
+    """``x ± h`` (the 95% half-width; scoring.reports.numbers.with_half_width), ``x`` alone without an
+    interval, — for null."""
+    return with_half_width(x, pm, digits, null=DASH)
 
 
 def fmt_sig(x: float | None, digits: int = SIGNIFICANT) -> str:
@@ -152,8 +149,12 @@ class OverviewRow:
     status: str
     index: float | None
     index_pm: float | None
-    rank: tuple[int, int] | None  # (best, worst) from the document's ``ranks`` block (SPEC 12.1); None: no index
-    shares: dict[str, float] | None  # the index interval's variance budget (SPEC 12.4); None: left out
+    rank: (
+        tuple[int, int] | None
+    )  # (best, worst) from the document's ``ranks`` block (docs/rules.md#ranks); None: no index
+    shares: (
+        dict[str, float] | None
+    )  # the index interval's variance budget (docs/rules.md#variance-budget); None: left out
     means: dict[str, float | None]
     pms: dict[str, float | None]
     complete: dict[str, int]
@@ -171,7 +172,7 @@ class OverviewRow:
             rank_label(self.rank),
         ]
         for t in TRACKS:
-            out.append(f"{fmt_pm(self.means[t], self.pms[t], MEAN_DIGITS)}  {self.complete[t]}/{self.total[t]}")
+            out.append(f"{fmt_pm(self.means[t], self.pms[t], TRACK_DIGITS)}  {self.complete[t]}/{self.total[t]}")
         return out
 
     def sort_key(self, column: int):
@@ -188,7 +189,7 @@ class OverviewRow:
         return (1, 0.0) if value is None else (0, value)
 
     def null_reason(self) -> str:
-        """Why the row has no index: the model is incomplete (docs/rules.md#index), or its reason otherwise."""
+        """Why the row has no index: the model is incomplete (docs/rules.md#the-index), or its reason otherwise."""
         return "incomplete" if self.status == "incomplete" else "no index"
 
 
@@ -238,7 +239,7 @@ def column_under(widths: list[int], fixed: int, scroll_x: int, x: int) -> int | 
 
 
 def rank_label(rank: tuple[int, int] | None) -> str:
-    """A rank as SPEC 12.1 shows it: ``best`` or ``best–worst`` (scoring.vocab.rank_text); — without an index."""
+    """A rank as docs/rules.md#ranks shows it: ``best`` or ``best–worst`` (scoring.vocab.rank_text); — without an index."""
     return DASH if rank is None else rank_text(*rank)
 
 
@@ -307,7 +308,7 @@ def sort_rows(rows: list[OverviewRow], column: int, reverse: bool = False) -> li
 
 
 def leader(document: dict) -> str | None:
-    """The leader only when the top rank group holds one model alone (SPEC 12.1, scoring.stats.ranks.leader)."""
+    """The leader only when the top rank group holds one model alone (docs/rules.md#ranks, scoring.stats.ranks.leader)."""
     from scoring.stats.ranks import leader as ranks_leader
 
     ranks = ranks_block(document)
@@ -315,33 +316,37 @@ def leader(document: dict) -> str | None:
 
 
 def top_group(document: dict) -> list[str]:
-    """The models whose best rank is 1 (SPEC 12.1, scoring.stats.ranks.top_group)."""
+    """The models whose best rank is 1 (docs/rules.md#ranks, scoring.stats.ranks.top_group)."""
     from scoring.stats.ranks import top_group as ranks_top_group
 
     ranks = ranks_block(document)
     return ranks_top_group(ranks) if ranks is not None else []
 
 
-def leader_words(document: dict) -> tuple:
+def ranked_scope(document: dict) -> str:
+    """' among complete models (k of n)' when some model of the run has no index (it is incomplete and
+    not ranked, docs/rules.md#ranks), else '': what a leader or a top group is chosen among."""
+    models = document["models"]
+    ranked = sum(1 for m in models.values() if m["index"] is not None)
+    return "" if ranked == len(models) else f" among complete models ({ranked:,} of {len(models):,})"
+
+
+def top_line(document: dict) -> tuple:
     """Who leads, as ``text`` parts: the leader only when the top group (best rank 1, docs/rules.md#ranks) holds
-    one model alone, else the group as a count; "among complete models (k of n)" when some models have no
-    index and so no rank."""
+    one model alone, else the group as a count, within ``ranked_scope``."""
     reason = ranks_reason(document)
     if reason is not None:  # said once here; the Rank column shows — for every model
         return ((f"No ranks: {reason}", ""),)
     group = top_group(document)
     if not group:
         return (("No model has an index yet", ""),)
-    models = document["models"]
-    ranked = sum(m["index"] is not None for m in models.values())
-    scope = f" among complete models ({ranked:,} of {len(models):,})" if ranked < len(models) else ""
+    scope = ranked_scope(document)
     if len(group) == 1:
         lead = group[0]
         return (
-            ("Leader", ""),
-            (scope + ": ", ""),
+            (f"Leader{scope}: ", ""),
             (middle_ellipsis(lead, 32), "bold"),
-            (f" {fmt(models[lead]['index'], INDEX_DIGITS)}", ""),
+            (f" with {fmt(document['models'][lead]['index'], INDEX_DIGITS)} points", ""),
         )
     return (("No single leader: ", ""), (f"{len(group):,} share rank 1", "bold"), (scope, ""))
 
@@ -355,7 +360,7 @@ def status_line(document: dict, demo: bool = False) -> tuple:
     counted = ", ".join(f"{n:,} {s}" for s, n in counts if n)
     return (
         *((("DEMO", "bold reverse"), (" · ", "")) if demo else ()),
-        *leader_words(document),
+        *top_line(document),
         (" · run ", ""),
         (document["status"], "bold"),
         (f" ({counted})" if counted else "", ""),
@@ -480,9 +485,9 @@ class IssueRow:
 
 
 def issue_rows(document: dict) -> list[IssueRow]:
-    """Every issue of every model, then every ignored row (a likely typo as a warning, worded as
-    ``tcsexam validate`` words it): what a researcher must fix, each with the file and line it comes from."""
-    from scoring.pipeline.aggregate import ignored_row_finding
+    """Every issue of every model, then every ignored row (a likely typo as a warning), then every records
+    file that no adopted row uses, worded as ``tcsexam validate`` words them: what a researcher must fix, each with the file and line it comes from."""
+    from scoring.pipeline.aggregate import ignored_row_finding, unused_records_finding
 
     out = []
     source = attempts_file(document)
@@ -516,6 +521,9 @@ def issue_rows(document: dict) -> list[IssueRow]:
         out.append(
             IssueRow(r["model"], r["item"], r["attempt"], kind, f"line {r['line']}: {message}", r["line"], where)
         )
+    for u in document.get("unused_records", []):
+        model, item, attempt = u["model"] or DASH, u["item"] or DASH, u["attempt"] or DASH
+        out.append(IssueRow(model, item, attempt, "unused records", unused_records_finding(u), None, source))
     return out
 
 
@@ -572,7 +580,7 @@ def explain_instance(
     direction: str,
     relative: float,
 ) -> str:
-    """Why an instance scored its Phi, in the contract's words (SPEC 3)."""
+    """Why an instance scored its Phi, in the contract's words (docs/rules.md#solver-score)."""
     if status != "ok":
         return f"{name}: status '{status}' is a solver failure, so the instance scores 0 (docs/rules.md#solver-score)."
     formula = "(A − mu)/scale" if direction == "maximize" else "(mu − A)/scale"
@@ -589,7 +597,7 @@ def short(name: str, width: int) -> str:
     return name if len(name) <= width else name[: max(width - 1, 0)] + "…"
 
 
-TAU2_ID_WIDTH = 36
+TAU2_ID_MIN = 12  # the task_id column never narrower than this (the table then scrolls sideways)
 
 
 def tau2_columns(metrics: dict) -> list[str]:
@@ -622,18 +630,92 @@ def tau2_sorted(metrics: dict, column: int = 0, reverse: bool = False) -> list[d
     return sorted(present, key=value, reverse=reverse) + absent
 
 
-def tau2_task_rows(metrics: dict, tasks: list[dict] | None = None) -> tuple[int, list[list[str]]]:
-    """(largest k, one row per task: id cut to TAU2_ID_WIDTH, n, successes, avg reward, pass^k…, reasons)."""
+def tau2_task_rows(
+    metrics: dict, tasks: list[dict] | None = None, width: int | None = None
+) -> tuple[int, list[list[str]]]:
+    """(largest k, one row per task: id, n, successes, avg reward, pass^k…, reasons). The id takes the
+    width the other columns leave of ``width`` (the table's, in cells: each column pads 1 either side,
+    and a scrollbar may take 2), cut with an ellipsis only beyond it; no cut without ``width``."""
     kmax = max((len(t["pass_hat_k"]) for t in metrics["tasks"]), default=0)
     rows = []
     for t in metrics["tasks"] if tasks is None else tasks:
         reasons = ", ".join(f"{k} {v}" for k, v in sorted(t["termination_reasons"].items()))
         rows.append(
-            [short(str(t["task_id"]), TAU2_ID_WIDTH), str(t["n"]), str(t["successes"]), fmt(t["avg_reward"])]
+            [plain(str(t["task_id"])), str(t["n"]), str(t["successes"]), fmt(t["avg_reward"])]
             + [fmt(t["pass_hat_k"].get(str(k))) for k in range(1, kmax + 1)]
             + [reasons]
         )
+    if width is not None and rows:
+        headers = tau2_columns(metrics)
+        others = sum(max(len(h), *(len(r[i]) for r in rows)) + 2 for i, h in enumerate(headers) if i)
+        free = max(TAU2_ID_MIN, width - others - 2 - 2)
+        for r in rows:
+            r[0] = short(r[0], free)
     return kmax, rows
+
+
+TAU2_SIMULATION_COLUMNS = ("trial", "reward", "success", "termination reason", "agent cost (USD)")
+
+
+def tau2_simulation_rows(simulations: list[dict]) -> list[list[str]]:
+    """One row per simulation of a task (scoring.tau2.trajectory.task_simulations), as the table shows it."""
+    return [
+        [
+            DASH if s["trial"] is None else str(s["trial"]),
+            fmt(s["reward"]),
+            "✓" if s["success"] else "✗",
+            s["termination_reason"],
+            DASH if s["agent_cost"] is None else f"{s['agent_cost']:.4f}",
+        ]
+        for s in simulations
+    ]
+
+
+def plain_lines(value: str) -> str:
+    """Multi-line text shown as plain text: each line escaped (``plain``), the line breaks kept."""
+    return "\n".join(plain(line) for line in str(value).split("\n"))
+
+
+def tau2_message_blocks(trajectory: dict) -> list[tuple[str, str]]:
+    """(heading, body) per message of a simulation (scoring.tau2.trajectory.simulation_trajectory): the
+    turn and role, then its text and each tool call as ``→ name(arguments)``; escaped, plain text."""
+    blocks = []
+    for m in trajectory["messages"]:
+        heading = " · ".join(
+            x
+            for x in (
+                "" if m["turn"] is None else f"turn {m['turn']}",
+                plain(m["role"]),
+                "tool error" if m["error"] else "",
+            )
+            if x
+        )
+        body = [plain_lines(m["text"])] if m["text"] else []
+        body += [f"→ {plain_lines(call)}" for call in m["tool_calls"]]
+        blocks.append((heading, "\n".join(body) or DASH))
+    return blocks
+
+
+TAU2_REWARD_COLUMNS = ("part", "name", "outcome", "reward")
+
+
+def tau2_reward_rows(reward: dict) -> list[list[str]]:
+    """The reward of a simulation, one row each: the stored and re-derived reward, each component of its
+    reward_basis (value and where it was read), then each named check with its outcome."""
+
+    def outcome(met) -> str:
+        return DASH if met is None else ("met" if met else "not met")
+
+    rows = [
+        ["reward", "stored", "", fmt(reward["stored"])],
+        ["reward", "re-derived", reward.get("gate") or "product of the basis", fmt(reward["derived"])],
+    ]
+    for c in reward["components"]:
+        where = f"from {c['source']}" if c["source"] else "not evaluated"
+        rows.append(["basis", c["component"], where, fmt(c["value"])])
+    for check in reward["checks"]:
+        rows.append([check["section"], check["name"], outcome(check["met"]), fmt(check["reward"])])
+    return rows
 
 
 def tau2_meta_line(meta: dict) -> str:
@@ -705,12 +787,16 @@ def compare_rows(result: dict) -> list[list[str]]:
         if r is None:
             rows.append([f"{LETTERS[t]} {t}", DASH, DASH, DASH, "0", ""])
         else:
-            ci = DASH if r["lo"] is None else f"[{r['lo']:+.{MEAN_DIGITS}f}, {r['hi']:+.{MEAN_DIGITS}f}]"
+            ci = (
+                DASH
+                if r["lo"] is None
+                else f"[{fmt(r['lo'], TRACK_DIGITS, signed=True)}, {fmt(r['hi'], TRACK_DIGITS, signed=True)}]"
+            )
             rows.append(
                 [
                     f"{LETTERS[t]} {t}",
-                    f"{r['mean']:+.{MEAN_DIGITS}f}",
-                    DASH if r["se"] is None else f"{r['se']:.{MEAN_DIGITS}f}",
+                    fmt(r["mean"], TRACK_DIGITS, signed=True),
+                    fmt(r["se"], TRACK_DIGITS),
                     ci,
                     str(r["m"]),
                     "",
@@ -720,12 +806,16 @@ def compare_rows(result: dict) -> list[list[str]]:
     if idx is None:
         rows.append(["Index (points)", DASH, DASH, DASH, "", DASH])
     else:
-        ci = DASH if idx["lo"] is None else f"[{idx['lo']:+.{INDEX_DIGITS}f}, {idx['hi']:+.{INDEX_DIGITS}f}]"
+        ci = (
+            DASH
+            if idx["lo"] is None
+            else f"[{fmt(idx['lo'], INDEX_DIGITS, signed=True)}, {fmt(idx['hi'], INDEX_DIGITS, signed=True)}]"
+        )
         rows.append(
             [
                 "Index (points)",
-                f"{idx['value']:+.{INDEX_DIGITS}f}",
-                DASH if idx["se"] is None else f"{idx['se']:.{INDEX_DIGITS}f}",
+                fmt(idx["value"], INDEX_DIGITS, signed=True),
+                fmt(idx["se"], INDEX_DIGITS),
                 ci,
                 "",
                 DASH if idx["df"] is None else f"{idx['df']:.1f}",
@@ -739,7 +829,7 @@ TASK_DIFF_COLUMNS = ("task", "track", "A", "B", "A − B", "inst. A>B/B>A/=")
 
 def task_difference_rows(result: dict) -> list[tuple[str, list[str]]]:
     """(item, row of TASK_DIFF_COLUMNS) per task both models scored, largest |A − B| first (ties in suite
-    order); solver tasks with per-instance counts (SPEC 12.2 ``instances``) show them, others —."""
+    order); solver tasks with per-instance counts (docs/rules.md#per-task-differences ``instances``) show them, others —."""
     counts = result.get("instances", {})
     order = sorted(result["tasks"], key=lambda t: -abs(t["difference"]))  # sorted() is stable
     rows = []
@@ -754,7 +844,7 @@ def task_difference_rows(result: dict) -> list[tuple[str, list[str]]]:
                     f"{LETTERS[t['track']]} {t['track']}",
                     fmt(t["a"]),
                     fmt(t["b"]),
-                    f"{t['difference']:+.{MEAN_DIGITS}f}",
+                    fmt(t["difference"], TRACK_DIGITS, signed=True),
                     inst,
                 ],
             )
@@ -767,11 +857,12 @@ INSTANCE_DIFF_COLUMNS = ("instance", "A", "B", "A − B")
 
 def instance_difference_rows(diffs: list[dict]) -> list[list[str]]:
     """Rows of INSTANCE_DIFF_COLUMNS from scoring.stats.differences.largest_instance_differences (its order kept)."""
-    return [[d["instance"], fmt(d["a"]), fmt(d["b"]), f"{d['difference']:+.{MEAN_DIGITS}f}"] for d in diffs]
+    return [[d["instance"], fmt(d["a"]), fmt(d["b"]), fmt(d["difference"], TRACK_DIGITS, signed=True)] for d in diffs]
 
 
-def mde_text(mde: dict) -> str:
-    """``compare``'s ``mde`` (SPEC 12.3) in one line: index points detectable with r attempts per task."""
+def mde_text(mde: dict, note: str | None = None) -> str:
+    """``compare``'s ``mde`` (docs/rules.md#planning-attempts) in one line: index points detectable with r attempts per task;
+    ``note`` (scoring.reports.compare.mde_note) after it when a variance was clipped at 0."""
     values = sorted(((int(r), v) for r, v in mde.items()), key=lambda rv: rv[0])
     if not values or all(v is None for _, v in values):
         return (
@@ -779,13 +870,14 @@ def mde_text(mde: dict) -> str:
             "common tasks, or a model "
             "has no task with 2 valid attempts."
         )
-    return "Smallest detectable gap (found 80% of the time at 5%), index points by attempts per task r: " + "  ".join(
+    line = "Smallest detectable gap (found 80% of the time at 5%), index points by attempts per task r: " + "  ".join(
         f"r={r} {fmt(v, 2)}" for r, v in values
     )
+    return f"{line}. Note: {note}." if note else line
 
 
 def shares_text(shares: dict | None) -> str:
-    """SPEC 12.4's variance budget of an index interval as whole percents in track order (P S C O);
+    """docs/rules.md#variance-budget's variance budget of an index interval as whole percents in track order (P S C O);
     — when the document leaves ``shares`` out (var = 0 or a track without se)."""
     if not shares:
         return DASH
@@ -793,7 +885,7 @@ def shares_text(shares: dict | None) -> str:
 
 
 def plan_row(plan_entry: dict) -> tuple[list[str], list[str]]:
-    """(column labels r=1.., the projected 95% index half-widths in points) of one model's plan (SPEC 12.3)."""
+    """(column labels r=1.., the projected 95% index half-widths in points) of one model's plan (docs/rules.md#planning-attempts)."""
     keys = sorted(plan_entry["half_width"], key=int)
     return [f"r={k}" for k in keys], [fmt(plan_entry["half_width"][k], 2) for k in keys]
 
@@ -808,7 +900,7 @@ def plan_summary(plan_entry: dict) -> str:
 
 
 def target_text(target: float | None, needed: int | None, attempts: int) -> str:
-    """What the target half-width H asks for (SPEC 12.3 attempts_for_target)."""
+    """What the target half-width H asks for (docs/rules.md#planning-attempts attempts_for_target)."""
     if target is None:
         return "Type a target half-width H (index points) to see the attempts per task it needs."
     if needed is None:
@@ -825,7 +917,7 @@ def parse_target(value: str) -> float | None:
     return x if x > 0 and x != float("inf") else None
 
 
-# --- Leaderboard (SPEC 11: the groups and cells of `tcsexam table`) -----------------------------------
+# --- Leaderboard (docs/commands.md: the groups and cells of `tcsexam table`) -----------------------------------
 
 
 @dataclass
@@ -841,7 +933,7 @@ class LeaderboardGroup:
 
 
 def leaderboard_groups(docs: list[tuple[str, dict]]) -> tuple[list[LeaderboardGroup], list]:
-    """The Leaderboard of the loaded runs' index documents: (groups, []) in SPEC 11's order, or
+    """The Leaderboard of the loaded runs' index documents: (groups, []) in docs/commands.md's order, or
     ([], problems) when ``tcsexam table`` would reject them (a model twice in a group). Every cell is
     scoring.reports.table's (build_groups, text_cells: 2 decimals for the index, 3 for the tracks, † for a
     provisional row, — for null, rank ``best–worst``); nothing is rounded here. Names are capped
@@ -855,7 +947,10 @@ def leaderboard_groups(docs: list[tuple[str, dict]]) -> tuple[list[LeaderboardGr
         return [], list(exc.problems)
     out = []
     for g in groups:
-        rows = [text_cells(r, 2, 3, PM, NULL, "–", " " + PROVISIONAL_MARK, middle_ellipsis) for r in g.rows]
+        rows = [
+            text_cells(r, INDEX_DIGITS, TRACK_DIGITS, PM, NULL, "–", " " + PROVISIONAL_MARK, middle_ellipsis)
+            for r in g.rows
+        ]
         keys = [(r.source, r.model) for r in g.rows]
         out.append(LeaderboardGroup(g.title, list(HEADER), rows, keys, [n for n in footnotes(g) if n]))
     return out, []
@@ -875,7 +970,7 @@ def run_row(number: int, current: bool, name: str, source: str, document: dict |
 
 
 def run_header(name: str, document: dict | None, number: int, count: int) -> list[str]:
-    """The header's parts naming the run shown (SPEC 6 ``tcsexam tui RUN_DIR...``): its folder name, suite
+    """The header's parts naming the run shown (docs/commands.md ``tcsexam tui RUN_DIR...``): its folder name, suite
     and solver protocol, and ``run N/M`` when several are open; control characters escaped (``plain``)."""
     parts = [plain(name)]
     if document is not None:

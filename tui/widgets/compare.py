@@ -1,8 +1,10 @@
-"""Compare: the paired difference of two models per track and for the index (SPEC 9), the per-task
-differences largest first with the solver tasks' per-instance counts (SPEC 12.2), a drill-down to the
-instances where the two differ most, and the MDE by attempts per task (SPEC 12.3)."""
+"""Compare: the paired difference of two models per track and for the index (docs/rules.md#intervals), the per-task
+differences largest first with the solver tasks' per-instance counts (docs/rules.md#per-task-differences), a drill-down to the
+instances where the two differ most, and the MDE by attempts per task (docs/rules.md#planning-attempts)."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -26,6 +28,9 @@ from ..views import (
 )
 from .loading import ShowsRun
 
+if TYPE_CHECKING:
+    from ..panes import RunView
+
 EXPLAIN = (
     "Paired difference A − B over the tasks both models have scored, with 95% intervals (a t interval over "
     "the tasks; df, the index's degrees of freedom, combine the tracks': docs/rules.md#intervals). An interval that excludes 0 is a difference the task "
@@ -44,6 +49,13 @@ class TaskDiffTable(SteadyDataTable):
 
 
 class ComparePane(ShowsRun, Vertical):
+    HELP = """\
+The paired difference A − B per track and for the index, with 95% intervals, and the smallest detectable gap by attempts
+per task. A follows the selected model; choose B (and A) with the two selects. Below, every task's
+A − B, largest first, with the solver tasks' instance counts (A better / B better / equal): `Enter`
+on a solver task lists the instances where the two differ most.
+"""  # its section of the help screen (tui/screens/help.py)
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.state = None
@@ -78,6 +90,9 @@ class ComparePane(ShowsRun, Vertical):
         self.document, self.state, self.result = None, None, None
         self.query_one("#compare-verdict", Static).update(message)
         self._parts(True)
+
+    def show_run(self, view: RunView) -> None:
+        self.show(view.state, view.model)
 
     def show(self, state, selected: str | None) -> None:
         """A newly loaded run (tui.state.DashboardState): keep the pair where both models are still there."""
@@ -157,6 +172,8 @@ class ComparePane(ShowsRun, Vertical):
         message.stop()
         if message.pair != self.pair() or self.document is None:
             return  # the pair changed while this one was computed
+        from scoring.reports.compare import incomplete_note, mde_note
+
         verdict = self.query_one("#compare-verdict", Static)
         if message.result is None:
             verdict.update(plain(message.error or ""))
@@ -169,6 +186,9 @@ class ComparePane(ShowsRun, Vertical):
             table.add_row(*cells(*row))
         idx = result["index"]
         pair = text("A ", (middle_ellipsis(a, 32), "bold"), " − B ", (middle_ellipsis(b, 32), "bold"), ": ")
+        lead = "Index difference"
+        if note := incomplete_note(result):  # not a difference of indices: said first
+            pair, lead = text(pair, f"{note}. "), "Difference over the common tasks"
         if idx is None:
             verdict.update(
                 text(pair, "Index difference not available (some track has no task both models have scored).")
@@ -177,8 +197,7 @@ class ComparePane(ShowsRun, Vertical):
             verdict.update(
                 text(
                     pair,
-                    f"Index difference {idx['value']:+.2f} points; no interval "
-                    "(a track has fewer than 2 common tasks).",
+                    f"{lead} {idx['value']:+.2f} points; no interval (a track has fewer than 2 common tasks).",
                 )
             )
         else:
@@ -188,10 +207,10 @@ class ComparePane(ShowsRun, Vertical):
             verdict.update(
                 text(
                     pair,
-                    f"Index difference {idx['value']:+.2f} points, 95% [{idx['lo']:+.2f}, {idx['hi']:+.2f}] — {excl}.",
+                    f"{lead} {idx['value']:+.2f} points, 95% [{idx['lo']:+.2f}, {idx['hi']:+.2f}] — {excl}.",
                 )
             )
-        self.query_one("#compare-mde", Static).update(mde_text(result["mde"]))
+        self.query_one("#compare-mde", Static).update(mde_text(result["mde"], mde_note(result)))
         tasks = self.query_one("#compare-tasks", DataTable)
         tasks.clear()
         for item, row in task_difference_rows(result):

@@ -3,6 +3,8 @@ naming the cell under the cursor, and every issue and ignored row with a line gi
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -27,6 +29,9 @@ from ..views import (
     vertical_number,
 )
 from .loading import ShowsRun
+
+if TYPE_CHECKING:
+    from ..panes import RunView
 
 TASK_COLUMN = "__task__"
 # The grid holds at most this many model columns at once; with more models it holds a window of them that
@@ -93,6 +98,16 @@ class IssuesTable(SteadyDataTable):
 
 
 class CoveragePane(ShowsRun, Vertical):
+    HELP = """\
+A task × model grid, models in the Overview's order: ● complete, ◐ provisional, n/m attempts adopted
+of planned, ✗ not valid, +x has excluded attempts. When the names do not fit across the screen the cells
+are two characters and the columns are numbered by the model's Overview row; the line under the grid
+gives the cell under the cursor in words. `Enter` on a solver task's cell opens its instances, on any
+other cell its attempts; `a` always lists the attempts. Below the grid, every issue and ignored row
+(the line under it gives the one under the cursor in full, with its file and line): `Enter` on one puts
+the cursor on its cell.
+"""  # its section of the help screen (tui/screens/help.py)
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.tracks: dict[str, str] = {}
@@ -116,6 +131,9 @@ class CoveragePane(ShowsRun, Vertical):
         self.query_one("#coverage-legend").set_class(True, "-message")
         for selector in ("#coverage-grid", "#coverage-detail", "#issues-title", "#issues-table", "#issue-detail"):
             self.query_one(selector).set_class(True, "gone")
+
+    def show_run(self, view: RunView) -> None:
+        self.show(view.document, view.model, view.order)
 
     def show(self, document: dict, selected: str | None, order: list[str] | None = None) -> None:
         """Fill the grid (models in ``order``, the Overview's) keeping the cursor on its task and the selection."""

@@ -19,7 +19,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ..state import STATUS_CODES, InstanceColumns
-from ..views import MEAN_DIGITS, fmt, fmt_sig, plain
+from ..views import TRACK_DIGITS, fmt, fmt_sig, plain
 
 COLUMNS = ("instance", "status", "A", "mu", "s", "scale", "z", "phi")
 WIDTHS = (18, 18, 11, 11, 9, 9, 7, 6)
@@ -41,8 +41,8 @@ def _num(x: float, width: int) -> str:
 
 
 def _score(x: float, width: int) -> str:
-    """z and Phi with a fixed number of decimals (views.MEAN_DIGITS); a z too large for that in e-notation."""
-    text = fmt(float(x)) if abs(x) < 10 ** (width - MEAN_DIGITS - 2) else fmt_sig(float(x), 2)
+    """z and Phi with a fixed number of decimals (views.TRACK_DIGITS); a z too large for that in e-notation."""
+    text = fmt(float(x)) if abs(x) < 10 ** (width - TRACK_DIGITS - 2) else fmt_sig(float(x), 2)
     return text.rjust(width)[:width]
 
 

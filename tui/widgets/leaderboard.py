@@ -33,6 +33,14 @@ class LeaderboardTable(SteadyDataTable):
 
 
 class LeaderboardPane(Vertical):
+    HELP = """\
+`tcsexam table` over every loaded run: one table per suite / solver protocol (never mixed), in the
+order full/offline, full/online, lite/offline, lite/online, with the same cells (rank, ± = 95%
+half-width, † provisional, — null). A model in two runs of one group is `table`'s rejection: the tab
+and Diagnostics show it. `Enter` on a row shows its run with its model selected in the Overview; `c`
+copies the leaderboard as Markdown, `C` as LaTeX.
+"""  # its section of the help screen (tui/screens/help.py)
+
     BINDINGS = [
         Binding("c", "app.copy_table('markdown', 'all')", "Copy Markdown"),
         Binding("C", "app.copy_table('latex', 'all')", "Copy LaTeX"),

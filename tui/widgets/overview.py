@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events
@@ -34,6 +35,9 @@ from ..views import (
 )
 from .loading import SORT_BINDINGS, ShowsRun
 
+if TYPE_CHECKING:
+    from ..panes import RunView
+
 FILL_CHUNK = 200  # rows added to the table per turn of the event loop
 TURN_S = 0.005  # a timer, not call_later: the messages of one widget are handled back to back, keys wait
 
@@ -62,6 +66,18 @@ class OverviewTable(SteadyDataTable):
 
 
 class OverviewPane(ShowsRun, Vertical):
+    HELP = """\
+One row per model: status, index and P/S/C/O means (± = the half-width of the 95% interval, a t interval
+over the tasks; then tasks complete/total), the forest plot (● the index, ─ its 95% interval, one scale from
+0 for every row; ○ and the reason without an index), "Uncertainty from" (how much of the index's variance each
+track brings, in percent; docs/rules.md#variance-budget) and the rank (`best–worst`: the places the model could
+hold among the models it is not clearly separated from, paired tests at 95% corrected for the number of pairs;
+docs/rules.md#ranks). The top line names a leader only when rank 1 holds one model alone. A column header's
+tooltip says what it means; the line under the table names the cursor row's model in full.
+Moving the cursor selects the model for every other tab. `Enter` opens its Instances, `k` its pass^k;
+`c` copies the run's table as Markdown, `C` as LaTeX (the same text as `tcsexam table`).
+"""  # its section of the help screen (tui/screens/help.py)
+
     BINDINGS = [
         *SORT_BINDINGS,
         Binding("c", "app.copy_table('markdown')", "Copy Markdown"),
@@ -93,6 +109,9 @@ class OverviewPane(ShowsRun, Vertical):
         self.query_one(DataTable).clear(columns=True)
         self.query_one(DataTable).set_class(True, "gone")
         self.query_one("#overview-detail").set_class(True, "gone")
+
+    def show_run(self, view: RunView) -> None:
+        self.show(view.document, view.model, demo=view.demo)
 
     def show(self, document: dict, selected: str | None, demo: bool = False) -> None:
         self.document = document

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
@@ -20,7 +21,16 @@ NO_FILE = (
 )
 
 
-class Tau2Pane(VerticalScroll):
+class Tau2Pane(Vertical):
+    """The summary pinned on top; below it, scrolling, the per-task table (Enter lists a task's
+    simulations: tui/screens/tau2_simulations.py), the pass^k plot, the reasons and the audit."""
+
+    HELP = """\
+With `--tau2 RESULTS_JSON`: the run's domain, agent and trials, per-task pass^k (`s` / `S` sort;
+Enter lists a task's simulations, Enter on one shows its messages and reward breakdown),
+termination reasons and the reward-gate audit. Independent of the selected model.
+"""  # its section of the help screen (tui/screens/help.py)
+
     BINDINGS = [*SORT_BINDINGS]
 
     def action_sort_next(self) -> None:
@@ -33,19 +43,21 @@ class Tau2Pane(VerticalScroll):
         super().__init__(**kwargs)
         self.metrics: dict | None = None
         self.meta: dict = {}
+        self.results = None  # scoring.tau2.files.Tau2Results of the file shown, for its simulations
         self.sort_column = 0
         self.sort_reverse = False
 
     def compose(self) -> ComposeResult:
         yield Static("Loading the tau2-bench results…", id="tau2-summary", markup=False)
-        with Horizontal(id="tau2-body"):
-            yield SteadyDataTable(id="tau2-tasks", cursor_type="row", zebra_stripes=True)
-        yield Static("", id="tau2-task-detail", markup=False)
-        with Horizontal(id="tau2-bottom"):
-            yield ChartPlot(id="tau2-plot")
-            yield SteadyDataTable(id="tau2-reasons", cursor_type="none")
-        yield Static("Audit", id="tau2-audit-title", classes="section-title", markup=False)
-        yield SteadyDataTable(id="tau2-audit", cursor_type="row", zebra_stripes=True)
+        with VerticalScroll(id="tau2-scroll"):
+            with Horizontal(id="tau2-body"):
+                yield SteadyDataTable(id="tau2-tasks", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="tau2-task-detail", markup=False)
+            with Horizontal(id="tau2-bottom"):
+                yield ChartPlot(id="tau2-plot")
+                yield SteadyDataTable(id="tau2-reasons", cursor_type="none")
+            yield Static("Audit", id="tau2-audit-title", classes="section-title", markup=False)
+            yield SteadyDataTable(id="tau2-audit", cursor_type="row", zebra_stripes=True)
 
     def _parts(self, shown: bool) -> None:
         for selector in ("#tau2-body", "#tau2-task-detail", "#tau2-bottom", "#tau2-audit-title", "#tau2-audit"):
@@ -55,8 +67,9 @@ class Tau2Pane(VerticalScroll):
         self.query_one("#tau2-summary", Static).update(NO_FILE)
         self._parts(False)
 
-    def show_rejected(self, count: int, kept: bool) -> None:
-        note = f"tau2-bench results rejected: {count} problem(s), listed in 7 Diagnostics. " + (
+    def show_rejected(self, count: int, kept: bool, where: str) -> None:
+        """The file was rejected: its ``count`` problems are listed in the tab ``where`` names."""
+        note = f"tau2-bench results rejected: {count} problem(s), listed in {where}. " + (
             "Showing the last good read of the file until it is fixed (r reloads)."
             if kept
             else "Fix the file and press r to reload."
@@ -80,8 +93,8 @@ class Tau2Pane(VerticalScroll):
             "tasks. Independent of the model selected in the Overview."
         )
 
-    def show(self, m: dict, meta: dict | None = None) -> None:
-        self.metrics, self.meta = m, meta or {}
+    def show(self, m: dict, meta: dict | None = None, results=None) -> None:
+        self.metrics, self.meta, self.results = m, meta or {}, results
         self._parts(True)
         self.query_one("#tau2-summary", Static).update(self._summary())
         self._tasks()
@@ -120,7 +133,7 @@ class Tau2Pane(VerticalScroll):
         tasks = self.query_one("#tau2-tasks", DataTable)
         current = tasks.coordinate_to_cell_key(tasks.cursor_coordinate).row_key.value if tasks.row_count else None
         ordered = tau2_sorted(m, self.sort_column, self.sort_reverse)
-        _, rows = tau2_task_rows(m, ordered)
+        _, rows = tau2_task_rows(m, ordered, self.size.width or None)
         tasks.clear(columns=True)
         arrow = " ▼" if self.sort_reverse else " ▲"
         for i, name in enumerate(tau2_columns(m)):
@@ -150,7 +163,20 @@ class Tau2Pane(VerticalScroll):
             event.stop()
             self.sort_by(event.column_index)
 
+    def on_resize(self, event: events.Resize) -> None:
+        if self.metrics is not None:  # the task_id column takes the width the others leave
+            self._tasks()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id == "tau2-tasks" and event.row_key is not None and self.results is not None:
+            from ..screens.tau2_simulations import Tau2SimulationsScreen
+
+            event.stop()
+            self.app.push_screen(Tau2SimulationsScreen(self.results, str(event.row_key.value)))
+
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.data_table.id == "tau2-tasks" and event.row_key is not None:
             event.stop()
-            self.query_one("#tau2-task-detail", Static).update(f"task {plain(event.row_key.value)}")
+            self.query_one("#tau2-task-detail", Static).update(
+                f"task {plain(event.row_key.value)}" + ("   Enter lists its simulations" if self.results else "")
+            )
