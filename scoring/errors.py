@@ -1,15 +1,18 @@
 """Problems found in user input, and the one exception that carries them.
 
-Every loader collects *all* problems of a file before raising (SPEC section 6:
+Every loader collects *all* problems of a file before raising (docs/commands.md:
 "the message names file, line or record, and field").
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+_LINE = re.compile(r"line (\d+)\b")
 
 
 @dataclass(frozen=True, order=True)
@@ -68,15 +71,22 @@ class Problems:
             raise InputError(self.items)
 
 
+def line_of(problem: Problem) -> int:
+    """The line a problem is on (``where`` "line N..."), 0 for a problem of the whole file or a record."""
+    match = _LINE.match(problem.where)
+    return int(match.group(1)) if match else 0
+
+
 def format_problems(problems: list[Problem]) -> str:
-    """Problems grouped by file, with a count (used by validate and by every rejection)."""
+    """Problems grouped by file, each file's in line order (the order found within a line), with a
+    count (used by validate and by every rejection)."""
     groups: dict[str, list[Problem]] = defaultdict(list)
     for p in problems:
         groups[p.file].append(p)
     lines = []
     for file, items in groups.items():
         lines.append(f"{file}: {len(items)} problem{'s' if len(items) != 1 else ''}")
-        lines.extend(f"  {p}" for p in items)
+        lines.extend(f"  {p}" for p in sorted(items, key=line_of))
     n = len(problems)
     lines.append(f"rejected: {n} problem{'s' if n != 1 else ''} in {len(groups)} file{'s' if len(groups) != 1 else ''}")
     return "\n".join(lines)

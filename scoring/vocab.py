@@ -1,4 +1,4 @@
-"""The contract's vocabulary, declared once (SPEC sections 1, 2.3, 2.4, 2.5).
+"""The contract's vocabulary, declared once (docs/rules.md#the-index, docs/formats.md#instance-records, docs/formats.md#attempts-table and docs/formats.md#cohort).
 
 Each ``Literal`` is the one list of allowed values; its tuple comes from it with
 ``get_args``. Scoring and the dashboard both import from here. No dependencies,
@@ -19,9 +19,9 @@ WEIGHTS = {"theorem": 30, "solver": 30, "construction": 30, "conjecture": 10}
 Kind = Literal["objective", "solve"]
 Direction = Literal["maximize", "minimize"]
 Protocol = Literal["online", "offline"]
-RowProtocol = Literal["online", "offline", ""]  # SPEC 2.4: may be empty off the solver track
+RowProtocol = Literal["online", "offline", ""]  # docs/formats.md#attempts-table: may be empty off the solver track
 
-# SPEC 2.3: ok, the solver failures that score 0, the incomplete observations.
+# docs/formats.md#instance-records: ok, the solver failures that score 0, the incomplete observations.
 RecordStatus = Literal[
     "ok", "timeout", "invalid", "certificate_failed", "crash", "out_of_memory", "missing", "infra_error"
 ]
@@ -33,7 +33,7 @@ INCOMPLETE_STATUSES = RECORD_STATUSES[6:]
 STATUS_CODE = {s: i for i, s in enumerate(RECORD_STATUSES)}
 FIRST_INCOMPLETE_CODE = STATUS_CODE[INCOMPLETE_STATUSES[0]]
 
-# SPEC 2.4
+# docs/formats.md#attempts-table
 AdoptionStatus = Literal["selected", "selected_provisional", "excluded"]
 ADOPTED = ("selected", "selected_provisional")
 ScoreStatus = Literal["valid", "judge_failed", "not_finished", "missing"]
@@ -45,39 +45,48 @@ TRACK_SCORE_TYPE = {
     "conjecture": "original_task_score",
 }
 
-# SPEC 2: how the benchmark folder was found (provenance.benchmark)
+# docs/formats.md: how the benchmark folder was found (provenance.benchmark)
 BenchmarkSource = Literal["bundled synthetic sample", "given"]
 
-# SPEC 4: a model's and a document's status, worst last.
+# docs/rules.md#aggregation: a model's and a document's status, worst last.
 RunStatus = Literal["complete", "provisional", "incomplete"]
 STATUS_ORDER = {s: i for i, s in enumerate(get_args(RunStatus))}
-# SPEC 6: the exit codes of every command, and the one of a written document by its status
+# docs/commands.md: the exit codes of every command, and the one of a written document by its status
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
+# a write to a closed pipe (`| head`): 128 + SIGPIPE, as a program that signal stopped (docs/commands.md)
+EXIT_CLOSED_PIPE = 141
 EXIT_FOR_STATUS = {"complete": EXIT_OK, "provisional": EXIT_OK, "incomplete": EXIT_INCOMPLETE}
 
-# SPEC 4 and 10: a CSV score and the one scored from its records agree within this
+# the most attempts a cohort plans for one task of one model (docs/formats.md#cohort): far above
+# any real benchmark's, low enough that init's table of every planned attempt stays small
+MAX_PLANNED_ATTEMPTS = 1_000
+
+# R2: the range of each track's values (lowest, highest; None: no upper bound); theorem and conjecture
+# take exactly 0 or 1 within theirs. A pass^k threshold lies in its track's range too.
+SCORE_RANGES: dict[str, tuple[float, float | None]] = {
+    "theorem": (0.0, 1.0),
+    "solver": (0.0, 1.0),
+    "construction": (0.0, None),
+    "conjecture": (0.0, 1.0),
+}
+
+
+def range_text(track: str) -> str:
+    """A track's value range as the messages say it: ``[0, 1]`` or ``>= 0``."""
+    low, high = SCORE_RANGES[track]
+    return f">= {low:g}" if high is None else f"[{low:g}, {high:g}]"
+
+
+# docs/rules.md#aggregation and docs/commands.md: a CSV score and the one scored from its records agree within this
 CROSS_CHECK_TOLERANCE = 1e-9
 
-NA = "NA"  # a missing value in text a script parses (SPEC 6 command line)
-
-# the attempts table's columns (SPEC 2.4)
-REQUIRED_COLUMNS = (
-    "model",
-    "track",
-    "item",
-    "attempt",
-    "score",
-    "adoption_status",
-    "score_status",
-    "score_type",
-    "solver_protocol",
-)
-OPTIONAL_COLUMNS = ("note", "reference_id")
-
-NOT_RANKED_REASON: Final = "more than 5,000 models"  # SPEC 12.1: ``ranks.reason`` when ranks are not computed
+NA = "NA"  # a missing value in text a script parses (docs/commands.md command line)
 
 
-# SPEC 12.1: a rank interval as text
+NOT_RANKED_REASON: Final = "more than 5,000 models"  # docs/rules.md#ranks: ``ranks.reason`` when ranks are not computed
+
+
+# docs/rules.md#ranks: a rank interval as text
 def rank_text(best: int, worst: int, dash: str = "–") -> str:
     """A rank as the Overview and ``table`` show it: ``best`` or ``best–worst`` (``dash``: the format's own)."""
     return str(best) if best == worst else f"{best}{dash}{worst}"

@@ -23,10 +23,11 @@ if "TEXTUAL_ANIMATIONS" not in os.environ:
 
 @pytest.fixture(autouse=True)
 def isolated_config(tmp_path_factory, monkeypatch) -> Path:
-    """Every test reads and writes the dashboard's settings (tui.settings) in a folder of its own,
-    never the developer's ~/.config/tcsexam (a remembered theme would change the snapshots)."""
+    """Every test reads and writes the dashboard's settings (tui.settings) and its cache of scored runs
+    (tui.cache) in folders of its own, never the developer's ~/.config/tcsexam or ~/.cache/tcsexam (a remembered theme would change the snapshots)."""
     home = tmp_path_factory.mktemp("xdg-config")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))  # the cache of scored runs
     monkeypatch.delenv("TCSEXAM_BENCHMARK", raising=False)  # the benchmark is what each test names
     return home
 
@@ -97,7 +98,8 @@ def pytest_collection_modifyitems(items) -> None:
 
 
 def pytest_xdist_auto_num_workers(config) -> int:
-    """``-n auto``: two workers per core. The dashboard's tests spend about half their time waiting on
-    the app's timers and workers, not on a core (a whole run took 345 s of CPU in 310 s with one
-    worker per core on two cores, and 218 s with two per core)."""
-    return 2 * (os.cpu_count() or 1)
+    """``-n auto``: one worker per core. Two per core ran the suite faster (218 s against 310 s on two
+    cores), but then the dashboard's snapshot and loader tests, which wait on threads and processes of
+    their own, found the machine oversubscribed and three of them failed in one run: a suite must
+    answer the same however busy the machine is, so it does not load the machine past its cores."""
+    return os.cpu_count() or 1

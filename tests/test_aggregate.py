@@ -1,4 +1,4 @@
-"""SPEC sections 1 and 4: index, averaging order, rejection / incomplete / provisional rules."""
+"""docs/rules.md#the-index and docs/rules.md#aggregation: index, averaging order, rejection / incomplete / provisional rules."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def problems(ws, rows):
 
 
 def test_worked_example_55_5():
-    # SPEC 1: P=0.4, S=0.25, C=1.2, O=0 -> 30*0.4 + 30*0.25 + 30*1.2 + 10*0 = 12 + 7.5 + 36 + 0 = 55.5
+    # docs/rules.md#the-index: P=0.4, S=0.25, C=1.2, O=0 -> 30*0.4 + 30*0.25 + 30*1.2 + 10*0 = 12 + 7.5 + 36 + 0 = 55.5
     assert index_from_track_means({"theorem": 0.4, "solver": 0.25, "construction": 1.2, "conjecture": 0}) == 55.5
 
 
@@ -142,7 +142,7 @@ def test_rows_outside_cohort_or_suite_are_counted_not_aggregated(ws):
     assert doc["models"]["m"]["index"] == pytest.approx(50.25)
 
 
-# --- rejections (SPEC 4) -----------------------------------------------------
+# --- rejections (docs/rules.md#aggregation) -----------------------------------------------------
 
 
 def test_duplicate_attempt_rejected_even_when_excluded(ws):
@@ -245,7 +245,7 @@ def test_attempts_per_item_naming_an_unknown_item_rejected(ws):
     assert p.field == "c3"
 
 
-# --- re-scoring from records (SPEC 4, last rule) -------------------------------
+# --- re-scoring from records (docs/rules.md#aggregation, last rule) -------------------------------
 
 
 def solver_records():
@@ -311,7 +311,7 @@ def test_attempts_table_problems_come_in_line_order_and_good_rows_stay():
     # rows are validated in one call; a failing table is re-checked row by row so that every
     # problem keeps its line, CSV-level and field-level problems interleaved by line
     from scoring.formats.attempts import parse_attempts
-    from scoring.vocab import REQUIRED_COLUMNS
+    from scoring.formats.inputs import REQUIRED_COLUMNS
 
     header = ",".join(REQUIRED_COLUMNS)
     good = "m,theorem,p1,a1,1,selected,valid,original_task_score,"
@@ -338,7 +338,7 @@ def test_attempts_table_problems_come_in_line_order_and_good_rows_stay():
 
 def test_an_interval_that_overflows_names_its_model_and_row_among_many(ws, cli):
     # the ci blocks of all models are one array computation; an overflow in one of them is still
-    # reported for that model, at the row of its largest score (SPEC 13), in cohort order, and the
+    # reported for that model, at the row of its largest score (docs/safety.md), in cohort order, and the
     # others' blocks do not hide it. With two conjecture tasks (df about 1): construction
     # [1e306, 0] gives an index of 1.5e307 but an index se of 1.5e307, and t(0.975, 1)·se = 1.9e308
     from tests.support.runs import MINI_SUITE, full_rows, row

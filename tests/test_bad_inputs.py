@@ -4,7 +4,7 @@ For each case: the exit code; the message fragment; a fragment naming where
 (line, record or field); the file named; no traceback; on rejection no output
 appears and an existing output is left byte-identical with no temporary file
 beside it; files listed as ``unchanged`` (inputs an output was aimed at) keep
-their bytes; nothing printed holds a raw control character (SPEC 13). Special
+their bytes; nothing printed holds a raw control character (docs/safety.md). Special
 files (FIFOs, links to devices) are made in the case's temporary folder.
 """
 
@@ -57,7 +57,7 @@ def lay_out(case: str, tmp: Path) -> tuple[dict, dict]:
     out.parent.mkdir()
     out.write_bytes(PREVIOUS)
     values = {"run": str(work / "run"), "bench": str(work / "bench"), "case": str(case_dir), "out": str(out)}
-    for rel in spec.get("make_fifo", []):  # SPEC 13: a FIFO where a file belongs, made here (no root needed)
+    for rel in spec.get("make_fifo", []):  # docs/safety.md: a FIFO where a file belongs, made here (no root needed)
         target = place(rel)
         if target.exists():
             target.unlink()
@@ -88,7 +88,7 @@ def lay_out(case: str, tmp: Path) -> tuple[dict, dict]:
 
 
 def no_raw_control(text: str) -> bool:
-    """SPEC 13: no ESC, BEL, C1 control or bidi override reaches the terminal raw."""
+    """docs/safety.md: no ESC, BEL, C1 control or bidi override reaches the terminal raw."""
     return not any(c in text for c in "\x1b\x07\x9b\u202e\u202d")
 
 

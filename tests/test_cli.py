@@ -1,4 +1,4 @@
-"""SPEC section 6: the command line, exit codes, messages, nothing written on rejection."""
+"""docs/commands.md: the command line, exit codes, messages, nothing written on rejection."""
 
 from __future__ import annotations
 
@@ -102,7 +102,7 @@ def test_unwritable_output_is_a_clean_error(ws, cli, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     code, _, err = cli(*ws.score_args()[:-2], "--output", str(blocker / "index.json"))
-    assert code == 1 and f"{blocker / 'index.json'}: cannot use as output: Not a directory" in err  # SPEC 13
+    assert code == 1 and f"{blocker / 'index.json'}: cannot use as output: Not a directory" in err  # docs/safety.md
 
 
 def test_no_traceback_in_a_real_process(tmp_path):

@@ -1,4 +1,4 @@
-"""The command line a researcher scripts against (SPEC 6; issue 14 item 5): validate's findings
+"""The command line a researcher scripts against (docs/commands.md; issue 14 item 5): validate's findings
 by kind on stdout, ``--output -``, help on every option with examples and exit codes, ASCII text
 with the dashboard's decimals, solver-score's reference defaults."""
 
@@ -189,7 +189,7 @@ def test_tau2_text_is_ascii_with_four_decimals(cli):
     assert code == 0 and out.isascii() and "avg_reward 0.5000" in out
 
 
-# --- solver-score's reference defaults (SPEC 6) ---------------------------------------------------
+# --- solver-score's reference defaults (docs/commands.md) ---------------------------------------------------
 
 
 def records_file(ws):

@@ -1,4 +1,4 @@
-"""SPEC 12.2: per-task differences and per-instance counts of solver tasks."""
+"""docs/rules.md#per-task-differences: per-task differences and per-instance counts of solver tasks."""
 
 from __future__ import annotations
 

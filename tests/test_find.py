@@ -113,7 +113,7 @@ def test_worst_instances_lists_the_models_instances_across_tasks_lowest_phi_firs
         ("sat", "1", "s2", 0.7, "ok"),
         ("tsp", "1", "t1", 0.9, "ok"),
     ]
-    assert rows[0].cells() == ["sat", "2", "s2", "0.0000", "—", "invalid"]
+    assert rows[0].cells() == ["sat", "2", "s2", "0.000", "—", "invalid"]
     assert rows[2].cells()[4] == "-0.800"
     few, total, _ = worst_instances(columns, "m", STATUSES, limit=2)
     assert [r.instance for r in few] == ["s2", "t2"] and total == 7

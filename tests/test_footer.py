@@ -3,9 +3,10 @@ and leaves out a key that does not fit rather than cutting it."""
 
 from __future__ import annotations
 
-from tests.support.dashboard import settle
+from tests.support.dashboard import settle, wait_until
 from tui.app import create_app
-from tui.widgets.footer import DashboardFooter
+from tui.screens.sort_picker import SortPicker
+from tui.widgets.footer import DashboardFooter, footer_items, short_label
 from tui.widgets.instances import InstancesPane
 
 
@@ -20,7 +21,7 @@ async def test_footer_follows_the_focused_tab():
         assert "Search names" not in shown(app)
         await pilot.press("3")
         await settle(pilot)
-        assert "Search names" in shown(app) and "Sort column" in shown(app)
+        assert "Search names" in shown(app) and "Sort by…" in shown(app)
         await pilot.press("1")
         await settle(pilot)
         assert "Search names" not in shown(app)
@@ -37,9 +38,12 @@ async def test_a_click_on_a_key_runs_it_and_a_disabled_key_does_nothing():
         shown(app)  # draws the spans
         spans = {item.description: (start, item) for start, _, item in footer._spans}
         before = pane._sort_value()
-        await pilot.click(DashboardFooter, offset=(spans["Sort column"][0] + 1, 0))
+        await pilot.click(DashboardFooter, offset=(spans["Sort by…"][0] + 1, 0))  # the sort picker
+        await wait_until(pilot, lambda: isinstance(app.screen, SortPicker), "the sort picker")
+        await pilot.press("down", "enter")  # the column after the current one: instance → status
+        await wait_until(pilot, lambda: not isinstance(app.screen, SortPicker), "the picker closed")
         await settle(pilot)
-        assert pane._sort_value() != before and pane._sort_value()[0] == "status"  # instance → status
+        assert pane._sort_value() != before and pane._sort_value()[0] == "status"
         next_match = spans["Next match"][1]
         assert not next_match.enabled  # no search yet
         bells = []
@@ -60,9 +64,9 @@ async def test_a_key_that_does_not_fit_is_left_out_whole():
         assert len(text) == 80
         assert text.rstrip().endswith("^p palette")
         left = [item for _, _, item in footer._spans][:-1]
-        assert 0 < len(left) < len([b for b in InstancesPane.BINDINGS if b.show])  # some left out at 80 columns
-        for item in left:
-            assert f" {item.display} {item.description} " in text
+        assert 0 < len(left) < len(footer_items(app.screen)[0])  # some left out at 80 columns
+        for item in left:  # some are left out: the others are shortened first
+            assert f" {item.display} {short_label(item.description)} " in text
         # what is left out is whole keys: the text before the palette is the kept keys and blanks
-        drawn = "".join(f" {item.display} {item.description} " for item in left)
+        drawn = "".join(f" {item.display} {short_label(item.description)} " for item in left)
         assert text.startswith(drawn) and not text[len(drawn) : text.index("▏")].strip()

@@ -1,4 +1,4 @@
-"""Ignored rows (SPEC 4, last rules): a row of a model outside the cohort or an item outside the suite is
+"""Ignored rows (docs/rules.md#aggregation, last rules): a row of a model outside the cohort or an item outside the suite is
 not aggregated, but never dropped without a word. A row whose name is close to a cohort model or a suite
 item (difflib ratio >= 0.8) is a likely typo: index.json names the close name (``did_you_mean``),
 ``validate`` and ``score`` print it as a warning, and ``validate`` never reads "no problems" with ignored

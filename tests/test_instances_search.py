@@ -87,8 +87,11 @@ async def test_search_steps_through_the_matches_with_n_and_N_and_counts_them():
         await pilot.pause()
         assert cols.name(table.current_row()) == "MAX0039"
         assert "match 13 of 13" in detail(app)
-        await pilot.press("S")  # reverse the sort: the cursor stays on MAX0039, now the first match
+        await pilot.press("S")  # reverse the sort: an explicit sort puts the cursor on row 1, MAX0040
         await settle(pilot)
+        assert table.cursor == 0 and cols.name(table.current_row()) == "MAX0040"
+        await pilot.press("n")  # the next match in the new order: MAX0039, now the first
+        await pilot.pause()
         assert cols.name(table.current_row()) == "MAX0039"
         assert "match 1 of 13" in detail(app)
         await pilot.press("n")
@@ -135,10 +138,9 @@ async def test_search_prefers_the_instance_of_that_very_name():
 
 
 def test_help_and_footer_name_the_search_keys():
-    from tui.screens.help import HELP
     from tui.widgets.instances import InstancesPane as Pane
 
-    assert "`n` / `N` next / previous match" in HELP
+    assert "`n` / `N` next / previous match" in Pane.HELP
     shown = {(b.key, b.description) for b in Pane.BINDINGS if b.show}
     assert {("n", "Next match"), ("N", "Prev match"), ("slash", "Search names")} <= shown
 

@@ -1,4 +1,4 @@
-"""SPEC section 7 (index.json and provenance) and atomic writes."""
+"""docs/formats.md#indexjson (index.json and provenance) and atomic writes."""
 
 from __future__ import annotations
 
@@ -185,7 +185,7 @@ def test_compact_and_pretty_solver_output_hold_the_same_document():
 
 def test_records_read_tells_no_file_from_a_folder_or_a_file_it_cannot_read(tmp_path, monkeypatch):
     # re-scoring skips an attempt without a records file; a folder there or an unreadable file is a
-    # problem (SPEC 13), read through the one records reader
+    # problem (docs/safety.md), read through the one records reader
     import os
 
     from scoring.errors import InputError

@@ -1,8 +1,10 @@
-"""SPEC section 5: pass^k = C(c, k) / C(n, k), exact; track mean over tasks with n >= k."""
+"""pass^k = C(c, k) / C(n, k) (docs/rules.md#passk); track mean over tasks with n >= k."""
 
 from __future__ import annotations
 
 import itertools
+import math
+import random
 from fractions import Fraction
 from math import comb
 
@@ -10,13 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.stats.passk import mean_pass_hat_k, pass_hat_k
+from scoring.stats.passk import mean_pass_hat_k, task_pass_hat_k
 from tests.support.runs import full_rows, row
 
 
 def test_estimator_values():
     # n = 4, c = 3: pass^1 = 3/4, pass^2 = C(3,2)/C(4,2) = 3/6, pass^3 = 1/4, pass^4 = 0
-    assert [pass_hat_k(4, 3, k) for k in (1, 2, 3, 4)] == [Fraction(3, 4), Fraction(1, 2), Fraction(1, 4), 0]
+    assert task_pass_hat_k(4, 3) == {1: 0.75, 2: 0.5, 3: 0.25, 4: 0.0}
 
 
 def test_mean_only_over_tasks_with_enough_attempts():
@@ -35,7 +37,7 @@ task_counts = st.lists(st.integers(0, 6).flatmap(lambda n: st.tuples(st.just(n),
 @settings(max_examples=300, deadline=None)
 @given(task_counts)
 def test_track_mean_is_the_exact_mean_rounded_once(counts):
-    # SPEC 5: the mean over the tasks with n >= k of C(c,k)/C(n,k), computed exactly, one rounding
+    # docs/rules.md#passk: the mean over the tasks with n >= k of C(c,k)/C(n,k), computed exactly, one rounding
     got = mean_pass_hat_k(counts)
     for k in range(1, 7):
         terms = [Fraction(comb(c, k), comb(n, k)) for n, c in counts if n >= k]
@@ -49,10 +51,10 @@ def test_track_mean_is_the_exact_mean_rounded_once(counts):
 @given(st.integers(min_value=1, max_value=40).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n))))
 def test_in_unit_interval_and_non_increasing(nc):
     n, c = nc
-    values = [pass_hat_k(n, c, k) for k in range(1, n + 1)]
+    values = list(task_pass_hat_k(n, c).values())
     assert all(0 <= v <= 1 for v in values)
     assert all(a >= b for a, b in itertools.pairwise(values))
-    assert values[0] == Fraction(c, n)
+    assert values[0] == c / n
 
 
 @settings(max_examples=100, deadline=None)
@@ -64,7 +66,7 @@ def test_equals_the_without_replacement_probability(nc):
         prob = Fraction(1)
         for i in range(k):
             prob *= Fraction(max(c - i, 0), n - i)
-        assert pass_hat_k(n, c, k) == prob
+        assert task_pass_hat_k(n, c)[k] == float(prob)
 
 
 def test_run_pass_hat_k_uses_threshold_and_valid_adopted_attempts(ws):
@@ -98,3 +100,41 @@ def test_threshold_override_from_the_command_line(ws, cli):
     assert doc["models"]["m"]["pass_hat_k"]["solver"] == {"threshold": 0.35, "tasks": 2, "by_k": {"1": 0.5}}
     code, _, err = cli(*ws.score_args("--threshold", "solvr=0.35"))
     assert code == 2 and "TRACK=VALUE" in err
+
+
+def ulps_off(got: float, exact: Fraction) -> Fraction:
+    """How many ulps of the exact value's nearest double ``got`` is away from the exact value."""
+    return abs(Fraction(got) - exact) / Fraction(math.ulp(float(exact)))
+
+
+def test_every_k_of_small_tasks_is_the_exact_value_rounded():
+    # the values as the exact integers give them (C(c,k)/C(n,k) rounded once), for every n <= 40
+    for n in range(1, 41):
+        for c in range(n + 1):
+            got = task_pass_hat_k(n, c)
+            assert got == {k: float(Fraction(comb(c, k), comb(n, k))) for k in range(1, n + 1)}
+
+
+def test_many_trials_are_within_one_ulp_of_the_exact_value():
+    # docs/decisions.md: a running product of 128-bit precision is within 1 ulp of C(c,k)/C(n,k)
+    rng = random.Random(29)
+    cases = [(10_000, 7_000), (10_000, 9_999), (10_000, 1), (4_096, 2_048), (3_001, 3_000)]
+    cases += [(n, rng.randint(0, n)) for n in (rng.randint(50, 3_000) for _ in range(30))]
+    for n, c in cases:
+        got = task_pass_hat_k(n, c)
+        assert len(got) == n
+        for k in {1, 2, n, *rng.sample(range(1, n + 1), 12)}:
+            exact = Fraction(comb(c, k), comb(n, k))
+            assert ulps_off(got[k], exact) <= 1, (n, c, k)
+            if exact == 0:
+                assert got[k] == 0.0
+
+
+def test_track_means_of_large_tasks_are_within_one_ulp():
+    rng = random.Random(31)
+    for _ in range(20):
+        counts = [(n, rng.randint(0, n)) for n in (rng.randint(1, 400) for _ in range(rng.randint(1, 12)))]
+        got = mean_pass_hat_k(counts)
+        for k in rng.sample(range(1, max(n for n, _ in counts) + 1), 8):
+            terms = [Fraction(comb(c, k), comb(n, k)) for n, c in counts if n >= k]
+            assert ulps_off(got[k], sum(terms) / len(terms)) <= 1, (counts, k)

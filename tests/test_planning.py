@@ -1,4 +1,4 @@
-"""SPEC 12.3 (the planner, the MDE) and 12.4 (the variance shares), on hand-worked examples.
+"""docs/rules.md#planning-attempts (the planner, the MDE) and 12.4 (the variance shares), on hand-worked examples.
 
 Quantiles come from scipy.stats.t.ppf as the oracle; the variances are worked out in the comments.
 """
@@ -185,7 +185,7 @@ def test_shares_left_out_when_var_is_zero_or_a_track_has_no_se():
 def test_shares_of_a_ci_block():
     from scoring.stats.uncertainty import ci_block
 
-    # the SPEC 9 example of tests/test_uncertainty.py: w²·se² = 56.25, 9, 75, 25 over var 165.25
+    # docs/rules.md#intervals example of tests/test_uncertainty.py: w²·se² = 56.25, 9, 75, 25 over var 165.25
     values = {"theorem": [1, 0, 1, 1], "solver": [0.2, 0.4], "construction": [1.0, 1.5, 0.5], "conjecture": [0, 1]}
     s = shares_of_ci(ci_block(values, 66.5, WEIGHTS), WEIGHTS)
     assert s == pytest.approx(

@@ -1,6 +1,6 @@
-"""SPEC section 10: ``tcsexam init`` and ``tcsexam fill``.
+"""docs/commands.md: ``tcsexam init`` and ``tcsexam fill``.
 
-Expected scores are written out from SPEC 3 by hand (reference [10, 12, 14]: mu 12, scale 2;
+Expected scores are written out from docs/rules.md#solver-score by hand (reference [10, 12, 14]: mu 12, scale 2;
 [100, null, 100, 100]: mu 100, s 0, scale = 0.02*100 = 2), and expected files byte for byte.
 """
 
@@ -308,7 +308,7 @@ def test_not_ready_rows_are_listed_left_alone_and_exit_3(ws, cli):
 
 
 def test_a_not_ready_reason_names_every_incomplete_observation_and_every_instance_without_a_record(ws, cli):
-    # SPEC 10: one attempt both incomplete (a: missing) and lacking a scored instance (b): both said
+    # docs/commands.md: one attempt both incomplete (a: missing) and lacking a scored instance (b): both said
     ws.write_rows(blank_solver(full_rows()))
     ws.write_records("m", "s1", "1", [{"instance": "a", "status": "missing"}])
     code, out, err = fill(cli, ws)
@@ -386,7 +386,7 @@ def test_a_name_that_could_leave_its_folder_is_rejected_and_nothing_written(ws, 
     before = tree(ws.run)
     code, _, err = fill(cli, ws)
     assert code == 1 and tree(ws.run) == before and not (ws.root / "escape.json").exists()
-    assert "line 4: field 'attempt': attempt name holds '/'" in err  # SPEC 13, where the table is read
+    assert "line 4: field 'attempt': attempt name holds '/'" in err  # docs/safety.md, where the table is read
 
 
 def test_fill_shows_control_characters_of_names_escaped(ws, cli):
@@ -399,7 +399,7 @@ def test_fill_shows_control_characters_of_names_escaped(ws, cli):
 
 
 def test_attempts_csv_is_replaced_only_after_every_solver_score_output(ws, cli, monkeypatch):
-    from scoring.commands import prepare
+    from scoring.prepare import fill as prepare
     from scoring.safety.outputs import WriteFailed
 
     ws.write_rows(blank_solver(full_rows()))
@@ -426,7 +426,7 @@ def test_attempts_csv_is_replaced_only_after_every_solver_score_output(ws, cli, 
 
 @pytest.mark.parametrize("kind", ["link to the cohort", "folder", "hard link to the cohort"])
 def test_init_never_writes_over_an_input_or_a_folder(ws, cli, kind):
-    # SPEC 13: an output is never one of the command's inputs (after links), never a folder
+    # docs/safety.md: an output is never one of the command's inputs (after links), never a folder
     ws.write_cohort()
     cohort = ws.run / "cohort.json"
     before = cohort.read_bytes()
@@ -469,7 +469,7 @@ ORDERS = {
 
 @pytest.mark.parametrize("order", ORDERS.values(), ids=ORDERS.keys())
 def test_fill_edits_the_right_cells_whatever_the_column_order(ws, cli, order):
-    # SPEC 2.4 fixes the column names, not their order: each cell is edited where it sits in the line
+    # docs/formats.md#attempts-table fixes the column names, not their order: each cell is edited where it sits in the line
     columns = [COLUMNS[i] for i in order]
     ws.write_rows(blank_solver(full_rows()), columns=columns)
     ws.write_records("m", "s1", "1", S1_HALF)
@@ -519,7 +519,7 @@ def test_fill_refuses_a_hard_linked_table_before_writing_anything(ws, cli, tmp_p
 
 @pytest.mark.parametrize("link", ["solver-scores", "solver-scores/m"])
 def test_fill_never_writes_its_outputs_over_its_own_records(ws, cli, link):
-    # SPEC 13: solver-scores/ (or a folder in it) resolving into records/ is refused, nothing touched
+    # docs/safety.md: solver-scores/ (or a folder in it) resolving into records/ is refused, nothing touched
     ws.write_rows(blank_solver(full_rows()))
     ws.write_records("m", "s1", "1", S1_HALF)
     place = ws.run / link
@@ -561,7 +561,7 @@ def test_an_edit_made_while_fill_writes_its_outputs_is_kept_and_fill_refuses(ws,
 
 
 def test_a_row_appended_while_fill_scores_is_a_clear_refusal_not_an_internal_error(ws, cli, monkeypatch):
-    from scoring.commands import prepare
+    from scoring.prepare import fill as prepare
 
     path = ws.write_rows(blank_solver(full_rows()))
     ws.write_records("m", "s1", "1", S1_HALF)
@@ -608,7 +608,7 @@ def test_edited_text_changes_exactly_the_edited_cells_in_any_layout(
     table_rows = [SimpleNamespace(model="m", item=f"s{k}", attempt="1", line=k + 2) for k in range(3)]
     edits = {k + 2: {"score": "0.5", "score_status": "valid", "reference_id": "ref-x"} for k in edited}
     got = list(csv.reader(io.StringIO(edited_text(text, columns, table_rows, edits), newline="")))
-    header = columns + (["reference_id"] if drop_reference else [])
+    header = columns + (["reference_id"] if drop_reference and edited else [])  # appended only when filled
     for k in edited:
         rows[k].update(score="0.5", score_status="valid", reference_id="ref-x")
     assert got == [header, *([r[c] for c in header] for r in rows)]

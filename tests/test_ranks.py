@@ -1,4 +1,4 @@
-"""SPEC 12.1: paired p-values, Holm's correction, rank intervals, the top group."""
+"""docs/rules.md#ranks: paired p-values, Holm's correction, rank intervals, the top group."""
 
 from __future__ import annotations
 
@@ -157,7 +157,7 @@ def test_demo_run_ranks_agree_with_compare(cli, tmp_path):
     r = ranks_of_document(doc, WEIGHTS)
     assert list(r.models) == ["atlas-70b", "borealis-8x22b"]  # cirrus-mini has no index
     (pair,) = r.pairs
-    # the same SPEC 9 difference as `compare` computes from the document by its own code
+    # the same docs/rules.md#intervals difference as `compare` computes from the document by its own code
     index = compare_models(doc, "atlas-70b", "borealis-8x22b")["index"]
     assert pair.difference == pytest.approx(index["value"], rel=1e-12)
     assert pair.difference == pytest.approx(
@@ -174,7 +174,7 @@ def test_demo_run_ranks_agree_with_compare(cli, tmp_path):
 @given(st.lists(st.floats(0.0, 1.0), min_size=1, max_size=12), st.sampled_from([0.01, 0.05, 0.1]))
 def test_holm_decisions_match_the_step_down_procedure(p_values, alpha):
     # Holm (1979) as a procedure: walk the sorted p-values, reject while p_(j) <= alpha/(K − j + 1)
-    # (strict < in SPEC 12.1), stop at the first that is not; the adjusted values must give the same decisions.
+    # (strict < in docs/rules.md#ranks), stop at the first that is not; the adjusted values must give the same decisions.
     k = len(p_values)
     order = sorted(range(k), key=lambda i: p_values[i])
     rejected = set()
@@ -223,7 +223,7 @@ def test_the_pair_p_value_is_the_two_sided_tail_of_scipy_stats_t(df):
         assert pair_p_value(difference, se, df) == float(2.0 * stats.t.sf(abs(difference) / se, df))
 
 
-# --- thousands of models: the pairs listed up to 100, no ranks above 5,000 (SPEC 12.1) -----------
+# --- thousands of models: the pairs listed up to 100, no ranks above 5,000 (docs/rules.md#ranks) -----------
 
 
 def cohort(n: int, tasks_per_track: int, seed: int) -> tuple[dict, dict]:
@@ -279,11 +279,11 @@ def test_exactly_the_limit_is_still_ranked(monkeypatch):
     assert rank_models(indexes, models, WEIGHTS).models is None
 
 
-# --- the array computation against SPEC 12.1 written out pair by pair ------------------------------
+# --- the array computation against docs/rules.md#ranks written out pair by pair ------------------------------
 
 
 def reference_pair(a: dict, b: dict) -> tuple[float | None, float | None, float | None]:
-    """SPEC 9 paired difference of one pair, from the text: per track the differences over the tasks
+    """docs/rules.md#intervals paired difference of one pair, from the text: per track the differences over the tasks
     both scored, their mean and se = sd/sqrt(m) (sd with m − 1); d = Σ w·mean, var = Σ w²·se²,
     df = var² / Σ (w²·se²)²/(m − 1). None where the text gives no value."""
     means, terms = {}, {}

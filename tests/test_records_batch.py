@@ -1,4 +1,4 @@
-"""SPEC 2.3, 3 and 7: records files of one task checked and scored together, and the
+"""docs/formats.md#instance-records, docs/rules.md#solver-score and docs/formats.md#indexjson: records files of one task checked and scored together, and the
 solver-score output on records in shuffled order, against values worked out by hand."""
 
 from __future__ import annotations
@@ -141,7 +141,7 @@ def test_solver_score_output_on_shuffled_records_is_worked_out_by_hand(tmp_path)
         "n_scored": 3,
         "unscored_instances": ["zz"],
     }
-    # the file is written in the key order of SPEC 7, indented (3 instances), with a final newline
+    # the file is written in the key order of docs/formats.md#indexjson, indented (3 instances), with a final newline
     text = out.read_text()
     assert text.endswith("}\n") and text.startswith('{\n  "task": "t",\n  "suite": "lite",')
 

@@ -1,4 +1,4 @@
-"""SPEC 2.2: the reference file, R4 and R5."""
+"""docs/formats.md#reference: the reference file, R4 and R5."""
 
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ def test_resolve_by_suite_name_and_id(tmp_path):
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps(MINI_REFERENCE))
     assert resolve_reference("lite", tmp_path, "ref-test").reference_id == "ref-test"
-    # SPEC 6: without an id, the benchmark folder's only reference id
+    # docs/commands.md: without an id, the benchmark folder's only reference id
     assert resolve_reference("lite", tmp_path, None).reference_id == "ref-test"
     other = tmp_path / "references" / "other" / "lite.json"
     other.parent.mkdir(parents=True)

@@ -1,6 +1,6 @@
-"""SPEC section 11: ``tcsexam table``, ``diff`` and ``verify``.
+"""docs/commands.md: ``tcsexam table``, ``diff`` and ``verify``.
 
-Index values are written out by hand from SPEC 1 (index = 30P + 30S + 30C + 10O); the default
+Index values are written out by hand from docs/rules.md#the-index (index = 30P + 30S + 30C + 10O); the default
 rows of tests.conftest.full_rows give P = (1+0)/2, S = (0.25+0.5)/2, C = (1.2+0.4)/2, O = 0:
 15 + 11.25 + 24 + 0 = 50.25.
 """
@@ -36,7 +36,7 @@ def doc_for(ws, scores: dict[str, dict | None], suite="lite", protocol="offline"
 
 def with_backslash(doc: dict) -> dict:
     """``doc`` with 'BS' in names turned into a backslash: a run cannot name a model with one
-    (SPEC 13), but an index.json handed to ``table`` can hold anything."""
+    (docs/safety.md), but an index.json handed to ``table`` can hold anything."""
     return json.loads(json.dumps(doc).replace("BS", "\\\\"))
 
 
@@ -89,9 +89,9 @@ def test_rows_by_index_highest_first_null_last(ws, cli, tmp_path):
     body = [line for line in out.splitlines() if line.startswith("|") and not line.startswith(("| rank", "|--"))]
     order = [line.split("|")[2].strip() for line in body]
     assert order == ["high", "mid", "low", "zero", "none"]
-    # one conjecture task: no pair has an se, none is separated (SPEC 12.1), so every index ranks 1–4
+    # one conjecture task: no pair has an se, none is separated (docs/rules.md#ranks), so every index ranks 1–4
     assert [line.split("|")[1].strip() for line in body] == ["1–4", "1–4", "1–4", "1–4", ""]
-    # the mini suite has one conjecture task: no interval for the index (SPEC 9: none when m < 2)
+    # the mini suite has one conjecture task: no interval for the index (docs/rules.md#intervals: none when m < 2)
     assert "| high | complete | 61.50 | " in out and "| mid | complete | 50.25 | " in out
     assert "| low | complete | 46.50 | " in out
     none_row = next(line for line in out.splitlines() if "| none |" in line)
@@ -133,19 +133,20 @@ def test_rank_column_reads_the_ranks_block(ws, cli, tmp_path):
     out = cli("table", path)[1]
     assert "| 1–2 | a |" in out and "| 1 | b |" in out and "|  | c |" in out and "no ranks block" not in out
     latex = cli("table", path, "--format", "latex")[1]
-    assert "1-2 & a &" in latex
+    assert "1--2 & a &" in latex  # an en dash in LaTeX
     rows = list(csv.DictReader(io.StringIO(cli("table", path, "--format", "csv")[1])))
     assert [(r["model"], r["rank_best"], r["rank_worst"]) for r in rows] == [
         ("a", "1", "2"),
         ("b", "1", "1"),
         ("c", "", ""),
     ]
-    del doc["ranks"]
-    assert "rank: not in the index.json (no ranks block)." in cli("table", save(tmp_path, "s.json", doc))[1]
+    del doc["ranks"]  # the index's schema requires it: such a document is rejected, the field named
+    code, _, err = cli("table", save(tmp_path, "s.json", doc))
+    assert code == 1 and "s.json: field 'ranks': required field is missing" in err
 
 
 def test_ranks_not_computed_show_no_rank_and_say_why(ws, cli, tmp_path):
-    # SPEC 12.1: above 5,000 models the ranks block has models null and a reason; the pairs unlisted
+    # docs/rules.md#ranks: above 5,000 models the ranks block has models null and a reason; the pairs unlisted
     doc = doc_for(ws, {"a": {"s1": 1}, "b": {}})
     doc["ranks"] = {
         "method": "paired-t-holm",
@@ -342,8 +343,20 @@ def test_diff_figures(ws, cli, tmp_path):
 def test_diff_flags_a_change_beyond_the_new_half_width(ws, cli, tmp_path):
     old = doc_for(ws, {"a": {}, "b": {}})
     new = doc_for(ws, {"a": {"s1": 0.75}, "b": {"s1": 0.75}})
-    new["models"]["a"]["ci"]["index"] = {"value": 57.75, "lo": 52.75, "hi": 62.75}  # half-width 5 < 7.5
-    new["models"]["b"]["ci"]["index"] = {"value": 57.75, "lo": 47.75, "hi": 67.75}  # half-width 10 > 7.5
+    new["models"]["a"]["ci"]["index"] = {
+        "value": 57.75,
+        "se": 2.5,
+        "lo": 52.75,
+        "hi": 62.75,
+        "df": 3,
+    }  # half-width 5 < 7.5
+    new["models"]["b"]["ci"]["index"] = {
+        "value": 57.75,
+        "se": 5,
+        "lo": 47.75,
+        "hi": 67.75,
+        "df": 3,
+    }  # half-width 10 > 7.5
     out_json = tmp_path / "d.json"
     code, out, _ = cli("diff", save(tmp_path, "o.json", old), save(tmp_path, "n.json", new), "--output", str(out_json))
     d = json.loads(out_json.read_text())["models"]
@@ -356,7 +369,7 @@ def test_diff_flags_a_change_beyond_the_new_half_width(ws, cli, tmp_path):
 
 def test_table_shows_the_index_half_width(ws, cli, tmp_path):
     doc = doc_for(ws, {"m": {}})
-    doc["models"]["m"]["ci"]["index"] = {"value": 50.25, "lo": 47.25, "hi": 53.25}
+    doc["models"]["m"]["ci"]["index"] = {"value": 50.25, "se": 1.5, "lo": 47.25, "hi": 53.25, "df": 3}
     out = cli("table", save(tmp_path, "x.json", doc))[1]
     assert "| m | complete | 50.25 ± 3.00 |" in out
 
@@ -445,10 +458,11 @@ def test_control_characters_in_a_name_are_shown_escaped(ws, cli, tmp_path):
     name = "evil\x1b[31m"
     a = save(tmp_path, "a.json", doc_for(ws, {name: {}}))
     b = save(tmp_path, "b.json", doc_for(ws, {name: {"s1": 1}}))
-    for fmt in ("markdown", "latex"):
+    shown = {"markdown": "evil\\\\x1b\\[31m", "latex": "evil\\textbackslash{}x1b[31m", "html": "evil\\x1b[31m"}
+    for fmt, text in shown.items():
         out = cli("table", a, "--format", fmt)[1]
-        assert "\x1b" not in out and ("evil\\x1b[31m" in out or "evil\\textbackslash{}x1b[31m" in out)
+        assert "\x1b" not in out and text in out
     out = cli("diff", a, b)[1]
     assert "\x1b" not in out and "evil\\x1b[31m: index 50.25 -> 61.50" in out
     rows = list(csv.DictReader(io.StringIO(cli("table", a, "--format", "csv")[1])))
-    assert rows[0]["model"] == name  # data formats keep the name as it is
+    assert rows[0]["model"] == "evil\\x1b[31m"  # a table is text to read: escaped as on a terminal, in CSV too

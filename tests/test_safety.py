@@ -1,4 +1,4 @@
-"""SPEC 13 primitives (scoring/safety/), tested by class: names, special files, records paths,
+"""docs/safety.md primitives (scoring/safety/), tested by class: names, special files, records paths,
 outputs, atomic writes under faults, terminal escaping, overflow, duplicate keys, floors."""
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import posixpath
 import socket
 import stat
 import threading
-import unicodedata
 
 import orjson
 import pytest
@@ -29,6 +28,7 @@ from scoring.safety.names import NAME_KINDS, check_name
 from scoring.safety.numbers import NumberTooLarge, check_relative_floor, finite_fsum, finite_mean, require_finite
 from scoring.safety.outputs import WriteFailed, check_output, write_atomic
 from scoring.safety.terminal import escape_for_terminal
+from tests.support.invisible import is_invisible
 
 # ---------------------------------------------------------------- names
 
@@ -518,8 +518,8 @@ def test_the_attacks_of_the_issue_are_inert():
 @given(st.text())
 def test_escaped_text_holds_no_character_a_terminal_acts_on_and_safe_text_is_unchanged(text):
     out = escape_for_terminal(text)
-    assert not any(unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") or c in BIDI for c in out)
-    if not any(unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") or c in BIDI for c in text):
+    assert not any(is_invisible(c) for c in out)  # the bidi controls are format characters (Cf)
+    if not any(is_invisible(c) for c in text):
         assert out == text
     out.encode("utf-8")  # printable on a UTF-8 terminal, whatever came in
 

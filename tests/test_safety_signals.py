@@ -1,4 +1,4 @@
-"""SPEC 13: SIGINT, SIGTERM and SIGHUP during a large write leave no temporary file and the old
+"""docs/safety.md: SIGINT, SIGTERM and SIGHUP during a large write leave no temporary file and the old
 file byte-identical. A child process writes through ``scoring.safety.outputs.write_atomic`` and is
 signalled once its temporary file holds data; an ignored signal (``nohup``) stays ignored."""
 

@@ -1,6 +1,6 @@
-"""SPEC 13 through the real commands: signals during `tcsexam score`'s write, no surviving
+"""docs/safety.md through the real commands: signals during `tcsexam score`'s write, no surviving
 process, terminal text on any stdout encoding, `table` and `diff` escaping names, the
-dashboard's exit code after a crash, and the scale-free intervals (SPEC 9 under SPEC 13)."""
+dashboard's exit code after a crash, and the scale-free intervals (docs/rules.md#intervals under docs/safety.md)."""
 
 from __future__ import annotations
 
@@ -148,11 +148,17 @@ def test_table_and_diff_show_a_hostile_model_name_escaped(ws, cli, tmp_path):
     ws.write_rows(full_rows(name, {"t1": 0}))
     shutil.copy(ws.out, old)
     assert cli(*ws.score_args())[0] == 0
-    for argv in (["table", str(ws.out)], ["diff", str(old), str(ws.out)]):
+    escaped = "\\x1b]52;c;cHduZWQ=\\x07"
+    markdown = escaped.replace("\\", "\\\\").replace("]", "\\]")  # markdown's own backslashes on top
+    for argv, text in (
+        (["table", str(ws.out)], markdown),
+        (["table", str(ws.out), "--format", "html"], escaped),
+        (["diff", str(old), str(ws.out)], escaped),
+    ):
         code, out, err = cli(*argv)
         assert code == 0, err
         shown = out + err
-        assert "\\x1b]52;c;cHduZWQ=\\x07" in shown, shown
+        assert text in shown, shown
         assert not any(c in shown for c in "\x1b\x07\u202e"), shown
 
 
@@ -198,7 +204,7 @@ def test_the_dashboard_exits_0_when_it_quits(monkeypatch):
     assert main(["tui"]) == 0
 
 
-# --- the intervals' squares, scale-free (SPEC 9, 13) ---------------------------------------------
+# --- the intervals' squares, scale-free (docs/rules.md#intervals and docs/safety.md) ---------------------------------------------
 
 
 def plain_track(values: list[float]) -> tuple[float, float]:
@@ -244,7 +250,7 @@ def test_an_interval_end_beyond_the_largest_double_names_the_value():
 
 
 def test_a_records_file_is_read_only_through_records_root(ws, cli, monkeypatch):
-    # SPEC 13: the cross-check reads every records file through RecordsRoot.read_path
+    # docs/safety.md: the cross-check reads every records file through RecordsRoot.read_path
     import scoring.safety.files
 
     ws.write_rows(full_rows())
@@ -259,7 +265,7 @@ def test_a_records_file_is_read_only_through_records_root(ws, cli, monkeypatch):
 
 
 def test_csv_text_of_a_nested_model_reads_nested_records(ws, cli):
-    # a model 'org/m' has its records in records/org/m/<item>/<attempt>.json (SPEC 13)
+    # a model 'org/m' has its records in records/org/m/<item>/<attempt>.json (docs/safety.md)
     ws.write_cohort(models={"org/m": {"attempts_per_task": 1}})
     (ws.run / "attempts.csv").write_text(csv_text(full_rows("org/m", {"s1": 0.3})))
     ws.write_records(
@@ -270,7 +276,7 @@ def test_csv_text_of_a_nested_model_reads_nested_records(ws, cli):
 
 
 def test_every_output_option_of_every_command_rejects_an_empty_value():
-    # SPEC 13: `--output ''` is a usage error (exit 2) in every command that has an output
+    # docs/safety.md: `--output ''` is a usage error (exit 2) in every command that has an output
     import argparse
 
     from scoring.commands.options import output_argument

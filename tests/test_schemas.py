@@ -1,4 +1,4 @@
-"""SPEC 11 ``tcsexam schema``: every file the tool writes validates against its schema, and every
+"""docs/commands.md ``tcsexam schema``: every file the tool writes validates against its schema, and every
 input it accepts against its own. ``jsonschema`` (a test-only dependency) is the independent
 validator; the schemas come from the types (scoring/formats/schemas.py)."""
 

@@ -14,21 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.dashboard import settle
+from tests.support.dashboard import settle, wait_until
 from tui.app import create_app
+from tui.panes import PANES
 from tui.state import DashboardConfig
 
 SIZES = {"80x24": (80, 24), "120x40": (120, 40), "200x50": (200, 50)}
-TAB_KEYS = {
-    "overview": "1",
-    "coverage": "2",
-    "instances": "3",
-    "passk": "4",
-    "compare": "5",
-    "tau2": "6",
-    "diagnostics": "7",
-    "leaderboard": "8",
-}
+TAB_KEYS = {tab.id: tab.key for tab in PANES}
 ROOT = Path(__file__).resolve().parents[1]
 TAU2 = ROOT / "tests" / "data" / "tau2" / "derived" / "derived_C_edge_4x5.json"
 
@@ -143,3 +135,37 @@ def test_two_runs_leaderboard_snapshot(snap_compare, two_runs, size):
 def test_two_runs_switcher_snapshot(snap_compare, two_runs):
     app = create_app(DashboardConfig(run_dir="demo", more_runs=["online"]))
     assert snap_compare(app, terminal_size=SIZES["80x24"], run_before=press_and_settle("R"))
+
+
+def open_tau2_browser(depth: int):
+    """The tau2 tab, Enter on its first task (its simulations), and with depth 2 Enter on the first
+    simulation (its reward and messages)."""
+
+    from tui.screens.tau2_simulations import Tau2SimulationsScreen
+    from tui.screens.tau2_trajectory import Tau2TrajectoryScreen
+
+    async def run_before(pilot) -> None:
+        app = pilot.app
+        await press_and_settle("6")(pilot)
+        tasks = app.main.query_one("#tau2-tasks")
+        await wait_until(pilot, lambda: tasks.row_count > 0, "the tau2 file read and its tasks listed")
+        tasks.focus()
+        for screen in (Tau2SimulationsScreen, Tau2TrajectoryScreen)[:depth]:
+            await pilot.press("enter")
+            await wait_until(pilot, lambda screen=screen: isinstance(app.screen, screen), f"{screen.__name__} open")
+            await settle(pilot)
+        if depth == 2:
+            await wait_until(pilot, lambda: app.screen.trajectory is not None, "the simulation read")
+        await until_still(pilot)
+
+    return run_before
+
+
+@pytest.mark.skipif(not TAU2.is_file(), reason="tests/data/tau2 is missing")
+@pytest.mark.parametrize("size", ["80x24", "200x50"])
+@pytest.mark.parametrize("screen", ["simulations", "trajectory"])
+def test_tau2_browser_snapshot(snap_compare, monkeypatch, screen, size):
+    monkeypatch.chdir(ROOT)
+    app = create_app(DashboardConfig(tau2=os.path.relpath(TAU2, ROOT)))
+    depth = {"simulations": 1, "trajectory": 2}[screen]
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=open_tau2_browser(depth))

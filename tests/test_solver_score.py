@@ -1,4 +1,4 @@
-"""SPEC section 3: the solver relative score against the fixed reference."""
+"""docs/rules.md#solver-score: the solver relative score against the fixed reference."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def score(instances, records, **kw):
 
 
 def test_worked_example_half_and_quarter():
-    # SPEC 3: reference [10, 12, 14] -> mu 12, s 2, scale max(2, 0.24, 1e-9) = 2; A = 12 -> Phi(0) = 0.5;
+    # docs/rules.md#solver-score: reference [10, 12, 14] -> mu 12, s 2, scale max(2, 0.24, 1e-9) = 2; A = 12 -> Phi(0) = 0.5;
     # a timeout scores 0; relative_score = (0.5 + 0) / 2 = 0.25.
     result = score(
         {"e1": [10, 12, 14], "e2": [10, 12, 14]},

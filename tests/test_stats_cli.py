@@ -1,4 +1,4 @@
-"""SPEC 12 through the command line: index.json's ``ranks`` and ``ci.index.shares``, ``compare``'s
+"""docs/rules.md through the command line: index.json's ``ranks`` and ``ci.index.shares``, ``compare``'s
 ``tasks`` / ``instances`` / ``mde``, and ``tcsexam plan``, on hand-built runs with the arithmetic
 written out, and on the demo run against an independent route (numpy and scipy.stats)."""
 
@@ -53,7 +53,7 @@ def read(path: Path, kind: type) -> dict:
     return json.loads(data)
 
 
-# --- index.json: ranks (SPEC 12.1) and shares (SPEC 12.4) ----------------------------------------
+# --- index.json: ranks (docs/rules.md#ranks) and shares (docs/rules.md#variance-budget) ----------------------------------------
 
 # One attempt each. hi − lo is .5 or 1 on every task, the same within each track (se = 0: p = 0);
 # mid is hi on the first task of each track and lo on the second.
@@ -162,7 +162,7 @@ def test_demo_index_json_ranks_and_shares_by_an_independent_route(cli, tmp_path)
     assert "| 1–2 | atlas-70b |" in table and "| 1–2 | borealis-8x22b † |" in table and "|  | cirrus-mini |" in table
 
 
-# --- compare: tasks, instances, mde (SPEC 12.2, 12.3) ----------------------------------------------
+# --- compare: tasks, instances, mde (docs/rules.md#per-task-differences and docs/rules.md#planning-attempts) ----------------------------------------------
 
 PHI1, PHIM1 = float(ndtr(1.0)), float(ndtr(-1.0))
 # s1 (objective, maximize): instance a from [10, 12, 14]: mu 12, scale 2; b from [100, 100, 100]: mu 100,
@@ -208,7 +208,7 @@ def write_pair_run(ws) -> dict[str, dict[str, list[float]]]:
 
 
 def _within(tasks: list[list[float]]) -> float:
-    """s_w² by the SPEC 12.3 formula, written out with numpy."""
+    """s_w² by docs/rules.md#planning-attempts formula, written out with numpy."""
     num = sum(float(np.sum((np.asarray(xs) - np.mean(xs)) ** 2)) for xs in tasks if len(xs) >= 2)
     return num / sum(len(xs) - 1 for xs in tasks if len(xs) >= 2)
 
@@ -244,7 +244,7 @@ def test_compare_tasks_instances_and_mde_on_a_hand_built_run(ws, cli, tmp_path):
     assert result["instances"] == {
         "s1": {"a_better": 1, "b_better": 1, "equal": 0, "mean_difference": pytest.approx(0.125, abs=1e-12)}
     }
-    # mde: the SPEC 12.3 formulas written out with numpy, quantiles by scipy.stats.t.ppf
+    # mde: docs/rules.md#planning-attempts formulas written out with numpy, quantiles by scipy.stats.t.ppf
     terms = {}
     for t in TRACKS:
         items = [i for i in SUITE8_ITEMS if TRACK_OF[i] == t]
@@ -313,7 +313,7 @@ def test_compare_usage_and_rejections_write_nothing(ws, cli, tmp_path):
     assert not out.exists()
 
 
-# --- plan (SPEC 12.3) ----------------------------------------------------------------------------
+# --- plan (docs/rules.md#planning-attempts) ----------------------------------------------------------------------------
 
 # Per track, hand-worked:
 # theorem  t1 [1, 0] (mean .5), t2 [1, 1, 1] (mean 1): s_w² = (.25 + .25 + 0)/(1 + 2) = 1/6;

@@ -1,4 +1,4 @@
-"""Names are data (SPEC 13): the dashboard shows every name and typed text as plain text, never as markup,
+"""Names are data (docs/safety.md): the dashboard shows every name and typed text as plain text, never as markup,
 with control, bidi and line-separator characters escaped exactly as the command line escapes them. Hypothesis draws model, item and attempt names from a hostile alphabet."""
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from tests.support.dashboard import run_command, settle
 from tests.support.runs import MINI_SUITE, Workspace, full_rows
 from tui.app import TABS, create_app
 from tui.state import DashboardConfig
-from tui.views import plain
+from tui.views import middle_ellipsis, plain
+from tui.widgets.coverage import NAMED_WIDTH, TASK_WIDTH
 
 HOSTILE = [
     "[",
@@ -100,10 +101,11 @@ async def visit_every_tab(model: str, item: str, attempt: str, typed: str) -> No
                 assert app.main.query_one("#diagnostics-table", DataTable).row_count >= 1
                 return
             table = app.main.query_one("#overview-table", DataTable)
-            assert str(table.get_row_at(0)[0]) == plain(model)
+            assert str(table.get_row_at(0)[0]) == middle_ellipsis(model)  # capped in the middle, escaped
             grid = app.main.query_one("#coverage-grid", DataTable)
-            assert str(grid.ordered_columns[1].label) == plain(model)
-            assert str(grid.get_row(item)[0]) == f"P {plain(item)}"
+            assert str(grid.ordered_columns[1].label) == middle_ellipsis(model, NAMED_WIDTH)  # capped, escaped
+            assert grid.ordered_columns[1].key.value == model
+            assert str(grid.get_row(item)[0]) == middle_ellipsis(f"P {item}", TASK_WIDTH)
             assert plain(model) in str(app.main.query_one("#passk-title").render())
             await pilot.press("3")
             await pilot.press("slash")
@@ -166,6 +168,26 @@ async def test_a_bidi_override_and_a_line_separator_in_a_name_show_escaped_as_on
         await pilot.press("2")
         await pilot.pause()
         grid = app.main.query_one("#coverage-grid", DataTable)
-        assert str(grid.ordered_columns[1].label) == shown
+        assert str(grid.ordered_columns[1].label) == middle_ellipsis(model, NAMED_WIDTH) == "evil\\u20…\\u2028x"
         prompts = await run_command(pilot, "Jump to model evil", enter=False)
         assert f"Jump to model {shown}" in prompts, prompts
+
+
+async def test_no_tab_shows_an_invisible_character_raw(tmp_path):
+    # docs/safety.md#terminals-get-no-control-characters: zero-width, word-joiner, byte-order-mark and bidi characters reach no
+    # pane raw, the Overview chart's labels included (the screen as the terminal gets it)
+    model = "atlas\u200b-70b\u2060\ufeff\u202e"
+    raw = ["\u200b", "\u2060", "\ufeff", "\u202e"]
+    ws = hostile_run(tmp_path, model, "p1", "1")
+    app = create_app(DashboardConfig(run_dir=str(ws.run), benchmark=str(ws.bench)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.state is not None
+        for number in range(1, len(TABS) + 1):
+            await pilot.press(str(number))
+            await settle(pilot)
+            screen = app.export_screenshot()
+            assert not [f"U+{ord(c):04X}" for c in raw if c in screen], TABS[number - 1]
+        await pilot.press("1")
+        await settle(pilot)
+        assert "atlas\\u200b" in app.export_screenshot()  # the name is there, escaped

@@ -110,7 +110,7 @@ def check_shows(app, doc: dict, name: str) -> None:
     app.select_model("atlas-70b")
     passk = app.main.query_one("#passk-table", DataTable)
     pass1 = atlas["pass_hat_k"]["theorem"]["by_k"]["1"]
-    assert str(passk.get_row_at(0)[3]) == f"{pass1:.4f}"
+    assert str(passk.get_row_at(0)[3]) == f"{pass1:.3f}"
     compare = app.main.query_one("ComparePane")
     assert compare.document["models"]["atlas-70b"]["index"] == atlas["index"]
     instances = app.main.query_one("InstancesPane")
@@ -171,7 +171,7 @@ async def test_the_selection_stays_where_the_new_run_has_it(two_runs):
 
 
 def expected_cells(csv_text: str) -> list[tuple[str, list[list[str]]]]:
-    """`tcsexam table --format csv` (unrounded) rounded as SPEC 11 says: index 2 decimals, tracks 3,
+    """`tcsexam table --format csv` (unrounded) rounded as docs/commands.md says: index 2 decimals, tracks 3,
     ± the half-width (hi − lo)/2, — for null, † for provisional, rank best or best–worst."""
 
     def pm(v: str, lo: str, hi: str, digits: int) -> str:
@@ -195,7 +195,7 @@ def expected_cells(csv_text: str) -> list[tuple[str, list[list[str]]]]:
 
 async def test_leaderboard_equals_tcsexam_table_csv(two_runs, tmp_path, capsys):
     demo, online, docs = two_runs
-    # the online run named first: the groups still come in SPEC 11's order (lite/offline first)
+    # the online run named first: the groups still come in docs/commands.md's order (lite/offline first)
     assert cli_main(["table", str(tmp_path / "online.json"), str(tmp_path / "demo.json"), "--format", "csv"]) == 0
     expected = expected_cells(capsys.readouterr().out)
     assert [title for title, _ in expected] == ["lite / offline", "lite / online"]

@@ -13,7 +13,7 @@ from textual.widgets import Input, Select, Static
 
 from tests.support.dashboard import palette_hits, run_command, settle, wait_until
 from tui.app import create_app
-from tui.screens.help import HELP
+from tui.screens.help import PALETTE
 from tui.screens.open_tau2 import OpenTau2Screen
 from tui.settings import config_path
 from tui.state import STATUS_CODES, DashboardConfig
@@ -56,7 +56,7 @@ async def test_compare_command_sets_the_pair_and_opens_compare():
         assert app.main.query_one("TabbedContent").active == "compare"
         await settle(pilot)
         assert pane.result is not None and text_of(app, "#compare-verdict").startswith(
-            "A atlas-70b − B cirrus-mini: Index difference"
+            "A atlas-70b − B cirrus-mini: cirrus-mini is incomplete"
         )
 
 
@@ -135,7 +135,7 @@ async def test_open_tau2_loads_it_opens_the_tab_and_reload_follows_it(demo_copy,
         await pilot.pause()
         assert app.main.query_one("TabbedContent").active == "tau2"
         assert app.tau2_metrics["avg_reward"] == pytest.approx(0.8, abs=1e-12)
-        assert "avg_reward 0.8000" in text_of(app, "#tau2-summary")
+        assert "avg_reward 0.800," in text_of(app, "#tau2-summary")
         assert app.tau2_path == str(results) and app.config.tau2 is None  # the command line is left as it was
         shutil.copy(DATA / QWEN, results)
         await pilot.press("r")
@@ -232,7 +232,7 @@ async def test_open_tau2_dialog_fits_80x24():
 
 def test_help_names_the_new_commands():
     for words in ("Compare A vs B", "Filter instances", "Open tau2 results", "config.json"):
-        assert words in HELP
+        assert words in PALETTE
 
 
 # --- the remembered theme ----------------------------------------------------------------------

@@ -17,6 +17,7 @@ from tui.views import (
     overview_rows,
     passk_rows,
     sort_rows,
+    status_line,
     tau2_task_rows,
     top_line,
 )
@@ -94,9 +95,10 @@ DOC = {
 
 def test_overview_rows_show_index_pm_and_task_counts():
     rows = {r.model: r for r in overview_rows(DOC)}
-    assert rows["a"].cells()[2] == "60.00 ±10.00"
-    assert rows["a"].cells()[5] == "1.000 ±0.250  1/1"
-    assert rows["b"].cells()[2] == "—" and rows["b"].cells()[5] == "—  0/1"
+    assert rows["a"].cells()[2] == "60.00 ± 10.00"
+    assert rows["a"].cells()[6] == "1.000 ± 0.250  1/1"
+    assert rows["b"].cells()[2] == "—" and rows["b"].cells()[6] == "—  0/1"
+    assert rows["a"].cells("──●──")[3] == "──●──"  # the forest-plot cell, made by the pane
 
 
 def test_sort_puts_nulls_last_both_ways():
@@ -108,12 +110,12 @@ def test_sort_puts_nulls_last_both_ways():
 
 def test_ranks_show_best_worst_and_a_dash_without_an_index():
     rows = {r.model: r for r in overview_rows(DOC)}
-    assert rows["a"].cells()[4] == "1–2" and rows["c"].cells()[4] == "1–2" and rows["b"].cells()[4] == "—"
+    assert rows["a"].cells()[5] == "1–2" and rows["c"].cells()[5] == "1–2" and rows["b"].cells()[5] == "—"
     alone = {**DOC, "ranks": {**DOC["ranks"], "models": {"c": {"best": 1, "worst": 1}, "a": {"best": 2, "worst": 2}}}}
     rows = {r.model: r for r in overview_rows(alone)}
-    assert rows["c"].cells()[4] == "1" and rows["a"].cells()[4] == "2"
+    assert rows["c"].cells()[5] == "1" and rows["a"].cells()[5] == "2"
     # sorting by rank: best rank first, no rank last
-    assert [r.model for r in sort_rows(list(rows.values()), 4)] == ["c", "a", "b"]
+    assert [r.model for r in sort_rows(list(rows.values()), 5)] == ["c", "a", "b"]
 
 
 def plain_top_line(doc) -> str:
@@ -121,16 +123,43 @@ def plain_top_line(doc) -> str:
 
 
 def test_no_leader_while_the_top_group_holds_two_models():
-    # c has the higher index (75.5 > 60) but is not separated from a: no leader, the group is named
+    # c has the higher index (75.5 > 60) but is not separated from a: no leader, the group is counted;
+    # b has no index, so the ranks are among the complete models, 2 of 3
     assert leader(DOC) is None
-    assert plain_top_line(DOC).startswith("No single leader: top group a, c")
-    assert "Leader" not in plain_top_line(DOC)
+    assert plain_top_line(DOC) == "No single leader: 2 share rank 1 among complete models (2 of 3)"
 
 
 def test_a_lone_top_model_is_named_leader():
     alone = {**DOC, "ranks": {**DOC["ranks"], "models": {"c": {"best": 1, "worst": 1}, "a": {"best": 2, "worst": 2}}}}
     assert leader(alone) == "c"
-    assert plain_top_line(alone) == "Leader: c with 75.50 points"
+    assert plain_top_line(alone) == "Leader among complete models (2 of 3): c with 75.50 points"
+    every = copy.deepcopy(alone)
+    del every["models"]["b"]
+    assert plain_top_line(every) == "Leader: c with 75.50 points"  # every model ranked: no scope
+
+
+def test_the_status_line_is_one_line_of_leader_status_and_suite():
+    run = {
+        **DOC,
+        "status": "incomplete",
+        "suite": "lite",
+        "solver_protocol": "offline",
+        "solver_reference_id": "ref-test",
+    }
+    line = "".join(part for part, _ in status_line(run, demo=True))
+    assert line == (
+        "DEMO · No single leader: 2 share rank 1 among complete models (2 of 3) · run incomplete (1 incomplete)"
+        " · lite/offline/ref-test"
+    )
+    assert "\n" not in line
+
+
+def test_a_top_group_of_thousands_is_a_count_not_a_list():
+    doc = copy.deepcopy(DOC)
+    for i in range(2000):
+        doc["models"][f"m{i:04d}"] = doc["models"]["c"]
+    doc["ranks"]["models"].update({f"m{i:04d}": {"best": 1, "worst": 2002} for i in range(2000)})
+    assert plain_top_line(doc) == "No single leader: 2,002 share rank 1 among complete models (2,002 of 2,003)"
 
 
 def test_no_index_no_leader():
@@ -193,13 +222,13 @@ def test_passk_rows():
     }
     kmax, rows = passk_rows(doc, "m")
     assert kmax == 2
-    assert rows[0] == ["P theorem", "1", "2", "0.5000", "0.2500"]
-    assert rows[1] == ["S solver", "0.5", "1", "1.0000", "—"]
+    assert rows[0] == ["P theorem", "1", "2", "0.500", "0.250"]  # 3 decimals, as every mean
+    assert rows[1] == ["S solver", "0.5", "1", "1.000", "—"]
 
 
 def test_explain_instance_names_the_binding_floor():
     text = explain_instance("G1", "ok", 15.0, 12.0, 2.0, 2.0, 1.5, 0.9332, "maximize", 0.02)
-    assert "(s)" in text and "z = (A − mu)/scale = 1.5000" in text
+    assert "(s)" in text and "z = (A − mu)/scale = 1.500" in text
     text = explain_instance("G1", "ok", 1010.0, 1000.0, 0.0, 20.0, 0.5, 0.69, "minimize", 0.02)
     assert "relative floor 0.02·|mu|" in text and "(mu − A)/scale" in text
     assert "scores 0" in explain_instance("G2", "timeout", np.nan, 1, 1, 1, np.nan, 0.0, "maximize", 0.02)
@@ -252,7 +281,7 @@ def test_tau2_task_rows():
         ]
     }
     kmax, rows = tau2_task_rows(metrics)
-    assert kmax == 2 and rows == [["a", "2", "1", "0.5000", "0.5000", "0.0000", "agent_stop 2"]]
+    assert kmax == 2 and rows == [["a", "2", "1", "0.500", "0.500", "0.000", "agent_stop 2"]]
 
 
 def test_names_are_utf8_and_sort_as_python_strings():
@@ -300,8 +329,8 @@ def test_task_differences_largest_first_with_instance_counts():
     rows = task_difference_rows(result)
     # |−0.5| = |−0.5| > 0.3 > 0: the two ties keep suite order (s1 before t2)
     assert [item for item, _ in rows] == ["s1", "t2", "c1", "t1"]
-    assert rows[0][1] == ["s1", "S solver", "0.2500", "0.7500", "-0.5000", "2 / 5 / 1"]
-    assert rows[2][1][4] == "+0.3000" and rows[2][1][5] == "—"
+    assert rows[0][1] == ["s1", "S solver", "0.250", "0.750", "-0.500", "2 / 5 / 1"]
+    assert rows[2][1][4] == "+0.300" and rows[2][1][5] == "—"
 
 
 def test_instance_difference_rows_keep_the_order_given():
@@ -312,8 +341,8 @@ def test_instance_difference_rows_keep_the_order_given():
         {"instance": "y", "a": 0.5, "b": 0.25, "difference": 0.25},
     ]
     assert instance_difference_rows(diffs) == [
-        ["[b]x", "0.0000", "0.7500", "-0.7500"],
-        ["y", "0.5000", "0.2500", "+0.2500"],
+        ["[b]x", "0.000", "0.750", "-0.750"],
+        ["y", "0.500", "0.250", "+0.250"],
     ]
 
 
@@ -322,9 +351,11 @@ def test_mde_text_by_attempts_and_when_not_available():
 
     assert (
         mde_text({"2": 7.5, "1": 10.25})
-        == "MDE (80% power, 5% two-sided), index points by attempts per task r: r=1 10.25  r=2 7.50"
+        == "Smallest detectable gap (found 80% of the time at 5%), index points by attempts per task r: r=1 10.25  r=2 7.50"
     )
-    assert mde_text(dict.fromkeys(("1", "2"))).startswith("MDE (80% power, 5% two-sided): not available")
+    assert mde_text(dict.fromkeys(("1", "2"))).startswith(
+        "Smallest detectable gap (found 80% of the time at 5%, two-sided): not available"
+    )
 
 
 def test_variance_budget_beside_the_index_interval():
@@ -338,8 +369,8 @@ def test_variance_budget_beside_the_index_interval():
     }
     rows = {r.model: r for r in overview_rows(doc)}
     # 12.5 -> 12 (round half to even), 0.4 -> 0, 70, 17.1 -> 17
-    assert rows["a"].cells()[3] == "P12 S0 C70 O17 %"
-    assert rows["c"].cells()[3] == "—"  # no index interval, no shares
+    assert rows["a"].cells()[4] == "P12 S0 C70 O17 %"
+    assert rows["c"].cells()[4] == "—"  # no index interval, no shares
 
 
 def test_plan_row_and_target():
@@ -359,3 +390,81 @@ def test_plan_row_and_target():
     assert target_text(9.5, 10, 10) == "H = 9.5: 10 attempts per task."
     assert target_text(1.0, None, 10) == "H = 1: not reached with up to 10 attempts per task."
     assert target_text(None, None, 10).startswith("Type a target")
+
+
+# --- number conventions, names, the forest plot (docs/dashboard.md#numbers, #names, #tabs) -----------------------
+
+
+def test_objective_values_have_four_significant_digits_never_mixed_notation():
+    from tui.views import fmt_sig
+
+    assert [fmt_sig(x) for x in (47563.2, 479.13, 0.078312, 12.0, 0.0)] == ["47560", "479.1", "0.07831", "12.00", "0"]
+    assert fmt_sig(9999.7) == "10000"  # the rounding carries into the next power
+    assert fmt_sig(-1234.5) == "-1234"  # round half to even, as Python formats
+    assert fmt_sig(1.2345e13) == "1.234e+13" and fmt_sig(0.00012345) == "1.234e-04"  # outside 10^-3 .. 10^9
+    assert fmt_sig(None) == "—" and fmt_sig(float("nan")) == "—"
+
+
+def test_every_interval_is_written_with_one_spacing_and_the_quantitys_decimals():
+    from tui.views import fmt_cost, fmt_pm
+
+    assert fmt_pm(92.2, 5.5712, 2) == "92.20 ± 5.57"
+    assert fmt_pm(0.9333, 0.076, 3) == "0.933 ± 0.076"
+    assert fmt_pm(0.5, None, 3) == "0.500" and fmt_pm(None, 1.0, 2) == "—"
+    assert fmt_cost(0.04712) == "$0.0471"
+
+
+def test_a_long_name_keeps_its_start_and_end_and_fits_its_cells():
+    from rich.cells import cell_len
+
+    from tui.views import middle_ellipsis
+
+    long = "anthropic/claude-sonnet-4-5-20250929-with-a-very-long-fine-tune-suffix-v2"
+    short = middle_ellipsis(long, 24)
+    assert cell_len(short) <= 24 and "…" in short
+    assert short.startswith("anthropic/cl") and short.endswith("suffix-v2")
+    assert middle_ellipsis("atlas-70b", 24) == "atlas-70b"
+    wide = middle_ellipsis("日本語" * 20, 11)  # wide characters count two cells
+    assert cell_len(wide) <= 11 and wide.startswith("日本") and wide.endswith("語")
+    assert middle_ellipsis("\u202e" * 3 + "x" * 40, 12).startswith("\\u202e")  # escaped before it is cut
+    assert cell_len(middle_ellipsis("x" * 10**5, 24)) == 24
+
+
+def test_the_column_under_the_mouse_counts_the_fixed_columns_and_the_scroll():
+    from tui.views import column_under
+
+    widths = [10, 5, 5, 5]
+    assert column_under(widths, 1, 0, 0) == 0 and column_under(widths, 1, 0, 12) == 1
+    assert column_under(widths, 1, 5, 12) == 2  # column 1 scrolled under the fixed Model column
+    assert column_under(widths, 1, 5, 2) == 0  # the fixed column stays
+    assert column_under(widths, 1, 0, 99) is None
+
+
+def test_the_forest_plot_draws_each_index_and_interval_on_one_scale():
+    from tui.forest import forest_gauge, forest_header, forest_top, position
+
+    assert forest_top([(76.9, 10.5), (55.2, 20.1), (None, None)]) == 100  # the index is in points: 0 to 100
+    assert forest_top([(95.0, 12.0)]) == 200  # an upper end past 100: the round number above it
+    g = forest_gauge(50.0, 10.0, 100.0, 21)
+    assert len(g) == 21 and g[10] == "●"  # 50 of 100 over 20 steps: the 11th character
+    assert g[position(40, 100, 21) : position(60, 100, 21) + 1] == "──●──"
+    assert forest_gauge(50.0, None, 100.0, 21).count("─") == 0  # no interval: the point alone
+    # models at 93.6 and 71.5 stand apart, as they did not in the old chart
+    assert forest_gauge(93.6, 1.0, 100, 21).index("●") != forest_gauge(71.5, 1.0, 100, 21).index("●")
+    null = forest_gauge(None, None, 100.0, 21, "incomplete")
+    assert null == "○ incomplete".ljust(21) and "●" not in null  # never a point at 0
+    header = forest_header(100.0, 21)
+    assert len(header) == 21 and header.startswith("0") and header.endswith("100") and "50" in header
+
+
+def test_the_forest_plot_is_bounded_for_any_finite_value():
+    import math
+
+    from tui.forest import forest_gauge, forest_header, forest_top
+
+    # a construction score of 1e13 gives an index of about 1e14: the old chart's tick loops never ended on it
+    top = forest_top([(1e14, 3e13), (50.0, 5.0), (math.inf, None), (1e308, 1e308)])
+    assert math.isfinite(top) and top >= 1.3e14
+    for value in (1e14, 50.0, 1e308):
+        assert len(forest_gauge(value, 3e13, top, 31)) == 31
+    assert len(forest_header(top, 17)) == 17 and forest_header(top, 17).startswith("0")

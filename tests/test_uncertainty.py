@@ -1,4 +1,4 @@
-"""SPEC section 9: task-clustered t intervals, Welch–Satterthwaite df, paired comparison."""
+"""docs/rules.md#intervals: task-clustered t intervals, Welch–Satterthwaite df, paired comparison."""
 
 from __future__ import annotations
 

@@ -6,13 +6,15 @@ import os
 import time
 from functools import partial
 from pathlib import Path
+from typing import cast
 
-from textual import events, on, work
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.timer import Timer
 from textual.widgets import Header, TabbedContent, TabPane
 
+from . import workers
 from .commands import DashboardCommands
 from .heap import LONG_PAUSE_S, PIECEMEAL_BEFORE_LONG, SHORT_PAUSE_S, Heap
 from .messages import (
@@ -27,7 +29,8 @@ from .messages import (
     Tau2Failed,
     Tau2Loaded,
 )
-from .state import DashboardConfig, DashboardState, RunSlot, has_run, load_state, run_configs, uses_demo, watch_targets
+from .panes import PANES, RUN_TABS, TAB, RunPane, RunView, see
+from .state import DashboardConfig, DashboardState, RunSlot, has_run, run_configs, uses_demo, watch_targets
 from .views import plain
 from .widgets.compare import ComparePane
 from .widgets.coverage import CoveragePane
@@ -36,25 +39,9 @@ from .widgets.footer import DashboardFooter
 from .widgets.instances import InstancesPane
 from .widgets.leaderboard import LeaderboardPane, LeaderboardRowChosen
 from .widgets.overview import TURN_S, OverviewPane
-from .widgets.passk import PassKPane
 from .widgets.tau2 import Tau2Pane
 
-# (tab id, title, pane, the widget that takes the keyboard when the tab opens); key N opens tab N
-PANES = (
-    ("overview", "Overview", OverviewPane, "#overview-table"),
-    ("coverage", "Coverage", CoveragePane, "#coverage-grid"),
-    ("instances", "Instances", InstancesPane, "#instances-table"),
-    ("passk", "pass^k", PassKPane, "#passk-table"),
-    ("compare", "Compare", ComparePane, "#compare-a"),
-    ("tau2", "tau2", Tau2Pane, "#tau2-tasks"),
-    ("diagnostics", "Diagnostics", DiagnosticsPane, "#diagnostics-table"),
-    ("leaderboard", "Leaderboard", LeaderboardPane, ".leaderboard-table"),
-)
-# below the -wide breakpoint the labels that make the tab bar too long for 80 columns are shortened
-NARROW_TITLES = {"instances": "Inst.", "diagnostics": "Diag.", "leaderboard": "Board"}
-TABS = tuple(tab for tab, _, _, _ in PANES)
-FOCUS = {tab: selector for tab, _, _, selector in PANES}
-RUN_PANES = (OverviewPane, CoveragePane, InstancesPane, PassKPane, ComparePane)
+TABS = tuple(tab.id for tab in PANES)
 STEPPED_FROM = 200  # runs of more models are shown pane by pane (refresh_panes)
 
 
@@ -67,11 +54,19 @@ class TcsexamApp(App):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [
         Binding("q", "quit", "Quit"),
-        Binding("question_mark", "help", "Help"),
-        Binding("e", "export", "Export"),
-        Binding("r", "reload", "Reload"),
-        Binding("R", "runs", "Runs"),
-        *[Binding(str(i + 1), f"tab('{t}')", t, show=False) for i, t in enumerate(TABS)],
+        Binding("question_mark", "help", "Help", tooltip="every key of the tab shown, and what each tab shows"),
+        Binding(
+            "e",
+            "export",
+            "Export",
+            tooltip="the run shown as index.json (same writer and hash as `tcsexam score`; asks first while the "
+            "view is stale)",
+        ),
+        Binding("r", "reload", "Reload", tooltip="every run and the tau2 file (`--watch` reloads on change)"),
+        Binding(
+            "R", "runs", "Runs", tooltip="run switcher (`tcsexam tui RUN_DIR RUN_DIR...`): the run every tab shows"
+        ),
+        *[Binding(tab.key, f"tab('{tab.id}')", tab.title, show=False) for tab in PANES],
     ]
 
     def __init__(self, config: DashboardConfig, watch_debounce_ms: int = 300) -> None:
@@ -94,8 +89,7 @@ class TcsexamApp(App):
         self.heap = Heap()
         self._input_at = self._heap_at = 0.0  # time.monotonic() of the last input event, of the last settle
         self._pause_timer: Timer | None = None  # waits for the user to pause after input (only while there is input)
-        self._loaders: dict = {}  # the loader processes at work (tui.state.LoaderProcess) -> their run's number
-        self._quitting = False
+        self.loaders = workers.Loaders()  # the loader processes at work
 
     # the run shown: its state, the problems of its last rejected load (empty: accepted), its stale mark
     @property
@@ -138,17 +132,27 @@ class TcsexamApp(App):
     def _alive(self) -> bool:
         """False while the app is being torn down (late messages then have no panes to update)."""
         try:
-            return bool(self.main.query(OverviewPane))
+            return bool(self.main.query(PANES[0].widget))
         except Exception:
             return False
+
+    def run_panes(self) -> list[RunPane]:
+        """The panes that show a run, in the tabs' order."""
+        return [cast(RunPane, self.main.query_one(tab.widget)) for tab in RUN_TABS]
+
+    def _empty(self, reason: str) -> None:
+        """Every pane of a run says ``reason`` instead of the run."""
+        for pane in self.run_panes():
+            pane.loading = False
+            pane.show_empty(reason)
 
     # --- layout ---------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Header()
         with TabbedContent(initial="tau2" if self.config.tau2 and not self.config.run_dir else "overview"):
-            for number, (tab, title, pane, _) in enumerate(PANES, start=1):
-                with TabPane(f"{number} {title}", id=tab):
-                    yield pane()
+            for tab in PANES:
+                with TabPane(tab.label(), id=tab.id):
+                    yield tab.widget()
         yield DashboardFooter()
 
     async def on_event(self, event: events.Event) -> None:
@@ -178,11 +182,10 @@ class TcsexamApp(App):
         if has_run(self.config):
             self.load_runs("start")
         else:
-            for pane in RUN_PANES:
-                self.main.query_one(pane).show_empty(
-                    "No run: the dashboard was started with --tau2 only. "
-                    "Start `tcsexam tui RUN_DIR --tau2 FILE` to score a run beside it."
-                )
+            self._empty(
+                "No run: the dashboard was started with --tau2 only. "
+                "Start `tcsexam tui RUN_DIR --tau2 FILE` to score a run beside it."
+            )
         if self.config.tau2:
             self.load_tau2("start")
         else:
@@ -198,10 +201,12 @@ class TcsexamApp(App):
             return config.run_dir
         if config.attempts or config.cohort:
             return config.attempts or config.cohort or ""
+        if self.tau2_path:  # only a tau2-bench file is open: the header names it
+            return f"tau2-bench {self.tau2_path}"
         return "no run"
 
     def _header(self) -> None:
-        """Sub-title (plain text, never markup: names are data, SPEC 13): the run shown (with several
+        """Sub-title (plain text, never markup: names are data, docs/safety.md): the run shown (with several
         runs its folder name, suite/protocol and ``run N/M``), its status, --watch, and a stale marker
         while its inputs are rejected."""
         from .views import plain, run_header
@@ -215,6 +220,8 @@ class TcsexamApp(App):
                 parts.append(f"{plain(document['suite'])}/{plain(document['solver_protocol'])}")
         if self.state is not None:
             parts.append(self.state.document["status"])
+            if self.shown.loading:  # a reload or a --watch re-score: the first load's progress line, up front
+                parts.insert(1, f"reloading: {plain(self.shown.progress)}")
         elif self.shown.loading:
             parts.append(f"loading: {plain(self.shown.progress)}")
         elif self.problems:
@@ -237,11 +244,11 @@ class TcsexamApp(App):
         tabs = self.main.query_one(TabbedContent)
         narrow = (self.size.width if width is None else width) < self.HORIZONTAL_BREAKPOINTS[1][0]
         count = len(self.problems) + len(self.tau2_problems) + len(self.leaderboard_problems)
-        for number, (tab, title, _, _) in enumerate(PANES, start=1):
-            label = f"{number} {NARROW_TITLES.get(tab, title) if narrow else title}"
-            if tab == "diagnostics" and count:
+        for tab in PANES:
+            label = tab.label(narrow)
+            if tab.id == "diagnostics" and count:
                 label += f" ⚠ {count}"
-            widget = tabs.get_tab(tab)
+            widget = tabs.get_tab(tab.id)
             if str(widget.label) != label:
                 widget.label = label
 
@@ -260,66 +267,32 @@ class TcsexamApp(App):
         slot.loading = True
         slot.generation += 1
         slot.progress, slot.load_started = "starting", time.monotonic()
-        for loader, run in list(self._loaders.items()):
-            if run == number:  # its result would be dropped: the newer load replaces it
-                loader.stop()
+        self.loaders.stop_run(number)
         if slot.state is None and number == self.current:
-            for pane in RUN_PANES:
-                self.main.query_one(pane).loading = True
+            for pane in self.run_panes():
+                pane.loading = True
         self._header()
+        generation = slot.generation
         self.run_worker(
-            partial(self._load_worker, slot.config, reason, slot.generation, number),
+            partial(
+                workers.load_run,
+                slot.config,
+                reason,
+                generation,
+                number,
+                self.post_message,
+                self.loaders,
+                lambda: generation == slot.generation,
+            ),
             thread=True,
             exclusive=True,
             group=f"load-{number}",
             description="load and score the run",
         )
 
-    def _load_worker(self, config: DashboardConfig, reason: str, generation: int, number: int) -> None:
-        from scoring.errors import InputError, Problem, UsageError
-
-        from .state import LoaderGone
-
-        mine: list = []
-
-        def started(loader) -> None:
-            mine.append(loader)
-            self._loaders[loader] = number
-            if self._quitting or generation != self.runs[number].generation:  # q, or a newer load, meanwhile
-                loader.stop()
-
-        try:
-            state = load_state(config, lambda text: self.post_message(LoadProgress(text, generation, number)), started)
-        except LoaderGone:
-            return  # stopped: a newer load of the run replaced it, or the dashboard quit
-        except InputError as exc:
-            self.post_message(LoadFailed(exc.problems, reason, generation, number))
-            return
-        except UsageError as exc:  # a cohort edited to name a reference the synthetic sample lacks
-            self.post_message(
-                LoadFailed([Problem(config.cohort or "cohort.json", "", "", str(exc))], reason, generation, number)
-            )
-            return
-        except Exception as exc:  # a bug must not take the dashboard down
-            self.post_message(
-                LoadFailed(
-                    [Problem("tcsexam", "", "", f"internal error: {type(exc).__name__}: {exc}")],
-                    reason,
-                    generation,
-                    number,
-                )
-            )
-            return
-        finally:
-            for loader in mine:
-                self._loaders.pop(loader, None)
-        self.post_message(StateLoaded(state, reason, generation, number))
-
     def stop_loaders(self) -> None:
         """End every loader process at once (q, or the app's end during a load)."""
-        self._quitting = True
-        for loader in list(self._loaders):
-            loader.stop()
+        self.loaders.stop_all()
 
     async def action_quit(self) -> None:
         self.stop_loaders()
@@ -352,25 +325,15 @@ class TcsexamApp(App):
         self._tau2_request = (path or self.tau2_path, path is not None)
         if self.tau2_metrics is None:
             self.main.query_one(Tau2Pane).loading = True
-        self._tau2_worker(self._tau2_request[0], self._tau2_generation)
-
-    @work(thread=True, exclusive=True, group="tau2", description="read the tau2-bench results")
-    def _tau2_worker(self, path: str, generation: int) -> None:
-        from scoring.errors import InputError, Problem
-
-        from .state import load_tau2
-
-        try:
-            loaded = load_tau2(path)
-        except InputError as exc:
-            self.post_message(Tau2Failed(exc.problems, generation))
-            return
-        except Exception as exc:
-            self.post_message(
-                Tau2Failed([Problem(str(path), "", "", f"internal error: {type(exc).__name__}: {exc}")], generation)
-            )
-            return
-        self.post_message(Tau2Loaded(loaded["metrics"], loaded["meta"], generation))
+        path = self._tau2_request[0]
+        assert path is not None  # asked for only with --tau2, a file shown or one opened
+        self.run_worker(
+            partial(workers.read_tau2, path, self._tau2_generation, self.post_message),
+            thread=True,
+            exclusive=True,
+            group="tau2",
+            description="read the tau2-bench results",
+        )
 
     def on_state_loaded(self, message: StateLoaded) -> None:
         if not self._alive():
@@ -392,8 +355,8 @@ class TcsexamApp(App):
             self._diagnostics()
             self._header()
             return
-        for pane in RUN_PANES:
-            self.main.query_one(pane).loading = False
+        for pane in self.run_panes():
+            pane.loading = False
         self._diagnostics()
         self.refresh_panes()
         self._header()
@@ -429,19 +392,20 @@ class TcsexamApp(App):
             self._header()
             self.notify(
                 f"Inputs of{self._run_named(message.run)} rejected: {len(message.problems)} problem(s); "
-                "switch to it (R) to see them in Diagnostics (7).",
+                f"switch to it (R) to see them in {see('diagnostics')}.",
                 severity="error",
                 timeout=6,
                 markup=False,
             )
             return
-        for pane in RUN_PANES:
-            pane_widget = self.main.query_one(pane)
-            pane_widget.loading = False
-            if not kept:
-                pane_widget.show_empty(
-                    "Nothing to show: the inputs were rejected. See 7 Diagnostics, fix the files and press r to reload."
-                )
+        if kept:
+            for pane in self.run_panes():
+                pane.loading = False
+        else:
+            self._empty(
+                f"Nothing to show: the inputs were rejected. See {see('diagnostics')}, fix the files and press r "
+                "to reload."
+            )
         self._diagnostics()
         self._header()
         if not kept:
@@ -449,7 +413,7 @@ class TcsexamApp(App):
             self.call_after_refresh(self.action_tab, "diagnostics")
         self.notify(
             f"Inputs{self._run_named(message.run)} rejected: {len(message.problems)} problem(s); "
-            "see Diagnostics (7)." + (" Showing the last good state." if kept else ""),
+            f"see {see('diagnostics')}." + (" Showing the last good state." if kept else ""),
             severity="error",
             timeout=6,
             markup=False,
@@ -470,7 +434,7 @@ class TcsexamApp(App):
         self.tau2_path = path
         pane = self.main.query_one(Tau2Pane)
         pane.loading = False
-        pane.show(message.metrics, message.meta)
+        pane.show(message.metrics, message.meta, message.results)
         self._diagnostics()
         self._header()
         if opened:
@@ -494,17 +458,17 @@ class TcsexamApp(App):
             kept = f"still showing {plain(self.tau2_path)}" if self.tau2_metrics is not None else "nothing opened"
             self.notify(
                 f"tau2-bench results {plain(path)} rejected: {len(message.problems)} problem(s); "
-                f"see Diagnostics (7); {kept}.",
+                f"see {see('diagnostics')}; {kept}.",
                 severity="error",
                 timeout=6,
                 markup=False,
             )
             return
-        pane.show_rejected(len(message.problems), kept=self.tau2_metrics is not None)
+        pane.show_rejected(len(message.problems), kept=self.tau2_metrics is not None, where=see("diagnostics"))
         self._diagnostics()
         self._header()
         self.notify(
-            f"tau2-bench results rejected: {len(message.problems)} problem(s); see Diagnostics (7).",
+            f"tau2-bench results rejected: {len(message.problems)} problem(s); see {see('diagnostics')}.",
             severity="error",
             markup=False,
         )
@@ -569,14 +533,13 @@ class TcsexamApp(App):
         if not 0 <= number < len(self.runs) or number == self.current:
             return
         self.current = number
-        for pane in RUN_PANES:
-            widget = self.main.query_one(pane)
-            widget.loading = self.state is None and self.shown.loading
-            if self.state is None and not self.shown.loading:
-                widget.show_empty(
-                    "Nothing to show: the inputs of this run were rejected. See 7 Diagnostics, fix the files "
-                    "and press r to reload."
-                )
+        for pane in self.run_panes():
+            pane.loading = self.state is None and self.shown.loading
+        if self.state is None and not self.shown.loading:
+            self._empty(
+                f"Nothing to show: the inputs of this run were rejected. See {see('diagnostics')}, fix the files "
+                "and press r to reload."
+            )
         self.refresh_panes()
         self._diagnostics()
         self._header()
@@ -597,53 +560,20 @@ class TcsexamApp(App):
         self.push_screen(RunsScreen(rows, self.current), lambda n: self.switch_run(n) if n is not None else None)
 
     # --- --watch: a watcher off the UI thread (watchfiles), debounced --------------------------
-    def _watched_paths(self) -> list[Path]:
-        paths: list[Path] = []
-        for slot in self.runs if has_run(self.config) else []:
-            if slot.state is not None:
-                paths += slot.state.watched
-                continue
-            from .state import resolve_paths, watched_files
-
-            config = slot.config
-            try:
-                paths += watched_files(resolve_paths(config))
-            except Exception:  # the run cannot even be located: watch what was named
-                paths += [Path(p) for p in (config.run_dir, config.attempts, config.cohort) if p]
-        if self.tau2_path:
-            paths.append(Path(self.tau2_path))
-        return paths
-
     def _watch(self) -> None:
         """(Re)start the watcher when the set of watched files changed (a reload may name new ones)."""
         if not self.config.watch:
             return
-        targets = watch_targets(self._watched_paths())
+        targets = watch_targets(workers.watched_paths(self.runs if has_run(self.config) else [], self.tau2_path))
         if targets == self._watch_targets:
             return
         self._watch_targets = targets
-        self._watch_worker(targets)
-
-    @work(exclusive=True, group="watch", description="watch the inputs")
-    async def _watch_worker(self, targets: tuple) -> None:
-        from watchfiles import awatch
-
-        roots, files, trees = targets
-        if not roots:
-            return
-        tau2 = os.path.abspath(self.tau2_path) if self.tau2_path else None
-
-        def counts(_change, path: str) -> bool:
-            return path in files or path.startswith(tuple(trees))
-
-        def is_tau2(path: str) -> bool:
-            return tau2 is not None and (path == tau2 or path.startswith(tau2 + os.sep))
-
-        async for changes in awatch(
-            *roots, watch_filter=counts, debounce=self.watch_debounce_ms, step=50, recursive=True
-        ):
-            paths = {path for _, path in changes}
-            self.post_message(InputsChanged(run=any(not is_tau2(p) for p in paths), tau2=any(map(is_tau2, paths))))
+        self.run_worker(
+            workers.watch_inputs(targets, self.tau2_path, self.watch_debounce_ms, self.post_message),
+            exclusive=True,
+            group="watch",
+            description="watch the inputs",
+        )
 
     def on_inputs_changed(self, message: InputsChanged) -> None:
         if not self._alive():
@@ -656,28 +586,25 @@ class TcsexamApp(App):
     # --- panes: one selection, one truth ------------------------------------------------------
     def refresh_panes(self) -> None:
         """Show the run in every pane, one pane per turn of the event loop: keys typed meanwhile (q) are
-        handled between them, as a run of 2,000 models takes a few tenths of a second per pane."""
+        handled between them, as a run of 2,000 models takes a few tenths of a second per pane. The
+        first pane (the Overview) chooses the model when none is selected, and the row order."""
         if self.state is None:
             return
         state = self.state
-        doc = state.document
+        first, *rest = self.run_panes()
+        first.show_run(RunView(state, self.selected_model))
         overview = self.main.query_one(OverviewPane)
-        overview.show(doc, self.selected_model, demo=state.demo)
-        if self.selected_model not in doc["models"]:
+        if self.selected_model not in state.document["models"]:
             self.selected_model = overview.top_model()
-        steps = [
-            lambda: self.main.query_one(CoveragePane).show(doc, self.selected_model, overview.order()),
-            lambda: self.main.query_one(PassKPane).show(doc, self.selected_model, state.plan),
-            lambda: self.main.query_one(ComparePane).show(state, self.selected_model, overview.order()),
-            lambda: self.main.query_one(InstancesPane).set_context(state, self.selected_model),
-        ]
-        if len(doc["models"]) <= STEPPED_FROM:
+        view = RunView(state, self.selected_model, overview.order())
+        steps = [partial(pane.show_run, view) for pane in rest]
+        if len(state.document["models"]) <= STEPPED_FROM:
             for step in steps:
                 step()
             return
 
         def run(rest: list) -> None:
-            if not rest or self._quitting or self.state is not state or not self._alive():
+            if not rest or self.loaders.quitting or self.state is not state or not self._alive():
                 return
             rest[0]()
             self.set_timer(TURN_S, partial(run, rest[1:]))
@@ -710,22 +637,22 @@ class TcsexamApp(App):
         if message.model not in self.state.document["models"]:
             return
         self.selected_model = message.model
-        self.main.query_one(OverviewPane).follow(message.model)
-        self.main.query_one(CoveragePane).follow(message.model)
-        self.main.query_one(PassKPane).show(self.state.document, message.model, self.state.plan)
-        self.main.query_one(ComparePane).follow(message.model)
-        self.main.query_one(InstancesPane).set_context(self.state, message.model)
+        for pane in self.run_panes():
+            pane.follow(message.model)
 
     def on_model_order(self, message: ModelOrder) -> None:
         if not self._alive():
             return
         if self.state is not None:
-            self.main.query_one(CoveragePane).show(self.state.document, self.selected_model, message.models)
-            self.main.query_one(ComparePane).set_order(message.models)
+            view = RunView(self.state, self.selected_model, message.models)
+            for tab in RUN_TABS:
+                if tab.follows_order:
+                    cast(RunPane, self.main.query_one(tab.widget)).show_run(view)
+            self.main.query_one(ComparePane).set_order(message.models)  # B defaults to A's neighbour in it
 
     def select_model(self, model: str, tab: str | None = None) -> None:
         self.post_message(ModelSelected(model))
-        self.main.query_one(OverviewPane).follow(model)
+        self.run_panes()[0].follow(model)
         if tab:
             self.action_tab(tab)
 
@@ -750,14 +677,21 @@ class TcsexamApp(App):
     def _focus_pane(self, pane) -> None:
         """Put the keyboard on the main widget of a tab that has opened. One still under its loading
         indicator cannot take it yet: it takes it once loaded, and meanwhile no widget of the tab
-        left behind keeps it (TabbedContent would switch back to the tab of a focused widget)."""
-        for widget in pane.query(FOCUS.get(pane.id or "", "-")):
+        left behind keeps it (TabbedContent would switch back to the tab of a focused widget). When the
+        main widget is hidden (Diagnostics' table while there are no problems), the pane takes it."""
+        tab = TAB.get(pane.id or "")
+        if tab is None:
+            return
+        for widget in pane.query(tab.focus):
             if widget.loading:
                 self.main.set_focus(None)
                 widget.focus_when_loaded = True
-            elif widget.display and not widget.has_class("gone"):
+                return
+            if widget.display and not widget.has_class("gone"):
                 self.main.set_focus(widget)
-            break
+                return
+        body = pane.query_one(tab.widget)
+        self.main.set_focus(body if body.focusable else None)
 
     def jump_to_task(self, item: str) -> None:
         from textual.widgets import DataTable
@@ -844,9 +778,9 @@ class TcsexamApp(App):
         self.main.query_one(TabbedContent).active = tab
 
     def action_help(self) -> None:
-        from .screens.help import HelpScreen
+        from .screens.help import HelpScreen, help_text
 
-        self.push_screen(HelpScreen())
+        self.push_screen(HelpScreen(help_text(self, self.main, self._active_tab())))
 
     def action_reload(self) -> None:
         if has_run(self.config):
@@ -855,11 +789,12 @@ class TcsexamApp(App):
             self.load_tau2("reload")
 
     def action_copy_table(self, fmt: str, scope: str = "run") -> None:
-        """Copy the table (SPEC 11, as ``tcsexam table --format FMT``) of the run shown, or with scope
+        """Copy the table (docs/commands.md, as ``tcsexam table --format FMT``) of the run shown, or with scope
         ``all`` of every loaded run (the Leaderboard), to the clipboard."""
         from scoring.errors import InputError
+        from scoring.reports.table import FORMATS
 
-        from .state import TABLE_FORMATS, table_text
+        from .state import table_text
 
         if scope == "all":
             docs = self.leaderboard_docs()
@@ -877,7 +812,7 @@ class TcsexamApp(App):
         what = f"the leaderboard of {len(docs)} run(s)" if scope == "all" else "the table"
         stale = self._stale_names(scope)
         self.notify(
-            f"Copied {what} as {TABLE_FORMATS[fmt]} ({len(table.splitlines())} lines) to the clipboard."
+            f"Copied {what} as {FORMATS[fmt].label} ({len(table.splitlines())} lines) to the clipboard."
             + (f" STALE: {', '.join(stale)} as last accepted; its files are now rejected." if stale else ""),
             severity="warning" if stale else "information",
             markup=False,
@@ -890,7 +825,10 @@ class TcsexamApp(App):
         input hashes describe files that are no longer there.
         """
         if self.state is None:
-            self.notify("Nothing to export: the inputs were rejected.", severity="error", markup=False)
+            why = (
+                "the inputs were rejected" if has_run(self.config) else "no run is open (a tau2-bench file is no index)"
+            )
+            self.notify(f"Nothing to export: {why}.", severity="error", markup=False)
             return
         from .views import plain
 
@@ -926,7 +864,7 @@ class TcsexamApp(App):
         state = self.state
         assert state is not None  # action_export calls this only with a state; a loaded state is only ever replaced
         run = state.run
-        try:  # SPEC 13: never one of the run's inputs, a folder, a FIFO or a device
+        try:  # docs/safety.md: never one of the run's inputs, a folder, a FIFO or a device
             check_output(
                 str(path),
                 [str(p) for p in run.input_paths.values()],

@@ -1,4 +1,4 @@
-"""The dashboard's charts: each draws one chart from plain data on a textual-plotext ``plt``.
+"""The dashboard's charts (pass^k, the Phi histogram; the Overview's forest plot is text: tui/forest.py): each draws one chart from plain data on a textual-plotext ``plt``.
 
 The choices a reader relies on (ticks, which series are identical, what is
 drawn where, when a plot becomes a sentence) are pure functions returning
@@ -6,17 +6,15 @@ plain data, tested without a terminal; the ``draw_*`` functions only turn
 their results into plotext calls. Nothing here imports textual or rich.
 
 Rules kept by every chart:
-- no in-plot legend: each point is drawn as its own letter (I index,
-  P S C O the tracks), so nothing covers the data;
-- a null value is never drawn as 0: it sits on a separate row labelled
-  "null" below the 0 tick;
-- ticks are round numbers (0, 0.25, …; integer counts);
+- no in-plot legend: each point is drawn as its own letter (P S C O the
+  tracks), so nothing covers the data;
+- ticks are round numbers (0, 0.25, …; integer counts), their loops
+  bounded whatever the values;
 - a single point is a sentence, not a dot.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 
 TRACKS = ("theorem", "solver", "construction", "conjecture")
@@ -28,9 +26,8 @@ TRACK_COLORS = {
     "construction": (230, 25, 75),
     "conjecture": (245, 130, 48),
 }
-NULL_ROW = -0.2  # in units of the y step: where null values are drawn, below the 0 tick
-MAX_GROUPED = 6  # up to this many models the Overview shows index and tracks per model; beyond, the index only
 TIE_TOLERANCE = 1e-12
+PASSK_TICKS = [0.0, 0.25, 0.5, 0.75, 1.0]  # pass^k lies in [0, 1]
 
 
 def redraw(plot, draw: Callable) -> None:
@@ -48,24 +45,15 @@ def redraw(plot, draw: Callable) -> None:
 
 
 def int_step(span: int, most: int) -> int:
-    """The smallest of 1, 2, 5 × 10^k that cuts ``span`` into at most ``most`` steps."""
+    """The smallest of 1, 2, 5 × 10^k that cuts ``span`` into at most ``most`` steps (at most one pass per bit of
+    ``span``: bounded for any count)."""
     power = 1
-    while True:
+    for _ in range(max(span, 1).bit_length() + 1):
         for m in (1, 2, 5):
-            if m * power * most >= span:
+            if m * power * max(most, 1) >= span:
                 return m * power
         power *= 10
-
-
-def unit_ticks(top: float) -> list[float]:
-    """Ticks for a [0, 1]-like scale: 0, 0.25, 0.5, 0.75, 1, and on by 0.25 up to ``top`` (C may exceed 1)."""
-    last = max(1.0, math.ceil(round(top / 0.25, 9)) * 0.25)
-    return [k * 0.25 for k in range(round(last / 0.25) + 1)]
-
-
-def points_ticks(top: float) -> list[float]:
-    """Ticks for the index in points: 0, 25, 50, 75, 100 (and on by 25 if an interval reaches higher)."""
-    return [t * 100 for t in unit_ticks(top / 100)]
+    return power
 
 
 def tick_label(value: float) -> str:
@@ -82,20 +70,6 @@ def count_ticks(largest: int, most: int = 5) -> list[int]:
     return list(range(0, top + 1, step))
 
 
-def rank_ticks(n: int, most: int = 10) -> list[int]:
-    """Which of the positions 1..n get a tick: 1 and multiples of a round step, at most about ``most``."""
-    if n <= most:
-        return list(range(1, n + 1))
-    step = int_step(n, most)
-    return [1] + list(range(step, n + 1, step))
-
-
-def short_label(name: str, budget: int) -> str:
-    """A model name cut to ``budget`` characters with an ellipsis, so that neighbouring labels never collide."""
-    budget = max(budget, 2)
-    return name if len(name) <= budget else name[: budget - 1] + "…"
-
-
 def fit_title(titles: Sequence[str], width: int) -> str:
     """The first (longest, most explicit) of ``titles`` that fits in ``width`` columns; plotext drops a title
     that does not fit, so the last, shortest one is kept whatever the width."""
@@ -103,25 +77,6 @@ def fit_title(titles: Sequence[str], width: int) -> str:
         if len(title) <= width - 2:
             return title
     return titles[-1]
-
-
-def overview_mode(n_models: int) -> str:
-    """'tracks' (index and the four track means of each model) for few models, else 'index' (one point each)."""
-    return "tracks" if n_models <= MAX_GROUPED else "index"
-
-
-def whisker(value: float | None, pm: float | None, top: float, row: float = 0.0) -> tuple[float, float] | None:
-    """The drawn part of value ± pm: cut at 0 (the null row lies below) and at the frame's ``top``; None when
-    there is no interval, or when it is shorter than one text ``row`` on each side (drawn, it would stick out
-    on one side only and look lopsided). The exported interval is never cut (SPEC 9); only its drawing is."""
-    if value is None or pm is None or not math.isfinite(pm) or pm <= 0 or pm < row:
-        return None
-    return max(value - pm, 0.0), min(value + pm, top)
-
-
-def scale_top(values: Sequence[float | None]) -> float:
-    """The largest value to show (intervals do not widen the scale: their whiskers are cut at the frame)."""
-    return max((v for v in values if v is not None), default=0.0)
 
 
 def tie_groups(series: Mapping[str, Sequence[float | None]]) -> list[list[str]]:
@@ -158,7 +113,7 @@ def single_point_note(kmax: int, unit: str) -> str | None:
 
 def histogram_bars(phi, status, bins: int = 10) -> tuple[list[str], list[int]]:
     """Bars of the Phi histogram of the rows shown: ``bins`` bins over [0, 1] of the scored rows
-    (status 0, ok), then one bar 'fail' counting the solver failures (which score 0, SPEC 3)."""
+    (status 0, ok), then one bar 'fail' counting the solver failures (which score 0, docs/rules.md#solver-score)."""
     import numpy as np
 
     from .views import histogram_counts
@@ -174,120 +129,6 @@ def histogram_bars(phi, status, bins: int = 10) -> tuple[list[str], list[int]]:
 # --- drawing ------------------------------------------------------------------------------------------------------
 
 
-def row_size(low: float, high: float, height: int) -> float:
-    """The y span of one text row of a plot ``height`` lines tall (five lines go to title, frame and labels)."""
-    return (high - low) / max(height - 5, 1)
-
-
-def y_axis(ticks: list[float], height: int) -> tuple[list[float], float, float, float]:
-    """The y axis of a plot ``height`` lines tall: the ticks that get a label, the y of the 'null' row below
-    0, the y limits. Labels are at least one text row apart (every s-th tick, s as small as that allows) and
-    so is the null row from 0: two labels never fall on one row, where the terminal would show either.
-    The stride keeps the top tick when one can."""
-    step = ticks[1] - ticks[0]
-    rows = max(height - 5, 3)  # the dashboard's plots are at least 8 lines tall (min-height in app.tcss)
-    # the null row sits 0.4 step below 0, or one text row when that is more; a row is the span over ``rows``
-    row = (ticks[-1] + 0.15 * step) / (rows - 1)
-    null_distance = max(-NULL_ROW * 2 * step, row)
-    low, high = -null_distance - 0.1 * step, ticks[-1] + 0.05 * step
-    row = row_size(low, high, height)
-    steps = len(ticks) - 1
-    wide = [s for s in range(1, steps + 1) if s * step >= row] or [steps]
-    stride = next((s for s in wide if steps % s == 0), wide[0])  # one that keeps the top tick, if any does
-    return ticks[::stride], -null_distance, low, high
-
-
-def _set_y(plt, ticks: list[float], height: int) -> tuple[float, float]:
-    """Round y ticks and, below 0, a 'null' row; returns the y of the null row and the span of one text row."""
-    shown, null_y, low, high = y_axis(ticks, height)
-    plt.yticks([null_y] + shown, ["null"] + [tick_label(t) for t in shown])
-    plt.ylim(low, high)
-    return null_y, row_size(low, high, height)
-
-
-def _points(
-    plt,
-    xs: Sequence[float],
-    ys: Sequence[float | None],
-    pms: Sequence[float | None],
-    letter: str,
-    color,
-    top: float,
-    null_y: float,
-    row: float,
-) -> None:
-    for x, y, pm in zip(xs, ys, pms, strict=True):
-        span = whisker(y, pm, top, row)
-        if span is not None:
-            plt.plot([x, x], list(span), marker="│", color=color)
-    shown = [(x, y) for x, y in zip(xs, ys, strict=True) if y is not None]
-    missing = [x for x, y in zip(xs, ys, strict=True) if y is None]
-    if shown:
-        plt.scatter([x for x, _ in shown], [y for _, y in shown], marker=letter, color=color)
-    if missing:
-        plt.scatter(missing, [null_y] * len(missing), marker=letter, color=color)
-
-
-def draw_overview(
-    plt,
-    models: list[str],
-    index: list[float | None],
-    index_pm: list[float | None],
-    means: dict[str, list[float | None]],
-    pms: dict[str, list[float | None]],
-    width: int = 80,
-    height: int = 16,
-) -> None:
-    """Overview chart, models in the given order (the table's). Few models: per model the index/100 (I) and
-    the four track means (P S C O), each ± its 95% half-width (SPEC 9). Many: the index in points per model,
-    at its position in the table."""
-    n = len(models)
-    if n == 0:
-        plt.title("No model in the cohort")
-        return
-    if overview_mode(n) == "index":
-        ticks = points_ticks(scale_top(index))
-        null_y, row = _set_y(plt, ticks, height)
-        xs = list(range(1, n + 1))
-        _points(plt, xs, index, index_pm, "●", INDEX_COLOR, ticks[-1], null_y, row)
-        plt.xticks(rank_ticks(n))
-        plt.xlim(0.3, n + 0.7)
-        plt.xlabel("model, by its row in the table above")
-        plt.title(
-            fit_title(
-                [
-                    "Index (points) ±95% CI (if over a row), in the table's order · null: no index",
-                    "Index ±95% CI, in the table's order · null: no index",
-                    "Index ±95% CI",
-                ],
-                width,
-            )
-        )
-        return
-    scaled = [None if v is None else v / 100 for v in index]
-    scaled_pm = [None if p is None else p / 100 for p in index_pm]
-    ticks = unit_ticks(scale_top(scaled + [v for t in TRACKS for v in means[t]]))
-    null_y, row = _set_y(plt, ticks, height)
-    slots = 1 + len(TRACKS) + 1  # I P S C O and a gap
-    centre = [i * slots + 2.0 for i in range(n)]
-    _points(plt, [c - 2 for c in centre], scaled, scaled_pm, "I", INDEX_COLOR, ticks[-1], null_y, row)
-    for j, t in enumerate(TRACKS):
-        _points(plt, [c - 1 + j for c in centre], means[t], pms[t], LETTERS[t], TRACK_COLORS[t], ticks[-1], null_y, row)
-    budget = max((width - 6) // n - 1, 2)
-    plt.xticks(centre, [short_label(m, budget) for m in models])
-    plt.xlim(-1, n * slots - 1)
-    plt.title(
-        fit_title(
-            [
-                "I index/100 · P S C O track means · ±95% CI (if over a row) · null: no mean",
-                "I index/100 · P S C O means · ±95% CI · null: no mean",
-                "I P S C O ±95% CI",
-            ],
-            width,
-        )
-    )
-
-
 def draw_passk(
     plt,
     series: dict[str, list[float]],
@@ -295,7 +136,7 @@ def draw_passk(
     unit: str = "attempt per task",
     width: int = 80,
 ) -> None:
-    """pass^k against k (SPEC 5): each series' value at each integer k drawn as its letter (the first
+    """pass^k against k (docs/rules.md#passk): each series' value at each integer k drawn as its letter (the first
     character of its name), joined by a line; identical series drawn once and named ('P = S'); with a
     single k, a sentence instead."""
     kmax = max((len(v) for v in series.values()), default=0)
@@ -316,8 +157,7 @@ def draw_passk(
         if len(ks) > 1:
             plt.plot(ks, values, marker="·", color=color)
         plt.scatter(ks, values, marker=group[0][0], color=color)
-    ticks = unit_ticks(1.0)
-    plt.yticks(ticks, [tick_label(t) for t in ticks])
+    plt.yticks(PASSK_TICKS, [tick_label(t) for t in PASSK_TICKS])
     plt.ylim(-0.04, 1.04)
     plt.xticks(list(range(1, kmax + 1)))
     plt.xlim(0.8, kmax + 0.2)

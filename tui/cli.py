@@ -1,4 +1,4 @@
-"""The ``tcsexam`` console script (SPEC 6): the headless commands of ``scoring.commands`` plus ``tui``.
+"""The ``tcsexam`` console script (docs/commands.md): the headless commands of ``scoring.commands`` plus ``tui``.
 
 The shell owns the process: the process policy lives in ``entry`` and nowhere
 else. Textual is imported only when the ``tui`` command runs, so ``score`` and
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from scoring.commands.main import build_parser as build_scoring_parser
 from scoring.commands.main import run
 from scoring.commands.options import add_run_arguments, output_argument
+from scoring.commands.process import prepare_process
 from scoring.safety.terminal import say
 
 if TYPE_CHECKING:
@@ -32,7 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="*",
         default=[],
         metavar="RUN_DIR",
-        help="run folders (attempts.csv, cohort.json, records/); none: the bundled demo run",
+        help="run folders (attempts.csv, cohort.json, records/); none: the current folder when it holds "
+        "cohort.json, else the bundled demo run",
     )
     add_run_arguments(p, positional=False)
     p.add_argument(
@@ -44,6 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--watch", action="store_true", help="reload when an input file changes")
     p.add_argument("--tau2", metavar="PATH", help="also open a tau2-bench run (its results.json or its folder)")
+    p.add_argument(
+        "--no-cache",
+        dest="cache",
+        action="store_false",
+        help="score every run anew; neither read nor write the cache of scored runs (~/.cache/tcsexam)",
+    )
     p.set_defaults(handler=run_from_args)
     return parser
 
@@ -52,7 +60,7 @@ def config_from_args(args: argparse.Namespace) -> DashboardConfig:
     """The dashboard's configuration from the ``tui`` command's options."""
     from .state import DashboardConfig
 
-    run_dirs = run_dirs_of(args)
+    run_dirs = run_dirs_of(args) or current_run(args)
     return DashboardConfig(
         run_dir=run_dirs[0] if run_dirs else None,
         more_runs=run_dirs[1:],
@@ -65,7 +73,17 @@ def config_from_args(args: argparse.Namespace) -> DashboardConfig:
         watch=args.watch,
         tau2=args.tau2,
         thresholds=dict(args.threshold),
+        cache=args.cache,
     )
+
+
+def current_run(args: argparse.Namespace) -> list[str]:
+    """``tcsexam tui`` with nothing named, inside a run folder: that folder, as every other command
+    reads it (docs/commands.md#tui); the bundled demo only where the current folder holds no run
+    (no cohort.json)."""
+    if args.attempts or args.cohort or args.tau2 or not os.path.isfile("cohort.json"):
+        return []
+    return ["."]
 
 
 def run_dirs_of(args: argparse.Namespace) -> list[str]:
@@ -129,7 +147,7 @@ def textual_problem() -> str | None:
 
 
 def run_from_args(args: argparse.Namespace) -> int:
-    """Open the dashboard (SPEC 6 ``tcsexam tui RUN_DIR...``) and block until it quits. The exit code is
+    """Open the dashboard (docs/commands.md ``tcsexam tui RUN_DIR...``) and block until it quits. The exit code is
     the app's: Textual sets 1 when the app stopped on an exception (a crash never exits 0). A Textual
     release the dashboard was not written for is one line on standard error and exit 1."""
     from scoring.safety.terminal import escape_for_terminal
@@ -155,16 +173,16 @@ def run_from_args(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Parse ``argv`` and run its command; returns the exit code of SPEC 6."""
+    """Parse ``argv`` and run its command; returns the exit code of docs/commands.md."""
     parser = build_parser()
     args = parser.parse_args(argv)
     return run(args.handler, args, parser)
 
 
 def entry() -> None:
-    """Console-script entry. Scoring does no linear algebra, so numpy's OpenBLAS gets one thread
-    unless the user set otherwise (its worker threads otherwise take a second core at import)."""
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    """Console-script entry: the process made ready before anything imports numpy
+    (``scoring.commands.process.prepare_process``: one BLAS thread, streams that never fail to print)."""
+    prepare_process()
     sys.exit(main())
 
 

@@ -12,6 +12,9 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.fuzzy import Matcher
 
+from scoring.reports.table import FORMATS
+
+from .panes import key_hint
 from .state import STATUS_CODES
 from .views import plain
 
@@ -21,6 +24,7 @@ if TYPE_CHECKING:
 MODEL_HITS = 100  # the most per-model commands (jump, compare) the palette is given at once
 
 Command = tuple[str, Callable[[], object], str]  # (text shown, what it runs, help)
+CLIPBOARD_FORMATS = [f for f in FORMATS.values() if f.clipboard]  # the table formats the palette copies
 
 
 class DashboardCommands(Provider):
@@ -36,14 +40,21 @@ class DashboardCommands(Provider):
             found = self._model_commands()
             models = found if len(found) <= MODEL_HITS else []
         app = self.app
+
+        def keyed(action: str, help_text: str) -> str:
+            hint = key_hint(type(app).BINDINGS, action)
+            return f"{hint} · {help_text}" if hint else help_text
+
         out: list[Command] = [
-            ("Export index.json", app.action_export, f"write {plain(app.config.output)}"),
-            ("Reload inputs", app.action_reload, "re-read attempts, cohort, records"),
-            ("Copy table as Markdown", partial(app.action_copy_table, "markdown"), "tcsexam table, to the clipboard"),
-            (
-                "Copy as LaTeX",
-                partial(app.action_copy_table, "latex"),
-                "tcsexam table --format latex, to the clipboard",
+            ("Export index.json", app.action_export, keyed("export", f"write {plain(app.config.output)}")),
+            ("Reload inputs", app.action_reload, keyed("reload", "re-read attempts, cohort, records")),
+            *(
+                (
+                    f"Copy table as {f.label}",
+                    partial(app.action_copy_table, f.name),
+                    keyed(f"copy_table('{f.name}')", f"tcsexam table --format {f.name}, to the clipboard"),
+                )
+                for f in CLIPBOARD_FORMATS
             ),
             ("Open tau2 results…", app.action_open_tau2, "a tau2-bench results.json or folder, as --tau2 PATH"),
         ]
@@ -51,15 +62,14 @@ class DashboardCommands(Provider):
         if len(runs) > 1:
             out += [
                 (
-                    "Copy leaderboard (all runs) as Markdown",
-                    partial(app.action_copy_table, "markdown", "all"),
-                    "tcsexam table over every run, to the clipboard",
-                ),
-                (
-                    "Copy leaderboard (all runs) as LaTeX",
-                    partial(app.action_copy_table, "latex", "all"),
-                    "tcsexam table --format latex over every run, to the clipboard",
-                ),
+                    f"Copy leaderboard (all runs) as {f.label}",
+                    partial(app.action_copy_table, f.name, "all"),
+                    keyed(
+                        f"copy_table('{f.name}', 'all')",
+                        f"tcsexam table --format {f.name} over every run, to the clipboard",
+                    ),
+                )
+                for f in CLIPBOARD_FORMATS
             ]
             for number, slot in enumerate(runs):
                 if number != app.current:

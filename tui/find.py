@@ -119,8 +119,17 @@ class WorstInstance:
     status: str
 
     def cells(self) -> list[str]:
-        z = "—" if np.isnan(self.z) else f"{self.z:.3f}"
-        return [self.item, self.attempt, self.instance, f"{self.phi:.4f}", z, self.status]
+        """Phi and z as every tab writes them (views.fmt, docs/dashboard.md#numbers); — for no z."""
+        from .views import fmt
+
+        return [
+            self.item,
+            self.attempt,
+            self.instance,
+            fmt(self.phi),
+            fmt(None if np.isnan(self.z) else self.z),
+            self.status,
+        ]
 
 
 def worst_instances(

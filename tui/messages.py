@@ -88,6 +88,7 @@ class Tau2Loaded(Message):
     metrics: dict
     meta: dict
     generation: int = 0
+    results: Any = None  # scoring.tau2.files.Tau2Results, for the simulations' browser
 
 
 @dataclass

@@ -13,7 +13,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class DashboardConfig:
-    """Command-line options of ``tcsexam tui`` (SPEC 6)."""
+    """Command-line options of ``tcsexam tui`` (docs/commands.md)."""
 
     run_dir: str | None = None
     attempts: str | None = None
@@ -39,10 +39,11 @@ class DashboardConfig:
     thresholds: dict[str, float] = field(default_factory=dict)
     isolate: bool | None = None  # load in a loader process: None = when the run is large (state.is_large)
     more_runs: list[str] = field(default_factory=list)  # the RUN_DIRs after the first (`tcsexam tui A B ...`)
+    cache: bool = True  # reopen an unchanged run from the cache of scored runs (tui/cache.py); --no-cache
 
 
 def run_configs(config: DashboardConfig) -> list[DashboardConfig]:
-    """One configuration per run the dashboard opens (SPEC 6 ``tcsexam tui RUN_DIR...``): the first is
+    """One configuration per run the dashboard opens (docs/commands.md ``tcsexam tui RUN_DIR...``): the first is
     ``config`` itself; each further RUN_DIR takes the shared options (suite, benchmark, thresholds) and
     never the per-run file overrides, which the command line allows with a single RUN_DIR only."""
     import dataclasses
@@ -136,7 +137,7 @@ class DashboardState:
         return rows
 
     def records_path(self, model: str, item: str, attempt: str) -> Path | None:
-        """Where the attempt's records file is (SPEC 13: found only through the run's RecordsRoot),
+        """Where the attempt's records file is (docs/safety.md: found only through the run's RecordsRoot),
         None when there is nothing there; what is there is checked when it is read."""
         root = self.run.records_root
         if root is None:
@@ -158,7 +159,7 @@ def has_run(config: DashboardConfig) -> bool:
 
 
 def resolve_paths(config: DashboardConfig):
-    """The run's input paths by the command line's own rule (scoring.pipeline.run.paths_named, SPEC 2, 6)."""
+    """The run's input paths by the command line's own rule (scoring.pipeline.run.paths_named, docs/formats.md and docs/commands.md)."""
     from scoring.pipeline.benchmark import demo_run
     from scoring.pipeline.run import paths_named
 
@@ -205,6 +206,11 @@ def load_state(config: DashboardConfig, progress=None, started=None) -> Dashboar
     paths = resolve_paths(config)
     if config.isolate is False or (config.isolate is None and not is_large(paths)):
         return load_state_here(config, paths, progress)
+    if config.isolate is None and config.cache:  # a large run stored unchanged: read here, no loader process
+        from .cache import stored_before
+
+        if stored_before(paths, config.thresholds) and (state := load_cached_here(config, paths, progress)):
+            return state
     with LoaderProcess(config) as loader:
         if started is not None:
             started(loader)
@@ -396,17 +402,36 @@ class CountingRecordsRoot:
         return self._root.read_path(path)
 
 
-def load_state_here(config: DashboardConfig, paths=None, progress=None) -> DashboardState:
-    """Load and score a run in this process; ``progress(text)`` names each step and the files read."""
+def load_cached_here(config: DashboardConfig, paths, progress=None) -> DashboardState | None:
+    """The run's state from the cache of scored runs, read in this process; None when it is not there."""
+    return load_state_here(config, paths, progress, only_cached=True)
+
+
+@overload
+def load_state_here(config: DashboardConfig, paths=..., progress=...) -> DashboardState: ...
+@overload
+def load_state_here(config: DashboardConfig, paths, progress, only_cached: bool) -> DashboardState | None: ...
+def load_state_here(config, paths=None, progress=None, only_cached=False):
+    """Load and score a run in this process; ``progress(text)`` names each step and the files read. With
+    ``only_cached``, None when the scored run is not in the cache (tui/cache.py), rather than scoring it."""
     from scoring.pipeline.index import score_run
     from scoring.pipeline.run import load_run
     from scoring.reports.plan import plan_document
     from scoring.stats.planning import DEFAULT_MAX_ATTEMPTS
 
+    from .cache import RunCache
+
     say = progress or (lambda text: None)
     paths = paths if paths is not None else resolve_paths(config)
     say(f"reading {Path(paths.attempts).name}, {Path(paths.cohort).name}, the suite and the reference")
     run = load_run(paths)
+    cache = RunCache.for_run(run, config.thresholds, say) if config.cache else None
+    found = cache.read() if cache is not None else None
+    if found is not None and (state := state_from_cache(config, paths, run, found)) is not None:
+        return state
+    if only_cached:
+        run.check_folders()
+        return None
     models = len(run.cohort.models)
     rows = run.attempts.rows
     root = run.records_root
@@ -423,37 +448,61 @@ def load_state_here(config: DashboardConfig, paths=None, progress=None) -> Dashb
         run.records_root = root
     if checked.scores:
         say(f"making the instance columns of {len(checked.scores):,} attempts")
-    columns = instance_columns(checked.scores)
     # one copy of the per-instance results: compare_run reads each re-scored attempt's phi from checked.scores
-    checked.scores = columns
+    checked.scores = instance_columns(checked.scores)
     say(f"planning attempts for {models:,} models")
+    plan = plan_document(document, checked, DEFAULT_MAX_ATTEMPTS, None)
+    if cache is not None:
+        cache.write(document, plan, checked)
+    return scored_state(config, paths, run, document, checked, plan)
+
+
+def scored_state(config: DashboardConfig, paths, run, document: dict, checked, plan: dict | None) -> DashboardState:
+    """The dashboard's state of a scored run (``checked.scores``: its InstanceColumns)."""
     watched = watched_files(paths) + [p for p in run.input_paths.values() if p not in (paths.attempts, paths.cohort)]
     floor = run.reference.header.scale_floor.relative if run.reference is not None else None
     return DashboardState(
         document,
         run,
         watched,
-        columns,
+        checked.scores,
         relative_floor=floor,
         demo=uses_demo(config),
         checked=checked,
-        plan=plan_document(document, checked, DEFAULT_MAX_ATTEMPTS, None),
+        plan=plan,
     )
 
 
+def state_from_cache(config: DashboardConfig, paths, run, found) -> DashboardState | None:
+    """The state of a run whose scored form was in the cache (tui/cache.py): the rows are checked again
+    (fast, and they are the loaded run's own rows); None when they raise a problem, which scoring
+    then reports."""
+    from scoring.pipeline.rules import check_rules
+
+    from .cache import restamped
+
+    document, plan, records_used, columns = found
+    checked, problems = check_rules(run)
+    if problems:
+        return None
+    run.check_folders()
+    checked.records_used, checked.scores = records_used, columns
+    return scored_state(config, paths, run, restamped(document), checked, plan)
+
+
 def attempts_needed(plan_entry: dict, target: float | None) -> int | None:
-    """SPEC 12.3: the fewest attempts per task whose projected half-width is at most ``target`` points
+    """docs/rules.md#planning-attempts: the fewest attempts per task whose projected half-width is at most ``target`` points
     (scoring.stats.planning.attempts_for_target); None when no r of the plan reaches it."""
     from scoring.stats.planning import attempts_for_target
 
     return attempts_for_target(plan_entry["half_width"], target)
 
 
-# --- compare (SPEC 9, 12.2, 12.3) -------------------------------------------------
+# --- compare (docs/rules.md#intervals, docs/rules.md#per-task-differences and docs/rules.md#planning-attempts) -------------------------------------------------
 
 
 def compare_pair(state: DashboardState, a: str, b: str) -> dict:
-    """``tcsexam compare``'s document for two models (scoring.reports.compare.compare_run): the SPEC 9 intervals,
+    """``tcsexam compare``'s document for two models (scoring.reports.compare.compare_run): docs/rules.md#intervals intervals,
     12.2's ``tasks`` and ``instances``, 12.3's ``mde``. Raises InputError for an invalid pair."""
     from scoring.reports.compare import compare_run
 
@@ -499,12 +548,13 @@ def watch_targets(paths: list[Path]) -> tuple[list[Path], set[str], list[str]]:
 
 
 def load_tau2(path: str) -> dict:
-    """tau2-bench metrics (scoring.tau2, SPEC 8) plus what the run's ``info`` says about it, for the tab."""
+    """tau2-bench metrics (scoring.tau2, docs/tau2.md), what the run's ``info`` says about it, and the run as read
+    (its simulations, for the browser), for the tab."""
     from scoring.tau2.files import load_tau2_results
     from scoring.tau2.metrics import compute_tau2_metrics, run_description
 
     results = load_tau2_results(Path(path))
-    return {"metrics": compute_tau2_metrics(results, str(path)), "meta": run_description(results)}
+    return {"metrics": compute_tau2_metrics(results, str(path)), "meta": run_description(results), "results": results}
 
 
 # --- instances ------------------------------------------------------------------
@@ -659,14 +709,12 @@ def load_instances(state: DashboardState, model: str, item: str, attempt: str) -
     return columns_from_score(score_attempt_bytes(ref.task(item), data, str(path)))
 
 
-# --- tables (SPEC 11) -----------------------------------------------------------------
-
-TABLE_FORMATS = {"markdown": "Markdown", "latex": "LaTeX"}
+# --- tables (docs/commands.md) -----------------------------------------------------------------
 
 
 def table_text(docs: list[tuple[str, dict]], fmt: str) -> str:
     """The (source, index document) pairs' leaderboard as ``tcsexam table`` writes it
-    (scoring.reports.table.render_table, same digits; SPEC 11). Raises InputError for a model twice in a group."""
+    (scoring.reports.table.render_table, same digits; docs/commands.md). Raises InputError for a model twice in a group."""
     from scoring.reports.table import render_table
 
     return render_table(docs, fmt)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from scoring.reports.numbers import INDEX_DIGITS, PM, TRACK_DIGITS, number, with_half_width
 from scoring.safety.terminal import escape_for_terminal
 from scoring.vocab import STATUS_ORDER, TRACKS, rank_text
 from scoring.vocab import TRACK_LETTERS as LETTERS
@@ -64,8 +65,44 @@ def cells(*values) -> list[Text]:
     return [v if isinstance(v, Text) else Text(plain(v)) for v in values]
 
 
-def fmt(x: float | None, digits: int = 4) -> str:
-    return DASH if x is None else f"{x:.{digits}f}"
+# --- number conventions: one format per quantity, in every tab (docs/dashboard.md#numbers) ---------------------
+# Digits, ± and rounding are scoring.reports.numbers' (what ``tcsexam table`` writes): the index, its half-widths
+# and differences INDEX_DIGITS decimals; track means, pass^k, Phi, z and tau2 rewards TRACK_DIGITS.
+SIGNIFICANT = 4  # objective values (A, mu, s, scale), whose size depends on the task
+
+
+def fmt(x: float | None, digits: int = TRACK_DIGITS, signed: bool = False) -> str:
+    """A number with ``digits`` decimals (scoring.reports.numbers.number: no minus on a zero); — for null."""
+    return number(x, digits, null=DASH, signed=signed)
+
+
+def fmt_pm(x: float | None, pm: float | None, digits: int) -> str:
+    """``x ± h`` (the 95% half-width; scoring.reports.numbers.with_half_width), ``x`` alone without an
+    interval, — for null."""
+    return with_half_width(x, pm, digits, null=DASH)
+
+
+def fmt_sig(x: float | None, digits: int = SIGNIFICANT) -> str:
+    """An objective value with ``digits`` significant digits, written out (47560, 479.1, 0.07830) from 10^-3 to
+    below 10^9, in e-notation outside (1.235e+13); — for null or NaN."""
+    import math
+
+    if x is None or math.isnan(x):
+        return DASH
+    if x == 0 or math.isinf(x):
+        return f"{x:g}"
+    magnitude = math.floor(math.log10(abs(x)))
+    if -3 <= magnitude < 9:
+        rounded = float(f"{x:.{digits - 1}e}")  # rounding may carry to the next power (9999.7 -> 1.000e4)
+        magnitude = math.floor(math.log10(abs(rounded)))
+        if magnitude < 9:
+            return f"{rounded:.{max(digits - 1 - magnitude, 0)}f}"
+    return f"{x:.{digits - 1}e}"
+
+
+def fmt_cost(cost: float | None) -> str:
+    """tau2's agent cost in US dollars (what tau2-bench records): $0.0471; — for null."""
+    return DASH if cost is None else f"${cost:.4f}"
 
 
 def half_width(ci: dict | None) -> float | None:
@@ -74,10 +111,36 @@ def half_width(ci: dict | None) -> float | None:
     return ci["hi"] - ci.get("mean", ci.get("value"))
 
 
-def fmt_pm(x: float | None, pm: float | None, digits: int) -> str:
-    if x is None:
-        return DASH
-    return f"{x:.{digits}f}" + (f" ±{pm:.{digits}f}" if pm is not None else "")
+# --- names: capped so that they never hide the numbers (docs/dashboard.md#names) ---------------------------------
+NAME_WIDTH = 24  # the Model column's width at most: the full name is on the line under the table
+
+
+def middle_ellipsis(name: str, width: int = NAME_WIDTH) -> str:
+    """A name shown in at most ``width`` terminal cells, escaped (``plain``): a longer one keeps its start and
+    its end with … between (``anthropic/clau…-20250929``), where model ids differ most."""
+    from rich.cells import cell_len
+
+    shown = plain(name)
+    if cell_len(shown) <= width:
+        return shown
+    width = max(width, 3)
+    head: list[str] = []
+    tail: list[str] = []
+    room = width - 1
+    chars = list(shown)
+    i, j = 0, len(chars) - 1
+    while i <= j:  # alternately from the start (which gets the extra cell) and from the end, cells counted
+        take_head = cell_len("".join(head)) <= cell_len("".join(tail))
+        c = chars[i] if take_head else chars[j]
+        if cell_len("".join(head)) + cell_len("".join(tail)) + cell_len(c) > room:
+            break
+        if take_head:
+            head.append(c)
+            i += 1
+        else:
+            tail.insert(0, c)
+            j -= 1
+    return "".join(head) + "…" + "".join(tail)
 
 
 @dataclass(frozen=True)
@@ -86,27 +149,34 @@ class OverviewRow:
     status: str
     index: float | None
     index_pm: float | None
-    rank: tuple[int, int] | None  # (best, worst) from the document's ``ranks`` block (SPEC 12.1); None: no index
-    shares: dict[str, float] | None  # the index interval's variance budget (SPEC 12.4); None: left out
+    rank: (
+        tuple[int, int] | None
+    )  # (best, worst) from the document's ``ranks`` block (docs/rules.md#ranks); None: no index
+    shares: (
+        dict[str, float] | None
+    )  # the index interval's variance budget (docs/rules.md#variance-budget); None: left out
     means: dict[str, float | None]
     pms: dict[str, float | None]
     complete: dict[str, int]
     total: dict[str, int]
 
-    def cells(self) -> list[str]:
+    def cells(self, gauge: str = "") -> list[str]:
+        """The row's cells in OVERVIEW_COLUMNS order; ``gauge`` is its forest-plot cell (tui/forest.py), made
+        by the pane, which knows the scale all rows share. The name is capped (``middle_ellipsis``)."""
         out = [
-            self.model,
+            middle_ellipsis(self.model),
             self.status,
-            fmt_pm(self.index, self.index_pm, 2),
+            fmt_pm(self.index, self.index_pm, INDEX_DIGITS),
+            gauge,
             shares_text(self.shares),
             rank_label(self.rank),
         ]
         for t in TRACKS:
-            out.append(f"{fmt_pm(self.means[t], self.pms[t], 3)}  {self.complete[t]}/{self.total[t]}")
+            out.append(f"{fmt_pm(self.means[t], self.pms[t], TRACK_DIGITS)}  {self.complete[t]}/{self.total[t]}")
         return out
 
     def sort_key(self, column: int):
-        """Sort key for a column; nulls sort last in ascending order."""
+        """Sort key for a column; nulls sort last in ascending order (the interval column sorts by the index)."""
         if column == 0:
             return (0, self.model)
         if column == 1:
@@ -115,16 +185,61 @@ class OverviewRow:
             return (1, (0, 0)) if self.rank is None else (0, self.rank)
         if column == BUDGET_COLUMN:
             return (0, self.model)  # percents of four tracks have no order: by model
-        value = self.index if column == 2 else self.means[TRACKS[column - 5]]
+        value = self.index if column in (INDEX_COLUMN, GAUGE_COLUMN) else self.means[TRACKS[column - FIRST_TRACK]]
         return (1, 0.0) if value is None else (0, value)
 
+    def null_reason(self) -> str:
+        """Why the row has no index: the model is incomplete (docs/rules.md#the-index), or its reason otherwise."""
+        return "incomplete" if self.status == "incomplete" else "no index"
 
-OVERVIEW_COLUMNS = ["Model", "Status", "Index", "Var. budget", "Rank", *[f"{LETTERS[t]} ({t})" for t in TRACKS]]
-BUDGET_COLUMN, RANK_COLUMN = 3, 4
+
+OVERVIEW_COLUMNS = [
+    "Model",
+    "Status",
+    "Index",
+    "95% interval",
+    "Uncertainty from",
+    "Rank",
+    *[f"{LETTERS[t]} ({t})" for t in TRACKS],
+]
+INDEX_COLUMN, GAUGE_COLUMN, BUDGET_COLUMN, RANK_COLUMN, FIRST_TRACK = 2, 3, 4, 5, 6
+
+# what each column means, shown as the header's tooltip and in help (plain words; the rules in docs/rules.md)
+COLUMN_TIPS = {
+    "Model": "The model's name; a long one is shortened in the middle (…), the line under the table gives it in full.",
+    "Status": "complete: every planned attempt adopted and valid; provisional: some adopted as provisional; "
+    "incomplete: attempts missing or not valid (no index).",
+    "Index": "The index in points (the weighted track means × 100) ± the half-width of its 95% interval "
+    "(a t interval over the tasks, the tasks of a track taken as a sample).",
+    "95% interval": "The index (●) and its 95% interval (─) on one scale from 0 for every row, the scale's ticks in "
+    "the header; ○ and the reason for a model without an index.",
+    "Uncertainty from": "How much of the index's uncertainty (its variance) comes from each track, in percent: "
+    "P theorem, S solver, C construction, O conjecture. More tasks in the largest share narrow the interval most.",
+    "Rank": "best–worst: the places the model could hold, given the models it is not clearly separated from "
+    "(paired tests over the tasks, 95%, corrected for the number of pairs). One number: a clear place.",
+    **{
+        f"{LETTERS[t]} ({t})": f"The {t} track's mean score ± its 95% half-width, then tasks complete / total."
+        for t in TRACKS
+    },
+}
+
+
+def column_under(widths: list[int], fixed: int, scroll_x: int, x: int) -> int | None:
+    """Which column of a table lies under offset ``x`` of its line: the first ``fixed`` columns stay in place,
+    the others are scrolled ``scroll_x`` cells left (DataTable's fixed_columns); None past the last."""
+    pinned = sum(widths[:fixed])
+    left = 0
+    for i, w in enumerate(widths):
+        start = left if i < fixed else left - scroll_x
+        visible_from = start if i < fixed else max(start, pinned)  # a scrolled column slides under the fixed ones
+        if visible_from <= x < start + w:
+            return i
+        left += w
+    return None
 
 
 def rank_label(rank: tuple[int, int] | None) -> str:
-    """A rank as SPEC 12.1 shows it: ``best`` or ``best–worst`` (scoring.vocab.rank_text); — without an index."""
+    """A rank as docs/rules.md#ranks shows it: ``best`` or ``best–worst`` (scoring.vocab.rank_text); — without an index."""
     return DASH if rank is None else rank_text(*rank)
 
 
@@ -193,7 +308,7 @@ def sort_rows(rows: list[OverviewRow], column: int, reverse: bool = False) -> li
 
 
 def leader(document: dict) -> str | None:
-    """The leader only when the top rank group holds one model alone (SPEC 12.1, scoring.stats.ranks.leader)."""
+    """The leader only when the top rank group holds one model alone (docs/rules.md#ranks, scoring.stats.ranks.leader)."""
     from scoring.stats.ranks import leader as ranks_leader
 
     ranks = ranks_block(document)
@@ -201,38 +316,74 @@ def leader(document: dict) -> str | None:
 
 
 def top_group(document: dict) -> list[str]:
-    """The models whose best rank is 1 (SPEC 12.1, scoring.stats.ranks.top_group)."""
+    """The models whose best rank is 1 (docs/rules.md#ranks, scoring.stats.ranks.top_group)."""
     from scoring.stats.ranks import top_group as ranks_top_group
 
     ranks = ranks_block(document)
     return ranks_top_group(ranks) if ranks is not None else []
 
 
+def ranked_scope(document: dict) -> str:
+    """' among complete models (k of n)' when some model of the run has no index (it is incomplete and
+    not ranked, docs/rules.md#ranks), else '': what a leader or a top group is chosen among."""
+    models = document["models"]
+    ranked = sum(1 for m in models.values() if m["index"] is not None)
+    return "" if ranked == len(models) else f" among complete models ({ranked:,} of {len(models):,})"
+
+
 def top_line(document: dict) -> tuple:
-    """The Overview's first sentence as ``text`` parts: a leader only when the top group holds one model
-    (SPEC 12.1), else the top group, whose order is not supported by the data."""
+    """Who leads, as ``text`` parts: the leader only when the top group (best rank 1, docs/rules.md#ranks) holds
+    one model alone, else the group as a count, within ``ranked_scope``."""
     reason = ranks_reason(document)
     if reason is not None:  # said once here; the Rank column shows — for every model
-        return ((f"No ranks (Rank column —): {reason}", ""),)
+        return ((f"No ranks: {reason}", ""),)
     group = top_group(document)
     if not group:
         return (("No model has an index yet", ""),)
+    scope = ranked_scope(document)
     if len(group) == 1:
         lead = group[0]
-        return (("Leader: ", ""), (lead, "bold"), (f" with {fmt(document['models'][lead]['index'], 2)} points", ""))
-    named = group[:TOP_GROUP_NAMED] if len(group) > TOP_GROUP_NAMED + 1 else group
-    parts: list = [
-        (f"No single leader: top group of {len(group):,}: " if named != group else "No single leader: top group ", "")
-    ]
-    for i, model in enumerate(named):
-        parts += [((", " if i else ""), ""), (model, "bold")]
-    if named != group:
-        parts.append((f", and {len(group) - len(named):,} more", ""))
-    parts.append((" (rank 1 not separated at 95%, Holm-corrected)", ""))
+        return (
+            (f"Leader{scope}: ", ""),
+            (middle_ellipsis(lead, 32), "bold"),
+            (f" with {fmt(document['models'][lead]['index'], INDEX_DIGITS)} points", ""),
+        )
+    return (("No single leader: ", ""), (f"{len(group):,} share rank 1", "bold"), (scope, ""))
+
+
+def status_line(document: dict, demo: bool = False) -> tuple:
+    """The Overview's one line, as ``text`` parts, most needed first (a narrow terminal cuts its end): who
+    leads, the run's status with the models that are not complete, suite/protocol/reference
+    (docs/dashboard.md#tabs)."""
+    models = document["models"].values()
+    counts = [(s, sum(m["status"] == s for m in models)) for s in STATUS_ORDER if s != "complete"]
+    counted = ", ".join(f"{n:,} {s}" for s, n in counts if n)
+    return (
+        *((("DEMO", "bold reverse"), (" · ", "")) if demo else ()),
+        *top_line(document),
+        (" · run ", ""),
+        (document["status"], "bold"),
+        (f" ({counted})" if counted else "", ""),
+        (f" · {document['suite']}/{document['solver_protocol']}/{document['solver_reference_id']}", ""),
+    )
+
+
+def overview_detail(row: OverviewRow, document: dict) -> tuple:
+    """The line under the Overview's table: the cursor row's model in full, its index with the interval's
+    ends, its rank among the ranked models, or why it has none."""
+    ranked = sum(m["index"] is not None for m in document["models"].values())
+    parts: list = [(row.model, "bold"), (f" · {row.status}", "")]
+    if row.index is None:
+        incomplete = sum(row.total[t] - row.complete[t] for t in TRACKS)
+        parts.append((f" · no index: {incomplete} of {sum(row.total.values())} tasks incomplete", ""))
+    else:
+        parts.append((f" · index {fmt_pm(row.index, row.index_pm, INDEX_DIGITS)}", ""))
+        if row.index_pm is not None:
+            lo, hi = row.index - row.index_pm, row.index + row.index_pm
+            parts.append((f" (95%: {lo:.{INDEX_DIGITS}f} to {hi:.{INDEX_DIGITS}f})", ""))
+        if row.rank is not None:
+            parts.append((f" · rank {rank_label(row.rank)} of {ranked:,}", ""))
     return tuple(parts)
-
-
-TOP_GROUP_NAMED = 8  # a larger top group is named by its first models and counted (hundreds would fill the screen)
 
 
 def coverage_cell(task: dict, model_coverage: dict, item: str) -> tuple[str, str]:
@@ -258,12 +409,68 @@ def coverage_grid(document: dict) -> tuple[list[str], dict[str, list[tuple[str, 
     return items, grid
 
 
-LEGEND = "● complete  ◐ provisional  n/m adopted of planned  ✗ not valid  +x has excluded"
+LEGEND = "● complete  ◐ provisional  n/m adopted of planned  ✗ not valid  +x excluded too"
+COMPACT_GLYPHS = {"complete": "●", "provisional": "◐", "missing": "○", "not_valid": "✗"}
+COMPACT_LEGEND = "● complete ◐ provisional ○ missing ✗ not valid + excluded too · columns: Overview rows"
 
 
-def legend_text() -> str:
-    """The grid's glyphs in one line (? gives the long form)."""
-    return LEGEND
+def legend_text(compact: bool = False) -> str:
+    """The grid's glyphs in one line (? gives the long form); ``compact``: those of the two-character cells."""
+    return COMPACT_LEGEND if compact else LEGEND
+
+
+def compact_cell(glyph: str, kind: str) -> str:
+    """A grid cell in two characters (the grid at many models): the kind's glyph, then + when the task also
+    has excluded attempts; n/m becomes ○ (the line under the grid gives the counts)."""
+    return COMPACT_GLYPHS[kind] + ("+" if glyph.endswith("+x") else " ")
+
+
+def vertical_number(n: int, digits: int) -> str:
+    """A column's number written downward in ``digits`` lines, right-aligned (a two-character header)."""
+    return "\n".join(str(n).rjust(digits))
+
+
+def attempts_file(document: dict) -> str:
+    """The attempts file's name as the run's provenance gives it (attempts.csv)."""
+    import os
+
+    path = ((document.get("provenance") or {}).get("inputs") or {}).get("attempts", {}).get("path")
+    return os.path.basename(path) if path else "attempts.csv"
+
+
+def records_file(document: dict, model: str, item: str, attempt: str) -> str | None:
+    """Where a solver attempt's records are (records/MODEL/ITEM/ATTEMPT.json under the run's records folder),
+    None when the run has none."""
+    root = ((document.get("provenance") or {}).get("inputs") or {}).get("records", {}).get("path")
+    return None if not root else f"{root}/{model}/{item}/{attempt}.json"
+
+
+def coverage_detail(document: dict, model: str, item: str) -> tuple:
+    """The line under the grid: the cell under the cursor in words, with the model's full name and the
+    attempts.csv lines it comes from."""
+    m = document["models"][model]
+    task, coverage = m["tasks"][item], m["coverage"]
+    glyph, kind = coverage_cell(task, coverage, item)
+    source = attempts_file(document)
+    parts: list = [(model, "bold"), (f" · {LETTERS[task['track']]} {item} · ", "")]
+    if kind == "not_valid":
+        bad = [e for e in coverage["not_valid"] if e["item"] == item]
+        parts.append((f"not valid: adopted attempt {bad[0]['attempt']} is {bad[0]['score_status']}", "bold"))
+        parts.append((f" ({source} line {bad[0]['line']})", ""))
+    elif kind == "missing":
+        parts.append((f"{task['adopted']} of {task['planned']} planned attempts adopted", "bold"))
+        parts.append((f" ({task['planned'] - task['adopted']} without a row in {source})", ""))
+    else:
+        parts.append((f"{kind}: {task['adopted']} of {task['planned']} planned attempts adopted", "bold"))
+        provisional = [e for e in coverage["provisional"] if e["item"] == item]
+        if provisional:
+            lines = ", ".join(str(e["line"]) for e in provisional)
+            parts.append((f", provisional ({source} line {lines})", ""))
+    excluded = [e for e in coverage["excluded"] if e["item"] == item]
+    if excluded:
+        lines = ", ".join(str(e["line"]) for e in excluded)
+        parts.append((f" · {len(excluded)} excluded ({source} line {lines}): {excluded[0]['note'] or 'no note'}", ""))
+    return tuple(parts)
 
 
 @dataclass(frozen=True)
@@ -273,23 +480,61 @@ class IssueRow:
     attempt: str
     kind: str
     reason: str
+    line: int | None = None  # the attempts.csv line it comes from; None: no row (a planned attempt missing)
+    source: str = ""  # where it comes from, in words (issue_source)
 
 
 def issue_rows(document: dict) -> list[IssueRow]:
-    """Every issue of every model, then every ignored row (a likely typo as a warning, worded as
-    ``tcsexam validate`` words it): what a researcher must fix."""
-    from scoring.pipeline.aggregate import ignored_row_finding
+    """Every issue of every model, then every ignored row (a likely typo as a warning), then every records
+    file that no adopted row uses, worded as ``tcsexam validate`` words them: what a researcher must fix, each with the file and line it comes from."""
+    from scoring.pipeline.aggregate import ignored_row_finding, unused_records_finding
 
     out = []
+    source = attempts_file(document)
     for name, m in document["models"].items():
         for i in m["issues"]:
-            out.append(IssueRow(name, i["item"], i["attempt"] or DASH, i["kind"], i["message"]))
+            where = (
+                f"{source} line {i['line']}"
+                if i.get("line") is not None
+                else f"no row in {source} for an attempt the cohort plans"
+            )
+            track = m["tasks"].get(i["item"], {}).get("track")
+            records = records_file(document, name, i["item"], i["attempt"]) if i["attempt"] else None
+            if track == "solver" and records is not None:
+                where += f"; records {records}"
+            out.append(IssueRow(name, i["item"], i["attempt"] or DASH, i["kind"], i["message"], i.get("line"), where))
         for p in m["coverage"]["provisional"]:
-            out.append(IssueRow(name, p["item"], p["attempt"], "provisional", "adopted as selected_provisional"))
+            out.append(
+                IssueRow(
+                    name,
+                    p["item"],
+                    p["attempt"],
+                    "provisional",
+                    "adopted as selected_provisional (counted, and the model marked provisional)",
+                    p.get("line"),
+                    f"{source} line {p['line']}" if p.get("line") is not None else source,
+                )
+            )
     for r in document["ignored_rows"]["rows"]:
         kind, message = ignored_row_finding(r)
-        out.append(IssueRow(r["model"], r["item"], r["attempt"], kind, f"line {r['line']}: {message}"))
+        where = f"{source} line {r['line']}"
+        out.append(
+            IssueRow(r["model"], r["item"], r["attempt"], kind, f"line {r['line']}: {message}", r["line"], where)
+        )
+    for u in document.get("unused_records", []):
+        model, item, attempt = u["model"] or DASH, u["item"] or DASH, u["attempt"] or DASH
+        out.append(IssueRow(model, item, attempt, "unused records", unused_records_finding(u), None, source))
     return out
+
+
+def issue_detail(issue: IssueRow) -> tuple:
+    """The line under the issues: the issue in full (the table cuts long reasons) and where it comes from."""
+    return (
+        (f"{issue.kind}: ", ""),
+        (issue.reason, "bold"),
+        (f" — {issue.source}" if issue.source else "", ""),
+        (f" · {issue.model} · {issue.item} · attempt {issue.attempt}", ""),
+    )
 
 
 def passk_rows(document: dict, model: str) -> tuple[int, list[list[str]]]:
@@ -335,14 +580,14 @@ def explain_instance(
     direction: str,
     relative: float,
 ) -> str:
-    """Why an instance scored its Phi, in the contract's words (SPEC 3)."""
+    """Why an instance scored its Phi, in the contract's words (docs/rules.md#solver-score)."""
     if status != "ok":
         return f"{name}: status '{status}' is a solver failure, so the instance scores 0 (docs/rules.md#solver-score)."
     formula = "(A − mu)/scale" if direction == "maximize" else "(mu − A)/scale"
     return (
-        f"{name}: A = {A:.6g}; mu = {mu:.6g}, s = {s:.6g}; scale = max(s, relative·|mu|, absolute) = "
-        f"{scale:.6g} ({binding_floor(s, mu, scale, relative)}); {direction}: z = {formula} = {z:.4f}; "
-        f"Phi(z) = {phi:.4f}"
+        f"{name}: A = {fmt_sig(A)}; mu = {fmt_sig(mu)}, s = {fmt_sig(s)}; scale = max(s, relative·|mu|, absolute) "
+        f"= {fmt_sig(scale)} ({binding_floor(s, mu, scale, relative)}); {direction}: z = {formula} = {fmt(z)}; "
+        f"Phi(z) = {fmt(phi)}"
     )
 
 
@@ -352,7 +597,7 @@ def short(name: str, width: int) -> str:
     return name if len(name) <= width else name[: max(width - 1, 0)] + "…"
 
 
-TAU2_ID_WIDTH = 36
+TAU2_ID_MIN = 12  # the task_id column never narrower than this (the table then scrolls sideways)
 
 
 def tau2_columns(metrics: dict) -> list[str]:
@@ -385,18 +630,92 @@ def tau2_sorted(metrics: dict, column: int = 0, reverse: bool = False) -> list[d
     return sorted(present, key=value, reverse=reverse) + absent
 
 
-def tau2_task_rows(metrics: dict, tasks: list[dict] | None = None) -> tuple[int, list[list[str]]]:
-    """(largest k, one row per task: id cut to TAU2_ID_WIDTH, n, successes, avg reward, pass^k…, reasons)."""
+def tau2_task_rows(
+    metrics: dict, tasks: list[dict] | None = None, width: int | None = None
+) -> tuple[int, list[list[str]]]:
+    """(largest k, one row per task: id, n, successes, avg reward, pass^k…, reasons). The id takes the
+    width the other columns leave of ``width`` (the table's, in cells: each column pads 1 either side,
+    and a scrollbar may take 2), cut with an ellipsis only beyond it; no cut without ``width``."""
     kmax = max((len(t["pass_hat_k"]) for t in metrics["tasks"]), default=0)
     rows = []
     for t in metrics["tasks"] if tasks is None else tasks:
         reasons = ", ".join(f"{k} {v}" for k, v in sorted(t["termination_reasons"].items()))
         rows.append(
-            [short(str(t["task_id"]), TAU2_ID_WIDTH), str(t["n"]), str(t["successes"]), fmt(t["avg_reward"])]
+            [plain(str(t["task_id"])), str(t["n"]), str(t["successes"]), fmt(t["avg_reward"])]
             + [fmt(t["pass_hat_k"].get(str(k))) for k in range(1, kmax + 1)]
             + [reasons]
         )
+    if width is not None and rows:
+        headers = tau2_columns(metrics)
+        others = sum(max(len(h), *(len(r[i]) for r in rows)) + 2 for i, h in enumerate(headers) if i)
+        free = max(TAU2_ID_MIN, width - others - 2 - 2)
+        for r in rows:
+            r[0] = short(r[0], free)
     return kmax, rows
+
+
+TAU2_SIMULATION_COLUMNS = ("trial", "reward", "success", "termination reason", "agent cost (USD)")
+
+
+def tau2_simulation_rows(simulations: list[dict]) -> list[list[str]]:
+    """One row per simulation of a task (scoring.tau2.trajectory.task_simulations), as the table shows it."""
+    return [
+        [
+            DASH if s["trial"] is None else str(s["trial"]),
+            fmt(s["reward"]),
+            "✓" if s["success"] else "✗",
+            s["termination_reason"],
+            DASH if s["agent_cost"] is None else f"{s['agent_cost']:.4f}",
+        ]
+        for s in simulations
+    ]
+
+
+def plain_lines(value: str) -> str:
+    """Multi-line text shown as plain text: each line escaped (``plain``), the line breaks kept."""
+    return "\n".join(plain(line) for line in str(value).split("\n"))
+
+
+def tau2_message_blocks(trajectory: dict) -> list[tuple[str, str]]:
+    """(heading, body) per message of a simulation (scoring.tau2.trajectory.simulation_trajectory): the
+    turn and role, then its text and each tool call as ``→ name(arguments)``; escaped, plain text."""
+    blocks = []
+    for m in trajectory["messages"]:
+        heading = " · ".join(
+            x
+            for x in (
+                "" if m["turn"] is None else f"turn {m['turn']}",
+                plain(m["role"]),
+                "tool error" if m["error"] else "",
+            )
+            if x
+        )
+        body = [plain_lines(m["text"])] if m["text"] else []
+        body += [f"→ {plain_lines(call)}" for call in m["tool_calls"]]
+        blocks.append((heading, "\n".join(body) or DASH))
+    return blocks
+
+
+TAU2_REWARD_COLUMNS = ("part", "name", "outcome", "reward")
+
+
+def tau2_reward_rows(reward: dict) -> list[list[str]]:
+    """The reward of a simulation, one row each: the stored and re-derived reward, each component of its
+    reward_basis (value and where it was read), then each named check with its outcome."""
+
+    def outcome(met) -> str:
+        return DASH if met is None else ("met" if met else "not met")
+
+    rows = [
+        ["reward", "stored", "", fmt(reward["stored"])],
+        ["reward", "re-derived", reward.get("gate") or "product of the basis", fmt(reward["derived"])],
+    ]
+    for c in reward["components"]:
+        where = f"from {c['source']}" if c["source"] else "not evaluated"
+        rows.append(["basis", c["component"], where, fmt(c["value"])])
+    for check in reward["checks"]:
+        rows.append([check["section"], check["name"], outcome(check["met"]), fmt(check["reward"])])
+    return rows
 
 
 def tau2_meta_line(meta: dict) -> str:
@@ -411,10 +730,10 @@ def tau2_meta_line(meta: dict) -> str:
 
 
 def cost_text(cost: float | None) -> str:
-    """tau2's avg_agent_cost: 0 means that no cost was recorded, not a free agent."""
+    """tau2's avg_agent_cost in dollars (``fmt_cost``): 0 means that no cost was recorded, not a free agent."""
     if cost is None:
         return DASH
-    return "0 (no cost recorded)" if cost == 0 else f"{cost:.4f}"
+    return "$0 (no cost recorded)" if cost == 0 else fmt_cost(cost)
 
 
 def status_counts(status) -> dict[str, int]:
@@ -468,12 +787,16 @@ def compare_rows(result: dict) -> list[list[str]]:
         if r is None:
             rows.append([f"{LETTERS[t]} {t}", DASH, DASH, DASH, "0", ""])
         else:
-            ci = DASH if r["lo"] is None else f"[{r['lo']:+.4f}, {r['hi']:+.4f}]"
+            ci = (
+                DASH
+                if r["lo"] is None
+                else f"[{fmt(r['lo'], TRACK_DIGITS, signed=True)}, {fmt(r['hi'], TRACK_DIGITS, signed=True)}]"
+            )
             rows.append(
                 [
                     f"{LETTERS[t]} {t}",
-                    f"{r['mean']:+.4f}",
-                    DASH if r["se"] is None else f"{r['se']:.4f}",
+                    fmt(r["mean"], TRACK_DIGITS, signed=True),
+                    fmt(r["se"], TRACK_DIGITS),
                     ci,
                     str(r["m"]),
                     "",
@@ -483,12 +806,16 @@ def compare_rows(result: dict) -> list[list[str]]:
     if idx is None:
         rows.append(["Index (points)", DASH, DASH, DASH, "", DASH])
     else:
-        ci = DASH if idx["lo"] is None else f"[{idx['lo']:+.2f}, {idx['hi']:+.2f}]"
+        ci = (
+            DASH
+            if idx["lo"] is None
+            else f"[{fmt(idx['lo'], INDEX_DIGITS, signed=True)}, {fmt(idx['hi'], INDEX_DIGITS, signed=True)}]"
+        )
         rows.append(
             [
                 "Index (points)",
-                f"{idx['value']:+.2f}",
-                DASH if idx["se"] is None else f"{idx['se']:.2f}",
+                fmt(idx["value"], INDEX_DIGITS, signed=True),
+                fmt(idx["se"], INDEX_DIGITS),
                 ci,
                 "",
                 DASH if idx["df"] is None else f"{idx['df']:.1f}",
@@ -502,7 +829,7 @@ TASK_DIFF_COLUMNS = ("task", "track", "A", "B", "A − B", "inst. A>B/B>A/=")
 
 def task_difference_rows(result: dict) -> list[tuple[str, list[str]]]:
     """(item, row of TASK_DIFF_COLUMNS) per task both models scored, largest |A − B| first (ties in suite
-    order); solver tasks with per-instance counts (SPEC 12.2 ``instances``) show them, others —."""
+    order); solver tasks with per-instance counts (docs/rules.md#per-task-differences ``instances``) show them, others —."""
     counts = result.get("instances", {})
     order = sorted(result["tasks"], key=lambda t: -abs(t["difference"]))  # sorted() is stable
     rows = []
@@ -515,9 +842,9 @@ def task_difference_rows(result: dict) -> list[tuple[str, list[str]]]:
                 [
                     t["item"],
                     f"{LETTERS[t['track']]} {t['track']}",
-                    f"{t['a']:.4f}",
-                    f"{t['b']:.4f}",
-                    f"{t['difference']:+.4f}",
+                    fmt(t["a"]),
+                    fmt(t["b"]),
+                    fmt(t["difference"], TRACK_DIGITS, signed=True),
                     inst,
                 ],
             )
@@ -530,24 +857,27 @@ INSTANCE_DIFF_COLUMNS = ("instance", "A", "B", "A − B")
 
 def instance_difference_rows(diffs: list[dict]) -> list[list[str]]:
     """Rows of INSTANCE_DIFF_COLUMNS from scoring.stats.differences.largest_instance_differences (its order kept)."""
-    return [[d["instance"], f"{d['a']:.4f}", f"{d['b']:.4f}", f"{d['difference']:+.4f}"] for d in diffs]
+    return [[d["instance"], fmt(d["a"]), fmt(d["b"]), fmt(d["difference"], TRACK_DIGITS, signed=True)] for d in diffs]
 
 
-def mde_text(mde: dict) -> str:
-    """``compare``'s ``mde`` (SPEC 12.3) in one line: index points detectable with r attempts per task."""
+def mde_text(mde: dict, note: str | None = None) -> str:
+    """``compare``'s ``mde`` (docs/rules.md#planning-attempts) in one line: index points detectable with r attempts per task;
+    ``note`` (scoring.reports.compare.mde_note) after it when a variance was clipped at 0."""
     values = sorted(((int(r), v) for r, v in mde.items()), key=lambda rv: rv[0])
     if not values or all(v is None for _, v in values):
         return (
-            "MDE (80% power, 5% two-sided): not available — a track has < 2 common tasks, or a model "
+            "Smallest detectable gap (found 80% of the time at 5%, two-sided): not available — a track has < 2 "
+            "common tasks, or a model "
             "has no task with 2 valid attempts."
         )
-    return "MDE (80% power, 5% two-sided), index points by attempts per task r: " + "  ".join(
+    line = "Smallest detectable gap (found 80% of the time at 5%), index points by attempts per task r: " + "  ".join(
         f"r={r} {fmt(v, 2)}" for r, v in values
     )
+    return f"{line}. Note: {note}." if note else line
 
 
 def shares_text(shares: dict | None) -> str:
-    """SPEC 12.4's variance budget of an index interval as whole percents in track order (P S C O);
+    """docs/rules.md#variance-budget's variance budget of an index interval as whole percents in track order (P S C O);
     — when the document leaves ``shares`` out (var = 0 or a track without se)."""
     if not shares:
         return DASH
@@ -555,7 +885,7 @@ def shares_text(shares: dict | None) -> str:
 
 
 def plan_row(plan_entry: dict) -> tuple[list[str], list[str]]:
-    """(column labels r=1.., the projected 95% index half-widths in points) of one model's plan (SPEC 12.3)."""
+    """(column labels r=1.., the projected 95% index half-widths in points) of one model's plan (docs/rules.md#planning-attempts)."""
     keys = sorted(plan_entry["half_width"], key=int)
     return [f"r={k}" for k in keys], [fmt(plan_entry["half_width"][k], 2) for k in keys]
 
@@ -566,11 +896,11 @@ def plan_summary(plan_entry: dict) -> str:
     for t in TRACKS:
         v = plan_entry["tracks"][t]
         parts.append(f"{LETTERS[t]} m={v['m']} s_w²={fmt(v['s_w2'], 4)} σ_b²={fmt(v['sigma_b2'], 4)}")
-    return "   ".join(parts)
+    return "m tasks, variance within a task s_w², between tasks σ_b²:   " + "   ".join(parts)
 
 
 def target_text(target: float | None, needed: int | None, attempts: int) -> str:
-    """What the target half-width H asks for (SPEC 12.3 attempts_for_target)."""
+    """What the target half-width H asks for (docs/rules.md#planning-attempts attempts_for_target)."""
     if target is None:
         return "Type a target half-width H (index points) to see the attempts per task it needs."
     if needed is None:
@@ -587,7 +917,7 @@ def parse_target(value: str) -> float | None:
     return x if x > 0 and x != float("inf") else None
 
 
-# --- Leaderboard (SPEC 11: the groups and cells of `tcsexam table`) -----------------------------------
+# --- Leaderboard (docs/commands.md: the groups and cells of `tcsexam table`) -----------------------------------
 
 
 @dataclass
@@ -603,10 +933,11 @@ class LeaderboardGroup:
 
 
 def leaderboard_groups(docs: list[tuple[str, dict]]) -> tuple[list[LeaderboardGroup], list]:
-    """The Leaderboard of the loaded runs' index documents: (groups, []) in SPEC 11's order, or
+    """The Leaderboard of the loaded runs' index documents: (groups, []) in docs/commands.md's order, or
     ([], problems) when ``tcsexam table`` would reject them (a model twice in a group). Every cell is
     scoring.reports.table's (build_groups, text_cells: 2 decimals for the index, 3 for the tracks, † for a
-    provisional row, — for null, rank ``best–worst``); nothing is rounded here."""
+    provisional row, — for null, rank ``best–worst``); nothing is rounded here. Names are capped
+    (``middle_ellipsis``): the pane's line under the tables gives the cursor row's in full."""
     from scoring.errors import InputError
     from scoring.reports.table import HEADER, NULL, PROVISIONAL_MARK, build_groups, footnotes, text_cells
 
@@ -616,7 +947,10 @@ def leaderboard_groups(docs: list[tuple[str, dict]]) -> tuple[list[LeaderboardGr
         return [], list(exc.problems)
     out = []
     for g in groups:
-        rows = [text_cells(r, 2, 3, " ± ", NULL, "–", " " + PROVISIONAL_MARK) for r in g.rows]
+        rows = [
+            text_cells(r, INDEX_DIGITS, TRACK_DIGITS, PM, NULL, "–", " " + PROVISIONAL_MARK, middle_ellipsis)
+            for r in g.rows
+        ]
         keys = [(r.source, r.model) for r in g.rows]
         out.append(LeaderboardGroup(g.title, list(HEADER), rows, keys, [n for n in footnotes(g) if n]))
     return out, []
@@ -636,7 +970,7 @@ def run_row(number: int, current: bool, name: str, source: str, document: dict |
 
 
 def run_header(name: str, document: dict | None, number: int, count: int) -> list[str]:
-    """The header's parts naming the run shown (SPEC 6 ``tcsexam tui RUN_DIR...``): its folder name, suite
+    """The header's parts naming the run shown (docs/commands.md ``tcsexam tui RUN_DIR...``): its folder name, suite
     and solver protocol, and ``run N/M`` when several are open; control characters escaped (``plain``)."""
     parts = [plain(name)]
     if document is not None:

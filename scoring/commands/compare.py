@@ -13,7 +13,7 @@ from scoring.commands.options import (
     write_to,
 )
 from scoring.safety.terminal import escape_for_terminal
-from scoring.vocab import EXIT_OK
+from scoring.vocab import EXIT_INCOMPLETE, EXIT_OK
 
 
 def cmd_compare(args) -> int:
@@ -29,7 +29,7 @@ def cmd_compare(args) -> int:
     if args.output:
         write_to(target, dumps(checked(result, CompareDocument)))
     say("\n".join(map(escape_for_terminal, format_comparison(result).splitlines())), args)
-    return EXIT_OK
+    return EXIT_INCOMPLETE if result["incomplete"] else EXIT_OK
 
 
 def add_parsers(sub) -> None:

@@ -1,8 +1,9 @@
-"""The ``tcsexam`` command line (SPEC section 6): ``build_parser`` (each command module registers its
+"""The ``tcsexam`` command line (docs/commands.md): ``build_parser`` (each command module registers its
 parsers and the handler that runs them) and ``run``, the one place where every failure becomes its
-exit code: 1 rejected input (every problem on stderr, naming file, line or record, and field),
-2 usage, 128 + N on a signal during a write; no traceback reaches the user. The handlers return 0
-(complete or provisional) or 3 (incomplete, output still written).
+exit code: 1 rejected input (every problem on stderr, naming file, line or record, and field) and
+memory that ran out, 2 usage, 128 + N on a signal during a write, 141 on a closed pipe; no traceback
+reaches the user. The handlers return 0 (complete or provisional) or 3 (incomplete, output still
+written).
 """
 
 from __future__ import annotations
@@ -16,14 +17,20 @@ from scoring.commands.options import (
     Parser,
     epilog,
 )
+from scoring.commands.process import (
+    load_numeric_libraries,
+    out_of_memory_message,
+    prepare_process,
+    silence_closed_streams,
+)
 from scoring.errors import InputError, UsageError, format_problems
 from scoring.safety.outputs import Interrupted, WriteFailed
 from scoring.safety.terminal import say as say_on
-from scoring.vocab import EXIT_OK, EXIT_REJECTED, EXIT_USAGE
+from scoring.vocab import EXIT_CLOSED_PIPE, EXIT_REJECTED, EXIT_USAGE
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
-    """The headless commands of SPEC 6; returns the parser and its subcommands (the shell in
+    """The headless commands of docs/commands.md; returns the parser and its subcommands (the shell in
     ``tui.cli`` adds ``tui`` to them)."""
     parser = Parser(
         prog="tcsexam",
@@ -47,10 +54,25 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
 
 
 def run(command, args, parser: argparse.ArgumentParser) -> int:
-    """Run one command and turn every failure into its exit code and a message (SPEC 6): no
-    traceback reaches the user."""
+    """Run one command and turn every failure into its exit code and a message (docs/commands.md): no
+    traceback reaches the user. A write to a closed pipe (``| head``, ``| true``) exits 141, as a
+    program that SIGPIPE stopped, never 0: the output did not all reach its reader."""
     try:
-        return command(args)
+        return _outcome(command, args, parser)
+    except BrokenPipeError:  # also raised by a message to a closed standard error
+        silence_closed_streams()
+        return EXIT_CLOSED_PIPE
+
+
+def _outcome(command, args, parser: argparse.ArgumentParser) -> int:
+    try:
+        load_numeric_libraries()
+        code = command(args)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a closed pipe shows here, not in the flush at exit
+        return code
+    except BrokenPipeError:
+        raise
     except InputError as exc:
         say_on(format_problems(exc.problems), sys.stderr)
         return EXIT_REJECTED
@@ -62,8 +84,9 @@ def run(command, args, parser: argparse.ArgumentParser) -> int:
         return 128 + exc.signum
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return EXIT_OK
+    except MemoryError:  # docs/safety.md#the-machine-the-tool-runs-on: how much, and the limit; outputs are atomic
+        say_on(out_of_memory_message(), sys.stderr)
+        return EXIT_REJECTED
     except WriteFailed as exc:  # names the file: "cannot write P: No space left on device"
         say_on(f"tcsexam: {exc}", sys.stderr)
         return EXIT_REJECTED
@@ -77,6 +100,7 @@ def run(command, args, parser: argparse.ArgumentParser) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """The headless command line (``python -m scoring``); ``tcsexam`` itself is ``tui.cli``."""
+    prepare_process()
     parser, _ = build_parser()
     args = parser.parse_args(argv)
     return run(args.handler, args, parser)

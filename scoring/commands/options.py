@@ -11,13 +11,14 @@ from pathlib import Path
 
 from scoring.safety.outputs import check_output, write_output
 from scoring.safety.terminal import say as say_on
-from scoring.vocab import EXIT_USAGE, TRACKS
+from scoring.vocab import EXIT_USAGE, SCORE_RANGES, TRACKS, range_text
 
 EXIT_CODES = """exit codes:
   0  complete or provisional (written)
   3  incomplete: some planned result is not there yet (output still written)
   1  rejected input: every problem on stderr, naming file, line or record, and field; nothing written
-  2  usage error"""
+  2  usage error
+  141 standard output was a pipe closed before all was read (| head)"""
 
 
 class Parser(argparse.ArgumentParser):
@@ -70,7 +71,7 @@ def output_argument(text: str) -> str:
 
 
 def add_output_argument(p: argparse.ArgumentParser, what: str, default: str | None = None, **kwargs) -> None:
-    """``--output FILE`` of a command (SPEC 6, 13): ``-`` is standard output, an empty value a usage error."""
+    """``--output FILE`` of a command (docs/commands.md and docs/safety.md): ``-`` is standard output, an empty value a usage error."""
     shown = f" (default {default})" if default else ""
     p.add_argument(
         "--output",
@@ -83,21 +84,21 @@ def add_output_argument(p: argparse.ArgumentParser, what: str, default: str | No
 
 
 def output_target(args, inputs=(), folders=()) -> Path | None:
-    """The checked ``--output`` (SPEC 13), before anything is computed; None is standard output."""
+    """The checked ``--output`` (docs/safety.md), before anything is computed; None is standard output."""
     from scoring.safety.outputs import check_output
 
     return check_output(args.output, [str(p) for p in inputs if p], [str(p) for p in folders if p])
 
 
 def say(text: str, args) -> None:
-    """The human summary, escaped for the terminal (SPEC 13): standard output, or standard error
+    """The human summary, escaped for the terminal (docs/safety.md): standard output, or standard error
     when ``--output -`` sends the document there."""
     say_on(text, sys.stderr if getattr(args, "output", None) == "-" else sys.stdout)
 
 
 def write_to(target: Path | None, data: bytes | bytearray) -> None:
     """Write an output to the file ``target`` atomically, or to standard output when None
-    (``--output -``, SPEC 6), after the text already printed there."""
+    (``--output -``, docs/commands.md), after the text already printed there."""
     if target is None:
         sys.stdout.flush()
     write_output(target, data)
@@ -113,6 +114,13 @@ def parse_threshold(text: str) -> tuple[str, float]:
         raise argparse.ArgumentTypeError(f"threshold of {track} is not a number: {value!r}") from None
     if not math.isfinite(number):
         raise argparse.ArgumentTypeError(f"threshold of {track} must be finite")
+    low, high = SCORE_RANGES[track]
+    if number < low or (high is not None and number > high):
+        hint = f" (a percentage? write {number / 100:g})" if high is not None and high < number <= 100 else ""
+        raise argparse.ArgumentTypeError(
+            f"threshold of {track} must lie in its scores' range {range_text(track)}, got {value}{hint} "
+            "(docs/rules.md#passk)"
+        )
     return track, number
 
 
@@ -121,7 +129,7 @@ def add_cohort_argument(p: argparse.ArgumentParser) -> None:
 
 
 def add_benchmark_argument(p: argparse.ArgumentParser) -> None:
-    """``--benchmark DIR`` (SPEC 2: else $TCSEXAM_BENCHMARK, else the bundled sample, which says so)."""
+    """``--benchmark DIR`` (docs/formats.md: else $TCSEXAM_BENCHMARK, else the bundled sample, which says so)."""
     p.add_argument(
         "--benchmark", metavar="DIR", help="benchmark folder (default $TCSEXAM_BENCHMARK or the bundled sample)"
     )
@@ -153,7 +161,7 @@ def add_run_arguments(p: argparse.ArgumentParser, positional: bool = True) -> No
 
 
 def load_for(args, default_run: Path | None = None):
-    """The run the options name, loaded; its notices (the synthetic sample, SPEC 2) on standard error."""
+    """The run the options name, loaded; its notices (the synthetic sample, docs/formats.md) on standard error."""
     from scoring.pipeline.run import load_run, paths_named
 
     run = load_run(paths_named(args, default_run))
@@ -163,7 +171,7 @@ def load_for(args, default_run: Path | None = None):
 
 
 def option_inputs(args) -> tuple[list[Path], list[Path]]:
-    """The input files and folders of a run command as far as the options tell them (SPEC 13:
+    """The input files and folders of a run command as far as the options tell them (docs/safety.md:
     an output is checked against them before anything is read)."""
     from scoring.pipeline.run import paths_named
 
@@ -173,7 +181,7 @@ def option_inputs(args) -> tuple[list[Path], list[Path]]:
 
 
 def checked_output(args) -> Path | None:
-    """SPEC 13 for a run command's ``--output``: never an input nor inside records/, never a
+    """docs/safety.md for a run command's ``--output``: never an input nor inside records/, never a
     folder, FIFO or device (exit 1, nothing touched); None for standard output (``-``)."""
     files, folders = option_inputs(args)
     return check_output(args.output, files, folders)
@@ -181,7 +189,7 @@ def checked_output(args) -> Path | None:
 
 def run_and_target(args):
     """The run the options name, loaded, and its checked ``--output`` (None: standard output, or no
-    ``--output``). SPEC 13: the output is checked against the inputs the options name before anything
+    ``--output``). docs/safety.md: the output is checked against the inputs the options name before anything
     is read, and against every input of the loaded run (suite and reference too) once it is."""
     if args.output:
         checked_output(args)
@@ -195,12 +203,12 @@ def thresholds_of(args) -> dict[str, float]:
 
 def run_inputs(run) -> tuple[list, list]:
     """A loaded run's input files (suite and reference included) and folders: what an output
-    must never be (SPEC 13); checked again once the run is loaded."""
+    must never be (docs/safety.md); checked again once the run is loaded."""
     return list(run.input_paths.values()), [run.paths.records] if run.paths.records else []
 
 
 def checked(document: dict, shape) -> dict:
-    """The document, after checking it has the shape of its output type (SPEC 11: it validates
+    """The document, after checking it has the shape of its output type (docs/commands.md: it validates
     against its schema); a mismatch is a bug, reported as an internal error."""
     import msgspec
 

@@ -1,4 +1,4 @@
-"""``tcsexam plan`` (SPEC section 12.3): attempts per task needed for a precision.
+"""``tcsexam plan`` (docs/rules.md#planning-attempts): attempts per task needed for a precision.
 
 The run is loaded and scored once (``pipeline.index.score_run``); each model's valid
 adopted attempt scores, per task with a task mean, go to the planner

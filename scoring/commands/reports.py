@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from scoring.commands.options import write_to
@@ -9,51 +10,55 @@ from scoring.commands.text import format_diff
 from scoring.errors import InputError, Problems
 from scoring.formats.json import dumps
 from scoring.reports.diff import diff_index
-from scoring.reports.index_file import load_index
-from scoring.reports.table import render_table
+from scoring.reports.index_file import IndexFile, edited_warning, load_index
+from scoring.reports.table import FORMATS, render_table
 from scoring.reports.verify import recompute_with_pipeline, verify_index
 from scoring.safety.outputs import check_output
 from scoring.safety.terminal import escape_for_terminal
+from scoring.safety.terminal import say as say_on
 from scoring.vocab import EXIT_OK, EXIT_REJECTED
 
 
 def emit(text: str, output: str | None, inputs: list[str]) -> None:
-    """Text to standard output, or to ``--output`` (``-`` is standard output; SPEC 13: never an
+    """Text to standard output, or to ``--output`` (``-`` is standard output; docs/safety.md: never an
     input, a folder or a device)."""
     write_to(None if output is None else check_output(output, inputs), text.encode("utf-8"))
 
 
-def run_table(args) -> int:
-    """``tcsexam table`` (SPEC 11)."""
-    docs = []
+def read_indexes(names: list[str]) -> list[IndexFile]:
+    """The index.json files ``names``, every problem of every file at once (exit 1); a file edited
+    after scoring is read, with a warning on standard error (docs/decisions.md#reports)."""
     problems = Problems()
-    for name in args.index:
+    loaded = []
+    for name in names:
         try:
-            docs.append((name, load_index(Path(name))))
+            loaded.append(load_index(Path(name)))
         except InputError as exc:
             problems.extend(exc.problems)
     problems.raise_if_any()
+    for one in loaded:
+        if warning := edited_warning(one):
+            say_on(warning, sys.stderr)
+    return loaded
+
+
+def run_table(args) -> int:
+    """``tcsexam table`` (docs/commands.md)."""
+    docs = [(one.file, one.document) for one in read_indexes(args.index)]
     emit(render_table(docs, args.format, args.digits), args.output, args.index)
     return EXIT_OK
 
 
 def run_diff(args) -> int:
-    """``tcsexam diff`` (SPEC 11): text on stdout; JSON with --output; exit 0 (1 unreadable input)."""
-    problems = Problems()
-    docs = []
-    for name in (args.old, args.new):
-        try:
-            docs.append(load_index(Path(name)))
-        except InputError as exc:
-            problems.extend(exc.problems)
-    problems.raise_if_any()
-    d = diff_index(*docs)
+    """``tcsexam diff`` (docs/commands.md): text on stdout; JSON with --output; exit 0 (1 unreadable input)."""
+    old, new = read_indexes([args.old, args.new])
+    d = diff_index(old.document, new.document, (old.file, new.file))
     if args.output:
         import msgspec
 
         from scoring.formats.results import DiffOutput
 
-        msgspec.convert(d, DiffOutput)  # the shape its schema describes (SPEC 11); a mismatch is a bug
+        msgspec.convert(d, DiffOutput)  # the shape its schema describes (docs/commands.md); a mismatch is a bug
         emit(dumps(d).decode("utf-8"), args.output, [args.old, args.new])
     if args.output != "-":
         print(format_diff(d))
@@ -61,14 +66,10 @@ def run_diff(args) -> int:
 
 
 def run_verify(args) -> int:
-    """``tcsexam verify`` (SPEC 11): exit 0 when everything holds, else 1 listing each difference."""
-    doc = load_index(Path(args.index))
+    """``tcsexam verify`` (docs/commands.md): exit 0 when everything holds, else 1 listing each difference."""
+    loaded = load_index(Path(args.index))
     findings = verify_index(
-        doc,
-        Path(args.run_dir) if args.run_dir else None,
-        Path(args.benchmark) if args.benchmark else None,
-        recompute_with_pipeline,
-        args.index,
+        loaded, Path(args.run_dir) if args.run_dir else None, args.benchmark, recompute_with_pipeline
     )
     if findings:
         print(f"{args.index}: NOT verified, {len(findings)} difference{'s' if len(findings) != 1 else ''}:")
@@ -77,7 +78,7 @@ def run_verify(args) -> int:
         return EXIT_REJECTED
     print(
         f"{args.index}: verified: every input matches its sha256, the recomputed document equals the stored "
-        f"one (content_sha256 {doc['provenance']['content_sha256']})"
+        f"one (content_sha256 {loaded.document['provenance']['content_sha256']})"
     )
     return EXIT_OK
 
@@ -102,7 +103,7 @@ def add_table_parser(sub):
     p.add_argument("index", nargs="+", metavar="INDEX_JSON", help="index.json files written by score")
     p.add_argument(
         "--format",
-        choices=("markdown", "latex", "csv", "html"),
+        choices=tuple(FORMATS),
         default="markdown",
         help="output format (default markdown)",
     )
@@ -135,7 +136,9 @@ def add_verify_parser(sub):
         help="find attempts.csv, cohort.json, records/ here instead of at the provenance paths",
     )
     p.add_argument(
-        "--benchmark", metavar="DIR", help="benchmark folder for suite and reference (default: as at scoring)"
+        "--benchmark",
+        metavar="DIR",
+        help="benchmark folder for suite and reference (default $TCSEXAM_BENCHMARK, else the one recorded at scoring)",
     )
     return p
 

@@ -10,7 +10,7 @@ from scoring.vocab import EXIT_OK
 
 
 def cmd_schema(args) -> int:
-    """``tcsexam schema`` (SPEC 11): one schema or all, on standard output or as DIR/<name>.schema.json."""
+    """``tcsexam schema`` (docs/commands.md): one schema or all, on standard output or as DIR/<name>.schema.json."""
     import msgspec
 
     from scoring.formats.schemas import NAMES, schema, schema_bytes

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -17,19 +18,28 @@ from scoring.commands.options import (
     thresholds_of,
     write_to,
 )
-from scoring.commands.text import findings, ignored_findings, ignored_rows_line, summary_table
+from scoring.commands.text import (
+    findings,
+    ignored_findings,
+    ignored_rows_line,
+    not_checked_lines,
+    records_findings,
+    summary_table,
+)
 from scoring.errors import InputError, Problem, UsageError
 from scoring.safety.names import check_name
 from scoring.safety.terminal import escape_for_terminal
 from scoring.safety.terminal import say as say_on
-from scoring.vocab import EXIT_FOR_STATUS, EXIT_OK
+from scoring.vocab import EXIT_FOR_STATUS, EXIT_OK, EXIT_REJECTED
 
 
 def cmd_solver_score(args) -> int:
     from scoring.pipeline.benchmark import (
+        benchmark_origin,
         default_reference_id,
         default_reference_suite,
         locate_benchmark,
+        missing_benchmark,
         resolve_reference,
         sample_benchmark_notice,
     )
@@ -45,6 +55,9 @@ def cmd_solver_score(args) -> int:
         notice = sample_benchmark_notice(source, benchmark, args.reference_id or default_reference_id(benchmark))
         if notice:
             say_on(notice, sys.stderr)
+        missing = missing_benchmark(benchmark, benchmark_origin(args.benchmark))
+        if missing:
+            raise InputError([missing])
     spec = args.reference or default_reference_suite(benchmark, args.reference_id)
     ref = resolve_reference(spec, benchmark, args.reference_id)
     if not ref.has_task(args.task):
@@ -74,12 +87,22 @@ def cmd_solver_score(args) -> int:
     return EXIT_OK
 
 
+def default_index_path(args) -> str:
+    """``score``'s output when ``--output`` is not given: RUN_DIR/build/index.json, beside the run it
+    belongs to (the current folder's build/ when RUN_DIR is not given), docs/commands.md#score."""
+    return os.path.join(args.run_dir or "", "build", "index.json")
+
+
 def cmd_score(args) -> int:
     from scoring.formats.json import dumps
     from scoring.pipeline.index import build_index, write_index
 
+    if args.output is None:
+        args.output = default_index_path(args)
     run, target = run_and_target(args)
     document = build_index(run, thresholds_of(args))
+    if args.strict and (found := findings(document)):
+        return strict_refusal(found, shown=False, done="; nothing written")
     if target is None:
         write_to(None, dumps(document, finite=True))
     else:
@@ -87,8 +110,10 @@ def cmd_score(args) -> int:
     say(summary_table(document), args)
     if line := ignored_rows_line(document, args):
         say(line, args)
-    for warning in ignored_findings(document, warnings_only=True):
+    for warning in ignored_findings(document, warnings_only=True) + records_findings(document):
         say_on(warning, sys.stderr)
+    for line in not_checked_lines(document):
+        say_on(line, sys.stderr)
     say(f"{document['status']}: index.json written to {args.output}", args)
     return EXIT_FOR_STATUS[document["status"]]
 
@@ -112,7 +137,19 @@ def cmd_validate(args) -> int:
     )
     for line in found:
         print(line)
+    if args.strict and found:
+        return strict_refusal(found, shown=True)
     return EXIT_FOR_STATUS[document["status"]]
+
+
+def strict_refusal(found: list[str], shown: bool, done: str = "") -> int:
+    """``--strict`` (docs/commands.md#validate): every finding is a rejection, exit 1. ``found`` are
+    printed on standard error unless ``shown`` already (``validate`` lists them on standard output)."""
+    for line in [] if shown else found:
+        say_on(line, sys.stderr)
+    n = len(found)
+    say_on(f"rejected by --strict: {n} finding{'' if n == 1 else 's'}{done}", sys.stderr)
+    return EXIT_REJECTED
 
 
 def add_parsers(sub) -> None:
@@ -136,9 +173,20 @@ def add_parsers(sub) -> None:
 
     p = command_parser(sub, "score")
     add_run_arguments(p)
-    add_output_argument(p, "where index.json goes", default="build/index.json")
+    add_output_argument(p, "where index.json goes (default RUN_DIR/build/index.json)")
+    add_strict_argument(p, "nothing is written")
     p.set_defaults(handler=cmd_score)
 
     p = command_parser(sub, "validate")
     add_run_arguments(p)
+    add_strict_argument(p, "for a CI pipeline")
     p.set_defaults(handler=cmd_validate)
+
+
+def add_strict_argument(p, then: str) -> None:
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help=f"every finding validate lists (warnings, incomplete, provisional, excluded, ignored rows, "
+        f"unused records) is a rejection: exit 1; {then}",
+    )

@@ -3,17 +3,15 @@ for a missing value, the dashboard's decimals (index 2, track means 3)."""
 
 from __future__ import annotations
 
+from scoring.reports.numbers import INDEX_DIGITS, TRACK_DIGITS, number
 from scoring.safety.terminal import escape_for_terminal
 from scoring.vocab import NA, TRACK_LETTERS, TRACKS
 
-INDEX_DIGITS, TRACK_DIGITS = 2, 3  # the dashboard's decimals
-
 
 def fmt(x: float | None, digits: int = TRACK_DIGITS, *, signed: bool = False, general: bool = False) -> str:
-    """A number as text a script parses: ``digits`` decimals (significant digits when ``general``),
-    a + on a positive value when ``signed``, ASCII minus, ``NA`` when missing. The one number
-    formatter of the console text."""
-    return NA if x is None else format(x, f"{'+' if signed else ''}.{digits}{'g' if general else 'f'}")
+    """A number as text a script parses (scoring.reports.numbers.number, ``NA`` when missing): the
+    number formatter of the console text."""
+    return number(x, digits, null=NA, signed=signed, general=general)
 
 
 def format_tau2_summary(m: dict) -> str:
@@ -35,10 +33,15 @@ def format_tau2_summary(m: dict) -> str:
 
 
 def format_comparison(result: dict) -> str:
-    """The text ``compare`` prints: the SPEC 9 intervals, then (when present) the per-task differences
+    """The text ``compare`` prints: docs/rules.md#intervals intervals, then (when present) the per-task differences
     largest first, the solver tasks' instance counts and the MDE by attempts per task."""
+    from scoring.reports.compare import incomplete_note
+
     a, b = result["models"]
     lines = [f"paired difference {a} - {b} over tasks both have scored (95% t intervals)"]
+    note = incomplete_note(result)
+    if note:
+        lines.append(f"note: {note}")
     for t in TRACKS:
         r = result["tracks"].get(t)
         if r is None:
@@ -62,7 +65,8 @@ def format_comparison(result: dict) -> str:
         excl = ""
         if idx["lo"] is not None:
             excl = "  (interval excludes 0)" if idx["lo"] > 0 or idx["hi"] < 0 else "  (interval includes 0)"
-        lines.append(f"  index difference {fmt(idx['value'], 2, signed=True)} points {ci}{excl}")
+        what = "difference over the common tasks" if note else "index difference"
+        lines.append(f"  {what} {fmt(idx['value'], 2, signed=True)} points {ci}{excl}")
     tasks = sorted(result.get("tasks", []), key=lambda x: -abs(x["difference"]))  # stable: ties in suite order
     if tasks:
         lines.append(f"per task, largest difference first ({a} - {b}):")
@@ -81,14 +85,23 @@ def format_comparison(result: dict) -> str:
                 f"  {item:<{width}} {c['a_better']:>5} / {c['b_better']:>5} / {c['equal']:>5}"
                 f"  mean difference {fmt(c['mean_difference'], 4, signed=True)}"
             )
+    return "\n".join(lines + mde_lines(result))
+
+
+def mde_lines(result: dict) -> list[str]:
+    """``compare``'s MDE by attempts per task, and the note on a clipped variance (docs/rules.md#planning-attempts)."""
+    from scoring.reports.compare import mde_note
+
     mde_values = result.get("mde")
-    if mde_values is not None:
-        if all(v is None for v in mde_values.values()):
-            lines.append("MDE: not available (a track has fewer than 2 common tasks or no task with 2 attempts)")
-        else:
-            cells = "  ".join(f"r={r}: {v:.2f}" for r, v in mde_values.items() if v is not None)
-            lines.append(f"MDE (index points; 5% two-sided, power 80%) by attempts per task: {cells}")
-    return "\n".join(lines)
+    if mde_values is None:
+        return []
+    if all(v is None for v in mde_values.values()):
+        return ["MDE: not available (a track has fewer than 2 common tasks or no task with 2 attempts)"]
+    cells = "  ".join(f"r={r}: {v:.2f}" for r, v in mde_values.items() if v is not None)
+    lines = [f"MDE (index points; 5% two-sided, power 80%) by attempts per task: {cells}"]
+    if clipped := mde_note(result):
+        lines.append(f"note: {clipped}")
+    return lines
 
 
 def format_plan(result: dict) -> str:
@@ -109,11 +122,28 @@ def format_plan(result: dict) -> str:
         else:
             cells = "  ".join(f"r={r}: {h:.2f}" for r, h in widths.items() if h is not None)
             lines.append(f"  index 95% half-width (points) by attempts per task: {cells}")
+        lines += plan_notes(m)
         if target is not None and any(h is not None for h in widths.values()):
             r = m["attempts_for_target"]
             found = f"{r} attempts per task" if r is not None else f"not reached with up to {len(widths)} attempts"
             lines.append(f"  half-width <= {target:g}: {found}")
     return "\n".join(lines)
+
+
+def plan_notes(m: dict) -> list[str]:
+    """Beside a model's projection: the run's own half-width at its own attempts, and which tracks' σ_b²
+    was clipped at 0 (docs/rules.md#planning-attempts)."""
+    lines = []
+    observed = m.get("observed")
+    if observed is not None:
+        at = f"at r={observed['attempts']}" if observed["attempts"] is not None else "with attempts varying by task"
+        lines.append(f"  observed: index 95% half-width {fmt(observed['half_width'], 2)} {at} (the run's own interval)")
+    if m.get("clipped"):
+        lines.append(
+            f"  note: σ_b² clipped at 0 for {', '.join(m['clipped'])} (task means vary less than attempt noise "
+            "predicts): the projection is conservative"
+        )
+    return lines
 
 
 def format_diff(d: dict) -> str:
@@ -122,6 +152,9 @@ def format_diff(d: dict) -> str:
 
 def diff_lines(d: dict) -> list[str]:
     lines = [f"status: {d['status']['old']} -> {d['status']['new']}"]
+    for key in ("solver_reference_id", "benchmark"):  # said in words: the inputs' sha256 alone do not say it
+        if d[key]["old"] != d[key]["new"]:
+            lines.append(f"{key}: {d[key]['old']} -> {d[key]['new']}")
     for name, e in d["models"].items():
         i = e["index"]
         flag = {True: " (exceeds the 95% half-width)", False: " (within the 95% half-width)", None: ""}[
@@ -179,7 +212,7 @@ def ignored_rows_line(document: dict, args) -> str | None:
 
 def findings(document: dict) -> list[str]:
     """``validate``'s findings of an accepted run, one line each, ``KIND: MODEL: WHERE: MESSAGE``
-    (names escaped, SPEC 13): issues (warning, incomplete), provisional and excluded attempts,
+    (names escaped, docs/safety.md): issues (warning, incomplete), provisional and excluded attempts,
     ignored rows."""
 
     def where(item: str, attempt: str | None, line: int | None) -> str:
@@ -196,9 +229,42 @@ def findings(document: dict) -> list[str]:
         for a in m["coverage"]["excluded"]:
             note = f"note: {a['note']}" if a["note"] else "no note"
             out.append(("excluded", name, where(a["item"], a["attempt"], a["line"]), f"not adopted ({note})"))
-    return [escape_for_terminal(f"{kind}: {model}: {at}: {message}") for kind, model, at, message in out] + (
-        ignored_findings(document)
+    return (
+        [escape_for_terminal(f"{kind}: {model}: {at}: {message}") for kind, model, at, message in out]
+        + ignored_findings(document)
+        + records_findings(document)
     )
+
+
+def records_findings(document: dict) -> list[str]:
+    """The lines of the records files that no adopted row uses (docs/rules.md#rows-and-records), as
+    ``validate`` and ``score`` print them: ``unused records: MODEL: ITEM attempt A: records/FILE: why``."""
+    from scoring.pipeline.aggregate import unused_records_finding
+
+    out = []
+    for u in document.get("unused_records", []):
+        at = f"{u['item']} attempt {u['attempt']}" if u["item"] is not None else "-"
+        out.append(escape_for_terminal(f"unused records: {u['model'] or '-'}: {at}: {unused_records_finding(u)}"))
+    return out
+
+
+def not_checked_lines(document: dict) -> list[str]:
+    """``score``'s line per model whose valid solver rows were not checked against records for want of
+    a records file (``validate`` lists each row)."""
+    from scoring.pipeline.lineup import NOT_CHECKED
+
+    out = []
+    for name, m in document["models"].items():
+        n = sum(1 for i in m["issues"] if i["message"].startswith(NOT_CHECKED))
+        if n:
+            rows = "row has" if n == 1 else "rows have"
+            out.append(
+                escape_for_terminal(
+                    f"warning: {name}: {n} valid solver {rows} no records file: {NOT_CHECKED} "
+                    "(tcsexam validate lists them)"
+                )
+            )
+    return out
 
 
 def ignored_findings(document: dict, warnings_only: bool = False) -> list[str]:

@@ -1,4 +1,4 @@
-"""The attempts table (SPEC section 2.4): a UTF-8 CSV with a header row.
+"""The attempts table (docs/formats.md#attempts-table): a UTF-8 CSV with a header row.
 
 BOM and CRLF are accepted; blank lines are skipped; cells are stripped of
 surrounding white space. Every bad row is reported with its line and field,
@@ -11,25 +11,29 @@ import csv
 import hashlib
 import io
 import re
+from collections import Counter
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import cache
 from operator import itemgetter
 from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
 
-from scoring.errors import InputError, Problem, Problems
-from scoring.formats.inputs import AttemptRow, problems_from_validation
+from scoring.errors import InputError, Problem
+from scoring.formats.inputs import ATTEMPTS_COLUMNS, REQUIRED_COLUMNS, AttemptRow, problems_from_validation
 from scoring.safety.files import read_regular_file
 from scoring.safety.names import check_name
-from scoring.vocab import OPTIONAL_COLUMNS, REQUIRED_COLUMNS
 
 # the score cells the loader reads (the attempts-row schema uses the same patterns): a decimal number,
-# or nan / inf / infinity in any case with an optional sign (only an excluded row may keep one, SPEC 4)
+# or nan / inf / infinity in any case with an optional sign (only an excluded row may keep one, docs/rules.md#aggregation)
 _NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
 
 
 _NON_FINITE = re.compile(r"^[+-]?(?:[nN][aA][nN]|[iI][nN][fF](?:[iI][nN][iI][tT][yY])?)$")
+
+
+_DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")  # '0,85': a spreadsheet's decimal comma
 
 
 @dataclass
@@ -42,10 +46,21 @@ class AttemptsTable:
 
 
 def parse_score(text: str) -> float:
-    """A decimal number; 'nan'/'inf' parse to non-finite floats (judged later by the rules)."""
+    """A decimal number; 'nan'/'inf' parse to non-finite floats (judged later by the rules). A
+    decimal comma or a percentage is refused with the number as it should be written."""
     if _NUMBER.match(text) or _NON_FINITE.match(text):
         return float(text)
-    raise ValueError(f"not a number: {text!r}")
+    raise ValueError(f"not a number: {text!r}{number_hint(text)}")
+
+
+def number_hint(text: str) -> str:
+    """How a score written as '0,85' or '85%' is written here ('' for anything else)."""
+    if _DECIMAL_COMMA.match(text):
+        return f": use a decimal point: {text.replace(',', '.')}"
+    if text.endswith("%") and _NUMBER.match(text[:-1].strip()):
+        fraction = Decimal(text[:-1].strip()).scaleb(-2).normalize()
+        return f": write it as a fraction: {fraction:f}"
+    return ""
 
 
 def decode_csv(data: bytes, file: str) -> str:
@@ -58,30 +73,72 @@ def decode_csv(data: bytes, file: str) -> str:
         ) from None
 
 
-def parse_attempts(text: str, file: str) -> AttemptsTable:
-    """Parse the table; rows with problems are left out and their problems collected (not raised)."""
-    problems = Problems()
-    if "\x00" in text:
-        raise InputError([Problem(file, "", "", "contains NUL bytes: not a CSV text file")])
-    reader = csv.reader(io.StringIO(text, newline=""))
+def read_header(reader, file: str) -> list[str]:
+    """The header's column names, stripped; an empty or malformed first record is an InputError."""
     try:
-        header = next(reader)
+        return [c.strip() for c in next(reader)]
     except StopIteration:
         raise InputError([Problem(file, "line 1", "", "file is empty: a header row is required")]) from None
     except csv.Error as exc:
         raise InputError([Problem(file, "line 1", "", f"malformed CSV: {exc}")]) from None
-    columns = [c.strip() for c in header]
-    missing = [c for c in REQUIRED_COLUMNS if c not in columns]
+
+
+def header_problems(columns: list[str], file: str) -> list[Problem]:
+    """docs/formats.md#attempts-table: every required column once; a column may appear once.
+    A header of another separator, or of capitalised names, is said to be so (one problem, not
+    one per missing column). Linear in the columns."""
+    present = set(columns)
+    missing = [c for c in REQUIRED_COLUMNS if c not in present]
     if missing:
-        raise InputError([Problem(file, "line 1", c, "required column is missing from the header") for c in missing])
-    dupes = sorted({c for c in columns if c and columns.count(c) > 1})
-    if dupes:
-        raise InputError([Problem(file, "line 1", c, "column appears twice in the header") for c in dupes])
-    index = {c: i for i, c in enumerate(columns)}
-    fields = [c for c in (*REQUIRED_COLUMNS, *OPTIONAL_COLUMNS) if c in index]
-    pick = itemgetter(*(index[c] for c in fields))  # the known columns of a row, in one call
-    pending: list[tuple[int, dict]] = []  # (line, cells by column) of rows still to validate
-    found: list[tuple[int, Problem]] = []  # problems by line, sorted at the end
+        for separator, name in ((";", "semicolon"), ("\t", "tab")):
+            cells = {c.strip().lower() for c in ",".join(columns).split(separator)}
+            if len(cells & set(missing)) > 1:
+                return [
+                    Problem(
+                        file,
+                        "line 1",
+                        "",
+                        f"this header looks {name}-separated: tcsexam reads comma-separated CSV "
+                        "(save it with commas between the fields)",
+                    )
+                ]
+        by_lower = {c.lower(): c for c in columns}
+        return [
+            Problem(
+                file,
+                "line 1",
+                c,
+                f"required column is missing from the header (found '{by_lower[c]}': column names are lower case)"
+                if c in by_lower
+                else "required column is missing from the header",
+            )
+            for c in missing
+        ]
+    counts = Counter(columns)
+    dupes = sorted(c for c, n in counts.items() if c and n > 1)
+    return [Problem(file, "line 1", c, "column appears twice in the header") for c in dupes]
+
+
+def row_data(cells: list[str], fields: list[str], pick, line: int, file: str) -> dict | Problem:
+    """A row's known cells by column (``pick`` takes them from the record), its line and its score
+    parsed; a score that is not a number is the row's problem."""
+    data: dict = dict(zip(fields, map(str.strip, pick(cells)), strict=True))
+    data["line"] = line
+    score_text = data["score"]
+    if score_text == "":
+        data["score"] = None
+        return data
+    try:
+        data["score"] = parse_score(score_text)
+    except ValueError as exc:
+        return Problem(file, f"line {line}", "score", str(exc))
+    return data
+
+
+def records_of(reader, ncolumns: int, fields: list[str], pick, file: str, found: list) -> list[tuple[int, dict]]:
+    """(line, cells by column) of every non-blank record after the header; a record of another
+    length, a malformed one (the last read) and a bad score are added to ``found``."""
+    pending: list[tuple[int, dict]] = []
     start = 1
     while True:
         try:
@@ -95,56 +152,62 @@ def parse_attempts(text: str, file: str) -> AttemptsTable:
         start = reader.line_num
         if not "".join(cells).strip():
             continue
-        if len(cells) != len(columns):
-            found.append(
-                (
-                    line,
-                    Problem(
-                        file, f"line {line}", "", f"expected {len(columns)} fields as in the header, found {len(cells)}"
-                    ),
-                )
-            )
+        if len(cells) != ncolumns:
+            message = f"expected {ncolumns} fields as in the header, found {len(cells)}"
+            found.append((line, Problem(file, f"line {line}", "", message)))
             continue
-        data: dict = dict(zip(fields, map(str.strip, pick(cells)), strict=True))
-        data["line"] = line
-        score_text = data["score"]
-        if score_text == "":
-            data["score"] = None
+        data = row_data(cells, fields, pick, line, file)
+        if isinstance(data, Problem):
+            found.append((line, data))
         else:
-            try:
-                data["score"] = parse_score(score_text)
-            except ValueError as exc:
-                found.append((line, Problem(file, f"line {line}", "score", str(exc))))
-                continue
-        pending.append((line, data))
+            pending.append((line, data))
+    return pending
+
+
+def row_problems(row: AttemptRow, file: str) -> list[Problem]:
+    """A validated row's own problems: a name that could leave its folder (docs/safety.md), an
+    empty score on a valid row."""
+    where = f"line {row.line}"
+    problems = [
+        Problem(file, where, kind, problem)
+        for kind, value in (("model", row.model), ("item", row.item), ("attempt", row.attempt))
+        if (problem := check_name(value, kind))
+    ]
+    if not problems and row.score is None and row.score_status == "valid":
+        problems.append(
+            Problem(
+                file,
+                where,
+                "score",
+                "empty score with score_status 'valid' (a score may be empty only when the result is not there yet)",
+            )
+        )
+    return problems
+
+
+def parse_attempts(text: str, file: str) -> AttemptsTable:
+    """Parse the table; rows with problems are left out and their problems collected (not raised),
+    in line order."""
+    if "\x00" in text:
+        raise InputError([Problem(file, "", "", "contains NUL bytes: not a CSV text file")])
+    reader = csv.reader(io.StringIO(text, newline=""))
+    columns = read_header(reader, file)
+    header = header_problems(columns, file)
+    if header:
+        raise InputError(header)
+    index = {c: i for i, c in enumerate(columns)}
+    fields = [c for c in ATTEMPTS_COLUMNS if c in index]
+    pick = itemgetter(*(index[c] for c in fields))  # the known columns of a row, in one call
+    found: list[tuple[int, Problem]] = []  # problems by line, sorted at the end
+    pending = records_of(reader, len(columns), fields, pick, file, found)
     rows: list[AttemptRow] = []
     for line, row in validate_rows(pending, file, found):
-        bad_names = [
-            (kind, problem)
-            for kind, value in (("model", row.model), ("item", row.item), ("attempt", row.attempt))
-            if (problem := check_name(value, kind))
-        ]
-        if bad_names:  # SPEC 13: a name that could leave its folder rejects the row
-            found.extend((line, Problem(file, f"line {line}", kind, problem)) for kind, problem in bad_names)
-            continue
-        if row.score is None and row.score_status == "valid":
-            found.append(
-                (
-                    line,
-                    Problem(
-                        file,
-                        f"line {line}",
-                        "score",
-                        "empty score with score_status 'valid' "
-                        "(a score may be empty only when the result is not there yet)",
-                    ),
-                )
-            )
-            continue
-        rows.append(row)
+        problems = row_problems(row, file)
+        found.extend((line, p) for p in problems)
+        if not problems:
+            rows.append(row)
     found.sort(key=itemgetter(0))  # stable: a line's problems keep their order
-    problems.extend(p for _, p in found)
-    return AttemptsTable(Path(file), rows, columns, problems.items)
+    return AttemptsTable(Path(file), rows, columns, [p for _, p in found])
 
 
 @cache
@@ -171,7 +234,7 @@ def validate_rows(pending: list[tuple[int, dict]], file: str, found: list) -> li
 
 
 def load_attempts(path: Path) -> AttemptsTable:
-    data = read_regular_file(path, "attempts table")  # SPEC 13: a regular file only
+    data = read_regular_file(path, "attempts table")  # docs/safety.md: a regular file only
     text = decode_csv(data, str(path))
     if not text.strip():
         raise InputError([Problem(str(path), "line 1", "", "file is empty: a header row is required")])

@@ -1,8 +1,8 @@
-"""The one translation from msgspec's decoding errors to the project's Problems (SPEC 6).
+"""The one translation from msgspec's decoding errors to the project's Problems (docs/commands.md).
 
 A file is decoded in one call; when that fails on a list's item, the list is
 decoded again item by item with the same type, so that every bad item is
-named at once (SPEC 6 ``validate``) and both passes share one definition.
+named at once (docs/commands.md ``validate``) and both passes share one definition.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import msgspec
 import orjson
 
 from scoring.errors import InputError, Problem
-from scoring.formats.json import check_duplicate_keys, json_body, key_colons
+from scoring.formats.json import check_duplicate_keys, json_body, key_colons, line_column
 from scoring.formats.wording import (
     MISSING,
     NON_EMPTY,
@@ -90,28 +90,27 @@ def _only_drops_keys(type_: object) -> bool:
     return all(_only_drops_keys(arg) for arg in get_args(t) if arg is not type(None))
 
 
-def line_column(data: bytes, offset: int) -> str:
-    """'line L column C' (both from 1) of a byte offset."""
-    offset = max(0, min(offset, len(data)))
-    line = data.count(b"\n", 0, offset) + 1
-    column = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
-    return f"line {line} column {column}"
+def first_invalid_utf8(data: bytes) -> int | None:
+    """The offset of the first byte that is not valid UTF-8, or None when every byte is."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        return bad.start
+    return None
 
 
 def syntax_problem(exc: Exception, data: bytes, file: str) -> Problem:
-    """A JSON syntax error, located by line and column."""
-    if isinstance(exc, UnicodeDecodeError):
-        try:
-            data.decode("utf-8")
-            offset = len(data)
-        except UnicodeDecodeError as bad:
-            offset = bad.start
-        return Problem(file, line_column(data, offset), "", "invalid JSON: not valid UTF-8")
+    """A JSON syntax error, located by line and column. The position of a bad UTF-8 byte is
+    computed here, not taken from the decoder: msgspec's releases word and place it differently
+    (0.22 raises UnicodeDecodeError, 0.23 a DecodeError without a position)."""
     if isinstance(exc, RecursionError):
         return Problem(file, "", "", "invalid JSON: nested too deeply")
-    text = str(exc)
+    text = "" if isinstance(exc, UnicodeDecodeError) else str(exc)
     found = _BYTE.search(text)
     offset = int(found.group(1)) if found else len(data)  # 'truncated': the end of the data
+    bad = first_invalid_utf8(data)
+    if bad is not None and bad <= offset:  # the decoder stopped at or after the bad byte
+        return Problem(file, line_column(data, bad), "", "invalid JSON: not valid UTF-8")
     message = _BYTE.sub("", text).strip().removeprefix("JSON is malformed: ")
     return Problem(file, line_column(data, offset), "", f"invalid JSON: {message}")
 
@@ -348,3 +347,60 @@ def decode_items(
         except msgspec.ValidationError:
             problems.extend((i, problem) for problem in problems_of(raw, item, file, f"{label} {i}"))
     return items, positions, problems
+
+
+def unchecked_constraints(value: object, type_: object, path: tuple = ()) -> list[tuple[list[str | int], str]]:
+    """(key path, what is wrong) for each constraint that ``type_`` states for its JSON Schema
+    (``msgspec.Meta(extra_json_schema=...)``: ``const``, ``required`` keys, ``propertyNames``) and that
+    msgspec does not check when it decodes; ``value`` is already decoded as ``type_``."""
+    if not _has_constraints(type_):
+        return []
+    origin = get_origin(type_)
+    found: list[tuple[list[str | int], str]] = []
+    if origin is Annotated:
+        inner, *metas = get_args(type_)
+        for meta in metas:
+            found += _constraint_problems(value, getattr(meta, "extra_json_schema", None) or {}, list(path))
+        return found + unchecked_constraints(value, inner, path)
+    if origin in (Union, UnionType):
+        options = [t for t in get_args(type_) if t not in (type(None), msgspec.UnsetType)]
+        return [] if value is None or len(options) != 1 else unchecked_constraints(value, options[0], path)
+    if isinstance(type_, type) and issubclass(type_, msgspec.Struct):
+        for name, key, field_type in _constrained_fields(type_):
+            found += unchecked_constraints(getattr(value, name), field_type, (*path, key))
+    elif origin is dict and isinstance(value, dict):
+        for key, item in value.items():
+            found += unchecked_constraints(item, get_args(type_)[1], (*path, key))
+    elif origin is list and isinstance(value, list):
+        for k, item in enumerate(value):
+            found += unchecked_constraints(item, get_args(type_)[0], (*path, k))
+    return found
+
+
+def _constraint_problems(value: object, schema: dict, path: list[str | int]) -> list[tuple[list[str | int], str]]:
+    found: list[tuple[list[str | int], str]] = []
+    if "const" in schema and value != schema["const"]:
+        found.append((path, must_be(f"{schema['const']!r}", describe(value))))
+    if isinstance(value, dict):
+        allowed = (schema.get("propertyNames") or {}).get("enum")
+        found += [([*path, k], one_of(allowed, describe(k))) for k in value if allowed is not None and k not in allowed]
+        found += [([*path, k], MISSING) for k in schema.get("required", ()) if k not in value]
+    return found
+
+
+@cache
+def _constrained_fields(struct: type) -> tuple[tuple[str, str, object], ...]:
+    """(attribute, JSON key, type) of the fields of ``struct`` that hold constraints (worked out once
+    per type: ``msgspec.structs.fields`` evaluates the annotations anew at each call)."""
+    return tuple((f.name, f.encode_name, f.type) for f in msgspec.structs.fields(struct) if _has_constraints(f.type))
+
+
+@cache
+def _has_constraints(type_: object) -> bool:
+    """True when ``type_`` or a type inside it carries constraints that ``unchecked_constraints`` checks."""
+    if get_origin(type_) is Annotated:
+        inner, *metas = get_args(type_)
+        return any(getattr(m, "extra_json_schema", None) for m in metas) or _has_constraints(inner)
+    if isinstance(type_, type) and issubclass(type_, msgspec.Struct):
+        return any(_has_constraints(f.type) for f in msgspec.structs.fields(type_))
+    return any(_has_constraints(arg) for arg in get_args(type_) if not isinstance(arg, (str, int, float)))

@@ -1,4 +1,4 @@
-"""Typed models of the contract's inputs (SPEC section 2).
+"""Typed models of the contract's inputs (docs/formats.md).
 
 The suite manifest, the cohort and the attempts rows are validated with these
 models; a pydantic ``ValidationError`` is turned into ``Problem``s that name
@@ -10,14 +10,26 @@ next to their rules (``scoring.pipeline.reference``, ``scoring.pipeline.solver``
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, ValidationError
 
 from scoring.errors import Problem
-from scoring.formats.wording import MISSING, NON_EMPTY, UNKNOWN_FIELD, at_least, describe, must_be, not_a, one_of
+from scoring.formats.wording import (
+    MISSING,
+    NON_EMPTY,
+    UNKNOWN_FIELD,
+    at_least,
+    at_most,
+    describe,
+    must_be,
+    not_a,
+    one_of,
+)
 from scoring.vocab import (
     ADOPTED,
+    MAX_PLANNED_ATTEMPTS,
     AdoptionStatus,
     Protocol,
     RowProtocol,
@@ -38,7 +50,7 @@ class SuiteTask(BaseModel):
     track: Track
 
 
-class SuiteManifest(BaseModel):  # SPEC 2.1; the docstring is the schema's description
+class SuiteManifest(BaseModel):  # docs/formats.md#suite-manifest; the docstring is the schema's description
     """A suite: its name and its tasks, each an item and the track it belongs to."""
 
     model_config = ConfigDict(extra="allow")
@@ -46,13 +58,16 @@ class SuiteManifest(BaseModel):  # SPEC 2.1; the docstring is the schema's descr
     tasks: list[SuiteTask] = Field(min_length=1)
 
 
+PlannedCount = Annotated[StrictInt, Field(ge=1, le=MAX_PLANNED_ATTEMPTS)]  # attempts of one task
+
+
 class ModelPlan(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    attempts_per_task: Annotated[StrictInt, Field(ge=1)]
-    attempts_per_item: dict[str, Annotated[StrictInt, Field(ge=1)]] = Field(default_factory=dict)
+    attempts_per_task: PlannedCount
+    attempts_per_item: dict[str, PlannedCount] = Field(default_factory=dict)
 
 
-class Cohort(BaseModel):  # SPEC 2.5; the docstring is the schema's description
+class Cohort(BaseModel):  # docs/formats.md#cohort; the docstring is the schema's description
     """The cohort of a run: the suite, the solver protocol and reference, the adoption rule, and the
     attempts planned for each model. Unknown keys are rejected, so that a misspelt key is never
     silently ignored."""
@@ -69,21 +84,32 @@ class Cohort(BaseModel):  # SPEC 2.5; the docstring is the schema's description
         return plan.attempts_per_item.get(item, plan.attempts_per_task)
 
 
+@dataclass(frozen=True)
+class Column:
+    """A column of attempts.csv (docs/formats.md#attempts-table), declared on its ``AttemptRow``
+    field: whether the header must hold it, and the cell ``init`` writes in it, ``skeleton`` (None:
+    the planned attempt's value of that name, ``prepare.init.PlannedAttempt``)."""
+
+    required: bool
+    skeleton: str | None = None
+
+
 class AttemptRow(BaseModel):
-    """SPEC 2.4: one row of attempts.csv (``line`` is its line in the file)."""
+    """One row of attempts.csv (``line`` is its line in the file). Each field annotated with a
+    ``Column`` is a column, in the order init writes them: a new column is one field here."""
 
     line: int
-    model: NonEmpty
-    track: Track
-    item: NonEmpty
-    attempt: NonEmpty
-    score: float | None
-    adoption_status: AdoptionStatus
-    score_status: ScoreStatus
-    score_type: ScoreType
-    solver_protocol: RowProtocol
-    note: str = ""
-    reference_id: str = ""
+    model: Annotated[NonEmpty, Column(required=True)]
+    track: Annotated[Track, Column(required=True)]
+    item: Annotated[NonEmpty, Column(required=True)]
+    attempt: Annotated[NonEmpty, Column(required=True)]
+    score: Annotated[float | None, Column(required=True, skeleton="")]  # read by formats.attempts.parse_score
+    adoption_status: Annotated[AdoptionStatus, Column(required=True, skeleton="selected")]
+    score_status: Annotated[ScoreStatus, Column(required=True, skeleton="missing")]
+    score_type: Annotated[ScoreType, Column(required=True)]
+    solver_protocol: Annotated[RowProtocol, Column(required=True)]
+    note: Annotated[str, Column(required=False, skeleton="")] = ""
+    reference_id: Annotated[str, Column(required=False, skeleton="")] = ""
 
     @property
     def adopted(self) -> bool:
@@ -92,6 +118,14 @@ class AttemptRow(BaseModel):
     @property
     def key(self) -> tuple[str, str, str, str]:
         return (self.model, self.track, self.item, self.attempt)
+
+
+# the columns of attempts.csv, from AttemptRow: name -> Column, the required ones, the optional ones
+ATTEMPTS_COLUMNS: dict[str, Column] = {
+    name: meta for name, info in AttemptRow.model_fields.items() for meta in info.metadata if isinstance(meta, Column)
+}
+REQUIRED_COLUMNS = tuple(name for name, column in ATTEMPTS_COLUMNS.items() if column.required)
+OPTIONAL_COLUMNS = tuple(name for name, column in ATTEMPTS_COLUMNS.items() if not column.required)
 
 
 def validate_object(model: type[BaseModel], raw: Any, file: str) -> Any:
@@ -132,6 +166,10 @@ def reworded(err: Any, in_union: bool) -> str:
         return must_be("a number", found)
     if kind == "greater_than_equal":
         return at_least(err["ctx"]["ge"], found)
+    if kind == "less_than_equal" and err["ctx"]["le"] == MAX_PLANNED_ATTEMPTS:
+        return at_most(
+            f"{MAX_PLANNED_ATTEMPTS:,}", found, " (the planned attempts of one task, docs/formats.md#cohort)"
+        )
     if kind == "literal_error":
         return one_of(re.findall(r"'([^']*)'", err["ctx"]["expected"]), found)
     if kind in _KINDS:

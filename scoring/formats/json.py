@@ -4,7 +4,7 @@ Reading rejects NaN, Infinity, numbers that overflow a double and nesting
 deeper than 1024 (orjson's parser enforces all four), and a key that appears
 twice in one object (README "Safety"). Input files are read only through
 ``scoring.safety.files.read_regular_file`` and written
-only through ``scoring.safety.outputs.write_atomic`` (SPEC sections 6 and 13).
+only through ``scoring.safety.outputs.write_atomic`` (docs/commands.md and docs/safety.md).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,38 @@ def _pairs_without_duplicates(pairs: list[tuple[str, object]]) -> dict:
     return obj
 
 
-_DUPLICATE_DECODER = json.JSONDecoder(object_pairs_hook=_pairs_without_duplicates)
+class _LongInteger(Exception):
+    def __init__(self, digits: str):
+        self.digits = digits
+
+
+def _integer(text: str) -> int:
+    """An integer of the slow duplicate-key pass; one longer than Python reads (4,300 digits by
+    default) raises ``_LongInteger``: the file is then rejected naming it (docs/safety.md)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise _LongInteger(text) from None
+
+
+_DUPLICATE_DECODER = json.JSONDecoder(object_pairs_hook=_pairs_without_duplicates, parse_int=_integer)
+
+
+def line_column(data: bytes, offset: int) -> str:
+    """'line L column C' (both from 1) of a byte offset."""
+    offset = max(0, min(offset, len(data)))
+    line = data.count(b"\n", 0, offset) + 1
+    column = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+    return f"line {line} column {column}"
+
+
+def long_integer_problem(raw: bytes, digits: str, file: str) -> Problem:
+    """The problem of an integer too long to read, where it first appears in ``raw``."""
+    found = re.search(rb"(?<![0-9.eE+-])" + re.escape(digits.encode()) + rb"(?![0-9.eE])", raw)
+    where = line_column(raw, found.start()) if found else ""
+    n = len(digits.lstrip("-"))
+    most = sys.get_int_max_str_digits()
+    return Problem(file, where, "", f"an integer of {n:,} digits: too long to read (at most {most:,} digits)")
 
 
 _ESCAPED_COLON = re.compile(rb"(\\+)u003[aA]")
@@ -55,7 +87,10 @@ def _escaped_colons(raw: bytes) -> int:
 def check_duplicate_keys(raw: bytes, reserialized: bytes | None, file: str) -> None:
     """README "Safety": a key twice in one JSON object of the input ``file`` is rejected, naming
     the key. ``reserialized``: see ``find_duplicate_key`` (None: the slow exact check)."""
-    key = find_duplicate_key(raw, reserialized)
+    try:
+        key = find_duplicate_key(raw, reserialized)
+    except _LongInteger as exc:
+        raise InputError([long_integer_problem(bytes(raw).removeprefix(b"\xef\xbb\xbf"), exc.digits, file)]) from None
     if key is not None:
         raise InputError([Problem(file, "", key, f"key '{key}' appears twice in one object")])
 

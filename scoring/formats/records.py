@@ -18,7 +18,7 @@ from scoring.vocab import FIRST_INCOMPLETE_CODE, RECORD_STATUSES, STATUS_CODE, R
 MAX_LISTED = 20  # scored instances without a record named in the message; the rest are counted
 
 
-# SPEC 2.3. JSON numbers are finite doubles (NaN is not JSON, 1e400 is out of range), ints are
+# docs/formats.md#instance-records. JSON numbers are finite doubles (NaN is not JSON, 1e400 is out of range), ints are
 # accepted for A. ``omit_defaults``: encoding a record never adds a key, the cheap duplicate-key check
 # (``decode.reject_duplicate_keys``). The docstring is the schema's description (``tcsexam schema records``).
 class Record(msgspec.Struct, gc=False, omit_defaults=True):
@@ -62,11 +62,11 @@ class Records:
 def check_records(
     datas: list[bytes], files: list[str], kind: str, incomplete_ok: bool = False
 ) -> tuple[Records, list[list[Problem]]]:
-    """Decode and check the bytes of records files of one task (SPEC 2.3 / 3), all files' records
+    """Decode and check the bytes of records files of one task (docs/formats.md#instance-records and docs/rules.md#solver-score), all files' records
     as one set of columns. Returns the records of the files without a problem, and every problem
     of each file (in the order of ``files``), so that a caller can list them all at once.
     ``incomplete_ok``: an incomplete observation is kept as a record, not a problem (what makes an
-    attempt not ready to score, SPEC 10, is then read off the records)."""
+    attempt not ready to score, docs/commands.md, is then read off the records)."""
     decoded: list[list[Record]] = []
     renumbered: list[tuple[int, list[int]]] = []  # (file, each good record's number) where some were bad
     problems: list[list[tuple[int, Problem]]] = []
@@ -109,7 +109,7 @@ def check_records(
 
 
 def read_records(data: bytes, file: str, kind: str, incomplete_ok: bool = False) -> Records:
-    """Decode and check a records file's bytes (SPEC 2.3 / 3); raises InputError listing every
+    """Decode and check a records file's bytes (docs/formats.md#instance-records and docs/rules.md#solver-score); raises InputError listing every
     bad record. The one-file case of ``check_records``."""
     records, problems = check_records([data], [file], kind, incomplete_ok)
     if problems[0]:
@@ -132,7 +132,7 @@ def record_problems(
     number: np.ndarray,
     incomplete_ok: bool = False,
 ) -> list[tuple[int, list[tuple[int, Problem]]]]:
-    """The rules of SPEC 2.3 and 3 on whole columns (the records of every file, file k's at
+    """The rules of docs/formats.md#instance-records and docs/rules.md#solver-score on whole columns (the records of every file, file k's at
     ``bounds[k]:bounds[k + 1]``), as (file, [(record number, problem)]) in record order: no
     incomplete status, unique instance names within a file, an ``ok`` record has a usable value
     (``solved`` given: a solve task). ``number`` is each record's number in its file."""

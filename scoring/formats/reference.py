@@ -12,7 +12,7 @@ from scoring.vocab import Direction, Kind
 NonEmpty = Annotated[str, msgspec.Meta(min_length=1)]
 
 
-class ScaleFloor(msgspec.Struct, omit_defaults=True):  # SPEC 2.2 / R5
+class ScaleFloor(msgspec.Struct, omit_defaults=True):  # docs/formats.md#reference / R5
     """The floors of an instance's scale, max(s, relative·|mu|, absolute): both are required."""
 
     relative: Annotated[float, msgspec.Meta(ge=0)]
@@ -31,7 +31,7 @@ class UnscoredReferenceInstance(msgspec.Struct, gc=False, omit_defaults=True):
     values: list[float | None] = msgspec.field(default_factory=list)
 
 
-# SPEC 2.2. Every struct of the file omits defaults when encoded, so that encoding never adds a key
+# docs/formats.md#reference. Every struct of the file omits defaults when encoded, so that encoding never adds a key
 # (the cheap duplicate-key check, ``decode.reject_duplicate_keys``). The docstring is the schema's
 # description (``tcsexam schema reference``).
 class Reference(msgspec.Struct, gc=False, omit_defaults=True):

@@ -1,4 +1,4 @@
-"""The outputs of SPEC sections 7, 8, 11 and 12 as types: the solver-score output
+"""The outputs of docs/formats.md#indexjson, docs/tau2.md, docs/commands.md and docs/rules.md as types: the solver-score output
 (``SolverScoreOutput``), index.json (``IndexDocument``, which ``pipeline.index.score_run`` builds),
 ``compare``'s (``CompareDocument``), ``plan``'s (``PlanDocument``), ``tau2``'s (``Tau2Output``) and
 ``diff``'s (``DiffOutput``); the documents made as dicts are checked against their type before
@@ -183,7 +183,7 @@ class IndexCI(Strict, omit_defaults=True):
     lo: float | None
     hi: float | None
     df: float | None
-    # SPEC 12.4: each track's part w²·se²/var of the index variance; left out when var = 0 (and in compare)
+    # docs/rules.md#variance-budget: each track's part w²·se²/var of the index variance; left out when var = 0 (and in compare)
     shares: EveryTrack[float] | None = None
 
 
@@ -257,6 +257,20 @@ class IgnoredRows(Strict):
     rows: list[IgnoredRow]
 
 
+class UnusedRecords(Strict):
+    """A records file that no adopted row uses (docs/rules.md#rows-and-records): its path under
+    records/, the model, item and attempt its place names (null when it is not at
+    records/<model>/<item>/<attempt>.json), why, and the rows' attempt names of a near spelling
+    ('1.0' for '1', numbering from 0): then the attempt names and file names do not line up."""
+
+    file: str
+    model: str | None
+    item: str | None
+    attempt: str | None
+    reason: str
+    near: list[str]
+
+
 class InputDigest(Strict, omit_defaults=True):
     path: str
     sha256: Sha256
@@ -266,19 +280,21 @@ class InputDigest(Strict, omit_defaults=True):
 class Provenance(Strict, omit_defaults=True):
     tool_version: str
     generated_at: str
-    benchmark: BenchmarkSource  # how the benchmark folder was found (SPEC 2)
+    benchmark: BenchmarkSource  # how the benchmark folder was found (docs/formats.md)
     metric_id: MetricId
     weights: FixedWeights
     solver_reference_id: str
     adoption_rule: str
     inputs: dict[str, InputDigest]
-    content_sha256: Sha256  # filled last (pipeline.index.score_run): the hash of everything else (SPEC 7)
+    content_sha256: (
+        Sha256  # filled last (pipeline.index.score_run): the hash of everything else (docs/formats.md#indexjson)
+    )
 
 
 class IndexDocument(Strict):
     """index.json, written by `tcsexam score`: per model its status, index, track means, tasks,
-    coverage, pass^k, intervals and issues; the ranks; the ignored rows; the provenance with the
-    inputs' digests and the content hash (docs/formats.md)."""
+    coverage, pass^k, intervals and issues; the ranks; the ignored rows; the records files no adopted
+    row uses; the provenance with the inputs' digests and the content hash (docs/formats.md)."""
 
     metric_id: MetricId
     suite: str
@@ -290,6 +306,8 @@ class IndexDocument(Strict):
     ranks: Ranks
     ignored_rows: IgnoredRows
     provenance: Provenance
+    # docs/rules.md#rows-and-records: empty without records/ (absent from documents of older versions)
+    unused_records: list[UnusedRecords] = []
 
 
 class TaskDifference(Strict):
@@ -309,8 +327,10 @@ class InstanceCounts(Strict):
 
 class CompareDocument(Strict):
     """The output of `tcsexam compare`: the paired difference A − B of two models per track and for
-    the index with 95% intervals, per task and per solver instance, and the smallest difference
-    detectable by attempts per task (keys "1" to "10"; docs/rules.md#per-task-differences)."""
+    the index with 95% intervals, per task and per solver instance, the smallest difference
+    detectable by attempts per task (keys "1" to "10") with the tracks whose variance was clipped
+    at 0, and each incomplete model of the two with the tasks left out of every difference, which
+    is then not a difference of indices (docs/rules.md#per-task-differences)."""
 
     models: tuple[str, str]
     method: Literal["task-clustered-t"]
@@ -321,6 +341,10 @@ class CompareDocument(Strict):
     tasks: list[TaskDifference]
     instances: dict[str, InstanceCounts]
     mde: dict[str, float | None]
+    # the tracks whose between-task variance of the differences was floored at 0: the MDE is conservative
+    mde_clipped: list[str]
+    # each incomplete model of the two with the tasks it has no task mean for, left out of every difference
+    incomplete: dict[str, list[str]]
 
 
 class TrackVariance(Strict):
@@ -329,15 +353,27 @@ class TrackVariance(Strict):
     sigma_b2: float | None
 
 
+class ObservedPrecision(Strict):
+    """The run's own 95% half-width of the model's index (null without an index) and the valid attempts
+    of every scored task (null when they differ between tasks): what the projection is read beside."""
+
+    half_width: float | None
+    attempts: int | None
+
+
 class ModelPlan(Strict):
     tracks: EveryTrack[TrackVariance]
     half_width: dict[str, float | None]
     attempts_for_target: int | None
+    # the tracks whose sigma_b2 was floored at 0: the projection is then conservative
+    clipped: list[str] = []
+    observed: ObservedPrecision | None = None
 
 
 class PlanDocument(Strict):
-    """The output of `tcsexam plan`: per model the within- and between-task variance of each track
-    and the projected 95% half-width of the index by attempts per task (docs/rules.md#planning-attempts)."""
+    """The output of `tcsexam plan`: per model the within- and between-task variance of each track,
+    the projected 95% half-width of the index by attempts per task, the tracks whose between-task
+    variance was clipped at 0 and the run's observed half-width (docs/rules.md#planning-attempts)."""
 
     models: dict[str, ModelPlan]
     target: float | None
@@ -416,6 +452,13 @@ class StatusPair(Strict):
     new: str
 
 
+class WordPair(Strict):
+    """A word of the two documents, before and after (the same when it did not change)."""
+
+    old: str
+    new: str
+
+
 class DiffOutput(Strict):
     """The output of `tcsexam diff --output`: what moved between two index.json files."""
 
@@ -424,3 +467,5 @@ class DiffOutput(Strict):
     removed: list[str]
     inputs_changed: list[InputChange]
     status: StatusPair
+    solver_reference_id: WordPair
+    benchmark: WordPair  # provenance.benchmark: how the benchmark folder was found

@@ -1,4 +1,4 @@
-"""JSON Schemas of every format the tool reads or writes (SPEC section 11, ``tcsexam schema``).
+"""JSON Schemas of every format the tool reads or writes (docs/commands.md, ``tcsexam schema``).
 
 Each schema is generated from the type that decodes the input or checks the output, never
 written by hand: msgspec types through ``msgspec.json.schema``, pydantic models through
@@ -32,10 +32,10 @@ def _pydantic(model: Any) -> Callable[[], dict]:
 
 
 def attempts_row_model() -> Any:
-    """SPEC 2.4: one attempts.csv row as its cells, a pydantic model built from ``AttemptRow``'s
+    """docs/formats.md#attempts-table: one attempts.csv row as its cells, a pydantic model built from ``AttemptRow``'s
     fields. ``score`` is a cell the loader reads (``scoring.formats.attempts``): empty, a decimal number, or
     nan / inf / infinity in any case with a sign; the last only on an excluded row (an adopted row's
-    score must be finite, SPEC 4), and empty only when ``score_status`` is not ``valid``."""
+    score must be finite, docs/rules.md#aggregation), and empty only when ``score_status`` is not ``valid``."""
     from typing import Annotated
 
     from pydantic import ConfigDict, Field, create_model
@@ -102,7 +102,7 @@ def _types() -> dict[str, Callable[[], dict]]:
     }
 
 
-# the formats of SPEC 11 and diff's JSON output, in the order ``tcsexam schema`` writes them
+# the formats of docs/commands.md and diff's JSON output, in the order ``tcsexam schema`` writes them
 NAMES = (
     "suite",
     "reference",

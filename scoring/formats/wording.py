@@ -36,6 +36,10 @@ def at_least(bound: object, found: str | None) -> str:
     return must_be(f"a whole number of at least {bound}", found)
 
 
+def at_most(bound: object, found: str | None, why: str = "") -> str:
+    return must_be(f"a whole number of at most {bound}{why}", found)
+
+
 def one_of(allowed: tuple | list | None, found: str) -> str:
     listed = ", ".join(str(v) if v != "" else "(empty)" for v in allowed) if allowed else "the allowed values"
     return f"must be one of {listed}; got {found}"

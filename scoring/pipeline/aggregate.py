@@ -1,12 +1,12 @@
-"""Aggregation of a cohort's attempts into per-model results (SPEC sections 1, 4 and 5).
+"""Aggregation of a cohort's attempts into per-model results (docs/rules.md#the-index, docs/rules.md#aggregation and docs/rules.md#passk).
 
 ``evaluate_run`` takes a loaded run through the rules (``scoring.pipeline.rules``), the
 records cross-check (``scoring.pipeline.crosscheck``) and ``aggregate_model``, which
 applies R1 (attempts → tasks → tracks → weighted sum), the incomplete /
 provisional rules, pass^k, the intervals and their variance budget; the
-document's ``ranks`` (SPEC 12.1) come from the models' task means.
+document's ``ranks`` (docs/rules.md#ranks) come from the models' task means.
 ``attempt_scores`` and ``phi_by_item`` hand the per-attempt values of a model
-to the planner and to ``compare`` (SPEC 12.2, 12.3).
+to the planner and to ``compare`` (docs/rules.md#per-task-differences and docs/rules.md#planning-attempts).
 """
 
 from __future__ import annotations
@@ -34,8 +34,10 @@ from scoring.formats.results import (
     PassHatK,
     Ranks,
     TaskResult,
+    UnusedRecords,
 )
 from scoring.pipeline.crosscheck import rescore_from_records
+from scoring.pipeline.lineup import Lineup, line_up
 from scoring.pipeline.rules import Checked, Ignored, check_rules
 from scoring.pipeline.run import Run
 from scoring.safety.numbers import NumberTooLarge, finite_fsum, finite_mean, require_finite
@@ -43,11 +45,11 @@ from scoring.stats.passk import DEFAULT_THRESHOLDS, mean_pass_hat_k, successes
 from scoring.stats.planning import shares_of_ci
 from scoring.stats.ranks import rank_models
 from scoring.stats.uncertainty import LEVEL, METHOD, ci_block, ci_blocks
-from scoring.vocab import STATUS_ORDER, TRACKS, WEIGHTS, RunStatus
+from scoring.vocab import STATUS_ORDER, TRACKS, WEIGHTS, RunStatus, Track
 
 
 def mean(values: list[float]) -> float:
-    """SPEC 4 mean by math.fsum; NumberTooLarge naming the largest value when it overflows (SPEC 13)."""
+    """docs/rules.md#aggregation mean by math.fsum; NumberTooLarge naming the largest value when it overflows (docs/safety.md)."""
     return finite_mean(values, "a mean")
 
 
@@ -56,60 +58,32 @@ def valid_scores(rows: list[AttemptRow]) -> list[float]:
     return [r.score for r in rows if r.adopted and r.score_status == "valid" and r.score is not None]
 
 
+def not_valid_message(row: AttemptRow) -> str:
+    """Why an adopted attempt that is not valid leaves its task incomplete (docs/rules.md#aggregation); a
+    score typed in while score_status is still the skeleton's 'missing' is told how to count."""
+    if row.score_status == "missing" and row.score is not None:
+        return f"line {row.line} has a score but score_status 'missing': set it to valid"
+    return f"adopted attempt is '{row.score_status}': its result is not there yet"
+
+
 def aggregate_model(
     model: str, rows: list[AttemptRow], run: Run, thresholds: dict[str, float]
 ) -> tuple[ModelResult, dict[str, list[float] | None]]:
-    """R1 and the incomplete / provisional rules of SPEC 4 for one model; pass^k (SPEC 5). Its ``ci``
-    (SPEC 9) is left to ``attach_ci``, for all models at once: the model's entry and its task means by
+    """R1 and the incomplete / provisional rules of docs/rules.md#aggregation for one model; pass^k (docs/rules.md#passk). Its ``ci``
+    (docs/rules.md#intervals) is left to ``attach_ci``, for all models at once: the model's entry and its task means by
     track (None for a track with an incomplete task) are returned."""
-    cohort = run.cohort
     by_item: dict[str, list[AttemptRow]] = defaultdict(list)
     for r in rows:
         by_item[r.item].append(r)
-    tasks: dict[str, TaskResult] = {}
     coverage = Coverage(missing=[], provisional=[], not_valid=[], excluded=[])
     issues: list[Issue] = []
-    for task in run.suite.tasks:
-        item, track = task.item, task.track
-        planned = cohort.planned(model, item)
-        adopted = [r for r in by_item.get(item, []) if r.adopted]
-        valid = [r for r in adopted if r.score_status == "valid"]
-        for r in by_item.get(item, []):
-            if r.adopted:
-                continue
-            score = r.score if r.score is not None and math.isfinite(r.score) else None
-            coverage.excluded.append(ExcludedAttempt(item, track, r.attempt, r.line, score, r.note))
-            if not r.note:
-                message = "excluded attempt without a note saying why it was replaced"
-                issues.append(Issue("warning", item, r.attempt, r.line, message))
-        for r in adopted:
-            if r.adoption_status == "selected_provisional":
-                coverage.provisional.append(AttemptRef(item, track, r.attempt, r.line))
-            if r.score_status != "valid":
-                coverage.not_valid.append(NotValidAttempt(item, track, r.attempt, r.line, r.score_status))
-                message = f"adopted attempt is '{r.score_status}': its result is not there yet"
-                issues.append(Issue("incomplete", item, r.attempt, r.line, message))
-        if len(adopted) < planned:
-            missing = planned - len(adopted)
-            coverage.missing.append(MissingAttempts(item, track, len(adopted), planned, missing))
-            issues.append(Issue("incomplete", item, None, None, f"{missing} of {planned} planned attempts missing"))
-        complete = len(adopted) == planned and len(valid) == planned
-        if not complete:
-            status: RunStatus = "incomplete"
-        elif any(r.adoption_status == "selected_provisional" for r in adopted):
-            status = "provisional"
-        else:
-            status = "complete"
-        scores = valid_scores(adopted)
-        partial = mean(scores) if scores else None
-        tasks[item] = TaskResult(
-            track, partial if complete else None, partial, len(adopted), len(valid), planned, status
+    tasks = {
+        task.item: task_result(
+            task.item, task.track, by_item.get(task.item, []), run.cohort.planned(model, task.item), coverage, issues
         )
-
-    track_scores: dict[str, list[float] | None] = {}
-    for name in TRACKS:
-        means = [t.mean for t in tasks.values() if t.track == name]
-        track_scores[name] = None if None in means else [m for m in means if m is not None]
+        for task in run.suite.tasks
+    }
+    track_scores = task_means_by_track(tasks)
     track_means = {t: (mean(v) if v else None) for t, v in track_scores.items()}
     entry = ModelResult(
         status=worst_status([t.status for t in tasks.values()]),
@@ -124,6 +98,75 @@ def aggregate_model(
     return entry, track_scores
 
 
+def task_result(
+    item: str, track: Track, item_rows: list[AttemptRow], planned: int, coverage: Coverage, issues: list[Issue]
+) -> TaskResult:
+    """One task of a model (docs/rules.md#aggregation): its coverage and issues are appended (excluded,
+    then provisional and not valid, then missing attempts); its mean only when complete, its partial
+    mean over the valid adopted attempts."""
+    adopted = [r for r in item_rows if r.adopted]
+    valid = [r for r in adopted if r.score_status == "valid"]
+    note_excluded(item, track, [r for r in item_rows if not r.adopted], coverage, issues)
+    note_adopted(item, track, adopted, coverage, issues)
+    note_missing(item, track, len(adopted), planned, coverage, issues)
+    complete = len(adopted) == planned and len(valid) == planned
+    scores = valid_scores(adopted)
+    partial = mean(scores) if scores else None
+    return TaskResult(
+        track, partial if complete else None, partial, len(adopted), len(valid), planned, task_status(complete, adopted)
+    )
+
+
+def note_excluded(item: str, track: Track, excluded: list[AttemptRow], coverage: Coverage, issues: list[Issue]) -> None:
+    """Excluded attempts are listed in the coverage with their score and note; one without a note saying
+    why it was replaced is a warning (docs/rules.md#aggregation)."""
+    for r in excluded:
+        score = r.score if r.score is not None and math.isfinite(r.score) else None
+        coverage.excluded.append(ExcludedAttempt(item, track, r.attempt, r.line, score, r.note))
+        if not r.note:
+            message = "excluded attempt without a note saying why it was replaced"
+            issues.append(Issue("warning", item, r.attempt, r.line, message))
+
+
+def note_adopted(item: str, track: Track, adopted: list[AttemptRow], coverage: Coverage, issues: list[Issue]) -> None:
+    """Adopted attempts that are provisional, and those not valid, which leave their task incomplete
+    (docs/rules.md#aggregation)."""
+    for r in adopted:
+        if r.adoption_status == "selected_provisional":
+            coverage.provisional.append(AttemptRef(item, track, r.attempt, r.line))
+        if r.score_status != "valid":
+            coverage.not_valid.append(NotValidAttempt(item, track, r.attempt, r.line, r.score_status))
+            issues.append(Issue("incomplete", item, r.attempt, r.line, not_valid_message(r)))
+
+
+def note_missing(item: str, track: Track, adopted: int, planned: int, coverage: Coverage, issues: list[Issue]) -> None:
+    """Fewer adopted attempts than the cohort plans leave the task incomplete (docs/rules.md#aggregation)."""
+    if adopted < planned:
+        missing = planned - adopted
+        coverage.missing.append(MissingAttempts(item, track, adopted, planned, missing))
+        issues.append(Issue("incomplete", item, None, None, f"{missing} of {planned} planned attempts missing"))
+
+
+def task_status(complete: bool, adopted: list[AttemptRow]) -> RunStatus:
+    """A task is incomplete unless every planned attempt is adopted and valid, else provisional when one
+    adopted attempt is, else complete (docs/rules.md#aggregation)."""
+    if not complete:
+        return "incomplete"
+    if any(r.adoption_status == "selected_provisional" for r in adopted):
+        return "provisional"
+    return "complete"
+
+
+def task_means_by_track(tasks: dict[str, TaskResult]) -> dict[str, list[float] | None]:
+    """Each track's task means, in suite order; None for a track with an incomplete task
+    (docs/rules.md#aggregation)."""
+    track_scores: dict[str, list[float] | None] = {}
+    for name in TRACKS:
+        means = [t.mean for t in tasks.values() if t.track == name]
+        track_scores[name] = None if None in means else [m for m in means if m is not None]
+    return track_scores
+
+
 NO_CI = CIBlock(METHOD, LEVEL, {}, None)  # a stand-in until attach_ci replaces it
 
 
@@ -132,7 +175,7 @@ def attach_ci(
     track_scores: dict[str, dict[str, list[float] | None]],
     overflow: dict[str, NumberTooLarge],
 ) -> None:
-    """Each model's ``ci`` block (SPEC 9) with its variance budget (SPEC 12.4), computed for all models
+    """Each model's ``ci`` block (docs/rules.md#intervals) with its variance budget (docs/rules.md#variance-budget), computed for all models
     at once; when a value overflows, model by model to find which (``overflow`` receives it)."""
     names = list(models)
     try:
@@ -151,26 +194,26 @@ def attach_ci(
         if ci is None:
             continue
         budget = shares_of_ci(ci, WEIGHTS) if ci["index"] is not None else None
-        if budget is not None:  # SPEC 12.4: left out when var = 0 (or a track has no se)
+        if budget is not None:  # docs/rules.md#variance-budget: left out when var = 0 (or a track has no se)
             ci["index"]["shares"] = budget
         models[m].ci = msgspec.convert(ci, CIBlock)  # the statistics' own blocks (also compare's), typed here
 
 
 def index_from_track_means(track_means: dict[str, float | None]) -> float | None:
-    """SPEC 1: index = 30·P + 30·S + 30·C + 10·O in points; null when any track mean is null."""
+    """docs/rules.md#the-index: index = 30·P + 30·S + 30·C + 10·O in points; null when any track mean is null."""
     means = [track_means[t] for t in TRACKS]
     if any(m is None for m in means):
         return None
     terms = [
         require_finite(WEIGHTS[t] * m, "the index", m) for t, m in zip(TRACKS, means, strict=True) if m is not None
     ]
-    return finite_fsum(terms, "the index")  # SPEC 13: an index that would overflow names the value
+    return finite_fsum(terms, "the index")  # docs/safety.md: an index that would overflow names the value
 
 
 def pass_hat_k_by_track(
     tasks: dict[str, TaskResult], by_item: dict[str, list[AttemptRow]], thresholds: dict[str, float]
 ) -> dict[str, PassHatK]:
-    """SPEC 5: per task n = valid adopted attempts, c = those >= threshold; mean over tasks with n >= k."""
+    """docs/rules.md#passk: per task n = valid adopted attempts, c = those >= threshold; mean over tasks with n >= k."""
     out = {}
     for track in TRACKS:
         thr = thresholds.get(track, DEFAULT_THRESHOLDS[track])
@@ -186,7 +229,7 @@ def pass_hat_k_by_track(
 
 
 def ignored_rows_summary(ignored: list[Ignored]) -> IgnoredRows:
-    """SPEC 4: rows of models outside the cohort or items outside the suite, counted and listed; a row
+    """docs/rules.md#aggregation: rows of models outside the cohort or items outside the suite, counted and listed; a row
     whose name is close to a cohort model or suite item carries that name as ``did_you_mean``."""
     models = Counter(i.row.model for i in ignored if i.reason.startswith("model"))
     items = Counter(i.row.item for i in ignored if i.reason.startswith("item"))
@@ -206,8 +249,13 @@ def ignored_row_finding(row: dict) -> tuple[str, str]:
     return "ignored row", row["reason"]
 
 
+def unused_records_finding(unused: dict) -> str:
+    """How ``validate``, ``score`` and the dashboard word a records file that no adopted row uses."""
+    return f"records/{unused['file']} is used by no adopted row: {unused['reason']}"
+
+
 def overflow_problem(exc: NumberTooLarge, model: str, rows: list[AttemptRow], run: Run) -> Problem:
-    """SPEC 13: a result that would overflow, as a problem at the row holding the value (else the
+    """docs/safety.md: a result that would overflow, as a problem at the row holding the value (else the
     model's row with the largest score)."""
     scored = [r for r in rows if r.score is not None and math.isfinite(r.score)]
     row = next((r for r in scored if r.score == exc.value), None) or max(
@@ -229,14 +277,17 @@ class Evaluated:
     models: dict[str, ModelResult]
     ranks: Ranks
     ignored_rows: IgnoredRows
+    unused_records: list[UnusedRecords]
 
 
 def evaluate_run(run: Run, thresholds: dict[str, float] | None = None) -> tuple[Evaluated, Checked]:
     """All models of the cohort: the ``models`` block, the ``ignored_rows`` block and the overall status."""
     thresholds = {**DEFAULT_THRESHOLDS, **(thresholds or {})}
     checked, problems = check_rules(run)
+    lineup = Lineup()
     if run.paths.records is not None and run.reference is not None:
-        rescore_from_records(run, checked, problems)
+        lineup = line_up(run, checked)
+        rescore_from_records(run, checked, problems, lineup.misaligned)
     problems.raise_if_any()
     models: dict[str, ModelResult] = {}
     track_scores: dict[str, dict[str, list[float] | None]] = {}
@@ -244,10 +295,11 @@ def evaluate_run(run: Run, thresholds: dict[str, float] | None = None) -> tuple[
     for m in run.cohort.models:
         try:
             models[m], track_scores[m] = aggregate_model(m, checked.by_model.get(m, []), run, thresholds)
+            models[m].issues += lineup.not_checked.get(m, [])
         except NumberTooLarge as exc:
             overflow[m] = exc
     attach_ci(models, track_scores, overflow)
-    for m in run.cohort.models:  # SPEC 13: rejected input naming the value and its row, in cohort order
+    for m in run.cohort.models:  # docs/safety.md: rejected input naming the value and its row, in cohort order
         if m in overflow:
             problems.extend([overflow_problem(overflow[m], m, checked.by_model.get(m, []), run)])
     problems.raise_if_any()
@@ -257,12 +309,12 @@ def evaluate_run(run: Run, thresholds: dict[str, float] | None = None) -> tuple[
         WEIGHTS,
     )
     status = worst_status([m.status for m in models.values()])
-    return Evaluated(status, models, ranks, ignored_rows_summary(checked.ignored)), checked
+    return Evaluated(status, models, ranks, ignored_rows_summary(checked.ignored), lineup.unused), checked
 
 
 def attempt_scores(model: dict, rows: list[AttemptRow]) -> dict[str, tuple[str, list[float]]]:
-    """Per task with a task mean (SPEC 9's scored tasks), in suite order: its track and the scores of its
-    valid adopted attempts in row order (the x_ij of SPEC 12.3). ``model`` is the model's entry of
+    """Per task with a task mean (docs/rules.md#intervals's scored tasks), in suite order: its track and the scores of its
+    valid adopted attempts in row order (the x_ij of docs/rules.md#planning-attempts). ``model`` is the model's entry of
     index.json, ``rows`` its checked rows (``Checked.by_model``)."""
     by_item: dict[str, list[AttemptRow]] = defaultdict(list)
     for r in rows:
@@ -273,7 +325,7 @@ def attempt_scores(model: dict, rows: list[AttemptRow]) -> dict[str, tuple[str, 
 
 
 def phi_by_item(checked: Checked, model: str, rows: list[AttemptRow]) -> dict[str, list[np.ndarray]]:
-    """Per solver task whose every adopted attempt was re-scored from its records file (SPEC 12.2), the
+    """Per solver task whose every adopted attempt was re-scored from its records file (docs/rules.md#per-task-differences), the
     Phi array of each adopted attempt (the reference's scored instances, in reference order)."""
     adopted: dict[str, list[AttemptRow]] = defaultdict(list)
     for r in rows:

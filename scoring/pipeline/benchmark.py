@@ -24,7 +24,7 @@ GIVEN_BENCHMARK: BenchmarkSource = "given"  # provenance.benchmark for --benchma
 
 
 def locate_benchmark(option: str | Path | None) -> tuple[Path, BenchmarkSource]:
-    """SPEC 2: the benchmark folder (--benchmark, else $TCSEXAM_BENCHMARK, else the bundled
+    """docs/formats.md: the benchmark folder (--benchmark, else $TCSEXAM_BENCHMARK, else the bundled
     sample) and how it was found, as provenance.benchmark words it."""
     if option:
         return Path(option), GIVEN_BENCHMARK
@@ -34,8 +34,25 @@ def locate_benchmark(option: str | Path | None) -> tuple[Path, BenchmarkSource]:
     return sample_root() / "benchmark", SAMPLE_BENCHMARK
 
 
+def benchmark_origin(option: str | Path | None) -> str:
+    """Where ``locate_benchmark`` took the folder from, as a user would set it again: '--benchmark',
+    'TCSEXAM_BENCHMARK', or '' for the bundled sample."""
+    if option:
+        return "--benchmark"
+    return "TCSEXAM_BENCHMARK" if os.environ.get("TCSEXAM_BENCHMARK") else ""
+
+
+def missing_benchmark(benchmark: Path, origin: str) -> Problem | None:
+    """A benchmark folder that does not exist, named with the setting it came from ('--benchmark',
+    'TCSEXAM_BENCHMARK': ``benchmark_origin``); None when it is a folder."""
+    if benchmark.is_dir():
+        return None
+    came = f" (it came from {origin})" if origin else ""
+    return Problem(str(benchmark), "", "", f"benchmark folder does not exist{came}: check the path")
+
+
 def sample_benchmark_notice(source: str, benchmark: Path, reference_id: str) -> str | None:
-    """SPEC 2: the synthetic sample is never used in silence. None for a given benchmark; the
+    """docs/formats.md: the synthetic sample is never used in silence. None for a given benchmark; the
     notice line for a cohort naming a reference the sample holds; else a usage error naming
     both ways to point at the real benchmark. ``reference_id`` is a checked name."""
     if source != SAMPLE_BENCHMARK:
@@ -56,7 +73,7 @@ DEFAULT_REFERENCE_ID = "paper-k3-fixed-260925"
 
 
 def reference_path(benchmark: Path, reference_id: str, suite: str) -> Path:
-    """BENCHMARK/references/<id>/<suite>.json for an id and a suite already checked (SPEC 13)."""
+    """BENCHMARK/references/<id>/<suite>.json for an id and a suite already checked (docs/safety.md)."""
     for value, kind in ((reference_id, "reference id"), (suite, "suite")):
         problem = check_name(value, kind)
         if problem:  # the id and the suite are checked where they are read: here it is a bug
@@ -65,7 +82,7 @@ def reference_path(benchmark: Path, reference_id: str, suite: str) -> Path:
 
 
 def default_reference_id(benchmark: Path) -> str:
-    """SPEC 6: the benchmark folder's only reference id when it holds exactly one, else the
+    """docs/commands.md: the benchmark folder's only reference id when it holds exactly one, else the
     paper's (DEFAULT_REFERENCE_ID)."""
     root = benchmark / "references"
     ids = sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
@@ -104,7 +121,7 @@ def reference_if_there(path: Path) -> LoadedReference | None:
 
 
 def cohort_reference(benchmark: Path, reference_id: str, suite: str, needed: str) -> LoadedReference:
-    """The reference a cohort names (SPEC 2.2), loaded from BENCHMARK/references/ and checked to be
+    """The reference a cohort names (docs/formats.md#reference), loaded from BENCHMARK/references/ and checked to be
     the one named; one not there is a single problem saying what it is ``needed`` for (a FIFO or a
     folder at its path stays its own problem)."""
     path = reference_path(benchmark, reference_id, suite)
@@ -117,7 +134,7 @@ def cohort_reference(benchmark: Path, reference_id: str, suite: str, needed: str
 
 
 def resolve_reference(spec: str, benchmark: Path, reference_id: str | None) -> LoadedReference:
-    """SPEC 6: ``lite``/``full`` resolve to BENCHMARK/references/<id>/<suite>.json (id: ``reference_id``,
+    """docs/commands.md: ``lite``/``full`` resolve to BENCHMARK/references/<id>/<suite>.json (id: ``reference_id``,
     else ``default_reference_id``); anything else is a path."""
     if spec in ("lite", "full") and not (os.sep in spec or Path(spec).suffix):
         rid = reference_id or default_reference_id(benchmark)

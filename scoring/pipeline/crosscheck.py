@@ -1,4 +1,4 @@
-"""The records cross-check of SPEC section 4: an adopted solver row with a records file is
+"""The records cross-check of docs/rules.md#aggregation: an adopted solver row with a records file is
 re-scored against the reference; a difference over 1e-9 from the CSV score rejects the run.
 """
 
@@ -11,6 +11,7 @@ from collections import defaultdict
 from scoring.errors import InputError, Problem, Problems
 from scoring.formats.inputs import AttemptRow
 from scoring.formats.records import check_records
+from scoring.pipeline.lineup import NOT_LINED_UP
 from scoring.pipeline.reference import TaskReference
 from scoring.pipeline.rules import Checked
 from scoring.pipeline.run import Run
@@ -19,23 +20,21 @@ from scoring.safety.files import RecordsRoot
 from scoring.vocab import CROSS_CHECK_TOLERANCE
 
 
-def rescore_from_records(run: Run, checked: Checked, problems: Problems) -> None:
-    """SPEC 4: an adopted solver row with a records file is re-scored; a difference over 1e-9 rejects.
+def rescore_from_records(
+    run: Run, checked: Checked, problems: Problems, misaligned: dict[tuple[str, str], str]
+) -> None:
+    """docs/rules.md#aggregation: an adopted solver row with a records file is re-scored; a difference over 1e-9 rejects.
 
     The attempts of one task are scored together (``rescore_task``); each re-scored attempt's
-    per-instance scores are kept in ``checked.scores`` (the dashboard shows them).
+    per-instance scores are kept in ``checked.scores`` (the dashboard shows them). ``misaligned``
+    (``lineup.line_up``): the (model, item) pairs whose attempt names and records file names do not
+    line up, where a difference is worded as that, not as advice to overwrite.
     """
     root = run.records_root
     ref = run.reference
     assert root is not None and ref is not None
     base = root.root
-    # (model, row, path relative to records/) per task; plain strings: 10^4 files, no pathlib per file
-    by_item: dict[str, list[tuple[str, AttemptRow, str]]] = defaultdict(list)
-    for model, rows in checked.by_model.items():
-        for row in rows:
-            if row.adopted and row.track == "solver" and row.score is not None and row.score_status == "valid":
-                rel = os.path.relpath(root.path(model, row.item, row.attempt), base)  # SPEC 13: checked names
-                by_item[row.item].append((model, row, rel))
+    by_item = rows_to_rescore(checked, root)
     tasks = {item: ref.task(item) for item in by_item if ref.has_task(item)}
     work = [(tasks[item], root, [rel for _, _, rel in jobs]) for item, jobs in by_item.items() if item in tasks]
     outcomes = (rescore_task(*w) for w in work)
@@ -53,15 +52,44 @@ def rescore_from_records(run: Run, checked: Checked, problems: Problems) -> None
             relative = result.relative_score
             checked.scores[(model, row.item, row.attempt)] = result
             if abs(relative - row.score) > CROSS_CHECK_TOLERANCE:
+                advice = cross_check_advice(misaligned.get((model, row.item)), model, row.item)
                 problems.add(
                     run.paths.attempts,
                     f"line {row.line}",
                     "score",
                     f"CSV score {row.score!r} differs from {relative!r} re-scored from "
-                    f"{os.path.join(base, rel)} against '{ref.reference_id}' (tolerance 1e-9): if the records are "
-                    "right, tcsexam fill --overwrite writes their score; else check the records and the "
-                    "cohort's solver_reference_id",
+                    f"{os.path.join(base, rel)} against '{ref.reference_id}' (tolerance 1e-9): {advice}",
                 )
+
+
+def rows_to_rescore(checked: Checked, root: RecordsRoot) -> dict[str, list[tuple[str, AttemptRow, str]]]:
+    """Per task, (model, row, path relative to records/) of every adopted solver row with a valid score:
+    the rows the cross-check re-scores when their records file is there (plain strings: 10^4 files,
+    no pathlib per file)."""
+    by_item: dict[str, list[tuple[str, AttemptRow, str]]] = defaultdict(list)
+    for model, rows in checked.by_model.items():
+        for row in rows:
+            if row.adopted and row.track == "solver" and row.score is not None and row.score_status == "valid":
+                rel = os.path.relpath(
+                    root.path(model, row.item, row.attempt), root.root
+                )  # docs/safety.md: checked names
+                by_item[row.item].append((model, row, rel))
+    return by_item
+
+
+def cross_check_advice(misaligned: str | None, model: str, item: str) -> str:
+    """What to do about a cross-check difference: overwrite with the records' score, unless the task's
+    attempt names and records file names do not line up (``misaligned``: both sides' names), where
+    that would write another attempt's score (docs/rules.md#rows-and-records)."""
+    if misaligned is None:
+        return (
+            "if the records are right, tcsexam fill --overwrite writes their score; else check the "
+            "records and the cohort's solver_reference_id"
+        )
+    return (
+        f"{NOT_LINED_UP} for ({model}, {item}) ({misaligned}): rename the records files or the attempts so "
+        "that each row names its own attempt's file (fill --overwrite would write another attempt's score)"
+    )
 
 
 Outcome = tuple[TaskScore | None, str | None, list[Problem]]  # the score, the file's sha256, its problems
@@ -70,7 +98,7 @@ Outcome = tuple[TaskScore | None, str | None, list[Problem]]  # the score, the f
 def rescore_task(task_ref: TaskReference, root: RecordsRoot, rels: list[str]) -> list[Outcome]:
     """Read, check and score the records files ``rels`` (under ``root``) of one task, all of them
     as one set of columns (``check_records``, ``score_records``); per file its TaskScore (None
-    when there is no file or it has problems), its sha256 and its problems. SPEC 13: a folder,
+    when there is no file or it has problems), its sha256 and its problems. docs/safety.md: a folder,
     FIFO, device or link out of records/ where a file belongs is a problem."""
     outcomes: list[Outcome] = [(None, None, []) for _ in rels]  # no file: not re-scored
     datas: list[bytes] = []

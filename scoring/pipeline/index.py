@@ -1,4 +1,4 @@
-"""index.json (SPEC section 7): document assembly, provenance and content hash.
+"""index.json (docs/formats.md#indexjson): document assembly, provenance and content hash.
 
 ``content_sha256`` is the sha256 of the canonical JSON (sorted keys, no
 white space) of the whole document without ``provenance.generated_at``,
@@ -15,6 +15,7 @@ from pathlib import Path
 import msgspec
 
 from scoring import __version__
+from scoring.errors import InputError
 from scoring.formats.json import canonical_bytes, write_json
 from scoring.formats.results import IndexDocument, InputDigest, Provenance
 from scoring.pipeline.aggregate import evaluate_run
@@ -25,7 +26,7 @@ from scoring.vocab import METRIC_ID, WEIGHTS
 
 
 def content_sha256(document: dict) -> str:
-    """SPEC 7: sha256 over canonical JSON of ``document`` less ``generated_at``, ``content_sha256``
+    """docs/formats.md#indexjson: sha256 over canonical JSON of ``document`` less ``generated_at``, ``content_sha256``
     and each input's ``path``: the same inputs give the same hash wherever they sit on disk."""
     prov = {k: v for k, v in document.get("provenance", {}).items() if k not in ("generated_at", "content_sha256")}
     if "inputs" in prov:
@@ -36,7 +37,7 @@ def content_sha256(document: dict) -> str:
 
 
 def provenance(run: Run, records_used: dict[str, str], generated_at: str | None = None) -> Provenance:
-    """SPEC 7: where the document came from; its ``content_sha256`` is a stand-in until ``score_run``
+    """docs/formats.md#indexjson: where the document came from; its ``content_sha256`` is a stand-in until ``score_run``
     hashes the rest (it is left out of its own hash)."""
     inputs = {
         name: InputDigest(str(Path(run.input_paths[name]).resolve()), digest)
@@ -69,8 +70,15 @@ def score_run(
     run: Run, thresholds: dict[str, float] | None = None, generated_at: str | None = None
 ) -> tuple[dict, Checked]:
     """index.json for a loaded run and the checked rows it was made from (with the re-scored attempts'
-    per-instance scores): what ``compare`` and ``plan`` need beside the document, scored once."""
-    result, checked = evaluate_run(run, thresholds)
+    per-instance scores): what ``compare`` and ``plan`` need beside the document, scored once. A
+    run folder moved or deleted while it was read is rejected here, before anything is written
+    (``Run.check_folders``)."""
+    try:
+        result, checked = evaluate_run(run, thresholds)
+    except InputError:
+        run.check_folders()  # a folder moved away explains what went missing: that is what is reported
+        raise
+    run.check_folders()
     typed = IndexDocument(
         metric_id=METRIC_ID,
         suite=run.cohort.suite,
@@ -81,6 +89,7 @@ def score_run(
         models=result.models,
         ranks=result.ranks,
         ignored_rows=result.ignored_rows,
+        unused_records=result.unused_records,
         provenance=provenance(run, checked.records_used, generated_at),
     )
     del result
@@ -92,5 +101,5 @@ def score_run(
 
 def write_index(path: Path, document: dict) -> None:
     """The one writer of index.json, used by ``tcsexam score`` and the dashboard's export. Its numbers
-    are checked where they are made (``aggregate``, ``uncertainty``, ``ranks``: SPEC 13)."""
+    are checked where they are made (``aggregate``, ``uncertainty``, ``ranks``: docs/safety.md)."""
     write_json(path, document, finite=True)

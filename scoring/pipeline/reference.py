@@ -1,11 +1,10 @@
-"""The fixed, versioned solver reference (SPEC section 2.2, rules R4 and R5): ``load_reference``
+"""The fixed, versioned solver reference (docs/formats.md#reference, rules R4 and R5): ``load_reference``
 makes a ``LoadedReference`` of one ``TaskReference`` per task.
 
 A reference file is decoded by one typed decoder (``formats.reference.Reference``); the rules on
 its values (R4, the magnitude limit, solve values, no instance both scored and
 unscored) are then checked on one flat numpy array per task, each worded from
-the instances it flags. The per-task statistics mu, s and scale (SPEC section
-3) are computed once, at load, and the raw values let go.
+the instances it flags. The per-task statistics mu, s and scale (docs/rules.md#solver-score) are computed once, at load, and the raw values let go.
 """
 
 from __future__ import annotations
@@ -133,12 +132,12 @@ class LoadedReference:
         return self.tasks[task]
 
     def lacking_task(self, task: str) -> Problem:
-        """The problem of a solver task this reference does not hold (SPEC 4, 10)."""
+        """The problem of a solver task this reference does not hold (docs/rules.md#aggregation and docs/commands.md)."""
         return Problem(str(self.path), "tasks", task, f"solver task '{task}' is not in reference '{self.reference_id}'")
 
 
 def sample_mean_and_sd(values: TaskValues) -> tuple[np.ndarray, np.ndarray]:
-    """SPEC 3: mu = mean of the usable values (math.fsum), s = their sample sd (n-1).
+    """docs/rules.md#solver-score: mu = mean of the usable values (math.fsum), s = their sample sd (n-1).
 
     s uses the corrected two-pass formula, var = (sum d^2 - (sum d)^2 / n) / (n - 1)
     with d = x - mu, clipped at 0 before the square root.
@@ -163,12 +162,12 @@ def sample_mean_and_sd(values: TaskValues) -> tuple[np.ndarray, np.ndarray]:
 
 
 def scale_with_floors(mu: np.ndarray, s: np.ndarray, relative: float, absolute: float) -> np.ndarray:
-    """SPEC 3: scale = max(s, relative*|mu|, absolute) with both floors from the reference file."""
+    """docs/rules.md#solver-score: scale = max(s, relative*|mu|, absolute) with both floors from the reference file."""
     return np.maximum(np.maximum(s, relative * np.abs(mu)), absolute)
 
 
 def reference_statistics(header: Reference, task: str, values: TaskValues) -> TaskReference:
-    """SPEC 3: mu, s and scale of every scored instance of one task."""
+    """docs/rules.md#solver-score: mu, s and scale of every scored instance of one task."""
     spec = header.tasks[task]
     mu, s = sample_mean_and_sd(values)
     floor = header.scale_floor
@@ -185,7 +184,7 @@ def _name_rows(problems: Problems, file: str, where: str, names: list[str], rows
 
 
 def check_reference_names(ref: Reference, file: str, problems: Problems) -> None:
-    """SPEC 13: the reference id, the suite and every task are names (never paths); README
+    """docs/safety.md: the reference id, the suite and every task are names (never paths); README
     "Safety": a relative scale floor outside [0, 1] is rejected."""
     for value, kind, field_name in ((ref.reference_id, "reference id", "reference_id"), (ref.suite, "suite", "suite")):
         problem = check_name(value, kind)
@@ -202,7 +201,7 @@ def check_reference_names(ref: Reference, file: str, problems: Problems) -> None
 
 def check_reference_rules(ref: Reference, values: dict[str, TaskValues], file: str) -> list[Problem]:
     """R4 (two usable values per scored instance), magnitude limit, solve values in {0,1}, no overlap;
-    the names and the relative floor (SPEC 13)."""
+    the names and the relative floor (docs/safety.md)."""
     problems = Problems()
     check_reference_names(ref, file, problems)
     for task, spec in ref.tasks.items():

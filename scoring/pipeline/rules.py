@@ -1,4 +1,4 @@
-"""The rejection rules of SPEC section 4 over a run's rows, and the R2 value ranges.
+"""The rejection rules of docs/rules.md#aggregation over a run's rows, and the R2 value ranges.
 
 ``check_rules`` collects every problem rather than stopping at the first, and
 sorts the rows into those aggregated per model and those ignored.
@@ -9,14 +9,14 @@ from __future__ import annotations
 import difflib
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from scoring.errors import Problems
 from scoring.formats.inputs import AttemptRow
 from scoring.pipeline.run import Run
 from scoring.pipeline.solver import TaskScore
-from scoring.vocab import TRACK_SCORE_TYPE
+from scoring.vocab import SCORE_RANGES, TRACK_SCORE_TYPE, range_text
 
 
 def score_in_range(track: str, score: float) -> str | None:
@@ -30,10 +30,11 @@ def score_in_range(track: str, score: float) -> str | None:
                 "partial credit must be converted to 0"
             )
     elif track == "solver":
-        if not 0.0 <= score <= 1.0:
-            return f"a solver relative score lies in [0, 1], got {score!r}"
-    elif score < 0.0:
-        return f"a construction reward is >= 0, got {score!r}"
+        low, high = SCORE_RANGES["solver"]
+        if not low <= score <= (high or math.inf):
+            return f"a solver relative score lies in {range_text('solver')}, got {score!r}"
+    elif score < SCORE_RANGES["construction"][0]:
+        return f"a construction reward is {range_text('construction')}, got {score!r}"
     return None
 
 
@@ -60,7 +61,7 @@ class CloseNames:
 
 @dataclass(frozen=True)
 class Ignored:
-    """A row not aggregated (SPEC 4, last rules): why, and the cohort model or suite item whose name
+    """A row not aggregated (docs/rules.md#aggregation, last rules): why, and the cohort model or suite item whose name
     is close to the row's (a likely typo), if any."""
 
     row: AttemptRow
@@ -70,7 +71,7 @@ class Ignored:
 
 @dataclass
 class Checked:
-    """Rows sorted into those aggregated per model and those ignored (SPEC 4, last rules)."""
+    """Rows sorted into those aggregated per model and those ignored (docs/rules.md#aggregation, last rules)."""
 
     by_model: dict[str, list[AttemptRow]]
     ignored: list[Ignored]
@@ -79,91 +80,125 @@ class Checked:
 
 
 def check_rules(run: Run) -> tuple[Checked, Problems]:
-    """Every rejection rule of SPEC 4 over all rows: the rows sorted per model and the problems
+    """Every rejection rule of docs/rules.md#aggregation over all rows: the rows sorted per model and the problems
     found (the caller adds the records cross-check's, then rejects)."""
     problems = Problems()
     problems.extend(run.problems)
+    check_planned_items(run, problems)
     file = str(run.paths.attempts)
     cohort, suite = run.cohort, run.suite
     track_of = {t.item: t.track for t in suite.tasks}
-
-    for model, plan in cohort.models.items():
-        for item in plan.attempts_per_item:
-            if item not in track_of:
-                problems.add(
-                    run.paths.cohort,
-                    f"models.{model}.attempts_per_item",
-                    item,
-                    f"item '{item}' is not in suite '{suite.suite}'",
-                )
-
     first_line: dict[tuple, int] = {}
     by_model: dict[str, list[AttemptRow]] = defaultdict(list)
     ignored: list[Ignored] = []
     close_model, close_item = CloseNames(cohort.models), CloseNames(track_of)
     for row in run.attempts.rows:
-        where = f"line {row.line}"
-        if row.key in first_line:
-            problems.add(
-                file,
-                where,
-                "attempt",
-                f"duplicate attempt '{row.attempt}' of ({row.model}, {row.track}, "
-                f"{row.item}); first at line {first_line[row.key]}",
-            )
+        if not row_is_unique(row, first_line, file, problems):
             continue
-        first_line[row.key] = row.line
-        if row.score_type != TRACK_SCORE_TYPE[row.track]:
-            problems.add(
-                file,
-                where,
-                "score_type",
-                f"a {row.track} row takes score_type '{TRACK_SCORE_TYPE[row.track]}', got '{row.score_type}'",
-            )
-        if row.track == "solver" and not row.solver_protocol:
-            problems.add(file, where, "solver_protocol", "a solver row declares 'online' or 'offline'")
-        if row.item in track_of and track_of[row.item] != row.track:
-            problems.add(
-                file,
-                where,
-                "track",
-                f"item '{row.item}' is a {track_of[row.item]} task in suite "
-                f"'{suite.suite}', the row says '{row.track}'",
-            )
+        check_score_type_and_protocol(row, file, problems)
+        if not track_agrees_with_suite(row, track_of, suite.suite, file, problems):
             continue
         if row.model not in cohort.models:
             ignored.append(Ignored(row, "model not in cohort", close_model(row.model)))
-            continue
-        if row.item not in track_of:
+        elif row.item not in track_of:
             ignored.append(Ignored(row, f"item not in suite '{suite.suite}'", close_item(row.item)))
-            continue
-        by_model[row.model].append(row)
-        if not row.adopted:
-            continue
-        if row.track == "solver" and row.solver_protocol and row.solver_protocol != cohort.solver_protocol:
-            problems.add(
-                file,
-                where,
-                "solver_protocol",
-                f"adopted solver row is '{row.solver_protocol}' but the "
-                f"cohort's protocol is '{cohort.solver_protocol}'",
-            )
-        if row.track == "solver" and row.reference_id and row.reference_id != cohort.solver_reference_id:
-            problems.add(
-                file,
-                where,
-                "reference_id",
-                f"row was scored against '{row.reference_id}', the cohort declares '{cohort.solver_reference_id}'",
-            )
-        if row.score is not None:
-            why = score_in_range(row.track, row.score)
-            if why:
-                problems.add(file, where, "score", why)
+        else:
+            by_model[row.model].append(row)
+            if row.adopted:
+                check_adopted_row(row, run, file, problems)
+    check_adopted_counts(by_model, run, file, problems)
+    return Checked(dict(by_model), ignored), problems
 
+
+def check_planned_items(run: Run, problems: Problems) -> None:
+    """Every item of a cohort's ``attempts_per_item`` is a task of the suite."""
+    items = {t.item for t in run.suite.tasks}
+    for model, plan in run.cohort.models.items():
+        for item in plan.attempts_per_item:
+            if item not in items:
+                problems.add(
+                    run.paths.cohort,
+                    f"models.{model}.attempts_per_item",
+                    item,
+                    f"item '{item}' is not in suite '{run.suite.suite}'",
+                )
+
+
+def row_is_unique(row: AttemptRow, first_line: dict[tuple, int], file: str, problems: Problems) -> bool:
+    """docs/rules.md#aggregation: (model, track, item, attempt) is unique over all rows, excluded ones included; a
+    duplicate is a problem and is not checked further."""
+    if row.key in first_line:
+        problems.add(
+            file,
+            f"line {row.line}",
+            "attempt",
+            f"duplicate attempt '{row.attempt}' of ({row.model}, {row.track}, "
+            f"{row.item}); first at line {first_line[row.key]}",
+        )
+        return False
+    first_line[row.key] = row.line
+    return True
+
+
+def check_score_type_and_protocol(row: AttemptRow, file: str, problems: Problems) -> None:
+    """docs/formats.md#attempts-table: a row's score_type fits its track; a solver row declares its protocol."""
+    if row.score_type != TRACK_SCORE_TYPE[row.track]:
+        problems.add(
+            file,
+            f"line {row.line}",
+            "score_type",
+            f"a {row.track} row takes score_type '{TRACK_SCORE_TYPE[row.track]}', got '{row.score_type}'",
+        )
+    if row.track == "solver" and not row.solver_protocol:
+        problems.add(file, f"line {row.line}", "solver_protocol", "a solver row declares 'online' or 'offline'")
+
+
+def track_agrees_with_suite(
+    row: AttemptRow, track_of: Mapping[str, str], suite: str, file: str, problems: Problems
+) -> bool:
+    """docs/rules.md#aggregation: a row's track agrees with the suite manifest's for its item (an item outside the suite
+    is left to the ignored rows); a row that disagrees is a problem and is not checked further."""
+    if row.item in track_of and track_of[row.item] != row.track:
+        problems.add(
+            file,
+            f"line {row.line}",
+            "track",
+            f"item '{row.item}' is a {track_of[row.item]} task in suite '{suite}', the row says '{row.track}'",
+        )
+        return False
+    return True
+
+
+def check_adopted_row(row: AttemptRow, run: Run, file: str, problems: Problems) -> None:
+    """docs/rules.md#aggregation on an adopted row of the cohort: a solver row's protocol and reference_id are the
+    cohort's; a score lies in its track's range (R2, ``score_in_range``)."""
+    cohort, where = run.cohort, f"line {row.line}"
+    if row.track == "solver" and row.solver_protocol and row.solver_protocol != cohort.solver_protocol:
+        problems.add(
+            file,
+            where,
+            "solver_protocol",
+            f"adopted solver row is '{row.solver_protocol}' but the cohort's protocol is '{cohort.solver_protocol}'",
+        )
+    if row.track == "solver" and row.reference_id and row.reference_id != cohort.solver_reference_id:
+        problems.add(
+            file,
+            where,
+            "reference_id",
+            f"row was scored against '{row.reference_id}', the cohort declares '{cohort.solver_reference_id}'",
+        )
+    if row.score is not None:
+        why = score_in_range(row.track, row.score)
+        if why:
+            problems.add(file, where, "score", why)
+
+
+def check_adopted_counts(by_model: dict[str, list[AttemptRow]], run: Run, file: str, problems: Problems) -> None:
+    """docs/rules.md#aggregation: no task has more adopted attempts than planned."""
     for model, rows in by_model.items():
         adopted = Counter(r.item for r in rows if r.adopted)
         for item, count in adopted.items():
-            planned = cohort.planned(model, item)
+            planned = run.cohort.planned(model, item)
             if count > planned:
                 lines = ", ".join(str(r.line) for r in rows if r.adopted and r.item == item)
                 problems.add(
@@ -172,5 +207,3 @@ def check_rules(run: Run) -> tuple[Checked, Problems]:
                     "adoption_status",
                     f"{count} adopted attempts of ({model}, {item}) but {planned} planned",
                 )
-
-    return Checked(dict(by_model), ignored), problems

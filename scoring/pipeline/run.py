@@ -1,10 +1,11 @@
-"""Locating and loading a run (SPEC section 2): its paths (``RunPaths``, ``paths_named``), the suite
+"""Locating and loading a run (docs/formats.md): its paths (``RunPaths``, ``paths_named``), the suite
 manifest, the cohort, the attempts table and the reference the cohort names (when records/ is
 there), as one ``Run`` (``load_run``)."""
 
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -15,14 +16,17 @@ from scoring.formats.inputs import Cohort, SuiteManifest, validate_object
 from scoring.formats.json import parse_json_bytes
 from scoring.pipeline.benchmark import (
     GIVEN_BENCHMARK,
+    benchmark_origin,
     cohort_reference,
     is_not_found,
     locate_benchmark,
+    missing_benchmark,
     sample_benchmark_notice,
 )
 from scoring.pipeline.reference import LoadedReference
-from scoring.safety.files import RecordsRoot, read_regular_file
+from scoring.safety.files import FolderWatch, RecordsRoot, read_regular_file
 from scoring.safety.names import check_name
+from scoring.safety.terminal import escape_for_terminal, look_alikes
 from scoring.vocab import TRACKS, BenchmarkSource
 
 SUITE_NAMES = ("lite", "full")
@@ -40,10 +44,11 @@ class RunPaths:
     benchmark: Path
     suite: str | None = None  # --suite as given: a name or a path
     benchmark_source: BenchmarkSource = GIVEN_BENCHMARK  # provenance.benchmark: how the benchmark folder was found
+    benchmark_origin: str = ""  # the setting it came from: '--benchmark', 'TCSEXAM_BENCHMARK' ('' for the sample)
 
 
 class RunOptions(Protocol):
-    """The options that name a run's inputs (SPEC 2): the command line's and the dashboard's."""
+    """The options that name a run's inputs (docs/formats.md): the command line's and the dashboard's."""
 
     run_dir: str | None
     attempts: str | None
@@ -76,7 +81,7 @@ def resolve_run_paths(
     suite: str | None = None,
     default_run: Path | None = None,
 ) -> RunPaths:
-    """SPEC 2: RUN_DIR (default: the current folder) locates attempts.csv, cohort.json and records/;
+    """docs/formats.md: RUN_DIR (default: the current folder) locates attempts.csv, cohort.json and records/;
     the options override single paths."""
     base = Path(run_dir) if run_dir else default_run
     if base is None and not (attempts and cohort):
@@ -103,11 +108,12 @@ def resolve_run_paths(
         benchmark=bench,
         suite=suite,
         benchmark_source=source,
+        benchmark_origin=benchmark_origin(benchmark),
     )
 
 
 def load_suite_file(path: Path) -> tuple[SuiteManifest, bytes]:
-    """SPEC 2.1: unique item names, every track has at least one task."""
+    """docs/formats.md#suite-manifest: unique item names, every track has at least one task."""
     file = str(path)
     data = read_regular_file(path, "suite manifest")
     suite = validate_object(SuiteManifest, parse_json_bytes(data, file), file)
@@ -125,6 +131,8 @@ def load_suite_file(path: Path) -> tuple[SuiteManifest, bytes]:
                 file, f"tasks[{i}]", "item", f"duplicate item '{task.item}' (first at tasks[{seen[task.item]}])"
             )
         seen.setdefault(task.item, i)
+    for item, other in look_alikes(seen):
+        problems.add(file, f"tasks[{seen[item]}]", "item", look_alike_problem("item", item, other))
     present = {t.track for t in suite.tasks}
     for track in TRACKS:
         if track not in present:
@@ -142,9 +150,10 @@ def load_cohort_file(path: Path) -> tuple[Cohort, bytes]:
 
 
 def check_cohort_names(cohort: Cohort, file: str) -> None:
-    """SPEC 13 and README "Safety": the suite, the reference id, every model name and every item
+    """docs/safety.md and README "Safety": the suite, the reference id, every model name and every item
     of ``attempts_per_item`` are names; an empty one, or one with surrounding white space (no
-    attempts-table cell can match it), or one that could leave its folder is rejected."""
+    attempts-table cell can match it), or one that could leave its folder is rejected; so are two
+    model names that look the same on a screen (``look_alikes``)."""
     problems = Problems()
     for value, kind, where, field_name in (
         (cohort.suite, "suite", "", "suite"),
@@ -161,11 +170,25 @@ def check_cohort_names(cohort: Cohort, file: str) -> None:
             problem = check_name(item, "item")
             if problem:
                 problems.add(file, f"models.{model}.attempts_per_item", item, problem)
+    for model, other in look_alikes(cohort.models):
+        problems.add(file, "models", model, look_alike_problem("model", model, other))
     problems.raise_if_any()
 
 
+def look_alike_problem(kind: str, name: str, other: str) -> str:
+    """docs/safety.md#look-alike-names: ``name`` shows on a screen as the earlier ``other`` does.
+    When neither shows an escape (names hold no backslash), they differ in encoding only (an accent
+    written apart): their code points say how."""
+    shown = escape_for_terminal(name) + escape_for_terminal(other)
+    spelled = "" if "\\" in shown else f" ({name!a} and {other!a})"
+    return (
+        f"{kind} name looks the same as '{other}' on a screen (they differ only in invisible characters "
+        f"or in how the same letters are encoded{spelled}): give each {kind} a name that looks different"
+    )
+
+
 def benchmark_notice(paths: RunPaths) -> str | None:
-    """The synthetic-sample rule (SPEC 2) for a run not loaded yet: its notice line, None, or a
+    """The synthetic-sample rule (docs/formats.md) for a run not loaded yet: its notice line, None, or a
     UsageError; a cohort that cannot be read is left for the load to report."""
     try:
         cohort, _ = load_cohort_file(paths.cohort)
@@ -182,8 +205,45 @@ def _checked(name: str, kind: str) -> str:
 
 
 def suite_path(benchmark: Path, name: str) -> Path:
-    """BENCHMARK/suites/<name>.json for a suite name already checked (SPEC 13)."""
+    """BENCHMARK/suites/<name>.json for a suite name already checked (docs/safety.md)."""
     return benchmark / "suites" / f"{_checked(name, 'suite')}.json"
+
+
+def benchmark_problem(benchmark: Path, origin: str, cohort: Cohort, cohort_path: Path) -> Problem | None:
+    """The setting behind a suite manifest that is not there (docs/formats.md#the-benchmark-folder):
+    a benchmark folder that does not exist, named with the option or variable it came from; a
+    cohort suite the benchmark has no manifest for, as the cohort's field, listing the suites it has.
+    None when the manifest is there (or is something else than nothing: its reader says what)."""
+    missing = missing_benchmark(benchmark, origin)
+    if missing:
+        return missing
+    if os.path.lexists(suite_path(benchmark, cohort.suite)):
+        return None
+    folder = benchmark / "suites"
+    suites = sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
+    has = f"its suites: {', '.join(suites)}" if suites else "it holds no suites/*.json"
+    return Problem(
+        str(cohort_path), "", "suite", f"'{cohort.suite}' is not a suite of the benchmark {benchmark} ({has})"
+    )
+
+
+def suite_file(paths: RunPaths, cohort: Cohort | None, problems: Problems) -> Path | None:
+    """docs/commands.md: the suite manifest comes from the cohort (or --suite, a name or a path); a
+    --suite that disagrees with the cohort, or a manifest the benchmark lacks (``benchmark_problem``),
+    is added to ``problems`` (None then when there is nothing to read)."""
+    if paths.suite and paths.suite not in SUITE_NAMES:
+        return Path(paths.suite)
+    if cohort is None:
+        return suite_path(paths.benchmark, paths.suite) if paths.suite else None
+    if paths.suite and paths.suite != cohort.suite:
+        problems.add(
+            paths.cohort, "", "suite", f"cohort declares suite '{cohort.suite}' but --suite says '{paths.suite}'"
+        )
+    problem = benchmark_problem(paths.benchmark, paths.benchmark_origin, cohort, paths.cohort)
+    if problem:
+        problems.extend([problem])
+        return None
+    return suite_path(paths.benchmark, cohort.suite)
 
 
 @dataclass
@@ -199,55 +259,76 @@ class Run:
     sha256: dict[str, str] = field(default_factory=dict)  # input name -> sha256
     input_paths: dict[str, Path] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)  # row-level problems still to report
-    records_root: RecordsRoot | None = None  # SPEC 13: the one way into records/ for this load
+    records_root: RecordsRoot | None = None  # docs/safety.md: the one way into records/ for this load
     notices: list[str] = field(default_factory=list)  # lines for standard error (the synthetic sample)
+    folders: FolderWatch | None = None  # the run's folders, watched from before the first read
+
+    def check_folders(self) -> None:
+        """docs/safety.md#a-run-folder-moved-while-it-is-read: an InputError when a folder of the
+        run was moved, deleted or replaced since the load began; then it stops being watched."""
+        if self.folders is not None:
+            problems = self.folders.problems()
+            self.folders.close()
+            self.folders = None
+            if problems:
+                raise InputError(problems)
+
+
+def attempts_table(paths: RunPaths, have_cohort: bool, missing: int, problems: Problems) -> AttemptsTable | None:
+    """The attempts table, or None with its problems added. Not there, in a run folder: with the
+    cohort missing too there is no run here (``missing`` counts the cohort); with the cohort there,
+    ``tcsexam init DIR`` writes the table."""
+    try:
+        return load_attempts(paths.attempts)
+    except InputError as exc:
+        in_folder = is_not_found(exc) and paths.attempts.parent == paths.cohort.parent
+        if in_folder and missing:
+            exc.problems.append(
+                Problem(
+                    str(paths.cohort.parent),
+                    "",
+                    "",
+                    "no run here: a run folder holds cohort.json and attempts.csv (docs/formats.md); "
+                    "tcsexam demo DIR makes one to try",
+                )
+            )
+        elif in_folder and have_cohort:
+            message = (
+                f"attempts table not found: tcsexam init {paths.attempts.parent} writes one row per planned "
+                "attempt of the cohort, to fill in"
+            )
+            exc.problems[:] = [Problem(str(paths.attempts), "", "", message)]
+        problems.extend(exc.problems)
+        return None
 
 
 def load_run(paths: RunPaths) -> Run:
-    """Load every input of a run. Problems of all files are collected and raised together."""
+    """Load every input of a run. Problems of all files are collected and raised together. The
+    run's folders (those of attempts.csv and cohort.json, and records/) are watched from here on
+    (``Run.check_folders``)."""
+    folders = FolderWatch(
+        [paths.attempts.parent, paths.cohort.parent] + ([paths.records] if paths.records is not None else [])
+    )
     problems = Problems()
     sha: dict[str, str] = {}
     where: dict[str, Path] = {}
 
     cohort = attempts = suite = None
     notices: list[str] = []
-    missing = 0  # of the cohort and the attempts table: both missing is no run at all
+    missing = 0  # 1 when the cohort file is not there
     try:
         cohort, data = load_cohort_file(paths.cohort)
         sha["cohort"], where["cohort"] = sha256_bytes(data), paths.cohort
     except InputError as exc:
         problems.extend(exc.problems)
         missing += is_not_found(exc)
-    if cohort is not None:  # SPEC 2: before anything else is read
+    if cohort is not None:  # docs/formats.md: before anything else is read
         notice = sample_benchmark_notice(paths.benchmark_source, paths.benchmark, cohort.solver_reference_id)
         notices += [notice] if notice else []
-    try:
-        attempts = load_attempts(paths.attempts)
+    attempts = attempts_table(paths, cohort is not None, missing, problems)
+    if attempts is not None:
         sha["attempts"], where["attempts"] = attempts.sha256, paths.attempts
-    except InputError as exc:
-        problems.extend(exc.problems)
-        missing += is_not_found(exc)
-    if missing == 2 and paths.attempts.parent == paths.cohort.parent:
-        problems.add(
-            paths.cohort.parent,
-            "",
-            "",
-            "no run here: a run folder holds cohort.json and attempts.csv (docs/formats.md); "
-            "tcsexam demo DIR makes one to try",
-        )
-
-    # SPEC 6: the suite comes from the cohort; a --suite that disagrees is a rejection.
-    spath: Path | None = None
-    if paths.suite and paths.suite not in SUITE_NAMES:
-        spath = Path(paths.suite)
-    elif cohort is not None:
-        if paths.suite and paths.suite != cohort.suite:
-            problems.add(
-                paths.cohort, "", "suite", f"cohort declares suite '{cohort.suite}' but --suite says '{paths.suite}'"
-            )
-        spath = suite_path(paths.benchmark, cohort.suite)
-    elif paths.suite:
-        spath = suite_path(paths.benchmark, paths.suite)
+    spath = suite_file(paths, cohort, problems)
     if spath is not None:
         try:
             suite, data = load_suite_file(spath)
@@ -260,7 +341,7 @@ def load_run(paths: RunPaths) -> Run:
             problems.extend(exc.problems)
 
     reference = None
-    if paths.records is not None and cohort is not None:
+    if paths.records is not None and cohort is not None and spath is not None:
         try:
             reference = cohort_reference(
                 paths.benchmark, cohort.solver_reference_id, cohort.suite, "needed to re-score the records"
@@ -273,5 +354,16 @@ def load_run(paths: RunPaths) -> Run:
     assert cohort is not None and attempts is not None and suite is not None and spath is not None
     records_root = RecordsRoot(paths.records) if paths.records is not None else None
     return Run(
-        paths, suite, spath, cohort, attempts, reference, sha, where, list(attempts.problems), records_root, notices
+        paths,
+        suite,
+        spath,
+        cohort,
+        attempts,
+        reference,
+        sha,
+        where,
+        list(attempts.problems),
+        records_root,
+        notices,
+        folders,
     )

@@ -37,8 +37,8 @@ class TaskScore:
 
 
 def score_attempt_bytes(ref: TaskReference, data: bytes, file: str) -> TaskScore:
-    """A records file's bytes scored against its task (SPEC 3): the one scoring of an attempt, as
-    ``solver-score`` and ``fill`` (SPEC 10) both do it; raises InputError naming its problems."""
+    """A records file's bytes scored against its task (docs/rules.md#solver-score): the one scoring of an attempt, as
+    ``solver-score`` and ``fill`` (docs/commands.md) both do it; raises InputError naming its problems."""
     return score_task(ref, read_records(data, file, ref.kind))
 
 
@@ -48,19 +48,19 @@ def score_file(ref: TaskReference, path: Path) -> TaskScore:
 
 
 def instance_z(A: np.ndarray, mu: np.ndarray, scale: np.ndarray, direction: str) -> np.ndarray:
-    """SPEC 3: z = (A - mu)/scale when maximizing, (mu - A)/scale when minimizing."""
+    """docs/rules.md#solver-score: z = (A - mu)/scale when maximizing, (mu - A)/scale when minimizing."""
     return (A - mu) / scale if direction == "maximize" else (mu - A) / scale
 
 
 def instance_phi(z: np.ndarray) -> np.ndarray:
-    """SPEC 3: instance score Phi(z), the standard normal CDF; a failure (z NaN) scores 0."""
+    """docs/rules.md#solver-score: instance score Phi(z), the standard normal CDF; a failure (z NaN) scores 0."""
     phi = ndtr(z)
     phi[np.isnan(z)] = 0.0
     return phi
 
 
 def score_records(ref: TaskReference, records: Records) -> list[TaskScore | list[Problem]]:
-    """Score every file of ``records`` against its task (SPEC 3), all files as one matrix: per
+    """Score every file of ``records`` against its task (docs/rules.md#solver-score), all files as one matrix: per
     file its TaskScore, or its problems. Every scored reference instance needs a record (else the
     file is rejected); records of other instances are listed as unscored."""
     n, files = ref.n_scored, len(records.files)
@@ -115,7 +115,7 @@ def score_task(ref: TaskReference, records: Records) -> TaskScore:
 
 
 def solver_score_output(score: TaskScore, suite: str, reference_id: str) -> SolverScoreOutput:
-    """SPEC 7, solver-score output: one row per scored instance, A and z null for a failure."""
+    """docs/formats.md#indexjson, solver-score output: one row per scored instance, A and z null for a failure."""
     ref = score.ref
     failed = np.flatnonzero(np.isnan(score.z)).tolist()
     A, z = score.A.tolist(), score.z.tolist()
@@ -151,7 +151,7 @@ COMPACT_ABOVE = 100_000
 
 
 def solver_score_bytes(score: TaskScore, suite: str, reference_id: str) -> bytes | bytearray:
-    """The solver-score file's bytes (SPEC 7), as `solver-score` and `fill` write it: indented,
+    """The solver-score file's bytes (docs/formats.md#indexjson), as `solver-score` and `fill` write it: indented,
     or compact above COMPACT_ABOVE scored instances (indenting doubles a large file's size)."""
     if not output_is_finite(score):  # pragma: no cover - guarded by the input checks
         raise ValueError("a non-finite number reached the output")
@@ -175,7 +175,7 @@ def output_is_finite(score: TaskScore) -> bool:
 
 
 def not_ready(ref: TaskReference, data: bytes, file: str) -> str | None:
-    """Why an attempt's records are not ready to score (SPEC 10): its incomplete observations and
+    """Why an attempt's records are not ready to score (docs/commands.md): its incomplete observations and
     the scored instances without a record; None when it has neither. Any other problem of the file
     is raised as the scorer words it (InputError), so that a file is never left alone for a reason
     that hides another."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from scoring.formats.inputs import ATTEMPTS_COLUMNS
+
 _FIELD_END = re.compile(r"[,\r\n]")
 
 
@@ -75,11 +77,25 @@ def csv_cell(value: str, was_quoted: bool) -> str:
     return value
 
 
-def edited_text(text: str, columns: list[str], rows, edits: dict[int, dict[str, str]]) -> str:
-    """attempts.csv with the fields of ``edits`` (row line -> column -> new value) replaced and,
-    when the header has no ``reference_id``, that column appended (empty on rows not filled)."""
-    records = scan_csv(text)
-    append = "reference_id" not in columns
+def line_ending(text: str) -> str:
+    """The text's line ending, that of its first line: CRLF, LF, or CR when it has no LF ('\n' for one line)."""
+    first = text.find("\n")
+    if first > 0 and text[first - 1] == "\r":
+        return "\r\n"
+    return "\r" if first < 0 and "\r" in text else "\n"
+
+
+def appended_rows(text: str, rows: list[list[str]]) -> str:
+    """``text`` with ``rows`` appended as CSV records in its line ending; every byte of ``text``
+    stays (a last line without its line ending gets one)."""
+    eol = line_ending(text)
+    head = text if text.endswith(("\n", "\r")) or not text else text + eol
+    return head + "".join(",".join(csv_cell(v, False) for v in cells) + eol for cells in rows)
+
+
+def edits_by_record(records: list[CsvRecord], columns: list[str], rows, edits: dict[int, dict[str, str]]) -> dict:
+    """``edits`` keyed by the record (``id``) of each edited row, after checking that the scanner's
+    records are the reader's rows, one for one (else a ValueError: never written)."""
     index = {c: i for i, c in enumerate(columns)}
     data = [r for r in records[1:] if "".join(r.values).strip()]  # blank records are skipped, as the reader does
     if len(data) != len(rows):  # pragma: no cover - the reader and the scanner disagree: never write
@@ -93,30 +109,52 @@ def edited_text(text: str, columns: list[str], rows, edits: dict[int, dict[str, 
             )  # pragma: no cover
         if row.line in edits:
             by_record[id(rec)] = edits[row.line]
+    return by_record
+
+
+def edited_record(text: str, rec: CsvRecord, index: dict[str, int], changes: dict[str, str]) -> str:
+    """The text of ``rec`` with the cells of ``changes`` replaced (quoted as they were, or as the
+    value needs), from its first field to its line terminator; checked to read back as intended."""
+    # the cells of a row in the order they sit in the line, whatever the order of the columns
+    spans = sorted((rec.spans[index[column]], value) for column, value in changes.items() if column in index)
+    pos = rec.spans[0][0]
+    pieces = []
+    for (start, end), value in spans:
+        pieces.append(text[pos:start])
+        pieces.append(csv_cell(value, text.startswith('"', start) and end > start))
+        pos = end
+    pieces.append(text[pos : rec.end])
+    new = "".join(pieces)
+    check_edited_record(new, rec, index, changes)
+    return new
+
+
+def edited_text(text: str, columns: list[str], rows, edits: dict[int, dict[str, str]]) -> str:
+    """attempts.csv with the fields of ``edits`` (row line -> column -> new value) replaced and
+    every declared column an edit names that the header lacks appended (its skeleton cell on the
+    rows not edited)."""
+    records = scan_csv(text)
+    edited = {column for changes in edits.values() for column in changes}
+    append = [c for c in ATTEMPTS_COLUMNS if c not in columns and c in edited]
+    index = {c: i for i, c in enumerate(columns)}
+    by_record = edits_by_record(records, columns, rows, edits)
     pieces: list[str] = []
     pos = 0
     for k, rec in enumerate(records):
         changes = by_record.get(id(rec), {})
-        # the cells of a row in the order they sit in the line, whatever the order of the columns
-        spans = sorted((rec.spans[index[column]], value) for column, value in changes.items() if column in index)
-        if spans:
+        if any(column in index for column in changes):
             pieces.append(text[pos : rec.spans[0][0]])
-            pos = rec.spans[0][0]
-            first = len(pieces)
-            for (start, end), value in spans:
-                pieces.append(text[pos:start])
-                pieces.append(csv_cell(value, text.startswith('"', start) and end > start))
-                pos = end
-            pieces.append(text[pos : rec.end])
+            pieces.append(edited_record(text, rec, index, changes))
             pos = rec.end
-            check_edited_record("".join(pieces[first:]), rec, index, changes)
         if append and (k == 0 or "".join(rec.values).strip()):
             pieces.append(text[pos : rec.end])
             pos = rec.end
-            if k == 0:
-                pieces.append(",reference_id")
-            else:
-                pieces.append("," + csv_cell(changes.get("reference_id", ""), False))
+            cells = (
+                append
+                if k == 0
+                else [csv_cell(changes.get(c, ATTEMPTS_COLUMNS[c].skeleton or ""), False) for c in append]
+            )
+            pieces.append("".join("," + cell for cell in cells))
     pieces.append(text[pos:])
     return "".join(pieces)
 

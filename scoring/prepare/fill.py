@@ -1,18 +1,23 @@
-"""What ``tcsexam fill`` finds (SPEC section 10): ``plan_fill`` scores every adopted solver row that
-has a records file, exactly as ``solver-score`` does, and sorts the rows into filled, unchanged,
-conflicting and not ready. The edit of attempts.csv is ``prepare.csv_fields``; the writing is the
-command's (``commands.prepare``).
+"""``fill`` (docs/commands.md#fill): ``plan_fill`` scores every adopted solver row that has a
+records file, exactly as ``solver-score`` does, and sorts the rows into filled, unchanged,
+conflicting and not ready; ``fill_run`` loads the run, plans, edits attempts.csv
+(``prepare.csv_fields``) and writes, in the order docs/safety.md gives. The command prints.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from scoring.errors import InputError, Problem, Problems
-from scoring.safety.files import RecordsRoot, records_file
+from scoring.formats.inputs import AttemptRow
+from scoring.safety.files import RecordsRoot, read_regular_file_stamped, records_file
 from scoring.safety.names import check_name
+from scoring.safety.outputs import changed_since_read, check_output, write_atomic
 from scoring.safety.terminal import escape_for_terminal
 from scoring.vocab import CROSS_CHECK_TOLERANCE
 
@@ -20,18 +25,54 @@ BOM = "\ufeff"
 
 
 @dataclass
+class Filled:
+    """A row whose score fill writes (``old`` None: it had none), and its solver-score output."""
+
+    row: AttemptRow
+    old: float | None
+    new: float
+    output: Path
+    result: Any  # the solver-score result (pipeline.solver.TaskScore)
+
+    @property
+    def replaces_conflict(self) -> bool:
+        return self.old is not None and not abs(self.old - self.new) <= CROSS_CHECK_TOLERANCE
+
+
+@dataclass
+class Unchanged:
+    """A row already holding the score its records give; its solver-score output is rewritten."""
+
+    row: AttemptRow
+    output: Path
+    result: Any
+
+
+@dataclass
+class NotReady:
+    row: AttemptRow
+    reason: str
+
+
+@dataclass
 class FillPlan:
     """What fill found: the edits to make and everything it lists."""
 
-    filled: list[tuple] = field(default_factory=list)  # (row, old score, new score, output path, TaskScore)
-    unchanged: list[tuple] = field(default_factory=list)  # (row, score, output path, TaskScore): already right
+    filled: list[Filled] = field(default_factory=list)
+    unchanged: list[Unchanged] = field(default_factory=list)
     conflicts: list[Problem] = field(default_factory=list)
-    not_ready: list[tuple] = field(default_factory=list)  # (row, reason)
-    no_records: list = field(default_factory=list)  # adopted solver rows without a records file
+    not_ready: list[NotReady] = field(default_factory=list)
+    no_records: list[AttemptRow] = field(default_factory=list)  # adopted solver rows without a records file
+
+    @property
+    def waiting(self) -> list[AttemptRow]:
+        """docs/commands.md#fill: the adopted solver rows that do not end with a valid score."""
+        rows = [n.row for n in self.not_ready] + self.no_records
+        return [row for row in rows if row.score_status != "valid"]
 
 
 def check_row_names(row, file: str) -> None:
-    """SPEC 13: the names that make a row's records and solver-scores paths are data, never
+    """docs/safety.md: the names that make a row's records and solver-scores paths are data, never
     paths (``safety.names.check_name``); a bad one is a problem on the row's line."""
     problems = Problems()
     for value, kind in ((row.model, "model"), (row.item, "item"), (row.attempt, "attempt")):
@@ -41,73 +82,168 @@ def check_row_names(row, file: str) -> None:
     problems.raise_if_any()
 
 
-def plan_fill(run, reference, run_dir: Path) -> FillPlan:
-    """Score every adopted solver row with a records file (SPEC 10); raises InputError on any
-    problem of a records file other than 'not ready', listing every one."""
+def fills(run, row, items: set[str]) -> bool:
+    """The rows fill scores: adopted solver rows of the cohort's models and the suite's ``items``."""
+    return row.adopted and row.track == "solver" and row.model in run.cohort.models and row.item in items
+
+
+def conflict(run, row, new: float, path: str) -> Problem | None:
+    """A row whose score differs from the one its records give (or scored against another
+    reference) by more than the cross-check's tolerance; None when it has no score or agrees."""
+    old, cohort_id = row.score, run.cohort.solver_reference_id
+    same_ref = row.reference_id in ("", cohort_id)
+    if old is None or (math.isfinite(old) and abs(old - new) <= CROSS_CHECK_TOLERANCE and same_ref):
+        return None
+    against = f" (the row names reference '{row.reference_id}')" if not same_ref else ""
+    return Problem(
+        str(run.paths.attempts),
+        f"line {row.line}",
+        "score",
+        f"CSV score {old!r} of ({row.model}, {row.item}, attempt {row.attempt}) "
+        f"differs from {new!r} scored from {path} against '{cohort_id}'{against}",
+    )
+
+
+def is_filled(row, new: float, cohort_id: str) -> bool:
+    """Already what fill would write: the same score, valid, against the cohort's reference."""
+    old = row.score
+    return (
+        old is not None
+        and math.isfinite(old)
+        and abs(old - new) <= CROSS_CHECK_TOLERANCE
+        and row.score_status == "valid"
+        and row.reference_id == cohort_id
+    )
+
+
+def plan_row(plan: FillPlan, run, reference, records_root: RecordsRoot, row, run_dir: Path) -> None:
+    """Score one row from its records file and put it in its list of ``plan``; a problem of its
+    records (other than not ready) is raised."""
     from scoring.pipeline.solver import not_ready, score_attempt_bytes
 
+    check_row_names(row, str(run.paths.attempts))
+    path, data = records_root.read(row.model, row.item, row.attempt)
+    if data is None:
+        plan.no_records.append(row)
+        return
+    if not reference.has_task(row.item):
+        raise InputError([reference.lacking_task(row.item)])
+    task_ref = reference.task(row.item)
+    try:
+        result = score_attempt_bytes(task_ref, data, path)  # exactly as solver-score scores it
+    except InputError:
+        reason = not_ready(task_ref, data, path)
+        if reason is None:
+            raise
+        plan.not_ready.append(NotReady(row, reason))
+        return
+    new = result.relative_score
+    out = Path(records_file(str(run_dir / "solver-scores"), row.model, row.item, row.attempt))
+    if is_filled(row, new, run.cohort.solver_reference_id):
+        plan.unchanged.append(Unchanged(row, out, result))
+        return
+    problem = conflict(run, row, new, path)
+    if problem:
+        plan.conflicts.append(problem)
+    plan.filled.append(Filled(row, row.score, new, out, result))
+
+
+def plan_fill(run, reference, run_dir: Path) -> FillPlan:
+    """Score every adopted solver row with a records file (docs/commands.md#fill); raises
+    InputError on any problem of a records file other than 'not ready', listing every one."""
     plan = FillPlan()
     problems = Problems()
-    items = {t.item for t in run.suite.tasks}
-    cohort_id = run.cohort.solver_reference_id
     records_root = RecordsRoot(run_dir / "records")
+    items = {t.item for t in run.suite.tasks}
     for row in run.attempts.rows:
-        if not (row.adopted and row.track == "solver" and row.model in run.cohort.models and row.item in items):
-            continue
-        try:
-            check_row_names(row, str(run.paths.attempts))
-            path, data = records_root.read(row.model, row.item, row.attempt)
-        except InputError as exc:
-            problems.extend(exc.problems)
-            continue
-        if data is None:
-            plan.no_records.append(row)
-            continue
-        if not reference.has_task(row.item):
-            problems.extend([reference.lacking_task(row.item)])
-            continue
-        task_ref = reference.task(row.item)
-        try:
-            result = score_attempt_bytes(task_ref, data, path)  # exactly as solver-score scores it
-        except InputError as exc:
-            reason = not_ready(task_ref, data, path)
-            if reason is None:
+        if fills(run, row, items):
+            try:
+                plan_row(plan, run, reference, records_root, row, run_dir)
+            except InputError as exc:
                 problems.extend(exc.problems)
-            else:
-                plan.not_ready.append((row, reason))
-            continue
-        new = result.relative_score
-        out = Path(records_file(str(run_dir / "solver-scores"), row.model, row.item, row.attempt))
-        old = row.score
-        same_ref = row.reference_id in ("", cohort_id)
-        if (
-            old is not None
-            and math.isfinite(old)
-            and abs(old - new) <= CROSS_CHECK_TOLERANCE
-            and same_ref
-            and row.score_status == "valid"
-            and row.reference_id == cohort_id
-        ):
-            plan.unchanged.append((row, old, out, result))
-            continue
-        if old is not None and (not math.isfinite(old) or abs(old - new) > CROSS_CHECK_TOLERANCE or not same_ref):
-            against = f" (the row names reference '{row.reference_id}')" if not same_ref else ""
-            plan.conflicts.append(
-                Problem(
-                    str(run.paths.attempts),
-                    f"line {row.line}",
-                    "score",
-                    f"CSV score {old!r} of ({row.model}, {row.item}, attempt {row.attempt}) "
-                    f"differs from {new!r} scored from {path} against '{cohort_id}'{against}",
-                )
-            )
-        plan.filled.append((row, old, new, out, result))
     problems.raise_if_any()
     return plan
 
 
+@dataclass
+class FillReport:
+    """What ``fill_run`` did (or, in a dry run, would do)."""
+
+    plan: FillPlan
+    dry_run: bool
+    changed: bool  # attempts.csv is (would be) replaced
+
+
+def loaded_run(run_dir: Path, benchmark, notify: Callable[[str], None]):
+    """The run at ``run_dir`` loaded and checked, with the reference its cohort names."""
+    from scoring.pipeline.benchmark import cohort_reference
+    from scoring.pipeline.run import load_run, resolve_run_paths
+
+    paths = resolve_run_paths(str(run_dir), benchmark=benchmark)
+    run = load_run(paths)
+    for notice in run.notices:
+        notify(notice)
+    if run.problems:
+        raise InputError(run.problems)
+    reference = run.reference
+    if reference is None:
+        reference = cohort_reference(
+            paths.benchmark, run.cohort.solver_reference_id, run.cohort.suite, "needed to score the records"
+        )
+    return run, reference
+
+
+def edited_table(run, plan: FillPlan) -> tuple[str, str, Any]:
+    """attempts.csv as it is (text) and with the plan's scores in (BOM kept), and the stamp of the
+    bytes read: the very bytes that were loaded and checked, else an InputError (docs/safety.md:
+    an edit made while fill runs is never lost)."""
+    from scoring.formats.attempts import decode_csv
+    from scoring.prepare.csv_fields import edited_text
+
+    attempts = run.paths.attempts
+    cohort_id = run.cohort.solver_reference_id
+    edits = {
+        f.row.line: {"score": repr(f.new), "score_status": "valid", "reference_id": cohort_id} for f in plan.filled
+    }
+    data, stamp = read_regular_file_stamped(attempts, "attempts table")
+    if hashlib.sha256(data).hexdigest() != run.attempts.sha256:
+        raise InputError([changed_since_read(str(attempts))])
+    text = decode_csv(data, str(attempts))
+    bom = BOM if data.startswith(b"\xef\xbb\xbf") else ""
+    return bom + text, bom + edited_text(text, run.attempts.columns, run.attempts.rows, edits), stamp
+
+
+def fill_run(run_dir: Path, benchmark, *, overwrite: bool, dry_run: bool, notify: Callable[[str], None]) -> FillReport:
+    """docs/commands.md#fill: fill the solver scores of the run at ``run_dir`` from its records.
+    A conflict without ``overwrite``, or any other problem, is an InputError, nothing written.
+    Writes every solver-score output, then attempts.csv (atomically, only if nobody wrote to it
+    since it was read); nothing in a dry run."""
+    from scoring.pipeline.solver import solver_score_bytes
+
+    run, reference = loaded_run(run_dir, benchmark, notify)
+    attempts = run.paths.attempts
+    inputs = [str(p) for p in (*run.input_paths.values(), reference.path)]
+    if not dry_run:  # docs/safety.md: attempts.csv, replaced last, is checked before anything is written
+        check_output(str(attempts), [p for p in inputs if p != str(run.input_paths["attempts"])])
+    plan = plan_fill(run, reference, run_dir)
+    if plan.conflicts and not overwrite:
+        raise InputError(
+            plan.conflicts + [Problem(str(attempts), "", "", "pass --overwrite to replace the conflicting scores")]
+        )
+    text, new_text, stamp = edited_table(run, plan)
+    if not dry_run:
+        outputs = [(f.output, f.result) for f in plan.filled] + [(u.output, u.result) for u in plan.unchanged]
+        for out, _ in outputs:  # docs/safety.md: every output is checked before the first is written
+            check_output(out, inputs, [str(run_dir / "records")])
+        for out, result in outputs:
+            write_atomic(out, solver_score_bytes(result, reference.suite, reference.reference_id))
+        if new_text != text:  # attempts.csv last, after every solver-score output is in place
+            write_atomic(attempts, new_text.encode("utf-8"), unchanged=stamp)
+    return FillReport(plan, dry_run, new_text != text)
+
+
 def who(row) -> str:
-    """A row as printed: its line and names, control characters escaped (SPEC 13)."""
+    """A row as printed: its line and names, control characters escaped (docs/safety.md)."""
     return escape_for_terminal(f"line {row.line}: {row.model} {row.item} attempt {row.attempt}")
 
 

@@ -1,4 +1,4 @@
-"""Paired comparison of two models (SPEC sections 9, 12.2 and 12.3, `tcsexam compare`).
+"""Paired comparison of two models (docs/rules.md#intervals, docs/rules.md#per-task-differences and docs/rules.md#planning-attempts, `tcsexam compare`).
 
 ``compare_models`` reads an index.json document: the per-task differences A − B
 over the tasks both models have scored, per track the task-clustered t interval
@@ -18,7 +18,7 @@ from scoring.formats.results import CompareDocument
 from scoring.pipeline.aggregate import attempt_scores, phi_by_item
 from scoring.pipeline.rules import Checked
 from scoring.stats.differences import instance_differences, paired_comparison, task_means_of
-from scoring.stats.planning import mde
+from scoring.stats.planning import mde, mde_clipped
 from scoring.stats.uncertainty import LEVEL, METHOD
 from scoring.vocab import TRACKS, WEIGHTS
 
@@ -34,7 +34,7 @@ def check_pair(document: dict, a: str, b: str) -> None:
 
 
 def compare_models(document: dict, a: str, b: str) -> dict:
-    """SPEC 9 and 12.2 ``tasks`` from an index.json document: the same formulas as the ``ci`` block,
+    """docs/rules.md#intervals and docs/rules.md#per-task-differences ``tasks`` from an index.json document: the same formulas as the ``ci`` block,
     on paired per-task differences."""
     check_pair(document, a, b)
     models = document["models"]
@@ -47,11 +47,52 @@ def compare_models(document: dict, a: str, b: str) -> dict:
         "tracks": paired["tracks"],
         "index": paired["index"],
         "tasks": paired["tasks"],
+        "incomplete": left_out(models, a, b),
     }
 
 
+def left_out(models: dict, a: str, b: str) -> dict[str, list[str]]:
+    """Each incomplete model of the pair with its tasks that have no task mean, in suite order: they are
+    left out of every paired difference, which is then not a difference of indices."""
+    out = {m: [item for item, t in models[m]["tasks"].items() if t["mean"] is None] for m in (a, b)}
+    return {m: items for m, items in out.items() if items}
+
+
+SHOWN_TASKS = 5  # an incomplete model's tasks named in the note; more are counted
+
+
+def incomplete_note(result: dict) -> str | None:
+    """What ``compare`` and the dashboard's Compare say when a model of the pair is incomplete
+    (docs/rules.md#per-task-differences); None when both are complete or provisional."""
+    if not result["incomplete"]:
+        return None
+    parts = []
+    for model, items in result["incomplete"].items():
+        named = ", ".join(items[:SHOWN_TASKS]) + (
+            f" and {len(items) - SHOWN_TASKS} more" if len(items) > SHOWN_TASKS else ""
+        )
+        parts.append(f"{model} is incomplete ({len(items)} task{'' if len(items) == 1 else 's'} left out: {named})")
+    common = len(result["tasks"])
+    return (
+        "; ".join(parts) + f": this is a difference over the {common} task{'' if common == 1 else 's'} both have "
+        "scored, not a difference of indices"
+    )
+
+
+def mde_note(result: dict) -> str | None:
+    """The note on an MDE whose between-task variance of the differences was floored at 0 on some track
+    (docs/rules.md#planning-attempts); None otherwise."""
+    clipped = result["mde_clipped"]
+    if not clipped:
+        return None
+    return (
+        f"σ_bd² clipped at 0 for {', '.join(clipped)} (the task differences vary less than attempt noise "
+        "predicts): the MDE is conservative, and a smaller difference can be detected, as the interval above shows"
+    )
+
+
 def compare_run(document: dict, checked: Checked, a: str, b: str) -> dict:
-    """The whole ``compare`` output (SPEC 9, 12.2, 12.3): ``compare_models`` plus ``instances`` (from the
+    """The whole ``compare`` output (docs/rules.md#intervals, docs/rules.md#per-task-differences and docs/rules.md#planning-attempts): ``compare_models`` plus ``instances`` (from the
     per-instance Phi of every re-scored adopted attempt in ``checked``) and ``mde`` (from each valid
     adopted attempt's score). ``document`` and ``checked`` come from one ``pipeline.index.score_run``."""
     result = compare_models(document, a, b)
@@ -66,4 +107,5 @@ def compare_run(document: dict, checked: Checked, a: str, b: str) -> dict:
         if item in scores_b:
             paired[track].append((xs, scores_b[item][1]))
     result["mde"] = mde(paired, WEIGHTS)
+    result["mde_clipped"] = mde_clipped(paired, WEIGHTS)
     return msgspec.to_builtins(msgspec.convert(result, CompareDocument))  # the shape, checked

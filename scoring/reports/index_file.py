@@ -1,47 +1,83 @@
-"""Reading a stored index.json."""
+"""Reading a stored index.json: the one reader that ``table``, ``diff`` and ``verify`` use
+(docs/commands.md#table). The document is checked against the index's type (its JSON Schema,
+``tcsexam schema index``) before anything reads a value of it, and its ``content_sha256`` is
+checked against its content."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
-from scoring.errors import InputError, Problem, Problems
-from scoring.formats.json import load_json
-from scoring.vocab import TRACKS
+from scoring.errors import InputError
+from scoring.safety.files import read_regular_file
+
+MAX_WHOLE = 2**63 - 1  # a whole number of index.json fits in 64 bits (the hash's JSON writer takes no more)
 
 
-def load_index(path: Path) -> dict:
-    """An index.json, checked for the keys the reports read; problems name file, key and field."""
+@dataclass(frozen=True)
+class IndexFile:
+    """An index.json as read: its file name, the document in its JSON shape, and, when the document
+    does not hash to its own content_sha256, what to say about it (else None)."""
+
+    file: str
+    document: dict
+    edited: str | None
+
+
+def load_index(path: Path) -> IndexFile:
+    """The index.json at ``path``, checked against the index's type; every problem names the file,
+    the key path and the field (exit 1)."""
     file = str(path)
-    doc = load_json(path, "index.json")
-    problems = Problems()
-    if not isinstance(doc, dict):
-        raise InputError([Problem(file, "", "", "expected an index.json object")])
-    for key in ("suite", "solver_protocol", "status"):
-        if not isinstance(doc.get(key), str):
-            problems.add(file, "", key, "missing or not a string")
-    models = doc.get("models")
-    if not isinstance(models, dict):
-        problems.add(file, "", "models", "missing or not an object")
-        models = {}
-    for name, m in models.items():
-        where = f"models.{name}"
-        if not isinstance(m, dict):
-            problems.add(file, where, "", "expected an object")
-            continue
-        if not isinstance(m.get("status"), str):
-            problems.add(file, where, "status", "missing or not a string")
-        if not (m.get("index") is None or _is_number(m.get("index"))):
-            problems.add(file, where, "index", "expected a number or null")
-        means = m.get("track_means")
-        if not isinstance(means, dict) or any(not (means.get(t) is None or _is_number(means.get(t))) for t in TRACKS):
-            problems.add(file, where, "track_means", "expected an object of numbers or nulls per track")
-        if not isinstance(m.get("tasks", {}), dict):
-            problems.add(file, where, "tasks", "expected an object")
-        if m.get("ci") is not None and not isinstance(m.get("ci"), dict):
-            problems.add(file, where, "ci", "expected an object or null")
-    problems.raise_if_any()
-    return doc
+    return read_index(read_regular_file(path, "index.json"), file)
+
+
+def read_index(data: bytes, file: str) -> IndexFile:
+    """``data`` read as an index.json (``load_index``)."""
+    import msgspec  # here: ``tcsexam --help`` imports the command modules, and stays light
+
+    from scoring.formats.decode import decode, problem_at, unchecked_constraints
+    from scoring.formats.json import json_body
+    from scoring.formats.results import IndexDocument
+    from scoring.pipeline.index import content_sha256
+
+    typed = decode(data, IndexDocument, file, holds="an index.json written by tcsexam score")
+    found = unchecked_constraints(typed, IndexDocument)
+    del typed
+    document = msgspec.json.decode(json_body(data, file))  # the JSON shape every report reads (the same values)
+    try:
+        actual = content_sha256(document)
+    except TypeError:  # orjson: a whole number beyond 64 bits
+        found += [(path, f"must be a whole number of at most {MAX_WHOLE}") for path in _too_large(document)]
+    if found:
+        raise InputError([problem_at(p, message, file, IndexDocument) for p, message in found])
+    stored = document["provenance"]["content_sha256"]
+    edited = None
+    if actual != stored:
+        edited = (
+            f"the document does not hash to its content_sha256 (stored {stored}, its content hashes to {actual}): "
+            "it was edited after tcsexam score wrote it"
+        )
+    return IndexFile(file, document, edited)
+
+
+def edited_warning(loaded: IndexFile) -> str | None:
+    """The line ``table`` and ``diff`` print on standard error for an index.json edited by hand
+    (docs/decisions.md#reports): its numbers are shown, said not to be those scoring wrote."""
+    if loaded.edited is None:
+        return None
+    return f"warning: {loaded.file}: {loaded.edited}; tcsexam verify {loaded.file} lists what changed"
+
+
+def _too_large(value: object, path: tuple = ()) -> list[list[str | int]]:
+    """The key paths of whole numbers beyond 64 bits in a decoded JSON value."""
+    if type(value) is int:
+        return [list(path)] if abs(value) > MAX_WHOLE else []
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _too_large(v, (*path, k))]
+    if isinstance(value, list):
+        return [p for k, v in enumerate(value) for p in _too_large(v, (*path, k))]
+    return []
 
 
 def _is_number(x) -> bool:

@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING
 from scoring.vocab import TRACKS, WEIGHTS
 
 if TYPE_CHECKING:
+    from scoring.formats.results import ObservedPrecision
     from scoring.pipeline.rules import Checked
 
 
 def plan_document(document: dict, checked: Checked, max_attempts: int, target: float | None) -> dict:
-    """SPEC 12.3's output for a scored run: per model (cohort order) the planner over the scores of the
+    """docs/rules.md#planning-attempts's output for a scored run: per model (cohort order) the planner over the scores of the
     valid adopted attempts of each task with a task mean, grouped by track in suite order."""
     import msgspec
 
@@ -19,10 +20,26 @@ def plan_document(document: dict, checked: Checked, max_attempts: int, target: f
     from scoring.stats.planning import plan
 
     models = {}
+    observed = {}
     for name, entry in document["models"].items():
         by_track: dict[str, list[list[float]]] = {t: [] for t in TRACKS}
-        for track, xs in attempt_scores(entry, checked.by_model.get(name, [])).values():
+        scores = attempt_scores(entry, checked.by_model.get(name, []))
+        for track, xs in scores.values():
             by_track[track].append(xs)
         models[name] = by_track
+        observed[name] = observed_precision(entry, [len(xs) for _, xs in scores.values()])
     result = plan(models, WEIGHTS, max_attempts, target)
+    for name, entry in result.models.items():
+        entry.observed = observed[name]
     return msgspec.to_builtins(result)
+
+
+def observed_precision(entry: dict, attempts: list[int]) -> ObservedPrecision:
+    """The run's own 95% half-width of a model's index (its ``ci.index``, docs/rules.md#intervals) and
+    the valid attempts of its scored tasks when every one has the same number: what a projection at
+    that r is read beside (docs/rules.md#planning-attempts)."""
+    from scoring.formats.results import ObservedPrecision
+
+    index = entry["ci"]["index"]
+    half = index["hi"] - index["value"] if index is not None and index["hi"] is not None else None
+    return ObservedPrecision(half, attempts[0] if attempts and len(set(attempts)) == 1 else None)

@@ -1,8 +1,10 @@
-"""Leaderboard tables of index.json files (SPEC section 11, ``tcsexam table``).
+"""Leaderboard tables of index.json files (docs/commands.md#table, ``tcsexam table``).
 
 Models are grouped by (suite, solver_protocol) — R3 never mixes Full with Lite nor online with
-offline — and rendered as markdown, LaTeX (booktabs), CSV (unrounded) or one self-contained HTML
-file. The dashboard's Leaderboard shows the same groups and cells.
+offline — and rendered in one of the registered formats (``FORMATS``: markdown, LaTeX with booktabs,
+CSV unrounded, one self-contained HTML file). Every string a document holds reaches a table
+through its format's ``text`` (docs/safety.md#tables-are-safe-to-paste). The dashboard's
+Leaderboard shows the same groups and cells.
 """
 
 from __future__ import annotations
@@ -11,18 +13,22 @@ import csv
 import html
 import io
 import math
+import re
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 from scoring.errors import Problems
 from scoring.reports.index_file import _interval, _is_number
+from scoring.reports.numbers import INDEX_DIGITS, NULL, PM, TRACK_DIGITS, half_width, number, with_half_width
 from scoring.safety.terminal import escape_for_terminal
 from scoring.vocab import NOT_RANKED_REASON, TRACK_LETTERS, TRACKS, rank_text
 
 GROUP_ORDER = [("full", "offline"), ("full", "online"), ("lite", "offline"), ("lite", "online")]
 
 
-NULL, NULL_LATEX = "—", "--"
+NULL_LATEX = "--"
 
 
 PROVISIONAL_MARK = "†"
@@ -38,7 +44,7 @@ class Cell:
 
     @property
     def half_width(self) -> float | None:
-        return None if self.lo is None or self.hi is None else (self.hi - self.lo) / 2
+        return half_width(self.lo, self.hi)
 
 
 @dataclass
@@ -100,7 +106,7 @@ def group_key(key: tuple[str, str]) -> tuple:
 
 
 def build_groups(docs: list[tuple[str, dict]]) -> list[Group]:
-    """SPEC 11: one group per (suite, solver_protocol), in the SPEC's order; a model in two files
+    """docs/commands.md: one group per (suite, solver_protocol), in the order of docs/commands.md#table; a model in two files
     of one group is rejected; rows by index, highest first, null last (ties keep file order)."""
     problems = Problems()
     grouped: dict[tuple[str, str], list[Row]] = {}
@@ -132,54 +138,27 @@ def build_groups(docs: list[tuple[str, dict]]) -> list[Group]:
     return groups
 
 
-def number(x: float | None, digits: int, null: str = NULL) -> str:
-    if x is None:
-        return null
-    text = f"{x:.{digits}f}"
-    return "0" + text[2:] if text.startswith("-0") and float(text) == 0 else text  # never "-0.00"
-
-
-def with_hw(cell: Cell, digits: int, pm: str, null: str = NULL) -> str:
-    if cell.value is None:
-        return null
-    hw = cell.half_width
-    return number(cell.value, digits, null) + ("" if hw is None else f"{pm}{number(hw, digits, null)}")
-
-
 HEADER = ["rank", "model", "status", "index", *(TRACK_LETTERS[t] for t in TRACKS), "tasks"]
 
 
+def with_hw(cell: Cell, digits: int, pm: str, null: str = NULL) -> str:
+    return with_half_width(cell.value, cell.half_width, digits, pm=pm, null=null)
+
+
 def text_cells(
-    row: Row, di: int, dt: int, pm: str, null: str, dash: str, mark: str, name: Callable[[str], str] = str
+    row: Row, di: int, dt: int, pm: str, null: str, dash: str, mark: str, text: Callable[[str], str] = str
 ) -> list[str]:
-    """The cells of a row; ``name`` escapes the model name for the format (numbers, statuses and
-    ranks need no escaping), ``pm`` and ``mark`` are the format's own ± and provisional mark."""
+    """The cells of a row; ``text`` writes the document's strings (model, status) as the format's
+    text, ``pm``, ``null``, ``dash`` and ``mark`` are the format's own ±, missing value, rank dash
+    and provisional mark (numbers and ranks are the tool's own and need no escaping)."""
     return [
         "" if row.rank is None else rank_text(*row.rank, dash),
-        name(row.model) + (mark if row.provisional else ""),
-        row.status,
+        text(row.model) + (mark if row.provisional else ""),
+        text(row.status),
         with_hw(row.index, di, pm, null),
         *(with_hw(row.tracks[t], dt, pm, null) for t in TRACKS),
         f"{row.complete}/{row.total}",
     ]
-
-
-def markdown_escape(text: str) -> str:
-    return escape_for_terminal(text.replace("\\", "\\\\").replace("|", "\\|"))
-
-
-def render_markdown(groups: list[Group], di: int, dt: int) -> str:
-    out = []
-    for g in groups:
-        out.append(f"### {markdown_escape(g.title)}\n")
-        out.append("| " + " | ".join(HEADER) + " |")
-        out.append("|" + "|".join(["---:", ":---", ":---", *["---:"] * 5, "---:"]) + "|")
-        for row in g.rows:
-            cells = text_cells(row, di, dt, " ± ", NULL, "–", " " + PROVISIONAL_MARK, markdown_escape)
-            out.append("| " + " | ".join(cells) + " |")
-        out.append("")
-        out.extend(footnotes(g))
-    return "\n".join(out).rstrip("\n") + "\n"
 
 
 def footnotes(g: Group) -> list[str]:
@@ -191,6 +170,62 @@ def footnotes(g: Group) -> list[str]:
     elif g.not_ranked is not None:
         notes.append(f"rank: not computed ({g.not_ranked}).")
     return notes + ([""] if notes else [])
+
+
+class TableFormat(ABC):
+    """One output of ``tcsexam table`` (docs/architecture.md#where-to-add): ``name`` on the command
+    line, ``label`` in the dashboard, ``clipboard`` when the dashboard offers to copy it. ``text``
+    writes any string of a document (a name, a status, a suite, a file name) as this format's
+    literal text, inert for the program that reads it (docs/safety.md#tables-are-safe-to-paste);
+    ``render`` writes the groups' tables, every document string through ``text``."""
+
+    name: ClassVar[str]
+    label: ClassVar[str]
+    clipboard: ClassVar[bool] = False
+
+    @abstractmethod
+    def text(self, s: str) -> str: ...
+
+    @abstractmethod
+    def render(self, groups: list[Group], di: int, dt: int) -> str: ...
+
+
+FORMATS: dict[str, TableFormat] = {}
+
+
+def table_format(cls: type[TableFormat]) -> type[TableFormat]:
+    """Register a format under its name (its one instance): the command line's ``--format``
+    choices, ``render_table``, the dashboard's copy commands and the tests all read ``FORMATS``."""
+    FORMATS[cls.name] = cls()
+    return cls
+
+
+# markdown: a backslash before what markdown acts on inside a line (emphasis, code, links,
+# strikethrough, math, the cell's |), entities for raw HTML's < > &
+MARKDOWN_SPECIAL = {c: "\\" + c for c in "\\`*_[]~|$"} | {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
+
+
+@table_format
+class Markdown(TableFormat):
+    """A pipe table per group (GitHub's and markdown-it's tables)."""
+
+    name, label, clipboard = "markdown", "Markdown", True
+
+    def text(self, s: str) -> str:
+        return "".join(MARKDOWN_SPECIAL.get(c, c) for c in escape_for_terminal(s))
+
+    def render(self, groups: list[Group], di: int, dt: int) -> str:
+        out = []
+        for g in groups:
+            out.append(f"### {self.text(g.suite)} / {self.text(g.protocol)}\n")
+            out.append("| " + " | ".join(HEADER) + " |")
+            out.append("|" + "|".join(["---:", ":---", ":---", *["---:"] * 5, "---:"]) + "|")
+            for row in g.rows:
+                cells = text_cells(row, di, dt, PM, NULL, "–", " " + PROVISIONAL_MARK, self.text)
+                out.append("| " + " | ".join(cells) + " |")
+            out.append("")
+            out.extend(footnotes(g))
+        return "\n".join(out).rstrip("\n") + "\n"
 
 
 LATEX_SPECIAL = {
@@ -207,87 +242,126 @@ LATEX_SPECIAL = {
     "<": r"\textless{}",
     ">": r"\textgreater{}",
     "|": r"\textbar{}",
-    "\n": " ",
+}
+# Greek letters as math letters, which every engine sets without a package (pdflatex has no Greek
+# text font by default); a capital that LaTeX has no command for looks like its Latin letter
+_SMALL = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi o pi rho varsigma sigma tau upsilon phi chi psi omega"
+_CAPITAL = "A B Gamma Delta E Z H Theta I K Lambda M N Xi O Pi P - Sigma T Upsilon Phi X Psi Omega"
+LATEX_GREEK = {
+    chr(first + k): (rf"\ensuremath{{\{word}}}" if len(word) > 1 else word)
+    for first, words in ((0x3B1, _SMALL), (0x391, _CAPITAL))
+    for k, word in enumerate(words.split())
+    if word != "-"
 }
 
 
 def latex_escape(text: str) -> str:
-    """Names as LaTeX text: every special character escaped; non-ASCII is left to inputenc (UTF-8)."""
-    return "".join(LATEX_SPECIAL.get(c, c) for c in escape_for_terminal(text))
+    """A string as LaTeX text: control characters escaped as on a terminal, every character TeX
+    acts on written as the command that prints it, Greek letters as math letters; other non-ASCII
+    stays UTF-8 (docs/commands.md#table says which engine sets which)."""
+    return "".join(LATEX_SPECIAL.get(c) or LATEX_GREEK.get(c) or c for c in escape_for_terminal(text))
 
 
-def render_latex(groups: list[Group], di: int, dt: int) -> str:
-    out = ["% requires \\usepackage{booktabs}"]
-    for g in groups:
-        out.append(f"% {latex_escape(g.title)}")
-        out.append(r"\begin{tabular}{rlllrrrrr}")
-        out.append(r"\toprule")
-        out.append(r"\multicolumn{9}{l}{" + latex_escape(g.title) + r"} \\")
-        out.append(r"\midrule")
-        out.append(" & ".join(HEADER) + r" \\")
-        out.append(r"\midrule")
-        for row in g.rows:
-            cells = text_cells(row, di, dt, r"${}\pm{}$", NULL_LATEX, "-", r"$^\dagger$", latex_escape)
-            out.append(" & ".join(cells) + r" \\")
-        out.append(r"\bottomrule")
-        out.append(r"\end{tabular}")
-        for note in footnotes(g):
-            if note:
-                out.append("% " + latex_escape(note))
-        out.append("")
-    return "\n".join(out).rstrip("\n") + "\n"
+@table_format
+class Latex(TableFormat):
+    """A ``tabular`` per group with booktabs rules, ``$\\pm$``, ASCII minus, ``--`` for null."""
+
+    name, label, clipboard = "latex", "LaTeX", True
+
+    def text(self, s: str) -> str:
+        return latex_escape(s)
+
+    def render(self, groups: list[Group], di: int, dt: int) -> str:
+        out = ["% requires \\usepackage{booktabs}"]
+        for g in groups:
+            title = f"{self.text(g.suite)} / {self.text(g.protocol)}"
+            out.append(f"% {title}")
+            out.append(r"\begin{tabular}{rlllrrrrr}")
+            out.append(r"\toprule")
+            out.append(r"\multicolumn{9}{l}{" + title + r"} \\")
+            out.append(r"\midrule")
+            out.append(" & ".join(HEADER) + r" \\")
+            out.append(r"\midrule")
+            for row in g.rows:
+                cells = text_cells(row, di, dt, r"${}\pm{}$", NULL_LATEX, "--", r"$^\dagger$", self.text)
+                out.append(" & ".join(cells) + r" \\")
+            out.append(r"\bottomrule")
+            out.append(r"\end{tabular}")
+            out.extend("% " + self.text(note) for note in footnotes(g) if note)
+            out.append("")
+        return "\n".join(out).rstrip("\n") + "\n"
 
 
-def render_csv(groups: list[Group]) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    cols = [
-        "suite",
-        "solver_protocol",
-        "rank_best",
-        "rank_worst",
-        "model",
-        "status",
-        "provisional",
-        "index",
-        "index_lo",
-        "index_hi",
-    ]
-    for t in TRACKS:
-        cols += [TRACK_LETTERS[t], f"{TRACK_LETTERS[t]}_lo", f"{TRACK_LETTERS[t]}_hi"]
-    w.writerow(cols + ["tasks_complete", "tasks_total", "source"])
-
-    def r(x) -> str:  # unrounded: the shortest decimal that reads back as the same double
-        return "" if x is None else repr(float(x))
-
-    for g in groups:
-        for row in g.rows:
-            line = [
-                g.suite,
-                g.protocol,
-                row.rank[0] if row.rank else "",
-                row.rank[1] if row.rank else "",
-                row.model,
-                row.status,
-                "true" if row.provisional else "false",
-                r(row.index.value),
-                r(row.index.lo),
-                r(row.index.hi),
-            ]
-            for t in TRACKS:
-                c = row.tracks[t]
-                line += [r(c.value), r(c.lo), r(c.hi)]
-            w.writerow(line + [row.complete, row.total, row.source])
-    return buf.getvalue()
+# a cell a spreadsheet would run as a formula begins with one of these (OWASP, CSV injection);
+# tab and CR cannot begin a cell here: control characters are escaped first
+_FORMULA = re.compile(r"(?:^|(?<=;))(?=[=+\-@])")
 
 
-def chart_svg(g: Group, di: int) -> str:
-    """Per group: each model's index as a dot with its 95% interval as a bar (inline SVG)."""
+def csv_text(text: str) -> str:
+    """A text cell a spreadsheet shows as text: control characters escaped as on a terminal, and a
+    ``'`` before a cell that begins like a formula (``=``, ``+``, ``-``, ``@``), or before such a
+    part after a ``;`` (the separator of spreadsheets in some locales)."""
+    return _FORMULA.sub("'", escape_for_terminal(text))
+
+
+@table_format
+class Csv(TableFormat):
+    """One row per model, unrounded, value, lo and hi columns. Text cells are quoted and inert;
+    number cells are bare numbers (a negative number stays a number)."""
+
+    name, label = "csv", "CSV"
+
+    def text(self, s: str) -> str:
+        return csv_text(s)
+
+    def render(self, groups: list[Group], di: int, dt: int) -> str:
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)  # numbers are int/float
+        cols = ["suite", "solver_protocol", "rank_best", "rank_worst", "model", "status", "provisional"]
+        cols += ["index", "index_lo", "index_hi"]
+        for t in TRACKS:
+            cols += [TRACK_LETTERS[t], f"{TRACK_LETTERS[t]}_lo", f"{TRACK_LETTERS[t]}_hi"]
+        buf.write(",".join([*cols, "tasks_complete", "tasks_total", "source"]) + "\n")  # plain names, unquoted
+
+        def r(x: float | None) -> float | str:  # unrounded: the shortest decimal that reads back as the same double
+            return "" if x is None else float(x)
+
+        for g in groups:
+            for row in g.rows:
+                line: list[object] = [self.text(g.suite), self.text(g.protocol)]
+                line += [row.rank[0], row.rank[1]] if row.rank else ["", ""]
+                line += [self.text(row.model), self.text(row.status), "true" if row.provisional else "false"]
+                line += [r(row.index.value), r(row.index.lo), r(row.index.hi)]
+                for t in TRACKS:
+                    c = row.tracks[t]
+                    line += [r(c.value), r(c.lo), r(c.hi)]
+                w.writerow(line + [row.complete, row.total, self.text(row.source)])
+        return buf.getvalue()
+
+
+CHART_TICKS = 10  # at most this many grid lines per chart, whatever the values
+
+
+def tick_step(lo: float, hi: float, ticks: int = CHART_TICKS) -> float:
+    """The chart's grid step: the smallest 1, 2 or 5 times a power of ten that covers lo..hi in at
+    most ``ticks`` - 1 steps (lo < hi, both finite; halves keep the span finite)."""
+    raw = (hi / 2 - lo / 2) / ((ticks - 1) / 2)
+    power = 10.0 ** math.floor(math.log10(raw))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+
+
+def tick_label(v: float) -> str:
+    return number(v, 0) if abs(v) < 1e6 else f"{v:.3g}"
+
+
+def chart_svg(g: Group, di: int, text: Callable[[str], str]) -> str:
+    """Per group: each model's index as a dot with its 95% interval as a bar (inline SVG); its work
+    is bounded for any finite values (at most CHART_TICKS grid lines)."""
     rows = [r for r in g.rows if r.index.value is not None]
     left_out = [r.model for r in g.rows if r.index.value is None]
     caption = (
         '<p class="caption">Index (points) of each model, with its 95% interval where it has one.'
-        + (f" No index (not charted): {html.escape(escape_for_terminal(', '.join(left_out)))}." if left_out else "")
+        + (f" No index (not charted): {', '.join(text(m) for m in left_out)}." if left_out else "")
         + "</p>"
     )
     if not rows:
@@ -298,29 +372,32 @@ def chart_svg(g: Group, di: int) -> str:
     height = 30 + step * len(rows)
 
     def x(v: float) -> float:
-        return left + (v - lo) / (hi - lo) * width
+        return left + (v / 2 - lo / 2) / (hi / 2 - lo / 2) * width
 
+    title = f"{text(g.suite)} / {text(g.protocol)}"
     parts = [
         (
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 90}" height="{height + 20}" '
-            f'role="img" aria-label="index of each model with its 95% interval, {html.escape(g.title)}">'
+            f'role="img" aria-label="index of each model with its 95% interval, {title}">'
         )
     ]
-    for tick in range(math.ceil(lo / 20) * 20, int(hi) + 1, 20):
+    grid = tick_step(lo, hi)
+    for k in range(math.ceil(lo / grid), math.floor(hi / grid) + 1):
+        tick = k * grid
         parts.append(
             f'<line x1="{x(tick):.1f}" y1="10" x2="{x(tick):.1f}" y2="{height}" class="grid"/>'
-            f'<text x="{x(tick):.1f}" y="{height + 15}" class="tick">{number(float(tick), 0)}</text>'
+            f'<text x="{x(tick):.1f}" y="{height + 15}" class="tick">{tick_label(tick)}</text>'
         )
     for k, r in enumerate(rows):
         assert r.index.value is not None  # rows are the charted ones
         y = 25 + step * k
-        label = html.escape(escape_for_terminal(r.model) + (" " + PROVISIONAL_MARK if r.provisional else ""))
+        label = text(r.model) + (" " + PROVISIONAL_MARK if r.provisional else "")
         parts.append(f'<text x="{left - 8}" y="{y + 4}" class="label">{label}</text>')
         if r.index.lo is not None and r.index.hi is not None:
             parts.append(f'<line x1="{x(r.index.lo):.1f}" y1="{y}" x2="{x(r.index.hi):.1f}" y2="{y}" class="ci"/>')
         parts.append(
             f'<circle cx="{x(r.index.value):.1f}" cy="{y}" r="5" class="dot"/>'
-            f'<text x="{left + width + 8}" y="{y + 4}" class="value">{with_hw(r.index, di, " ± ")}</text>'
+            f'<text x="{left + width + 8}" y="{y + 4}" class="value">{with_hw(r.index, di, PM)}</text>'
         )
     parts.append("</svg>")
     return caption + "".join(parts)
@@ -338,45 +415,51 @@ svg .ci { stroke: #36c; stroke-width: 3; } svg .dot { fill: #c33; }
 """
 
 
-def render_html(groups: list[Group], di: int, dt: int) -> str:
-    out = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        "<title>TCSExam leaderboard</title>",
-        f"<style>{HTML_STYLE}</style></head><body>",
-        "<h1>TCSExam leaderboard</h1>",
-    ]
-    for g in groups:
-        out.append(f"<h2>{html.escape(g.title)}</h2>")
-        out.append(
-            "<table><thead><tr>"
-            + "".join(f'<th class="{"l" if h in ("model", "status") else ""}">{html.escape(h)}</th>' for h in HEADER)
-            + "</tr></thead><tbody>"
-        )
-        for row in g.rows:
-            cells = text_cells(row, di, dt, " ± ", NULL, "–", " " + PROVISIONAL_MARK, escape_for_terminal)
+@table_format
+class Html(TableFormat):
+    """One self-contained page: the tables and, per group, a chart of each model's index."""
+
+    name, label = "html", "HTML"
+
+    def text(self, s: str) -> str:
+        return html.escape(escape_for_terminal(s))
+
+    def render(self, groups: list[Group], di: int, dt: int) -> str:
+        out = [
+            "<!DOCTYPE html>",
+            '<html lang="en"><head><meta charset="utf-8">',
+            "<title>TCSExam leaderboard</title>",
+            f"<style>{HTML_STYLE}</style></head><body>",
+            "<h1>TCSExam leaderboard</h1>",
+        ]
+        for g in groups:
+            out.append(f"<h2>{self.text(g.suite)} / {self.text(g.protocol)}</h2>")
             out.append(
-                "<tr>"
-                + "".join(
-                    f'<td class="{"l" if k in (1, 2) else ""}">{html.escape(c)}</td>' for k, c in enumerate(cells)
-                )
-                + "</tr>"
+                "<table><thead><tr>"
+                + "".join(f'<th class="{"l" if h in ("model", "status") else ""}">{h}</th>' for h in HEADER)
+                + "</tr></thead><tbody>"
             )
-        out.append("</tbody></table>")
-        out.extend(f"<p>{html.escape(n)}</p>" for n in footnotes(g) if n)
-        out.append(chart_svg(g, di))
-    out.append("</body></html>")
-    return "\n".join(out) + "\n"
+            for row in g.rows:
+                cells = text_cells(row, di, dt, PM, NULL, "–", " " + PROVISIONAL_MARK, self.text)
+                out.append(
+                    "<tr>"
+                    + "".join(f'<td class="{"l" if k in (1, 2) else ""}">{c}</td>' for k, c in enumerate(cells))
+                    + "</tr>"
+                )
+            out.append("</tbody></table>")
+            out.extend(f"<p>{html.escape(n)}</p>" for n in footnotes(g) if n)
+            out.append(chart_svg(g, di, self.text))
+        out.append("</body></html>")
+        return "\n".join(out) + "\n"
 
 
 def render_table(docs: list[tuple[str, dict]], fmt: str = "markdown", digits: int | None = None) -> str:
-    """SPEC 11 table of the given (source name, index.json) documents in one format."""
+    """The table (docs/commands.md#table) of the given (source name, index.json) documents in the
+    registered format ``fmt``; an unknown name is a ValueError (the command line offers only
+    ``FORMATS``)."""
+    form = FORMATS.get(fmt)
+    if form is None:
+        raise ValueError(f"no table format {fmt!r}; the formats are {', '.join(FORMATS)}")
     groups = build_groups(docs)
-    di, dt = (2, 3) if digits is None else (digits, digits)
-    if fmt == "latex":
-        return render_latex(groups, di, dt)
-    if fmt == "csv":
-        return render_csv(groups)
-    if fmt == "html":
-        return render_html(groups, di, dt)
-    return render_markdown(groups, di, dt)
+    di, dt = (INDEX_DIGITS, TRACK_DIGITS) if digits is None else (digits, digits)
+    return form.render(groups, di, dt)

@@ -1,78 +1,135 @@
-"""Proof that a stored index.json follows from its inputs: its own hash, its inputs' hashes, and a
-recomputation."""
+"""Proof that a stored index.json follows from its inputs (docs/commands.md#verify): its own hash, and
+the document ``score`` makes now from the run folder and the benchmark folder, input by input and
+value by value."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import os
 from collections.abc import Callable
 from pathlib import Path
 
-from scoring.errors import InputError, Problem
-from scoring.reports.index_file import _is_number
+from scoring.errors import InputError, UsageError
+from scoring.reports.index_file import IndexFile, _is_number
 from scoring.safety.files import read_regular_file
+from scoring.safety.names import check_name
+from scoring.vocab import BenchmarkSource
+
+RUN_FILES = {"attempts": "attempts.csv", "cohort": "cohort.json"}  # what a run folder holds (docs/formats.md)
 
 
-def stored_hash_findings(doc: dict) -> list[str]:
-    """The stored document must hash to its own content_sha256 (SPEC 11)."""
-    from scoring.pipeline.index import content_sha256
-
-    stored = (doc.get("provenance") or {}).get("content_sha256")
-    if not isinstance(stored, str):
-        return ["provenance.content_sha256 is missing"]
-    actual = content_sha256(doc)
-    if actual != stored:
-        return [
-            (
-                f"the stored document does not hash to its content_sha256 (stored {stored}, its content hashes to "
-                f"{actual}): it was edited after it was written"
-            )
-        ]
-    return []
+class Unverifiable(Exception):
+    """The inputs cannot be found: one finding that says where to point verify, instead of a list of
+    files not found."""
 
 
-def input_locations(doc: dict, run_dir: Path | None, benchmark: Path | None, file: str = "index.json"):
-    """Where verify reads each input: the provenance paths, or with RUN_DIR the same file names
-    inside RUN_DIR (suite and reference stay in the benchmark folder). Returns the RunPaths."""
-    from scoring.pipeline.benchmark import SAMPLE_BENCHMARK
+def recorded_name(doc: dict, name: str) -> str:
+    """The file name an input had at scoring (a plain name, else the run folder's usual one)."""
+    block = doc["provenance"]["inputs"].get(name)
+    recorded = Path(block["path"]).name if block is not None else ""
+    return recorded if check_name(recorded, "item") is None else RUN_FILES[name]
+
+
+def is_run_folder(folder: Path) -> bool:
+    """A folder that holds a run's attempts.csv and cohort.json (docs/formats.md)."""
+    return all(_holds(folder / name, Path.is_file) for name in RUN_FILES.values())
+
+
+def is_benchmark_folder(folder: Path) -> bool:
+    """A folder that holds suites/ and references/ (docs/formats.md#the-benchmark-folder)."""
+    return _holds(folder / "suites", Path.is_dir) and _holds(folder / "references", Path.is_dir)
+
+
+def _holds(path: Path, test: Callable[[Path], bool]) -> bool:
+    try:
+        return test(path)
+    except (OSError, ValueError):  # a name too long, a NUL: a path a document made up
+        return False
+
+
+def _path_of(doc: dict, name: str) -> Path | None:
+    block = doc["provenance"]["inputs"].get(name)
+    return None if block is None or "\x00" in block["path"] else Path(block["path"])
+
+
+def recorded_run_folder(doc: dict, index: str) -> Path:
+    """Without RUN_DIR: the folder that held the attempts table and the cohort at scoring. It is read
+    only while it is a run folder (docs/safety.md: a path a document names is not read elsewhere)."""
+    attempts, cohort = _path_of(doc, "attempts"), _path_of(doc, "cohort")
+    if attempts is None or cohort is None or attempts.parent != cohort.parent:
+        raise Unverifiable(
+            "the index does not record one run folder that held its attempts table and cohort: pass the run "
+            f"folder: tcsexam verify {index} RUN_DIR"
+        )
+    folder = attempts.parent
+    if not is_run_folder(folder):
+        raise Unverifiable(
+            f"the inputs are not at their recorded paths ({folder} holds no attempts.csv and cohort.json): "
+            f"if the run folder moved, pass it: tcsexam verify {index} RUN_DIR"
+        )
+    return folder
+
+
+def recorded_benchmark_folder(doc: dict) -> Path | None:
+    """The benchmark folder of the suite (BENCHMARK/suites/<suite>.json) or reference
+    (BENCHMARK/references/<id>/<suite>.json) the index records, or None."""
+    suite, reference = _path_of(doc, "suite"), _path_of(doc, "reference")
+    if suite is not None and suite.parent.name == "suites":
+        return suite.parent.parent
+    if reference is not None and reference.parent.parent.name == "references":
+        return reference.parent.parent.parent
+    return None
+
+
+def verify_benchmark(doc: dict, option: str | None, index: str) -> tuple[Path, BenchmarkSource, list[str]]:
+    """The benchmark folder verify reads, how it was found (provenance.benchmark's word), and the
+    difference from the one recorded at scoring. ``--benchmark`` or TCSEXAM_BENCHMARK wins, and a
+    document scored otherwise differs; without them a document scored on the bundled sample is checked
+    against the sample, and one scored on a given folder against that folder while it is a benchmark
+    folder (docs/decisions.md#the-benchmark-folder)."""
+    from scoring.pipeline.benchmark import GIVEN_BENCHMARK, SAMPLE_BENCHMARK, locate_benchmark
+
+    word = doc["provenance"]["benchmark"]
+    if option or os.environ.get("TCSEXAM_BENCHMARK"):
+        folder, source = locate_benchmark(option)
+        found = []
+        if word != source:
+            how = "--benchmark" if option else "TCSEXAM_BENCHMARK"
+            found.append(f"benchmark: the index was scored on the {word}, {how} names the folder {folder}")
+        return folder, source, found
+    if word == SAMPLE_BENCHMARK:
+        folder, source = locate_benchmark(None)
+        return folder, source, []
+    recorded = recorded_benchmark_folder(doc)
+    if recorded is None or not is_benchmark_folder(recorded):
+        where = f"{recorded} holds no suites/ and references/" if recorded else "it records no suite path"
+        raise Unverifiable(
+            f"the benchmark folder recorded at scoring is not there ({where}): pass it: tcsexam verify {index} "
+            "[RUN_DIR] --benchmark DIR (or TCSEXAM_BENCHMARK=DIR)"
+        )
+    return recorded, GIVEN_BENCHMARK, []
+
+
+def input_locations(doc: dict, run_dir: Path | None, benchmark: str | None, index: str = "index.json"):
+    """Where verify reads each input, as ``score`` would for the run folder (RUN_DIR, else the one the
+    index records) and the benchmark folder (``verify_benchmark``): the RunPaths, and the benchmark's
+    differences from the recorded one. Raises Unverifiable when the inputs cannot be found."""
     from scoring.pipeline.run import resolve_run_paths
 
-    found_sample = (doc.get("provenance") or {}).get("benchmark") == SAMPLE_BENCHMARK
-    inputs = (doc.get("provenance") or {}).get("inputs") or {}
-    path = {k: (v or {}).get("path") for k, v in inputs.items() if isinstance(v, dict)}
-    if run_dir is not None:
-        attempts = run_dir / Path(path.get("attempts") or "attempts.csv").name
-        cohort = run_dir / Path(path.get("cohort") or "cohort.json").name
-        records = run_dir / "records" if "records" in inputs else None
-        bench = benchmark  # None: found as score finds it
-        suite = None
-    else:
-        if not path.get("attempts") or not path.get("cohort"):
-            raise InputError(
-                [
-                    Problem(
-                        file, "provenance.inputs", "path", "the provenance names no attempts/cohort path: give RUN_DIR"
-                    )
-                ]
-            )
-        attempts, cohort = Path(str(path["attempts"])), Path(str(path["cohort"]))
-        records = Path(str(path["records"])) if path.get("records") else None
-        suite = path.get("suite")
-        bench = benchmark or (Path(suite).parent.parent if suite and not found_sample else None)
-        if benchmark is not None:
-            suite = None
+    folder = run_dir if run_dir is not None else recorded_run_folder(doc, index)
+    bench, source, found = verify_benchmark(doc, benchmark, index)
     paths = resolve_run_paths(
-        None,
-        attempts=str(attempts),
-        cohort=str(cohort),
-        records=str(records) if records is not None and records.is_dir() else None,
-        benchmark=str(bench) if bench is not None else None,
-        suite=suite,
+        str(folder),
+        attempts=str(folder / recorded_name(doc, "attempts")),
+        cohort=str(folder / recorded_name(doc, "cohort")),
+        benchmark=str(bench),
     )
-    return paths
+    return dataclasses.replace(paths, benchmark_source=source), found
 
 
 def file_sha256(path: Path) -> str | None:
-    """The sha256 of a regular file, None when it cannot be read (SPEC 13: a FIFO is never waited on)."""
+    """The sha256 of a regular file, None when it cannot be read (docs/safety.md: a FIFO is never waited on)."""
     try:
         return hashlib.sha256(read_regular_file(path, "input file")).hexdigest()
     except InputError:
@@ -103,62 +160,73 @@ def value_differences(a, b, where: str = "$", out: list | None = None, limit: in
 def recorded_thresholds(doc: dict) -> dict[str, float]:
     """The pass^k thresholds the stored document was computed with (they are part of its content)."""
     found: dict[str, float] = {}
-    for m in (doc.get("models") or {}).values():
-        for track, block in ((m or {}).get("pass_hat_k") or {}).items():
-            if isinstance(block, dict) and _is_number(block.get("threshold")):
-                found.setdefault(track, float(block["threshold"]))
+    for m in doc["models"].values():
+        for track, block in m["pass_hat_k"].items():
+            found.setdefault(track, float(block["threshold"]))
+    return found
+
+
+def input_findings(stored: dict, fresh: dict, names) -> list[str]:
+    """The inputs whose sha256 now differs from the recorded one (``stored``/``fresh``: name -> path, sha256)."""
+    found = []
+    for name in names:
+        old, new = stored.get(name), fresh.get(name)
+        if new is None and old is not None:
+            found.append(f"input {name}: the index was scored with it ({old['path']}), it is not there now")
+        elif old is None and new is not None:
+            found.append(f"input {name}: {new['path']} is there now, the index was scored without it")
+        elif old is not None and new is not None and old["sha256"] != new["sha256"]:
+            found.append(f"input {name}: {new['path']} has sha256 {new['sha256']}, the provenance says {old['sha256']}")
     return found
 
 
 def verify_index(
-    doc: dict,
+    loaded: IndexFile,
     run_dir: Path | None,
-    benchmark: Path | None,
+    benchmark: str | None,
     recompute: Callable[[object, dict], dict],
-    file: str = "index.json",
 ) -> list[str]:
-    """SPEC 11 verify: every difference found (empty: the document follows from its inputs).
+    """docs/commands.md#verify: every difference found (empty: the document follows from its inputs).
 
-    ``recompute(paths, thresholds)`` builds the document from the inputs at ``paths``."""
+    ``recompute(paths, thresholds)`` builds the document from the inputs at ``paths`` with the pipeline
+    ``score`` runs, so every check of ``score`` holds for whatever the folders hold now."""
     from scoring.pipeline.index import content_sha256
 
-    findings = stored_hash_findings(doc)
-    paths = input_locations(doc, run_dir, benchmark, file)
-    stored_inputs = (doc.get("provenance") or {}).get("inputs") or {}
-    located = {"attempts": paths.attempts, "cohort": paths.cohort}
-    for name, block in stored_inputs.items():
-        if name in located and isinstance(block, dict):
-            actual = file_sha256(located[name])
-            if actual is None:
-                findings.append(f"input {name}: {located[name]} cannot be read")
-            elif actual != block.get("sha256"):
-                findings.append(
-                    f"input {name}: {located[name]} has sha256 {actual}, the provenance says {block.get('sha256')}"
-                )
+    doc = loaded.document
+    findings = [loaded.edited] if loaded.edited else []
+    try:
+        paths, found = input_locations(doc, run_dir, benchmark, loaded.file)
+    except Unverifiable as exc:
+        return [*findings, str(exc)]
+    findings += found
+    stored_inputs = doc["provenance"]["inputs"]
     try:
         fresh = recompute(paths, recorded_thresholds(doc))
-    except InputError as exc:
-        return findings + [f"recomputing failed: {p}" for p in exc.problems]
+    except (InputError, UsageError) as exc:
+        read_now = {}
+        for name, path in (("attempts", paths.attempts), ("cohort", paths.cohort)):
+            digest = file_sha256(path)
+            read_now[name] = None if digest is None else {"path": str(path), "sha256": digest}
+        problems = exc.problems if isinstance(exc, InputError) else [exc]
+        return [
+            *findings,
+            *input_findings(stored_inputs, read_now, read_now),
+            *(f"recomputing failed: {p}" for p in problems),
+        ]
     fresh_inputs = fresh["provenance"]["inputs"]
-    for name in sorted(set(stored_inputs) | set(fresh_inputs)):
-        if name in located:
-            continue  # read directly above
-        old, new = (stored_inputs.get(name) or {}).get("sha256"), (fresh_inputs.get(name) or {}).get("sha256")
-        if old != new:
-            where = (fresh_inputs.get(name) or {}).get("path", "")
-            findings.append(f"input {name}: {where} has sha256 {new}, the provenance says {old}")
-    stored, again = (doc.get("provenance") or {}).get("content_sha256"), content_sha256(fresh)
+    findings += input_findings(stored_inputs, fresh_inputs, sorted(set(stored_inputs) | set(fresh_inputs)))
+    stored, again = doc["provenance"]["content_sha256"], content_sha256(fresh)
     if stored != again:
         findings.append(f"recomputed content_sha256 {again} differs from the stored {stored}")
-    skip = ("generated_at", "content_sha256", "inputs")  # compared above
-    a = {**doc, "provenance": {k: v for k, v in (doc.get("provenance") or {}).items() if k not in skip}}
+    skip = ("generated_at", "content_sha256", "inputs", "benchmark")  # compared above
+    a = {**doc, "provenance": {k: v for k, v in doc["provenance"].items() if k not in skip}}
     b = {**fresh, "provenance": {k: v for k, v in fresh["provenance"].items() if k not in skip}}
     findings.extend(value_differences(a, b))  # what changed, value by value (an edited number, a moved score)
     return findings
 
 
 def recompute_with_pipeline(paths, thresholds: dict) -> dict:
-    """The one call into the scoring pipeline that verify makes."""
+    """The one call into the scoring pipeline that verify makes: what ``score`` makes of the inputs."""
     from scoring.pipeline.index import build_index
     from scoring.pipeline.run import load_run
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import weakref
+from collections.abc import Iterable
 
 from scoring.errors import InputError, Problem
 from scoring.safety.names import check_name
@@ -42,7 +44,7 @@ def _os_problem(path: str, what: str, exc: OSError) -> InputError:
 def read_regular_file(path: str | os.PathLike, what: str = "file", max_bytes: int | None = None) -> bytes:
     """The whole content of the regular file ``path``; anything else is an InputError naming it.
 
-    SPEC 13: a FIFO, a device, a socket or a folder is rejected and never waited on. ``os.stat``
+    docs/safety.md: a FIFO, a device, a socket or a folder is rejected and never waited on. ``os.stat``
     first keeps a device from even being opened (opening one can have effects); the open uses
     O_NONBLOCK (a FIFO swapped in after the stat opens at once instead of blocking) and the
     ``fstat`` of the open descriptor is what decides, so the check and the read concern the same
@@ -103,7 +105,7 @@ def _read_regular(path: str | os.PathLike, what: str, max_bytes: int | None) -> 
 
 
 def read_regular_file_if_present(path: str | os.PathLike, what: str = "file") -> bytes | None:
-    """Like ``read_regular_file``, but None when nothing at all is at ``path`` (SPEC 13: a records
+    """Like ``read_regular_file``, but None when nothing at all is at ``path`` (docs/safety.md: a records
     file is optional, and read only when it is a regular file). A folder, FIFO, device or a
     symbolic link to nothing where the file belongs is a problem, never "no file"."""
     file = os.fspath(path)
@@ -115,7 +117,7 @@ def read_regular_file_if_present(path: str | os.PathLike, what: str = "file") ->
 def records_file(root: str, model: str, item: str, attempt: str) -> str:
     """The path of the records file of one attempt: ``root/<model parts>/<item>/<attempt>.json``.
 
-    SPEC 13 / 2.3. Each name is checked with ``check_name`` first (a bad one raises ValueError with
+    docs/safety.md and docs/formats.md#instance-records. Each name is checked with ``check_name`` first (a bad one raises ValueError with
     the problem: the loaders report it on the attempts-table line, so here it is a bug), which
     keeps the path lexically inside ``root``.
     """
@@ -127,7 +129,7 @@ def records_file(root: str, model: str, item: str, attempt: str) -> str:
 
 
 class RecordsRoot:
-    """The records folder of one load, the one way to find and read a records file (SPEC 13, 2.3).
+    """The records folder of one load, the one way to find and read a records file (docs/safety.md and docs/formats.md#instance-records).
 
     README "Safety": a records file that is, or sits under, a symbolic link pointing out of the
     records folder is rejected (a run cannot make the tool read, hash and report files elsewhere
@@ -174,3 +176,53 @@ class RecordsRoot:
         if problem:
             raise InputError([Problem(path, "", "", problem)])
         return read_regular_file(path, "records file")
+
+
+class FolderWatch:
+    """The folders a run is read from, held open from before the first read
+    (docs/safety.md#a-run-folder-moved-while-it-is-read): ``problems`` names each that no longer is, at its path, the
+    folder that was opened (moved, deleted, replaced by another). Holding it open keeps its identity
+    (st_dev, st_ino) from going to a new folder made in its place. A folder missing at the start is
+    not watched: the readers report what is missing in it. The descriptors are closed by ``close``,
+    or when the watch is collected."""
+
+    def __init__(self, folders: Iterable[str | os.PathLike]):
+        self._held: list[tuple[str, int, tuple[int, int]]] = []
+        for folder in dict.fromkeys(os.fspath(f) for f in folders):
+            try:
+                fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+            except OSError:
+                continue
+            st = os.fstat(fd)
+            self._held.append((folder, fd, (st.st_dev, st.st_ino)))
+        self._close = weakref.finalize(self, _close_all, [fd for _, fd, _ in self._held])
+
+    def problems(self) -> list[Problem]:
+        """One problem per watched folder that is not the opened one any more."""
+        found = []
+        for folder, _, identity in self._held:
+            try:
+                st = os.stat(folder)
+                now: tuple[int, int] | None = (st.st_dev, st.st_ino)
+            except OSError:
+                now = None
+            if now != identity:
+                what = "deleted or moved away" if now is None else "replaced by another folder"
+                found.append(
+                    Problem(
+                        folder,
+                        "",
+                        "",
+                        f"folder {what} while the command read it: what was read may be half of it; "
+                        "nothing written: run the command again",
+                    )
+                )
+        return found
+
+    def close(self) -> None:
+        self._close()
+
+
+def _close_all(fds: list[int]) -> None:
+    for fd in fds:
+        os.close(fd)

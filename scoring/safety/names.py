@@ -8,7 +8,7 @@ NAME_KINDS = ("model", "item", "attempt", "suite", "reference id", "simulation i
 def check_name(value: object, kind: str) -> str | None:
     """The problem with ``value`` as a name of ``kind`` (one of NAME_KINDS), or None when it is fine.
 
-    SPEC 13: a name is data, never a path. Every kind: no backslash, no NUL, not empty, not
+    docs/safety.md: a name is data, never a path. Every kind: no backslash, no NUL, not empty, not
     ``.`` or ``..``, not absolute, and no leading or trailing white space (CSV cells are stripped,
     so such a name in a cohort or suite could never match a row). Only a model name may hold
     ``/`` (``org/model``), and then none of its ``/``-separated parts is empty, ``.`` or ``..``.

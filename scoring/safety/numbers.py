@@ -34,7 +34,7 @@ def finite_fsum(values: Iterable[float], what: str) -> float:
 
 
 def finite_mean(values: Iterable[float], what: str) -> float:
-    """The mean by ``math.fsum`` (SPEC 4), or NumberTooLarge naming the largest value."""
+    """The mean by ``math.fsum`` (docs/rules.md#aggregation), or NumberTooLarge naming the largest value."""
     values = list(values)
     if not values:
         raise ValueError(f"mean of no values ({what})")

@@ -24,18 +24,22 @@ def check_output(
 ) -> Path | None:
     """Check an output before anything is computed or written; None means standard output (``-``).
 
-    SPEC 13: an InputError (exit 1, nothing touched) when ``path`` is a folder, a FIFO, a device
+    docs/safety.md: an InputError (exit 1, nothing touched) when ``path`` is a folder, a FIFO, a device
     or a socket (after following links), when it is the same file as one of ``inputs`` (same
     st_dev and st_ino: a hard link, a symbolic link or another spelling of an input is caught),
     when it lies inside one of ``folders`` (input folders such as records/, where any new
     file could be an input; after resolving links), or when ``write_atomic`` would refuse it
     (a file with several hard links, a link that does not resolve to the file it opens).
-    Inputs that do not exist are skipped.
+    Inputs that do not exist are skipped. ``-`` with standard output closed is an InputError too.
     """
     text = os.fspath(path)
     if text == "":
         raise ValueError("empty output path: commands.options.output_argument rejects it as a usage error")
     if text == "-":
+        if sys.stdout is None:  # started with >&-: Python then has no standard output at all
+            raise InputError(
+                [Problem("--output -", "", "", "standard output is closed: nothing can be written to it; give a FILE")]
+            )
         return None
     try:
         st = os.stat(text)
@@ -278,7 +282,7 @@ _NEW_FILE_MODE = _default_mode()
 def write_atomic(
     path: str | os.PathLike, data: bytes | bytearray | Iterable[bytes | memoryview], *, unchanged: Stamp | None = None
 ) -> None:
-    """Write ``data`` (bytes, or chunks of bytes) to ``path`` atomically (SPEC 6, 13).
+    """Write ``data`` (bytes, or chunks of bytes) to ``path`` atomically (docs/commands.md and docs/safety.md).
 
     A temporary file next to the file ``path`` resolves to (``resolve_output``: a symbolic link is
     written through and stays a link), with the owner, group and mode of the file it replaces;

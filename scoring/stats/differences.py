@@ -1,4 +1,4 @@
-"""Per-task and per-instance differences between two models (SPEC section 12.2).
+"""Per-task and per-instance differences between two models (docs/rules.md#per-task-differences).
 
 ``compare``'s ``tasks`` list (the task means of both models, in suite order)
 and, for solver tasks, its ``instances`` dict: per scored instance, a model's
@@ -7,7 +7,7 @@ where A or B is better. The inputs are plain: task means by item, and per
 solver task one Phi array (over the reference's scored instances, in
 reference order) per adopted attempt.
 
-SPEC 9's paired comparison (the per-task differences A − B, their task-clustered t
+docs/rules.md#intervals's paired comparison (the per-task differences A − B, their task-clustered t
 intervals per track and the weighted index interval) is computed over arrays:
 ``paired_index_rows`` gives the index difference, se and df of any number of pairs at once
 (``ranks`` tests every pair of a cohort through it) from the formulas of
@@ -34,7 +34,7 @@ from scoring.stats.uncertainty import (
 )
 from scoring.vocab import Track
 
-EQUAL_TOLERANCE = 1e-12  # SPEC 12.2: equal means |difference| <= 1e-12
+EQUAL_TOLERANCE = 1e-12  # docs/rules.md#per-task-differences: equal means |difference| <= 1e-12
 
 
 # item -> (track, task mean or None), in suite order
@@ -54,12 +54,14 @@ class InstanceDifference(TypedDict):
 
 class PairedComparison(TypedDict):
     tasks: list[TaskDifference]
-    tracks: dict[str, dict]  # SPEC 9 {mean, se, lo, hi, df, m} of the differences, tracks with a common task
-    index: dict | None  # SPEC 9 {value, se, lo, hi, df}; None when a track has no common task
+    tracks: dict[
+        str, dict
+    ]  # docs/rules.md#intervals {mean, se, lo, hi, df, m} of the differences, tracks with a common task
+    index: dict | None  # docs/rules.md#intervals {value, se, lo, hi, df}; None when a track has no common task
 
 
 def task_differences(a: TaskMeans, b: TaskMeans) -> list[TaskDifference]:
-    """SPEC 12.2: one entry per task both models have scored (non-null means), in A's (suite) order."""
+    """docs/rules.md#per-task-differences: one entry per task both models have scored (non-null means), in A's (suite) order."""
     out: list[TaskDifference] = []
     for item, (track, mean_a) in a.items():
         other = b.get(item)
@@ -70,12 +72,12 @@ def task_differences(a: TaskMeans, b: TaskMeans) -> list[TaskDifference]:
 
 
 def task_means_of(model: Mapping) -> dict[str, tuple[Track, float | None]]:
-    """A model entry of index.json (SPEC 7: ``tasks`` -> {item: {"track", "mean", ...}}) as TaskMeans."""
+    """A model entry of index.json (docs/formats.md#indexjson: ``tasks`` -> {item: {"track", "mean", ...}}) as TaskMeans."""
     return {item: (t["track"], t["mean"]) for item, t in model["tasks"].items()}
 
 
 def paired_comparison(a: TaskMeans, b: TaskMeans, weights: Mapping[str, float]) -> PairedComparison:
-    """SPEC 9's paired comparison of two models: the per-task differences A − B (SPEC 12.2 ``tasks``),
+    """docs/rules.md#intervals's paired comparison of two models: the per-task differences A − B (docs/rules.md#per-task-differences ``tasks``),
     per track the task-clustered t interval of their mean, and the index difference Σ w·mean with its
     Welch–Satterthwaite interval (None when a track of ``weights`` has no task both models scored;
     se None when a track has fewer than 2, df None when se = 0)."""
@@ -116,7 +118,7 @@ def task_matrices(task_means: Sequence[TaskMeans], weights: Mapping[str, float])
 def paired_index_rows(
     matrices: Mapping[str, np.ndarray], a: np.ndarray, b: np.ndarray, weights: Mapping[str, float]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """SPEC 9's paired index difference of the models in rows ``a[k]`` − ``b[k]`` of ``matrices``
+    """docs/rules.md#intervals's paired index difference of the models in rows ``a[k]`` − ``b[k]`` of ``matrices``
     (``task_matrices``), over the tasks both have scored: per pair the difference Σ w·mean of the
     per-task differences (NaN when a track has no common task), its se (NaN when a track has fewer
     than 2) and its Welch–Satterthwaite df (NaN when se = 0 or has no value)."""
@@ -137,14 +139,14 @@ def paired_index_rows(
     difference[(m_all == 0).any(axis=1)] = np.nan
     se, df = index_se_df_rows(np.stack(ses, axis=1), m_all, w)
     bad = np.isinf(difference) | np.isinf(se)
-    if bad.any():  # SPEC 13: named by the largest of the pair's track means
+    if bad.any():  # docs/safety.md: named by the largest of the pair's track means
         row = track_means[int(np.flatnonzero(bad)[0])].tolist()
         raise NumberTooLarge("the index difference of two models", max(row, key=abs))
     return difference, se, df
 
 
 def instance_scores(attempts: Sequence[np.ndarray]) -> np.ndarray:
-    """A model's score of each scored instance: the mean Phi over its adopted attempts (SPEC 12.2)."""
+    """A model's score of each scored instance: the mean Phi over its adopted attempts (docs/rules.md#per-task-differences)."""
     stacked = np.vstack([np.asarray(p, dtype=float) for p in attempts])
     return stacked.mean(axis=0)
 
@@ -157,7 +159,7 @@ def _instance_diff(a_attempts: Sequence[np.ndarray], b_attempts: Sequence[np.nda
 
 
 def instance_counts(a_attempts: Sequence[np.ndarray], b_attempts: Sequence[np.ndarray]) -> InstanceCounts:
-    """SPEC 12.2 for one solver task: counts of A better / B better / equal, and the mean difference A − B."""
+    """docs/rules.md#per-task-differences for one solver task: counts of A better / B better / equal, and the mean difference A − B."""
     sa, sb = _instance_diff(a_attempts, b_attempts)
     diff = sa - sb
     equal = np.abs(diff) <= EQUAL_TOLERANCE
@@ -170,7 +172,7 @@ def instance_counts(a_attempts: Sequence[np.ndarray], b_attempts: Sequence[np.nd
 
 
 def instance_differences(order: Mapping[str, object], a_phi: PhiByItem, b_phi: PhiByItem) -> dict[str, InstanceCounts]:
-    """``compare``'s ``instances`` (SPEC 12.2): the solver tasks with Phi arrays for both models, in the
+    """``compare``'s ``instances`` (docs/rules.md#per-task-differences): the solver tasks with Phi arrays for both models, in the
     order of ``order``'s keys (suite order)."""
     items = [item for item in order if item in a_phi and item in b_phi and a_phi[item] and b_phi[item]]
     return {item: instance_counts(a_phi[item], b_phi[item]) for item in items}

@@ -1,10 +1,10 @@
-"""Planning attempts and the variance budget (SPEC sections 12.3 and 12.4).
+"""Planning attempts and the variance budget (docs/rules.md#planning-attempts and docs/rules.md#variance-budget).
 
 From an observed run, split each track's variance into a within-task part
 (attempt noise, s_w²) and a between-task part (σ_b², floored at 0), then
 project the index half-width, and the minimum detectable difference between
 two models, for r attempts of every task. The inputs are plain: per track,
-one list of attempt scores per task; the results are shaped as SPEC 12.3's
+one list of attempt scores per task; the results are shaped as docs/rules.md#planning-attempts's
 JSON (``tcsexam plan``, ``compare``'s ``mde``) and 12.4's ``shares``.
 """
 
@@ -21,7 +21,7 @@ from scoring.stats.uncertainty import LEVEL, power_of_two_scale, t_quantile, wel
 POWER = 0.80
 
 
-MDE_ATTEMPTS = 10  # SPEC 12.3: the keys of ``mde`` are always "1" to "10"
+MDE_ATTEMPTS = 10  # docs/rules.md#planning-attempts: the keys of ``mde`` are always "1" to "10"
 
 
 DEFAULT_MAX_ATTEMPTS = 10
@@ -45,7 +45,7 @@ def _sample_variance(xs: Sequence[float]) -> float:
 
 
 def within_variance(tasks: Sequence[Sequence[float]]) -> float | None:
-    """SPEC 12.3: s_w² = Σ_i Σ_j (x_ij − x̄_i)² / Σ_i (r_i − 1) over tasks with r_i ≥ 2; None when none has two."""
+    """docs/rules.md#planning-attempts: s_w² = Σ_i Σ_j (x_ij − x̄_i)² / Σ_i (r_i − 1) over tasks with r_i ≥ 2; None when none has two."""
     num: list[float] = []
     den = 0
     for xs in tasks:
@@ -57,10 +57,10 @@ def within_variance(tasks: Sequence[Sequence[float]]) -> float | None:
 
 
 def track_variance(tasks: Sequence[Sequence[float]]) -> TrackVariance:
-    """SPEC 12.3 per track: m, s_w² and σ_b² = max(0, S² − s_w²·mean_i(1/r_i)).
+    """docs/rules.md#planning-attempts per track: m, s_w² and σ_b² = max(0, S² − s_w²·mean_i(1/r_i)).
 
     Tasks without an attempt have no task mean and are not counted. Both
-    variances are None when m < 2 (SPEC 12.3 defines them for m ≥ 2); σ_b² is
+    variances are None when m < 2 (docs/rules.md#planning-attempts defines them for m ≥ 2); σ_b² is
     None when s_w² is.
     """
     tasks = [xs for xs in tasks if len(xs)]
@@ -70,9 +70,26 @@ def track_variance(tasks: Sequence[Sequence[float]]) -> TrackVariance:
     s_w2 = within_variance(tasks)
     if s_w2 is None:
         return TrackVariance(m=m, s_w2=None, sigma_b2=None)
+    return TrackVariance(m=m, s_w2=s_w2, sigma_b2=max(0.0, between_unclipped(tasks, s_w2)))
+
+
+def between_unclipped(tasks: Sequence[Sequence[float]], s_w2: float) -> float:
+    """S² − s_w²·mean_i(1/r_i) over tasks with an attempt: σ_b² before it is floored at 0 (docs/rules.md#planning-attempts)."""
     s2 = _sample_variance([_mean(xs) for xs in tasks])
-    mean_inv_r = math.fsum(1.0 / len(xs) for xs in tasks) / m
-    return TrackVariance(m=m, s_w2=s_w2, sigma_b2=max(0.0, s2 - s_w2 * mean_inv_r))
+    return s2 - s_w2 * math.fsum(1.0 / len(xs) for xs in tasks) / len(tasks)
+
+
+def clipped_tracks(tasks_by_track: TasksByTrack, weights: Mapping[str, float]) -> list[str]:
+    """The tracks whose σ_b² was floored at 0 (docs/rules.md#planning-attempts): their task means vary
+    less than the attempt noise s_w² predicts, so the projection, which then counts s_w²/r alone, is
+    conservative (wider than the run's own interval at its own attempts)."""
+    out = []
+    for t in weights:
+        tasks = [xs for xs in tasks_by_track.get(t, ()) if len(xs)]
+        v = track_variance(tasks)
+        if v.s_w2 is not None and between_unclipped(tasks, v.s_w2) < 0.0:
+            out.append(t)
+    return out
 
 
 def _half_width(terms: list[tuple[float, int]], quantile) -> float:
@@ -85,7 +102,7 @@ def _half_width(terms: list[tuple[float, int]], quantile) -> float:
 
 
 def projected_half_width(tracks: Mapping[str, TrackVariance], weights: Mapping[str, float], r: int) -> float | None:
-    """SPEC 12.3: half-width(r) = t(0.975, df(r))·sqrt(Σ w²·(σ_b² + s_w²/r)/m); None when a track cannot be planned."""
+    """docs/rules.md#planning-attempts: half-width(r) = t(0.975, df(r))·sqrt(Σ w²·(σ_b² + s_w²/r)/m); None when a track cannot be planned."""
     terms = []
     for t in weights:
         v = tracks.get(t)
@@ -96,7 +113,7 @@ def projected_half_width(tracks: Mapping[str, TrackVariance], weights: Mapping[s
 
 
 def attempts_for_target(half_width: Mapping[str, float | None], target: float | None) -> int | None:
-    """SPEC 12.3: the smallest r whose half-width ≤ target; None when none does or there is no target."""
+    """docs/rules.md#planning-attempts: the smallest r whose half-width ≤ target; None when none does or there is no target."""
     if target is None:
         return None
     for r, h in sorted(((int(k), h) for k, h in half_width.items())):
@@ -111,10 +128,15 @@ def plan_model(
     max_attempts: int = DEFAULT_MAX_ATTEMPTS,
     target: float | None = None,
 ) -> ModelPlan:
-    """One model's entry of ``tcsexam plan`` (SPEC 12.3); every track of ``weights`` is listed (m = 0 if absent)."""
+    """One model's entry of ``tcsexam plan`` (docs/rules.md#planning-attempts); every track of ``weights`` is listed (m = 0 if absent)."""
     tracks = {t: track_variance(tasks_by_track.get(t, ())) for t in weights}
     half = {str(r): projected_half_width(tracks, weights, r) for r in range(1, max_attempts + 1)}
-    return ModelPlan(tracks=tracks, half_width=half, attempts_for_target=attempts_for_target(half, target))
+    return ModelPlan(
+        tracks=tracks,
+        half_width=half,
+        attempts_for_target=attempts_for_target(half, target),
+        clipped=clipped_tracks(tasks_by_track, weights),
+    )
 
 
 def plan(
@@ -123,7 +145,7 @@ def plan(
     max_attempts: int = DEFAULT_MAX_ATTEMPTS,
     target: float | None = None,
 ) -> PlanDocument:
-    """The document ``tcsexam plan`` writes (SPEC 12.3), models in the given (cohort) order."""
+    """The document ``tcsexam plan`` writes (docs/rules.md#planning-attempts), models in the given (cohort) order."""
     return PlanDocument(
         models={name: plan_model(t, weights, max_attempts, target) for name, t in models.items()},
         target=target,
@@ -132,18 +154,32 @@ def plan(
 
 
 def _power_quantile(df: float) -> float:
-    """t(0.975, df) + t(0.80, df): two-sided 5% test, power 80% (SPEC 12.3)."""
+    """t(0.975, df) + t(0.80, df): two-sided 5% test, power 80% (docs/rules.md#planning-attempts)."""
     return t_quantile(df) + float(stdtrit(df, POWER))
 
 
 def mde(paired: PairedTasksByTrack, weights: Mapping[str, float]) -> dict[str, float | None]:
-    """``compare``'s ``mde`` (SPEC 12.3): the smallest index difference detected with r = 1..10 attempts per task.
+    """``compare``'s ``mde`` (docs/rules.md#planning-attempts): the smallest index difference detected with r = 1..10 attempts per task.
 
     Per track over the tasks both scored: σ_bd² = max(0, S_d² − mean_i(s_wA²/r_Ai + s_wB²/r_Bi)),
     se_dt(r)² = (σ_bd² + (s_wA² + s_wB²)/r)/m, MDE(r) = (t(0.975, df) + t(0.80, df))·sqrt(Σ w²·se_dt²).
     Every value is None when a track has m < 2 or a null s_w² for either model.
     """
     keys = [str(r) for r in range(1, MDE_ATTEMPTS + 1)]
+    parts = mde_parts(paired, weights)
+    if parts is None:
+        return dict.fromkeys(keys)
+    out: dict[str, float | None] = {}
+    for key in keys:
+        r = int(key)
+        terms = [(weights[t] ** 2 * (max(0.0, sb) + sw / r) / m, m) for t, (sb, sw, m) in parts.items()]
+        out[key] = _half_width(terms, _power_quantile)
+    return out
+
+
+def mde_parts(paired: PairedTasksByTrack, weights: Mapping[str, float]) -> dict[str, tuple[float, float, int]] | None:
+    """Per track (σ_bd² before it is floored at 0, s_wA² + s_wB², m) of docs/rules.md#planning-attempts's MDE; None when a
+    track has m < 2 or a null s_w² for either model."""
     parts = {}
     for t in weights:
         tasks = [(a, b) for a, b in paired.get(t, ()) if len(a) and len(b)]
@@ -151,20 +187,22 @@ def mde(paired: PairedTasksByTrack, weights: Mapping[str, float]) -> dict[str, f
         s_wa = within_variance([a for a, _ in tasks]) if m >= 2 else None
         s_wb = within_variance([b for _, b in tasks]) if m >= 2 else None
         if s_wa is None or s_wb is None:
-            return dict.fromkeys(keys)
+            return None
         s_d2 = _sample_variance([_mean(a) - _mean(b) for a, b in tasks])
         noise = math.fsum(s_wa / len(a) + s_wb / len(b) for a, b in tasks) / m
-        parts[t] = (max(0.0, s_d2 - noise), s_wa + s_wb, m)
-    out: dict[str, float | None] = {}
-    for key in keys:
-        r = int(key)
-        terms = [(weights[t] ** 2 * (sb + sw / r) / m, m) for t, (sb, sw, m) in parts.items()]
-        out[key] = _half_width(terms, _power_quantile)
-    return out
+        parts[t] = (s_d2 - noise, s_wa + s_wb, m)
+    return parts
+
+
+def mde_clipped(paired: PairedTasksByTrack, weights: Mapping[str, float]) -> list[str]:
+    """The tracks whose σ_bd² was floored at 0 in the MDE (docs/rules.md#planning-attempts): the MDE is
+    then conservative (a smaller difference may well be detected, as the observed interval shows)."""
+    parts = mde_parts(paired, weights) or {}
+    return [t for t, (sb, _, _) in parts.items() if sb < 0.0]
 
 
 def shares(track_se: Mapping[str, float | None], weights: Mapping[str, float]) -> dict[str, float] | None:
-    """SPEC 12.4: each track's part w²·se²/var of the index variance, summing to 1.
+    """docs/rules.md#variance-budget: each track's part w²·se²/var of the index variance, summing to 1.
 
     None (the ``shares`` key is then left out of ``ci.index``) when var = 0 or a track has no se.
     """
@@ -174,7 +212,7 @@ def shares(track_se: Mapping[str, float | None], weights: Mapping[str, float]) -
     largest = max(map(abs, spread.values()))
     if largest == 0.0:
         return None
-    unit = power_of_two_scale(largest)  # a ratio: squares taken in units that cannot overflow (SPEC 13)
+    unit = power_of_two_scale(largest)  # a ratio: squares taken in units that cannot overflow (docs/safety.md)
     terms = {t: (v / unit) ** 2 for t, v in spread.items()}
     var = math.fsum(terms.values())
     if var == 0.0:
@@ -183,5 +221,5 @@ def shares(track_se: Mapping[str, float | None], weights: Mapping[str, float]) -
 
 
 def shares_of_ci(ci: Mapping, weights: Mapping[str, float]) -> dict[str, float] | None:
-    """SPEC 12.4 from a model's SPEC 9 ``ci`` block: the ``shares`` to put in ``ci.index`` (None: leave it out)."""
+    """docs/rules.md#variance-budget from a model's docs/rules.md#intervals ``ci`` block: the ``shares`` to put in ``ci.index`` (None: leave it out)."""
     return shares({t: ci["tracks"].get(t, {}).get("se") for t in weights}, weights)

@@ -1,7 +1,7 @@
-"""Ranks from pairwise comparisons (SPEC section 12.1).
+"""Ranks from pairwise comparisons (docs/rules.md#ranks).
 
 Every pair of models with an index is compared by the paired index difference
-of SPEC 9 (task-clustered t over the per-task differences); the p-values are
+of docs/rules.md#intervals (task-clustered t over the per-task differences); the p-values are
 corrected with Holm's step-down procedure, and a model's rank interval counts
 the models it is separated from. The inputs are plain: each model's index and
 its task means by item (in suite order); the result is the ``ranks`` block of
@@ -31,10 +31,10 @@ METHOD: Final = "paired-t-holm"
 ALPHA = 0.05
 
 
-PAIRS_LISTED_MAX: Final = 100  # SPEC 12.1: ``pairs`` lists every pair while N <= 100
+PAIRS_LISTED_MAX: Final = 100  # docs/rules.md#ranks: ``pairs`` lists every pair while N <= 100
 
 
-RANKED_MAX: Final = 5000  # SPEC 12.1: no ranks above 5,000 models
+RANKED_MAX: Final = 5000  # docs/rules.md#ranks: no ranks above 5,000 models
 
 
 BLOCK_PAIRS = 1 << 18  # pairs computed at once (memory: a few arrays of this many rows per track)
@@ -51,10 +51,10 @@ def _none(x: float) -> float | None:
 
 
 def paired_index_difference(a: TaskMeans, b: TaskMeans, weights: Mapping[str, float]) -> PairedDifference:
-    """The index part of SPEC 9's paired comparison of one pair: d, se and df (``paired_index_rows``).
+    """The index part of docs/rules.md#intervals's paired comparison of one pair: d, se and df (``paired_index_rows``).
 
     ``difference`` is None when a track has no task both models scored; ``se``
-    is None when a track has fewer than 2 (SPEC 12.1: such a pair has no p);
+    is None when a track has fewer than 2 (docs/rules.md#ranks: such a pair has no p);
     ``df`` is None when se = 0.
     """
     d, se, df = paired_index_rows(task_matrices([a, b], weights), np.array([0]), np.array([1]), weights)
@@ -62,7 +62,7 @@ def paired_index_difference(a: TaskMeans, b: TaskMeans, weights: Mapping[str, fl
 
 
 def pair_p_values(difference: np.ndarray, se: np.ndarray, df: np.ndarray) -> np.ndarray:
-    """SPEC 12.1 per pair: p = 2·(1 − F_t(|d|/se; df)); when se = 0, p = 0 if d ≠ 0 else 1; NaN
+    """docs/rules.md#ranks per pair: p = 2·(1 − F_t(|d|/se; df)); when se = 0, p = 0 if d ≠ 0 else 1; NaN
     (no p) without an se."""
     p = np.full(difference.shape, np.nan)
     zero = se == 0.0
@@ -80,7 +80,7 @@ def pair_p_value(difference: float | None, se: float | None, df: float | None) -
 
 
 def holm_array(p_values: np.ndarray) -> np.ndarray:
-    """Holm's step-down adjustment (SPEC 12.1) of the p-values that are not NaN, in the input's order
+    """Holm's step-down adjustment (docs/rules.md#ranks) of the p-values that are not NaN, in the input's order
     (NaN stays NaN): sorted ascending p_(1) ≤ … ≤ p_(K), adjusted p_(i) = min(1, max over j ≤ i of
     (K − j + 1)·p_(j)). One sort of all K."""
     adjusted = np.full(p_values.shape, np.nan)
@@ -120,7 +120,7 @@ def pair_blocks(n: int, block: int = BLOCK_PAIRS) -> Iterator[tuple[int, np.ndar
 
 
 def not_ranked(alpha: float = ALPHA) -> Ranks:
-    """SPEC 12.1: the ``ranks`` block of a cohort of more than 5,000 models with an index."""
+    """docs/rules.md#ranks: the ``ranks`` block of a cohort of more than 5,000 models with an index."""
     return Ranks(method=METHOD, alpha=alpha, models=None, pairs=[], pairs_listed=False, reason=NOT_RANKED_REASON)
 
 
@@ -130,7 +130,7 @@ def rank_models(
     weights: Mapping[str, float],
     alpha: float = ALPHA,
 ) -> Ranks:
-    """The ``ranks`` block of index.json (SPEC 12.1).
+    """The ``ranks`` block of index.json (docs/rules.md#ranks).
 
     ``indexes`` holds every cohort model in cohort order (index None when
     incomplete: such models are left out); ``task_means`` each model's task
@@ -182,7 +182,7 @@ def rank_models(
 
 
 def ranks_of_document(document: Mapping, weights: Mapping[str, float]) -> Ranks:
-    """The ``ranks`` block for an index.json document (SPEC 7 shape), models in its (cohort) order."""
+    """The ``ranks`` block for an index.json document (docs/formats.md#indexjson shape), models in its (cohort) order."""
     models = document["models"]
     return rank_models(
         {m: e["index"] for m, e in models.items()}, {m: task_means_of(e) for m, e in models.items()}, weights
@@ -190,11 +190,11 @@ def ranks_of_document(document: Mapping, weights: Mapping[str, float]) -> Ranks:
 
 
 def top_group(ranks: Ranks) -> list[str]:
-    """The models whose best rank is 1 (SPEC 12.1), highest index first; none when ranks were not computed."""
+    """The models whose best rank is 1 (docs/rules.md#ranks), highest index first; none when ranks were not computed."""
     return [m for m, r in (ranks.models or {}).items() if r.best == 1]
 
 
 def leader(ranks: Ranks) -> str | None:
-    """The leader only when the top group holds one model alone (SPEC 12.1), else None."""
+    """The leader only when the top group holds one model alone (docs/rules.md#ranks), else None."""
     group = top_group(ranks)
     return group[0] if len(group) == 1 else None

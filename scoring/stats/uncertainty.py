@@ -1,10 +1,10 @@
-"""Task-clustered t intervals (SPEC section 9).
+"""Task-clustered t intervals (docs/rules.md#intervals).
 
 Per track: se = sd/sqrt(m) with sd over the m task scores (n-1), interval
 mean ± t(0.975, m-1)·se. Index: var = Σ w²·se², Welch–Satterthwaite df,
 interval index ± t(0.975, df)·sqrt(var). Intervals are not clipped.
 
-Squares are taken scale-free (SPEC 13): deviations and standard errors are
+Squares are taken scale-free (docs/safety.md): deviations and standard errors are
 divided by a power of two near their largest before squaring and the result
 multiplied back, so that values up to the largest double give a finite sd and
 df (a power of two scales exactly: ordinary values give the same bits as the
@@ -36,7 +36,7 @@ def t_quantile(df: float, level: float = LEVEL) -> float:
 
 def power_of_two_scale(largest: float) -> float:
     """A power of two near ``largest`` (> 0, finite): dividing by it is exact and leaves values of
-    magnitude at most 1, whose squares cannot overflow (SPEC 13)."""
+    magnitude at most 1, whose squares cannot overflow (docs/safety.md)."""
     return math.ldexp(1.0, math.frexp(largest)[1])
 
 
@@ -83,7 +83,7 @@ def mean_se_rows(values: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.
     """Per row, over its ``valid`` cells: the mean (by ``fsum_rows``), the standard error sd/sqrt(m)
     (sd with m - 1, squares taken scale-free: a finite sd for values up to the largest double) and
     m. The mean is NaN where m = 0, the se where m < 2. A row whose mean, deviations or sd would not
-    be finite raises NumberTooLarge naming the value that made it so (SPEC 13)."""
+    be finite raises NumberTooLarge naming the value that made it so (docs/safety.md)."""
     m = np.zeros(valid.shape[0], dtype=np.int64)
     for j in range(valid.shape[1]):  # column by column, as ``_row_max``
         m += valid[:, j]
@@ -112,7 +112,7 @@ def mean_se_rows(values: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.
 def welch_satterthwaite_rows(terms: np.ndarray, m: np.ndarray) -> np.ndarray:
     """Per row, df = (Σ v_i)² / Σ (v_i² / (m_i - 1)) for variance terms v_i = w²·se² with m_i tasks
     (NaN where every term is 0: no df). df does not change when every v_i is divided by one number:
-    they are divided by a power of two near the largest before squaring (SPEC 13)."""
+    they are divided by a power of two near the largest before squaring (docs/safety.md)."""
     largest = _row_max(terms)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         scaled = terms / power_of_two_rows(largest)[:, None]
@@ -123,9 +123,9 @@ def welch_satterthwaite_rows(terms: np.ndarray, m: np.ndarray) -> np.ndarray:
 
 
 def index_se_df_rows(se: np.ndarray, m: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per row, SPEC 9's index se = sqrt(Σ w²·se²) and its Welch–Satterthwaite df from the tracks' se
+    """Per row, docs/rules.md#intervals's index se = sqrt(Σ w²·se²) and its Welch–Satterthwaite df from the tracks' se
     and m (one column per track, in the order of ``weights``). Both NaN where a track has no se; df
-    NaN where every se is 0. The squares are taken scale-free (SPEC 13)."""
+    NaN where every se is 0. The squares are taken scale-free (docs/safety.md)."""
     with np.errstate(invalid="ignore", over="ignore"):
         largest = _row_max(se)  # NaN where a track has no se (np.maximum keeps NaN)
         c = np.where(largest > 0.0, power_of_two_rows(largest), 1.0)
@@ -141,7 +141,7 @@ def index_value_rows(means: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 
 def track_intervals(values: Sequence[Sequence[float]], level: float = LEVEL) -> list[dict]:
-    """SPEC 9 per track, for many lists of task scores at once (one model's track each): {mean, se,
+    """docs/rules.md#intervals per track, for many lists of task scores at once (one model's track each): {mean, se,
     lo, hi, df, m}; no interval when m < 2. An end beyond the largest double raises NumberTooLarge."""
     if any(len(v) == 0 for v in values):
         raise ValueError("mean of no values (the mean of a track)")
@@ -168,7 +168,7 @@ def track_intervals(values: Sequence[Sequence[float]], level: float = LEVEL) -> 
 
 
 def track_interval(values: list[float], level: float = LEVEL) -> dict:
-    """SPEC 9 per track: {mean, se, lo, hi, df, m}; no interval when m < 2 (``track_intervals``)."""
+    """docs/rules.md#intervals per track: {mean, se, lo, hi, df, m}; no interval when m < 2 (``track_intervals``)."""
     return track_intervals([values], level)[0]
 
 
@@ -184,7 +184,7 @@ def welch_satterthwaite(terms: list[tuple[float, int]]) -> float | None:
 def weighted_intervals(
     values: Sequence[float], tracks: Sequence[Mapping[str, dict]], weights: Mapping[str, float], level: float = LEVEL
 ) -> list[dict]:
-    """SPEC 9 index intervals of many models (or pairs) at once, from each one's index ``values[i]``
+    """docs/rules.md#intervals index intervals of many models (or pairs) at once, from each one's index ``values[i]``
     and per-track intervals ``tracks[i]`` (every track of ``weights``); None parts when a track has
     m < 2. An se or an end beyond the largest double raises NumberTooLarge naming the index."""
     out: list[dict] = [{"value": v, "se": None, "lo": None, "hi": None, "df": None} for v in values]
@@ -219,7 +219,7 @@ def weighted_intervals(
 def weighted_interval(
     value: float, tracks: dict[str, dict], weights: Mapping[str, float], level: float = LEVEL
 ) -> dict:
-    """SPEC 9 index interval from the per-track intervals; None parts when a track has m < 2."""
+    """docs/rules.md#intervals index interval from the per-track intervals; None parts when a track has m < 2."""
     return weighted_intervals([value], [tracks], weights, level)[0]
 
 
@@ -228,7 +228,7 @@ def ci_blocks(
     indexes: Sequence[float | None],
     weights: Mapping[str, float],
 ) -> list[dict]:
-    """The ``ci`` blocks of many models (SPEC 9) at once: per model the tracks with a mean, and the
+    """The ``ci`` blocks of many models (docs/rules.md#intervals) at once: per model the tracks with a mean, and the
     index when it is not null. Each track's intervals of all models are one array computation."""
     by_track: dict[str, list[int]] = {}
     for i, tv in enumerate(track_values):
@@ -249,5 +249,5 @@ def ci_blocks(
 
 
 def ci_block(track_values: dict[str, list[float] | None], index: float | None, weights: Mapping[str, float]) -> dict:
-    """The ``ci`` block of a model (SPEC 9): tracks with a mean, and the index when it is not null."""
+    """The ``ci`` block of a model (docs/rules.md#intervals): tracks with a mean, and the index when it is not null."""
     return ci_blocks([track_values], [index], weights)[0]

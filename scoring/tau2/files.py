@@ -1,4 +1,4 @@
-"""Reading tau2-bench results from disk, in either of its two formats (SPEC section 8).
+"""Reading tau2-bench results from disk, in either of its two formats (docs/tau2.md).
 
 - **json**: one ``results.json`` holding ``info``, ``tasks`` and ``simulations``
   (what ``tau2 run`` writes for text runs, and the older single-file runs).
@@ -154,7 +154,7 @@ def _simulation_label(path: list[str | int]) -> tuple[str, list[str | int]]:
 
 
 def read_file(path: Path, what: str) -> bytes:
-    """The bytes of a regular file (SPEC 13: a folder, FIFO or device is rejected by
+    """The bytes of a regular file (docs/safety.md: a folder, FIFO or device is rejected by
     ``read_regular_file``, never waited on)."""
     return read_regular_file(path, what)
 

@@ -1,11 +1,11 @@
-"""tau2-bench results: pass^k, averages and the reward-gate audit (SPEC section 8).
+"""tau2-bench results: pass^k, averages and the reward-gate audit (docs/tau2.md).
 
 Semantics follow tau2-bench's metrics module (v1.0.x): runs whose
 termination_reason is the plain string ``infrastructure_error`` are dropped
 first; success is a reward within 1e-6 of 1.0; a run whose reward_info is
 null is a failure for pass^k and is left out of avg_reward; per task pass^k =
 C(c, k)/C(n, k), averaged over the tasks, for k = 1..min(info.num_trials,
-smallest per-task n). No pandas: plain lists and exact integers. Reading the
+smallest per-task n). No pandas: plain lists; pass^k is ``stats.passk``'s. Reading the
 files (json and dir formats) is ``scoring.tau2.files``; the metrics here do not
 depend on the format.
 """
@@ -51,7 +51,7 @@ COST = ("", "agent_cost")
 
 
 def located_mean(values: list[tuple[float, Origin, tuple[str, str]]], what: str) -> float | None:
-    """The mean (SPEC 13: ``finite_mean``) of (value, origin, (section, field)) triples; None for no
+    """The mean (docs/safety.md: ``finite_mean``) of (value, origin, (section, field)) triples; None for no
     values. A result that overflows is rejected input naming where its largest value is."""
     if not values:
         return None
@@ -67,24 +67,36 @@ def is_successful(reward: float | None) -> bool:
     return reward is not None and (1 - SUCCESS_TOLERANCE) <= reward <= (1 + SUCCESS_TOLERANCE)
 
 
+def product_of_checks(checks, reward: str, matched: str) -> float:
+    """The product of each check's reward, or 1/0 from its match when it has no float reward."""
+    return math.prod(
+        getattr(a, reward) if isinstance(getattr(a, reward), float) else (1.0 if getattr(a, matched) else 0.0)
+        for a in checks
+    )
+
+
+def all_met(checks) -> float:
+    return 1.0 if all(c.met for c in checks) else 0.0
+
+
+# each basis component: where its raw checks are in reward_info, and how they make a reward
+RAW_CHECKS = {
+    "ENV_ASSERTION": ("env_assertions", lambda checks: product_of_checks(checks, "reward", "met")),
+    "ACTION": ("action_checks", lambda checks: product_of_checks(checks, "action_reward", "action_match")),
+    "COMMUNICATE": ("communicate_checks", all_met),
+    "NL_ASSERTION": ("nl_assertions", all_met),
+}
+
+
 def raw_component(info: RewardInfo, component: str) -> float | None:
     """A component's reward from the raw checks, or None when they were not recorded."""
     if component == "DB":
-        return None if info.db_check is None or info.db_check.db_reward is None else info.db_check.db_reward
-    if component == "ENV_ASSERTION" and info.env_assertions is not None:
-        return math.prod(
-            a.reward if isinstance(a.reward, float) else (1.0 if a.met else 0.0) for a in info.env_assertions
-        )
-    if component == "ACTION" and info.action_checks is not None:
-        return math.prod(
-            a.action_reward if isinstance(a.action_reward, float) else (1.0 if a.action_match else 0.0)
-            for a in info.action_checks
-        )
-    if component == "COMMUNICATE" and info.communicate_checks is not None:
-        return 1.0 if all(c.met for c in info.communicate_checks) else 0.0
-    if component == "NL_ASSERTION" and info.nl_assertions is not None:
-        return 1.0 if all(c.met for c in info.nl_assertions) else 0.0
-    return None
+        return None if info.db_check is None else info.db_check.db_reward
+    if component not in RAW_CHECKS:
+        return None
+    section, reward_of = RAW_CHECKS[component]
+    checks = getattr(info, section)
+    return None if checks is None else reward_of(checks)
 
 
 def derive_reward(sim: Simulation, origin: Origin = ("", "")) -> tuple[float, list[str]]:
@@ -92,7 +104,7 @@ def derive_reward(sim: Simulation, origin: Origin = ("", "")) -> tuple[float, li
 
     A component is read from reward_breakdown, else from its raw checks; the
     names of basis components found in neither are returned (not evaluated).
-    A product past the largest double is rejected input (SPEC 13).
+    A product past the largest double is rejected input (docs/safety.md).
     """
     info = sim.reward_info
     assert info is not None
@@ -153,7 +165,7 @@ def index_findings(sim: Simulation, slot: int, entry: IndexEntry, origin: Origin
 
 
 def audit(sims: list[Simulation], origins: list[Origin]) -> list[dict]:
-    """SPEC 8: every evaluated run whose stored reward differs from the re-derived one, and every
+    """docs/tau2.md: every evaluated run whose stored reward differs from the re-derived one, and every
     normally ended run whose basis names a component that was not evaluated."""
     findings = []
     for sim, origin in zip(sims, origins, strict=True):
@@ -185,45 +197,53 @@ def run_description(results: Tau2Results) -> dict:
     }
 
 
-def compute_tau2_metrics(results: Tau2Results, source: str = "") -> dict:
-    """SPEC 8 output, the same for a run in the json and in the dir format."""
-    all_sims = results.simulations
-    all_origins = results.origins or [("", f"simulation {i}") for i in range(len(all_sims))]
-    kept = [(s, o) for s, o in zip(all_sims, all_origins, strict=True) if s.termination_reason != INFRA]
-    sims = [s for s, _ in kept]
-    origins = [o for _, o in kept]
-    reasons = Counter(s.termination_reason for s in all_sims)
-    order: dict[Any, list[tuple[Simulation, Origin]]] = {}
-    for s, o in kept:
-        order.setdefault(s.task_id, []).append((s, o))
+def db_counts(sims: list[Simulation]) -> dict[str, int]:
+    """How many kept runs' database check matched, did not, or was not made."""
     db = {"match": 0, "mismatch": 0, "not_checked": 0}
     for s in sims:
         if s.reward_info is not None and s.reward_info.db_check is not None:
             db["match" if s.reward_info.db_check.db_match else "mismatch"] += 1
         else:
             db["not_checked"] += 1
+    return db
 
-    tasks = []
-    counts = []
-    for task_id, runs in order.items():
-        rewards = [(r.reward_info.reward, o, REWARD) for r, o in runs if r.reward_info is not None]
-        n = len(runs)
-        c = sum(1 for r, _ in runs if is_successful(r.reward_info.reward if r.reward_info else None))
-        counts.append((n, c))
-        tasks.append(
-            {
-                "task_id": task_id,
-                "n": n,
-                "successes": c,
-                "avg_reward": located_mean(rewards, f"task {task_id!r}'s mean reward"),
-                "termination_reasons": dict(Counter(r.termination_reason for r, _ in runs)),
-                "pass_hat_k": {str(k): v for k, v in task_pass_hat_k(n, c).items()},
-            }
-        )
-    max_k = 0
-    if counts:
-        smallest = min(n for n, _ in counts)
-        max_k = min(results.info.num_trials, smallest) if results.info.num_trials else smallest
+
+def task_row(task_id: Any, runs: list[tuple[Simulation, Origin]]) -> dict:
+    """One task's n, successes, mean reward, termination reasons and pass^k (docs/tau2.md)."""
+    rewards = [(r.reward_info.reward, o, REWARD) for r, o in runs if r.reward_info is not None]
+    n = len(runs)
+    c = sum(1 for r, _ in runs if is_successful(r.reward_info.reward if r.reward_info else None))
+    return {
+        "task_id": task_id,
+        "n": n,
+        "successes": c,
+        "avg_reward": located_mean(rewards, f"task {task_id!r}'s mean reward"),
+        "termination_reasons": dict(Counter(r.termination_reason for r, _ in runs)),
+        "pass_hat_k": {str(k): v for k, v in task_pass_hat_k(n, c).items()},
+    }
+
+
+def largest_k(counts: list[tuple[int, int]], num_trials: int | None) -> int:
+    """k runs up to min(info.num_trials, the smallest n); 0 for no task."""
+    if not counts:
+        return 0
+    smallest = min(n for n, _ in counts)
+    return min(num_trials, smallest) if num_trials else smallest
+
+
+def compute_tau2_metrics(results: Tau2Results, source: str = "") -> dict:
+    """The output of docs/tau2.md, the same for a run in the json and in the dir format."""
+    all_sims = results.simulations
+    all_origins = results.origins or [("", f"simulation {i}") for i in range(len(all_sims))]
+    kept = [(s, o) for s, o in zip(all_sims, all_origins, strict=True) if s.termination_reason != INFRA]
+    sims = [s for s, _ in kept]
+    reasons = Counter(s.termination_reason for s in all_sims)
+    order: dict[Any, list[tuple[Simulation, Origin]]] = {}
+    for s, o in kept:
+        order.setdefault(s.task_id, []).append((s, o))
+    tasks = [task_row(task_id, runs) for task_id, runs in order.items()]
+    counts = [(t["n"], t["successes"]) for t in tasks]
+    max_k = largest_k(counts, results.info.num_trials)
     pass_k = mean_pass_hat_k(counts, max_k) if max_k else {}
     rewards = [(s.reward_info.reward, o, REWARD) for s, o in kept if s.reward_info is not None]
     costs = [(s.agent_cost, o, COST) for s, o in kept if s.agent_cost is not None]
@@ -231,7 +251,7 @@ def compute_tau2_metrics(results: Tau2Results, source: str = "") -> dict:
         avg_reward, avg_cost = located_mean(rewards, "the mean reward"), located_mean(costs, "the mean agent cost")
     else:  # tau2-bench reports zeros when nothing was evaluated
         avg_reward, avg_cost = 0.0, 0.0
-    findings = audit(sims, origins)
+    findings = audit(sims, [o for _, o in kept])
     # a json-format run has no index: nothing to compare then
     for sim, origin, (slot, entry) in zip(all_sims, all_origins, results.index, strict=False):
         findings.extend(index_findings(sim, slot, entry, origin))
@@ -245,12 +265,12 @@ def compute_tau2_metrics(results: Tau2Results, source: str = "") -> dict:
         "avg_agent_cost": avg_cost,
         "pass_hat_k": {str(k): v for k, v in pass_k.items()},
         "termination_reasons": dict(sorted(reasons.items())),
-        "db": db,
+        "db": db_counts(sims),
         "tasks": tasks,
         "audit": findings,
     }
 
 
 def tau2_metrics_for_file(path: Path) -> dict:
-    """SPEC 8 output for a run on disk (its results.json or its folder, json or dir format)."""
+    """docs/tau2.md output for a run on disk (its results.json or its folder, json or dir format)."""
     return compute_tau2_metrics(load_tau2_results(path), str(path))

@@ -89,6 +89,53 @@ def ref_with(**task_changes) -> dict:
 A = "run/attempts.csv"
 case("csv-empty-file", SCORE, 1, "file is empty", "line 1", {A: ""})
 case(
+    "csv-semicolon-separated",
+    SCORE,
+    1,
+    "this header looks semicolon-separated",
+    "attempts.csv: line 1",
+    {A: BASE_CSV.replace(",", ";")},
+)
+case(
+    "csv-capitalised-header",
+    SCORE,
+    1,
+    "(found 'Model': column names are lower case)",
+    "line 1: field 'model'",
+    {A: "M" + BASE_CSV[1:]},
+)
+case(
+    "csv-decimal-comma",
+    SCORE,
+    1,
+    "use a decimal point: 0.25",
+    "line 4: field 'score'",
+    {A: csv_with((2, {"score": "0,25"}))},
+)
+case(
+    "csv-percentage",
+    SCORE,
+    1,
+    "write it as a fraction: 0.25",
+    "line 4: field 'score'",
+    {A: csv_with((2, {"score": "25%"}))},
+)
+case(
+    "suite-benchmark-folder-missing",
+    ["score", "{run}", "--benchmark", "{case}/mybenhc", "--output", "{out}"],
+    1,
+    "benchmark folder does not exist (it came from --benchmark)",
+    "mybenhc",
+)
+case(
+    "cohort-too-many-attempts",
+    SCORE,
+    1,
+    "must be a whole number of at most 1,000",
+    "models.m: field 'attempts_per_task'",
+    {"run/cohort.json": js({**COHORT, "models": {"m": {"attempts_per_task": 10**9}}})},
+)
+case(
     "csv-wrong-encoding", SCORE, 1, "not valid UTF-8", "line 3", {A: BASE_CSV.replace("t2", "t\xe92").encode("latin-1")}
 )
 case("csv-bom-accepted", SCORE, 0, "complete", "", {A: "\ufeff" + BASE_CSV})
@@ -311,8 +358,8 @@ case(
     "cohort-unknown-suite",
     SCORE,
     1,
-    "suite manifest not found",
-    "suites/full.json",
+    "'full' is not a suite of the benchmark",
+    "cohort.json: field 'suite'",
     {C: js({**COHORT, "suite": "full"})},
 )
 case("cohort-suite-option-disagrees", [*SCORE, "--suite", "full"], 1, "but --suite says 'full'", "cohort.json")
@@ -613,7 +660,7 @@ def write_all(root: Path = HERE) -> int:
     return len(CASES)
 
 
-# === tau2-bench: malformed values, overflow, bare lists and the dir format (SPEC 8, 13) =============
+# === tau2-bench: malformed values, overflow, bare lists and the dir format (docs/tau2.md and docs/safety.md) =============
 # One block, kept apart from the cases above: each is a message and its place, never an internal error.
 
 
@@ -738,7 +785,7 @@ case(
 case("tau2-dir-accepted", TAU2, 0, "1 runs over 1 tasks", "", {T: js(DIR_RESULTS), "simulations/s0.json": js(DIR_SIM)})
 
 
-# === SPEC 13: names, special files, outputs aimed at inputs, overflow, duplicate keys, terminal text ===
+# === docs/safety.md: names, special files, outputs aimed at inputs, overflow, duplicate keys, terminal text ===
 # Each class in one block; special files are made by the test in the case's temporary folder.
 
 VALIDATE = ["validate", "{run}", "--benchmark", "{bench}"]

@@ -1,4 +1,4 @@
-"""Cost of the SPEC 13 checks, reported as ratios measured in one run.
+"""Cost of docs/safety.md checks, reported as ratios measured in one run.
 
     python -m tests.bench.bench_safety [--instances 1000000] [--files 10000] [--reps 3]
 

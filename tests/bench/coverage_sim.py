@@ -1,4 +1,4 @@
-"""Coverage simulation of the task-clustered t intervals (SPEC 9), a benchmark script, not a test.
+"""Coverage simulation of the task-clustered t intervals (docs/rules.md#intervals), a benchmark script, not a test.
 
     python -m tests.bench.coverage_sim [--runs 4000] [--tasks 5] [--seed 1]
 

@@ -22,6 +22,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from scoring.reports.table import FORMATS
+
 TCSEXAM = str(Path(sys.executable).with_name("tcsexam"))
 COMMANDS = ("demo", "solver-score", "score", "validate", "tau2", "compare", "schema", "init", "fill")
 COMMANDS += ("table", "diff", "verify", "plan", "tui")
@@ -65,7 +67,7 @@ def one_run(out: Path, run: Path, scratch: Path) -> None:
     s("plan", "plan", ".", "--output", "plan.json")
     keep(out, "plan.json", work / "plan.json", scratch)
     s("plan-target", "plan", ".", "--target", "2", "--max-attempts", "6")
-    for fmt in ("markdown", "latex", "csv", "html"):
+    for fmt in FORMATS:
         s(f"table-{fmt}", "table", "index.json", "--format", fmt)
     s("table-digits", "table", "index.json", "--digits", "4")
     s("verify", "verify", "index.json", ".")

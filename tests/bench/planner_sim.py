@@ -1,4 +1,4 @@
-"""Does the planner tell the truth? A simulation of SPEC 12.3, a benchmark script, not a test.
+"""Does the planner tell the truth? A simulation of docs/rules.md#planning-attempts, a benchmark script, not a test.
 
     python -m tests.bench.planner_sim [--tasks 5] [--r0 2] [--plans 400] [--runs 2000]
                                       [--family normal|mixed] [--seed 1] [--json FILE]
@@ -10,7 +10,7 @@ success probability is Beta-distributed across tasks (as those tracks score).
 
 Half-width: each of ``--plans`` observed runs (new tasks, r0 attempts each) is
 planned with scoring.stats.planning.plan_model; ``--runs`` fresh runs with r attempts
-of every task are scored with the SPEC 9 interval (scoring.stats.uncertainty.ci_block).
+of every task are scored with docs/rules.md#intervals interval (scoring.stats.uncertainty.ci_block).
 The report gives the mean projected half-width, its 10th–90th percentiles over
 the plans, and the realised mean half-width, for each r.
 
@@ -18,7 +18,7 @@ MDE (normal family only): two models share the task effects b_i, differ by a
 task-level interaction u_i ~ N(0, sigma_u) per model and independent attempt
 noise. Each observed pair run (r0 attempts) gives a planned MDE(r)
 (scoring.stats.planning.mde); ``--runs`` pair runs with r attempts and a true index
-gap equal to the median planned MDE(r) are tested with SPEC 12.1's paired t
+gap equal to the median planned MDE(r) are tested with docs/rules.md#ranks's paired t
 test (scoring.stats.ranks), and the rejection rate is compared with the 80% the MDE
 promises. The same is done at the MDE the true parameters give (the oracle),
 which separates the formula's error from the error of estimating the

@@ -28,14 +28,14 @@ import numpy as np
 import orjson
 
 from sample_runs.generate import REFERENCE_ID
+from scoring.formats.inputs import ATTEMPTS_COLUMNS
 from scoring.formats.records import parse_records
 from scoring.pipeline.benchmark import sample_root
 from scoring.pipeline.reference import reference_from_dict
 from scoring.pipeline.solver import score_task
-from scoring.vocab import REQUIRED_COLUMNS
 
 FAILURES = ("timeout", "invalid", "crash", "out_of_memory", "certificate_failed")
-COLUMNS = [*REQUIRED_COLUMNS, "reference_id", "note"]
+COLUMNS = list(ATTEMPTS_COLUMNS)
 
 
 def make_records(

@@ -10,13 +10,14 @@ import json
 import shutil
 from pathlib import Path
 
+from scoring.formats.inputs import ATTEMPTS_COLUMNS
 from scoring.pipeline.benchmark import demo_run
-from scoring.vocab import OPTIONAL_COLUMNS, REQUIRED_COLUMNS
+from scoring.vocab import TRACK_SCORE_TYPE
 
 TAU2_DATA = Path(__file__).resolve().parents[1] / "data" / "tau2"  # copies with their provenance (PROVENANCE.md)
 
 
-COLUMNS = [*REQUIRED_COLUMNS, *OPTIONAL_COLUMNS]
+COLUMNS = list(ATTEMPTS_COLUMNS)  # as init writes them
 
 
 MINI_SUITE = {
@@ -58,11 +59,14 @@ def row(
     adoption="selected",
     status="valid",
     protocol=None,
-    note="",
-    reference_id="",
     score_type=None,
+    **cells,
 ) -> dict:
+    """One attempts.csv row by column: a valid selected attempt, the track's score type and (on
+    solver rows) protocol offline; every other declared column its skeleton cell, or ``cells``."""
+    skeleton = {name: column.skeleton or "" for name, column in ATTEMPTS_COLUMNS.items()}
     return {
+        **skeleton,
         "model": model,
         "track": track,
         "item": item,
@@ -70,10 +74,9 @@ def row(
         "score": str(score),
         "adoption_status": adoption,
         "score_status": status,
-        "score_type": score_type or ("fixed_reference_relative" if track == "solver" else "original_task_score"),
+        "score_type": score_type or TRACK_SCORE_TYPE.get(track, "original_task_score"),
         "solver_protocol": protocol if protocol is not None else ("offline" if track == "solver" else ""),
-        "note": note,
-        "reference_id": reference_id,
+        **cells,
     }
 
 

@@ -30,7 +30,7 @@ class AttemptsScreen(ModalScreen[None]):
                     self.item,
                     f" ({t['track']}): {t['status']}, {t['adopted']} of {t['planned']} planned attempts "
                     f"adopted, {t['valid']} valid; task mean "
-                    f"{'—' if t['mean'] is None else format(t['mean'], '.4f')}.   escape closes",
+                    f"{'—' if t['mean'] is None else format(t['mean'], '.3f')}.   escape closes",
                 )
             )
             table: DataTable[Text | str] = DataTable(id="attempts-table", cursor_type="row")

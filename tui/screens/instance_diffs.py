@@ -1,4 +1,4 @@
-"""The instances of one solver task where two models differ most (SPEC 12.2 drill-down)."""
+"""The instances of one solver task where two models differ most (docs/rules.md#per-task-differences drill-down)."""
 
 from __future__ import annotations
 

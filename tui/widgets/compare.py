@@ -1,8 +1,10 @@
-"""Compare: the paired difference of two models per track and for the index (SPEC 9), the per-task
-differences largest first with the solver tasks' per-instance counts (SPEC 12.2), a drill-down to the
-instances where the two differ most, and the MDE by attempts per task (SPEC 12.3)."""
+"""Compare: the paired difference of two models per track and for the index (docs/rules.md#intervals), the per-task
+differences largest first with the solver tasks' per-instance counts (docs/rules.md#per-task-differences), a drill-down to the
+instances where the two differ most, and the MDE by attempts per task (docs/rules.md#planning-attempts)."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -14,16 +16,32 @@ from textual.widgets import DataTable, Select, Static
 from ..find import count_note, filtered, neighbour
 from ..messages import CompareComputed, InstanceDiffsComputed
 from ..textual_ext.data_table import SteadyDataTable
-from ..views import COMPARE_COLUMNS, TASK_DIFF_COLUMNS, cells, compare_rows, mde_text, plain, task_difference_rows, text
+from ..views import (
+    COMPARE_COLUMNS,
+    TASK_DIFF_COLUMNS,
+    cells,
+    compare_rows,
+    mde_text,
+    middle_ellipsis,
+    plain,
+    task_difference_rows,
+    text,
+)
 from .filter_bar import FilterBar, FiltersRows
 from .loading import FILTER_BINDING, ShowsRun
 
+if TYPE_CHECKING:
+    from ..panes import RunView
+
 EXPLAIN = (
-    "Paired difference A − B over the tasks both models have scored; 95% task-clustered t intervals, "
-    "index with Welch–Satterthwaite df (docs/rules.md#intervals). An interval that excludes 0 is a difference the task "
+    "Paired difference A − B over the tasks both models have scored, with 95% intervals (a t interval over "
+    "the tasks; df, the index's degrees of freedom, combine the tracks': docs/rules.md#intervals). An interval that excludes 0 is a difference the task "
     "sample supports. A follows the model selected in the Overview. Below: each task's A − B, largest "
     "first; Enter on a solver task lists the instances where the two differ most (docs/rules.md#per-task-differences)."
 )
+
+
+PICKER_WIDTH = 48  # a model's name in the pickers, at most (its start and end kept)
 
 
 class TaskDiffTable(SteadyDataTable):
@@ -37,6 +55,14 @@ class ComparePane(FiltersRows, ShowsRun, Vertical):
     picked (the picker, or the palette's "Compare A vs B"); ``/`` narrows both pickers."""
 
     BINDINGS = [FILTER_BINDING]
+
+    HELP = """\
+The paired difference A − B per track and for the index, with 95% intervals, and the smallest detectable gap by attempts
+per task. A follows the selected model; B starts as the model next to A in the Overview's order, until you pick one
+(the two selects, or the palette's "Compare A vs B"); `/` narrows both pickers by name or status. Below, every task's
+A − B, largest first, with the solver tasks' instance counts (A better / B better / equal): `Enter`
+on a solver task lists the instances where the two differ most.
+"""  # its section of the help screen (tui/screens/help.py)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -54,10 +80,10 @@ class ComparePane(FiltersRows, ShowsRun, Vertical):
             yield Select([], prompt="model B", id="compare-b", compact=True)
         yield FilterBar("narrow the pickers: name, or status:incomplete", id="compare-filter")
         yield Static(EXPLAIN, id="compare-explain", markup=False)
-        yield SteadyDataTable(id="compare-table", cursor_type="row")
+        yield SteadyDataTable(id="compare-table", cursor_type="row", fixed_columns=1)
         yield Static("", id="compare-verdict", markup=False)
         yield Static("", id="compare-mde", markup=False)
-        yield TaskDiffTable(id="compare-tasks", cursor_type="row", zebra_stripes=True)
+        yield TaskDiffTable(id="compare-tasks", cursor_type="row", zebra_stripes=True, fixed_columns=1)
 
     def on_mount(self) -> None:
         # the columns are made once; a new pair of models replaces only the rows (widths then follow the rows)
@@ -76,6 +102,9 @@ class ComparePane(FiltersRows, ShowsRun, Vertical):
         self.document, self.state, self.result = None, None, None
         self.query_one("#compare-verdict", Static).update(message)
         self._parts(True)
+
+    def show_run(self, view: RunView) -> None:
+        self.show(view.state, view.model, view.order)
 
     def show(self, state, selected: str | None, order: list[str] | None = None) -> None:
         """A newly loaded run (tui.state.DashboardState): keep the pair where both models are still there;
@@ -144,7 +173,7 @@ class ComparePane(FiltersRows, ShowsRun, Vertical):
             for select, value in ((self.query_one("#compare-a", Select), a), (self.query_one("#compare-b", Select), b)):
                 offered = left if value is None or value in left else [value, *left]
                 if offered != self._offered.get(select.id):  # a reset restyles the select: only when it changes
-                    select.set_options([(Text(plain(m)), m) for m in offered])
+                    select.set_options([(Text(middle_ellipsis(m, PICKER_WIDTH)), m) for m in offered])
                     self._offered[select.id] = offered
                 if value is not None and select.value != value:
                     select.value = value
@@ -214,6 +243,8 @@ class ComparePane(FiltersRows, ShowsRun, Vertical):
         message.stop()
         if message.pair != self.pair() or self.document is None:
             return  # the pair changed while this one was computed
+        from scoring.reports.compare import incomplete_note, mde_note
+
         verdict = self.query_one("#compare-verdict", Static)
         if message.result is None:
             verdict.update(plain(message.error or ""))
@@ -225,7 +256,10 @@ class ComparePane(FiltersRows, ShowsRun, Vertical):
         for row in compare_rows(result):
             table.add_row(*cells(*row))
         idx = result["index"]
-        pair = text("A ", (a, "bold"), " − B ", (b, "bold"), ": ")
+        pair = text("A ", (middle_ellipsis(a, 32), "bold"), " − B ", (middle_ellipsis(b, 32), "bold"), ": ")
+        lead = "Index difference"
+        if note := incomplete_note(result):  # not a difference of indices: said first
+            pair, lead = text(pair, f"{note}. "), "Difference over the common tasks"
         if idx is None:
             verdict.update(
                 text(pair, "Index difference not available (some track has no task both models have scored).")
@@ -234,8 +268,7 @@ class ComparePane(FiltersRows, ShowsRun, Vertical):
             verdict.update(
                 text(
                     pair,
-                    f"Index difference {idx['value']:+.2f} points; no interval "
-                    "(a track has fewer than 2 common tasks).",
+                    f"{lead} {idx['value']:+.2f} points; no interval (a track has fewer than 2 common tasks).",
                 )
             )
         else:
@@ -245,10 +278,10 @@ class ComparePane(FiltersRows, ShowsRun, Vertical):
             verdict.update(
                 text(
                     pair,
-                    f"Index difference {idx['value']:+.2f} points, 95% [{idx['lo']:+.2f}, {idx['hi']:+.2f}] — {excl}.",
+                    f"{lead} {idx['value']:+.2f} points, 95% [{idx['lo']:+.2f}, {idx['hi']:+.2f}] — {excl}.",
                 )
             )
-        self.query_one("#compare-mde", Static).update(mde_text(result["mde"]))
+        self.query_one("#compare-mde", Static).update(mde_text(result["mde"], mde_note(result)))
         tasks = self.query_one("#compare-tasks", DataTable)
         tasks.clear()
         for item, row in task_difference_rows(result):

@@ -1,26 +1,48 @@
-"""Coverage: a task × model grid of glyphs with a legend, and every issue and ignored row."""
+"""Coverage: a task × model grid of glyphs with a legend (two-character cells when the names do not fit), a line
+naming the cell under the cursor, and every issue and ignored row with a line giving it in full."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
 from ..find import count_note, filtered
 from ..messages import DrillDown, OpenAttempts
 from ..textual_ext.data_table import SteadyDataTable
-from ..views import KIND_STYLE, LETTERS, cells, coverage_grid, issue_rows, legend_text, plain
+from ..views import (
+    KIND_STYLE,
+    LETTERS,
+    cells,
+    compact_cell,
+    coverage_detail,
+    coverage_grid,
+    issue_detail,
+    issue_rows,
+    legend_text,
+    middle_ellipsis,
+    plain,
+    text,
+    vertical_number,
+)
 from .filter_bar import FilterBar, FiltersRows
 from .loading import FILTER_BINDING, ShowsRun
+
+if TYPE_CHECKING:
+    from ..panes import RunView
 
 TASK_COLUMN = "__task__"
 # The grid holds at most this many model columns at once; with more models it holds a window of them that
 # moves on when the cursor passes its edge (DataTable formats and measures every cell it holds: 2,000
 # models x 20 tasks took seconds for each fill).
 WINDOW = 100
+NAMED_WIDTH = 16  # a model's name as a column header, at most (the line under the grid gives it in full)
+TASK_WIDTH = 22  # the task column, at most
 
 
 class CoverageGrid(SteadyDataTable):
@@ -78,10 +100,20 @@ class IssuesTable(SteadyDataTable):
     BINDINGS = [Binding("enter", "select_cursor", "Go to cell")]
 
 
-class CoveragePane(FiltersRows, ShowsRun, VerticalScroll):
+class CoveragePane(FiltersRows, ShowsRun, Vertical):
     """``/`` filters the models (the grid's columns) and the issues by name and status."""
 
     BINDINGS = [FILTER_BINDING]
+    HELP = """\
+A task × model grid, models in the Overview's order: ● complete, ◐ provisional, n/m attempts adopted
+of planned, ✗ not valid, +x has excluded attempts. When the names do not fit across the screen the cells
+are two characters and the columns are numbered by the model's Overview row; the line under the grid
+gives the cell under the cursor in words. `/` filters the models (the grid's
+columns) and the issues by name or status. `Enter` on a solver task's cell opens its instances, on any
+other cell its attempts; `a` always lists the attempts. Below the grid, every issue and ignored row
+(the line under it gives the one under the cursor in full, with its file and line): `Enter` on one puts
+the cursor on its cell.
+"""  # its section of the help screen (tui/screens/help.py)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -92,23 +124,26 @@ class CoveragePane(FiltersRows, ShowsRun, VerticalScroll):
         self.models: list[str] = []  # those the filter leaves; the grid holds models[first:first+WINDOW]
         self.first = 0
         self._cells: tuple[list[str], dict] = ([], {})  # the items and per model its glyphs (views.coverage_grid)
+        self.compact = False  # two-character cells, models numbered by their Overview row
 
     def compose(self) -> ComposeResult:
         yield FilterBar("filter models: name, or status:incomplete (issues: also task)", id="coverage-filter")
         yield Static(legend_text(), id="coverage-legend", markup=False)
         yield CoverageGrid(id="coverage-grid", cursor_type="cell", fixed_columns=1)
+        yield Static("", id="coverage-detail", markup=False)
         yield Static("Issues and ignored rows", id="issues-title", classes="section-title", markup=False)
         yield IssuesTable(id="issues-table", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="issue-detail", markup=False)
 
     def show_empty(self, message: str) -> None:
         self.document = None
         self.query_one("#coverage-legend", Static).update(message)
-        for widget in (
-            self.query_one("#coverage-grid"),
-            self.query_one("#issues-title"),
-            self.query_one("#issues-table"),
-        ):
-            widget.set_class(True, "gone")
+        self.query_one("#coverage-legend").set_class(True, "-message")
+        for selector in ("#coverage-grid", "#coverage-detail", "#issues-title", "#issues-table", "#issue-detail"):
+            self.query_one(selector).set_class(True, "gone")
+
+    def show_run(self, view: RunView) -> None:
+        self.show(view.document, view.model, view.order)
 
     def show(self, document: dict, selected: str | None, order: list[str] | None = None) -> None:
         """Fill the grid (models in ``order``, the Overview's) keeping the cursor on its task and the selection."""
@@ -121,10 +156,12 @@ class CoveragePane(FiltersRows, ShowsRun, VerticalScroll):
             return  # shown as it is (the Overview announces its order after each fill)
         self.document, self.all_models = document, models
         self.models = self._filtered(models)
-        for widget in (self.query_one("#coverage-grid"), self.query_one("#issues-title")):
-            widget.set_class(False, "gone")
+        self.query_one("#coverage-legend").set_class(False, "-message")
+        for selector in ("#coverage-grid", "#coverage-detail", "#issues-title"):
+            self.query_one(selector).set_class(False, "gone")
         items, grid = coverage_grid(document)
         self._cells = (items, grid)
+        self.compact = not names_fit(models, self.app.size.width)
         self.tracks = {item: t["track"] for m in document["models"].values() for item, t in m["tasks"].items()}
         self.window_on(selected if selected in grid else None, keep_first=True)
         self.every_issue = issue_rows(document)
@@ -154,6 +191,7 @@ class CoveragePane(FiltersRows, ShowsRun, VerticalScroll):
             issues.add_row(*cells(r.model, r.item, r.attempt, r.kind, r.reason))
         issues.set_class(not self.issues, "gone")
         shown = f"{len(self.issues)} of {len(self.every_issue)}" if not query.empty else f"{len(self.issues)}"
+        self.query_one("#issue-detail").set_class(not self.issues, "gone")
         self.query_one("#issues-title", Static).update(
             f"Issues and ignored rows ({shown}): Enter on an issue goes to its cell"
             if self.issues
@@ -202,12 +240,22 @@ class CoveragePane(FiltersRows, ShowsRun, VerticalScroll):
             item = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         shown = self.models[first : first + WINDOW]
         table.clear(columns=True)
+        compact = self.compact
+        row_of = {m: i for i, m in enumerate(self.all_models, start=1)}  # a column's number: its Overview row
+        digits = len(str(max((row_of.get(m, 1) for m in shown), default=1)))
+        table.cell_padding = 0 if compact else 1
+        table.header_height = digits if compact else 1
         table.add_column("task", key=TASK_COLUMN)
         for name in shown:
-            table.add_column(Text(plain(name)), key=name)
+            label = vertical_number(row_of.get(name, 0), digits) if compact else middle_ellipsis(name, NAMED_WIDTH)
+            table.add_column(Text(label), key=name, width=2 if compact else None)
         for j, task in enumerate(items):
-            glyphs = [Text(grid[m][j][0], style=KIND_STYLE[grid[m][j][1]]) for m in shown]
-            table.add_row(*cells(f"{LETTERS[self.tracks[task]]} {task}", *glyphs), key=task)
+            if compact:
+                glyphs = [Text(compact_cell(*grid[m][j]), style=KIND_STYLE[grid[m][j][1]]) for m in shown]
+            else:
+                glyphs = [Text(grid[m][j][0], style=KIND_STYLE[grid[m][j][1]]) for m in shown]
+            label = middle_ellipsis(f"{LETTERS[self.tracks[task]]} {task}", TASK_WIDTH) + (" " if compact else "")
+            table.add_row(Text(label), *glyphs, key=task)
         table.move_cursor(
             row=table.get_row_index(item) if item is not None and item in table.rows else 0, column=at - first + 1
         )
@@ -222,7 +270,7 @@ class CoveragePane(FiltersRows, ShowsRun, VerticalScroll):
 
     def _window_note(self) -> None:
         """The legend, and which models the grid holds when it holds a window of them."""
-        note = legend_text()
+        note = legend_text(self.compact)
         if len(self.models) > WINDOW:
             last = min(self.first + WINDOW, len(self.models))
             note += f"   Models {self.first + 1:,}–{last:,} of {len(self.models):,}: ← → past the edge shows more"
@@ -243,6 +291,24 @@ class CoveragePane(FiltersRows, ShowsRun, VerticalScroll):
         if model in table.columns and item in table.rows:
             table.move_cursor(row=table.get_row_index(item), column=table.get_column_index(model))
             table.focus()
+
+    def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
+        if event.data_table.id != "coverage-grid" or self.document is None:
+            return
+        event.stop()
+        model, item = event.cell_key.column_key.value, event.cell_key.row_key.value
+        detail = self.query_one("#coverage-detail", Static)
+        if model and model != TASK_COLUMN and item and model in self.document["models"]:
+            detail.update(text(*coverage_detail(self.document, model, item)))
+        elif item:
+            detail.update(text(f"{plain(item)}: ← → to a model's cell"))
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.id != "issues-table" or not self.issues:
+            return
+        event.stop()
+        if 0 <= event.cursor_row < len(self.issues):
+            self.query_one("#issue-detail", Static).update(text(*issue_detail(self.issues[event.cursor_row])))
 
     def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
         if event.data_table.id != "coverage-grid":
@@ -269,3 +335,16 @@ class CoveragePane(FiltersRows, ShowsRun, VerticalScroll):
             self.app.notify(
                 f"{plain(issue.model)} · {plain(issue.item)} has no cell in the grid ({issue.kind}).", markup=False
             )
+
+
+def names_fit(models: list[str], screen_width: int) -> bool:
+    """Whether every model's name (capped at NAMED_WIDTH) fits as a column header across the screen; if
+    not, the grid has two-character cells (50 models and more at 120 columns)."""
+    from rich.cells import cell_len
+
+    need = TASK_WIDTH + 2 + 4  # the task column, the pane's padding and the scroll bar
+    for name in models:
+        need += cell_len(middle_ellipsis(name, NAMED_WIDTH)) + 2
+        if need > screen_width:
+            return False
+    return True

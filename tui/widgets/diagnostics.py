@@ -15,6 +15,13 @@ ACCEPTED = "No problems: the inputs were accepted."
 
 
 class DiagnosticsPane(VerticalScroll):
+    HELP = """\
+Every problem of rejected inputs (file, where, field, message), as `tcsexam validate` words it. While
+the inputs on disk are rejected, the header says STALE and the other tabs keep the last good state.
+With several runs it lists the problems of the run shown, and why the Leaderboard cannot table the
+runs together.
+"""  # its section of the help screen (tui/screens/help.py)
+
     def compose(self) -> ComposeResult:
         yield Static(ACCEPTED, id="diagnostics-text", markup=False)
         yield SteadyDataTable(id="diagnostics-table", cursor_type="row", zebra_stripes=True)
@@ -36,7 +43,7 @@ class DiagnosticsPane(VerticalScroll):
         leaderboard: list | None = None,
     ) -> None:
         """Problems of the run (files under ``base`` named relative to it), of the tau2 file, and why
-        the Leaderboard's runs cannot be tabled together (``tcsexam table``'s rejection, SPEC 11)."""
+        the Leaderboard's runs cannot be tabled together (``tcsexam table``'s rejection, docs/commands.md)."""
         heading = ACCEPTED
         if problems:
             files = Counter(p.file for p in problems)

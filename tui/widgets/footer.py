@@ -47,6 +47,34 @@ def footer_items(screen: Screen) -> tuple[list[FooterItem], FooterItem | None]:
     return items, palette
 
 
+KEPT = ("question_mark", "q")  # the keys the footer never leaves out: help (every other key) and quit
+
+
+def short_label(description: str) -> str:
+    """A key's label where the full labels do not fit: its first word ("Sort column" -> "Sort")."""
+    return description.split(" ", 1)[0]
+
+
+def fitted(items: list[tuple[FooterItem, Content, Content]], room: int) -> list[tuple[FooterItem, Content]]:
+    """The keys drawn in ``room`` columns, each given as (item, full label, short label): every key with
+    its full label if they fit, else every key with its short label, else the short labels of as many
+    other keys as fit, in order, and ``?`` and ``q`` always (a key is left out whole, never cut)."""
+    full = [(item, label) for item, label, _ in items]
+    short = [(item, label) for item, _, label in items]
+    for labelled in (full, short):
+        if sum(label.cell_length for _, label in labelled) <= room:
+            return labelled
+    left = room - sum(label.cell_length for item, label in short if item.key in KEPT)
+    out = []
+    for item, label in short:
+        if item.key not in KEPT:
+            if label.cell_length > left:
+                continue
+            left -= label.cell_length
+        out.append((item, label))
+    return out
+
+
 class DashboardFooter(Widget, can_focus=False):
     ALLOW_SELECT = False
     COMPONENT_CLASSES = {"footer-key--key", "footer-key--description", "footer-key--hover", "footer--separator"}
@@ -66,12 +94,13 @@ class DashboardFooter(Widget, can_focus=False):
         if screen is self.screen:
             self.refresh()
 
-    def _item(self, item: FooterItem) -> Content:
+    def _item(self, item: FooterItem, short: bool = False) -> Content:
         key_style = self.get_visual_style("footer-key--key")
         description_style = self.get_visual_style("footer-key--description")
         content = Content.assemble((f" {item.display} ", key_style))
-        if item.description:
-            content = Content.assemble(content, (f"{item.description} ", description_style))
+        description = short_label(item.description) if short else item.description
+        if description:
+            content = Content.assemble(content, (f"{description} ", description_style))
         if item.key == self._hover and item.enabled:
             content = content.stylize(self.get_visual_style("footer-key--hover"))
         if not item.enabled:
@@ -90,17 +119,14 @@ class DashboardFooter(Widget, can_focus=False):
         spans: list[tuple[int, int, FooterItem]] = []
         parts: list[Content] = []
         x = 0
-        for item in items:
-            part = self._item(item)
-            if x + part.cell_length > room:
-                break  # a key that would be cut is left out, like one scrolled out of Textual's footer
+        for item, part in fitted([(item, self._item(item), self._item(item, short=True)) for item in items], room):
             spans.append((x, x + part.cell_length, item))
             parts.append(part)
             x += part.cell_length
         if palette is not None:
             spans.append((width - right.cell_length + 1, width, palette))
         self._spans = spans
-        return Content.assemble(*parts, " " * (width - x - right.cell_length), right)
+        return Content.assemble(*parts, " " * max(width - x - right.cell_length, 0), right)
 
     def _item_at(self, x: int) -> FooterItem | None:
         return next((item for start, end, item in self._spans if start <= x < end), None)

@@ -19,7 +19,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ..state import STATUS_CODES, InstanceColumns
-from ..views import plain
+from ..views import TRACK_DIGITS, fmt, fmt_sig, plain
 
 COLUMNS = ("instance", "status", "A", "mu", "s", "scale", "z", "phi")
 WIDTHS = (18, 18, 11, 11, 9, 9, 7, 6)
@@ -36,9 +36,13 @@ def column_widths(cols: InstanceColumns | None) -> tuple[int, ...]:
 
 
 def _num(x: float, width: int) -> str:
-    if np.isnan(x):
-        return "—".rjust(width)
-    text = f"{x:.{max(width - 7, 3)}g}"
+    """An objective value (A, mu, s, scale) with the same significant digits in every row (views.fmt_sig)."""
+    return fmt_sig(float(x)).rjust(width)[:width]
+
+
+def _score(x: float, width: int) -> str:
+    """z and Phi with a fixed number of decimals (views.TRACK_DIGITS); a z too large for that in e-notation."""
+    text = fmt(float(x)) if abs(x) < 10 ** (width - TRACK_DIGITS - 2) else fmt_sig(float(x), 2)
     return text.rjust(width)[:width]
 
 
@@ -54,8 +58,8 @@ def format_row(cols: InstanceColumns, i: int, widths: tuple[int, ...] = WIDTHS) 
         _num(cols.mu[i], widths[3]),
         _num(cols.s[i], widths[4]),
         _num(cols.scale[i], widths[5]),
-        _num(cols.z[i], widths[6]),
-        f"{cols.phi[i]:.4f}".rjust(widths[7]),
+        _score(cols.z[i], widths[6]),
+        _score(cols.phi[i], widths[7]),
     ]
     return " ".join(parts)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from rich.text import Text
@@ -23,6 +24,9 @@ from .chart_plot import ChartPlot
 from .instance_table import COLUMNS, InstanceTable, column_at, header_line, step_match
 from .loading import SORT_BINDINGS, ShowsRun
 
+if TYPE_CHECKING:
+    from ..panes import RunView
+
 SORT_OPTIONS = [(f"{c} {'↓' if d else '↑'}", f"{c}:{int(d)}") for c in COLUMNS for d in (False, True)]
 # a load that takes longer shows the loading indicator; a quicker one would only flash it (and
 # mounting and pruning the indicator cost 15-30 ms of a frame)
@@ -42,6 +46,15 @@ class InstancesHeader(Static):
 
 
 class InstancesPane(ShowsRun, Vertical):
+    HELP = """\
+Per-instance A, mu, s, scale, z and Phi of the selected model, solver task and attempt (the task, the
+attempt, the sort and the status filter are also the selects above the table: `Tab` reaches them).
+`s` / `S` sort, `f` cycles the status filter, `/` searches the names (the instance of that name, else
+the first whose name contains the text, letters in either case; `n` / `N` next / previous match,
+"match i of m" under the table; `escape` back to the table).
+The line under the table explains how the instance under the cursor got its Phi.
+"""  # its section of the help screen (tui/screens/help.py)
+
     # "/" is a priority binding: it runs before the keys after it are routed, so a fast burst
     # ("/MAX0025") lands in the jump box rather than in the widget that had the focus
     BINDINGS = [
@@ -93,6 +106,13 @@ class InstancesPane(ShowsRun, Vertical):
         self.query_one(InstanceTable).set_data(None)
 
     # --- context: a reload re-reads, choices are kept where they still exist ------------------
+    def show_run(self, view: RunView) -> None:
+        self.set_context(view.state, view.model)
+
+    def follow(self, model: str) -> None:
+        if self.state is not None:
+            self.set_context(self.state, model)
+
     def set_context(self, state: DashboardState, model: str | None) -> None:
         self.state, self.model = state, model
         if state.relative_floor is not None:

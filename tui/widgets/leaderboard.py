@@ -32,9 +32,21 @@ class LeaderboardRowChosen(Message):
 class LeaderboardTable(SteadyDataTable):
     BINDINGS = [Binding("enter", "select_cursor", "Show in Overview")]
 
+    def __init__(self, **kwargs) -> None:
+        super().__init__(fixed_columns=2, **kwargs)  # rank and model stay while the numbers scroll
+
 
 class LeaderboardPane(FiltersRows, Vertical):
     """``/`` filters the rows of every group by model name and status."""
+
+    HELP = """\
+`tcsexam table` over every loaded run: one table per suite / solver protocol (never mixed), in the
+order full/offline, full/online, lite/offline, lite/online, with the same cells (rank, ± = 95%
+half-width, † provisional, — null). A model in two runs of one group is `table`'s rejection: the tab
+and Diagnostics show it. `/` filters the rows of every group by model name
+and status. `Enter` on a row shows its run with its model selected in the Overview; `c`
+copies the leaderboard as Markdown, `C` as LaTeX.
+"""  # its section of the help screen (tui/screens/help.py)
 
     BINDINGS = [
         FILTER_BINDING,
@@ -51,6 +63,7 @@ class LeaderboardPane(FiltersRows, Vertical):
         yield Static("Loading the runs…", id="leaderboard-summary", markup=False)
         yield FilterBar(id="leaderboard-filter")
         yield VerticalScroll(id="leaderboard-groups")
+        yield Static("", id="leaderboard-detail", markup=False)
 
     @on(FilterBar.Changed)
     def _filter_changed(self, event: FilterBar.Changed) -> None:
@@ -144,6 +157,14 @@ class LeaderboardPane(FiltersRows, Vertical):
                 widgets.append(Static(Text(plain(note)), classes="leaderboard-note"))
         if widgets:
             body.mount(*widgets)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """The cursor row's model in full (the table caps long names) and the run it comes from."""
+        event.stop()
+        key = event.row_key.value if event.row_key is not None else None
+        if key in self.keys:
+            source, model = self.keys[key]
+            self.query_one("#leaderboard-detail", Static).update(text((model, "bold"), " · run ", source))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()

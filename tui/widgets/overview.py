@@ -1,39 +1,46 @@
-"""Overview: one row per model, sortable; a bar chart of the four track means."""
+"""Overview: one line of status, one row per model (sortable) with its index drawn as a forest plot in a column
+(tui/forest.py), and a line naming the cursor row's model in full."""
 
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey
-from textual_plotext import PlotextPlot
 
 from scoring.vocab import STATUS_ORDER
 
-from ..charts import draw_overview, redraw
 from ..find import count_note, filtered, sort_choice
+from ..forest import forest_gauge, forest_header, forest_top, gauge_width
 from ..messages import DrillDown, ModelOrder, ModelSelected, WorstComputed
 from ..textual_ext.data_table import SteadyDataTable
 from ..views import (
+    COLUMN_TIPS,
+    GAUGE_COLUMN,
+    INDEX_COLUMN,
     OVERVIEW_COLUMNS,
     RANK_COLUMN,
     STATUS_STYLE,
-    TRACKS,
     OverviewRow,
     cells,
+    column_under,
+    overview_detail,
     overview_rows,
     sort_rows,
+    status_line,
     text,
-    top_line,
 )
-from .chart_plot import ChartPlot
 from .filter_bar import FilterBar, FiltersRows
 from .loading import FILTER_BINDING, SORT_BINDINGS, ShowsRun
+
+if TYPE_CHECKING:
+    from ..panes import RunView
 
 FILL_CHUNK = 200  # rows added to the table per turn of the event loop
 TURN_S = 0.005  # a timer, not call_later: the messages of one widget are handled back to back, keys wait
@@ -53,6 +60,17 @@ class OverviewTable(SteadyDataTable):
             return None
         return self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
 
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        """Over a column's header, its meaning as the tooltip (views.COLUMN_TIPS)."""
+        tip = None
+        if self.show_header and event.y < self.header_height:
+            widths = [column.get_render_width(self) for column in self.ordered_columns]
+            at = column_under(widths, self.fixed_columns, round(self.scroll_x), event.x)
+            if at is not None:
+                tip = COLUMN_TIPS.get(OVERVIEW_COLUMNS[at])
+        if tip != self.tooltip:
+            self.tooltip = tip
+
     def action_passk(self) -> None:
         model = self.cursor_model()
         if model is not None:
@@ -66,6 +84,21 @@ class OverviewTable(SteadyDataTable):
 
 
 class OverviewPane(FiltersRows, ShowsRun, Vertical):
+    HELP = """\
+One row per model: status, index and P/S/C/O means (± = the half-width of the 95% interval, a t interval
+over the tasks; then tasks complete/total), the forest plot (● the index, ─ its 95% interval, one scale from
+0 for every row; ○ and the reason without an index), "Uncertainty from" (how much of the index's variance each
+track brings, in percent; docs/rules.md#variance-budget) and the rank (`best–worst`: the places the model could
+hold among the models it is not clearly separated from, paired tests at 95% corrected for the number of pairs;
+docs/rules.md#ranks). The top line names a leader only when rank 1 holds one model alone. A column header's
+tooltip says what it means; the line under the table names the cursor row's model in full.
+Moving the cursor selects the model for every other tab. `Enter` opens its Instances, `k` its pass^k,
+`w` its worst instances across every solver task (lowest Phi first; `Enter` on one opens it in Instances).
+`/` filters the rows by name or `status:WORD` ("12 of 2,000 models"); `s` picks the column to sort by
+(the cursor then goes to row 1), `S` reverses;
+`c` copies the run's table as Markdown, `C` as LaTeX (the same text as `tcsexam table`).
+"""  # its section of the help screen (tui/screens/help.py)
+
     BINDINGS = [
         FILTER_BINDING,
         *SORT_BINDINGS,
@@ -80,45 +113,40 @@ class OverviewPane(FiltersRows, ShowsRun, Vertical):
         self.sort_reverse = True
         self._model_of: dict[int, str] = {}  # id() of each row's Model cell -> the model (DataTable.sort's key)
         self._filling: object | None = None  # while rows are still being added, a turn at a time
+        self._row_of: dict[str, OverviewRow] = {}
+        self._scale = (100.0, 17)  # the forest plot's (top, width), shared by every row (tui/forest.py)
 
     def compose(self) -> ComposeResult:
         yield Static("Loading the run…", id="overview-summary", markup=False)
         yield FilterBar(id="overview-filter")
-        table = OverviewTable(id="overview-table", cursor_type="row", zebra_stripes=True)
-        yield table
-        yield ChartPlot(id="overview-chart")
+        yield OverviewTable(id="overview-table", cursor_type="row", zebra_stripes=True, fixed_columns=1)
+        yield Static("", id="overview-detail", markup=False)
 
     def show_empty(self, message: str) -> None:
         """No run to show (rejected inputs, or --tau2 alone): a sentence instead of an empty table and plot."""
-        self.document, self.rows = None, []
-        self.query_one("#overview-summary", Static).update(message)
+        self.document, self.rows, self._row_of = None, [], {}
+        summary = self.query_one("#overview-summary", Static)
+        summary.update(message)
+        summary.tooltip = None
+        summary.set_class(True, "-message")  # a sentence, wrapped, instead of the status line
         self.query_one(DataTable).clear(columns=True)
         self.query_one(DataTable).set_class(True, "gone")
-        self.query_one(PlotextPlot).set_class(True, "gone")
+        self.query_one("#overview-detail").set_class(True, "gone")
+
+    def show_run(self, view: RunView) -> None:
+        self.show(view.document, view.model, demo=view.demo)
 
     def show(self, document: dict, selected: str | None, demo: bool = False) -> None:
         self.document = document
         self.rows = overview_rows(document)
+        self._row_of = {r.model: r for r in self.rows}
         self.query_one(DataTable).set_class(False, "gone")
-        self.query_one(PlotextPlot).set_class(False, "gone")
-        counts = {s: sum(r.status == s for r in self.rows) for s in STATUS_ORDER}
-        lead_part = top_line(document)
-        self.query_one("#overview-summary", Static).update(
-            text(
-                *((("DEMO: the bundled synthetic sample run, not yours.   ", "bold reverse"),) if demo else ()),
-                *lead_part,
-                ".   Run status: ",
-                (document["status"], "bold"),
-                f" ({counts['complete']} complete, {counts['provisional']} provisional, {counts['incomplete']} incomplete)."
-                f"   Suite ",
-                document["suite"],
-                f", {document['solver_protocol']} protocol, reference ",
-                document["solver_reference_id"],
-                ".   ± is the 95% task-clustered t half-width; Var. budget is each track's share of its variance "
-                "(docs/rules.md#variance-budget); Rank is best–worst over the "
-                "models not separated from it (paired t, Holm-corrected; docs/rules.md#ranks).",
-            )
-        )
+        self.query_one("#overview-detail").set_class(False, "gone")
+        line = text(*status_line(document, demo))
+        summary = self.query_one("#overview-summary", Static)
+        summary.update(line)
+        summary.set_class(False, "-message")
+        summary.tooltip = line.plain  # the whole line, where a narrow terminal cuts it
         self._fill(selected)
 
     def order(self) -> list[str]:
@@ -146,8 +174,9 @@ class OverviewPane(FiltersRows, ShowsRun, Vertical):
         if current is None and table.row_count:
             current = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         table.clear(columns=True)
+        self._scale = (forest_top((r.index, r.index_pm) for r in self.rows), gauge_width(self.app.size.width))
         for i, label in enumerate(self._labels()):
-            table.add_column(label, key=str(i))
+            table.add_column(label, key=str(i), width=self._scale[1] if i == GAUGE_COLUMN else None)
         self._model_of = {}
         rows = self.shown()
         self._count(len(rows))
@@ -173,15 +202,20 @@ class OverviewPane(FiltersRows, ShowsRun, Vertical):
         self.set_timer(TURN_S, partial(more, FILL_CHUNK))
 
     def _add_rows(self, table: DataTable, rows: list) -> None:
+        top, width = self._scale
         for row in rows:
-            values: list = cells(*row.cells())
+            gauge = forest_gauge(row.index, row.index_pm, top, width, row.null_reason())
+            values: list = cells(*row.cells(gauge))
             values[1] = Text(str(values[1]), style=STATUS_STYLE[row.status])
+            values[GAUGE_COLUMN].stylize("bold" if row.index is not None else "dim")
             self._model_of[id(values[0])] = row.model
             table.add_row(*values, key=row.model)
 
     def _labels(self) -> list[str]:
         arrow = "▼" if self.sort_reverse else "▲"
-        return [label + (f" {arrow}" if i == self.sort_column else "") for i, label in enumerate(OVERVIEW_COLUMNS)]
+        labels = [label + (f" {arrow}" if i == self.sort_column else "") for i, label in enumerate(OVERVIEW_COLUMNS)]
+        labels[GAUGE_COLUMN] = forest_header(*self._scale)  # the scale's ticks (sorting by it sorts by the index)
+        return labels
 
     def _count(self, shown: int) -> None:
         bar = self.query_one(FilterBar)
@@ -232,29 +266,11 @@ class OverviewPane(FiltersRows, ShowsRun, Vertical):
         else:
             table.move_cursor(row=0)
         self.post_message(ModelOrder(self.order()))
-        self._chart()
-
-    def _chart(self) -> None:
-        """The chart in the table's order (tui/charts.py draws it)."""
-        plot = self.query_one(PlotextPlot)
-        rows = sort_rows(self.rows, self.sort_column, self.sort_reverse)
-        redraw(
-            plot,
-            lambda plt: draw_overview(
-                plt,
-                [r.model for r in rows],
-                [r.index for r in rows],
-                [r.index_pm for r in rows],
-                {t: [r.means[t] for r in rows] for t in TRACKS},
-                {t: [r.pms[t] for r in rows] for t in TRACKS},
-                width=plot.size.width or 80,
-                height=plot.size.height or 16,
-            ),
-        )
 
     def sort_by(self, column: int) -> None:
         """Sort by a column in its natural direction (numbers high first, names and ranks low first); the
-        current column again reverses."""
+        current column again reverses; the interval column sorts as the index does."""
+        column = INDEX_COLUMN if column == GAUGE_COLUMN else column
         natural = column >= 2 and column != RANK_COLUMN
         self.sort_column, self.sort_reverse = sort_choice(column, self.sort_column, self.sort_reverse, natural)
         self._resort()
@@ -262,8 +278,11 @@ class OverviewPane(FiltersRows, ShowsRun, Vertical):
     def action_sort_pick(self) -> None:
         from ..screens.sort_picker import SortPicker
 
-        picker = SortPicker("the models", OVERVIEW_COLUMNS, self.sort_column, self.sort_reverse)
-        self.app.push_screen(picker, lambda column: self.sort_by(column) if column is not None else None)
+        columns = [i for i in range(len(OVERVIEW_COLUMNS)) if i != GAUGE_COLUMN]  # the interval sorts as the index
+        picker = SortPicker(
+            "the models", [OVERVIEW_COLUMNS[i] for i in columns], columns.index(self.sort_column), self.sort_reverse
+        )
+        self.app.push_screen(picker, lambda at: self.sort_by(columns[at]) if at is not None else None)
 
     def action_sort_reverse(self) -> None:
         self.sort_reverse = not self.sort_reverse
@@ -276,6 +295,9 @@ class OverviewPane(FiltersRows, ShowsRun, Vertical):
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
         if event.row_key is not None and event.row_key.value is not None:
+            row = self._row_of.get(event.row_key.value)
+            if row is not None and self.document is not None:
+                self.query_one("#overview-detail", Static).update(text(*overview_detail(row, self.document)))
             self.post_message(ModelSelected(event.row_key.value))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:

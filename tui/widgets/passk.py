@@ -1,7 +1,9 @@
-"""pass^k per track for the selected model: a table and a line plot; below it the planner (SPEC 12.3):
+"""pass^k per track for the selected model: a table and a line plot; below it the planner (docs/rules.md#planning-attempts):
 the projected index half-width by attempts per task and the attempts a target half-width needs."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult
@@ -26,6 +28,9 @@ from ..views import (
 from .chart_plot import ChartPlot
 from .loading import ShowsRun
 
+if TYPE_CHECKING:
+    from ..panes import RunView
+
 EXPLAIN = (
     "pass^k = C(c, k) / C(n, k) per task: n = adopted attempts with score_status valid, c = those scoring at or "
     "above the track's threshold; a track's pass^k is the mean over its tasks with n ≥ k (docs/rules.md#passk)."
@@ -36,9 +41,16 @@ PARTS = ("#passk-explain", "#passk-table", "#passk-plot", "#plan-title", "#plan-
 
 
 class PassKPane(ShowsRun, Vertical):
+    HELP = """\
+pass^k = C(c,k)/C(n,k) per task, averaged over the tasks with n ≥ k, for the selected model.
+Planning (docs/rules.md#planning-attempts): the projected 95% index half-width by attempts per task r = 1..10; type a
+target H (index points) to see the attempts per task it needs.
+"""  # its section of the help screen (tui/screens/help.py)
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.plan_entry: dict | None = None
+        self.plan: dict | None = None  # the run's planning document (tui.state.DashboardState.plan)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="passk-title", classes="section-title", markup=False)
@@ -53,9 +65,18 @@ class PassKPane(ShowsRun, Vertical):
         yield ChartPlot(id="passk-plot")
 
     def show_empty(self, message: str) -> None:
+        self.document = None
         self.query_one("#passk-title", Static).update(message)
         for selector in PARTS:
             self.query_one(selector).set_class(True, "gone")
+
+    def show_run(self, view: RunView) -> None:
+        self.document, self.plan = view.document, view.plan
+        self.show(view.document, view.model, view.plan)
+
+    def follow(self, model: str) -> None:
+        if self.document is not None:
+            self.show(self.document, model, self.plan)
 
     def show(self, document: dict, model: str | None, plan: dict | None = None) -> None:
         if model is None or model not in document["models"]:
@@ -101,7 +122,7 @@ class PassKPane(ShowsRun, Vertical):
                 "Planning: ",
                 (model, "bold"),
                 "'s projected 95% index half-width (points) "
-                "by attempts per task r; variance budget of its interval now ",
+                "by attempts per task r; its interval's uncertainty now from ",
                 budget,
                 ".   ",
                 plan_summary(entry),

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
@@ -23,8 +23,17 @@ NO_FILE = (
 )
 
 
-class Tau2Pane(FiltersRows, VerticalScroll):
-    """``/`` filters the tasks by id, and by termination reason as their status."""
+class Tau2Pane(FiltersRows, Vertical):
+    """The summary pinned on top; below it, scrolling, the per-task table (Enter lists a task's
+    simulations: tui/screens/tau2_simulations.py), the pass^k plot, the reasons and the audit. ``/``
+    filters the tasks by id, and by termination reason as their status."""
+
+    HELP = """\
+With `--tau2 RESULTS_JSON`: the run's domain, agent and trials, per-task pass^k (`/` filters the tasks
+by id or `status:REASON`, `s` picks the sort column, `S` reverses it;
+Enter lists a task's simulations, Enter on one shows its messages and reward breakdown),
+termination reasons and the reward-gate audit. Independent of the selected model.
+"""  # its section of the help screen (tui/screens/help.py)
 
     BINDINGS = [FILTER_BINDING, *SORT_BINDINGS]
 
@@ -43,20 +52,22 @@ class Tau2Pane(FiltersRows, VerticalScroll):
         super().__init__(**kwargs)
         self.metrics: dict | None = None
         self.meta: dict = {}
+        self.results = None  # scoring.tau2.files.Tau2Results of the file shown, for its simulations
         self.sort_column = 0
         self.sort_reverse = False
 
     def compose(self) -> ComposeResult:
         yield Static("Loading the tau2-bench results…", id="tau2-summary", markup=False)
         yield FilterBar("filter tasks: id, or status:TERMINATION_REASON", id="tau2-filter")
-        with Horizontal(id="tau2-body"):
-            yield SteadyDataTable(id="tau2-tasks", cursor_type="row", zebra_stripes=True)
-        yield Static("", id="tau2-task-detail", markup=False)
-        with Horizontal(id="tau2-bottom"):
-            yield ChartPlot(id="tau2-plot")
-            yield SteadyDataTable(id="tau2-reasons", cursor_type="none")
-        yield Static("Audit", id="tau2-audit-title", classes="section-title", markup=False)
-        yield SteadyDataTable(id="tau2-audit", cursor_type="row", zebra_stripes=True)
+        with VerticalScroll(id="tau2-scroll"):
+            with Horizontal(id="tau2-body"):
+                yield SteadyDataTable(id="tau2-tasks", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="tau2-task-detail", markup=False)
+            with Horizontal(id="tau2-bottom"):
+                yield ChartPlot(id="tau2-plot")
+                yield SteadyDataTable(id="tau2-reasons", cursor_type="none")
+            yield Static("Audit", id="tau2-audit-title", classes="section-title", markup=False)
+            yield SteadyDataTable(id="tau2-audit", cursor_type="row", zebra_stripes=True)
 
     def _parts(self, shown: bool) -> None:
         for selector in ("#tau2-body", "#tau2-task-detail", "#tau2-bottom", "#tau2-audit-title", "#tau2-audit"):
@@ -66,8 +77,9 @@ class Tau2Pane(FiltersRows, VerticalScroll):
         self.query_one("#tau2-summary", Static).update(NO_FILE)
         self._parts(False)
 
-    def show_rejected(self, count: int, kept: bool) -> None:
-        note = f"tau2-bench results rejected: {count} problem(s), listed in 7 Diagnostics. " + (
+    def show_rejected(self, count: int, kept: bool, where: str) -> None:
+        """The file was rejected: its ``count`` problems are listed in the tab ``where`` names."""
+        note = f"tau2-bench results rejected: {count} problem(s), listed in {where}. " + (
             "Showing the last good read of the file until it is fixed (r reloads)."
             if kept
             else "Fix the file and press r to reload."
@@ -91,8 +103,8 @@ class Tau2Pane(FiltersRows, VerticalScroll):
             "tasks. Independent of the model selected in the Overview."
         )
 
-    def show(self, m: dict, meta: dict | None = None) -> None:
-        self.metrics, self.meta = m, meta or {}
+    def show(self, m: dict, meta: dict | None = None, results=None) -> None:
+        self.metrics, self.meta, self.results = m, meta or {}, results
         self._parts(True)
         self.query_one("#tau2-summary", Static).update(self._summary())
         self._tasks()
@@ -141,7 +153,7 @@ class Tau2Pane(FiltersRows, VerticalScroll):
             lambda t: list(t["termination_reasons"]),
         )
         bar.show_count(count_note(len(ordered), len(m["tasks"]), "tasks", bar.filter_query, reasons))
-        _, rows = tau2_task_rows(m, ordered)
+        _, rows = tau2_task_rows(m, ordered, self.size.width or None)
         tasks.clear(columns=True)
         arrow = " ▼" if self.sort_reverse else " ▲"
         for i, name in enumerate(tau2_columns(m)):
@@ -180,7 +192,20 @@ class Tau2Pane(FiltersRows, VerticalScroll):
             event.stop()
             self.sort_by(event.column_index)
 
+    def on_resize(self, event: events.Resize) -> None:
+        if self.metrics is not None:  # the task_id column takes the width the others leave
+            self._tasks()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id == "tau2-tasks" and event.row_key is not None and self.results is not None:
+            from ..screens.tau2_simulations import Tau2SimulationsScreen
+
+            event.stop()
+            self.app.push_screen(Tau2SimulationsScreen(self.results, str(event.row_key.value)))
+
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.data_table.id == "tau2-tasks" and event.row_key is not None:
             event.stop()
-            self.query_one("#tau2-task-detail", Static).update(f"task {plain(event.row_key.value)}")
+            self.query_one("#tau2-task-detail", Static).update(
+                f"task {plain(event.row_key.value)}" + ("   Enter lists its simulations" if self.results else "")
+            )

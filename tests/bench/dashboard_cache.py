@@ -1,0 +1,130 @@
+"""Reopening a run from the cache of scored runs (tui/cache.py): the time to the Overview, before and after.
+
+    python -m tests.bench.dashboard_cache [--cohort 2000] [--records 500] [--repeat 2] [--workdir DIR] [--json FILE]
+
+Generates two runs (tests/bench/synth.py): a leaderboard of --cohort models without records
+(``cohort``) and a run of --records models with a records file for every solver attempt (``run``,
+--attempts 1). For each it measures, each time in a fresh process, `tcsexam tui RUN_DIR` headless
+(``App.run_test``, 120x40) from the process's start to the Overview's table holding every model:
+
+  - no cache: ``--no-cache``, the run scored from scratch (what every open did before the cache);
+  - first open: an empty cache folder, so the run is scored and stored;
+  - reopen: the same cache folder, the run unchanged (target: within 2 s);
+  - hashing: the time to hash the run's records files alone, in this process (part of every reopen).
+
+Reports the best of --repeat for each, and the ratios no cache / reopen. Absolute times drift on a
+shared machine; the ratios hold better.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = """
+import asyncio, json, os, sys, time
+t0 = float(sys.argv[2])
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+from tui.app import create_app
+from tui.state import DashboardConfig
+
+async def drive():
+    config = DashboardConfig(run_dir=sys.argv[1], benchmark=sys.argv[3] or None, cache=sys.argv[4] == "cache")
+    app = create_app(config)
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = app.query_one("#overview-table")
+        while not (app.state is not None and table.row_count == len(app.state.document["models"])):
+            await asyncio.sleep(0.02)
+        await pilot.pause()
+        print(json.dumps({"overview_s": time.time() - t0, "models": table.row_count}))
+
+asyncio.run(drive())
+"""
+
+
+def overview(run_dir: Path, benchmark: Path | None, cache: bool, cache_home: Path) -> float:
+    t0 = time.time()
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, str(run_dir), repr(t0), str(benchmark or ""), "cache" if cache else "no"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+        env={**os.environ, "XDG_CACHE_HOME": str(cache_home)},
+    )
+    if proc.returncode:
+        raise SystemExit(f"the headless probe failed:\n{proc.stderr}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])["overview_s"]
+
+
+def hashing(records: Path) -> float:
+    from tui.cache import records_digests
+
+    t0 = time.perf_counter()
+    records_digests(records)
+    return time.perf_counter() - t0
+
+
+def measure(name: str, run_dir: Path, benchmark: Path | None, repeat: int, work: Path) -> dict:
+    no_cache, first, reopen = [], [], []
+    for i in range(repeat):
+        home = work / f"cache-{name}-{i}"
+        shutil.rmtree(home, ignore_errors=True)  # an empty cache folder: the first open stores the run
+        no_cache.append(overview(run_dir, benchmark, False, home))
+        first.append(overview(run_dir, benchmark, True, home))
+        reopen.append(overview(run_dir, benchmark, True, home))
+    out = {
+        "no_cache_s": round(min(no_cache), 2),
+        "first_open_s": round(min(first), 2),
+        "reopen_s": round(min(reopen), 2),
+        "ratio_no_cache_over_reopen": round(min(no_cache) / min(reopen), 1),
+        "cache_file_mb": round(
+            sum(p.stat().st_size for p in (work / f"cache-{name}-0").rglob("*.tcsexam-run")) / 2**20, 1
+        ),
+    }
+    if (run_dir / "records").is_dir():
+        out["hash_records_s"] = round(min(hashing(run_dir / "records") for _ in range(repeat)), 2)
+        out["records_files"] = sum(1 for p in (run_dir / "records").rglob("*") if p.is_file())
+    return out
+
+
+def main(argv=None) -> dict:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--cohort", type=int, default=2000, help="models of the run without records")
+    p.add_argument("--records", type=int, default=500, help="models of the run with records")
+    p.add_argument("--repeat", type=int, default=2)
+    p.add_argument("--workdir")
+    p.add_argument("--json")
+    args = p.parse_args(argv)
+    work = Path(args.workdir or tempfile.mkdtemp(prefix="tcsexam-cache-bench-"))
+    synth = [sys.executable, "-m", "tests.bench.synth"]
+    cohort = work / f"c{args.cohort}"
+    if not (cohort / "run" / "attempts.csv").exists():
+        subprocess.run([*synth, "cohort", str(cohort), "--models", str(args.cohort)], cwd=ROOT, check=True)
+    records = work / f"run{args.records}"
+    if not (records / "attempts.csv").exists():
+        subprocess.run(
+            [*synth, "run", str(records), "--models", str(args.records), "--attempts", "1"], cwd=ROOT, check=True
+        )
+    result = {
+        "cohort": {"models": args.cohort, **measure("cohort", cohort / "run", cohort / "bench", args.repeat, work)},
+        "records": {"models": args.records, **measure("records", records, None, args.repeat, work)},
+    }
+    text = json.dumps(result, indent=2)
+    print(text)
+    if args.json:
+        Path(args.json).write_text(text + "\n")
+    return result
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,255 @@
+"""The machine the tool runs on (docs/safety.md#the-machine-the-tool-runs-on): a closed pipe keeps a
+non-zero exit code, printing never fails in any locale, low memory is a clear error and never a spin
+in the BLAS import. These run the console script in a process of its own."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.safety.terminal import say
+
+ROOT = Path(__file__).resolve().parents[1]
+NAME = "modèle-日本"  # not in ISO-8859-1
+
+
+def tcsexam(*args: str, stdout=subprocess.PIPE, env: dict | None = None, preexec_fn=None, timeout: float = 120):
+    """The console script (``tui.cli.entry``) in a process of its own: (exit code, stdout, stderr)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "tui.cli", *args],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **(env or {})},
+        preexec_fn=preexec_fn,
+        timeout=timeout,
+        cwd=ROOT,
+    )
+    return proc.returncode, (proc.stdout or b"").decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
+
+
+def closed_pipe(*args: str) -> tuple[int, str]:
+    """Run with standard output a pipe whose reader is already gone (``| true``, ``| head`` done)."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        code, _, err = tcsexam(*args, stdout=write)
+    finally:
+        os.close(write)
+    return code, err
+
+
+@pytest.fixture(scope="module")
+def scored_demo(tmp_path_factory) -> Path:
+    from scoring.pipeline.benchmark import demo_run
+
+    run = tmp_path_factory.mktemp("pipe") / "demo"
+    shutil.copytree(demo_run(), run)
+    code, _, err = tcsexam("score", str(run), "--output", str(run / "index.json"))
+    assert code == 3, err
+    return run
+
+
+# --- a closed pipe ---------------------------------------------------------------------------
+
+
+def test_a_closed_pipe_never_turns_an_exit_code_into_0(scored_demo):
+    # validate exits 3 (incomplete) when its findings are read; a reader that went away is 141, as
+    # for a program SIGPIPE stopped (`set -o pipefail; tcsexam validate run | head -2`)
+    assert tcsexam("validate", str(scored_demo))[0] == 3
+    code, err = closed_pipe("validate", str(scored_demo))
+    assert code == 141
+    assert "Traceback" not in err and "Exception ignored" not in err and "internal error" not in err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["score", "{run}", "--output", "-"],
+        ["table", "{run}/index.json"],
+        ["diff", "{run}/index.json", "{run}/index.json"],
+        ["compare", "{run}", "--models", "atlas-70b", "borealis-8x22b"],
+        ["plan", "{run}"],
+        ["schema", "index"],
+        ["tau2", "{tau2}"],
+    ],
+    ids=lambda c: c[0],
+)
+def test_no_command_exits_0_into_a_closed_pipe(scored_demo, command):
+    from tests.support.runs import TAU2_DATA
+
+    tau2 = TAU2_DATA / "qwen2.5-7b_airline_default_gpt-4.1-2025-04-14_1trials.json"
+    code, err = closed_pipe(*(a.format(run=scored_demo, tau2=tau2) for a in command))
+    assert code == 141, err
+    assert "Traceback" not in err and "internal error" not in err
+
+
+def test_verify_of_an_edited_index_into_a_closed_pipe_is_not_verified(scored_demo, tmp_path):
+    edited = tmp_path / "index.json"
+    document = json.loads((scored_demo / "index.json").read_text(encoding="utf-8"))
+    document["models"]["atlas-70b"]["index"] += 1
+    edited.write_text(json.dumps(document), encoding="utf-8")
+    assert tcsexam("verify", str(edited), str(scored_demo))[0] == 1
+    code, err = closed_pipe("verify", str(edited), str(scored_demo))  # `verify … | true`
+    assert code == 141 and "Traceback" not in err
+
+
+def test_output_to_a_closed_standard_output_is_a_clear_error(scored_demo, tmp_path):
+    # `score --output - >&-`: no standard output at all
+    code, _, err = tcsexam("score", str(scored_demo), "--output", "-", stdout=subprocess.DEVNULL, preexec_fn=close_fd_1)
+    assert code == 1
+    assert "--output -: standard output is closed" in err and "internal error" not in err
+
+
+def close_fd_1() -> None:
+    os.close(1)
+
+
+def close_fd_2() -> None:
+    os.close(2)
+
+
+def test_with_standard_error_closed_its_lines_never_land_in_the_document(scored_demo):
+    # `score --output - 2>&-`: the summary and the sample's notice go nowhere, not into the JSON
+    code, out, _ = tcsexam("score", str(scored_demo), "--output", "-", preexec_fn=close_fd_2)
+    assert code == 3
+    assert json.loads(out)["status"] == "incomplete"
+
+
+# --- every locale ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def foreign_run(tmp_path_factory) -> Path:
+    """The demo with atlas-70b renamed to a name ISO-8859-1 cannot hold, scored, and one of its
+    solver scores emptied (for fill to print)."""
+    from scoring.pipeline.benchmark import demo_run
+
+    run = tmp_path_factory.mktemp("locale") / "demo"
+    shutil.copytree(demo_run(), run)
+    for name in ("attempts.csv", "cohort.json"):
+        path = run / name
+        path.write_text(path.read_text(encoding="utf-8").replace("atlas-70b", NAME), encoding="utf-8")
+    (run / "records" / "atlas-70b").rename(run / "records" / NAME)
+    assert tcsexam("score", str(run), "--output", str(run / "index.json"))[0] == 3
+    return run
+
+
+@pytest.mark.parametrize("command", ["validate", "diff", "fill", "verify"])
+def test_printing_never_fails_in_a_latin_1_locale(foreign_run, tmp_path, command):
+    run = foreign_run
+    edited = tmp_path / "index.json"
+    document = json.loads((run / "index.json").read_text(encoding="utf-8"))
+    document["models"][NAME]["index"] += 1
+    edited.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+    fill_run = tmp_path / "fill"
+    shutil.copytree(run, fill_run)
+    table = fill_run / "attempts.csv"
+    lines = table.read_text(encoding="utf-8").splitlines(keepends=True)
+    k = next(i for i, line in enumerate(lines) if line.startswith(f"{NAME},solver,"))
+    cells = lines[k].split(",")
+    cells[4], cells[6] = "", "missing"  # score, score_status: fill computes the score again from the records
+    lines[k] = ",".join(cells)
+    table.write_text("".join(lines), encoding="utf-8")
+    args, expected = {
+        "validate": (["validate", str(run)], 3),
+        "diff": (["diff", str(run / "index.json"), str(edited)], 0),
+        "fill": (["fill", str(fill_run), "--dry-run"], 0),
+        "verify": (["verify", str(edited), str(run)], 1),
+    }[command]
+    code, out, err = tcsexam(*args, env={"PYTHONIOENCODING": "latin-1", "LC_ALL": "C"})
+    assert "internal error" not in err and code == expected, err
+    assert "mod\ufffdle-\\u65e5\\u672c" in out  # è in latin-1 (read back here as UTF-8); 日本 escaped
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(), st.sampled_from(["latin-1", "ascii", "cp1252", "utf-8"]))
+def test_say_never_fails_whatever_the_stream_encoding(text, encoding):
+    import io
+
+    raw = io.BytesIO()
+    stream = io.TextIOWrapper(raw, encoding=encoding, errors="strict")
+    say(text, stream)
+    stream.flush()
+    raw.getvalue().decode(encoding)
+
+
+def test_the_console_script_makes_its_streams_escape_what_they_cannot_encode():
+    # a print that does not go through say (any command's own) cannot fail either
+    code = (
+        "import sys; from scoring.commands.process import prepare_process; prepare_process(); "
+        "print('日本'); print('日本', file=sys.stderr)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "latin-1"},
+        cwd=ROOT,
+    )
+    assert proc.returncode == 0 and proc.stdout == b"\\u65e5\\u672c\n" and proc.stderr == b"\\u65e5\\u672c\n"
+
+
+# --- BLAS threads and low memory -------------------------------------------------------------
+
+
+def test_blas_threads_are_capped_only_where_the_user_did_not_choose(monkeypatch):
+    from scoring.commands.process import BLAS_THREAD_VARIABLES, prepare_process
+
+    for name in BLAS_THREAD_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("OMP_NUM_THREADS", "4")
+    prepare_process()
+    assert {name: os.environ[name] for name in BLAS_THREAD_VARIABLES} == {
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "4",
+        "MKL_NUM_THREADS": "1",
+    }
+
+
+def test_the_console_script_module_does_not_import_numpy():
+    # the caps are set in entry(): numpy must not be loaded before it runs
+    proc = subprocess.run(
+        [sys.executable, "-c", "import sys, tui.cli; print('numpy' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert proc.stdout.strip() == "False"
+
+
+def limit_address_space(kib: int):
+    def limit() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (kib * 1024, resource.RLIM_INFINITY))
+
+    return limit
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ulimit -v as Linux applies it")
+@pytest.mark.parametrize("kib", [120_000, 160_000])
+def test_too_little_address_space_is_a_clear_error_not_a_spin(scored_demo, kib):
+    # under ulimit -v 160000 validate spun for minutes in scipy's OpenBLAS (it retries its buffer forever)
+    code, _, err = tcsexam("validate", str(scored_demo), preexec_fn=limit_address_space(kib))
+    assert code == 1
+    assert "memory ran out" in err and f"(ulimit -v {kib})" in err and "MiB to start" in err
+    assert "internal error" not in err and "Traceback" not in err
+
+
+def test_memory_running_out_during_a_command_says_so(cli, monkeypatch, demo_copy, tmp_path):
+    def exhausted(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr("scoring.pipeline.index.evaluate_run", exhausted)  # what score_run calls
+    out = tmp_path / "index.json"
+    code, _, err = cli("score", str(demo_copy), "--output", str(out))
+    assert code == 1 and not out.exists()
+    assert err.splitlines()[-1].startswith("tcsexam: memory ran out")
+    assert "MiB" in err and "internal error" not in err and "please report" not in err

@@ -1,0 +1,248 @@
+"""Loads you can see and need not repeat (docs/dashboard.md#the-cache-of-scored-runs): a reload shows the
+first load's progress line, and reopening an unchanged run is served from the cache of scored runs,
+never a changed one, never a corrupt or foreign cache file."""
+
+from __future__ import annotations
+
+import re
+import threading
+
+import numpy as np
+import pytest
+
+import scoring.pipeline.index as index_module
+import tui.workers as workers_module  # the load worker calls load_state
+from tests.support.dashboard import settle, wait_until
+from tui.app import create_app
+from tui.cache import SUFFIX, cache_folder, entry_path
+from tui.state import DashboardConfig, load_state_here
+
+pytestmark = pytest.mark.dashboard
+
+SIZES = {"80x24": (80, 24), "200x50": (200, 50)}
+
+
+class ScoreCounter:
+    """Counts the calls of the scoring pipeline (scoring.pipeline.index.score_run)."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.calls = 0
+        real = index_module.score_run
+
+        def counted(*args, **kwargs):
+            self.calls += 1
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(index_module, "score_run", counted)
+
+
+def stored_runs() -> list:
+    return sorted(cache_folder().glob(f"*{SUFFIX}"))
+
+
+def without_time(document: dict) -> dict:
+    return {**document, "provenance": {k: v for k, v in document["provenance"].items() if k != "generated_at"}}
+
+
+def same_state(a, b) -> None:
+    """Two states of a run hold the same document (but its time), plan, records used and columns."""
+    assert without_time(a.document) == without_time(b.document)
+    assert a.plan == b.plan
+    assert a.checked.records_used == b.checked.records_used
+    assert a.columns.keys() == b.columns.keys()
+    for key, cols in a.columns.items():
+        other = b.columns[key]
+        for name in ("names", "status", "A", "mu", "s", "scale", "z", "phi"):
+            assert np.array_equal(getattr(cols, name), getattr(other, name), equal_nan=name != "names"), (key, name)
+        assert (cols.relative_score, cols.unscored) == (other.relative_score, other.unscored)
+
+
+# --- the cache ----------------------------------------------------------------------------------------
+
+
+def test_an_unchanged_run_is_reopened_from_the_cache_without_scoring(demo_copy, monkeypatch):
+    fresh = load_state_here(DashboardConfig(run_dir=str(demo_copy), cache=False))
+    assert not cache_folder().exists()  # --no-cache writes nothing
+    first = load_state_here(DashboardConfig(run_dir=str(demo_copy)))
+    assert len(stored_runs()) == 1
+    counter = ScoreCounter(monkeypatch)
+    again = load_state_here(DashboardConfig(run_dir=str(demo_copy)))
+    assert counter.calls == 0
+    same_state(again, fresh)
+    same_state(first, fresh)
+    assert again.document["provenance"]["content_sha256"] == fresh.document["provenance"]["content_sha256"]
+
+
+@pytest.mark.parametrize("edit", ["attempts", "records"])
+def test_a_changed_input_is_scored_again(demo_copy, monkeypatch, edit):
+    load_state_here(DashboardConfig(run_dir=str(demo_copy)))
+    if edit == "attempts":  # one byte: a theorem score of 1 becomes 0
+        path = demo_copy / "attempts.csv"
+        text = path.read_text()
+        assert "atlas-70b,theorem,thm-sensitivity,1,1," in text
+        path.write_text(
+            text.replace("atlas-70b,theorem,thm-sensitivity,1,1,", "atlas-70b,theorem,thm-sensitivity,1,0,")
+        )
+    else:  # one byte more in one records file (a space: the same records, another file)
+        path = sorted((demo_copy / "records").rglob("*.json"))[0]
+        path.write_bytes(path.read_bytes() + b" ")
+    counter = ScoreCounter(monkeypatch)
+    shown = load_state_here(DashboardConfig(run_dir=str(demo_copy)))
+    assert counter.calls == 1
+    same_state(shown, load_state_here(DashboardConfig(run_dir=str(demo_copy), cache=False)))
+    assert len(stored_runs()) == 2  # both versions kept (the most recent few)
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "foreign"])
+def test_a_corrupt_or_foreign_cache_file_is_ignored(demo_copy, tmp_path, monkeypatch, damage):
+    import shutil
+
+    load_state_here(DashboardConfig(run_dir=str(demo_copy)))
+    (stored,) = stored_runs()
+    if damage == "garbage":
+        stored.write_bytes(b"\x93not a scored run")
+    elif damage == "truncated":
+        stored.write_bytes(stored.read_bytes()[:-100])
+    else:  # a valid file of another run, under this run's name
+        other = tmp_path / "other"
+        shutil.copytree(demo_copy, other)
+        path = other / "attempts.csv"
+        path.write_text(path.read_text().replace("thm-sensitivity,1,1,", "thm-sensitivity,1,0,", 1))
+        load_state_here(DashboardConfig(run_dir=str(other)))
+        (theirs,) = [p for p in stored_runs() if p != stored]
+        theirs.replace(stored)
+    counter = ScoreCounter(monkeypatch)
+    shown = load_state_here(DashboardConfig(run_dir=str(demo_copy)))
+    assert counter.calls == 1
+    same_state(shown, load_state_here(DashboardConfig(run_dir=str(demo_copy), cache=False)))
+    counter.calls = 0
+    load_state_here(DashboardConfig(run_dir=str(demo_copy)))  # written anew
+    assert counter.calls == 0
+
+
+def test_only_the_most_recent_runs_are_kept(demo_copy, monkeypatch):
+    import tui.cache as cache_module
+
+    monkeypatch.setattr(cache_module, "CACHE_KEEP", 2)
+    path = demo_copy / "attempts.csv"
+    text = path.read_text()
+    versions = [text] + [text.replace(f"thm-sensitivity,{a},1,", f"thm-sensitivity,{a},0,") for a in (1, 2)]
+    for version in versions:
+        path.write_text(version)
+        load_state_here(DashboardConfig(run_dir=str(demo_copy)))
+    assert len(stored_runs()) == 2
+    counter = ScoreCounter(monkeypatch)
+    load_state_here(DashboardConfig(run_dir=str(demo_copy)))  # the last: kept
+    path.write_text(versions[0])
+    load_state_here(DashboardConfig(run_dir=str(demo_copy)))  # the first: dropped
+    assert counter.calls == 1
+
+
+@pytest.mark.parametrize(
+    "env", [{"XDG_CACHE_HOME": "", "HOME": ""}, {"XDG_CACHE_HOME": "relative", "HOME": "also/relative"}]
+)
+def test_no_home_is_no_cache(demo_copy, monkeypatch, env):
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert cache_folder() is None
+    monkeypatch.chdir(demo_copy)
+    counter = ScoreCounter(monkeypatch)
+    load_state_here(DashboardConfig(run_dir=str(demo_copy)))
+    load_state_here(DashboardConfig(run_dir=str(demo_copy)))
+    assert counter.calls == 2
+    assert not (demo_copy / "relative").exists() and not (demo_copy / "also").exists()
+
+
+def test_the_cache_file_is_named_by_its_key_and_holds_no_pickle(demo_copy):
+    load_state_here(DashboardConfig(run_dir=str(demo_copy)))
+    (stored,) = stored_runs()
+    data = stored.read_bytes()
+    assert not data.startswith(b"\x80")  # a pickle's protocol byte
+    key = stored.name.split(".")[0]
+    assert entry_path(cache_folder(), key) == stored and key.encode() in data
+
+
+def test_no_cache_is_a_flag_of_tui():
+    from tui.cli import build_parser, config_from_args
+
+    assert config_from_args(build_parser().parse_args(["tui", "--no-cache"])).cache is False
+    assert config_from_args(build_parser().parse_args(["tui"])).cache is True
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_cached_reopen_shows_the_same_screens_as_a_fresh_load(demo_copy, monkeypatch, size):
+    screens = {}
+    for label, config in (
+        ("fresh", DashboardConfig(run_dir=str(demo_copy), cache=False)),
+        ("first", DashboardConfig(run_dir=str(demo_copy))),
+        ("cached", DashboardConfig(run_dir=str(demo_copy))),
+    ):
+        if label == "cached":
+            counter = ScoreCounter(monkeypatch)
+        app = create_app(config)
+        shots = []
+        async with app.run_test(size=SIZES[size]) as pilot:
+            await settle(pilot)
+            for key in "12345":
+                await pilot.press(key)
+                await settle(pilot)
+                shots.append(re.sub(r"terminal-\d+", "terminal", app.export_screenshot()))  # an id per export
+        screens[label] = shots
+    assert counter.calls == 0
+    assert screens["cached"] == screens["fresh"]
+    assert screens["first"] == screens["fresh"]
+
+
+# --- progress during a reload ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_reload_shows_the_loads_progress_line(monkeypatch, size):
+    real = workers_module.load_state
+    release = threading.Event()
+    calls = []
+
+    def load(config, progress=None, started=None):
+        calls.append(config)
+        if len(calls) == 1:
+            return real(config, progress, started)
+        progress("re-scoring records files: 12 / 40 read")
+        release.wait(30)
+        return real(config, progress, started)
+
+    monkeypatch.setattr(workers_module, "load_state", load)
+    app = create_app(DashboardConfig())
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        assert "reloading" not in app.sub_title
+        await pilot.press("r")
+        await wait_until(
+            pilot, lambda: "reloading: re-scoring records files: 12 / 40 read" in app.sub_title, "progress"
+        )
+        await pilot.pause()
+        header = app.screen.query_one("HeaderTitle")
+        assert "reloading: re-scoring records" in str(header.render())  # on screen, at this width too
+        release.set()
+        await settle(pilot)
+        assert "reloading" not in app.sub_title
+
+
+def test_a_large_run_found_in_the_cache_is_read_without_a_loader_process(demo_copy, monkeypatch):
+    import tui.state as state_module
+
+    monkeypatch.setattr(state_module, "is_large", lambda paths: True)
+    config = DashboardConfig(run_dir=str(demo_copy))
+    first = state_module.load_state(config)  # scored in a loader process, and stored
+    assert first.run.reference is None  # what the loader process sends back
+
+    def no_loader(*args, **kwargs):
+        raise AssertionError("a loader process was started for a stored run")
+
+    monkeypatch.setattr(state_module, "LoaderProcess", no_loader)
+    counter = ScoreCounter(monkeypatch)
+    again = state_module.load_state(config)
+    assert counter.calls == 0
+    same_state(again, first)
+    (demo_copy / "attempts.csv").write_text((demo_copy / "attempts.csv").read_text().replace(",1,1,", ",1,0,", 1))
+    with pytest.raises(AssertionError, match="a loader process was started"):  # changed: scored in a loader
+        state_module.load_state(config)

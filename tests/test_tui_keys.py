@@ -1,0 +1,121 @@
+"""Every key discoverable (docs/dashboard.md#keys): every tab opens with its number key from every
+other tab, `?` lists the keys of the tab shown, the footer keeps `?` and `q`, the palette shows keys."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import TabbedContent
+
+from tests.support.dashboard import settle, wait_until
+from tui.app import create_app
+from tui.panes import PANES
+
+SIZES = {"80x24": (80, 24), "200x50": (200, 50)}
+
+
+def active(app) -> str:
+    return app.main.query_one(TabbedContent).active
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_every_tab_key_opens_its_tab_from_every_tab(size):
+    """`7` from Coverage, pass^k or Compare used to leave the tab open: the focus stayed on the tab
+    left (Diagnostics' table is hidden while there are no problems) and the tabs follow the focus."""
+    app = create_app()
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        for start in PANES:
+            for target in PANES:
+                await pilot.press(start.key)
+                await wait_until(pilot, lambda start=start: active(app) == start.id, f"tab {start.id}")
+                await pilot.press(target.key)
+                await settle(pilot)
+                assert active(app) == target.id, f"{target.key} from {start.id}"
+
+
+def this_tab_section(text: str) -> str:
+    return text[text.index("## Keys of this tab") : text.index("## Keys in every tab")]
+
+
+# the keys docs/dashboard.md#keys gives each tab beside the keys of every tab (q ? e r R)
+DOCUMENTED = {
+    "overview": ["⏎", "k", "s", "S", "c", "C"],
+    "coverage": ["⏎", "a"],
+    "instances": ["/", "s", "S", "f", "n", "N"],
+    "tau2": ["s", "S"],
+    "leaderboard": ["⏎", "c", "C"],
+}
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_help_lists_every_key_of_the_tab_shown(size):
+    from tui.screens.help import HelpScreen
+
+    app = create_app()
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        for tab in PANES:
+            await pilot.press(tab.key)
+            await wait_until(pilot, lambda tab=tab: active(app) == tab.id, f"tab {tab.id}")
+            await settle(pilot)
+            # the keys Textual itself finds active on the focused widget and above it (what Keys lists)
+            bound = {app.get_key_display(b) for _, b, _, _ in app.screen.active_bindings.values() if b.show}
+            await pilot.press("question_mark")
+            await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help screen")
+            section = this_tab_section(app.screen.text)
+            assert f"## Keys of this tab: {tab.label()}" in section
+            for key in [*DOCUMENTED.get(tab.id, []), "q", "?", "e", "r", "R"]:
+                assert f"| `{key}` |" in section, (tab.id, key)
+            for key in bound - {"^p"}:
+                assert f"| `{key}` |" in section, (tab.id, key)
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: not isinstance(app.screen, HelpScreen), "the help closed")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_footer_keeps_help_and_quit_and_shortens_before_it_drops(size):
+    from tui.widgets.footer import DashboardFooter, footer_items, short_label
+
+    app = create_app()
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        for tab in PANES:
+            await pilot.press(tab.key)
+            await wait_until(pilot, lambda tab=tab: active(app) == tab.id, f"tab {tab.id}")
+            await settle(pilot)
+            footer = app.main.query_one(DashboardFooter)
+            text = footer.render().plain
+            assert " ? Help" in text and " q Quit" in text, (tab.id, text)
+            items, _ = footer_items(app.screen)
+            drawn = [item for _, _, item in footer._spans][:-1]  # the last: the palette's key
+            if len(drawn) < len(items):  # a key left out: every key drawn has its short label
+                for item in drawn:
+                    assert f" {item.display} {short_label(item.description)} " in text
+                    assert item.description == short_label(item.description) or item.description not in text
+            if size == "200x50":  # the widest terminal: every key with its full label
+                assert len(drawn) == len(items)
+                for item in items:
+                    assert f" {item.display} {item.description} " in text, (tab.id, item)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_palette_entries_show_their_key(size):
+    from textual.command import CommandList
+
+    from tests.support.dashboard import run_command
+
+    app = create_app()
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        for query, key in [
+            ("Export index.json", "key e · write build/index.json"),
+            ("Reload inputs", "key r · "),
+            ("Copy table as Markdown", "key c in Overview · "),
+            ("Copy table as LaTeX", "key C in Overview · "),
+        ]:
+            await run_command(pilot, query, enter=False)
+            options = app.screen.query_one(CommandList)
+            prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+            assert any(p.startswith(query) and key in p for p in prompts), (query, prompts)
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: app.screen is app.main, "the palette closed")

@@ -1,0 +1,223 @@
+"""The tau2 tab as a trajectory browser (docs/tau2.md#browsing-the-simulations): a task's simulations, a
+simulation's messages and reward breakdown, checked against the tau2-bench files themselves; the task_id
+column takes the free width; the summary stays pinned; the header and export with only --tau2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, Static
+
+from scoring.tau2.files import load_tau2_results
+from scoring.tau2.trajectory import simulation_trajectory, task_simulations
+from tests.support.dashboard import settle, wait_until
+from tests.support.runs import to_dir_format
+from tui.app import create_app
+from tui.screens.tau2_simulations import Tau2SimulationsScreen
+from tui.screens.tau2_trajectory import Tau2TrajectoryScreen
+from tui.state import DashboardConfig
+from tui.views import tau2_message_blocks, tau2_reward_rows, tau2_task_rows
+
+DATA = Path(__file__).parent / "data" / "tau2"
+FOUR = DATA / "gpt-4.1-2025-04-14_telecom_no-user_gpt-4.1-2025-04-14_4trials_5tasks.json"
+AIRLINE = DATA / "qwen2.5-7b_airline_default_gpt-4.1-2025-04-14_1trials.json"
+SIZES = {"80x24": (80, 24), "200x50": (200, 50)}
+
+pytestmark = pytest.mark.skipif(not FOUR.is_file(), reason="tests/data/tau2 is missing")
+
+
+def raw_simulations(path: Path) -> list[dict]:
+    return json.loads(path.read_text())["simulations"]
+
+
+# --- what is computed (scoring.tau2.trajectory) -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("layout", ["json", "dir"])
+def test_a_tasks_simulations_and_a_simulations_messages_are_those_of_the_file(tmp_path, layout):
+    raw = raw_simulations(FOUR)
+    path = FOUR if layout == "json" else to_dir_format(FOUR, tmp_path / "run")
+    results = load_tau2_results(path)
+    task = str(raw[0]["task_id"])
+    mine = sorted((s for s in raw if str(s["task_id"]) == task), key=lambda s: s["trial"])
+    listed = task_simulations(results, task)
+    assert [s["trial"] for s in listed] == [s["trial"] for s in mine]
+    assert [s["reward"] for s in listed] == [s["reward_info"]["reward"] for s in mine]
+    assert [s["termination_reason"] for s in listed] == [s["termination_reason"] for s in mine]
+    assert [s["agent_cost"] for s in listed] == [s["agent_cost"] for s in mine]
+
+    shown = simulation_trajectory(results, listed[0]["slot"])
+    messages = mine[0]["messages"]
+    assert [m["role"] for m in shown["messages"]] == [m["role"] for m in messages]
+    assert [m["text"] for m in shown["messages"]] == [m["content"] or "" for m in messages]
+    calls = [f"{c['name']}({json.dumps(c['arguments'], sort_keys=True)})" for c in messages[0]["tool_calls"]]
+    assert shown["messages"][0]["tool_calls"] == calls
+
+    info = mine[0]["reward_info"]
+    reward = shown["reward"]
+    assert reward["stored"] == info["reward"]
+    assert [(c["component"], c["value"]) for c in reward["components"]] == [
+        (c, info["reward_breakdown"][c]) for c in info["reward_basis"]
+    ]
+    env = [c["name"] for c in reward["checks"] if c["section"] == "ENV_ASSERTION"]
+    assert env == [a["env_assertion"]["func_name"] for a in info["env_assertions"]]
+    actions = [(c["name"], c["met"]) for c in reward["checks"] if c["section"] == "ACTION"]
+    assert actions == [(a["action"]["name"], a["action_match"]) for a in info["action_checks"]]
+
+
+def test_a_simulation_whose_file_changed_since_is_a_problem_naming_the_file(tmp_path):
+    path = to_dir_format(FOUR, tmp_path / "run")
+    results = load_tau2_results(path)
+    (target,) = [p for p in (tmp_path / "run" / "simulations").iterdir() if p.stem == results.simulations[0].id]
+    target.write_text("{")
+    from scoring.errors import InputError
+
+    with pytest.raises(InputError) as caught:
+        simulation_trajectory(results, 0)
+    assert caught.value.problems[0].file == str(target)
+
+
+# --- what is shown (tui/views.py) ---------------------------------------------------------------------------
+
+
+def test_messages_are_plain_text_escaped_and_keep_their_lines():
+    trajectory = {
+        "messages": [
+            {
+                "turn": 3,
+                "role": "user",
+                "text": "[bold]hi[/bold]\nsecond\x1b[31m line",
+                "tool_calls": [],
+                "error": False,
+            },
+            {"turn": 4, "role": "tool", "text": "boom", "tool_calls": ['f({"a": 1})'], "error": True},
+        ]
+    }
+    (h1, b1), (h2, b2) = tau2_message_blocks(trajectory)
+    assert h1 == "turn 3 · user" and b1 == "[bold]hi[/bold]\nsecond\\x1b[31m line"
+    assert h2 == "turn 4 · tool · tool error" and b2 == 'boom\n→ f({"a": 1})'
+
+
+def test_the_reward_rows_name_each_component_and_check():
+    reward = {
+        "stored": 0.0,
+        "derived": 0.0,
+        "gate": "",
+        "basis": ["DB", "ACTION"],
+        "components": [
+            {"component": "DB", "value": 1.0, "source": "reward_breakdown"},
+            {"component": "ACTION", "value": None, "source": ""},
+        ],
+        "checks": [{"section": "ACTION", "name": "refuel", "met": False, "reward": 0.0}],
+    }
+    rows = tau2_reward_rows(reward)
+    assert ["basis", "DB", "from reward_breakdown", "1.000"] in rows
+    assert ["basis", "ACTION", "not evaluated", "—"] in rows
+    assert ["ACTION", "refuel", "not met", "0.000"] in rows
+
+
+def test_the_task_id_takes_the_width_the_other_columns_leave():
+    long_id = "t" * 120
+    metrics = {
+        "tasks": [
+            {
+                "task_id": long_id,
+                "n": 2,
+                "successes": 1,
+                "avg_reward": 0.5,
+                "pass_hat_k": {"1": 0.5},
+                "termination_reasons": {"agent_stop": 2},
+            }
+        ]
+    }
+    _, (row,) = tau2_task_rows(metrics, width=200)
+    assert row[0] == long_id  # 120 + the other columns (48) fit in 200
+    _, (row,) = tau2_task_rows(metrics, width=100)
+    others = sum(
+        max(len(h), len(c)) + 2
+        for h, c in zip(["n", "successes", "avg reward", "pass^1", "termination"], row[1:], strict=True)
+    )
+    assert len(row[0]) == 100 - others - 4 and row[0].endswith("…")
+
+
+# --- the app at 80x24 and 200x50 ------------------------------------------------------------------------
+
+
+async def open_tau2(pilot):
+    await settle(pilot)
+    await pilot.press("6")
+    await settle(pilot)
+    pilot.app.main.query_one("#tau2-tasks", DataTable).focus()
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_enter_lists_a_tasks_simulations_then_shows_one(monkeypatch, size):
+    monkeypatch.chdir(DATA)
+    raw = raw_simulations(FOUR)
+    app = create_app(DashboardConfig(tau2=FOUR.name))
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await open_tau2(pilot)
+        tasks = app.main.query_one("#tau2-tasks", DataTable)
+        task = str(tasks.coordinate_to_cell_key(tasks.cursor_coordinate).row_key.value)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, Tau2SimulationsScreen), "the simulations")
+        sims = app.screen.query_one("#tau2-simulations", DataTable)
+        mine = sorted((s for s in raw if str(s["task_id"]) == task), key=lambda s: s["trial"])
+        assert sims.row_count == len(mine)
+        assert [str(sims.get_row_at(i)[0]) for i in range(sims.row_count)] == [str(s["trial"]) for s in mine]
+        await pilot.press("down", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, Tau2TrajectoryScreen), "the trajectory")
+        await wait_until(pilot, lambda: app.screen.query(".tau2-message"), "its messages")
+        shown = app.screen.query(".tau2-message")
+        assert len(shown) == len(mine[1]["messages"])
+        assert mine[1]["messages"][0]["role"] in str(shown.first(Static).render())
+        await pilot.press("escape")
+        assert isinstance(app.screen, Tau2SimulationsScreen)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, Tau2SimulationsScreen | Tau2TrajectoryScreen)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_summary_stays_above_the_table(monkeypatch, size):
+    monkeypatch.chdir(DATA)
+    app = create_app(DashboardConfig(tau2=AIRLINE.name))
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await open_tau2(pilot)
+        summary = app.main.query_one("#tau2-summary", Static)
+        top = summary.region.y
+        await pilot.press("end")  # the last of 50 tasks
+        pane = app.main.query_one("Tau2Pane")
+        for widget in [pane, *pane.query("*")]:  # and whatever scrolls in the tab, to its end (the audit)
+            if widget.allow_vertical_scroll:
+                widget.scroll_end(animate=False, immediate=True)
+        await pilot.pause()
+        assert summary.region.y == top and summary.region.height > 0
+        assert summary.region.y + summary.region.height <= SIZES[size][1]
+
+
+async def test_the_task_id_is_not_cut_when_the_screen_has_room(monkeypatch):
+    monkeypatch.chdir(DATA)
+    ids = sorted({str(s["task_id"]) for s in raw_simulations(FOUR)}, key=len)
+    assert len(ids[-1]) > 36  # cut before
+    app = create_app(DashboardConfig(tau2=FOUR.name))
+    async with app.run_test(size=SIZES["200x50"]) as pilot:
+        await open_tau2(pilot)
+        tasks = app.main.query_one("#tau2-tasks", DataTable)
+        shown = {str(tasks.get_row_at(i)[0]) for i in range(tasks.row_count)}
+        assert shown == set(ids)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_with_only_tau2_the_header_names_the_file_and_export_says_there_is_no_run(monkeypatch, size):
+    monkeypatch.chdir(DATA)
+    app = create_app(DashboardConfig(tau2=FOUR.name))
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        assert FOUR.name in app.sub_title and "no run" not in app.sub_title
+        await pilot.press("e")
+        await pilot.pause()
+        (note,) = [n.message for n in app._notifications]
+        assert "no run is open" in note and "rejected" not in note

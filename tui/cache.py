@@ -1,0 +1,327 @@
+"""The cache of scored runs: reopening an unchanged run shows it without scoring it again.
+
+One file per scored run in ``$XDG_CACHE_HOME/tcsexam/runs/`` (``~/.cache/tcsexam/runs/``; an empty
+or relative HOME is no home, and then there is no cache), named by the run's key: the sha256 of
+every input file's bytes (attempts.csv, cohort.json, the suite, the reference, every file under
+records/), the paths the index names, the thresholds, the tool version and the digest of the
+scoring code itself. Every file is hashed on every open: a stat (size, mtime, inode) is not trusted
+to say a file is unchanged (docs/decisions.md#the-dashboard). A file holds what the
+dashboard's state needs beside the loaded run: the index document, the plan, the records files
+used and the per-instance columns, as msgpack (msgspec) with the arrays as raw bytes, never a
+pickle. It is written atomically (scoring.safety.outputs.write_atomic) and read defensively: a file
+that does not decode, holds another key or arrays of the wrong length is ignored. The CACHE_KEEP
+most recently used files are kept (docs/dashboard.md#the-cache-of-scored-runs).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+import os
+import stat
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import numpy as np
+
+CACHE_FORMAT = 1
+CACHE_KEEP = 8  # scored runs kept: the most recently used
+SUFFIX = ".tcsexam-run"
+HINT = ".tcsexam-hint"  # an empty file: a run with these attempts and cohort was stored (``stored_before``)
+FLOAT = np.dtype("<f8")
+CODE = np.dtype("u1")
+
+
+def cache_folder() -> Path | None:
+    """Where scored runs are kept (XDG_CACHE_HOME, else ~/.cache); None without a home."""
+    from .settings import user_folder
+
+    folder = user_folder("XDG_CACHE_HOME", ".cache")
+    return None if folder is None else folder / "runs"
+
+
+@functools.cache
+def code_digest() -> str:
+    """The tool version and a sha256 of the scoring code and of this loader (its .py files), so that
+    an edited or upgraded tool never serves what an older one computed under the same version."""
+    import scoring
+    from scoring import __version__
+
+    digest = hashlib.sha256(__version__.encode())
+    here = Path(__file__).parent
+    files = sorted(Path(scoring.__file__).parent.rglob("*.py")) + [here / "state.py", here / "cache.py"]
+    for path in files:
+        digest.update(str(path.relative_to(path.parents[1]) if path.is_relative_to(here) else path.name).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def records_digests(root: Path) -> dict[str, str] | None:
+    """sha256 of every file under the records folder by its path relative to it (as the cross-check
+    names them); None when the folder holds anything but folders and regular files (a link, a FIFO):
+    such a run is always scored, the safety rules decide about it (docs/safety.md)."""
+    real = os.path.realpath(root)
+    out: dict[str, str] = {}
+    for folder, dirs, files in os.walk(real):
+        for name in dirs:
+            if os.path.islink(os.path.join(folder, name)):
+                return None
+        for name in files:
+            path = os.path.join(folder, name)
+            if not stat.S_ISREG(os.lstat(path).st_mode):
+                return None
+            with open(path, "rb") as fh:
+                out[os.path.relpath(path, real)] = hashlib.file_digest(fh, "sha256").hexdigest()
+    return out
+
+
+def run_key(run, thresholds: dict[str, float], records: dict[str, str] | None) -> str:
+    """The key of a loaded run (scoring.pipeline.run.Run, whose ``sha256`` holds the hashes of the bytes it
+    parsed): the sha256 of everything the scored run depends on."""
+    parts = {
+        "format": CACHE_FORMAT,
+        "code": code_digest(),
+        "thresholds": sorted(thresholds.items()),
+        "benchmark": str(run.paths.benchmark_source),
+        "inputs": {name: [str(Path(run.input_paths[name]).resolve()), sha] for name, sha in sorted(run.sha256.items())},
+        "records": None,
+    }
+    if run.paths.records is not None:
+        parts["records"] = [str(Path(run.paths.records).resolve()), sorted((records or {}).items())]
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def hint_path(folder: Path, paths, thresholds: dict[str, float]) -> Path | None:
+    """A cheap pre-key, from attempts.csv's and cohort.json's bytes alone: whether a large run is worth
+    reading in the dashboard's own process (rather than in a loader process) before its full key is
+    known. It decides only where the run is read, never what is shown."""
+    digest = hashlib.sha256(code_digest().encode())
+    digest.update(json.dumps(sorted(thresholds.items())).encode())
+    for path in (paths.attempts, paths.cohort):
+        try:
+            with open(path, "rb") as fh:
+                digest.update(str(Path(path).resolve()).encode())
+                digest.update(hashlib.file_digest(fh, "sha256").digest())
+        except OSError:
+            return None
+    return folder / f"{digest.hexdigest()}{HINT}"
+
+
+def stored_before(paths, thresholds: dict[str, float]) -> bool:
+    folder = cache_folder()
+    hint = hint_path(folder, paths, thresholds) if folder is not None else None
+    return hint is not None and hint.is_file()
+
+
+class CachedTask(msgspec.Struct, forbid_unknown_fields=True):
+    direction: str
+    kind: str
+    width: int  # the names' fixed width in bytes (numpy dtype S)
+    names: bytes
+    mu: bytes
+    s: bytes
+    scale: bytes
+
+
+class CachedAttempt(msgspec.Struct, array_like=True):
+    model: str
+    item: str
+    attempt: str
+    task: str
+    start: int  # its instances' slice of the status, A, z and phi arrays
+    stop: int
+    relative_score: float
+    unscored: list[str]
+
+
+class CachedRun(msgspec.Struct, forbid_unknown_fields=True):
+    format: int
+    key: str
+    document: dict[str, Any]
+    plan: dict[str, Any] | None
+    records_used: dict[str, str]
+    tasks: dict[str, CachedTask]
+    attempts: list[CachedAttempt]
+    status: bytes
+    A: bytes
+    z: bytes
+    phi: bytes
+
+
+def entry_path(folder: Path, key: str) -> Path:
+    return folder / f"{key}{SUFFIX}"
+
+
+def encode_run(key: str, document: dict, plan: dict | None, records_used: dict[str, str], columns: dict) -> bytes:
+    """A scored run's cache file: the columns of each task's attempts share its names, mu, s and scale."""
+    tasks: dict[str, CachedTask] = {}
+    attempts: list[CachedAttempt] = []
+    at = 0
+    for (model, item, attempt), cols in columns.items():
+        if cols.task not in tasks:
+            tasks[cols.task] = CachedTask(
+                cols.direction,
+                cols.kind,
+                cols.names.dtype.itemsize,
+                cols.names.tobytes(),
+                *(np.ascontiguousarray(getattr(cols, f), FLOAT).tobytes() for f in ("mu", "s", "scale")),
+            )
+        n = len(cols)
+        attempts.append(CachedAttempt(model, item, attempt, cols.task, at, at + n, cols.relative_score, cols.unscored))
+        at += n
+    values = list(columns.values())
+
+    def joined(field: str, dtype: np.dtype) -> bytes:
+        if not values:
+            return b""
+        return np.concatenate([np.asarray(getattr(c, field), dtype) for c in values]).tobytes()
+
+    entry = CachedRun(
+        CACHE_FORMAT,
+        key,
+        document,
+        plan,
+        records_used,
+        tasks,
+        attempts,
+        joined("status", CODE),
+        joined("A", FLOAT),
+        joined("z", FLOAT),
+        joined("phi", FLOAT),
+    )
+    return msgspec.msgpack.encode(entry)
+
+
+class NotOurs(Exception):
+    """A cache file that is not a scored run of this key (corrupt, foreign, or of another version)."""
+
+
+def decode_run(data: bytes, key: str) -> tuple[dict, dict | None, dict[str, str], dict]:
+    """(document, plan, records_used, columns) from a cache file; NotOurs for anything else."""
+    from .state import InstanceColumns
+
+    try:
+        entry = msgspec.msgpack.decode(data, type=CachedRun)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise NotOurs(str(exc)) from None
+    if entry.format != CACHE_FORMAT or entry.key != key:
+        raise NotOurs("another run's or another version's file")
+    try:
+        status = np.frombuffer(entry.status, CODE)
+        A, z, phi = (np.frombuffer(getattr(entry, f), FLOAT) for f in ("A", "z", "phi"))
+        total = len(status)
+        if not (len(A) == len(z) == len(phi) == total):
+            raise NotOurs("arrays of different lengths")
+        shared: dict[str, tuple] = {}
+        for name, task in entry.tasks.items():
+            names = np.frombuffer(task.names, f"S{task.width}") if task.width else np.zeros(0, "S1")
+            mu, s, scale = (np.frombuffer(getattr(task, f), FLOAT) for f in ("mu", "s", "scale"))
+            if not (len(names) == len(mu) == len(s) == len(scale)):
+                raise NotOurs(f"task {name}: arrays of different lengths")
+            shared[name] = (task, names, mu, s, scale)
+        columns: dict = {}
+        first: dict[str, InstanceColumns] = {}
+        for a in entry.attempts:
+            task, names, mu, s, scale = shared[a.task]
+            if not (0 <= a.start <= a.stop <= total) or a.stop - a.start != len(names):
+                raise NotOurs(f"attempt {a.model}/{a.item}/{a.attempt}: a slice that does not fit")
+            part = slice(a.start, a.stop)
+            cols = InstanceColumns(
+                a.task, task.direction, task.kind, names, status[part], A[part], mu, s, scale, z[part], phi[part],
+                a.relative_score, a.unscored,
+            )  # fmt: skip
+            like = first.setdefault(a.task, cols)
+            if like is not cols:
+                cols.orders["instance"] = like.ascending("instance")
+            cols.ascending("instance")
+            columns[(a.model, a.item, a.attempt)] = cols
+    except (KeyError, ValueError) as exc:
+        raise NotOurs(str(exc)) from None
+    return entry.document, entry.plan, entry.records_used, columns
+
+
+def read_run(folder: Path, key: str):
+    """The cached scored run of ``key`` (``decode_run``), or None: no file, or one that is not ours
+    (then it is removed, so that it is written anew)."""
+    path = entry_path(folder, key)
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    try:
+        found = decode_run(data, key)
+    except NotOurs:
+        with contextlib.suppress(OSError):
+            path.unlink()
+        return None
+    with contextlib.suppress(OSError):
+        os.utime(path)  # the most recently used are kept
+    return found
+
+
+def write_run(folder: Path, key: str, data: bytes, hint: Path | None = None) -> None:
+    """Store a scored run (atomically) and its hint, then keep only the CACHE_KEEP most recently used of
+    each. A cache that cannot be written is no cache: nothing is reported."""
+    from scoring.safety.outputs import write_atomic
+
+    with contextlib.suppress(OSError):
+        write_atomic(entry_path(folder, key), data)
+        if hint is not None:
+            write_atomic(hint, b"")
+        for suffix in (SUFFIX, HINT):
+            entries = sorted(
+                (p for p in folder.iterdir() if p.name.endswith(suffix)),
+                key=lambda p: p.stat().st_mtime_ns,
+                reverse=True,
+            )
+            for old in entries[CACHE_KEEP:]:
+                old.unlink()
+
+
+def restamped(document: dict) -> dict:
+    """The document as scoring it now gives it: only ``generated_at`` differs (and it is outside
+    ``content_sha256``, docs/formats.md)."""
+    provenance = {**document["provenance"], "generated_at": datetime.now(UTC).isoformat(timespec="seconds")}
+    return {**document, "provenance": provenance}
+
+
+class RunCache:
+    """The cache file of one loaded run: ``read`` what was stored for it, ``write`` what scoring gave."""
+
+    def __init__(self, folder: Path, key: str, records: dict[str, str] | None, hint: Path | None = None) -> None:
+        self.folder, self.key, self.records, self.hint = folder, key, records, hint
+
+    @classmethod
+    def for_run(cls, run, thresholds: dict[str, float], say) -> RunCache | None:
+        """None when there is no cache folder, or the records folder holds more than plain files."""
+        folder = cache_folder()
+        if folder is None:
+            return None
+        records = None
+        if run.paths.records is not None:
+            say("hashing the records files (to look for the run in the cache)")
+            try:
+                records = records_digests(run.paths.records)
+            except OSError:
+                return None
+            if records is None:
+                return None
+        return cls(folder, run_key(run, thresholds, records), records, hint_path(folder, run.paths, thresholds))
+
+    def read(self):
+        return read_run(self.folder, self.key)
+
+    def write(self, document: dict, plan: dict | None, checked) -> None:
+        """Store the scored run, unless a records file changed between its hash here and its read by
+        the cross-check (the key would then not describe what was scored)."""
+        if any(self.records is None or self.records.get(rel) != sha for rel, sha in checked.records_used.items()):
+            return
+        data = encode_run(self.key, document, plan, checked.records_used, checked.scores)
+        write_run(self.folder, self.key, data, self.hint)

@@ -1,0 +1,95 @@
+"""The Overview's forest plot: each model's index and its 95% interval drawn as text in a column of the
+table (docs/dashboard.md#tabs), one row per model, on one scale from 0 shared by every row.
+
+Pure functions (no textual, no rich): the scale, the column header with the scale's ticks, and each row's
+gauge. Every loop is bounded by the gauge's width or a fixed count, whatever the values: an index of
+1e13 (a construction score of 1e13 makes one) gives a scale to 1e13, drawn in the same few characters.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+POINT = "●"
+NULL = "○"
+LINE = "─"
+TICK = "·"
+NICE = (1.0, 2.0, 2.5, 5.0, 10.0)
+INDEX_TOP = 100.0  # the index is in points: the scale reaches 100 at least, so runs read alike
+
+
+def nice_ceiling(x: float) -> float:
+    """The smallest of 1, 2, 2.5, 5 × 10^k that is ≥ ``x`` (> 0, finite)."""
+    power = 10.0 ** math.floor(math.log10(x))
+    for m in NICE:
+        if m * power >= x * (1 - 1e-12):
+            return m * power
+    return 10 * power  # not reached: NICE ends with 10
+
+
+def forest_top(values: Iterable[tuple[float | None, float | None]]) -> float:
+    """The scale's end: 100 points, or the round number above the largest upper end of an interval
+    (index + half-width) when one is higher. Non-finite values are left out; so is a sum that overflows."""
+    top = INDEX_TOP
+    for value, pm in values:
+        if value is None or not math.isfinite(value):
+            continue
+        hi = value + (pm if pm is not None and math.isfinite(pm) and pm > 0 else 0.0)
+        if math.isfinite(hi) and hi > top:
+            top = hi
+    return top if top == INDEX_TOP else nice_ceiling(top)
+
+
+def position(x: float, top: float, width: int) -> int:
+    """The character (0 .. width-1) where ``x`` lies on a scale of 0 .. ``top`` drawn in ``width`` characters."""
+    if not math.isfinite(x) or x <= 0:
+        return 0
+    return min(width - 1, max(0, round(x / top * (width - 1))))
+
+
+def tick_values(top: float, width: int) -> list[float]:
+    """The scale's labelled ticks: 0, the middle and the end, and the quarters when the gauge is wide
+    enough for their labels."""
+    parts = 4 if width >= 4 * (len(tick_label(top)) + 2) else 2
+    return [top * k / parts for k in range(parts + 1)]
+
+
+def tick_label(value: float) -> str:
+    """A tick as a short number: 0, 25, 50, 2.5e+13."""
+    return f"{value:g}"
+
+
+def forest_header(top: float, width: int) -> str:
+    """The gauge column's header: the ticks' labels at their places (the first left-aligned at 0, the last
+    right-aligned at the end), exactly ``width`` characters."""
+    line = [" "] * width
+    for k, value in enumerate(ticks := tick_values(top, width)):
+        label = tick_label(value)
+        at = position(value, top, width)
+        start = 0 if k == 0 else width - len(label) if k == len(ticks) - 1 else at - len(label) // 2
+        start = max(0, min(start, width - len(label)))
+        if all(c == " " for c in line[max(0, start - 1) : start + len(label) + 1]):
+            line[start : start + len(label)] = label
+    return "".join(line)[:width]
+
+
+def forest_gauge(value: float | None, pm: float | None, top: float, width: int, reason: str = "no index") -> str:
+    """One model's row of the forest plot, ``width`` characters: ● at the index, ─ over its 95% interval
+    (cut at the scale's ends; none when there is no interval), · at the ticks elsewhere. No index: ○ and
+    the reason (``incomplete``), never a point at 0."""
+    if value is None or not math.isfinite(value):
+        return (f"{NULL} {reason}")[:width].ljust(width)
+    line = [" "] * width
+    for tick in tick_values(top, width):
+        line[position(tick, top, width)] = TICK
+    if pm is not None and math.isfinite(pm) and pm > 0:
+        lo, hi = position(value - pm, top, width), position(value + pm, top, width)
+        line[lo : hi + 1] = LINE * (hi - lo + 1)
+    line[position(value, top, width)] = POINT
+    return "".join(line)
+
+
+def gauge_width(screen_width: int) -> int:
+    """How wide the gauge is drawn: 17 characters on an 80-column terminal, up to 31 on a wide one."""
+    return max(17, min(31, 17 + (screen_width - 80) // 4))

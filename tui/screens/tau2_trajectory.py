@@ -1,0 +1,75 @@
+"""One tau2-bench simulation: its reward breakdown and its messages (docs/tau2.md#browsing-the-simulations)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Static
+
+from ..views import TAU2_REWARD_COLUMNS, cells, fmt, plain, tau2_message_blocks, tau2_reward_rows
+from ..widgets.footer import DashboardFooter
+
+
+class Tau2TrajectoryScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q", "dismiss", "Close")]
+
+    def __init__(self, results, simulation: dict, task_id: str) -> None:
+        super().__init__()
+        self.results, self.simulation, self.task_id = results, simulation, task_id
+        self.trajectory: dict | None = None
+
+    def compose(self) -> ComposeResult:
+        s = self.simulation
+        trial = "—" if s["trial"] is None else s["trial"]
+        with Vertical(id="tau2-trajectory-body", classes="tau2-browser"):
+            yield Static(
+                Text(
+                    f"task {plain(self.task_id)} · trial {trial} · reward {fmt(s['reward'])} · "
+                    f"{plain(s['termination_reason'])}   escape goes back"
+                ),
+                id="tau2-trajectory-title",
+            )
+            with VerticalScroll(id="tau2-trajectory-scroll"):
+                yield Static(Text("Reading the simulation…"), id="tau2-trajectory-note")
+                reward: DataTable[Text | str] = DataTable(id="tau2-reward", cursor_type="none", zebra_stripes=True)
+                reward.add_columns(*TAU2_REWARD_COLUMNS)
+                yield reward
+                yield Vertical(id="tau2-messages")
+        yield DashboardFooter()
+
+    def on_mount(self) -> None:
+        self._read(self.simulation["slot"])
+
+    @work(thread=True, exclusive=True, description="read a tau2-bench simulation")
+    def _read(self, slot: int) -> None:
+        from scoring.errors import InputError
+        from scoring.tau2.trajectory import simulation_trajectory
+
+        try:
+            found = simulation_trajectory(self.results, slot)
+        except InputError as exc:
+            p = exc.problems[0]
+            self.app.call_from_thread(self._failed, f"{p.file}: {p.where} {p.field}: {p.message}")
+            return
+        self.app.call_from_thread(self._show, found)
+
+    def _failed(self, message: str) -> None:
+        self.query_one("#tau2-trajectory-note", Static).update(Text(f"Cannot show this simulation: {plain(message)}"))
+
+    def _show(self, trajectory: dict) -> None:
+        self.trajectory = trajectory
+        blocks = tau2_message_blocks(trajectory)
+        self.query_one("#tau2-trajectory-note", Static).update(
+            Text(f"Reward (reward_info), then {len(blocks)} message(s).")
+        )
+        table = self.query_one("#tau2-reward", DataTable)
+        for row in tau2_reward_rows(trajectory["reward"]):
+            table.add_row(*cells(*row))
+        messages = self.query_one("#tau2-messages", Vertical)
+        messages.mount_all(
+            Static(Text.assemble((heading, "bold"), "\n", body), classes="tau2-message") for heading, body in blocks
+        )

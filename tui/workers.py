@@ -1,0 +1,145 @@
+"""The dashboard's work off the UI thread: loading and scoring a run, reading a tau2 file, watching the
+inputs (--watch). Each worker speaks to the app only through the messages of tui/messages.py, handed
+to ``post`` (the app's ``post_message``); the app starts them and handles what they send."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.message import Message
+
+from .messages import InputsChanged, LoadFailed, LoadProgress, StateLoaded, Tau2Failed, Tau2Loaded
+from .state import DashboardConfig, load_state, resolve_paths, watched_files
+
+Post = Callable[[Message], object]
+
+
+class Loaders:
+    """The loader processes at work (tui.state.LoaderProcess), each with its run's number. Once
+    ``stop_all`` has run (q, the app's end) a loader that starts is stopped at once."""
+
+    def __init__(self) -> None:
+        self._run_of: dict = {}
+        self.quitting = False
+
+    def running(self) -> list:
+        return list(self._run_of)
+
+    def started(self, loader, number: int, wanted: bool) -> None:
+        """A loader of run ``number`` has started; ``wanted``: no newer load of its run was asked for."""
+        self._run_of[loader] = number
+        if self.quitting or not wanted:
+            loader.stop()
+
+    def finished(self, loader) -> None:
+        self._run_of.pop(loader, None)
+
+    def stop_run(self, number: int) -> None:
+        """A newer load of run ``number`` replaces the one at work: its result would be dropped."""
+        for loader, run in list(self._run_of.items()):
+            if run == number:
+                loader.stop()
+
+    def stop_all(self) -> None:
+        self.quitting = True
+        for loader in list(self._run_of):
+            loader.stop()
+
+
+def load_run(
+    config: DashboardConfig,
+    reason: str,
+    generation: int,
+    number: int,
+    post: Post,
+    loaders: Loaders,
+    wanted: Callable[[], bool],
+) -> None:
+    """Load and score run ``number`` (a thread worker): StateLoaded, or LoadFailed with the problems;
+    LoadProgress while it reads. ``wanted()``: no newer load of the run was asked for meanwhile."""
+    from scoring.errors import InputError, Problem, UsageError
+
+    from .state import LoaderGone
+
+    mine: list = []
+
+    def started(loader) -> None:
+        mine.append(loader)
+        loaders.started(loader, number, wanted())
+
+    try:
+        state = load_state(config, lambda text: post(LoadProgress(text, generation, number)), started)
+    except LoaderGone:
+        return  # stopped: a newer load of the run replaced it, or the dashboard quit
+    except InputError as exc:
+        post(LoadFailed(exc.problems, reason, generation, number))
+        return
+    except UsageError as exc:  # a cohort edited to name a reference the synthetic sample lacks
+        post(LoadFailed([Problem(config.cohort or "cohort.json", "", "", str(exc))], reason, generation, number))
+        return
+    except Exception as exc:  # a bug must not take the dashboard down
+        problem = Problem("tcsexam", "", "", f"internal error: {type(exc).__name__}: {exc}")
+        post(LoadFailed([problem], reason, generation, number))
+        return
+    finally:
+        for loader in mine:
+            loaders.finished(loader)
+    post(StateLoaded(state, reason, generation, number))
+
+
+def read_tau2(path: str, generation: int, post: Post) -> None:
+    """Read a tau2-bench results file (a thread worker): Tau2Loaded, or Tau2Failed with the problems."""
+    from scoring.errors import InputError, Problem
+
+    from .state import load_tau2
+
+    try:
+        loaded = load_tau2(path)
+    except InputError as exc:
+        post(Tau2Failed(exc.problems, generation))
+        return
+    except Exception as exc:
+        post(Tau2Failed([Problem(str(path), "", "", f"internal error: {type(exc).__name__}: {exc}")], generation))
+        return
+    post(Tau2Loaded(loaded["metrics"], loaded["meta"], generation, loaded["results"]))
+
+
+def watched_paths(slots: list, tau2_path: str | None) -> list[Path]:
+    """The files --watch follows: every run's inputs (those named, when a run cannot even be located),
+    and the tau2 file."""
+    paths: list[Path] = []
+    for slot in slots:
+        if slot.state is not None:
+            paths += slot.state.watched
+            continue
+        config = slot.config
+        try:
+            paths += watched_files(resolve_paths(config))
+        except Exception:  # the run cannot even be located: watch what was named
+            paths += [Path(p) for p in (config.run_dir, config.attempts, config.cohort) if p]
+    if tau2_path:
+        paths.append(Path(tau2_path))
+    return paths
+
+
+async def watch_inputs(targets: tuple, tau2_path: str | None, debounce_ms: int, post: Post) -> None:
+    """Post InputsChanged for every debounced batch of changes to ``targets`` (tui.state.watch_targets),
+    saying whether a run's files or the tau2 file changed (an async worker, until cancelled)."""
+    from watchfiles import awatch
+
+    roots, files, trees = targets
+    if not roots:
+        return
+    tau2 = os.path.abspath(tau2_path) if tau2_path else None
+
+    def counts(_change, path: str) -> bool:
+        return path in files or path.startswith(tuple(trees))
+
+    def is_tau2(path: str) -> bool:
+        return tau2 is not None and (path == tau2 or path.startswith(tau2 + os.sep))
+
+    async for changes in awatch(*roots, watch_filter=counts, debounce=debounce_ms, step=50, recursive=True):
+        paths = {path for _, path in changes}
+        post(InputsChanged(run=any(not is_tau2(p) for p in paths), tau2=any(map(is_tau2, paths))))
