@@ -107,6 +107,42 @@ async def test_a_reload_keeps_the_cursor_on_its_model_and_the_filter(size):
         assert rows(table) == shown and app.main.query_one(FilterBar).applied == "-"
 
 
+def write_ranked_models(ws, n: int, incomplete: str | None = None) -> None:
+    """n models m00 … m(n-1), the later the stronger; ``incomplete``'s t1 row left out (no index)."""
+    from tests.support.runs import full_rows
+
+    names = [f"m{i:02d}" for i in range(n)]
+    rows = []
+    for i, name in enumerate(names):
+        scores = {"t1": 1, "t2": int(i % 2), "s1": 0.01 * i, "s2": 0.5, "c1": 0.02 * i, "o1": 0}
+        rows += [r for r in full_rows(name, scores) if not (name == incomplete and r["item"] == "t1")]
+    ws.write_rows(rows)
+    ws.write_cohort(models={name: {"attempts_per_task": 1} for name in names})
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_reload_that_moves_the_model_keeps_the_cursor_on_it_and_in_view(ws, size):
+    """The selected model becomes incomplete on disk: after the reload its row is the last (no index);
+    the cursor follows it there and the view shows it."""
+    write_ranked_models(ws, 40)
+    app = create_app(DashboardConfig(run_dir=str(ws.run), benchmark=str(ws.bench)))
+    async with app.run_test(size=SIZES[size]) as pilot:
+        table = await overview(pilot)
+        assert rows(table)[0] == "m39"
+        table.move_cursor(row=rows(table).index("m30"))
+        await wait_until(pilot, lambda: app.selected_model == "m30", "m30 selected")
+        write_ranked_models(ws, 40, incomplete="m30")
+        await pilot.press("r")
+        await wait_until(
+            pilot, lambda: app.state.document["models"]["m30"]["status"] == "incomplete", "the reload read"
+        )
+        await settle(pilot)
+        assert rows(table)[-1] == "m30"  # no index: sorted last
+        assert cursor_key(table) == "m30" == app.selected_model
+        height = table.scrollable_content_region.height
+        assert table.scroll_y <= table.cursor_row < table.scroll_y + height
+
+
 # --- `s`: the sort picker -------------------------------------------------------------------------
 
 
@@ -134,9 +170,10 @@ async def test_the_sort_picker_sorts_by_the_column_chosen_and_puts_the_cursor_on
         assert rows(table) == names and table.cursor_row == 0
 
 
-async def test_an_explicit_sort_of_the_instances_puts_the_cursor_on_row_one():
+@pytest.mark.parametrize("size", SIZES)
+async def test_an_explicit_sort_of_the_instances_puts_the_cursor_on_row_one(size):
     app = create_app()
-    async with app.run_test(size=SIZES["80x24"]) as pilot:
+    async with app.run_test(size=SIZES[size]) as pilot:
         await settle(pilot)
         await pilot.press("3")
         await settle(pilot)
@@ -153,6 +190,30 @@ async def test_an_explicit_sort_of_the_instances_puts_the_cursor_on_row_one():
         assert table.cursor == 0 and table.scroll_offset.y == 0
         phi = pane.columns.phi[table.order]
         assert phi[0] == phi.min()
+
+
+@pytest.mark.skipif(not TAU2.is_file(), reason="tests/data/tau2 is missing")
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_sort_picker_sorts_the_tau2_tasks_and_puts_the_cursor_on_row_one(size):
+    app = create_app(DashboardConfig(tau2=str(TAU2)))
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        await pilot.press("6")
+        await settle(pilot)
+        tasks = app.main.query_one("#tau2-tasks", DataTable)
+        tasks.focus()
+        await pilot.press("down", "down")
+        assert tasks.cursor_row == 2
+        rewards = {str(t["task_id"]): t["avg_reward"] for t in app.tau2_metrics["tasks"]}
+        await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(app.screen, SortPicker), "the sort picker")
+        headers = [str(c.label).split(" ")[0] for c in tasks.ordered_columns]
+        await pilot.press("home", *["down"] * headers.index("avg"), "enter")  # avg reward, low first
+        await wait_until(pilot, lambda: not isinstance(app.screen, SortPicker), "the picker closed")
+        await pilot.pause()
+        shown = [rewards[key.value] for key in tasks.rows]
+        assert shown == sorted(rewards.values()) and shown[0] < shown[-1]
+        assert tasks.cursor_row == 0 and tasks.scroll_y == 0
 
 
 # --- `w`: where does the model fail ---------------------------------------------------------------
