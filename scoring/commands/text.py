@@ -3,6 +3,7 @@ for a missing value, the dashboard's decimals (index 2, track means 3)."""
 
 from __future__ import annotations
 
+from scoring.grammar import counted
 from scoring.reports.numbers import INDEX_DIGITS, TRACK_DIGITS, number
 from scoring.safety.terminal import escape_for_terminal
 from scoring.vocab import NA, TRACK_LETTERS, TRACKS
@@ -17,14 +18,14 @@ def fmt(x: float | None, digits: int = TRACK_DIGITS, *, signed: bool = False, ge
 def format_tau2_summary(m: dict) -> str:
     lines = [
         (
-            f"{m['source']}: {m['num_simulations']} runs over {m['num_tasks']} tasks "
-            f"({m['infra_errors']} infrastructure errors dropped)"
+            f"{m['source']}: {counted(m['num_simulations'], 'run')} over {counted(m['num_tasks'], 'task')} "
+            f"({counted(m['infra_errors'], 'infrastructure error')} dropped)"
         ),
         f"avg_reward {fmt(m['avg_reward'], 4)}   avg_agent_cost {fmt(m['avg_agent_cost'], 4)}",
         "pass^k  " + "  ".join(f"k={k}: {fmt(v, 4)}" for k, v in m["pass_hat_k"].items()),
         "termination  " + ", ".join(f"{k} {v}" for k, v in m["termination_reasons"].items()),
         f"db  match {m['db']['match']}, mismatch {m['db']['mismatch']}, not checked {m['db']['not_checked']}",
-        f"audit: {len(m['audit'])} finding(s)",
+        f"audit: {counted(len(m['audit']), 'finding')}",
     ]
     lines += [f"  task {a['task_id']} trial {a['trial']}: {a['finding']}" for a in m["audit"][:20]]
     if len(m["audit"]) > 20:
@@ -125,7 +126,11 @@ def format_plan(result: dict) -> str:
         lines += plan_notes(m)
         if target is not None and any(h is not None for h in widths.values()):
             r = m["attempts_for_target"]
-            found = f"{r} attempts per task" if r is not None else f"not reached with up to {len(widths)} attempts"
+            found = (
+                f"{counted(r, 'attempt')} per task"
+                if r is not None
+                else f"not reached with up to {counted(len(widths), 'attempt')}"
+            )
             lines.append(f"  half-width <= {target:g}: {found}")
     return "\n".join(lines)
 
