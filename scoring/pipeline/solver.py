@@ -60,6 +60,11 @@ def instance_phi(z: np.ndarray) -> np.ndarray:
     return phi
 
 
+def every_instance(ref: TaskReference) -> str:
+    """Where a message that lists only some of a task's scored instances sends the reader for all of them."""
+    return f"all of them: {ref.listed_by()}" if ref.reference_id else "all of them: in the reference file"
+
+
 def score_records(ref: TaskReference, records: Records) -> list[TaskScore | list[Problem]]:
     """Score every file of ``records`` against its task (docs/rules.md#solver-score), all files as one matrix: per
     file its TaskScore, or its problems. Every scored reference instance needs a record (else the
@@ -83,7 +88,7 @@ def score_records(ref: TaskReference, records: Records) -> list[TaskScore | list
         if lacking[k]:
             missing = np.flatnonzero(take[k] < 0)
             listed = ", ".join(ref.names[i] for i in missing[:MAX_LISTED])
-            more = f" and {missing.size - MAX_LISTED} more" if missing.size > MAX_LISTED else ""
+            more = f" and {missing.size - MAX_LISTED} more ({every_instance(ref)})" if missing.size > MAX_LISTED else ""
             have = "has" if missing.size == 1 else "have"
             message = (
                 f"{counted(int(missing.size), 'scored instance')} of task '{ref.task}' {have} no record: {listed}{more}"
@@ -196,6 +201,6 @@ def not_ready(ref: TaskReference, data: bytes, file: str) -> str | None:
     if lacking:
         parts.append(
             f"{counted(len(lacking), 'scored instance')} without a record: {', '.join(lacking[:5])}"
-            f"{' ...' if len(lacking) > 5 else ''}"
+            f"{f' ... ({every_instance(ref)})' if len(lacking) > 5 else ''}"
         )
     return "; ".join(parts) or None
