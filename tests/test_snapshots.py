@@ -89,9 +89,11 @@ def test_help_snapshot(snap_compare, size):
 
 
 def test_diagnostics_snapshot(snap_compare, tmp_path, monkeypatch):
-    (tmp_path / "attempts.csv").write_text("model,track\nm,theorem\n")
-    (tmp_path / "cohort.json").write_text('{"suite": "lite", "solver_protocol": "offline"}')
-    monkeypatch.chdir(tmp_path)  # relative paths keep the snapshot independent of the machine
+    run = tmp_path / "bad-run"  # the header names the folder '.' is
+    run.mkdir()
+    (run / "attempts.csv").write_text("model,track\nm,theorem\n")
+    (run / "cohort.json").write_text('{"suite": "lite", "solver_protocol": "offline"}')
+    monkeypatch.chdir(run)  # relative paths keep the snapshot independent of the machine
     app = create_app(DashboardConfig(run_dir="."))
     assert snap_compare(app, terminal_size=SIZES["120x40"], run_before=press_and_settle())
 
