@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scoring.grammar import counted
+
 _LINE = re.compile(r"line (\d+)\b")
 
 
@@ -85,8 +87,8 @@ def format_problems(problems: list[Problem]) -> str:
         groups[p.file].append(p)
     lines = []
     for file, items in groups.items():
-        lines.append(f"{file}: {len(items)} problem{'s' if len(items) != 1 else ''}")
+        lines.append(f"{file}: {counted(len(items), 'problem')}")
         lines.extend(f"  {p}" for p in sorted(items, key=line_of))
     n = len(problems)
-    lines.append(f"rejected: {n} problem{'s' if n != 1 else ''} in {len(groups)} file{'s' if len(groups) != 1 else ''}")
+    lines.append(f"rejected: {counted(n, 'problem')} in {counted(len(groups), 'file')}")
     return "\n".join(lines)

@@ -43,7 +43,7 @@ def test_validate_prints_every_finding_with_its_kind_on_stdout(ws, cli):
     code, out, err = cli("validate", str(ws.run), "--benchmark", str(ws.bench))
     assert code == 3 and err == ""
     lines = out.splitlines()
-    assert lines[0] == "no rejections; 1 ignored row (see below): 9 rows, 1 models, status incomplete, 7 findings"
+    assert lines[0] == "no rejections; 1 ignored row (see below): 9 rows, 1 model, status incomplete, 7 findings"
     assert sorted(lines[1:]) == sorted(
         [
             "incomplete: m: t2 attempt 1 (line 3): adopted attempt is 'judge_failed': its result is not there yet",
@@ -62,7 +62,7 @@ def test_validate_prints_every_finding_with_its_kind_on_stdout(ws, cli):
 def test_validate_of_a_clean_run_has_no_findings_and_rejected_input_goes_to_stderr(ws, cli):
     ws.write_rows(full_rows())
     code, out, err = cli("validate", str(ws.run), "--benchmark", str(ws.bench))
-    assert (code, out, err) == (0, "no problems: 7 rows, 1 models, status complete, 0 findings\n", "")
+    assert (code, out, err) == (0, "no problems: 7 rows, 1 model, status complete, 0 findings\n", "")
     rows = full_rows()
     rows[0]["score"] = "0.5"  # a theorem score must be 0 or 1
     ws.write_rows(rows)

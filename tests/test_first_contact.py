@@ -69,7 +69,7 @@ def test_a_real_reference_without_a_benchmark_is_a_usage_error_and_writes_nothin
     code, stdout, err = cli(name, str(real_run), *(a.format(out=out) for a in rest))
     assert code == 2, err
     assert f"names reference '{REAL_ID}'" in err and "--benchmark" in err and "TCSEXAM_BENCHMARK" in err
-    assert "docs/formats.md" in err and "SPEC" not in err
+    assert "tcsexam docs formats#the-benchmark-folder" in err and "SPEC" not in err
     assert not out.exists() and files_under(real_run) == before and stdout == ""
 
 
@@ -242,7 +242,7 @@ def test_every_command_has_a_description_examples_and_exit_codes(capsys):
 
 def test_top_level_help_points_into_docs_and_names_no_contract(capsys):
     text = help_of(capsys=capsys)
-    assert "docs/" in text and "SPEC" not in text and "sample_runs/" not in text
+    assert "tcsexam docs" in text and "SPEC" not in text and "sample_runs/" not in text
 
 
 def test_tui_help_lists_run_dir_once(capsys):
@@ -257,7 +257,7 @@ def test_a_folder_without_a_run_says_what_a_run_holds_and_how_to_get_one(tmp_pat
     monkeypatch.chdir(tmp_path)
     code, out, err = cli("score")
     assert code == 1 and out == "" and not (tmp_path / "build").exists()
-    assert "no run here" in err and "docs/formats.md" in err and "tcsexam demo DIR" in err
+    assert "no run here" in err and "tcsexam docs formats" in err and "tcsexam demo DIR" in err
     (tmp_path / "cohort.json").write_text("{}")  # one of the two there: no such hint, the real problems
     assert "no run here" not in cli("score")[2]
 

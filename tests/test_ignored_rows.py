@@ -80,7 +80,7 @@ def test_validate_of_one_ignored_row_says_so_in_the_singular(ws, cli):
     ws.write_rows(full_rows() + [row(model="stranger", item="t1")])
     out = cli("validate", str(ws.run), "--benchmark", str(ws.bench))[1]
     assert (
-        out.splitlines()[0] == "no rejections; 1 ignored row (see below): 8 rows, 1 models, status complete, 1 finding"
+        out.splitlines()[0] == "no rejections; 1 ignored row (see below): 8 rows, 1 model, status complete, 1 finding"
     )
     assert out.splitlines()[1] == "ignored row: stranger: t1 attempt 1 (line 9): model not in cohort"
 

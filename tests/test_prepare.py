@@ -109,7 +109,7 @@ def test_init_force_never_discards_a_table_with_anything_filled_in(ws, cli, chan
     before = path.read_bytes()
     code, out, err = cli("init", str(ws.run), "--benchmark", str(ws.bench), "--force")
     assert code == 1 and path.read_bytes() == before, out
-    assert f"{path}: attempts table holds 1 filled row(s), {int('score' in change)} with a score" in err
+    assert f"{path}: attempts table holds 1 filled row, {int('score' in change)} with a score" in err
     assert "nothing written" in err and "mv " in err and "Traceback" not in err
     assert sorted(p.name for p in ws.run.iterdir()) == ["attempts.csv", "cohort.json"]  # no backup, no temp
 
@@ -121,7 +121,7 @@ def test_init_force_on_a_scored_table_counts_what_it_would_discard(ws, cli):
     before = path.read_bytes()
     code, _, err = cli("init", str(ws.run), "--benchmark", str(ws.bench), "--force")
     assert code == 1 and path.read_bytes() == before
-    assert "holds 7 filled row(s), 7 with a score" in err
+    assert "holds 7 filled rows, 7 with a score" in err
 
 
 def test_init_force_on_a_table_it_cannot_read_refuses(ws, cli):
@@ -314,7 +314,7 @@ def test_a_not_ready_reason_names_every_incomplete_observation_and_every_instanc
     code, out, err = fill(cli, ws)
     assert code == 3, err
     line = next(x for x in out.splitlines() if "not ready: line 4: m s1 attempt 1" in x)
-    assert "1 incomplete observation(s): a (missing)" in line and "1 scored instance(s) without a record: b" in line
+    assert "1 incomplete observation: a (missing)" in line and "1 scored instance without a record: b" in line
 
 
 def test_a_not_ready_file_with_another_problem_is_rejected_for_that_problem(ws, cli):

@@ -79,7 +79,7 @@ def test_files_of_one_task_are_checked_together_but_each_in_its_own_terms(ref):
     # second: z = 0 for a; (12 - 104)/max(4, 52) for b; (12 - 1)/0.5 = 22 for c
     assert other.z.tolist() == [0.0, (12 - 104) / 52, 22.0]
     assert isinstance(lacks, list) and lacks[0].file == "lacking.json"
-    assert lacks[0].message == "2 scored instance(s) of task 't' have no record: b, c"
+    assert lacks[0].message == "2 scored instances of task 't' have no record: b, c"
 
 
 def test_a_z_overflow_names_the_record_in_its_own_file(ref):
@@ -108,7 +108,7 @@ def test_the_cross_check_reads_and_scores_every_file_of_a_task_at_once(ref, tmp_
 def test_one_file_is_the_one_file_case(ref):
     with pytest.raises(InputError) as exc:
         score_task(ref, read_records(encoded(GOOD[:2]), "r.json", "objective"))
-    assert exc.value.problems[0].message.startswith("2 scored instance(s) of task 't' have no record: a, b")
+    assert exc.value.problems[0].message.startswith("2 scored instances of task 't' have no record: a, b")
 
 
 def test_solver_score_output_on_shuffled_records_is_worked_out_by_hand(tmp_path):

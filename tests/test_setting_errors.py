@@ -106,7 +106,7 @@ def test_init_on_a_filled_table_says_so_at_once_and_on_a_skeleton_names_force(ws
     before = path.read_bytes()
     code, _, err = cli("init", str(ws.run), "--benchmark", str(ws.bench))
     assert code == 1 and path.read_bytes() == before
-    assert "holds 7 filled row(s), 7 with a score" in err and "mv " in err and "--force" not in err
+    assert "holds 7 filled rows, 7 with a score" in err and "mv " in err and "--force" not in err
     assert "--add-missing" in err
     path.unlink()
     assert cli("init", str(ws.run), "--benchmark", str(ws.bench))[0] == 0

@@ -25,15 +25,19 @@ ROOT = Path(__file__).resolve().parents[1]
 TAU2 = ROOT / "tests" / "data" / "tau2" / "derived" / "derived_C_edge_4x5.json"
 
 
-async def until_still(pilot, tries: int = 40) -> None:
-    """Wait until the screen stops changing (two screenshots in a row alike): a table laid out in the
-    frame after the last message, or a pushed screen's first layout, are drawn before the snapshot
-    whatever the machine's load."""
-    last = None
+async def until_still(pilot, tries: int = 60, alike: int = 3) -> None:
+    """Wait until the screen stops changing: ``alike`` screenshots in a row the same, each taken after
+    every message then queued was handled (``pilot.pause()``) and a short wait. A table laid out in
+    the frame after the last message, or a pushed screen's first layout, are drawn before the snapshot
+    whatever the machine's load: on a starved machine one step of a layout can outlast a short wait,
+    so two shots alike is not enough there."""
+    last, same = None, 0
     for _ in range(tries):
+        await pilot.pause()
         await pilot.pause(0.05)
         shot = re.sub(r"terminal-\d+", "terminal", pilot.app.export_screenshot())  # an id per export
-        if shot == last:
+        same = same + 1 if shot == last else 1
+        if same >= alike:
             return
         last = shot
     raise AssertionError("the screen kept changing")
@@ -109,9 +113,11 @@ def test_help_snapshot(snap_compare, size):
 
 
 def test_diagnostics_snapshot(snap_compare, tmp_path, monkeypatch):
-    (tmp_path / "attempts.csv").write_text("model,track\nm,theorem\n")
-    (tmp_path / "cohort.json").write_text('{"suite": "lite", "solver_protocol": "offline"}')
-    monkeypatch.chdir(tmp_path)  # relative paths keep the snapshot independent of the machine
+    run = tmp_path / "bad-run"  # the header names the folder '.' is
+    run.mkdir()
+    (run / "attempts.csv").write_text("model,track\nm,theorem\n")
+    (run / "cohort.json").write_text('{"suite": "lite", "solver_protocol": "offline"}')
+    monkeypatch.chdir(run)  # relative paths keep the snapshot independent of the machine
     app = create_app(DashboardConfig(run_dir="."))
     assert snap_compare(app, terminal_size=SIZES["120x40"], run_before=press_and_settle())
 
@@ -161,6 +167,9 @@ def open_tau2_browser(depth: int):
         tasks = app.main.query_one("#tau2-tasks")
         await wait_until(pilot, lambda: tasks.row_count > 0, "the tau2 file read and its tasks listed")
         tasks.focus()
+        # The tab is drawn whole before a screen goes over it: a pushed screen keeps the one below as it
+        # was last drawn, so an Enter before the tab's last layout froze a half-laid-out tab behind it
+        await until_still(pilot)
         for screen in (Tau2SimulationsScreen, Tau2TrajectoryScreen)[:depth]:
             await pilot.press("enter")
             await wait_until(pilot, lambda screen=screen: isinstance(app.screen, screen), f"{screen.__name__} open")

@@ -128,7 +128,7 @@ def test_every_failure_status_scores_zero(status):
 @pytest.mark.parametrize(
     "records, fragment, field",
     [
-        ([], "have no record", "instance"),
+        ([], "has no record", "instance"),
         (
             [{"instance": "e", "status": "ok", "A": 12}, {"instance": "e", "status": "ok", "A": 13}],
             "duplicate",

@@ -320,9 +320,7 @@ def test_dir_format_without_an_index_or_with_two_copies_is_rejected(small_dir_ru
     edit_index(small_dir_run, lambda m: m.pop("simulation_index"))
     assert "field 'simulation_index': required field is missing" in rejection(small_dir_run)
     edit_index(small_dir_run, lambda m: m.update(simulation_index=[], simulations=[sim("a", 0, 1.0)]))
-    assert "field 'simulations': holds 1 simulations, but a simulations/ folder is beside it" in rejection(
-        small_dir_run
-    )
+    assert "field 'simulations': holds 1 simulation, but a simulations/ folder is beside it" in rejection(small_dir_run)
 
 
 def test_a_dir_results_json_without_its_folder_says_so(small_dir_run):

@@ -197,8 +197,8 @@ class TcsexamApp(App):
         config = self.shown.config
         if uses_demo(config):
             return "DEMO (bundled synthetic run)"
-        if config.run_dir:
-            return config.run_dir
+        if config.run_dir:  # as typed, unless that names no folder ('.', '..'): then the folder's name
+            return config.run_dir if Path(config.run_dir).name not in ("", "..") else self.shown.name
         if config.attempts or config.cohort:
             return config.attempts or config.cohort or ""
         if self.tau2_path:  # only a tau2-bench file is open: the header names it

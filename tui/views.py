@@ -776,6 +776,19 @@ def problem_rows(problems: list, base=None) -> list[list[str]]:
     return rows
 
 
+def wrap_messages(rows: list[list[str]], width: int, least: int = 40) -> list[list]:
+    """``problem_rows`` with each message as the list of its lines that fit what the table leaves of ``width``
+    columns beside file, where and field (each cell padded by 1 on both sides, a scrollbar of 2), never
+    narrower than ``least``: a Diagnostics row is read in full, not cut at the screen's edge."""
+    import textwrap
+
+    beside = sum(
+        max([len(header), *(len(r[i]) for r in rows)]) + 2 for i, header in enumerate(("file", "where", "field"))
+    )
+    fits = max(least, width - beside - 2 - 2)
+    return [[*r[:3], textwrap.wrap(r[3], fits, break_on_hyphens=False) or [r[3]]] for r in rows]
+
+
 COMPARE_COLUMNS = ("track", "A − B", "se", "95% interval", "tasks", "df")
 
 

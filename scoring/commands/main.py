@@ -12,7 +12,7 @@ import argparse
 import sys
 
 from scoring import __version__
-from scoring.commands import compare, demo, plan, prepare, reports, schema, score, tau2
+from scoring.commands import compare, demo, docs, plan, prepare, reference, reports, schema, score, tau2
 from scoring.commands.options import (
     Parser,
     epilog,
@@ -35,7 +35,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
     parser = Parser(
         prog="tcsexam",
         description="Scoring engine and dashboard for the TCSExam benchmark. Formats, rules and every "
-        "command: the docs/ folder of the project (docs/commands.md).",
+        "command: tcsexam docs (the topics), tcsexam docs commands.",
         epilog=epilog(
             "  tcsexam demo my-demo\n"
             "  tcsexam validate my-demo\n"
@@ -48,7 +48,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
 
-    for module in (demo, score, tau2, compare, schema, prepare, reports, plan):  # the order of --help
+    for module in (demo, score, reference, tau2, compare, schema, prepare, reports, plan, docs):  # the order of --help
         module.add_parsers(sub)
     return parser, sub
 

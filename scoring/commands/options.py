@@ -119,7 +119,7 @@ def parse_threshold(text: str) -> tuple[str, float]:
         hint = f" (a percentage? write {number / 100:g})" if high is not None and high < number <= 100 else ""
         raise argparse.ArgumentTypeError(
             f"threshold of {track} must lie in its scores' range {range_text(track)}, got {value}{hint} "
-            "(docs/rules.md#passk)"
+            "(tcsexam docs rules#passk)"
         )
     return track, number
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from scoring.grammar import counted
 from scoring.safety.terminal import escape_for_terminal, say
 from scoring.vocab import EXIT_INCOMPLETE, EXIT_OK
 
@@ -25,10 +26,11 @@ def run_init(args) -> int:
         run_dir, cohort_path, args.benchmark, force=args.force, add_missing=args.add_missing, notify=notify
     )
     if report.appended:
-        print(f"init --add-missing: {report.rows} planned attempts appended -> {report.target}")
+        print(f"init --add-missing: {counted(report.rows, 'planned attempt')} appended -> {report.target}")
     else:
         print(
-            f"init: {report.rows} planned attempts of {report.models} models over {report.tasks} tasks of suite "
+            f"init: {counted(report.rows, 'planned attempt')} of {counted(report.models, 'model')} over "
+            f"{counted(report.tasks, 'task')} of suite "
             f"'{report.suite}' -> {report.target}"
         )
     return EXIT_OK

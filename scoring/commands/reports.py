@@ -9,6 +9,7 @@ from scoring.commands.options import write_to
 from scoring.commands.text import format_diff
 from scoring.errors import InputError, Problems
 from scoring.formats.json import dumps
+from scoring.grammar import counted
 from scoring.reports.diff import diff_index
 from scoring.reports.index_file import IndexFile, edited_warning, load_index
 from scoring.reports.table import FORMATS, render_table
@@ -72,7 +73,7 @@ def run_verify(args) -> int:
         loaded, Path(args.run_dir) if args.run_dir else None, args.benchmark, recompute_with_pipeline
     )
     if findings:
-        print(f"{args.index}: NOT verified, {len(findings)} difference{'s' if len(findings) != 1 else ''}:")
+        print(f"{args.index}: NOT verified, {counted(len(findings), 'difference')}:")
         for f in findings:
             print(f"  {escape_for_terminal(f)}")
         return EXIT_REJECTED

@@ -27,6 +27,7 @@ from scoring.commands.text import (
     summary_table,
 )
 from scoring.errors import InputError, Problem, UsageError
+from scoring.grammar import counted
 from scoring.safety.names import check_name
 from scoring.safety.terminal import escape_for_terminal
 from scoring.safety.terminal import say as say_on
@@ -79,8 +80,8 @@ def cmd_solver_score(args) -> int:
     write_to(target, solver_score_bytes(result, suite, reference_id))
     say(
         escape_for_terminal(
-            f"{args.task}: relative_score {result.relative_score:.12g} over {task_ref.n_scored} scored instances "
-            f"({len(result.unscored_instances)} unscored records) against {reference_id} -> {args.output}"
+            f"{args.task}: relative_score {result.relative_score:.12g} over {counted(task_ref.n_scored, 'scored instance')} "
+            f"({counted(len(result.unscored_instances), 'unscored record')}) against {reference_id} -> {args.output}"
         ),
         args,
     )
@@ -130,10 +131,10 @@ def cmd_validate(args) -> int:
     # provisional or excluded attempts and warnings are findings of an accepted run
     verdict = "no problems" if not found and not ign else "no rejections"
     if ign:
-        verdict += f"; {ign} ignored row{'' if ign == 1 else 's'} (see below)"
+        verdict += f"; {counted(ign, 'ignored row')} (see below)"
     print(
-        f"{verdict}: {n_rows} rows, {len(document['models'])} models, status {document['status']}, "
-        f"{len(found)} finding{'' if len(found) == 1 else 's'}"
+        f"{verdict}: {counted(n_rows, 'row')}, {counted(len(document['models']), 'model')}, "
+        f"status {document['status']}, {counted(len(found), 'finding')}"
     )
     for line in found:
         print(line)

@@ -3,6 +3,7 @@ for a missing value, the dashboard's decimals (index 2, track means 3)."""
 
 from __future__ import annotations
 
+from scoring.grammar import counted
 from scoring.reports.numbers import INDEX_DIGITS, TRACK_DIGITS, number
 from scoring.safety.terminal import escape_for_terminal
 from scoring.vocab import NA, TRACK_LETTERS, TRACKS
@@ -17,14 +18,14 @@ def fmt(x: float | None, digits: int = TRACK_DIGITS, *, signed: bool = False, ge
 def format_tau2_summary(m: dict) -> str:
     lines = [
         (
-            f"{m['source']}: {m['num_simulations']} runs over {m['num_tasks']} tasks "
-            f"({m['infra_errors']} infrastructure errors dropped)"
+            f"{m['source']}: {counted(m['num_simulations'], 'run')} over {counted(m['num_tasks'], 'task')} "
+            f"({counted(m['infra_errors'], 'infrastructure error')} dropped)"
         ),
         f"avg_reward {fmt(m['avg_reward'], 4)}   avg_agent_cost {fmt(m['avg_agent_cost'], 4)}",
         "pass^k  " + "  ".join(f"k={k}: {fmt(v, 4)}" for k, v in m["pass_hat_k"].items()),
         "termination  " + ", ".join(f"{k} {v}" for k, v in m["termination_reasons"].items()),
         f"db  match {m['db']['match']}, mismatch {m['db']['mismatch']}, not checked {m['db']['not_checked']}",
-        f"audit: {len(m['audit'])} finding(s)",
+        f"audit: {counted(len(m['audit']), 'finding')}",
     ]
     lines += [f"  task {a['task_id']} trial {a['trial']}: {a['finding']}" for a in m["audit"][:20]]
     if len(m["audit"]) > 20:
@@ -125,7 +126,11 @@ def format_plan(result: dict) -> str:
         lines += plan_notes(m)
         if target is not None and any(h is not None for h in widths.values()):
             r = m["attempts_for_target"]
-            found = f"{r} attempts per task" if r is not None else f"not reached with up to {len(widths)} attempts"
+            found = (
+                f"{counted(r, 'attempt')} per task"
+                if r is not None
+                else f"not reached with up to {counted(len(widths), 'attempt')}"
+            )
             lines.append(f"  half-width <= {target:g}: {found}")
     return "\n".join(lines)
 
@@ -278,3 +283,56 @@ def ignored_findings(document: dict, warnings_only: bool = False) -> list[str]:
             at = f"{r['item']} attempt {r['attempt']} (line {r['line']})"
             out.append(escape_for_terminal(f"{kind}: {r['model']}: {at}: {message}"))
     return out
+
+
+def reference_list_text(document: dict, source: str) -> str:
+    """``reference`` with no REFERENCE_ID: the benchmark folder and each reference with its suites."""
+    from scoring.pipeline.benchmark import SAMPLE_BENCHMARK
+
+    where = "the bundled synthetic sample" if source == SAMPLE_BENCHMARK else "benchmark"
+    refs = document["references"]
+    lines = [f"{where} {document['benchmark']}: {counted(len(refs), 'reference')}"]
+    lines += [f"  {r['reference_id']}  suites: {', '.join(r['suites']) or 'none'}" for r in refs]
+    if refs:
+        lines.append(f"its tasks: tcsexam reference {refs[0]['reference_id']}")
+    return "\n".join(lines)
+
+
+def reference_tasks_text(document: dict) -> str:
+    """``reference ID``: one line per solver task: kind, direction, scored and unscored instances."""
+    tasks = document["tasks"]
+    width = max((len(t["task"]) for t in tasks), default=4)
+    lines = [
+        f"reference {document['reference_id']}, suite {document['suite']} ({document['file']}): "
+        f"{counted(len(tasks), 'solver task')}",
+        f"  {'task':<{width}}  kind       direction  scored  unscored",
+    ]
+    lines += [
+        f"  {t['task']:<{width}}  {t['kind']:<9}  {t['direction']:<9}  {t['scored']:>6}  {t['unscored']:>8}"
+        for t in tasks
+    ]
+    if tasks:
+        lines.append(
+            f"a task's instances: tcsexam reference {document['reference_id']} --suite {document['suite']} "
+            f"--task {tasks[0]['task']}"
+        )
+    return "\n".join(lines)
+
+
+def task_instances_text(document: dict) -> str:
+    """``reference ID --task ITEM``: every scored instance (mu, s, scale), then every unscored one."""
+    scored, unscored = document["scored"], document["unscored"]
+    lines = [
+        f"reference {document['reference_id']}, suite {document['suite']}, task {document['task']}: "
+        f"{document['kind']}, {document['direction']}; {counted(len(scored), 'scored instance')}, "
+        f"{counted(len(unscored), 'unscored instance')}",
+        "scored (instance, mu, s, scale):",
+    ]
+    lines += [
+        f"  {i['instance']}  {fmt(i['mu'], 10, general=True)}  {fmt(i['s'], 10, general=True)}  {fmt(i['scale'], 10, general=True)}"
+        for i in scored
+    ]
+    if unscored:
+        lines.append("unscored (instance, reference values):")
+        lines += [f"  {u['instance']}  {', '.join(fmt(v, 10, general=True) for v in u['values'])}" for u in unscored]
+    return "\n".join(lines)

@@ -168,7 +168,7 @@ def reworded(err: Any, in_union: bool) -> str:
         return at_least(err["ctx"]["ge"], found)
     if kind == "less_than_equal" and err["ctx"]["le"] == MAX_PLANNED_ATTEMPTS:
         return at_most(
-            f"{MAX_PLANNED_ATTEMPTS:,}", found, " (the planned attempts of one task, docs/formats.md#cohort)"
+            f"{MAX_PLANNED_ATTEMPTS:,}", found, " (the planned attempts of one task, tcsexam docs formats#cohort)"
         )
     if kind == "literal_error":
         return one_of(re.findall(r"'([^']*)'", err["ctx"]["expected"]), found)

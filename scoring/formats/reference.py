@@ -37,7 +37,7 @@ class UnscoredReferenceInstance(msgspec.Struct, gc=False, omit_defaults=True):
 class Reference(msgspec.Struct, gc=False, omit_defaults=True):
     """A fixed, versioned solver reference: per solver task its kind, direction and reference
     instances, against which solver attempts are scored; extra keys are ignored
-    (docs/rules.md#solver-score)."""
+    (tcsexam docs rules#solver-score)."""
 
     reference_id: NonEmpty
     suite: NonEmpty

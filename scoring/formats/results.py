@@ -73,7 +73,7 @@ class InstanceResult(msgspec.Struct, gc=False, forbid_unknown_fields=True):
 
 class SolverScoreOutput(msgspec.Struct, gc=False, forbid_unknown_fields=True):
     """The output of `tcsexam solver-score`: one attempt at one solver task scored against the fixed
-    reference, instance by instance, and the task's relative score (docs/rules.md#solver-score)."""
+    reference, instance by instance, and the task's relative score (tcsexam docs rules#solver-score)."""
 
     task: str
     suite: str
@@ -223,7 +223,7 @@ class RankPair(Strict):
 
 class Ranks(Strict):
     """The models' ranks: for each model the best and worst rank its index can take, from the paired
-    comparisons of every two models with Holm's correction (docs/rules.md#ranks). The pairs are
+    comparisons of every two models with Holm's correction (tcsexam docs rules#ranks). The pairs are
     listed while at most 100 models have an index; above, the list is empty and pairs_listed is
     false. Above 5,000 models ranks are not computed: models is null and reason says why."""
 
@@ -258,7 +258,7 @@ class IgnoredRows(Strict):
 
 
 class UnusedRecords(Strict):
-    """A records file that no adopted row uses (docs/rules.md#rows-and-records): its path under
+    """A records file that no adopted row uses (tcsexam docs rules#rows-and-records): its path under
     records/, the model, item and attempt its place names (null when it is not at
     records/<model>/<item>/<attempt>.json), why, and the rows' attempt names of a near spelling
     ('1.0' for '1', numbering from 0): then the attempt names and file names do not line up."""
@@ -294,7 +294,7 @@ class Provenance(Strict, omit_defaults=True):
 class IndexDocument(Strict):
     """index.json, written by `tcsexam score`: per model its status, index, track means, tasks,
     coverage, pass^k, intervals and issues; the ranks; the ignored rows; the records files no adopted
-    row uses; the provenance with the inputs' digests and the content hash (docs/formats.md)."""
+    row uses; the provenance with the inputs' digests and the content hash (tcsexam docs formats#indexjson)."""
 
     metric_id: MetricId
     suite: str
@@ -330,7 +330,7 @@ class CompareDocument(Strict):
     the index with 95% intervals, per task and per solver instance, the smallest difference
     detectable by attempts per task (keys "1" to "10") with the tracks whose variance was clipped
     at 0, and each incomplete model of the two with the tasks left out of every difference, which
-    is then not a difference of indices (docs/rules.md#per-task-differences)."""
+    is then not a difference of indices (tcsexam docs rules#per-task-differences)."""
 
     models: tuple[str, str]
     method: Literal["task-clustered-t"]
@@ -373,7 +373,7 @@ class ModelPlan(Strict):
 class PlanDocument(Strict):
     """The output of `tcsexam plan`: per model the within- and between-task variance of each track,
     the projected 95% half-width of the index by attempts per task, the tracks whose between-task
-    variance was clipped at 0 and the run's observed half-width (docs/rules.md#planning-attempts)."""
+    variance was clipped at 0 and the run's observed half-width (tcsexam docs rules#planning-attempts)."""
 
     models: dict[str, ModelPlan]
     target: float | None

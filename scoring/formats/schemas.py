@@ -69,7 +69,7 @@ def attempts_row_model() -> Any:
         __doc__="One row of attempts.csv as the object of its cells (white space around each cell is "
         "dropped; columns beyond these are allowed). A score is empty (only while the result is not "
         "there: score_status other than valid), a decimal number, or, on an excluded row only, nan or "
-        "inf (docs/formats.md).",
+        "inf (tcsexam docs formats#attempts-table).",
         **fields,
     )
 

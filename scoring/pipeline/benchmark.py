@@ -65,7 +65,7 @@ def sample_benchmark_notice(source: str, benchmark: Path, reference_id: str) -> 
     raise UsageError(
         f"the cohort names reference '{reference_id}', which the bundled synthetic sample does not hold: "
         "point at the real benchmark folder with --benchmark DIR or TCSEXAM_BENCHMARK=DIR "
-        "(docs/formats.md#the-benchmark-folder)"
+        "(tcsexam docs formats#the-benchmark-folder)"
     )
 
 

@@ -97,6 +97,8 @@ class TaskReference:
     s: np.ndarray
     scale: np.ndarray
     unscored: frozenset[str] = frozenset()
+    reference_id: str = ""  # of the file it comes from: how ``tcsexam reference`` names it
+    suite: str = ""
 
     @cached_property
     def position(self) -> dict[str, int]:
@@ -105,6 +107,11 @@ class TaskReference:
     @property
     def n_scored(self) -> int:
         return len(self.names)
+
+    def listed_by(self) -> str:
+        """The command that lists every instance of this task (docs/commands.md#reference): a
+        message that names only some of them points there."""
+        return f"tcsexam reference {self.reference_id} --suite {self.suite} --task {self.task}"
 
 
 @dataclass
@@ -173,7 +180,9 @@ def reference_statistics(header: Reference, task: str, values: TaskValues) -> Ta
     floor = header.scale_floor
     scale = scale_with_floors(mu, s, floor.relative, floor.absolute)
     unscored = frozenset(u.instance for u in header.unscored if u.task == task)
-    return TaskReference(task, spec.kind, spec.direction, values.names, mu, s, scale, unscored)
+    return TaskReference(
+        task, spec.kind, spec.direction, values.names, mu, s, scale, unscored, header.reference_id, header.suite
+    )
 
 
 def _name_rows(problems: Problems, file: str, where: str, names: list[str], rows: np.ndarray, message: str) -> None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from scoring.errors import Problems
 from scoring.formats.inputs import AttemptRow
+from scoring.grammar import counted
 from scoring.pipeline.run import Run
 from scoring.pipeline.solver import TaskScore
 from scoring.vocab import SCORE_RANGES, TRACK_SCORE_TYPE, range_text
@@ -205,5 +206,5 @@ def check_adopted_counts(by_model: dict[str, list[AttemptRow]], run: Run, file: 
                     file,
                     f"lines {lines}",
                     "adoption_status",
-                    f"{count} adopted attempts of ({model}, {item}) but {planned} planned",
+                    f"{counted(count, 'adopted attempt')} of ({model}, {item}) but {planned} planned",
                 )

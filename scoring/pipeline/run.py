@@ -288,7 +288,7 @@ def attempts_table(paths: RunPaths, have_cohort: bool, missing: int, problems: P
                     str(paths.cohort.parent),
                     "",
                     "",
-                    "no run here: a run folder holds cohort.json and attempts.csv (docs/formats.md); "
+                    "no run here: a run folder holds cohort.json and attempts.csv (tcsexam docs formats); "
                     "tcsexam demo DIR makes one to try",
                 )
             )

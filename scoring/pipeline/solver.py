@@ -14,6 +14,7 @@ from scipy.special import ndtr
 from scoring.errors import InputError, Problem
 from scoring.formats.records import MAX_LISTED, Records, read_records, status_names
 from scoring.formats.results import InstanceResult, SolverScoreOutput, encode
+from scoring.grammar import counted
 from scoring.pipeline.reference import TaskReference
 from scoring.safety.files import read_regular_file
 from scoring.vocab import INCOMPLETE_STATUSES
@@ -59,6 +60,11 @@ def instance_phi(z: np.ndarray) -> np.ndarray:
     return phi
 
 
+def every_instance(ref: TaskReference) -> str:
+    """Where a message that lists only some of a task's scored instances sends the reader for all of them."""
+    return f"all of them: {ref.listed_by()}" if ref.reference_id else "all of them: in the reference file"
+
+
 def score_records(ref: TaskReference, records: Records) -> list[TaskScore | list[Problem]]:
     """Score every file of ``records`` against its task (docs/rules.md#solver-score), all files as one matrix: per
     file its TaskScore, or its problems. Every scored reference instance needs a record (else the
@@ -82,8 +88,11 @@ def score_records(ref: TaskReference, records: Records) -> list[TaskScore | list
         if lacking[k]:
             missing = np.flatnonzero(take[k] < 0)
             listed = ", ".join(ref.names[i] for i in missing[:MAX_LISTED])
-            more = f" and {missing.size - MAX_LISTED} more" if missing.size > MAX_LISTED else ""
-            message = f"{missing.size} scored instance(s) of task '{ref.task}' have no record: {listed}{more}"
+            more = f" and {missing.size - MAX_LISTED} more ({every_instance(ref)})" if missing.size > MAX_LISTED else ""
+            have = "has" if missing.size == 1 else "have"
+            message = (
+                f"{counted(int(missing.size), 'scored instance')} of task '{ref.task}' {have} no record: {listed}{more}"
+            )
             out.append([Problem(file, "", "instance", message)])
         elif overflowing[k]:
             i = int(np.flatnonzero(np.isinf(z[k]))[0])
@@ -186,10 +195,12 @@ def not_ready(ref: TaskReference, data: bytes, file: str) -> str | None:
     parts = []
     if incomplete:
         shown = ", ".join(f"{n} ({s})" for n, s in incomplete[:5])
-        parts.append(f"{len(incomplete)} incomplete observation(s): {shown}{' ...' if len(incomplete) > 5 else ''}")
+        parts.append(
+            f"{counted(len(incomplete), 'incomplete observation')}: {shown}{' ...' if len(incomplete) > 5 else ''}"
+        )
     if lacking:
         parts.append(
-            f"{len(lacking)} scored instance(s) without a record: {', '.join(lacking[:5])}"
-            f"{' ...' if len(lacking) > 5 else ''}"
+            f"{counted(len(lacking), 'scored instance')} without a record: {', '.join(lacking[:5])}"
+            f"{f' ... ({every_instance(ref)})' if len(lacking) > 5 else ''}"
         )
     return "; ".join(parts) or None

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from scoring.errors import InputError, Problem
 from scoring.formats.inputs import ATTEMPTS_COLUMNS
+from scoring.grammar import counted
 from scoring.safety.files import read_regular_file, read_regular_file_stamped
 from scoring.safety.outputs import check_output, write_atomic
 from scoring.vocab import TRACK_SCORE_TYPE
@@ -118,7 +119,7 @@ def check_nothing_filled(target: Path, force: bool) -> None:
         raise InputError([Problem(str(target), "", "", message)]) from None
     if rows:
         message = (
-            f"attempts table holds {rows} filled row(s), {scored} with a score: init replaces only a table "
+            f"attempts table holds {counted(rows, 'filled row')}, {scored} with a score: init replaces only a table "
             "with no score, status, note or exclusion in it (tcsexam init --add-missing appends the planned "
             f"rows it lacks); nothing written; {move_away(target)}"
         )

@@ -10,6 +10,7 @@ import weakref
 from collections.abc import Iterable
 
 from scoring.errors import InputError, Problem
+from scoring.grammar import with_article
 from scoring.safety.names import check_name
 
 
@@ -26,7 +27,7 @@ def _kind_of(mode: int) -> str:
 
 
 def _not_regular(path: str, what: str, mode: int) -> InputError:
-    return InputError([Problem(path, "", "", f"is {_kind_of(mode)}, expected a {what} (a regular file)")])
+    return InputError([Problem(path, "", "", f"is {_kind_of(mode)}, expected {with_article(what)} (a regular file)")])
 
 
 def _os_problem(path: str, what: str, exc: OSError) -> InputError:

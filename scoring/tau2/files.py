@@ -33,6 +33,7 @@ import msgspec
 from scoring.errors import InputError, Problem, Problems
 from scoring.formats.decode import decode
 from scoring.formats.wording import describe
+from scoring.grammar import counted
 from scoring.safety.files import read_regular_file
 from scoring.safety.names import check_name
 
@@ -205,7 +206,7 @@ def _load_dir(results: ResultsFile, meta: Path, sims_dir: Path) -> Tau2Results:
             file,
             "",
             "simulations",
-            f"holds {len(results.simulations)} simulations, but a simulations/ "
+            f"holds {counted(len(results.simulations), 'simulation')}, but a simulations/ "
             "folder is beside it (the dir format keeps them there only): keep one copy of the run",
         )
     index = results.simulation_index

@@ -497,7 +497,7 @@ case(
 )
 
 # --- instance records ---------------------------------------------------------------------------
-case("records-instance-missing", SCORE, 1, "have no record: b", "field 'instance'", {REC: js(GOOD_RECORDS[:1])})
+case("records-instance-missing", SCORE, 1, "has no record: b", "field 'instance'", {REC: js(GOOD_RECORDS[:1])})
 case(
     "records-infra-status",
     SCORE,
@@ -561,7 +561,7 @@ case(
     "records-solver-score-missing-instance",
     SOLVER,
     1,
-    "have no record: b",
+    "has no record: b",
     "records.json",
     {"reference.json": js(MINI_REFERENCE), "records.json": js(GOOD_RECORDS[:1])},
 )
@@ -782,7 +782,7 @@ case(
         "simulations/s0.json": js(DIR_SIM),
     },
 )
-case("tau2-dir-accepted", TAU2, 0, "1 runs over 1 tasks", "", {T: js(DIR_RESULTS), "simulations/s0.json": js(DIR_SIM)})
+case("tau2-dir-accepted", TAU2, 0, "1 run over 1 task", "", {T: js(DIR_RESULTS), "simulations/s0.json": js(DIR_SIM)})
 
 
 # === docs/safety.md: names, special files, outputs aimed at inputs, overflow, duplicate keys, terminal text ===
@@ -947,7 +947,7 @@ case(
     {"run/records/m/s1/other.json": js(GOOD_RECORDS)},
     symlink={REC: "other.json"},
 )
-case("csv-fifo", SCORE, 1, "is a FIFO, expected a attempts table", "attempts.csv", make_fifo=[A])
+case("csv-fifo", SCORE, 1, "is a FIFO, expected an attempts table", "attempts.csv", make_fifo=[A])
 case("cohort-fifo", SCORE, 1, "is a FIFO, expected a cohort file", "cohort.json", make_fifo=[C])
 case("cohort-devzero", SCORE, 1, "is a device, expected a cohort file", "cohort.json", symlink={C: "/dev/zero"})
 case("suite-fifo", SCORE, 1, "is a FIFO, expected a suite manifest", "lite.json", make_fifo=[S])

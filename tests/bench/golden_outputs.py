@@ -5,7 +5,7 @@ judges nothing).
 python -m tests.bench.golden_outputs OUT RUN_DIR [RUN_DIR ...]
     for each run: validate, score, compare (first two models), plan, table in every format, diff,
     verify, init, fill (dry run and real), solver-score of one attempt; once: schema, tau2 on
-    tests/data/tau2, demo, and every command's --help. Each command's exit code, standard output and standard error go to
+    tests/data/tau2, demo (and --benchmark), reference, docs, and every command's --help. Each command's exit code, standard output and standard error go to
     OUT/<run>/<step>.{rc,out,err}, its files beside them. The ``generated_at`` stamp of a document
     and the temporary folders' names are blanked, so two checkouts' folders compare with ``diff -r``.
 
@@ -26,7 +26,7 @@ from scoring.reports.table import FORMATS
 
 TCSEXAM = str(Path(sys.executable).with_name("tcsexam"))
 COMMANDS = ("demo", "solver-score", "score", "validate", "tau2", "compare", "schema", "init", "fill")
-COMMANDS += ("table", "diff", "verify", "plan", "tui")
+COMMANDS += ("table", "diff", "verify", "plan", "tui", "reference", "docs")
 STAMP = re.compile(rb'"generated_at":\s*"[^"]*"')
 
 
@@ -127,10 +127,19 @@ def main() -> None:
         for f in sorted((here / "tests/data/tau2").rglob("*.json")):
             step(once, f"tau2-{f.stem[:40]}", ["tau2", str(f), "--output", "-"], scratch, scratch)
         step(once, "demo", ["demo", str(scratch / "demo-copy")], scratch, scratch)
+        step(once, "demo-benchmark", ["demo", str(scratch / "benchmark-copy"), "--benchmark"], scratch, scratch)
+        copied = ["--benchmark", str(scratch / "benchmark-copy"), "--json"]  # its paths are blanked
+        step(once, "reference-list", ["reference", *copied], scratch, scratch)
+        step(once, "reference-tasks", ["reference", "sample-k3-synthetic", *copied], scratch, scratch)
+        task = ["reference", "sample-k3-synthetic", "--suite", "lite", "--task", "maxcut-mqlib", *copied]
+        step(once, "reference-task", task, scratch, scratch)
+        step(once, "docs-topics", ["docs"], scratch, scratch)
+        step(once, "docs-section", ["docs", "formats#the-benchmark-folder"], scratch, scratch)
         step(once, "help", ["--help"], scratch, scratch)
         for command in COMMANDS:
             step(once, f"help-{command}", [command, "--help"], scratch, scratch)
         keep(once, "demo-copy", scratch / "demo-copy", scratch)
+        keep(once, "benchmark-copy", scratch / "benchmark-copy", scratch)
 
 
 if __name__ == "__main__":

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 from collections import Counter
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
+from scoring.grammar import counted
+
 from ..textual_ext.data_table import SteadyDataTable
-from ..views import cells, plain, problem_rows
+from ..views import cells, plain, problem_rows, wrap_messages
 
 ACCEPTED = "No problems: the inputs were accepted."
 
 
 class DiagnosticsPane(VerticalScroll):
+    _shown: tuple | None = None  # what show() was last given, to wrap again on a resize
     HELP = """\
 Every problem of rejected inputs (file, where, field, message), as `tcsexam validate` words it. While
 the inputs on disk are rejected, the header says STALE and the other tabs keep the last good state.
@@ -33,6 +37,10 @@ runs together.
     def on_mount(self) -> None:
         self.show([], [], None, kept=False)
 
+    def on_resize(self) -> None:  # the messages are wrapped to the width: wrap them anew
+        if self._shown is not None:
+            self.show(*self._shown)
+
     def show(
         self,
         problems: list,
@@ -44,11 +52,12 @@ runs together.
     ) -> None:
         """Problems of the run (files under ``base`` named relative to it), of the tau2 file, and why
         the Leaderboard's runs cannot be tabled together (``tcsexam table``'s rejection, docs/commands.md)."""
+        self._shown = (problems, tau2_problems, stale, kept, base, leaderboard)
         heading = ACCEPTED
         if problems:
             files = Counter(p.file for p in problems)
             heading = (
-                f"Inputs rejected: {len(problems)} problem(s) in {len(files)} file(s)"
+                f"Inputs rejected: {counted(len(problems), 'problem')} in {counted(len(files), 'file')}"
                 + (f" (file names relative to {plain(base)})" if base else "")
                 + ". "
             )
@@ -64,18 +73,20 @@ runs together.
         self._table("#diagnostics-table", problem_rows(problems, base))
         tau2_heading = self.query_one("#diagnostics-tau2-text", Static)
         tau2_heading.set_class(not tau2_problems, "gone")
-        tau2_heading.update(f"tau2-bench results rejected: {len(tau2_problems)} problem(s)")
+        tau2_heading.update(f"tau2-bench results rejected: {counted(len(tau2_problems), 'problem')}")
         self._table("#diagnostics-tau2", problem_rows(tau2_problems))
         leaderboard = leaderboard or []
         board_heading = self.query_one("#diagnostics-leaderboard-text", Static)
         board_heading.set_class(not leaderboard, "gone")
-        board_heading.update(f"Leaderboard: tcsexam table rejects the runs together: {len(leaderboard)} problem(s)")
+        board_heading.update(
+            f"Leaderboard: tcsexam table rejects the runs together: {counted(len(leaderboard), 'problem')}"
+        )
         self._table("#diagnostics-leaderboard", problem_rows(leaderboard))
 
     def _table(self, selector: str, rows: list[list[str]]) -> None:
         table = self.query_one(selector, DataTable)
         table.clear(columns=True)
         table.add_columns("file", "where", "field", "message")
-        for r in rows:
-            table.add_row(*cells(*r))
+        for *where, lines in wrap_messages(rows, self.size.width or self.app.size.width):
+            table.add_row(*cells(*where), Text("\n").join(cells(*lines)), height=None)
         table.set_class(not rows, "gone")

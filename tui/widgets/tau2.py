@@ -142,6 +142,11 @@ termination reasons and the reward-gate audit. Independent of the selected model
         (``top``: a sort asked for) or kept on its task."""
         m = self.metrics
         assert m is not None  # called by show and sort_by, once a file was read
+        if not self.size.width:
+            # not laid out yet (a file read before the first frame, or the tab hidden): on_resize fills the
+            # table at its width. A table filled uncut first and cut after kept its horizontal scrollbar
+            # (and a blank line) at some sizes, depending on which came first
+            return
         tasks = self.query_one("#tau2-tasks", DataTable)
         current = tasks.coordinate_to_cell_key(tasks.cursor_coordinate).row_key.value if tasks.row_count else None
         bar = self.query_one(FilterBar)

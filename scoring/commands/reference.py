@@ -1,0 +1,89 @@
+"""``reference``: what the benchmark folder's solver references hold (docs/commands.md#reference)."""
+
+from __future__ import annotations
+
+import sys
+
+from scoring.commands.options import add_benchmark_argument, command_parser
+from scoring.errors import InputError, UsageError
+from scoring.safety.names import check_name
+from scoring.safety.terminal import say
+from scoring.vocab import EXIT_OK
+
+
+def cmd_reference(args) -> int:
+    """No REFERENCE_ID: the references the benchmark has; with one: its tasks; with --task: that
+    task's instances in full. Text, or JSON on standard output with --json."""
+    from scoring.commands.text import reference_list_text, reference_tasks_text, task_instances_text
+    from scoring.formats.json import dumps
+    from scoring.pipeline.benchmark import (
+        SAMPLE_BENCHMARK,
+        benchmark_origin,
+        locate_benchmark,
+        missing_benchmark,
+        resolve_reference,
+        sample_benchmark_notice,
+    )
+    from scoring.reports.references import benchmark_references, reference_tasks, task_instances
+
+    for option, value, kind in (("REFERENCE_ID", args.reference_id, "reference id"), ("--task", args.task, "item")):
+        problem = value is not None and check_name(value, kind)
+        if problem:
+            raise UsageError(f"{option}: {problem}")
+    benchmark, source = locate_benchmark(args.benchmark)
+    missing = missing_benchmark(benchmark, benchmark_origin(args.benchmark))
+    if missing:
+        raise InputError([missing])
+    if args.reference_id is None:
+        if args.task is not None:
+            raise UsageError("--task names a task of a reference: give the REFERENCE_ID too")
+        document = benchmark_references(benchmark)
+        text = reference_list_text(document, source)
+    else:
+        if source == SAMPLE_BENCHMARK and not (benchmark / "references" / args.reference_id).is_dir():
+            held = ", ".join(r["reference_id"] for r in benchmark_references(benchmark)["references"])
+            raise UsageError(
+                f"the bundled synthetic sample holds no reference '{args.reference_id}' (it holds {held}): point at "
+                "the benchmark folder that does with --benchmark DIR or TCSEXAM_BENCHMARK=DIR "
+                "(tcsexam docs formats#the-benchmark-folder)"
+            )
+        notice = sample_benchmark_notice(source, benchmark, args.reference_id)
+        if notice:
+            say(notice, sys.stderr)
+        reference = resolve_reference(suite_of(benchmark, args.reference_id, args.suite), benchmark, args.reference_id)
+        if args.task is None:
+            document = reference_tasks(reference)
+            text = reference_tasks_text(document)
+        else:
+            document = task_instances(reference, args.task)
+            text = task_instances_text(document)
+    if args.json:
+        sys.stdout.buffer.write(dumps(document))
+    else:
+        say(text)
+    return EXIT_OK
+
+
+def suite_of(benchmark, reference_id: str, suite: str | None) -> str:
+    """The suite file to read: --suite, else full when the reference has a full.json (Full contains
+    Lite), else lite."""
+    if suite:
+        return suite
+    folder = benchmark / "references" / reference_id
+    if not folder.is_dir():  # resolve_reference names the references there are
+        return "full"
+    return "full" if (folder / "full.json").is_file() or not (folder / "lite.json").is_file() else "lite"
+
+
+def add_parsers(sub) -> None:
+    p = command_parser(sub, "reference")
+    p.add_argument(
+        "reference_id", nargs="?", metavar="REFERENCE_ID", help="a reference of the benchmark; none: list them"
+    )
+    p.add_argument(
+        "--suite", choices=("lite", "full"), help="which file of the reference (default full when it has one)"
+    )
+    p.add_argument("--task", metavar="ITEM", help="one solver task's instances in full")
+    add_benchmark_argument(p)
+    p.add_argument("--json", action="store_true", help="the listing as JSON on standard output")
+    p.set_defaults(handler=cmd_reference)

@@ -1,0 +1,125 @@
+"""A benchmark folder a user can build (docs/formats.md#the-benchmark-folder): `tcsexam demo DIR
+--benchmark` copies the bundled sample benchmark out as a template, and `tcsexam reference` lists what
+a reference holds (docs/commands.md#reference); a records file that lacks instances points there."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+
+from scoring.pipeline.benchmark import sample_root
+
+SAMPLE = sample_root() / "benchmark"
+LITE = json.loads((SAMPLE / "references" / "sample-k3-synthetic" / "lite.json").read_text())
+FULL = json.loads((SAMPLE / "references" / "sample-k3-synthetic" / "full.json").read_text())
+
+
+def files_under(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_demo_benchmark_copies_the_sample_benchmark_and_says_what_to_replace(tmp_path, cli):
+    target = tmp_path / "my-benchmark"
+    code, out, _ = cli("demo", str(target), "--benchmark")
+    assert code == 0
+    assert sorted(files_under(target)) == [
+        "references/sample-k3-synthetic/full.json",
+        "references/sample-k3-synthetic/lite.json",
+        "suites/full.json",
+        "suites/lite.json",
+    ]
+    assert files_under(target) == files_under(SAMPLE)  # byte for byte
+    for name in ("suites/lite.json", "suites/full.json", "references/sample-k3-synthetic/", "solver_reference_id"):
+        assert name in out, name
+    assert f"--benchmark {target}" in out
+
+
+def test_demo_benchmark_refuses_a_folder_that_is_not_empty(tmp_path, cli):
+    full = tmp_path / "full"
+    full.mkdir()
+    (full / "mine.json").write_text("keep")
+    code, out, err = cli("demo", str(full), "--benchmark")
+    assert code == 1 and "is not empty" in err and out == ""
+    assert files_under(full) == {"mine.json": b"keep"} and sorted(p.name for p in tmp_path.iterdir()) == ["full"]
+
+
+def test_the_copied_benchmark_is_a_benchmark_the_demo_run_scores_with(tmp_path, cli):
+    cli("demo", str(tmp_path / "bench"), "--benchmark")
+    cli("demo", str(tmp_path / "run"))
+    out = tmp_path / "index.json"
+    code, _, err = cli("score", str(tmp_path / "run"), "--benchmark", str(tmp_path / "bench"), "--output", str(out))
+    assert code == 3, err  # the demo's incomplete model, as with the bundled sample
+    assert json.loads(out.read_text())["provenance"]["benchmark"] == "given"
+
+
+def test_reference_without_an_id_lists_the_references_and_their_suites(cli, tmp_path):
+    code, out, _ = cli("reference")
+    assert code == 0 and "sample-k3-synthetic  suites: lite, full" in out
+    code, out, _ = cli("reference", "--json")
+    assert json.loads(out)["references"] == [{"reference_id": "sample-k3-synthetic", "suites": ["lite", "full"]}]
+    bench = tmp_path / "b"
+    (bench / "references" / "mine").mkdir(parents=True)
+    (bench / "references" / "mine" / "lite.json").write_text("{}")
+    code, out, _ = cli("reference", "--benchmark", str(bench), "--json")
+    assert code == 0 and json.loads(out)["references"] == [{"reference_id": "mine", "suites": ["lite"]}]
+
+
+def test_reference_lists_each_task_with_kind_direction_and_instance_counts(cli):
+    code, out, err = cli("reference", "sample-k3-synthetic", "--json")
+    assert code == 0 and "bundled synthetic sample" in err
+    listing = json.loads(out)
+    assert listing["suite"] == "full"  # Full contains Lite
+    expected = [
+        {
+            "task": task,
+            "kind": spec["kind"],
+            "direction": spec["direction"],
+            "scored": len(spec["instances"]),
+            "unscored": sum(u["task"] == task for u in FULL["unscored_reference_instances"]),
+        }
+        for task, spec in FULL["tasks"].items()
+    ]
+    assert listing["tasks"] == expected
+    code, out, _ = cli("reference", "sample-k3-synthetic", "--suite", "lite")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 2 + len(LITE["tasks"]) + 1
+    assert lines[2].split() == ["maxcut-mqlib", "objective", "maximize", "40", "2"]
+
+
+def test_reference_task_lists_every_instance_in_full(cli):
+    code, out, _ = cli("reference", "sample-k3-synthetic", "--suite", "lite", "--task", "maxcut-mqlib", "--json")
+    assert code == 0
+    listing = json.loads(out)
+    spec = LITE["tasks"]["maxcut-mqlib"]
+    assert [i["instance"] for i in listing["scored"]] == list(spec["instances"])
+    for shown in listing["scored"]:
+        usable = [v for v in spec["instances"][shown["instance"]] if v is not None]
+        assert abs(shown["mu"] - statistics.fmean(usable)) <= 1e-9 * max(1.0, abs(shown["mu"]))
+        assert abs(shown["s"] - statistics.stdev(usable)) <= 1e-9 * max(1.0, shown["s"])
+    unscored = [u for u in LITE["unscored_reference_instances"] if u["task"] == "maxcut-mqlib"]
+    assert listing["unscored"] == [{"instance": u["instance"], "values": u["values"]} for u in unscored]
+    code, text, _ = cli("reference", "sample-k3-synthetic", "--suite", "lite", "--task", "maxcut-mqlib")
+    assert code == 0 and all(f"\n  {name}  " in text for name in spec["instances"])
+
+
+def test_an_unknown_task_or_reference_is_a_usage_error_naming_the_known_ones(cli):
+    code, out, err = cli("reference", "sample-k3-synthetic", "--task", "maxcut")
+    assert code == 2 and out == "" and "no solver task 'maxcut'" in err and "maxcut-mqlib" in err
+    code, out, err = cli("reference", "paper-k3-fixed-260925")
+    assert code == 2 and out == "" and "sample-k3-synthetic" in err and "--benchmark" in err
+    code, _, err = cli("reference", "--task", "maxcut-mqlib")
+    assert code == 2 and "REFERENCE_ID" in err
+
+
+def test_a_records_file_lacking_instances_points_at_the_full_list(tmp_path, cli):
+    records = tmp_path / "r.json"
+    records.write_text(json.dumps([{"instance": "MAX0001", "status": "ok", "A": 1.0}]))
+    code, _, err = cli(
+        "solver-score", "--task", "maxcut-mqlib", "--reference", "lite", "--records", str(records), "--output", "-"
+    )
+    assert code == 1
+    assert "39 scored instances of task 'maxcut-mqlib' have no record: MAX0002" in err
+    assert "and 19 more (all of them: tcsexam reference sample-k3-synthetic --suite lite --task maxcut-mqlib)" in err
+    code, out, _ = cli("reference", "sample-k3-synthetic", "--suite", "lite", "--task", "maxcut-mqlib")
+    assert code == 0 and "40 scored instances" in out and "MAX0040" in out
