@@ -582,7 +582,7 @@ def explain_instance(
 ) -> str:
     """Why an instance scored its Phi, in the contract's words (docs/rules.md#solver-score)."""
     if status != "ok":
-        return f"{name}: status '{status}' is a solver failure, so the instance scores 0 (docs/rules.md#solver-score)."
+        return f"{name}: status '{status}' is a solver failure, so the instance scores 0 (tcsexam docs rules#solver-score)."
     formula = "(A − mu)/scale" if direction == "maximize" else "(mu − A)/scale"
     return (
         f"{name}: A = {fmt_sig(A)}; mu = {fmt_sig(mu)}, s = {fmt_sig(s)}; scale = max(s, relative·|mu|, absolute) "

@@ -16,7 +16,7 @@ from ..widgets.footer import DashboardFooter
 INTRO = """\
 # tcsexam dashboard
 
-The keys and tabs below are described at more length in docs/dashboard.md."""
+The keys and tabs below are described at more length in `tcsexam docs dashboard`."""
 
 # Textual's own keys, which the dashboard's bindings do not list
 MOVING = [

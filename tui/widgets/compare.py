@@ -35,9 +35,9 @@ if TYPE_CHECKING:
 
 EXPLAIN = (
     "Paired difference A − B over the tasks both models have scored, with 95% intervals (a t interval over "
-    "the tasks; df, the index's degrees of freedom, combine the tracks': docs/rules.md#intervals). An interval that excludes 0 is a difference the task "
+    "the tasks; df, the index's degrees of freedom, combine the tracks': tcsexam docs rules#intervals). An interval that excludes 0 is a difference the task "
     "sample supports. A follows the model selected in the Overview. Below: each task's A − B, largest "
-    "first; Enter on a solver task lists the instances where the two differ most (docs/rules.md#per-task-differences)."
+    "first; Enter on a solver task lists the instances where the two differ most (tcsexam docs rules#per-task-differences)."
 )
 
 

@@ -88,9 +88,9 @@ class OverviewPane(FiltersRows, ShowsRun, Vertical):
 One row per model: status, index and P/S/C/O means (± = the half-width of the 95% interval, a t interval
 over the tasks; then tasks complete/total), the forest plot (● the index, ─ its 95% interval, one scale from
 0 for every row; ○ and the reason without an index), "Uncertainty from" (how much of the index's variance each
-track brings, in percent; docs/rules.md#variance-budget) and the rank (`best–worst`: the places the model could
+track brings, in percent; `tcsexam docs rules#variance-budget`) and the rank (`best–worst`: the places the model could
 hold among the models it is not clearly separated from, paired tests at 95% corrected for the number of pairs;
-docs/rules.md#ranks). The top line names a leader only when rank 1 holds one model alone. A column header's
+`tcsexam docs rules#ranks`). The top line names a leader only when rank 1 holds one model alone. A column header's
 tooltip says what it means; the line under the table names the cursor row's model in full.
 Moving the cursor selects the model for every other tab. `Enter` opens its Instances, `k` its pass^k,
 `w` its worst instances across every solver task (lowest Phi first; `Enter` on one opens it in Instances).

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 EXPLAIN = (
     "pass^k = C(c, k) / C(n, k) per task: n = adopted attempts with score_status valid, c = those scoring at or "
-    "above the track's threshold; a track's pass^k is the mean over its tasks with n ≥ k (docs/rules.md#passk)."
+    "above the track's threshold; a track's pass^k is the mean over its tasks with n ≥ k (tcsexam docs rules#passk)."
 )
 
 
@@ -43,7 +43,7 @@ PARTS = ("#passk-explain", "#passk-table", "#passk-plot", "#plan-title", "#plan-
 class PassKPane(ShowsRun, Vertical):
     HELP = """\
 pass^k = C(c,k)/C(n,k) per task, averaged over the tasks with n ≥ k, for the selected model.
-Planning (docs/rules.md#planning-attempts): the projected 95% index half-width by attempts per task r = 1..10; type a
+Planning (`tcsexam docs rules#planning-attempts`): the projected 95% index half-width by attempts per task r = 1..10; type a
 target H (index points) to see the attempts per task it needs.
 """  # its section of the help screen (tui/screens/help.py)
 
