@@ -142,9 +142,9 @@ def instance_records(rng: random.Random, ref_task: dict, unscored: list[dict], s
 
 
 def relative_score(reference: dict, item: str, records: list[dict]) -> float:
-    from scoring.formats.records import parse_records
-    from scoring.pipeline.reference import reference_from_dict
-    from scoring.pipeline.solver import score_task
+    from tcsexam.scoring.formats.records import parse_records
+    from tcsexam.scoring.pipeline.reference import reference_from_dict
+    from tcsexam.scoring.pipeline.solver import score_task
     ref = reference_from_dict(reference, "<memory>")
     task = ref.task(item)
     return score_task(task, parse_records(records, "<memory>", task.kind)).relative_score

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tui.find import (
+from tcsexam.tui.find import (
     count_note,
     filtered,
     neighbour,

@@ -5,7 +5,7 @@ import pkgutil
 import tomllib
 from pathlib import Path
 
-import scoring
+from tcsexam import scoring
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from textual.widgets import DataTable, Static
 
+from tcsexam.tui.app import create_app
+from tcsexam.tui.state import DashboardConfig
 from tests.support.dashboard import row_at, settle
 from tests.support.runs import full_rows
-from tui.app import create_app
-from tui.state import DashboardConfig
 
 SIZES = {"80x24": (80, 24), "120x40": (120, 40), "200x50": (200, 50)}
 MODELS = 60

@@ -13,15 +13,15 @@ import pytest
 from textual import events
 from textual.widgets import DataTable, Input, Select, Static
 
+from tcsexam.tui.app import create_app
+from tcsexam.tui.screens.sort_picker import SortPicker
+from tcsexam.tui.screens.worst import WorstScreen
+from tcsexam.tui.state import STATUS_CODES, DashboardConfig
+from tcsexam.tui.widgets.compare import ComparePane
+from tcsexam.tui.widgets.filter_bar import FilterBar
+from tcsexam.tui.widgets.instance_table import InstanceTable
+from tcsexam.tui.widgets.instances import InstancesPane
 from tests.support.dashboard import row_at, settle, wait_until
-from tui.app import create_app
-from tui.screens.sort_picker import SortPicker
-from tui.screens.worst import WorstScreen
-from tui.state import STATUS_CODES, DashboardConfig
-from tui.widgets.compare import ComparePane
-from tui.widgets.filter_bar import FilterBar
-from tui.widgets.instance_table import InstanceTable
-from tui.widgets.instances import InstancesPane
 
 SIZES = {"80x24": (80, 24), "200x50": (200, 50)}
 TAU2 = Path(__file__).resolve().parent / "data" / "tau2" / "derived" / "derived_C_edge_4x5.json"

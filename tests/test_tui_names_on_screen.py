@@ -12,12 +12,12 @@ import pytest
 from rich.cells import cell_len
 from textual.widgets import DataTable, Static
 
-from scoring.safety.terminal import escape_for_terminal
+from tcsexam.scoring.safety.terminal import escape_for_terminal
+from tcsexam.tui.app import create_app
+from tcsexam.tui.state import DashboardConfig
+from tcsexam.tui.views import NAME_WIDTH, middle_ellipsis, plain
 from tests.support.dashboard import settle, wait_until
 from tests.support.runs import Workspace, full_rows
-from tui.app import create_app
-from tui.state import DashboardConfig
-from tui.views import NAME_WIDTH, middle_ellipsis, plain
 
 pytestmark = pytest.mark.dashboard
 

@@ -6,8 +6,8 @@ import copy
 
 import numpy as np
 
-from tui.state import InstanceColumns
-from tui.views import (
+from tcsexam.tui.state import InstanceColumns
+from tcsexam.tui.views import (
     coverage_cell,
     coverage_grid,
     explain_instance,
@@ -21,7 +21,7 @@ from tui.views import (
     tau2_task_rows,
     top_line,
 )
-from tui.widgets.instance_table import format_row
+from tcsexam.tui.widgets.instance_table import format_row
 
 
 def model(status, index, means, tasks, coverage=None, issues=(), ci=None, pass_hat_k=None):
@@ -293,10 +293,10 @@ def test_names_are_utf8_and_sort_as_python_strings():
 
 def test_columns_keep_each_instances_status():
     # the dashboard maps scoring's status codes onto its own: every failure keeps its name
-    from scoring.formats.records import parse_records
-    from scoring.pipeline.reference import reference_from_dict
-    from scoring.pipeline.solver import score_task
-    from tui.state import STATUS_CODES, columns_from_score
+    from tcsexam.scoring.formats.records import parse_records
+    from tcsexam.scoring.pipeline.reference import reference_from_dict
+    from tcsexam.scoring.pipeline.solver import score_task
+    from tcsexam.tui.state import STATUS_CODES, columns_from_score
 
     statuses = ["ok", "timeout", "invalid", "certificate_failed", "crash", "out_of_memory", "ok"]
     instances = {f"i{k}": [1.0, 2.0, 4.0] for k in range(len(statuses))}
@@ -315,7 +315,7 @@ def test_columns_keep_each_instances_status():
 
 
 def test_task_differences_largest_first_with_instance_counts():
-    from tui.views import task_difference_rows
+    from tcsexam.tui.views import task_difference_rows
 
     result = {
         "tasks": [
@@ -334,7 +334,7 @@ def test_task_differences_largest_first_with_instance_counts():
 
 
 def test_instance_difference_rows_keep_the_order_given():
-    from tui.views import instance_difference_rows
+    from tcsexam.tui.views import instance_difference_rows
 
     diffs = [
         {"instance": "[b]x", "a": 0.0, "b": 0.75, "difference": -0.75},
@@ -347,7 +347,7 @@ def test_instance_difference_rows_keep_the_order_given():
 
 
 def test_mde_text_by_attempts_and_when_not_available():
-    from tui.views import mde_text
+    from tcsexam.tui.views import mde_text
 
     assert (
         mde_text({"2": 7.5, "1": 10.25})
@@ -374,7 +374,7 @@ def test_variance_budget_beside_the_index_interval():
 
 
 def test_plan_row_and_target():
-    from tui.views import parse_target, plan_row, target_text
+    from tcsexam.tui.views import parse_target, plan_row, target_text
 
     entry = {"half_width": {"1": 14.0, "2": 11.5, "10": 9.0, "3": None}}
     assert plan_row(entry) == (["r=1", "r=2", "r=3", "r=10"], ["14.00", "11.50", "—", "9.00"])
@@ -396,7 +396,7 @@ def test_plan_row_and_target():
 
 
 def test_objective_values_have_four_significant_digits_never_mixed_notation():
-    from tui.views import fmt_sig
+    from tcsexam.tui.views import fmt_sig
 
     assert [fmt_sig(x) for x in (47563.2, 479.13, 0.078312, 12.0, 0.0)] == ["47560", "479.1", "0.07831", "12.00", "0"]
     assert fmt_sig(9999.7) == "10000"  # the rounding carries into the next power
@@ -406,7 +406,7 @@ def test_objective_values_have_four_significant_digits_never_mixed_notation():
 
 
 def test_every_interval_is_written_with_one_spacing_and_the_quantitys_decimals():
-    from tui.views import fmt_cost, fmt_pm
+    from tcsexam.tui.views import fmt_cost, fmt_pm
 
     assert fmt_pm(92.2, 5.5712, 2) == "92.20 ± 5.57"
     assert fmt_pm(0.9333, 0.076, 3) == "0.933 ± 0.076"
@@ -417,7 +417,7 @@ def test_every_interval_is_written_with_one_spacing_and_the_quantitys_decimals()
 def test_a_long_name_keeps_its_start_and_end_and_fits_its_cells():
     from rich.cells import cell_len
 
-    from tui.views import middle_ellipsis
+    from tcsexam.tui.views import middle_ellipsis
 
     long = "anthropic/claude-sonnet-4-5-20250929-with-a-very-long-fine-tune-suffix-v2"
     short = middle_ellipsis(long, 24)
@@ -431,7 +431,7 @@ def test_a_long_name_keeps_its_start_and_end_and_fits_its_cells():
 
 
 def test_the_column_under_the_mouse_counts_the_fixed_columns_and_the_scroll():
-    from tui.views import column_under
+    from tcsexam.tui.views import column_under
 
     widths = [10, 5, 5, 5]
     assert column_under(widths, 1, 0, 0) == 0 and column_under(widths, 1, 0, 12) == 1
@@ -441,7 +441,7 @@ def test_the_column_under_the_mouse_counts_the_fixed_columns_and_the_scroll():
 
 
 def test_the_forest_plot_draws_each_index_and_interval_on_one_scale():
-    from tui.forest import forest_gauge, forest_header, forest_top, position
+    from tcsexam.tui.forest import forest_gauge, forest_header, forest_top, position
 
     assert forest_top([(76.9, 10.5), (55.2, 20.1), (None, None)]) == 100  # the index is in points: 0 to 100
     assert forest_top([(95.0, 12.0)]) == 200  # an upper end past 100: the round number above it
@@ -460,7 +460,7 @@ def test_the_forest_plot_draws_each_index_and_interval_on_one_scale():
 def test_the_forest_plot_is_bounded_for_any_finite_value():
     import math
 
-    from tui.forest import forest_gauge, forest_header, forest_top
+    from tcsexam.tui.forest import forest_gauge, forest_header, forest_top
 
     # a construction score of 1e13 gives an index of about 1e14: the old chart's tick loops never ended on it
     top = forest_top([(1e14, 3e13), (50.0, 5.0), (math.inf, None), (1e308, 1e308)])

@@ -8,15 +8,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from scoring.reports.numbers import INDEX_DIGITS, PM, TRACK_DIGITS, number, with_half_width
-from scoring.safety.terminal import escape_for_terminal
-from scoring.vocab import STATUS_ORDER, TRACKS, rank_text
-from scoring.vocab import TRACK_LETTERS as LETTERS
+from tcsexam.scoring.reports.numbers import INDEX_DIGITS, PM, TRACK_DIGITS, number, with_half_width
+from tcsexam.scoring.safety.terminal import escape_for_terminal
+from tcsexam.scoring.vocab import STATUS_ORDER, TRACKS, rank_text
+from tcsexam.scoring.vocab import TRACK_LETTERS as LETTERS
 
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from scoring.formats.results import Ranks
+    from tcsexam.scoring.formats.results import Ranks
 
 DASH = "—"
 
@@ -250,8 +250,8 @@ def ranks_block(document: dict) -> Ranks | None:
     with the document's own weights."""
     import msgspec
 
-    from scoring.formats.results import Ranks
-    from scoring.stats.ranks import ranks_of_document
+    from tcsexam.scoring.formats.results import Ranks
+    from tcsexam.scoring.stats.ranks import ranks_of_document
 
     if "ranks" not in document:
         return ranks_of_document(document, document["weights"])
@@ -309,7 +309,7 @@ def sort_rows(rows: list[OverviewRow], column: int, reverse: bool = False) -> li
 
 def leader(document: dict) -> str | None:
     """The leader only when the top rank group holds one model alone (docs/rules.md#ranks, scoring.stats.ranks.leader)."""
-    from scoring.stats.ranks import leader as ranks_leader
+    from tcsexam.scoring.stats.ranks import leader as ranks_leader
 
     ranks = ranks_block(document)
     return ranks_leader(ranks) if ranks is not None else None
@@ -317,7 +317,7 @@ def leader(document: dict) -> str | None:
 
 def top_group(document: dict) -> list[str]:
     """The models whose best rank is 1 (docs/rules.md#ranks, scoring.stats.ranks.top_group)."""
-    from scoring.stats.ranks import top_group as ranks_top_group
+    from tcsexam.scoring.stats.ranks import top_group as ranks_top_group
 
     ranks = ranks_block(document)
     return ranks_top_group(ranks) if ranks is not None else []
@@ -487,7 +487,7 @@ class IssueRow:
 def issue_rows(document: dict) -> list[IssueRow]:
     """Every issue of every model, then every ignored row (a likely typo as a warning), then every records
     file that no adopted row uses, worded as ``tcsexam validate`` words them: what a researcher must fix, each with the file and line it comes from."""
-    from scoring.pipeline.aggregate import ignored_row_finding, unused_records_finding
+    from tcsexam.scoring.pipeline.aggregate import ignored_row_finding, unused_records_finding
 
     out = []
     source = attempts_file(document)
@@ -951,8 +951,8 @@ def leaderboard_groups(docs: list[tuple[str, dict]]) -> tuple[list[LeaderboardGr
     scoring.reports.table's (build_groups, text_cells: 2 decimals for the index, 3 for the tracks, † for a
     provisional row, — for null, rank ``best–worst``); nothing is rounded here. Names are capped
     (``middle_ellipsis``): the pane's line under the tables gives the cursor row's in full."""
-    from scoring.errors import InputError
-    from scoring.reports.table import HEADER, NULL, PROVISIONAL_MARK, build_groups, footnotes, text_cells
+    from tcsexam.scoring.errors import InputError
+    from tcsexam.scoring.reports.table import HEADER, NULL, PROVISIONAL_MARK, build_groups, footnotes, text_cells
 
     try:
         groups = build_groups(docs)

@@ -14,7 +14,7 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey
 
-from scoring.vocab import STATUS_ORDER
+from tcsexam.scoring.vocab import STATUS_ORDER
 
 from ..find import count_note, filtered, sort_choice
 from ..forest import forest_gauge, forest_header, forest_top, gauge_width
