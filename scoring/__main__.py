@@ -1,5 +1,5 @@
 import sys
 
-from scoring.commands.main import main
+from tcsexam.scoring.commands.main import main
 
 sys.exit(main())

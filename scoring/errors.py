@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scoring.grammar import counted
+from tcsexam.scoring.grammar import counted
 
 _LINE = re.compile(r"line (\d+)\b")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import textual.constants
 
-from scoring.commands.main import main
+from tcsexam.scoring.commands.main import main
 from tests.support.runs import Workspace
 
 # The dashboard's tests run without animations (a tab's underline, a scroll, a fade end at once), as
@@ -67,7 +67,7 @@ def cli(capsys):
 @pytest.fixture
 def demo_copy(tmp_path) -> Path:
     """A copy of the bundled demo run, for tests that edit its files."""
-    from scoring.pipeline.benchmark import demo_run
+    from tcsexam.scoring.pipeline.benchmark import demo_run
 
     target = tmp_path / "demo"
     shutil.copytree(demo_run(), target)

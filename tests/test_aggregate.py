@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.errors import InputError
-from scoring.pipeline.aggregate import index_from_track_means
-from scoring.vocab import TRACKS, WEIGHTS
+from tcsexam.scoring.errors import InputError
+from tcsexam.scoring.pipeline.aggregate import index_from_track_means
+from tcsexam.scoring.vocab import TRACKS, WEIGHTS
 from tests.support.runs import full_rows, row
 
 
@@ -310,8 +310,8 @@ def test_index_is_linear_in_the_track_means(a, b, lam):
 def test_attempts_table_problems_come_in_line_order_and_good_rows_stay():
     # rows are validated in one call; a failing table is re-checked row by row so that every
     # problem keeps its line, CSV-level and field-level problems interleaved by line
-    from scoring.formats.attempts import parse_attempts
-    from scoring.formats.inputs import REQUIRED_COLUMNS
+    from tcsexam.scoring.formats.attempts import parse_attempts
+    from tcsexam.scoring.formats.inputs import REQUIRED_COLUMNS
 
     header = ",".join(REQUIRED_COLUMNS)
     good = "m,theorem,p1,a1,1,selected,valid,original_task_score,"

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.commands.main import main
+from tcsexam.scoring.commands.main import main
 
 CORPUS = Path(__file__).resolve().parent / "bad_inputs"
 CASES = sorted(p.name for p in CORPUS.iterdir() if (p / "case.json").is_file())

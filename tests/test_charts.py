@@ -17,11 +17,11 @@ from textual.widgets import Select
 from textual_plotext import PlotextPlot
 from textual_plotext.plot import Plot
 
+from tcsexam.tui import charts
+from tcsexam.tui.app import create_app
+from tcsexam.tui.widgets.instances import InstancesPane
+from tcsexam.tui.widgets.overview import OverviewPane
 from tests.support.dashboard import settle
-from tui import charts
-from tui.app import create_app
-from tui.widgets.instances import InstancesPane
-from tui.widgets.overview import OverviewPane
 
 DEMO = Path(__file__).resolve().parents[1] / "sample_runs" / "demo"
 

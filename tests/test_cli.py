@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.pipeline.benchmark import demo_run, sample_root
+from tcsexam.scoring.pipeline.benchmark import demo_run, sample_root
 from tests.support.runs import full_rows, row
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -111,7 +111,7 @@ def test_no_traceback_in_a_real_process(tmp_path):
     (bad / "attempts.csv").write_bytes(b"\xff\xfe not utf8")
     (bad / "cohort.json").write_text("{")
     proc = subprocess.run(
-        [sys.executable, "-m", "scoring", "score", str(bad), "--output", str(tmp_path / "o.json")],
+        [sys.executable, "-m", "tcsexam.scoring", "score", str(bad), "--output", str(tmp_path / "o.json")],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -177,7 +177,7 @@ def test_sample_reference_has_the_real_counts():
 
 
 def test_generator_reproduces_the_bundled_sample(tmp_path):
-    from sample_runs.generate import write_all
+    from tcsexam.sample_runs.generate import write_all
 
     write_all(tmp_path)
     for rel in ("benchmark/references/sample-k3-synthetic/full.json", "demo/attempts.csv", "demo/cohort.json"):
@@ -223,7 +223,7 @@ def test_single_path_overrides(ws, cli, tmp_path):
 
 
 def test_tui_arguments_reach_the_dashboard_config():
-    from tui.cli import build_parser, config_from_args
+    from tcsexam.tui.cli import build_parser, config_from_args
 
     args = build_parser().parse_args(
         ["tui", "runs/x", "--watch", "--output", "o.json", "--threshold", "solver=0.6", "--tau2", "r.json"]
@@ -239,7 +239,7 @@ def test_tui_arguments_reach_the_dashboard_config():
 def _modules_after(*argv: str) -> tuple[int, set[str]]:
     code = (
         "import sys, runpy; sys.argv = ['tcsexam', *sys.argv[1:]]\n"
-        "try:\n    runpy.run_module('tui.cli', run_name='__main__')\n"
+        "try:\n    runpy.run_module('tcsexam.tui.cli', run_name='__main__')\n"
         "except SystemExit as exc:\n    code = exc.code\n"
         "print('MODULES', ' '.join(sorted(m.split('.')[0] for m in sys.modules)))\nsys.exit(code)"
     )
@@ -275,7 +275,7 @@ def test_solver_score_does_not_import_pydantic(tmp_path):
 def test_score_does_not_import_scipy_stats(tmp_path):
     code = (
         "import sys, runpy; sys.argv = ['tcsexam', *sys.argv[1:]]\n"
-        "try:\n    runpy.run_module('tui.cli', run_name='__main__')\n"
+        "try:\n    runpy.run_module('tcsexam.tui.cli', run_name='__main__')\n"
         "except SystemExit as exc:\n    code = exc.code\n"
         "print('STATS', 'scipy.stats' in sys.modules)\nsys.exit(code)"
     )
@@ -286,12 +286,12 @@ def test_score_does_not_import_scipy_stats(tmp_path):
 
 def test_the_console_script_is_the_shell_and_offers_tui():
     text = (ROOT / "pyproject.toml").read_text()
-    assert 'tcsexam = "tui.cli:entry"' in text
-    from tui.cli import build_parser
+    assert 'tcsexam = "tcsexam.tui.cli:entry"' in text
+    from tcsexam.tui.cli import build_parser
 
     args = build_parser().parse_args(["tui"])
     assert args.command == "tui" and args.output == "build/index.json"
-    from scoring.commands.main import build_parser as headless
+    from tcsexam.scoring.commands.main import build_parser as headless
 
     with pytest.raises(SystemExit):  # the headless parser has no dashboard
         headless()[0].parse_args(["tui"])
@@ -302,7 +302,7 @@ def test_score_forks_nothing_and_leaves_the_collector_alone(tmp_path, monkeypatc
     import multiprocessing
     import os
 
-    import scoring.pipeline.crosscheck as agg
+    import tcsexam.scoring.pipeline.crosscheck as agg
     from tests.bench.synth import write_run
 
     write_run(tmp_path / "run", models=4, attempts=9)  # 540 records files, all re-scored from records
@@ -328,7 +328,7 @@ def test_score_piped_ends_with_its_process(tmp_path):
 
     write_run(tmp_path / "run", models=2, attempts=2)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli", "score", str(tmp_path / "run"), "--output", str(tmp_path / "i.json")],
+        [sys.executable, "-m", "tcsexam.tui.cli", "score", str(tmp_path / "run"), "--output", str(tmp_path / "i.json")],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=ROOT,
@@ -340,7 +340,7 @@ def test_score_piped_ends_with_its_process(tmp_path):
 def test_a_rejection_crosses_a_process_boundary_intact():
     import pickle
 
-    from scoring.errors import InputError, Problem
+    from tcsexam.scoring.errors import InputError, Problem
 
     exc = InputError([Problem("f.json", "record 3", "A", "must be a number")])
     back = pickle.loads(pickle.dumps(exc))

@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-from scoring.pipeline.benchmark import demo_run
+from tcsexam.scoring.pipeline.benchmark import demo_run
 from tests.support.runs import MINI_REFERENCE, full_rows, row
 from tests.support.runs import TAU2_DATA as TAU2
 
@@ -21,7 +21,7 @@ def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentP
 
 
 def full_parser() -> argparse.ArgumentParser:
-    from tui.cli import build_parser
+    from tcsexam.tui.cli import build_parser
 
     return build_parser()
 

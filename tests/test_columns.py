@@ -3,8 +3,8 @@ loader, init, fill's edit and the schema take them from there, so a new column i
 
 from __future__ import annotations
 
-from scoring.formats.inputs import ATTEMPTS_COLUMNS, OPTIONAL_COLUMNS, REQUIRED_COLUMNS, AttemptRow, Column
-from scoring.formats.schemas import schema
+from tcsexam.scoring.formats.inputs import ATTEMPTS_COLUMNS, OPTIONAL_COLUMNS, REQUIRED_COLUMNS, AttemptRow, Column
+from tcsexam.scoring.formats.schemas import schema
 
 # the columns as docs/formats.md lists them, written out here (not taken from the code)
 DOCUMENTED = {
@@ -39,8 +39,8 @@ def test_the_schema_follows_the_declaration():
 def probe_columns(monkeypatch) -> dict[str, Column]:
     """The declaration with one more optional column, 'origin' (skeleton 'lab'), as every module that
     derives from it sees it."""
-    from scoring.formats import attempts
-    from scoring.prepare import csv_fields, init
+    from tcsexam.scoring.formats import attempts
+    from tcsexam.scoring.prepare import csv_fields, init
 
     probe = {**ATTEMPTS_COLUMNS, "origin": Column(required=False, skeleton="lab")}
     for module in (attempts, csv_fields, init):
@@ -51,9 +51,9 @@ def probe_columns(monkeypatch) -> dict[str, Column]:
 def test_a_new_column_reaches_init_and_fills_edit(monkeypatch):
     from types import SimpleNamespace
 
-    from scoring.formats.inputs import Cohort, SuiteManifest
-    from scoring.prepare.csv_fields import edited_text
-    from scoring.prepare.init import filled_rows, init_text
+    from tcsexam.scoring.formats.inputs import Cohort, SuiteManifest
+    from tcsexam.scoring.prepare.csv_fields import edited_text
+    from tcsexam.scoring.prepare.init import filled_rows, init_text
 
     probe_columns(monkeypatch)
     cohort = Cohort.model_validate(

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scoring.formats.results import InstanceCounts, TaskDifference
-from scoring.stats.differences import (
+from tcsexam.scoring.formats.results import InstanceCounts, TaskDifference
+from tcsexam.scoring.stats.differences import (
     instance_counts,
     instance_differences,
     instance_scores,

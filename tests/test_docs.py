@@ -28,8 +28,8 @@ SHELL_TAGS = {"bash", "console", "shell", "zsh", ""}
 
 TUI_CHECK = """
 import sys
-from scoring.commands.main import run
-from tui.cli import build_parser, check_run_dirs
+from tcsexam.scoring.commands.main import run
+from tcsexam.tui.cli import build_parser, check_run_dirs
 parser = build_parser()
 args = parser.parse_args(sys.argv[1:])
 sys.exit(run(lambda a: check_run_dirs(a) or 0, args, parser))
@@ -155,9 +155,9 @@ def test_the_paper_workflow_ends_with_the_demos_figures(tmp_path):
     assert "<svg" in (work / "work/leaderboard.html").read_text()
     index = json.loads((work / "work/index.json").read_text())
     jsonschema.Draft202012Validator(json.loads((work / "work/schemas/index.schema.json").read_text())).validate(index)
-    from scoring.pipeline.benchmark import demo_run
-    from scoring.pipeline.index import build_index
-    from scoring.pipeline.run import load_run, resolve_run_paths
+    from tcsexam.scoring.pipeline.benchmark import demo_run
+    from tcsexam.scoring.pipeline.index import build_index
+    from tcsexam.scoring.pipeline.run import load_run, resolve_run_paths
 
     demo = build_index(load_run(resolve_run_paths(str(demo_run()))))
     for model, m in demo["models"].items():

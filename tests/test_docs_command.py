@@ -32,7 +32,7 @@ def github_anchors(text: str) -> set[str]:
 
 
 def test_every_listed_topic_resolves_to_a_file_and_every_page_is_listed():
-    from scoring.manual import docs_folder, page_file, topics
+    from tcsexam.scoring.manual import docs_folder, page_file, topics
 
     listed = [t.name for t in topics()]
     assert sorted(listed) == PAGES  # every page of docs/ once, none made up
@@ -119,7 +119,7 @@ def test_an_unknown_topic_or_section_is_a_usage_error_naming_the_known_ones(cli)
 
 
 def test_without_the_pages_it_says_where_to_read_them(cli, monkeypatch, tmp_path):
-    monkeypatch.setattr("scoring.commands.docs.docs_folder", lambda: tmp_path / "docs")
+    monkeypatch.setattr("tcsexam.scoring.commands.docs.docs_folder", lambda: tmp_path / "docs")
     code, out, err = cli("docs", "formats")
     assert code == 1 and out == "" and "https://github.com/tcsexam/tcsexam" in err and "Traceback" not in err
 
@@ -142,7 +142,7 @@ class Terminal:
 
 
 def test_on_a_terminal_the_page_goes_through_the_pager(monkeypatch, tmp_path):
-    from scoring.commands.docs import show_page
+    from tcsexam.scoring.commands.docs import show_page
 
     seen = tmp_path / "paged.txt"
     pager = f"{sys.executable} -c \"import sys; open({str(seen)!r}, 'w').write(sys.stdin.read())\""
@@ -154,7 +154,7 @@ def test_on_a_terminal_the_page_goes_through_the_pager(monkeypatch, tmp_path):
 
 
 def test_on_a_terminal_with_no_pager_that_starts_the_page_is_printed(monkeypatch, tmp_path):
-    from scoring.commands.docs import show_page
+    from tcsexam.scoring.commands.docs import show_page
 
     monkeypatch.setenv("PAGER", "no-such-pager --flag")
     monkeypatch.setenv("PATH", str(tmp_path))  # no less, no more

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from scoring.pipeline.benchmark import demo_run, sample_root
+from tcsexam.scoring.pipeline.benchmark import demo_run, sample_root
 
 REAL_ID = "paper-k3-fixed-260925"  # the paper's reference id: the bundled sample does not hold it
 SAMPLE_ID = "sample-k3-synthetic"
 
 
 def tui_main(*args: str) -> int:
-    from tui.cli import main
+    from tcsexam.tui.cli import main
 
     return main(list(args))
 
@@ -84,10 +84,10 @@ def test_init_with_a_real_reference_without_a_benchmark_writes_no_table(real_run
 
 
 def test_the_dashboard_with_a_real_reference_without_a_benchmark_exits_2_before_opening(real_run, capsys, monkeypatch):
-    import tui.app
+    import tcsexam.tui.app
 
     opened = []
-    monkeypatch.setattr(tui.app, "create_app", lambda config: opened.append(config))
+    monkeypatch.setattr(tcsexam.tui.app, "create_app", lambda config: opened.append(config))
     assert tui_main("tui", str(real_run)) == 2
     err = capsys.readouterr().err
     assert "--benchmark" in err and "TCSEXAM_BENCHMARK" in err and opened == []
@@ -214,7 +214,7 @@ def test_an_ambiguous_reference_is_a_usage_error(cli, tmp_path):
 
 
 def all_commands() -> list[str]:
-    from tui.cli import build_parser
+    from tcsexam.tui.cli import build_parser
 
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")

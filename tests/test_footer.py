@@ -3,10 +3,10 @@ and leaves out a key that does not fit rather than cutting it."""
 
 from __future__ import annotations
 
+from tcsexam.tui.app import create_app
+from tcsexam.tui.widgets.footer import DashboardFooter, footer_items, short_label
+from tcsexam.tui.widgets.instances import InstancesPane
 from tests.support.dashboard import settle
-from tui.app import create_app
-from tui.widgets.footer import DashboardFooter, footer_items, short_label
-from tui.widgets.instances import InstancesPane
 
 
 def shown(app) -> str:

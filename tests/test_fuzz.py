@@ -10,13 +10,13 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.errors import InputError
-from scoring.formats.attempts import load_attempts
-from scoring.pipeline.benchmark import sample_root
-from scoring.pipeline.reference import load_reference
-from scoring.pipeline.run import load_cohort_file, load_suite_file
-from scoring.pipeline.solver import score_file
-from scoring.tau2.files import load_tau2_results
+from tcsexam.scoring.errors import InputError
+from tcsexam.scoring.formats.attempts import load_attempts
+from tcsexam.scoring.pipeline.benchmark import sample_root
+from tcsexam.scoring.pipeline.reference import load_reference
+from tcsexam.scoring.pipeline.run import load_cohort_file, load_suite_file
+from tcsexam.scoring.pipeline.solver import score_file
+from tcsexam.scoring.tau2.files import load_tau2_results
 
 SAMPLE = sample_root()
 DEMO = SAMPLE / "demo"
@@ -127,8 +127,8 @@ test_tau2_random, test_tau2_mutated = make_tests("tau2")
 @given(mutated("attempts"))
 def test_whole_run_from_a_mutated_table(data):
     """The full pipeline (rules, cross-check, index) on the demo with a mutated attempts table."""
-    from scoring.pipeline.index import build_index
-    from scoring.pipeline.run import load_run, resolve_run_paths
+    from tcsexam.scoring.pipeline.index import build_index
+    from tcsexam.scoring.pipeline.run import load_run, resolve_run_paths
 
     with tempfile.TemporaryDirectory() as tmp:
         run = Path(tmp)

@@ -7,9 +7,9 @@ import weakref
 
 import pytest
 
+from tcsexam.tui.app import create_app
+from tcsexam.tui.heap import LONG_PAUSE_S, PIECEMEAL_BEFORE_LONG, PIECEMEAL_MAX, SHORT_PAUSE_S, Heap, pause_action
 from tests.support.dashboard import settle
-from tui.app import create_app
-from tui.heap import LONG_PAUSE_S, PIECEMEAL_BEFORE_LONG, PIECEMEAL_MAX, SHORT_PAUSE_S, Heap, pause_action
 
 
 @pytest.fixture(autouse=True)

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.safety.terminal import escape_for_terminal, look_alikes
+from tcsexam.scoring.safety.terminal import escape_for_terminal, look_alikes
 from tests.support.invisible import is_invisible
 from tests.support.runs import TAU2_DATA, full_rows
 
@@ -139,7 +139,7 @@ def records_run(ws) -> None:
 
 def after_first_records_read(monkeypatch, action) -> list[str]:
     """Run ``action`` once, right after the first records file is read; the paths read."""
-    from scoring.safety.files import RecordsRoot
+    from tcsexam.scoring.safety.files import RecordsRoot
 
     read = RecordsRoot.read_path
     seen: list[str] = []

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.pipeline.benchmark import sample_root
+from tcsexam.scoring.pipeline.benchmark import sample_root
 from tests.support.runs import full_rows, row
 
 BENCH = str(sample_root() / "benchmark")
@@ -52,7 +52,7 @@ def test_index_json_names_the_close_name_of_a_typo_and_nothing_for_a_far_one(dem
 
 
 def test_the_demos_ignored_row_has_no_suggestion(cli, tmp_path):
-    from scoring.pipeline.benchmark import demo_run
+    from tcsexam.scoring.pipeline.benchmark import demo_run
 
     out = tmp_path / "index.json"
     assert cli("score", str(demo_run()), "--benchmark", BENCH, "--output", str(out))[0] == 3
@@ -112,9 +112,9 @@ def test_score_without_ignored_rows_says_nothing_of_them(ws, cli):
 async def test_the_dashboards_coverage_issues_show_the_typo_as_a_warning(demo_copy):
     from textual.widgets import DataTable
 
+    from tcsexam.tui.app import create_app
+    from tcsexam.tui.state import DashboardConfig
     from tests.support.dashboard import settle
-    from tui.app import create_app
-    from tui.state import DashboardConfig
 
     app = create_app(DashboardConfig(run_dir=str(with_typos(demo_copy)), benchmark=BENCH))
     async with app.run_test(size=(200, 50)) as pilot:

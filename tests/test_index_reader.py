@@ -18,11 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.commands.main import main
-from scoring.formats.schemas import schema
-from scoring.pipeline.benchmark import demo_run
-from scoring.pipeline.index import content_sha256
-from scoring.reports.table import FORMATS
+from tcsexam.scoring.commands.main import main
+from tcsexam.scoring.formats.schemas import schema
+from tcsexam.scoring.pipeline.benchmark import demo_run
+from tcsexam.scoring.pipeline.index import content_sha256
+from tcsexam.scoring.reports.table import FORMATS
 
 WORK = Path(tempfile.mkdtemp(prefix="tcsexam-index-reader-"))  # one scored demo for the whole module
 atexit.register(shutil.rmtree, WORK, True)

@@ -98,7 +98,7 @@ def test_add_missing_and_force_are_one_or_the_other(ws, cli):
 
 
 def test_a_row_written_while_init_appends_is_never_lost(ws, cli, monkeypatch):
-    from scoring.prepare import csv_fields
+    from tcsexam.scoring.prepare import csv_fields
 
     path = ws.write_rows(full_rows())
     ws.write_cohort(models={"m": {"attempts_per_task": 1}, "m2": {"attempts_per_task": 1}})

@@ -7,11 +7,11 @@ import dataclasses
 import numpy as np
 from textual.widgets import Select
 
+from tcsexam.tui.app import create_app
+from tcsexam.tui.messages import InstancesLoaded
+from tcsexam.tui.widgets.instance_table import InstanceTable, name_matches, step_match
+from tcsexam.tui.widgets.instances import InstancesPane
 from tests.support.dashboard import settle
-from tui.app import create_app
-from tui.messages import InstancesLoaded
-from tui.widgets.instance_table import InstanceTable, name_matches, step_match
-from tui.widgets.instances import InstancesPane
 
 SIZE = (120, 40)
 
@@ -135,7 +135,7 @@ async def test_search_prefers_the_instance_of_that_very_name():
 
 
 def test_help_and_footer_name_the_search_keys():
-    from tui.widgets.instances import InstancesPane as Pane
+    from tcsexam.tui.widgets.instances import InstancesPane as Pane
 
     assert "`n` / `N` next / previous match" in Pane.HELP
     shown = {(b.key, b.description) for b in Pane.BINDINGS if b.show}

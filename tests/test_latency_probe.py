@@ -6,8 +6,8 @@ import asyncio
 
 from textual.widgets import DataTable, Static
 
+from tcsexam.tui.app import create_app
 from tests.bench import latency
-from tui.app import create_app
 
 
 def result(frames, stalls=None, shown=1.0):

@@ -9,10 +9,10 @@ import os
 import msgspec
 import pytest
 
-from scoring.formats.json import dumps
-from scoring.formats.results import IndexDocument, SolverScoreOutput
-from scoring.pipeline.index import content_sha256
-from scoring.safety.outputs import write_atomic
+from tcsexam.scoring.formats.json import dumps
+from tcsexam.scoring.formats.results import IndexDocument, SolverScoreOutput
+from tcsexam.scoring.pipeline.index import content_sha256
+from tcsexam.scoring.safety.outputs import write_atomic
 from tests.support.runs import full_rows
 
 
@@ -148,10 +148,10 @@ def test_solver_score_output_shape(tmp_path, cli):
 def test_compact_and_pretty_solver_output_hold_the_same_document():
     import msgspec
 
-    from scoring.formats.records import parse_records
-    from scoring.formats.results import SolverScoreOutput, encode
-    from scoring.pipeline.reference import reference_from_dict
-    from scoring.pipeline.solver import score_task, solver_score_output
+    from tcsexam.scoring.formats.records import parse_records
+    from tcsexam.scoring.formats.results import SolverScoreOutput, encode
+    from tcsexam.scoring.pipeline.reference import reference_from_dict
+    from tcsexam.scoring.pipeline.solver import score_task, solver_score_output
 
     instances = {f"i{k}": [10 + k, 12 + k, 14 + k] for k in range(7)}
     ref = reference_from_dict(
@@ -188,8 +188,8 @@ def test_records_read_tells_no_file_from_a_folder_or_a_file_it_cannot_read(tmp_p
     # problem (docs/safety.md), read through the one records reader
     import os
 
-    from scoring.errors import InputError
-    from scoring.safety.files import RecordsRoot
+    from tcsexam.scoring.errors import InputError
+    from tcsexam.scoring.safety.files import RecordsRoot
 
     root = RecordsRoot(tmp_path)
     (tmp_path / "a.json").write_bytes(b"[]")

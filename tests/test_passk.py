@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.stats.passk import mean_pass_hat_k, task_pass_hat_k
+from tcsexam.scoring.stats.passk import mean_pass_hat_k, task_pass_hat_k
 from tests.support.runs import full_rows, row
 
 

@@ -10,8 +10,8 @@ import math
 import pytest
 from scipy import stats
 
-from scoring.formats.results import TrackVariance
-from scoring.stats.planning import (
+from tcsexam.scoring.formats.results import TrackVariance
+from tcsexam.scoring.stats.planning import (
     attempts_for_target,
     mde,
     plan,
@@ -22,7 +22,7 @@ from scoring.stats.planning import (
     track_variance,
     within_variance,
 )
-from scoring.vocab import WEIGHTS
+from tcsexam.scoring.vocab import WEIGHTS
 
 # theorem: task means .5, 1, 0; within SS .5 over Σ(r_i − 1) = 3 -> s_w² = 1/6;
 #          S² = (0 + .25 + .25)/2 = .25; mean(1/r) = .5; σ_b² = .25 − (1/6)(.5) = 1/6
@@ -183,7 +183,7 @@ def test_shares_left_out_when_var_is_zero_or_a_track_has_no_se():
 
 
 def test_shares_of_a_ci_block():
-    from scoring.stats.uncertainty import ci_block
+    from tcsexam.scoring.stats.uncertainty import ci_block
 
     # docs/rules.md#intervals example of tests/test_uncertainty.py: w²·se² = 56.25, 9, 75, 25 over var 165.25
     values = {"theorem": [1, 0, 1, 1], "solver": [0.2, 0.4], "construction": [1.0, 1.5, 0.5], "conjecture": [0, 1]}

@@ -19,8 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.formats.results import SolverScoreOutput
-from scoring.prepare.csv_fields import scan_csv
+from tcsexam.scoring.formats.results import SolverScoreOutput
+from tcsexam.scoring.prepare.csv_fields import scan_csv
 from tests.support.runs import COLUMNS, MINI_SUITE, csv_text, full_rows, row
 
 HEADER = "model,track,item,attempt,score,adoption_status,score_status,score_type,solver_protocol"
@@ -399,8 +399,8 @@ def test_fill_shows_control_characters_of_names_escaped(ws, cli):
 
 
 def test_attempts_csv_is_replaced_only_after_every_solver_score_output(ws, cli, monkeypatch):
-    from scoring.prepare import fill as prepare
-    from scoring.safety.outputs import WriteFailed
+    from tcsexam.scoring.prepare import fill as prepare
+    from tcsexam.scoring.safety.outputs import WriteFailed
 
     ws.write_rows(blank_solver(full_rows()))
     ws.write_records("m", "s1", "1", S1_HALF)
@@ -542,7 +542,7 @@ def edit_theorem_row(path):
 
 def test_an_edit_made_while_fill_writes_its_outputs_is_kept_and_fill_refuses(ws, cli, monkeypatch):
     # docs/safety.md: attempts.csv changed after fill read it is never replaced (exit 1, named)
-    from scoring.pipeline import solver as solver_score
+    from tcsexam.scoring.pipeline import solver as solver_score
 
     path = ws.write_rows(blank_solver(full_rows()))
     ws.write_records("m", "s1", "1", S1_HALF)
@@ -561,7 +561,7 @@ def test_an_edit_made_while_fill_writes_its_outputs_is_kept_and_fill_refuses(ws,
 
 
 def test_a_row_appended_while_fill_scores_is_a_clear_refusal_not_an_internal_error(ws, cli, monkeypatch):
-    from scoring.prepare import fill as prepare
+    from tcsexam.scoring.prepare import fill as prepare
 
     path = ws.write_rows(blank_solver(full_rows()))
     ws.write_records("m", "s1", "1", S1_HALF)
@@ -596,7 +596,7 @@ def test_edited_text_changes_exactly_the_edited_cells_in_any_layout(
 ):
     from types import SimpleNamespace
 
-    from scoring.prepare.csv_fields import edited_text
+    from tcsexam.scoring.prepare.csv_fields import edited_text
 
     columns = [c for c in order if not (drop_reference and c == "reference_id")]
     rows = [dict(row(track="solver", item=f"s{k}", score="", status="missing"), note=note) for k in range(3)]

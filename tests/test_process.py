@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.safety.terminal import say
+from tcsexam.scoring.safety.terminal import say
 
 ROOT = Path(__file__).resolve().parents[1]
 NAME = "modèle-日本"  # not in ISO-8859-1
@@ -24,7 +24,7 @@ NAME = "modèle-日本"  # not in ISO-8859-1
 def tcsexam(*args: str, stdout=subprocess.PIPE, env: dict | None = None, preexec_fn=None, timeout: float = 120):
     """The console script (``tui.cli.entry``) in a process of its own: (exit code, stdout, stderr)."""
     proc = subprocess.run(
-        [sys.executable, "-m", "tui.cli", *args],
+        [sys.executable, "-m", "tcsexam.tui.cli", *args],
         stdout=stdout,
         stderr=subprocess.PIPE,
         env={**os.environ, **(env or {})},
@@ -48,7 +48,7 @@ def closed_pipe(*args: str) -> tuple[int, str]:
 
 @pytest.fixture(scope="module")
 def scored_demo(tmp_path_factory) -> Path:
-    from scoring.pipeline.benchmark import demo_run
+    from tcsexam.scoring.pipeline.benchmark import demo_run
 
     run = tmp_path_factory.mktemp("pipe") / "demo"
     shutil.copytree(demo_run(), run)
@@ -130,7 +130,7 @@ def test_with_standard_error_closed_its_lines_never_land_in_the_document(scored_
 def foreign_run(tmp_path_factory) -> Path:
     """The demo with atlas-70b renamed to a name ISO-8859-1 cannot hold, scored, and one of its
     solver scores emptied (for fill to print)."""
-    from scoring.pipeline.benchmark import demo_run
+    from tcsexam.scoring.pipeline.benchmark import demo_run
 
     run = tmp_path_factory.mktemp("locale") / "demo"
     shutil.copytree(demo_run(), run)
@@ -200,7 +200,7 @@ def test_the_console_script_makes_its_streams_escape_what_they_cannot_encode():
 
 
 def test_blas_threads_are_capped_only_where_the_user_did_not_choose(monkeypatch):
-    from scoring.commands.process import BLAS_THREAD_VARIABLES, prepare_process
+    from tcsexam.scoring.commands.process import BLAS_THREAD_VARIABLES, prepare_process
 
     for name in BLAS_THREAD_VARIABLES:
         monkeypatch.delenv(name, raising=False)
@@ -247,7 +247,7 @@ def test_memory_running_out_during_a_command_says_so(cli, monkeypatch, demo_copy
     def exhausted(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr("scoring.pipeline.index.evaluate_run", exhausted)  # what score_run calls
+    monkeypatch.setattr("tcsexam.scoring.pipeline.index.evaluate_run", exhausted)  # what score_run calls
     out = tmp_path / "index.json"
     code, _, err = cli("score", str(demo_copy), "--output", str(out))
     assert code == 1 and not out.exists()

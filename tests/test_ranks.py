@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.formats.results import RankInterval, RankPair
-from scoring.stats.ranks import holm, leader, pair_p_value, paired_index_difference, rank_models, top_group
-from scoring.vocab import WEIGHTS, rank_text
+from tcsexam.scoring.formats.results import RankInterval, RankPair
+from tcsexam.scoring.stats.ranks import holm, leader, pair_p_value, paired_index_difference, rank_models, top_group
+from tcsexam.scoring.vocab import WEIGHTS, rank_text
 
 
 def task_means(per_track: dict[str, list[float | None]]) -> dict[str, tuple[str, float | None]]:
@@ -146,8 +146,8 @@ def test_demo_run_ranks_agree_with_compare(cli, tmp_path):
 
     from scipy import stats
 
-    from scoring.reports.compare import compare_models
-    from scoring.stats.ranks import ranks_of_document
+    from tcsexam.scoring.reports.compare import compare_models
+    from tcsexam.scoring.stats.ranks import ranks_of_document
 
     demo = Path(__file__).resolve().parents[1] / "sample_runs" / "demo"
     out = tmp_path / "index.json"
@@ -217,7 +217,7 @@ def test_rank_intervals_are_consistent(rows):
 def test_the_pair_p_value_is_the_two_sided_tail_of_scipy_stats_t(df):
     from scipy import stats
 
-    from scoring.stats.ranks import pair_p_value
+    from tcsexam.scoring.stats.ranks import pair_p_value
 
     for difference, se in ((0.0, 1.0), (0.3, 0.1), (-0.3, 0.1), (2.5, 1.0), (1.0, 1e-12)):
         assert pair_p_value(difference, se, df) == float(2.0 * stats.t.sf(abs(difference) / se, df))
@@ -270,10 +270,10 @@ def test_no_ranks_above_5000_models():
 
 def test_exactly_the_limit_is_still_ranked(monkeypatch):
     # 5,000 models are ranked, 5,001 are not; checked at a limit of 3 (12.5 M pairs take seconds)
-    import scoring.stats.ranks
+    import tcsexam.scoring.stats.ranks
 
-    assert scoring.stats.ranks.RANKED_MAX == 5000
-    monkeypatch.setattr(scoring.stats.ranks, "RANKED_MAX", 3)
+    assert tcsexam.scoring.stats.ranks.RANKED_MAX == 5000
+    monkeypatch.setattr(tcsexam.scoring.stats.ranks, "RANKED_MAX", 3)
     indexes, models = cohort(4, 1, seed=7)
     assert rank_models(dict(list(indexes.items())[:3]), models, WEIGHTS).models is not None
     assert rank_models(indexes, models, WEIGHTS).models is None
@@ -379,7 +379,7 @@ def test_the_ranks_are_spec_12_1_pair_by_pair(seed):
 def test_compare_gives_any_pair_at_any_size_with_the_numbers_of_the_ranks():
     # compare reads the two models' task means, never the listed pairs: on a cohort of 101 (pairs not
     # listed) it gives a pair the same difference, se and df as the ranks computed for it at 100
-    from scoring.reports.compare import compare_models
+    from tcsexam.scoring.reports.compare import compare_models
 
     indexes, models = cohort(101, 3, seed=8)
     document = {
@@ -396,11 +396,11 @@ def test_compare_gives_any_pair_at_any_size_with_the_numbers_of_the_ranks():
 
 
 def test_the_overview_shows_no_rank_when_ranks_were_not_computed():
-    from scoring.pipeline.benchmark import demo_run
-    from scoring.pipeline.index import build_index
-    from scoring.pipeline.run import load_run, resolve_run_paths
-    from scoring.stats.ranks import not_ranked
-    from tui.views import leader, overview_rows
+    from tcsexam.scoring.pipeline.benchmark import demo_run
+    from tcsexam.scoring.pipeline.index import build_index
+    from tcsexam.scoring.pipeline.run import load_run, resolve_run_paths
+    from tcsexam.scoring.stats.ranks import not_ranked
+    from tcsexam.tui.views import leader, overview_rows
 
     document = build_index(load_run(resolve_run_paths(str(demo_run()))))
     assert any(r.rank is not None for r in overview_rows(document))

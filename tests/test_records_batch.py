@@ -9,12 +9,12 @@ import math
 import msgspec
 import pytest
 
-from scoring.errors import InputError
-from scoring.formats.records import check_records, read_records
-from scoring.pipeline.crosscheck import rescore_task
-from scoring.pipeline.reference import reference_from_dict
-from scoring.pipeline.solver import TaskScore, score_records, score_task
-from scoring.safety.files import RecordsRoot
+from tcsexam.scoring.errors import InputError
+from tcsexam.scoring.formats.records import check_records, read_records
+from tcsexam.scoring.pipeline.crosscheck import rescore_task
+from tcsexam.scoring.pipeline.reference import reference_from_dict
+from tcsexam.scoring.pipeline.solver import TaskScore, score_records, score_task
+from tcsexam.scoring.safety.files import RecordsRoot
 
 # mu and s by hand: [10, 12, 14] -> mu 12, s 2; [100, 104, None, 108] -> mu 104, s 4;
 # [1, 1, 1] -> mu 1, s 0 (scale = the relative floor 0.5 * |1| = 0.5).
@@ -112,7 +112,7 @@ def test_one_file_is_the_one_file_case(ref):
 
 
 def test_solver_score_output_on_shuffled_records_is_worked_out_by_hand(tmp_path):
-    from tui.cli import main
+    from tcsexam.tui.cli import main
 
     ref_path, recs_path, out = tmp_path / "ref.json", tmp_path / "recs.json", tmp_path / "out.json"
     ref_path.write_text(json.dumps(REFERENCE))

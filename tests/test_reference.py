@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from scoring.errors import InputError
-from scoring.pipeline.benchmark import resolve_reference
-from scoring.pipeline.reference import load_reference
+from tcsexam.scoring.errors import InputError
+from tcsexam.scoring.pipeline.benchmark import resolve_reference
+from tcsexam.scoring.pipeline.reference import load_reference
 from tests.support.runs import MINI_REFERENCE
 
 

@@ -8,7 +8,7 @@ import json
 import statistics
 from pathlib import Path
 
-from scoring.pipeline.benchmark import sample_root
+from tcsexam.scoring.pipeline.benchmark import sample_root
 
 SAMPLE = sample_root() / "benchmark"
 LITE = json.loads((SAMPLE / "references" / "sample-k3-synthetic" / "lite.json").read_text())

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.pipeline.benchmark import demo_run
+from tcsexam.scoring.pipeline.benchmark import demo_run
 from tests.support.runs import full_rows
 
 

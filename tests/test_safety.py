@@ -18,16 +18,22 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-import scoring.formats.json
-from scoring.commands.options import output_argument
-from scoring.errors import InputError
-from scoring.formats.json import find_duplicate_key
-from scoring.safety import files, outputs
-from scoring.safety.files import RecordsRoot, read_regular_file, read_regular_file_if_present, records_file
-from scoring.safety.names import NAME_KINDS, check_name
-from scoring.safety.numbers import NumberTooLarge, check_relative_floor, finite_fsum, finite_mean, require_finite
-from scoring.safety.outputs import WriteFailed, check_output, write_atomic
-from scoring.safety.terminal import escape_for_terminal
+import tcsexam.scoring.formats.json
+from tcsexam.scoring.commands.options import output_argument
+from tcsexam.scoring.errors import InputError
+from tcsexam.scoring.formats.json import find_duplicate_key
+from tcsexam.scoring.safety import files, outputs
+from tcsexam.scoring.safety.files import RecordsRoot, read_regular_file, read_regular_file_if_present, records_file
+from tcsexam.scoring.safety.names import NAME_KINDS, check_name
+from tcsexam.scoring.safety.numbers import (
+    NumberTooLarge,
+    check_relative_floor,
+    finite_fsum,
+    finite_mean,
+    require_finite,
+)
+from tcsexam.scoring.safety.outputs import WriteFailed, check_output, write_atomic
+from tcsexam.scoring.safety.terminal import escape_for_terminal
 from tests.support.invisible import is_invisible
 
 # ---------------------------------------------------------------- names
@@ -587,7 +593,7 @@ def test_a_key_twice_in_one_object_is_found(text, key):
 
 
 def test_the_fast_check_of_a_file_without_duplicates_does_not_parse_it_again(monkeypatch):
-    monkeypatch.setattr(scoring.formats.json, "_DUPLICATE_DECODER", None)  # a second parse would fail
+    monkeypatch.setattr(tcsexam.scoring.formats.json, "_DUPLICATE_DECODER", None)  # a second parse would fail
     text = b'{"a": "x:y", "b:": [{"\\u003a": 1}], "c": "\\\\u003a"}'
     assert find_duplicate_key(text, orjson.dumps(orjson.loads(text))) is None
 
@@ -660,7 +666,7 @@ def test_the_safety_module_loads_the_standard_library_only():
     import sys
 
     code = (
-        "import sys, scoring.safety.names, scoring.safety.files, scoring.safety.outputs, scoring.safety.terminal, scoring.safety.numbers; heavy = {'numpy', 'pydantic', 'orjson', 'msgspec', 'textual', 'rich'}; "
+        "import sys, tcsexam.scoring.safety.names, tcsexam.scoring.safety.files, tcsexam.scoring.safety.outputs, tcsexam.scoring.safety.terminal, tcsexam.scoring.safety.numbers; heavy = {'numpy', 'pydantic', 'orjson', 'msgspec', 'textual', 'rich'}; "
         "print(sorted(heavy & set(sys.modules)))"
     )
     out = subprocess.run(
@@ -790,7 +796,7 @@ def run_score_to(output: str, stdout, tmp_path):
 
     demo = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sample_runs", "demo")
     return subprocess.run(
-        [sys.executable, "-m", "scoring", "score", demo, "--output", output],
+        [sys.executable, "-m", "tcsexam.scoring", "score", demo, "--output", output],
         stdout=stdout,
         stderr=subprocess.PIPE,
         cwd=tmp_path,

@@ -19,7 +19,7 @@ OLD = b'{"old": "index"}\n' * 1000
 
 CHILD = textwrap.dedent("""
     import signal, sys, time
-    from scoring.safety.outputs import Interrupted, write_atomic
+    from tcsexam.scoring.safety.outputs import Interrupted, write_atomic
     if sys.argv[2] == "ignore-hup":
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
     elif sys.argv[2] == "default":  # as a process started with default dispositions

@@ -20,10 +20,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from scoring.pipeline.benchmark import sample_root
-from scoring.safety.numbers import NumberTooLarge
-from scoring.stats.uncertainty import ci_block, track_interval, welch_satterthwaite
-from scoring.vocab import WEIGHTS
+from tcsexam.scoring.pipeline.benchmark import sample_root
+from tcsexam.scoring.safety.numbers import NumberTooLarge
+from tcsexam.scoring.stats.uncertainty import ci_block, track_interval, welch_satterthwaite
+from tcsexam.scoring.vocab import WEIGHTS
 from tests.support.runs import csv_text, full_rows
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -173,8 +173,8 @@ def test_every_problem_message_is_escaped_once_in_the_printer(ws, cli):
 def test_the_dashboard_exits_1_after_a_crash(monkeypatch):
     from textual.app import App
 
-    import tui.app
-    from tui.cli import main
+    import tcsexam.tui.app
+    from tcsexam.tui.cli import main
 
     class Crashing(App):
         def on_mount(self) -> None:
@@ -183,15 +183,15 @@ def test_the_dashboard_exits_1_after_a_crash(monkeypatch):
         def run(self, **kwargs):
             return super().run(headless=True)
 
-    monkeypatch.setattr(tui.app, "create_app", lambda config: Crashing())
+    monkeypatch.setattr(tcsexam.tui.app, "create_app", lambda config: Crashing())
     assert main(["tui"]) == 1
 
 
 def test_the_dashboard_exits_0_when_it_quits(monkeypatch):
     from textual.app import App
 
-    import tui.app
-    from tui.cli import main
+    import tcsexam.tui.app
+    from tcsexam.tui.cli import main
 
     class Quitting(App):
         def on_mount(self) -> None:
@@ -200,7 +200,7 @@ def test_the_dashboard_exits_0_when_it_quits(monkeypatch):
         def run(self, **kwargs):
             return super().run(headless=True)
 
-    monkeypatch.setattr(tui.app, "create_app", lambda config: Quitting())
+    monkeypatch.setattr(tcsexam.tui.app, "create_app", lambda config: Quitting())
     assert main(["tui"]) == 0
 
 
@@ -251,15 +251,17 @@ def test_an_interval_end_beyond_the_largest_double_names_the_value():
 
 def test_a_records_file_is_read_only_through_records_root(ws, cli, monkeypatch):
     # docs/safety.md: the cross-check reads every records file through RecordsRoot.read_path
-    import scoring.safety.files
+    import tcsexam.scoring.safety.files
 
     ws.write_rows(full_rows())
     ws.write_records(
         "m", "s1", "1", [{"instance": "a", "status": "ok", "A": 12}, {"instance": "b", "status": "timeout"}]
     )
     read = []
-    real = scoring.safety.files.RecordsRoot.read_path
-    monkeypatch.setattr(scoring.safety.files.RecordsRoot, "read_path", lambda self, p: read.append(p) or real(self, p))
+    real = tcsexam.scoring.safety.files.RecordsRoot.read_path
+    monkeypatch.setattr(
+        tcsexam.scoring.safety.files.RecordsRoot, "read_path", lambda self, p: read.append(p) or real(self, p)
+    )
     assert cli(*ws.score_args())[0] == 0
     assert sorted(read) == [str(ws.run / "records" / "m" / item / "1.json") for item in ("s1", "s2")]
 
@@ -279,8 +281,8 @@ def test_every_output_option_of_every_command_rejects_an_empty_value():
     # docs/safety.md: `--output ''` is a usage error (exit 2) in every command that has an output
     import argparse
 
-    from scoring.commands.options import output_argument
-    from tui.cli import build_parser
+    from tcsexam.scoring.commands.options import output_argument
+    from tcsexam.tui.cli import build_parser
 
     parser = build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -308,8 +310,8 @@ def test_table_with_an_empty_output_is_a_usage_error(ws, cli, tmp_path):
     ],
 )
 def test_records_with_a_key_twice_are_rejected_on_every_path_of_the_check(text, key):
-    from scoring.errors import InputError
-    from scoring.formats.records import read_records
+    from tcsexam.scoring.errors import InputError
+    from tcsexam.scoring.formats.records import read_records
 
     with pytest.raises(InputError) as info:
         read_records(text.encode(), "r.json", "objective")
@@ -324,7 +326,7 @@ def test_records_with_a_key_twice_are_rejected_on_every_path_of_the_check(text, 
     ],
 )
 def test_records_without_a_key_twice_are_accepted_when_the_cheap_check_cannot_tell(text):
-    from scoring.formats.records import read_records
+    from tcsexam.scoring.formats.records import read_records
 
     assert read_records(text.encode(), "r.json", "objective").names[0] in ("a", "a:b")
 
@@ -332,8 +334,8 @@ def test_records_without_a_key_twice_are_accepted_when_the_cheap_check_cannot_te
 def test_the_records_type_never_adds_a_key_when_encoded():
     import msgspec
 
-    from scoring.formats.decode import only_drops_keys
-    from scoring.formats.records import Record
+    from tcsexam.scoring.formats.decode import only_drops_keys
+    from tcsexam.scoring.formats.records import Record
 
     assert only_drops_keys(Record)
     assert msgspec.json.decode(msgspec.json.encode(Record(instance="a", status="timeout"))) == {
@@ -345,7 +347,7 @@ def test_the_records_type_never_adds_a_key_when_encoded():
 def test_a_full_disk_names_the_output_and_removes_the_folders_the_write_made(ws, cli, monkeypatch):
     import errno
 
-    import scoring.safety.outputs
+    import tcsexam.scoring.safety.outputs
 
     ws.write_rows(full_rows())
     out = ws.root / "new" / "deeper" / "index.json"
@@ -353,17 +355,17 @@ def test_a_full_disk_names_the_output_and_removes_the_folders_the_write_made(ws,
     def full(fd):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(scoring.safety.outputs.os, "fsync", full)
+    monkeypatch.setattr(tcsexam.scoring.safety.outputs.os, "fsync", full)
     code, _, err = cli(*ws.score_args()[:-1], str(out))
     assert code == 1 and err.strip() == f"tcsexam: cannot write {out}: No space left on device"
     assert not (ws.root / "new").exists()
 
 
 def test_a_reference_with_a_key_twice_in_a_task_is_rejected_and_one_with_extra_keys_accepted():
-    from scoring.errors import InputError
-    from scoring.formats.decode import only_drops_keys
-    from scoring.formats.reference import Reference
-    from scoring.pipeline.reference import read_reference
+    from tcsexam.scoring.errors import InputError
+    from tcsexam.scoring.formats.decode import only_drops_keys
+    from tcsexam.scoring.formats.reference import Reference
+    from tcsexam.scoring.pipeline.reference import read_reference
 
     assert only_drops_keys(Reference)  # the cheap check applies: encoding adds no key
     head = '{"reference_id": "r", "suite": "lite", "scale_floor": {"relative": 0.01, "absolute": 1e-9}, "note": "x", '
@@ -382,10 +384,10 @@ def test_a_valid_reference_is_written_back_with_every_key_it_had(unscored, monke
     reference, an empty unscored_reference_instances included: no second, generic parse."""
     import msgspec
 
-    import scoring.formats.decode
-    from scoring.formats.json import same_key_count
-    from scoring.formats.reference import REFERENCE
-    from scoring.pipeline.reference import read_reference
+    import tcsexam.scoring.formats.decode
+    from tcsexam.scoring.formats.json import same_key_count
+    from tcsexam.scoring.formats.reference import REFERENCE
+    from tcsexam.scoring.pipeline.reference import read_reference
 
     head = '{"reference_id": "r", "suite": "lite", "scale_floor": {"relative": 0.01, "absolute": 1e-9}, '
     task = '"tasks": {"t": {"kind": "objective", "direction": "maximize", "instances": {"a": [1, 2], "b": [3, 4]}}}'
@@ -395,14 +397,14 @@ def test_a_valid_reference_is_written_back_with_every_key_it_had(unscored, monke
     def no_generic_parse(data):
         raise AssertionError("the generic re-parse ran")
 
-    monkeypatch.setattr(scoring.formats.decode.orjson, "loads", no_generic_parse)
+    monkeypatch.setattr(tcsexam.scoring.formats.decode.orjson, "loads", no_generic_parse)
     loaded = read_reference(text, "ref.json")
     assert loaded.header.unscored == [] and loaded.task("t").unscored == frozenset()
 
 
 def test_a_reference_with_an_empty_unscored_list_and_a_key_twice_is_still_rejected():
-    from scoring.errors import InputError
-    from scoring.pipeline.reference import read_reference
+    from tcsexam.scoring.errors import InputError
+    from tcsexam.scoring.pipeline.reference import read_reference
 
     text = (
         '{"reference_id": "r", "suite": "lite", "scale_floor": {"relative": 0.01, "absolute": 1e-9}, '
@@ -415,8 +417,8 @@ def test_a_reference_with_an_empty_unscored_list_and_a_key_twice_is_still_reject
 
 
 def test_the_type_property_of_the_duplicate_key_check_is_worked_out_once_per_type():
-    from scoring.formats.decode import only_drops_keys
-    from scoring.formats.records import check_records
+    from tcsexam.scoring.formats.decode import only_drops_keys
+    from tcsexam.scoring.formats.records import check_records
 
     data = b'[{"instance": "a", "status": "ok", "A": 1}]'
     walks = []
@@ -438,7 +440,7 @@ def test_the_reference_colon_count_is_that_of_its_encoding(names, values, unscor
     encoding of the whole reference, names with ':' , quotes and escapes included."""
     import msgspec
 
-    from scoring.formats.reference import REFERENCE, encoded_colons
+    from tcsexam.scoring.formats.reference import REFERENCE, encoded_colons
 
     doc = {
         "reference_id": "r:1",
@@ -456,8 +458,8 @@ def test_the_reference_colon_count_is_that_of_its_encoding(names, values, unscor
 
 
 def test_a_reference_with_a_key_twice_among_instances_with_colons_is_rejected():
-    from scoring.errors import InputError
-    from scoring.pipeline.reference import read_reference
+    from tcsexam.scoring.errors import InputError
+    from tcsexam.scoring.pipeline.reference import read_reference
 
     text = (
         '{"reference_id": "r", "suite": "lite", "scale_floor": {"relative": 0.01, "absolute": 1e-9}, '

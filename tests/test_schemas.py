@@ -13,8 +13,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from scoring.formats.schemas import NAMES, _types, schema
-from scoring.pipeline.benchmark import demo_run, sample_root
+from tcsexam.scoring.formats.schemas import NAMES, _types, schema
+from tcsexam.scoring.pipeline.benchmark import demo_run, sample_root
 from tests.support.runs import MINI_REFERENCE, full_rows, row
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -298,8 +298,8 @@ def test_solver_score_and_fill_outputs_validate(ws, cli, tmp_path):
 def test_a_plan_document_validates():
     import msgspec
 
-    from scoring.stats.planning import plan
-    from scoring.vocab import WEIGHTS
+    from tcsexam.scoring.stats.planning import plan
+    from tcsexam.scoring.vocab import WEIGHTS
 
     tasks = {"theorem": [[1.0, 0.0], [1.0, 1.0]], "solver": [[0.2, 0.4, 0.3]], "construction": [[0.5]]}
     doc = json.loads(msgspec.json.encode(plan({"a": tasks, "b": {}}, WEIGHTS, target=5.0)))

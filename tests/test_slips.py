@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 
-from scoring.pipeline.benchmark import demo_run
+from tcsexam.scoring.pipeline.benchmark import demo_run
 
 # --- score writes beside the run it scores ---------------------------------------------------------
 
@@ -92,8 +92,8 @@ def test_tui_with_no_run_dir_opens_the_current_folder_when_it_holds_a_run(tmp_pa
     """docs/dashboard.md: '.' when it holds cohort.json, the bundled demo only where it holds none."""
     from pathlib import Path
 
-    from tui.cli import build_parser, config_from_args
-    from tui.state import resolve_paths, run_name, uses_demo
+    from tcsexam.tui.cli import build_parser, config_from_args
+    from tcsexam.tui.state import resolve_paths, run_name, uses_demo
 
     run = tmp_path / "own"
     shutil.copytree(demo_run(), run)
@@ -112,7 +112,7 @@ def test_tui_with_no_run_dir_opens_the_current_folder_when_it_holds_a_run(tmp_pa
 
 # --- rows and records that do not line up -----------------------------------------------------------
 
-from scoring.pipeline.lineup import NOT_CHECKED, NOT_LINED_UP  # noqa: E402
+from tcsexam.scoring.pipeline.lineup import NOT_CHECKED, NOT_LINED_UP  # noqa: E402
 from tests.support.runs import full_rows, row  # noqa: E402
 
 AT_MU = [{"instance": "a", "status": "ok", "A": 12}, {"instance": "b", "status": "ok", "A": 100}]  # Phi 0.5, 0.5
@@ -260,7 +260,7 @@ def test_attempts_numbered_from_0_are_told_that_the_names_do_not_line_up_not_to_
 
 
 def test_the_coverage_issue_list_shows_unused_records(ws):
-    from tui.views import issue_rows
+    from tcsexam.tui.views import issue_rows
 
     ws.write_rows(mini_rows(solver_rows([("1.0", 0.99)])))
     ws.write_records("m", "s1", "1", AT_MU)
@@ -318,7 +318,7 @@ def test_compare_of_an_incomplete_model_names_the_tasks_left_out_and_exits_3(tmp
 
 def test_the_leader_line_says_it_is_among_complete_models():
     """docs/dashboard.md: 'Leader: X' over one complete model of two says so."""
-    from tui.views import ranked_scope, top_line
+    from tcsexam.tui.views import ranked_scope, top_line
 
     def doc(indices: dict) -> dict:
         ranks = {m: {"best": 1, "worst": 1} for m, v in indices.items() if v is not None}
@@ -413,9 +413,9 @@ async def test_the_compare_pane_says_an_incomplete_model_leaves_tasks_out():
     """docs/dashboard.md: the Compare tab says what `tcsexam compare` says of an incomplete model."""
     from textual.widgets import Static
 
+    from tcsexam.tui.app import create_app
+    from tcsexam.tui.widgets.compare import ComparePane
     from tests.support.dashboard import settle, wait_until
-    from tui.app import create_app
-    from tui.widgets.compare import ComparePane
 
     app = create_app()
     async with app.run_test(size=(140, 45)) as pilot:

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from tcsexam.tui.app import create_app
+from tcsexam.tui.panes import PANES
+from tcsexam.tui.state import DashboardConfig
 from tests.support.dashboard import settle, wait_until
-from tui.app import create_app
-from tui.panes import PANES
-from tui.state import DashboardConfig
 
 SIZES = {"80x24": (80, 24), "120x40": (120, 40), "200x50": (200, 50)}
 TAB_KEYS = {tab.id: tab.key for tab in PANES}
@@ -111,7 +111,7 @@ def two_runs(tmp_path, monkeypatch) -> None:
     """The demo and an online copy of it (tests/test_tui_multirun.py builds it), as relative RUN_DIRs."""
     import shutil
 
-    from scoring.pipeline.benchmark import demo_run
+    from tcsexam.scoring.pipeline.benchmark import demo_run
     from tests.support.runs import online_copy
 
     shutil.copytree(demo_run(), tmp_path / "demo")
@@ -134,8 +134,8 @@ def open_tau2_browser(depth: int):
     """The tau2 tab, Enter on its first task (its simulations), and with depth 2 Enter on the first
     simulation (its reward and messages)."""
 
-    from tui.screens.tau2_simulations import Tau2SimulationsScreen
-    from tui.screens.tau2_trajectory import Tau2TrajectoryScreen
+    from tcsexam.tui.screens.tau2_simulations import Tau2SimulationsScreen
+    from tcsexam.tui.screens.tau2_trajectory import Tau2TrajectoryScreen
 
     async def run_before(pilot) -> None:
         app = pilot.app

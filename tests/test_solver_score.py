@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import norm
 
-from scoring.errors import InputError
-from scoring.formats.records import parse_records, read_records
-from scoring.pipeline.reference import reference_from_dict
-from scoring.pipeline.solver import score_task
+from tcsexam.scoring.errors import InputError
+from tcsexam.scoring.formats.records import parse_records, read_records
+from tcsexam.scoring.pipeline.reference import reference_from_dict
+from tcsexam.scoring.pipeline.solver import score_task
 
 
 def task_ref(instances, kind="objective", direction="maximize", relative=0.02, absolute=1e-9):

@@ -14,8 +14,8 @@ import pytest
 from scipy import stats
 from scipy.special import ndtr
 
-from scoring.formats.results import CompareDocument, IndexDocument, PlanDocument
-from scoring.vocab import TRACKS, WEIGHTS
+from tcsexam.scoring.formats.results import CompareDocument, IndexDocument, PlanDocument
+from tcsexam.scoring.vocab import TRACKS, WEIGHTS
 from tests.support.runs import MINI_SUITE, row
 
 DEMO = Path(__file__).resolve().parents[1] / "sample_runs" / "demo"
@@ -274,7 +274,7 @@ SUITE8_ITEMS = [t["item"] for t in SUITE8["tasks"]]
 
 def test_compare_scores_each_records_file_once(ws, cli, tmp_path, monkeypatch):
     # the per-instance Phi come from the records cross-check: every file is scored exactly once
-    import scoring.pipeline.crosscheck as crosscheck
+    import tcsexam.scoring.pipeline.crosscheck as crosscheck
 
     write_pair_run(ws)
     calls = []

@@ -3,9 +3,9 @@ they were rendered with are unchanged (tui/textual_ext/data_table.py): a new the
 
 from __future__ import annotations
 
+from tcsexam.tui.app import create_app
+from tcsexam.tui.textual_ext.data_table import SteadyDataTable
 from tests.support.dashboard import settle
-from tui.app import create_app
-from tui.textual_ext.data_table import SteadyDataTable
 
 SIZE = (120, 40)
 

@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
-from scoring.reports.numbers import NULL, number, with_half_width
-from scoring.reports.table import CHART_TICKS, FORMATS, render_table
-from scoring.vocab import NA, TRACKS
+from tcsexam.scoring.reports.numbers import NULL, number, with_half_width
+from tcsexam.scoring.reports.table import CHART_TICKS, FORMATS, render_table
+from tcsexam.scoring.vocab import NA, TRACKS
 
 PAYLOAD_WRITE = r"\newwrite\f\immediate\openout\f=main.tex\immediate\write\f{overwritten}\immediate\closeout\f"
 HOSTILE = [
@@ -377,6 +377,6 @@ def test_numbers_round_never_show_minus_zero_and_take_their_null():
 
 
 def test_console_text_uses_the_same_conventions():
-    from scoring.commands.text import fmt
+    from tcsexam.scoring.commands.text import fmt
 
     assert fmt(-0.00001, 4) == "0.0000" and fmt(-0.00001, 4, signed=True) == "+0.0000" and fmt(None) == "NA"

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.errors import InputError
-from scoring.tau2.files import load_tau2_results, parse_results_json
-from scoring.tau2.metrics import compute_tau2_metrics, tau2_metrics_for_file
+from tcsexam.scoring.errors import InputError
+from tcsexam.scoring.tau2.files import load_tau2_results, parse_results_json
+from tcsexam.scoring.tau2.metrics import compute_tau2_metrics, tau2_metrics_for_file
 from tests.support.runs import to_dir_format
 
 DATA = Path(__file__).resolve().parent / "data" / "tau2"  # real tau2-bench runs (PROVENANCE.md there)
@@ -473,9 +473,9 @@ def test_cli_rejects_malformed_values_without_an_internal_error(tmp_path, cli):
 async def test_the_dashboard_opens_a_dir_format_run(tmp_path):
     from textual.widgets import DataTable, Static
 
+    from tcsexam.tui.app import create_app
+    from tcsexam.tui.state import DashboardConfig
     from tests.support.dashboard import settle
-    from tui.app import create_app
-    from tui.state import DashboardConfig
 
     run = to_dir_format(DATA / "derived" / "derived_C_edge_4x5.json", tmp_path / "run")
     app = create_app(DashboardConfig(tau2=str(run)))
@@ -553,9 +553,9 @@ def test_fuzz_a_dir_format_run_only_input_errors_escape(small_dir_run, which, ed
 async def test_the_dashboard_shows_malformed_tau2_values_as_rejected(tmp_path, reward_info):
     from textual.widgets import DataTable, Static
 
+    from tcsexam.tui.app import create_app
+    from tcsexam.tui.state import DashboardConfig
     from tests.support.dashboard import settle
-    from tui.app import create_app
-    from tui.state import DashboardConfig
 
     path = one_sim_file(tmp_path, **reward_info)
     app = create_app(DashboardConfig(tau2=str(path)))

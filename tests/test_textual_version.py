@@ -10,8 +10,8 @@ import sys
 import pytest
 import textual
 
-import tui
-from tui.cli import main
+from tcsexam import tui
+from tcsexam.tui.cli import main
 
 EXPECTED = (
     'the dashboard was written for Textual 8.2: install the tested version with pip install "textual>=8.2.8,<8.3"'
@@ -23,10 +23,10 @@ def fresh(monkeypatch):
     """Import tui.textual_ext anew (its check runs at import); the module as it was is put back after."""
 
     def load():
-        return importlib.import_module("tui.textual_ext")
+        return importlib.import_module("tcsexam.tui.textual_ext")
 
-    importlib.import_module("tui.textual_ext")  # as installed: what is put back
-    monkeypatch.delitem(sys.modules, "tui.textual_ext")
+    importlib.import_module("tcsexam.tui.textual_ext")  # as installed: what is put back
+    monkeypatch.delitem(sys.modules, "tcsexam.tui.textual_ext")
     monkeypatch.delattr(tui, "textual_ext", raising=False)
     return load
 
@@ -37,7 +37,7 @@ def test_another_minor_release_is_refused_naming_both_versions_and_the_fix(fresh
     with pytest.raises(ImportError) as refused:
         fresh()
     assert str(refused.value) == f"Textual {found} is installed, but {EXPECTED}"
-    assert refused.value.name == "tui.textual_ext"
+    assert refused.value.name == "tcsexam.tui.textual_ext"
 
 
 @pytest.mark.parametrize("found", ["8.2.8", "8.2.0", "8.2.99"])
@@ -71,7 +71,7 @@ def test_the_check_and_pyproject_name_the_same_textual():
 
     from packaging.requirements import Requirement
 
-    from tui.textual_ext import REQUIREMENT, WRITTEN_FOR
+    from tcsexam.tui.textual_ext import REQUIREMENT, WRITTEN_FOR
 
     pyproject = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
     (declared,) = [r for r in pyproject["project"]["dependencies"] if Requirement(r).name == "textual"]

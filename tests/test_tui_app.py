@@ -9,15 +9,15 @@ import numpy as np
 import pytest
 from textual.widgets import DataTable, Select, Static
 
-from scoring.commands.main import main as cli_main
-from scoring.pipeline.benchmark import demo_run
+from tcsexam.scoring.commands.main import main as cli_main
+from tcsexam.scoring.pipeline.benchmark import demo_run
+from tcsexam.tui.app import create_app
+from tcsexam.tui.screens.attempts import AttemptsScreen
+from tcsexam.tui.screens.help import HelpScreen
+from tcsexam.tui.state import DashboardConfig
+from tcsexam.tui.widgets.instance_table import InstanceTable
+from tcsexam.tui.widgets.instances import InstancesPane
 from tests.support.dashboard import cli_compare, row_at, run_command, settle
-from tui.app import create_app
-from tui.screens.attempts import AttemptsScreen
-from tui.screens.help import HelpScreen
-from tui.state import DashboardConfig
-from tui.widgets.instance_table import InstanceTable
-from tui.widgets.instances import InstancesPane
 
 SIZE = (140, 45)
 DATA = Path(__file__).resolve().parent / "data" / "tau2"
@@ -252,7 +252,7 @@ async def test_command_palette_jumps_to_a_task():
         grid = app.query_one("#coverage-grid", DataTable)
         assert app.query_one("TabbedContent").active == "coverage"
         assert grid.coordinate_to_cell_key(grid.cursor_coordinate).row_key.value == "con-expander"
-        from tui.commands import DashboardCommands
+        from tcsexam.tui.commands import DashboardCommands
 
         texts = [t for t, _, _ in DashboardCommands(app.screen)._commands()]
         assert "Export index.json" in texts and "Jump to model cirrus-mini" in texts
@@ -307,7 +307,7 @@ async def test_large_runs_load_in_a_helper_process(demo_copy):
 
 
 def test_large_input_threshold(demo_copy):
-    from tui.state import LARGE_INPUT_BYTES, input_bytes, resolve_paths
+    from tcsexam.tui.state import LARGE_INPUT_BYTES, input_bytes, resolve_paths
 
     size = input_bytes(resolve_paths(DashboardConfig(run_dir=str(demo_copy))))
     assert 0 < size < LARGE_INPUT_BYTES  # the demo loads in-process; 10^6 records (50 MB) do not
@@ -351,7 +351,7 @@ async def test_compare_lists_the_task_differences_of_tcsexam_compare_largest_fir
 
 
 async def test_enter_on_a_solver_task_lists_the_instances_that_differ_most(capsys):
-    from tui.screens.instance_diffs import InstanceDiffsScreen
+    from tcsexam.tui.screens.instance_diffs import InstanceDiffsScreen
 
     counts = cli_compare(demo_run(), "atlas-70b", "borealis-8x22b", capsys)["instances"]["sat-race"]
     app = create_app()
@@ -438,7 +438,7 @@ async def test_copy_from_the_overview_equals_tcsexam_table(key, fmt, tmp_path, c
 
 
 async def test_copy_commands_are_in_the_palette():
-    from tui.commands import DashboardCommands
+    from tcsexam.tui.commands import DashboardCommands
 
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -10,12 +10,12 @@ import threading
 import numpy as np
 import pytest
 
-import scoring.pipeline.index as index_module
-import tui.workers as workers_module  # the load worker calls load_state
+import tcsexam.scoring.pipeline.index as index_module
+import tcsexam.tui.workers as workers_module  # the load worker calls load_state
+from tcsexam.tui.app import create_app
+from tcsexam.tui.cache import SUFFIX, cache_folder, entry_path
+from tcsexam.tui.state import DashboardConfig, load_state_here
 from tests.support.dashboard import settle, wait_until
-from tui.app import create_app
-from tui.cache import SUFFIX, cache_folder, entry_path
-from tui.state import DashboardConfig, load_state_here
 
 pytestmark = pytest.mark.dashboard
 
@@ -121,7 +121,7 @@ def test_a_corrupt_or_foreign_cache_file_is_ignored(demo_copy, tmp_path, monkeyp
 
 
 def test_only_the_most_recent_runs_are_kept(demo_copy, monkeypatch):
-    import tui.cache as cache_module
+    import tcsexam.tui.cache as cache_module
 
     monkeypatch.setattr(cache_module, "CACHE_KEEP", 2)
     path = demo_copy / "attempts.csv"
@@ -163,7 +163,7 @@ def test_the_cache_file_is_named_by_its_key_and_holds_no_pickle(demo_copy):
 
 
 def test_no_cache_is_a_flag_of_tui():
-    from tui.cli import build_parser, config_from_args
+    from tcsexam.tui.cli import build_parser, config_from_args
 
     assert config_from_args(build_parser().parse_args(["tui", "--no-cache"])).cache is False
     assert config_from_args(build_parser().parse_args(["tui"])).cache is True
@@ -228,7 +228,7 @@ async def test_a_reload_shows_the_loads_progress_line(monkeypatch, size):
 
 
 def test_a_large_run_found_in_the_cache_is_read_without_a_loader_process(demo_copy, monkeypatch):
-    import tui.state as state_module
+    import tcsexam.tui.state as state_module
 
     monkeypatch.setattr(state_module, "is_large", lambda paths: True)
     config = DashboardConfig(run_dir=str(demo_copy))

@@ -16,17 +16,17 @@ import pytest
 from textual import events
 from textual.widgets import DataTable, Input, Select, Static
 
-from scoring.pipeline.benchmark import demo_run
+from tcsexam.scoring.pipeline.benchmark import demo_run
+from tcsexam.tui.app import create_app
+from tcsexam.tui.messages import InstancesLoaded
+from tcsexam.tui.screens.attempts import AttemptsScreen
+from tcsexam.tui.screens.confirm import ConfirmScreen
+from tcsexam.tui.screens.help import HelpScreen
+from tcsexam.tui.state import DashboardConfig
+from tcsexam.tui.widgets.instance_table import InstanceTable
+from tcsexam.tui.widgets.instances import InstancesPane
+from tcsexam.tui.widgets.overview import OverviewPane
 from tests.support.dashboard import row_at, settle, wait_until
-from tui.app import create_app
-from tui.messages import InstancesLoaded
-from tui.screens.attempts import AttemptsScreen
-from tui.screens.confirm import ConfirmScreen
-from tui.screens.help import HelpScreen
-from tui.state import DashboardConfig
-from tui.widgets.instance_table import InstanceTable
-from tui.widgets.instances import InstancesPane
-from tui.widgets.overview import OverviewPane
 
 SIZE = (120, 40)
 SMALL = (80, 24)
@@ -100,7 +100,7 @@ async def test_a1_instances_of_a_model_no_longer_selected_are_dropped():
 
 
 async def test_a1_a_pane_waiting_for_its_data_shows_the_loading_indicator(monkeypatch):
-    import tui.workers as workers_module
+    import tcsexam.tui.workers as workers_module
 
     gate = threading.Event()
     real = workers_module.load_state
@@ -602,8 +602,8 @@ async def test_a13_a_drill_down_whose_instances_load_slowly_still_opens_instance
     """Enter on a solver cell while its records take a while to score: the Instances tab opens
     when the table is still under its loading indicator (it cannot take the focus then); the
     tab must stay open and the table get the focus once the instances are there."""
-    import tui.widgets.instances as instances_module
-    from tui.widgets.instances import LOADING_DELAY_S
+    import tcsexam.tui.widgets.instances as instances_module
+    from tcsexam.tui.widgets.instances import LOADING_DELAY_S
 
     gate = threading.Event()
     real = instances_module.load_instances
@@ -639,7 +639,7 @@ async def test_a13_a_drill_down_whose_instances_load_slowly_still_opens_instance
 
 
 async def test_a13_help_covers_every_tab():
-    from tui.panes import PANES
+    from tcsexam.tui.panes import PANES
 
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -664,7 +664,7 @@ async def test_a16_header_names_the_run_and_watch(demo_copy):
 
 def test_a16_a_wrong_run_dir_fails_fast_with_exit_1(tmp_path, capsys):
     """A missing RUN_DIR is a missing input, exit 1 as for every command, before the app opens."""
-    from tui.cli import main
+    from tcsexam.tui.cli import main
 
     assert main(["tui", str(tmp_path / "nonexistent")]) == 1
     assert "nonexistent: run directory not found" in capsys.readouterr().err

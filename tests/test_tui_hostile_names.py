@@ -13,12 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from textual.widgets import DataTable, Input
 
-from scoring.safety.terminal import escape_for_terminal
+from tcsexam.scoring.safety.terminal import escape_for_terminal
+from tcsexam.tui.app import TABS, create_app
+from tcsexam.tui.state import DashboardConfig
+from tcsexam.tui.views import plain
 from tests.support.dashboard import run_command, settle
 from tests.support.runs import MINI_SUITE, Workspace, full_rows
-from tui.app import TABS, create_app
-from tui.state import DashboardConfig
-from tui.views import plain
 
 HOSTILE = [
     "[",

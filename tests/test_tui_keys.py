@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from textual.widgets import TabbedContent
 
+from tcsexam.tui.app import create_app
+from tcsexam.tui.panes import PANES
 from tests.support.dashboard import settle, wait_until
-from tui.app import create_app
-from tui.panes import PANES
 
 SIZES = {"80x24": (80, 24), "200x50": (200, 50)}
 
@@ -49,7 +49,7 @@ DOCUMENTED = {
 
 @pytest.mark.parametrize("size", SIZES)
 async def test_help_lists_every_key_of_the_tab_shown(size):
-    from tui.screens.help import HelpScreen
+    from tcsexam.tui.screens.help import HelpScreen
 
     app = create_app()
     async with app.run_test(size=SIZES[size]) as pilot:
@@ -74,7 +74,7 @@ async def test_help_lists_every_key_of_the_tab_shown(size):
 
 @pytest.mark.parametrize("size", SIZES)
 async def test_the_footer_keeps_help_and_quit_and_shortens_before_it_drops(size):
-    from tui.widgets.footer import DashboardFooter, footer_items, short_label
+    from tcsexam.tui.widgets.footer import DashboardFooter, footer_items, short_label
 
     app = create_app()
     async with app.run_test(size=SIZES[size]) as pilot:

@@ -14,13 +14,11 @@ import time
 import pytest
 from textual.widgets import DataTable, Select, Static
 
-from scoring.pipeline.benchmark import demo_run
-from scoring.reports.compare import compare_run
-from tests.bench.dashboard_load import alive  # one /proc check for the benchmark and the tests
-from tests.support.dashboard import cli_compare, row_at, settle
-from tui.app import create_app
-from tui.screens.instance_diffs import InstanceDiffsScreen
-from tui.state import (
+from tcsexam.scoring.pipeline.benchmark import demo_run
+from tcsexam.scoring.reports.compare import compare_run
+from tcsexam.tui.app import create_app
+from tcsexam.tui.screens.instance_diffs import InstanceDiffsScreen
+from tcsexam.tui.state import (
     LARGE_INPUT_BYTES,
     DashboardConfig,
     compare_pair,
@@ -30,10 +28,12 @@ from tui.state import (
     load_state_here,
     resolve_paths,
 )
-from tui.widgets.compare import ComparePane
-from tui.widgets.coverage import WINDOW, CoveragePane
-from tui.widgets.loading import RunLoadingIndicator
-from tui.widgets.overview import OverviewPane
+from tcsexam.tui.widgets.compare import ComparePane
+from tcsexam.tui.widgets.coverage import WINDOW, CoveragePane
+from tcsexam.tui.widgets.loading import RunLoadingIndicator
+from tcsexam.tui.widgets.overview import OverviewPane
+from tests.bench.dashboard_load import alive  # one /proc check for the benchmark and the tests
+from tests.support.dashboard import cli_compare, row_at, settle
 
 SIZE = (120, 40)
 PROGRESS = "reading part 1 of the test run"
@@ -59,7 +59,7 @@ async def wait_for(pilot, condition, rounds: int = 400) -> None:
 
 
 async def test_q_during_a_load_quits_and_ends_the_loader_process(monkeypatch):
-    import tui.state as state_module
+    import tcsexam.tui.state as state_module
 
     monkeypatch.setattr(state_module, "load_compact_state", endless_load)
     app = create_app(DashboardConfig(isolate=True))
@@ -77,7 +77,7 @@ async def test_q_during_a_load_quits_and_ends_the_loader_process(monkeypatch):
 
 
 async def test_the_loading_panes_and_the_header_name_what_is_being_read(monkeypatch):
-    import tui.state as state_module
+    import tcsexam.tui.state as state_module
 
     monkeypatch.setattr(state_module, "load_compact_state", endless_load)
     app = create_app(DashboardConfig(isolate=True))
@@ -208,7 +208,7 @@ def not_computed(ranks: dict) -> None:
 
 
 async def test_compare_shows_a_pair_that_the_document_does_not_list(monkeypatch):
-    import tui.workers as workers_module
+    import tcsexam.tui.workers as workers_module
 
     state = demo_state_with(unlisted)
     monkeypatch.setattr(workers_module, "load_state", lambda config, progress=None, started=None: state)
@@ -231,7 +231,7 @@ async def test_compare_shows_a_pair_that_the_document_does_not_list(monkeypatch)
 
 
 async def test_ranks_not_computed_show_a_dash_and_say_why_once(monkeypatch):
-    import tui.workers as workers_module
+    import tcsexam.tui.workers as workers_module
 
     state = demo_state_with(not_computed)
     monkeypatch.setattr(workers_module, "load_state", lambda config, progress=None, started=None: state)
@@ -339,7 +339,7 @@ def test_the_loader_process_ends_with_the_dashboards_process():
 
 
 def test_a_run_with_a_large_attempts_table_is_loaded_in_a_loader_process(demo_copy):
-    from tui.state import LARGE_ATTEMPTS_BYTES
+    from tcsexam.tui.state import LARGE_ATTEMPTS_BYTES
 
     paths = resolve_paths(DashboardConfig(run_dir=str(demo_copy)))
     assert not is_large(paths)  # the demo loads in the dashboard's process
@@ -353,8 +353,8 @@ def test_a_run_with_a_large_attempts_table_is_loaded_in_a_loader_process(demo_co
 async def test_the_palette_of_many_models_lists_their_commands_once_something_is_typed():
     import dataclasses
 
+    from tcsexam.tui.commands import MODEL_HITS
     from tests.support.dashboard import palette_hits, run_command
-    from tui.commands import MODEL_HITS
 
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -374,8 +374,8 @@ async def test_the_palette_of_many_models_lists_their_commands_once_something_is
 
 
 async def test_the_overview_of_many_models_fills_in_chunks_and_sorts_the_rows_it_holds():
-    from tui.views import overview_rows, sort_rows
-    from tui.widgets.overview import FILL_CHUNK
+    from tcsexam.tui.views import overview_rows, sort_rows
+    from tcsexam.tui.widgets.overview import FILL_CHUNK
 
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -18,14 +18,14 @@ import pytest
 from textual.content import Content
 from textual.widgets import DataTable, Static
 
-from scoring.commands.main import main as cli_main
-from scoring.pipeline.benchmark import demo_run
+from tcsexam.scoring.commands.main import main as cli_main
+from tcsexam.scoring.pipeline.benchmark import demo_run
+from tcsexam.tui.app import create_app
+from tcsexam.tui.screens.runs import RunsScreen
+from tcsexam.tui.state import DashboardConfig
+from tcsexam.tui.widgets.leaderboard import LeaderboardPane
 from tests.support.dashboard import run_command, settle, wait_until
 from tests.support.runs import online_copy
-from tui.app import create_app
-from tui.screens.runs import RunsScreen
-from tui.state import DashboardConfig
-from tui.widgets.leaderboard import LeaderboardPane
 
 SIZE = (140, 45)
 
@@ -395,7 +395,7 @@ async def test_export_writes_the_run_shown_after_a_switch(two_runs, tmp_path):
 
 
 async def test_export_asks_before_overwriting_another_runs_export(two_runs, tmp_path):
-    from tui.screens.confirm import ConfirmScreen
+    from tcsexam.tui.screens.confirm import ConfirmScreen
 
     demo, online, docs = two_runs
     out = tmp_path / "out3" / "index.json"
@@ -436,7 +436,7 @@ async def test_with_one_run_the_switcher_says_so():
         assert not isinstance(app.screen, RunsScreen)
         assert any("Only one run" in str(n.message) for n in app._notifications)
         assert "run 1/1" not in app.sub_title
-        from tui.commands import DashboardCommands
+        from tcsexam.tui.commands import DashboardCommands
 
         texts = [t for t, _, _ in DashboardCommands(app.screen)._commands()]
         assert not [t for t in texts if t.startswith("Switch to run")]
@@ -485,7 +485,7 @@ def test_cli_several_run_dirs_with_a_file_override_is_a_usage_error(tmp_path, cl
     a, b = tmp_path / "a", tmp_path / "b"
     a.mkdir()
     b.mkdir()
-    from tui.cli import main
+    from tcsexam.tui.cli import main
 
     for option in ("--attempts", "--cohort", "--records"):
         code = main(["tui", str(a), str(b), option, str(tmp_path / "x")])
@@ -493,7 +493,7 @@ def test_cli_several_run_dirs_with_a_file_override_is_a_usage_error(tmp_path, cl
 
 
 def test_cli_usage_errors_name_the_problem(tmp_path, capsys):
-    from tui.cli import main
+    from tcsexam.tui.cli import main
 
     (tmp_path / "a").mkdir()
     assert main(["tui", str(tmp_path / "a"), str(tmp_path / "a"), "--attempts", "x.csv"]) == 2
@@ -507,8 +507,8 @@ def test_cli_usage_errors_name_the_problem(tmp_path, capsys):
 
 
 def test_cli_the_same_folder_twice_is_opened_once(tmp_path, capsys, monkeypatch):
-    import tui.app
-    from tui.cli import main
+    import tcsexam.tui.app
+    from tcsexam.tui.cli import main
 
     a = tmp_path / "a"
     a.mkdir()
@@ -523,7 +523,7 @@ def test_cli_the_same_folder_twice_is_opened_once(tmp_path, capsys, monkeypatch)
         def run(self):
             pass
 
-    monkeypatch.setattr(tui.app, "create_app", lambda config: opened.append(config) or FakeApp())
+    monkeypatch.setattr(tcsexam.tui.app, "create_app", lambda config: opened.append(config) or FakeApp())
     assert main(["tui", str(a), str(b), str(tmp_path / "link")]) == 0
     assert f"RUN_DIR '{tmp_path / 'link'}' is the same folder as '{a}': opened once" in capsys.readouterr().err
     [config] = opened

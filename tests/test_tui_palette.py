@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Select, Static
 
+from tcsexam.tui.app import create_app
+from tcsexam.tui.screens.help import PALETTE
+from tcsexam.tui.screens.open_tau2 import OpenTau2Screen
+from tcsexam.tui.settings import config_path
+from tcsexam.tui.state import STATUS_CODES, DashboardConfig
+from tcsexam.tui.widgets.instance_table import InstanceTable
+from tcsexam.tui.widgets.instances import InstancesPane
 from tests.support.dashboard import palette_hits, run_command, settle, wait_until
-from tui.app import create_app
-from tui.screens.help import PALETTE
-from tui.screens.open_tau2 import OpenTau2Screen
-from tui.settings import config_path
-from tui.state import STATUS_CODES, DashboardConfig
-from tui.widgets.instance_table import InstanceTable
-from tui.widgets.instances import InstancesPane
 
 SIZE = (140, 45)
 DATA = Path(__file__).resolve().parent / "data" / "tau2"
@@ -68,7 +68,7 @@ async def test_compare_command_follows_the_selected_model():
         await settle(pilot)
         await run_command(pilot, "Compare cirrus-mini vs borealis")
         assert app.main.query_one("ComparePane").pair() == ("cirrus-mini", "borealis-8x22b")
-        from tui.commands import DashboardCommands
+        from tcsexam.tui.commands import DashboardCommands
 
         texts = [t for t, _, _ in DashboardCommands(app.screen)._commands()]
         assert not any(t.startswith("Compare atlas-70b") for t in texts)
@@ -81,7 +81,7 @@ async def test_filter_command_filters_the_instances_and_opens_the_tab():
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        from tui.commands import DashboardCommands
+        from tcsexam.tui.commands import DashboardCommands
 
         texts = [t for t, _, _ in DashboardCommands(app.screen)._commands()]
         assert [t for t in texts if t.startswith("Filter instances: ")] == [
@@ -307,8 +307,8 @@ async def test_a_bad_config_file_is_ignored_with_a_notification(isolated_config,
 
 
 async def test_a_theme_that_cannot_be_written_is_a_notification(isolated_config, monkeypatch):
-    import scoring.safety.outputs
-    from scoring.safety.outputs import WriteFailed
+    import tcsexam.scoring.safety.outputs
+    from tcsexam.scoring.safety.outputs import WriteFailed
 
     path = isolated_config / "tcsexam" / "config.json"
     path.parent.mkdir(parents=True)
@@ -317,7 +317,7 @@ async def test_a_theme_that_cannot_be_written_is_a_notification(isolated_config,
     def refuse(target, data):
         raise WriteFailed(28, "No space left on device", str(target))
 
-    monkeypatch.setattr(scoring.safety.outputs, "write_atomic", refuse)
+    monkeypatch.setattr(tcsexam.scoring.safety.outputs, "write_atomic", refuse)
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -345,7 +345,7 @@ async def test_header_marks_watch_only_with_watch(demo_copy, watch):
 
 def test_a_linked_config_file_is_written_through_and_a_hard_linked_one_is_left_alone(isolated_config, tmp_path):
     # docs/safety.md: a dotfile manager's symbolic link stays a link; a file of two names is not replaced
-    from tui.settings import save_theme
+    from tcsexam.tui.settings import save_theme
 
     path = isolated_config / "tcsexam" / "config.json"
     path.parent.mkdir(parents=True)

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tcsexam.tui.app import create_app
+from tcsexam.tui.settings import NO_HOME, config_path, read_theme, save_theme
 from tests.support.dashboard import wait_until
-from tui.app import create_app
-from tui.settings import NO_HOME, config_path, read_theme, save_theme
 
 THEMES = ["nord", "textual-dark"]
 DEEP = b"[" * 100_000 + b"]" * 100_000

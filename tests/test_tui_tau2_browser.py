@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Static
 
-from scoring.tau2.files import load_tau2_results
-from scoring.tau2.trajectory import simulation_trajectory, task_simulations
+from tcsexam.scoring.tau2.files import load_tau2_results
+from tcsexam.scoring.tau2.trajectory import simulation_trajectory, task_simulations
+from tcsexam.tui.app import create_app
+from tcsexam.tui.screens.tau2_simulations import Tau2SimulationsScreen
+from tcsexam.tui.screens.tau2_trajectory import Tau2TrajectoryScreen
+from tcsexam.tui.state import DashboardConfig
+from tcsexam.tui.views import tau2_message_blocks, tau2_reward_rows, tau2_task_rows
 from tests.support.dashboard import settle, wait_until
 from tests.support.runs import to_dir_format
-from tui.app import create_app
-from tui.screens.tau2_simulations import Tau2SimulationsScreen
-from tui.screens.tau2_trajectory import Tau2TrajectoryScreen
-from tui.state import DashboardConfig
-from tui.views import tau2_message_blocks, tau2_reward_rows, tau2_task_rows
 
 DATA = Path(__file__).parent / "data" / "tau2"
 FOUR = DATA / "gpt-4.1-2025-04-14_telecom_no-user_gpt-4.1-2025-04-14_4trials_5tasks.json"
@@ -72,7 +72,7 @@ def test_a_simulation_whose_file_changed_since_is_a_problem_naming_the_file(tmp_
     results = load_tau2_results(path)
     (target,) = [p for p in (tmp_path / "run" / "simulations").iterdir() if p.stem == results.simulations[0].id]
     target.write_text("{")
-    from scoring.errors import InputError
+    from tcsexam.scoring.errors import InputError
 
     with pytest.raises(InputError) as caught:
         simulation_trajectory(results, 0)

@@ -6,8 +6,8 @@ import copy
 
 import numpy as np
 
-from tui.state import InstanceColumns
-from tui.views import (
+from tcsexam.tui.state import InstanceColumns
+from tcsexam.tui.views import (
     coverage_cell,
     coverage_grid,
     explain_instance,
@@ -20,7 +20,7 @@ from tui.views import (
     tau2_task_rows,
     top_line,
 )
-from tui.widgets.instance_table import format_row
+from tcsexam.tui.widgets.instance_table import format_row
 
 
 def model(status, index, means, tasks, coverage=None, issues=(), ci=None, pass_hat_k=None):
@@ -264,10 +264,10 @@ def test_names_are_utf8_and_sort_as_python_strings():
 
 def test_columns_keep_each_instances_status():
     # the dashboard maps scoring's status codes onto its own: every failure keeps its name
-    from scoring.formats.records import parse_records
-    from scoring.pipeline.reference import reference_from_dict
-    from scoring.pipeline.solver import score_task
-    from tui.state import STATUS_CODES, columns_from_score
+    from tcsexam.scoring.formats.records import parse_records
+    from tcsexam.scoring.pipeline.reference import reference_from_dict
+    from tcsexam.scoring.pipeline.solver import score_task
+    from tcsexam.tui.state import STATUS_CODES, columns_from_score
 
     statuses = ["ok", "timeout", "invalid", "certificate_failed", "crash", "out_of_memory", "ok"]
     instances = {f"i{k}": [1.0, 2.0, 4.0] for k in range(len(statuses))}
@@ -286,7 +286,7 @@ def test_columns_keep_each_instances_status():
 
 
 def test_task_differences_largest_first_with_instance_counts():
-    from tui.views import task_difference_rows
+    from tcsexam.tui.views import task_difference_rows
 
     result = {
         "tasks": [
@@ -305,7 +305,7 @@ def test_task_differences_largest_first_with_instance_counts():
 
 
 def test_instance_difference_rows_keep_the_order_given():
-    from tui.views import instance_difference_rows
+    from tcsexam.tui.views import instance_difference_rows
 
     diffs = [
         {"instance": "[b]x", "a": 0.0, "b": 0.75, "difference": -0.75},
@@ -318,7 +318,7 @@ def test_instance_difference_rows_keep_the_order_given():
 
 
 def test_mde_text_by_attempts_and_when_not_available():
-    from tui.views import mde_text
+    from tcsexam.tui.views import mde_text
 
     assert (
         mde_text({"2": 7.5, "1": 10.25})
@@ -343,7 +343,7 @@ def test_variance_budget_beside_the_index_interval():
 
 
 def test_plan_row_and_target():
-    from tui.views import parse_target, plan_row, target_text
+    from tcsexam.tui.views import parse_target, plan_row, target_text
 
     entry = {"half_width": {"1": 14.0, "2": 11.5, "10": 9.0, "3": None}}
     assert plan_row(entry) == (["r=1", "r=2", "r=3", "r=10"], ["14.00", "11.50", "—", "9.00"])

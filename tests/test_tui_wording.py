@@ -7,10 +7,10 @@ import shutil
 
 from textual.widgets import DataTable
 
-from scoring.pipeline.benchmark import demo_run
+from tcsexam.scoring.pipeline.benchmark import demo_run
+from tcsexam.tui.app import create_app
+from tcsexam.tui.state import DashboardConfig
 from tests.support.dashboard import row_at, settle
-from tui.app import create_app
-from tui.state import DashboardConfig
 
 
 async def test_a_run_opened_as_dot_is_named_by_its_folder(tmp_path, monkeypatch):

@@ -7,10 +7,10 @@ import math
 import pytest
 from scipy import stats
 
-from scoring.errors import InputError
-from scoring.reports.compare import compare_models
-from scoring.stats.uncertainty import ci_block, track_interval
-from scoring.vocab import WEIGHTS
+from tcsexam.scoring.errors import InputError
+from tcsexam.scoring.reports.compare import compare_models
+from tcsexam.scoring.stats.uncertainty import ci_block, track_interval
+from tcsexam.scoring.vocab import WEIGHTS
 from tests.support.runs import full_rows
 
 
@@ -115,7 +115,7 @@ def test_compare_unknown_model_is_rejected():
 def test_compare_cli_on_the_demo(cli, tmp_path):
     import json
 
-    from scoring.pipeline.benchmark import demo_run
+    from tcsexam.scoring.pipeline.benchmark import demo_run
 
     out = tmp_path / "cmp.json"
     code, stdout, _ = cli("compare", str(demo_run()), "--models", "atlas-70b", "borealis-8x22b", "--output", str(out))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.pipeline.benchmark import demo_run, sample_root
+from tcsexam.scoring.pipeline.benchmark import demo_run, sample_root
 
 SAMPLE_ID = "sample-k3-synthetic"
 

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
     ],
 )
 def test_a_count_takes_the_singular_for_exactly_one(n, noun, plural, text):
-    from scoring.grammar import counted
+    from tcsexam.scoring.grammar import counted
 
     assert counted(n, noun, plural) == text
 
@@ -38,7 +38,7 @@ def test_a_count_takes_the_singular_for_exactly_one(n, noun, plural, text):
     ],
 )
 def test_the_article_before_a_vowel_is_an(noun, text):
-    from scoring.grammar import with_article
+    from tcsexam.scoring.grammar import with_article
 
     assert with_article(noun) == text
 
@@ -80,7 +80,7 @@ def test_one_problem_one_file_one_instance(tmp_path, cli):
 
 
 def test_diagnostics_messages_wrap_to_fit_120_columns():
-    from tui.views import wrap_messages
+    from tcsexam.tui.views import wrap_messages
 
     message = "partial credit must be converted to 0 or 1 before scoring: " + "a theorem is proved or it is not; " * 4
     rows = [["attempts.csv", "line 3", "score", message], ["cohort.json", "-", "suite", "short"]]

@@ -370,7 +370,7 @@ class TcsexamApp(App):
     def on_load_failed(self, message: LoadFailed) -> None:
         if not self._alive():
             return
-        from scoring.errors import format_problems
+        from tcsexam.scoring.errors import format_problems
 
         slot = self.runs[message.run]
         if message.generation != slot.generation:
@@ -790,8 +790,8 @@ class TcsexamApp(App):
     def action_copy_table(self, fmt: str, scope: str = "run") -> None:
         """Copy the table (docs/commands.md, as ``tcsexam table --format FMT``) of the run shown, or with scope
         ``all`` of every loaded run (the Leaderboard), to the clipboard."""
-        from scoring.errors import InputError
-        from scoring.reports.table import FORMATS
+        from tcsexam.scoring.errors import InputError
+        from tcsexam.scoring.reports.table import FORMATS
 
         from .state import table_text
 
@@ -855,9 +855,9 @@ class TcsexamApp(App):
         self._export()
 
     def _export(self) -> None:
-        from scoring.errors import InputError
-        from scoring.pipeline.index import write_index
-        from scoring.safety.outputs import check_output
+        from tcsexam.scoring.errors import InputError
+        from tcsexam.scoring.pipeline.index import write_index
+        from tcsexam.scoring.safety.outputs import check_output
 
         path = Path(self.config.output)
         state = self.state

@@ -48,8 +48,8 @@ def cache_folder() -> Path | None:
 def code_digest() -> str:
     """The tool version and a sha256 of the scoring code and of this loader (its .py files), so that
     an edited or upgraded tool never serves what an older one computed under the same version."""
-    import scoring
-    from scoring import __version__
+    from tcsexam import scoring
+    from tcsexam.scoring import __version__
 
     digest = hashlib.sha256(__version__.encode())
     here = Path(__file__).parent
@@ -269,7 +269,7 @@ def read_run(folder: Path, key: str):
 def write_run(folder: Path, key: str, data: bytes, hint: Path | None = None) -> None:
     """Store a scored run (atomically) and its hint, then keep only the CACHE_KEEP most recently used of
     each. A cache that cannot be written is no cache: nothing is reported."""
-    from scoring.safety.outputs import write_atomic
+    from tcsexam.scoring.safety.outputs import write_atomic
 
     with contextlib.suppress(OSError):
         write_atomic(entry_path(folder, key), data)

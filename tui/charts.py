@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 
-from scoring.safety.terminal import escape_for_terminal
+from tcsexam.scoring.safety.terminal import escape_for_terminal
 
 TRACKS = ("theorem", "solver", "construction", "conjecture")
 LETTERS = {"theorem": "P", "solver": "S", "construction": "C", "conjecture": "O"}

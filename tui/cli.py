@@ -12,11 +12,11 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from scoring.commands.main import build_parser as build_scoring_parser
-from scoring.commands.main import run
-from scoring.commands.options import add_run_arguments, output_argument
-from scoring.commands.process import prepare_process
-from scoring.safety.terminal import say
+from tcsexam.scoring.commands.main import build_parser as build_scoring_parser
+from tcsexam.scoring.commands.main import run
+from tcsexam.scoring.commands.options import add_run_arguments, output_argument
+from tcsexam.scoring.commands.process import prepare_process
+from tcsexam.scoring.safety.terminal import say
 
 if TYPE_CHECKING:
     from .state import DashboardConfig
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 def build_parser() -> argparse.ArgumentParser:
     """``scoring.commands``'s parser with the dashboard's ``tui`` command added."""
-    from scoring.commands.options import command_parser
+    from tcsexam.scoring.commands.options import command_parser
 
     parser, sub = build_scoring_parser()
     p = command_parser(sub, "tui")
@@ -107,8 +107,8 @@ def check_run_dirs(args: argparse.Namespace) -> None:
     a folder (exit 1, as for every command), per-run file overrides with several RUN_DIRs (usage,
     exit 2), a cohort naming a reference the bundled synthetic sample does not hold (usage, exit 2).
     The synthetic sample's notice goes to standard error."""
-    from scoring.errors import InputError, Problem, UsageError
-    from scoring.pipeline.run import benchmark_notice
+    from tcsexam.scoring.errors import InputError, Problem, UsageError
+    from tcsexam.scoring.pipeline.run import benchmark_notice
 
     from .state import has_run, resolve_paths, run_configs
 
@@ -150,7 +150,7 @@ def run_from_args(args: argparse.Namespace) -> int:
     """Open the dashboard (docs/commands.md ``tcsexam tui RUN_DIR...``) and block until it quits. The exit code is
     the app's: Textual sets 1 when the app stopped on an exception (a crash never exits 0). A Textual
     release the dashboard was not written for is one line on standard error and exit 1."""
-    from scoring.safety.terminal import escape_for_terminal
+    from tcsexam.scoring.safety.terminal import escape_for_terminal
 
     problem = textual_problem()
     if problem is not None:

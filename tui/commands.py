@@ -12,7 +12,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.fuzzy import Matcher
 
-from scoring.reports.table import FORMATS
+from tcsexam.scoring.reports.table import FORMATS
 
 from .panes import key_hint
 from .state import STATUS_CODES

@@ -82,8 +82,8 @@ def read_theme(themes) -> tuple[str | None, str | None]:
 
 def save_theme(theme: str) -> str | None:
     """Remember ``theme``: write {"theme": NAME} atomically; None, or why it could not be written."""
-    from scoring.errors import InputError
-    from scoring.safety.outputs import write_atomic
+    from tcsexam.scoring.errors import InputError
+    from tcsexam.scoring.safety.outputs import write_atomic
 
     path = config_path()
     if path is None:

@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
-from scoring.vocab import FIRST_INCOMPLETE_CODE, RECORD_STATUSES
+from tcsexam.scoring.vocab import FIRST_INCOMPLETE_CODE, RECORD_STATUSES
 
 if TYPE_CHECKING:
-    from scoring.stats.differences import InstanceDifference
+    from tcsexam.scoring.stats.differences import InstanceDifference
 
 
 @dataclass
@@ -160,8 +160,8 @@ def has_run(config: DashboardConfig) -> bool:
 
 def resolve_paths(config: DashboardConfig):
     """The run's input paths by the command line's own rule (scoring.pipeline.run.paths_named, docs/formats.md and docs/commands.md)."""
-    from scoring.pipeline.benchmark import demo_run
-    from scoring.pipeline.run import paths_named
+    from tcsexam.scoring.pipeline.benchmark import demo_run
+    from tcsexam.scoring.pipeline.run import paths_named
 
     return paths_named(config, demo_run() if uses_demo(config) else None)
 
@@ -252,7 +252,7 @@ class LoaderProcess:
     def result(self, progress=None) -> DashboardState:
         """Wait for the state (``progress(text)`` for each progress line); raises the loader's InputError or
         UsageError, a RuntimeError for its internal error, LoaderGone when it ended without a result."""
-        from scoring.errors import InputError, UsageError
+        from tcsexam.scoring.errors import InputError, UsageError
 
         try:
             while True:
@@ -288,7 +288,7 @@ def loader_main(target, config: DashboardConfig, pipe, parent: int) -> None:
     """The loader process: ``target(config, progress)``, its progress lines and its result sent on ``pipe``."""
     import pickle
 
-    from scoring.errors import InputError, UsageError
+    from tcsexam.scoring.errors import InputError, UsageError
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     watch_parent(parent)
@@ -414,10 +414,10 @@ def load_state_here(config: DashboardConfig, paths, progress, only_cached: bool)
 def load_state_here(config, paths=None, progress=None, only_cached=False):
     """Load and score a run in this process; ``progress(text)`` names each step and the files read. With
     ``only_cached``, None when the scored run is not in the cache (tui/cache.py), rather than scoring it."""
-    from scoring.pipeline.index import score_run
-    from scoring.pipeline.run import load_run
-    from scoring.reports.plan import plan_document
-    from scoring.stats.planning import DEFAULT_MAX_ATTEMPTS
+    from tcsexam.scoring.pipeline.index import score_run
+    from tcsexam.scoring.pipeline.run import load_run
+    from tcsexam.scoring.reports.plan import plan_document
+    from tcsexam.scoring.stats.planning import DEFAULT_MAX_ATTEMPTS
 
     from .cache import RunCache
 
@@ -477,7 +477,7 @@ def state_from_cache(config: DashboardConfig, paths, run, found) -> DashboardSta
     """The state of a run whose scored form was in the cache (tui/cache.py): the rows are checked again
     (fast, and they are the loaded run's own rows); None when they raise a problem, which scoring
     then reports."""
-    from scoring.pipeline.rules import check_rules
+    from tcsexam.scoring.pipeline.rules import check_rules
 
     from .cache import restamped
 
@@ -493,7 +493,7 @@ def state_from_cache(config: DashboardConfig, paths, run, found) -> DashboardSta
 def attempts_needed(plan_entry: dict, target: float | None) -> int | None:
     """docs/rules.md#planning-attempts: the fewest attempts per task whose projected half-width is at most ``target`` points
     (scoring.stats.planning.attempts_for_target); None when no r of the plan reaches it."""
-    from scoring.stats.planning import attempts_for_target
+    from tcsexam.scoring.stats.planning import attempts_for_target
 
     return attempts_for_target(plan_entry["half_width"], target)
 
@@ -504,7 +504,7 @@ def attempts_needed(plan_entry: dict, target: float | None) -> int | None:
 def compare_pair(state: DashboardState, a: str, b: str) -> dict:
     """``tcsexam compare``'s document for two models (scoring.reports.compare.compare_run): docs/rules.md#intervals intervals,
     12.2's ``tasks`` and ``instances``, 12.3's ``mde``. Raises InputError for an invalid pair."""
-    from scoring.reports.compare import compare_run
+    from tcsexam.scoring.reports.compare import compare_run
 
     return compare_run(state.document, state.checked, a, b)
 
@@ -513,8 +513,8 @@ def instance_drilldown(state: DashboardState, a: str, b: str, item: str, limit: 
     """The instances of one solver task where A and B differ most (scoring.stats.differences.
     largest_instance_differences over the Phi arrays of their adopted attempts, ``state.columns``); []
     when either model's attempts were not all re-scored from records."""
-    from scoring.pipeline.aggregate import phi_by_item
-    from scoring.stats.differences import largest_instance_differences
+    from tcsexam.scoring.pipeline.aggregate import phi_by_item
+    from tcsexam.scoring.stats.differences import largest_instance_differences
 
     checked = state.checked
     phi_a = phi_by_item(checked, a, checked.by_model.get(a, [])).get(item)
@@ -550,8 +550,8 @@ def watch_targets(paths: list[Path]) -> tuple[list[Path], set[str], list[str]]:
 def load_tau2(path: str) -> dict:
     """tau2-bench metrics (scoring.tau2, docs/tau2.md), what the run's ``info`` says about it, and the run as read
     (its simulations, for the browser), for the tab."""
-    from scoring.tau2.files import load_tau2_results
-    from scoring.tau2.metrics import compute_tau2_metrics, run_description
+    from tcsexam.scoring.tau2.files import load_tau2_results
+    from tcsexam.scoring.tau2.metrics import compute_tau2_metrics, run_description
 
     results = load_tau2_results(Path(path))
     return {"metrics": compute_tau2_metrics(results, str(path)), "meta": run_description(results), "results": results}
@@ -687,14 +687,14 @@ def columns_from_score(score, like: InstanceColumns | None = None) -> InstanceCo
 
 def load_instances(state: DashboardState, model: str, item: str, attempt: str) -> InstanceColumns:
     """Score one attempt's records against the run's reference (scoring core), as columns."""
-    from scoring.errors import InputError, Problem
-    from scoring.pipeline.solver import score_attempt_bytes
+    from tcsexam.scoring.errors import InputError, Problem
+    from tcsexam.scoring.pipeline.solver import score_attempt_bytes
 
     key = (model, item, attempt)
     if key in state.columns:  # already scored by the records cross-check
         return state.columns[key]
     if state.run.reference is None and "reference" in state.run.input_paths:
-        from scoring.pipeline.reference import load_reference
+        from tcsexam.scoring.pipeline.reference import load_reference
 
         state.run.reference = load_reference(state.run.input_paths["reference"])
     ref = state.run.reference
@@ -715,6 +715,6 @@ def load_instances(state: DashboardState, model: str, item: str, attempt: str) -
 def table_text(docs: list[tuple[str, dict]], fmt: str) -> str:
     """The (source, index document) pairs' leaderboard as ``tcsexam table`` writes it
     (scoring.reports.table.render_table, same digits; docs/commands.md). Raises InputError for a model twice in a group."""
-    from scoring.reports.table import render_table
+    from tcsexam.scoring.reports.table import render_table
 
     return render_table(docs, fmt)

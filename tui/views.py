@@ -8,15 +8,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from scoring.reports.numbers import INDEX_DIGITS, PM, TRACK_DIGITS, number
-from scoring.safety.terminal import escape_for_terminal
-from scoring.vocab import STATUS_ORDER, TRACKS, rank_text
-from scoring.vocab import TRACK_LETTERS as LETTERS
+from tcsexam.scoring.reports.numbers import INDEX_DIGITS, PM, TRACK_DIGITS, number
+from tcsexam.scoring.safety.terminal import escape_for_terminal
+from tcsexam.scoring.vocab import STATUS_ORDER, TRACKS, rank_text
+from tcsexam.scoring.vocab import TRACK_LETTERS as LETTERS
 
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from scoring.formats.results import Ranks
+    from tcsexam.scoring.formats.results import Ranks
 
 DASH = "—"
 
@@ -140,8 +140,8 @@ def ranks_block(document: dict) -> Ranks | None:
     with the document's own weights."""
     import msgspec
 
-    from scoring.formats.results import Ranks
-    from scoring.stats.ranks import ranks_of_document
+    from tcsexam.scoring.formats.results import Ranks
+    from tcsexam.scoring.stats.ranks import ranks_of_document
 
     if "ranks" not in document:
         return ranks_of_document(document, document["weights"])
@@ -199,7 +199,7 @@ def sort_rows(rows: list[OverviewRow], column: int, reverse: bool = False) -> li
 
 def leader(document: dict) -> str | None:
     """The leader only when the top rank group holds one model alone (docs/rules.md#ranks, scoring.stats.ranks.leader)."""
-    from scoring.stats.ranks import leader as ranks_leader
+    from tcsexam.scoring.stats.ranks import leader as ranks_leader
 
     ranks = ranks_block(document)
     return ranks_leader(ranks) if ranks is not None else None
@@ -207,7 +207,7 @@ def leader(document: dict) -> str | None:
 
 def top_group(document: dict) -> list[str]:
     """The models whose best rank is 1 (docs/rules.md#ranks, scoring.stats.ranks.top_group)."""
-    from scoring.stats.ranks import top_group as ranks_top_group
+    from tcsexam.scoring.stats.ranks import top_group as ranks_top_group
 
     ranks = ranks_block(document)
     return ranks_top_group(ranks) if ranks is not None else []
@@ -296,7 +296,7 @@ def issue_rows(document: dict) -> list[IssueRow]:
     """Every issue of every model, then every ignored row (a likely typo as a warning), then every
     records file that no adopted row uses, worded as ``tcsexam validate`` words them: what a
     researcher must fix."""
-    from scoring.pipeline.aggregate import ignored_row_finding, unused_records_finding
+    from tcsexam.scoring.pipeline.aggregate import ignored_row_finding, unused_records_finding
 
     out = []
     for name, m in document["models"].items():
@@ -717,8 +717,8 @@ def leaderboard_groups(docs: list[tuple[str, dict]]) -> tuple[list[LeaderboardGr
     ([], problems) when ``tcsexam table`` would reject them (a model twice in a group). Every cell is
     scoring.reports.table's (build_groups, text_cells: 2 decimals for the index, 3 for the tracks, † for a
     provisional row, — for null, rank ``best–worst``); nothing is rounded here."""
-    from scoring.errors import InputError
-    from scoring.reports.table import HEADER, NULL, PROVISIONAL_MARK, build_groups, footnotes, text_cells
+    from tcsexam.scoring.errors import InputError
+    from tcsexam.scoring.reports.table import HEADER, NULL, PROVISIONAL_MARK, build_groups, footnotes, text_cells
 
     try:
         groups = build_groups(docs)

@@ -59,7 +59,7 @@ def load_run(
 ) -> None:
     """Load and score run ``number`` (a thread worker): StateLoaded, or LoadFailed with the problems;
     LoadProgress while it reads. ``wanted()``: no newer load of the run was asked for meanwhile."""
-    from scoring.errors import InputError, Problem, UsageError
+    from tcsexam.scoring.errors import InputError, Problem, UsageError
 
     from .state import LoaderGone
 
@@ -91,7 +91,7 @@ def load_run(
 
 def read_tau2(path: str, generation: int, post: Post) -> None:
     """Read a tau2-bench results file (a thread worker): Tau2Loaded, or Tau2Failed with the problems."""
-    from scoring.errors import InputError, Problem
+    from tcsexam.scoring.errors import InputError, Problem
 
     from .state import load_tau2
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scoring.commands.options import (
+from tcsexam.scoring.commands.options import (
     add_output_argument,
     add_run_arguments,
     checked,
@@ -12,16 +12,16 @@ from scoring.commands.options import (
     thresholds_of,
     write_to,
 )
-from scoring.safety.terminal import escape_for_terminal
-from scoring.vocab import EXIT_INCOMPLETE, EXIT_OK
+from tcsexam.scoring.safety.terminal import escape_for_terminal
+from tcsexam.scoring.vocab import EXIT_INCOMPLETE, EXIT_OK
 
 
 def cmd_compare(args) -> int:
-    from scoring.commands.text import format_comparison
-    from scoring.formats.json import dumps
-    from scoring.formats.results import CompareDocument
-    from scoring.pipeline.index import score_run
-    from scoring.reports.compare import compare_run
+    from tcsexam.scoring.commands.text import format_comparison
+    from tcsexam.scoring.formats.json import dumps
+    from tcsexam.scoring.formats.results import CompareDocument
+    from tcsexam.scoring.pipeline.index import score_run
+    from tcsexam.scoring.reports.compare import compare_run
 
     run, target = run_and_target(args)
     document, checked_run = score_run(run, thresholds_of(args))

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scoring.commands.options import command_parser
-from scoring.errors import InputError, Problem
-from scoring.safety.terminal import escape_for_terminal
-from scoring.vocab import EXIT_OK
+from tcsexam.scoring.commands.options import command_parser
+from tcsexam.scoring.errors import InputError, Problem
+from tcsexam.scoring.safety.terminal import escape_for_terminal
+from tcsexam.scoring.vocab import EXIT_OK
 
 
 def cmd_demo(args) -> int:
     """``tcsexam demo DIR [--benchmark]``: the bundled demo run, or the sample benchmark folder,
     copied into DIR (absent or empty), in one rename."""
-    from scoring.pipeline.benchmark import demo_run, sample_root
+    from tcsexam.scoring.pipeline.benchmark import demo_run, sample_root
 
     target = Path(args.dir)
     copy_into(sample_root() / "benchmark" if args.benchmark else demo_run(), target)

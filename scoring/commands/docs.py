@@ -8,11 +8,11 @@ import shutil
 import subprocess
 import sys
 
-from scoring.commands.options import command_parser
-from scoring.errors import InputError, Problem, UsageError
-from scoring.manual import ONLINE_DOCS, docs_folder, page_file, section_text, sections, topics
-from scoring.safety.terminal import say
-from scoring.vocab import EXIT_OK
+from tcsexam.scoring.commands.options import command_parser
+from tcsexam.scoring.errors import InputError, Problem, UsageError
+from tcsexam.scoring.manual import ONLINE_DOCS, docs_folder, page_file, section_text, sections, topics
+from tcsexam.scoring.safety.terminal import say
+from tcsexam.scoring.vocab import EXIT_OK
 
 
 def cmd_docs(args) -> int:

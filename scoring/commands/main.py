@@ -11,22 +11,22 @@ from __future__ import annotations
 import argparse
 import sys
 
-from scoring import __version__
-from scoring.commands import compare, demo, docs, plan, prepare, reference, reports, schema, score, tau2
-from scoring.commands.options import (
+from tcsexam.scoring import __version__
+from tcsexam.scoring.commands import compare, demo, docs, plan, prepare, reference, reports, schema, score, tau2
+from tcsexam.scoring.commands.options import (
     Parser,
     epilog,
 )
-from scoring.commands.process import (
+from tcsexam.scoring.commands.process import (
     load_numeric_libraries,
     out_of_memory_message,
     prepare_process,
     silence_closed_streams,
 )
-from scoring.errors import InputError, UsageError, format_problems
-from scoring.safety.outputs import Interrupted, WriteFailed
-from scoring.safety.terminal import say as say_on
-from scoring.vocab import EXIT_CLOSED_PIPE, EXIT_REJECTED, EXIT_USAGE
+from tcsexam.scoring.errors import InputError, UsageError, format_problems
+from tcsexam.scoring.safety.outputs import Interrupted, WriteFailed
+from tcsexam.scoring.safety.terminal import say as say_on
+from tcsexam.scoring.vocab import EXIT_CLOSED_PIPE, EXIT_REJECTED, EXIT_USAGE
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:

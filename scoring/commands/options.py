@@ -9,9 +9,9 @@ import sys
 from functools import cache
 from pathlib import Path
 
-from scoring.safety.outputs import check_output, write_output
-from scoring.safety.terminal import say as say_on
-from scoring.vocab import EXIT_USAGE, SCORE_RANGES, TRACKS, range_text
+from tcsexam.scoring.safety.outputs import check_output, write_output
+from tcsexam.scoring.safety.terminal import say as say_on
+from tcsexam.scoring.vocab import EXIT_USAGE, SCORE_RANGES, TRACKS, range_text
 
 EXIT_CODES = """exit codes:
   0  complete or provisional (written)
@@ -85,7 +85,7 @@ def add_output_argument(p: argparse.ArgumentParser, what: str, default: str | No
 
 def output_target(args, inputs=(), folders=()) -> Path | None:
     """The checked ``--output`` (docs/safety.md), before anything is computed; None is standard output."""
-    from scoring.safety.outputs import check_output
+    from tcsexam.scoring.safety.outputs import check_output
 
     return check_output(args.output, [str(p) for p in inputs if p], [str(p) for p in folders if p])
 
@@ -162,7 +162,7 @@ def add_run_arguments(p: argparse.ArgumentParser, positional: bool = True) -> No
 
 def load_for(args, default_run: Path | None = None):
     """The run the options name, loaded; its notices (the synthetic sample, docs/formats.md) on standard error."""
-    from scoring.pipeline.run import load_run, paths_named
+    from tcsexam.scoring.pipeline.run import load_run, paths_named
 
     run = load_run(paths_named(args, default_run))
     for notice in run.notices:
@@ -173,7 +173,7 @@ def load_for(args, default_run: Path | None = None):
 def option_inputs(args) -> tuple[list[Path], list[Path]]:
     """The input files and folders of a run command as far as the options tell them (docs/safety.md:
     an output is checked against them before anything is read)."""
-    from scoring.pipeline.run import paths_named
+    from tcsexam.scoring.pipeline.run import paths_named
 
     paths = paths_named(args)
     files = [paths.attempts, paths.cohort] + ([Path(paths.suite)] if paths.suite else [])

@@ -13,9 +13,9 @@ from __future__ import annotations
 import argparse
 import math
 
-from scoring.commands.text import format_plan
-from scoring.reports.plan import plan_document
-from scoring.vocab import EXIT_FOR_STATUS
+from tcsexam.scoring.commands.text import format_plan
+from tcsexam.scoring.reports.plan import plan_document
+from tcsexam.scoring.vocab import EXIT_FOR_STATUS
 
 MAX_ATTEMPTS_LIMIT = 1000  # --max-attempts above this is a usage error: a plan, not a table of 10^9 rows
 
@@ -42,7 +42,7 @@ def parse_target(text: str) -> float:
 
 def add_parsers(sub) -> None:
     """Register ``plan`` on the ``tcsexam`` sub-parsers; returns command -> handler."""
-    from scoring.commands.options import add_output_argument, add_run_arguments, command_parser
+    from tcsexam.scoring.commands.options import add_output_argument, add_run_arguments, command_parser
 
     p = command_parser(sub, "plan")
     add_run_arguments(p)
@@ -58,18 +58,18 @@ def add_parsers(sub) -> None:
 
 
 def run_plan(args) -> int:
-    from scoring.commands.options import (
+    from tcsexam.scoring.commands.options import (
         checked,
         run_and_target,
         say,
         thresholds_of,
         write_to,
     )
-    from scoring.formats.json import dumps
-    from scoring.formats.results import PlanDocument
-    from scoring.pipeline.index import score_run
-    from scoring.safety.terminal import escape_for_terminal
-    from scoring.stats.planning import DEFAULT_MAX_ATTEMPTS
+    from tcsexam.scoring.formats.json import dumps
+    from tcsexam.scoring.formats.results import PlanDocument
+    from tcsexam.scoring.pipeline.index import score_run
+    from tcsexam.scoring.safety.terminal import escape_for_terminal
+    from tcsexam.scoring.stats.planning import DEFAULT_MAX_ATTEMPTS
 
     run, target = run_and_target(args)
     document, checked_run = score_run(run, thresholds_of(args))

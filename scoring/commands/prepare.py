@@ -6,9 +6,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from scoring.grammar import counted
-from scoring.safety.terminal import escape_for_terminal, say
-from scoring.vocab import EXIT_INCOMPLETE, EXIT_OK
+from tcsexam.scoring.grammar import counted
+from tcsexam.scoring.safety.terminal import escape_for_terminal, say
+from tcsexam.scoring.vocab import EXIT_INCOMPLETE, EXIT_OK
 
 
 def notify(line: str) -> None:
@@ -18,7 +18,7 @@ def notify(line: str) -> None:
 def run_init(args) -> int:
     """``tcsexam init`` (docs/commands.md#init): write RUN_DIR/attempts.csv, or append to it the
     planned rows it lacks (--add-missing)."""
-    from scoring.prepare.init import init_run
+    from tcsexam.scoring.prepare.init import init_run
 
     run_dir = Path(args.run_dir or ".")
     cohort_path = Path(args.cohort) if args.cohort else run_dir / "cohort.json"
@@ -39,7 +39,7 @@ def run_init(args) -> int:
 def run_fill(args) -> int:
     """``tcsexam fill`` (docs/commands.md#fill). Exit 0 when every adopted solver row ends valid, 3
     when some do not, 1 on a conflict (without --overwrite) or any other problem; nothing written then."""
-    from scoring.prepare.fill import fill_run, fmt_score, who
+    from tcsexam.scoring.prepare.fill import fill_run, fmt_score, who
 
     report = fill_run(
         Path(args.run_dir or "."), args.benchmark, overwrite=args.overwrite, dry_run=args.dry_run, notify=notify
@@ -65,7 +65,7 @@ def run_fill(args) -> int:
 
 
 def add_init_parser(sub):
-    from scoring.commands.options import add_benchmark_argument, add_cohort_argument, command_parser
+    from tcsexam.scoring.commands.options import add_benchmark_argument, add_cohort_argument, command_parser
 
     p = command_parser(sub, "init")
     p.add_argument("run_dir", nargs="?", metavar="RUN_DIR", help="run folder (default: the current folder)")
@@ -88,7 +88,7 @@ def add_init_parser(sub):
 
 
 def add_fill_parser(sub):
-    from scoring.commands.options import add_benchmark_argument, command_parser
+    from tcsexam.scoring.commands.options import add_benchmark_argument, command_parser
 
     p = command_parser(sub, "fill")
     p.add_argument("run_dir", nargs="?", metavar="RUN_DIR", help="run folder (default: the current folder)")

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import sys
 
-from scoring.commands.options import add_benchmark_argument, command_parser
-from scoring.errors import InputError, UsageError
-from scoring.safety.names import check_name
-from scoring.safety.terminal import say
-from scoring.vocab import EXIT_OK
+from tcsexam.scoring.commands.options import add_benchmark_argument, command_parser
+from tcsexam.scoring.errors import InputError, UsageError
+from tcsexam.scoring.safety.names import check_name
+from tcsexam.scoring.safety.terminal import say
+from tcsexam.scoring.vocab import EXIT_OK
 
 
 def cmd_reference(args) -> int:
     """No REFERENCE_ID: the references the benchmark has; with one: its tasks; with --task: that
     task's instances in full. Text, or JSON on standard output with --json."""
-    from scoring.commands.text import reference_list_text, reference_tasks_text, task_instances_text
-    from scoring.formats.json import dumps
-    from scoring.pipeline.benchmark import (
+    from tcsexam.scoring.commands.text import reference_list_text, reference_tasks_text, task_instances_text
+    from tcsexam.scoring.formats.json import dumps
+    from tcsexam.scoring.pipeline.benchmark import (
         SAMPLE_BENCHMARK,
         benchmark_origin,
         locate_benchmark,
@@ -24,7 +24,7 @@ def cmd_reference(args) -> int:
         resolve_reference,
         sample_benchmark_notice,
     )
-    from scoring.reports.references import benchmark_references, reference_tasks, task_instances
+    from tcsexam.scoring.reports.references import benchmark_references, reference_tasks, task_instances
 
     for option, value, kind in (("REFERENCE_ID", args.reference_id, "reference id"), ("--task", args.task, "item")):
         problem = value is not None and check_name(value, kind)

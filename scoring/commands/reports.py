@@ -5,19 +5,19 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from scoring.commands.options import write_to
-from scoring.commands.text import format_diff
-from scoring.errors import InputError, Problems
-from scoring.formats.json import dumps
-from scoring.grammar import counted
-from scoring.reports.diff import diff_index
-from scoring.reports.index_file import IndexFile, edited_warning, load_index
-from scoring.reports.table import FORMATS, render_table
-from scoring.reports.verify import recompute_with_pipeline, verify_index
-from scoring.safety.outputs import check_output
-from scoring.safety.terminal import escape_for_terminal
-from scoring.safety.terminal import say as say_on
-from scoring.vocab import EXIT_OK, EXIT_REJECTED
+from tcsexam.scoring.commands.options import write_to
+from tcsexam.scoring.commands.text import format_diff
+from tcsexam.scoring.errors import InputError, Problems
+from tcsexam.scoring.formats.json import dumps
+from tcsexam.scoring.grammar import counted
+from tcsexam.scoring.reports.diff import diff_index
+from tcsexam.scoring.reports.index_file import IndexFile, edited_warning, load_index
+from tcsexam.scoring.reports.table import FORMATS, render_table
+from tcsexam.scoring.reports.verify import recompute_with_pipeline, verify_index
+from tcsexam.scoring.safety.outputs import check_output
+from tcsexam.scoring.safety.terminal import escape_for_terminal
+from tcsexam.scoring.safety.terminal import say as say_on
+from tcsexam.scoring.vocab import EXIT_OK, EXIT_REJECTED
 
 
 def emit(text: str, output: str | None, inputs: list[str]) -> None:
@@ -57,7 +57,7 @@ def run_diff(args) -> int:
     if args.output:
         import msgspec
 
-        from scoring.formats.results import DiffOutput
+        from tcsexam.scoring.formats.results import DiffOutput
 
         msgspec.convert(d, DiffOutput)  # the shape its schema describes (docs/commands.md); a mismatch is a bug
         emit(dumps(d).decode("utf-8"), args.output, [args.old, args.new])
@@ -98,7 +98,7 @@ def digits_arg(text: str) -> int:
 
 
 def add_table_parser(sub):
-    from scoring.commands.options import add_output_argument, command_parser
+    from tcsexam.scoring.commands.options import add_output_argument, command_parser
 
     p = command_parser(sub, "table")
     p.add_argument("index", nargs="+", metavar="INDEX_JSON", help="index.json files written by score")
@@ -116,7 +116,7 @@ def add_table_parser(sub):
 
 
 def add_diff_parser(sub):
-    from scoring.commands.options import add_output_argument, command_parser
+    from tcsexam.scoring.commands.options import add_output_argument, command_parser
 
     p = command_parser(sub, "diff")
     p.add_argument("old", metavar="OLD_INDEX", help="the earlier index.json")
@@ -126,7 +126,7 @@ def add_diff_parser(sub):
 
 
 def add_verify_parser(sub):
-    from scoring.commands.options import command_parser
+    from tcsexam.scoring.commands.options import command_parser
 
     p = command_parser(sub, "verify")
     p.add_argument("index", metavar="INDEX_JSON", help="the index.json to check")

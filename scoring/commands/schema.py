@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scoring.commands.options import command_parser, output_argument, write_to
-from scoring.errors import InputError, Problem
-from scoring.vocab import EXIT_OK
+from tcsexam.scoring.commands.options import command_parser, output_argument, write_to
+from tcsexam.scoring.errors import InputError, Problem
+from tcsexam.scoring.vocab import EXIT_OK
 
 
 def cmd_schema(args) -> int:
     """``tcsexam schema`` (docs/commands.md): one schema or all, on standard output or as DIR/<name>.schema.json."""
     import msgspec
 
-    from scoring.formats.schemas import NAMES, schema, schema_bytes
-    from scoring.safety.outputs import write_atomic
+    from tcsexam.scoring.formats.schemas import NAMES, schema, schema_bytes
+    from tcsexam.scoring.safety.outputs import write_atomic
 
     names = [args.name] if args.name else list(NAMES)
     if args.output in (None, "-"):
@@ -34,7 +34,7 @@ def cmd_schema(args) -> int:
 
 
 def add_parsers(sub) -> None:
-    from scoring.formats.schemas import NAMES
+    from tcsexam.scoring.formats.schemas import NAMES
 
     p = command_parser(sub, "schema")
     p.add_argument("name", nargs="?", choices=NAMES, metavar="NAME", help=f"one of: {', '.join(NAMES)}")

@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from scoring.commands.options import (
+from tcsexam.scoring.commands.options import (
     add_benchmark_argument,
     add_output_argument,
     add_run_arguments,
@@ -18,7 +18,7 @@ from scoring.commands.options import (
     thresholds_of,
     write_to,
 )
-from scoring.commands.text import (
+from tcsexam.scoring.commands.text import (
     findings,
     ignored_findings,
     ignored_rows_line,
@@ -26,16 +26,16 @@ from scoring.commands.text import (
     records_findings,
     summary_table,
 )
-from scoring.errors import InputError, Problem, UsageError
-from scoring.grammar import counted
-from scoring.safety.names import check_name
-from scoring.safety.terminal import escape_for_terminal
-from scoring.safety.terminal import say as say_on
-from scoring.vocab import EXIT_FOR_STATUS, EXIT_OK, EXIT_REJECTED
+from tcsexam.scoring.errors import InputError, Problem, UsageError
+from tcsexam.scoring.grammar import counted
+from tcsexam.scoring.safety.names import check_name
+from tcsexam.scoring.safety.terminal import escape_for_terminal
+from tcsexam.scoring.safety.terminal import say as say_on
+from tcsexam.scoring.vocab import EXIT_FOR_STATUS, EXIT_OK, EXIT_REJECTED
 
 
 def cmd_solver_score(args) -> int:
-    from scoring.pipeline.benchmark import (
+    from tcsexam.scoring.pipeline.benchmark import (
         benchmark_origin,
         default_reference_id,
         default_reference_suite,
@@ -44,7 +44,7 @@ def cmd_solver_score(args) -> int:
         resolve_reference,
         sample_benchmark_notice,
     )
-    from scoring.pipeline.solver import score_file, solver_score_bytes
+    from tcsexam.scoring.pipeline.solver import score_file, solver_score_bytes
 
     for option, value, kind in (("--task", args.task, "item"), ("--reference-id", args.reference_id, "reference id")):
         problem = value is not None and check_name(value, kind)
@@ -95,8 +95,8 @@ def default_index_path(args) -> str:
 
 
 def cmd_score(args) -> int:
-    from scoring.formats.json import dumps
-    from scoring.pipeline.index import build_index, write_index
+    from tcsexam.scoring.formats.json import dumps
+    from tcsexam.scoring.pipeline.index import build_index, write_index
 
     if args.output is None:
         args.output = default_index_path(args)
@@ -120,7 +120,7 @@ def cmd_score(args) -> int:
 
 
 def cmd_validate(args) -> int:
-    from scoring.pipeline.index import build_index
+    from tcsexam.scoring.pipeline.index import build_index
 
     run = load_for(args)
     document = build_index(run, thresholds_of(args))

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scoring.commands.options import add_output_argument, checked, command_parser, output_target, say, write_to
-from scoring.vocab import EXIT_OK
+from tcsexam.scoring.commands.options import add_output_argument, checked, command_parser, output_target, say, write_to
+from tcsexam.scoring.vocab import EXIT_OK
 
 
 def cmd_tau2(args) -> int:
-    from scoring.commands.text import format_tau2_summary
-    from scoring.formats.json import dumps
-    from scoring.formats.results import Tau2Output
-    from scoring.tau2.files import locate
-    from scoring.tau2.metrics import tau2_metrics_for_file
+    from tcsexam.scoring.commands.text import format_tau2_summary
+    from tcsexam.scoring.formats.json import dumps
+    from tcsexam.scoring.formats.results import Tau2Output
+    from tcsexam.scoring.tau2.files import locate
+    from tcsexam.scoring.tau2.metrics import tau2_metrics_for_file
 
     meta, sims = locate(Path(args.results))  # a dir-format run: every file of simulations/ is input
     target = output_target(args, [meta], [sims] if sims is not None else []) if args.output else None

@@ -3,10 +3,10 @@ for a missing value, the dashboard's decimals (index 2, track means 3)."""
 
 from __future__ import annotations
 
-from scoring.grammar import counted
-from scoring.reports.numbers import INDEX_DIGITS, TRACK_DIGITS, number
-from scoring.safety.terminal import escape_for_terminal
-from scoring.vocab import NA, TRACK_LETTERS, TRACKS
+from tcsexam.scoring.grammar import counted
+from tcsexam.scoring.reports.numbers import INDEX_DIGITS, TRACK_DIGITS, number
+from tcsexam.scoring.safety.terminal import escape_for_terminal
+from tcsexam.scoring.vocab import NA, TRACK_LETTERS, TRACKS
 
 
 def fmt(x: float | None, digits: int = TRACK_DIGITS, *, signed: bool = False, general: bool = False) -> str:
@@ -36,7 +36,7 @@ def format_tau2_summary(m: dict) -> str:
 def format_comparison(result: dict) -> str:
     """The text ``compare`` prints: docs/rules.md#intervals intervals, then (when present) the per-task differences
     largest first, the solver tasks' instance counts and the MDE by attempts per task."""
-    from scoring.reports.compare import incomplete_note
+    from tcsexam.scoring.reports.compare import incomplete_note
 
     a, b = result["models"]
     lines = [f"paired difference {a} - {b} over tasks both have scored (95% t intervals)"]
@@ -91,7 +91,7 @@ def format_comparison(result: dict) -> str:
 
 def mde_lines(result: dict) -> list[str]:
     """``compare``'s MDE by attempts per task, and the note on a clipped variance (docs/rules.md#planning-attempts)."""
-    from scoring.reports.compare import mde_note
+    from tcsexam.scoring.reports.compare import mde_note
 
     mde_values = result.get("mde")
     if mde_values is None:
@@ -244,7 +244,7 @@ def findings(document: dict) -> list[str]:
 def records_findings(document: dict) -> list[str]:
     """The lines of the records files that no adopted row uses (docs/rules.md#rows-and-records), as
     ``validate`` and ``score`` print them: ``unused records: MODEL: ITEM attempt A: records/FILE: why``."""
-    from scoring.pipeline.aggregate import unused_records_finding
+    from tcsexam.scoring.pipeline.aggregate import unused_records_finding
 
     out = []
     for u in document.get("unused_records", []):
@@ -256,7 +256,7 @@ def records_findings(document: dict) -> list[str]:
 def not_checked_lines(document: dict) -> list[str]:
     """``score``'s line per model whose valid solver rows were not checked against records for want of
     a records file (``validate`` lists each row)."""
-    from scoring.pipeline.lineup import NOT_CHECKED
+    from tcsexam.scoring.pipeline.lineup import NOT_CHECKED
 
     out = []
     for name, m in document["models"].items():
@@ -274,7 +274,7 @@ def not_checked_lines(document: dict) -> list[str]:
 
 def ignored_findings(document: dict, warnings_only: bool = False) -> list[str]:
     """``validate``'s lines of the ignored rows (``score`` prints their warnings, the likely typos)."""
-    from scoring.pipeline.aggregate import ignored_row_finding
+    from tcsexam.scoring.pipeline.aggregate import ignored_row_finding
 
     out = []
     for r in document["ignored_rows"]["rows"]:
@@ -287,7 +287,7 @@ def ignored_findings(document: dict, warnings_only: bool = False) -> list[str]:
 
 def reference_list_text(document: dict, source: str) -> str:
     """``reference`` with no REFERENCE_ID: the benchmark folder and each reference with its suites."""
-    from scoring.pipeline.benchmark import SAMPLE_BENCHMARK
+    from tcsexam.scoring.pipeline.benchmark import SAMPLE_BENCHMARK
 
     where = "the bundled synthetic sample" if source == SAMPLE_BENCHMARK else "benchmark"
     refs = document["references"]

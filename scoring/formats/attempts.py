@@ -20,10 +20,10 @@ from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
 
-from scoring.errors import InputError, Problem
-from scoring.formats.inputs import ATTEMPTS_COLUMNS, REQUIRED_COLUMNS, AttemptRow, problems_from_validation
-from scoring.safety.files import read_regular_file
-from scoring.safety.names import check_name
+from tcsexam.scoring.errors import InputError, Problem
+from tcsexam.scoring.formats.inputs import ATTEMPTS_COLUMNS, REQUIRED_COLUMNS, AttemptRow, problems_from_validation
+from tcsexam.scoring.safety.files import read_regular_file
+from tcsexam.scoring.safety.names import check_name
 
 # the score cells the loader reads (the attempts-row schema uses the same patterns): a decimal number,
 # or nan / inf / infinity in any case with an optional sign (only an excluded row may keep one, docs/rules.md#aggregation)

@@ -17,9 +17,9 @@ from typing import Annotated, Any, Literal, TypeVar, Union, cast, get_args, get_
 import msgspec
 import orjson
 
-from scoring.errors import InputError, Problem
-from scoring.formats.json import check_duplicate_keys, json_body, key_colons, line_column
-from scoring.formats.wording import (
+from tcsexam.scoring.errors import InputError, Problem
+from tcsexam.scoring.formats.json import check_duplicate_keys, json_body, key_colons, line_column
+from tcsexam.scoring.formats.wording import (
     MISSING,
     NON_EMPTY,
     OUT_OF_RANGE,

@@ -15,8 +15,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, ValidationError
 
-from scoring.errors import Problem
-from scoring.formats.wording import (
+from tcsexam.scoring.errors import Problem
+from tcsexam.scoring.formats.wording import (
     MISSING,
     NON_EMPTY,
     UNKNOWN_FIELD,
@@ -27,7 +27,7 @@ from scoring.formats.wording import (
     not_a,
     one_of,
 )
-from scoring.vocab import (
+from tcsexam.scoring.vocab import (
     ADOPTED,
     MAX_PLANNED_ATTEMPTS,
     AdoptionStatus,
@@ -130,7 +130,7 @@ OPTIONAL_COLUMNS = tuple(name for name, column in ATTEMPTS_COLUMNS.items() if no
 
 def validate_object(model: type[BaseModel], raw: Any, file: str) -> Any:
     """Validate a parsed JSON object against ``model``; every problem is raised as an InputError."""
-    from scoring.errors import InputError
+    from tcsexam.scoring.errors import InputError
 
     if not isinstance(raw, dict):
         raise InputError([Problem(file, "", "", not_a("an object", describe(raw)))])

@@ -18,9 +18,9 @@ from typing import Any
 
 import orjson
 
-from scoring.errors import InputError, Problem
-from scoring.safety.files import read_regular_file
-from scoring.safety.outputs import write_atomic
+from tcsexam.scoring.errors import InputError, Problem
+from tcsexam.scoring.safety.files import read_regular_file
+from tcsexam.scoring.safety.outputs import write_atomic
 
 
 class _DuplicateKey(Exception):

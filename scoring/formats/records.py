@@ -11,9 +11,9 @@ from typing import Annotated
 import msgspec
 import numpy as np
 
-from scoring.errors import InputError, Problem
-from scoring.formats.decode import decode_items
-from scoring.vocab import FIRST_INCOMPLETE_CODE, RECORD_STATUSES, STATUS_CODE, RecordStatus
+from tcsexam.scoring.errors import InputError, Problem
+from tcsexam.scoring.formats.decode import decode_items
+from tcsexam.scoring.vocab import FIRST_INCOMPLETE_CODE, RECORD_STATUSES, STATUS_CODE, RecordStatus
 
 MAX_LISTED = 20  # scored instances without a record named in the message; the rest are counted
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import msgspec
 
-from scoring.vocab import Direction, Kind
+from tcsexam.scoring.vocab import Direction, Kind
 
 NonEmpty = Annotated[str, msgspec.Meta(min_length=1)]
 

@@ -11,7 +11,7 @@ from typing import Annotated, Literal, TypeVar
 
 import msgspec
 
-from scoring.vocab import (
+from tcsexam.scoring.vocab import (
     METRIC_ID,
     TRACKS,
     WEIGHTS,

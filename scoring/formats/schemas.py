@@ -40,9 +40,9 @@ def attempts_row_model() -> Any:
 
     from pydantic import ConfigDict, Field, create_model
 
-    from scoring.formats.attempts import _NON_FINITE, _NUMBER
-    from scoring.formats.inputs import AttemptRow
-    from scoring.vocab import ADOPTED
+    from tcsexam.scoring.formats.attempts import _NON_FINITE, _NUMBER
+    from tcsexam.scoring.formats.inputs import AttemptRow
+    from tcsexam.scoring.vocab import ADOPTED
 
     fields: dict[str, Any] = {}
     for name, info in AttemptRow.model_fields.items():
@@ -75,10 +75,10 @@ def attempts_row_model() -> Any:
 
 
 def _types() -> dict[str, Callable[[], dict]]:
-    from scoring.formats.inputs import Cohort, SuiteManifest
-    from scoring.formats.records import Record
-    from scoring.formats.reference import Reference
-    from scoring.formats.results import (
+    from tcsexam.scoring.formats.inputs import Cohort, SuiteManifest
+    from tcsexam.scoring.formats.records import Record
+    from tcsexam.scoring.formats.reference import Reference
+    from tcsexam.scoring.formats.results import (
         CompareDocument,
         DiffOutput,
         IndexDocument,

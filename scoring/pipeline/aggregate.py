@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import msgspec
 import numpy as np
 
-from scoring.errors import Problem
-from scoring.formats.inputs import AttemptRow
-from scoring.formats.results import (
+from tcsexam.scoring.errors import Problem
+from tcsexam.scoring.formats.inputs import AttemptRow
+from tcsexam.scoring.formats.results import (
     AttemptRef,
     CIBlock,
     Coverage,
@@ -36,16 +36,16 @@ from scoring.formats.results import (
     TaskResult,
     UnusedRecords,
 )
-from scoring.pipeline.crosscheck import rescore_from_records
-from scoring.pipeline.lineup import Lineup, line_up
-from scoring.pipeline.rules import Checked, Ignored, check_rules
-from scoring.pipeline.run import Run
-from scoring.safety.numbers import NumberTooLarge, finite_fsum, finite_mean, require_finite
-from scoring.stats.passk import DEFAULT_THRESHOLDS, mean_pass_hat_k, successes
-from scoring.stats.planning import shares_of_ci
-from scoring.stats.ranks import rank_models
-from scoring.stats.uncertainty import LEVEL, METHOD, ci_block, ci_blocks
-from scoring.vocab import STATUS_ORDER, TRACKS, WEIGHTS, RunStatus, Track
+from tcsexam.scoring.pipeline.crosscheck import rescore_from_records
+from tcsexam.scoring.pipeline.lineup import Lineup, line_up
+from tcsexam.scoring.pipeline.rules import Checked, Ignored, check_rules
+from tcsexam.scoring.pipeline.run import Run
+from tcsexam.scoring.safety.numbers import NumberTooLarge, finite_fsum, finite_mean, require_finite
+from tcsexam.scoring.stats.passk import DEFAULT_THRESHOLDS, mean_pass_hat_k, successes
+from tcsexam.scoring.stats.planning import shares_of_ci
+from tcsexam.scoring.stats.ranks import rank_models
+from tcsexam.scoring.stats.uncertainty import LEVEL, METHOD, ci_block, ci_blocks
+from tcsexam.scoring.vocab import STATUS_ORDER, TRACKS, WEIGHTS, RunStatus, Track
 
 
 def mean(values: list[float]) -> float:

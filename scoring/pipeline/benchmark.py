@@ -6,15 +6,15 @@ import os
 from importlib import resources
 from pathlib import Path
 
-from scoring.errors import InputError, Problem, Problems, UsageError
-from scoring.pipeline.reference import LoadedReference, load_reference
-from scoring.safety.names import check_name
-from scoring.vocab import BenchmarkSource
+from tcsexam.scoring.errors import InputError, Problem, Problems, UsageError
+from tcsexam.scoring.pipeline.reference import LoadedReference, load_reference
+from tcsexam.scoring.safety.names import check_name
+from tcsexam.scoring.vocab import BenchmarkSource
 
 
 def sample_root() -> Path:
     """The bundled synthetic sample (package data of ``sample_runs``), installed or editable."""
-    return Path(str(resources.files("sample_runs")))
+    return Path(str(resources.files("tcsexam.sample_runs")))
 
 
 SAMPLE_BENCHMARK: BenchmarkSource = "bundled synthetic sample"  # provenance.benchmark when the sample was found

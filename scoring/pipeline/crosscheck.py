@@ -8,16 +8,16 @@ import hashlib
 import os
 from collections import defaultdict
 
-from scoring.errors import InputError, Problem, Problems
-from scoring.formats.inputs import AttemptRow
-from scoring.formats.records import check_records
-from scoring.pipeline.lineup import NOT_LINED_UP
-from scoring.pipeline.reference import TaskReference
-from scoring.pipeline.rules import Checked
-from scoring.pipeline.run import Run
-from scoring.pipeline.solver import TaskScore, score_records
-from scoring.safety.files import RecordsRoot
-from scoring.vocab import CROSS_CHECK_TOLERANCE
+from tcsexam.scoring.errors import InputError, Problem, Problems
+from tcsexam.scoring.formats.inputs import AttemptRow
+from tcsexam.scoring.formats.records import check_records
+from tcsexam.scoring.pipeline.lineup import NOT_LINED_UP
+from tcsexam.scoring.pipeline.reference import TaskReference
+from tcsexam.scoring.pipeline.rules import Checked
+from tcsexam.scoring.pipeline.run import Run
+from tcsexam.scoring.pipeline.solver import TaskScore, score_records
+from tcsexam.scoring.safety.files import RecordsRoot
+from tcsexam.scoring.vocab import CROSS_CHECK_TOLERANCE
 
 
 def rescore_from_records(

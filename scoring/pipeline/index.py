@@ -14,15 +14,15 @@ from pathlib import Path
 
 import msgspec
 
-from scoring import __version__
-from scoring.errors import InputError
-from scoring.formats.json import canonical_bytes, write_json
-from scoring.formats.results import IndexDocument, InputDigest, Provenance
-from scoring.pipeline.aggregate import evaluate_run
-from scoring.pipeline.crosscheck import records_digest
-from scoring.pipeline.rules import Checked
-from scoring.pipeline.run import Run
-from scoring.vocab import METRIC_ID, WEIGHTS
+from tcsexam.scoring import __version__
+from tcsexam.scoring.errors import InputError
+from tcsexam.scoring.formats.json import canonical_bytes, write_json
+from tcsexam.scoring.formats.results import IndexDocument, InputDigest, Provenance
+from tcsexam.scoring.pipeline.aggregate import evaluate_run
+from tcsexam.scoring.pipeline.crosscheck import records_digest
+from tcsexam.scoring.pipeline.rules import Checked
+from tcsexam.scoring.pipeline.run import Run
+from tcsexam.scoring.vocab import METRIC_ID, WEIGHTS
 
 
 def content_sha256(document: dict) -> str:

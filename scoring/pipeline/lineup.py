@@ -15,11 +15,11 @@ import os
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from scoring.formats.inputs import AttemptRow
-from scoring.formats.results import Issue, UnusedRecords
-from scoring.pipeline.rules import Checked
-from scoring.pipeline.run import Run
-from scoring.safety.files import RecordsRoot
+from tcsexam.scoring.formats.inputs import AttemptRow
+from tcsexam.scoring.formats.results import Issue, UnusedRecords
+from tcsexam.scoring.pipeline.rules import Checked
+from tcsexam.scoring.pipeline.run import Run
+from tcsexam.scoring.safety.files import RecordsRoot
 
 NOT_CHECKED = "score not checked against records"
 NOT_LINED_UP = "attempt names and records file names do not line up"

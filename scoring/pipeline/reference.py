@@ -22,12 +22,12 @@ from pathlib import Path
 import msgspec
 import numpy as np
 
-from scoring.errors import InputError, Problem, Problems
-from scoring.formats.decode import decode
-from scoring.formats.reference import REFERENCE, Reference, encoded_colons
-from scoring.safety.files import read_regular_file
-from scoring.safety.names import check_name
-from scoring.safety.numbers import check_relative_floor
+from tcsexam.scoring.errors import InputError, Problem, Problems
+from tcsexam.scoring.formats.decode import decode
+from tcsexam.scoring.formats.reference import REFERENCE, Reference, encoded_colons
+from tcsexam.scoring.safety.files import read_regular_file
+from tcsexam.scoring.safety.names import check_name
+from tcsexam.scoring.safety.numbers import check_relative_floor
 
 
 @contextmanager

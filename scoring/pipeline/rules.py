@@ -12,12 +12,12 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from scoring.errors import Problems
-from scoring.formats.inputs import AttemptRow
-from scoring.grammar import counted
-from scoring.pipeline.run import Run
-from scoring.pipeline.solver import TaskScore
-from scoring.vocab import SCORE_RANGES, TRACK_SCORE_TYPE, range_text
+from tcsexam.scoring.errors import Problems
+from tcsexam.scoring.formats.inputs import AttemptRow
+from tcsexam.scoring.grammar import counted
+from tcsexam.scoring.pipeline.run import Run
+from tcsexam.scoring.pipeline.solver import TaskScore
+from tcsexam.scoring.vocab import SCORE_RANGES, TRACK_SCORE_TYPE, range_text
 
 
 def score_in_range(track: str, score: float) -> str | None:

@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from scoring.errors import InputError, Problem, Problems
-from scoring.formats.attempts import AttemptsTable, load_attempts
-from scoring.formats.inputs import Cohort, SuiteManifest, validate_object
-from scoring.formats.json import parse_json_bytes
-from scoring.pipeline.benchmark import (
+from tcsexam.scoring.errors import InputError, Problem, Problems
+from tcsexam.scoring.formats.attempts import AttemptsTable, load_attempts
+from tcsexam.scoring.formats.inputs import Cohort, SuiteManifest, validate_object
+from tcsexam.scoring.formats.json import parse_json_bytes
+from tcsexam.scoring.pipeline.benchmark import (
     GIVEN_BENCHMARK,
     benchmark_origin,
     cohort_reference,
@@ -23,11 +23,11 @@ from scoring.pipeline.benchmark import (
     missing_benchmark,
     sample_benchmark_notice,
 )
-from scoring.pipeline.reference import LoadedReference
-from scoring.safety.files import FolderWatch, RecordsRoot, read_regular_file
-from scoring.safety.names import check_name
-from scoring.safety.terminal import escape_for_terminal, look_alikes
-from scoring.vocab import TRACKS, BenchmarkSource
+from tcsexam.scoring.pipeline.reference import LoadedReference
+from tcsexam.scoring.safety.files import FolderWatch, RecordsRoot, read_regular_file
+from tcsexam.scoring.safety.names import check_name
+from tcsexam.scoring.safety.terminal import escape_for_terminal, look_alikes
+from tcsexam.scoring.vocab import TRACKS, BenchmarkSource
 
 SUITE_NAMES = ("lite", "full")
 

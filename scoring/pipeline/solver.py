@@ -11,13 +11,13 @@ from pathlib import Path
 import numpy as np
 from scipy.special import ndtr
 
-from scoring.errors import InputError, Problem
-from scoring.formats.records import MAX_LISTED, Records, read_records, status_names
-from scoring.formats.results import InstanceResult, SolverScoreOutput, encode
-from scoring.grammar import counted
-from scoring.pipeline.reference import TaskReference
-from scoring.safety.files import read_regular_file
-from scoring.vocab import INCOMPLETE_STATUSES
+from tcsexam.scoring.errors import InputError, Problem
+from tcsexam.scoring.formats.records import MAX_LISTED, Records, read_records, status_names
+from tcsexam.scoring.formats.results import InstanceResult, SolverScoreOutput, encode
+from tcsexam.scoring.grammar import counted
+from tcsexam.scoring.pipeline.reference import TaskReference
+from tcsexam.scoring.safety.files import read_regular_file
+from tcsexam.scoring.vocab import INCOMPLETE_STATUSES
 
 
 @dataclass

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from scoring.formats.inputs import ATTEMPTS_COLUMNS
+from tcsexam.scoring.formats.inputs import ATTEMPTS_COLUMNS
 
 _FIELD_END = re.compile(r"[,\r\n]")
 

@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scoring.errors import InputError, Problem, Problems
-from scoring.formats.inputs import AttemptRow
-from scoring.safety.files import RecordsRoot, read_regular_file_stamped, records_file
-from scoring.safety.names import check_name
-from scoring.safety.outputs import changed_since_read, check_output, write_atomic
-from scoring.safety.terminal import escape_for_terminal
-from scoring.vocab import CROSS_CHECK_TOLERANCE
+from tcsexam.scoring.errors import InputError, Problem, Problems
+from tcsexam.scoring.formats.inputs import AttemptRow
+from tcsexam.scoring.safety.files import RecordsRoot, read_regular_file_stamped, records_file
+from tcsexam.scoring.safety.names import check_name
+from tcsexam.scoring.safety.outputs import changed_since_read, check_output, write_atomic
+from tcsexam.scoring.safety.terminal import escape_for_terminal
+from tcsexam.scoring.vocab import CROSS_CHECK_TOLERANCE
 
 BOM = "\ufeff"
 
@@ -119,7 +119,7 @@ def is_filled(row, new: float, cohort_id: str) -> bool:
 def plan_row(plan: FillPlan, run, reference, records_root: RecordsRoot, row, run_dir: Path) -> None:
     """Score one row from its records file and put it in its list of ``plan``; a problem of its
     records (other than not ready) is raised."""
-    from scoring.pipeline.solver import not_ready, score_attempt_bytes
+    from tcsexam.scoring.pipeline.solver import not_ready, score_attempt_bytes
 
     check_row_names(row, str(run.paths.attempts))
     path, data = records_root.read(row.model, row.item, row.attempt)
@@ -176,8 +176,8 @@ class FillReport:
 
 def loaded_run(run_dir: Path, benchmark, notify: Callable[[str], None]):
     """The run at ``run_dir`` loaded and checked, with the reference its cohort names."""
-    from scoring.pipeline.benchmark import cohort_reference
-    from scoring.pipeline.run import load_run, resolve_run_paths
+    from tcsexam.scoring.pipeline.benchmark import cohort_reference
+    from tcsexam.scoring.pipeline.run import load_run, resolve_run_paths
 
     paths = resolve_run_paths(str(run_dir), benchmark=benchmark)
     run = load_run(paths)
@@ -197,8 +197,8 @@ def edited_table(run, plan: FillPlan) -> tuple[str, str, Any]:
     """attempts.csv as it is (text) and with the plan's scores in (BOM kept), and the stamp of the
     bytes read: the very bytes that were loaded and checked, else an InputError (docs/safety.md:
     an edit made while fill runs is never lost)."""
-    from scoring.formats.attempts import decode_csv
-    from scoring.prepare.csv_fields import edited_text
+    from tcsexam.scoring.formats.attempts import decode_csv
+    from tcsexam.scoring.prepare.csv_fields import edited_text
 
     attempts = run.paths.attempts
     cohort_id = run.cohort.solver_reference_id
@@ -218,7 +218,7 @@ def fill_run(run_dir: Path, benchmark, *, overwrite: bool, dry_run: bool, notify
     A conflict without ``overwrite``, or any other problem, is an InputError, nothing written.
     Writes every solver-score output, then attempts.csv (atomically, only if nobody wrote to it
     since it was read); nothing in a dry run."""
-    from scoring.pipeline.solver import solver_score_bytes
+    from tcsexam.scoring.pipeline.solver import solver_score_bytes
 
     run, reference = loaded_run(run_dir, benchmark, notify)
     attempts = run.paths.attempts

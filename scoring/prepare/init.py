@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from scoring.errors import InputError, Problem
-from scoring.formats.inputs import ATTEMPTS_COLUMNS
-from scoring.grammar import counted
-from scoring.safety.files import read_regular_file, read_regular_file_stamped
-from scoring.safety.outputs import check_output, write_atomic
-from scoring.vocab import TRACK_SCORE_TYPE
+from tcsexam.scoring.errors import InputError, Problem
+from tcsexam.scoring.formats.inputs import ATTEMPTS_COLUMNS
+from tcsexam.scoring.grammar import counted
+from tcsexam.scoring.safety.files import read_regular_file, read_regular_file_stamped
+from tcsexam.scoring.safety.outputs import check_output, write_atomic
+from tcsexam.scoring.vocab import TRACK_SCORE_TYPE
 
 
 class PlannedAttempt(NamedTuple):
@@ -108,7 +108,7 @@ def check_nothing_filled(target: Path, force: bool) -> None:
     nothing but the skeleton. A table with anything filled in (``filled_rows``), or one that cannot
     be read, is an InputError saying what it holds, whether or not ``force`` was given (so that the
     hint is never to pass a --force that would then be refused); nothing is written."""
-    from scoring.formats.attempts import decode_csv
+    from tcsexam.scoring.formats.attempts import decode_csv
 
     try:
         text = decode_csv(read_regular_file(target, "attempts table"), str(target))
@@ -148,8 +148,8 @@ def init_run(
     existing one only with ``force`` when nothing is filled in; with ``add_missing`` append to the
     existing one the planned rows it lacks (``append_missing``). The synthetic sample's notice goes
     to ``notify`` as soon as the cohort is read."""
-    from scoring.pipeline.benchmark import benchmark_origin, locate_benchmark, sample_benchmark_notice
-    from scoring.pipeline.run import benchmark_problem, load_cohort_file, load_suite_file, suite_path
+    from tcsexam.scoring.pipeline.benchmark import benchmark_origin, locate_benchmark, sample_benchmark_notice
+    from tcsexam.scoring.pipeline.run import benchmark_problem, load_cohort_file, load_suite_file, suite_path
 
     benchmark, source = locate_benchmark(benchmark_option)
     target = run_dir / "attempts.csv"
@@ -183,8 +183,8 @@ def append_missing(target: Path, planned: list[PlannedAttempt]) -> int:
     for (by model, item and attempt), in plan order, each under the table's own header and with its
     line ending; every byte already there stays. The table must load (``formats.attempts``); it is
     replaced atomically, and only if nobody wrote to it since it was read."""
-    from scoring.formats.attempts import decode_csv, parse_attempts
-    from scoring.prepare.csv_fields import appended_rows
+    from tcsexam.scoring.formats.attempts import decode_csv, parse_attempts
+    from tcsexam.scoring.prepare.csv_fields import appended_rows
 
     data, stamp = read_regular_file_stamped(target, "attempts table")
     text = decode_csv(data, str(target))

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import msgspec
 
-from scoring.errors import InputError, Problem
-from scoring.formats.results import CompareDocument
-from scoring.pipeline.aggregate import attempt_scores, phi_by_item
-from scoring.pipeline.rules import Checked
-from scoring.stats.differences import instance_differences, paired_comparison, task_means_of
-from scoring.stats.planning import mde, mde_clipped
-from scoring.stats.uncertainty import LEVEL, METHOD
-from scoring.vocab import TRACKS, WEIGHTS
+from tcsexam.scoring.errors import InputError, Problem
+from tcsexam.scoring.formats.results import CompareDocument
+from tcsexam.scoring.pipeline.aggregate import attempt_scores, phi_by_item
+from tcsexam.scoring.pipeline.rules import Checked
+from tcsexam.scoring.stats.differences import instance_differences, paired_comparison, task_means_of
+from tcsexam.scoring.stats.planning import mde, mde_clipped
+from tcsexam.scoring.stats.uncertainty import LEVEL, METHOD
+from tcsexam.scoring.vocab import TRACKS, WEIGHTS
 
 
 def check_pair(document: dict, a: str, b: str) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from scoring.errors import InputError, Problem
-from scoring.reports.index_file import _interval
-from scoring.vocab import TRACKS
+from tcsexam.scoring.errors import InputError, Problem
+from tcsexam.scoring.reports.index_file import _interval
+from tcsexam.scoring.vocab import TRACKS
 
 
 def diff_index(old: dict, new: dict, files: tuple[str, str] = ("old", "new")) -> dict:

@@ -9,8 +9,8 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from scoring.errors import InputError
-from scoring.safety.files import read_regular_file
+from tcsexam.scoring.errors import InputError
+from tcsexam.scoring.safety.files import read_regular_file
 
 MAX_WHOLE = 2**63 - 1  # a whole number of index.json fits in 64 bits (the hash's JSON writer takes no more)
 
@@ -36,10 +36,10 @@ def read_index(data: bytes, file: str) -> IndexFile:
     """``data`` read as an index.json (``load_index``)."""
     import msgspec  # here: ``tcsexam --help`` imports the command modules, and stays light
 
-    from scoring.formats.decode import decode, problem_at, unchecked_constraints
-    from scoring.formats.json import json_body
-    from scoring.formats.results import IndexDocument
-    from scoring.pipeline.index import content_sha256
+    from tcsexam.scoring.formats.decode import decode, problem_at, unchecked_constraints
+    from tcsexam.scoring.formats.json import json_body
+    from tcsexam.scoring.formats.results import IndexDocument
+    from tcsexam.scoring.pipeline.index import content_sha256
 
     typed = decode(data, IndexDocument, file, holds="an index.json written by tcsexam score")
     found = unchecked_constraints(typed, IndexDocument)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from scoring.vocab import TRACKS, WEIGHTS
+from tcsexam.scoring.vocab import TRACKS, WEIGHTS
 
 if TYPE_CHECKING:
-    from scoring.formats.results import ObservedPrecision
-    from scoring.pipeline.rules import Checked
+    from tcsexam.scoring.formats.results import ObservedPrecision
+    from tcsexam.scoring.pipeline.rules import Checked
 
 
 def plan_document(document: dict, checked: Checked, max_attempts: int, target: float | None) -> dict:
@@ -16,8 +16,8 @@ def plan_document(document: dict, checked: Checked, max_attempts: int, target: f
     valid adopted attempts of each task with a task mean, grouped by track in suite order."""
     import msgspec
 
-    from scoring.pipeline.aggregate import attempt_scores
-    from scoring.stats.planning import plan
+    from tcsexam.scoring.pipeline.aggregate import attempt_scores
+    from tcsexam.scoring.stats.planning import plan
 
     models = {}
     observed = {}
@@ -38,7 +38,7 @@ def observed_precision(entry: dict, attempts: list[int]) -> ObservedPrecision:
     """The run's own 95% half-width of a model's index (its ``ci.index``, docs/rules.md#intervals) and
     the valid attempts of its scored tasks when every one has the same number: what a projection at
     that r is read beside (docs/rules.md#planning-attempts)."""
-    from scoring.formats.results import ObservedPrecision
+    from tcsexam.scoring.formats.results import ObservedPrecision
 
     index = entry["ci"]["index"]
     half = index["hi"] - index["value"] if index is not None and index["hi"] is not None else None

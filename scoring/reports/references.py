@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scoring.errors import UsageError
-from scoring.pipeline.reference import LoadedReference
+from tcsexam.scoring.errors import UsageError
+from tcsexam.scoring.pipeline.reference import LoadedReference
 
 
 def benchmark_references(benchmark: Path) -> dict:

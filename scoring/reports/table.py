@@ -19,11 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from scoring.errors import Problems
-from scoring.reports.index_file import _interval, _is_number
-from scoring.reports.numbers import INDEX_DIGITS, NULL, PM, TRACK_DIGITS, half_width, number, with_half_width
-from scoring.safety.terminal import escape_for_terminal
-from scoring.vocab import NOT_RANKED_REASON, TRACK_LETTERS, TRACKS, rank_text
+from tcsexam.scoring.errors import Problems
+from tcsexam.scoring.reports.index_file import _interval, _is_number
+from tcsexam.scoring.reports.numbers import INDEX_DIGITS, NULL, PM, TRACK_DIGITS, half_width, number, with_half_width
+from tcsexam.scoring.safety.terminal import escape_for_terminal
+from tcsexam.scoring.vocab import NOT_RANKED_REASON, TRACK_LETTERS, TRACKS, rank_text
 
 GROUP_ORDER = [("full", "offline"), ("full", "online"), ("lite", "offline"), ("lite", "online")]
 

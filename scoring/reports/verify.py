@@ -10,11 +10,11 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from scoring.errors import InputError, UsageError
-from scoring.reports.index_file import IndexFile, _is_number
-from scoring.safety.files import read_regular_file
-from scoring.safety.names import check_name
-from scoring.vocab import BenchmarkSource
+from tcsexam.scoring.errors import InputError, UsageError
+from tcsexam.scoring.reports.index_file import IndexFile, _is_number
+from tcsexam.scoring.safety.files import read_regular_file
+from tcsexam.scoring.safety.names import check_name
+from tcsexam.scoring.vocab import BenchmarkSource
 
 RUN_FILES = {"attempts": "attempts.csv", "cohort": "cohort.json"}  # what a run folder holds (docs/formats.md)
 
@@ -88,7 +88,7 @@ def verify_benchmark(doc: dict, option: str | None, index: str) -> tuple[Path, B
     document scored otherwise differs; without them a document scored on the bundled sample is checked
     against the sample, and one scored on a given folder against that folder while it is a benchmark
     folder (docs/decisions.md#the-benchmark-folder)."""
-    from scoring.pipeline.benchmark import GIVEN_BENCHMARK, SAMPLE_BENCHMARK, locate_benchmark
+    from tcsexam.scoring.pipeline.benchmark import GIVEN_BENCHMARK, SAMPLE_BENCHMARK, locate_benchmark
 
     word = doc["provenance"]["benchmark"]
     if option or os.environ.get("TCSEXAM_BENCHMARK"):
@@ -115,7 +115,7 @@ def input_locations(doc: dict, run_dir: Path | None, benchmark: str | None, inde
     """Where verify reads each input, as ``score`` would for the run folder (RUN_DIR, else the one the
     index records) and the benchmark folder (``verify_benchmark``): the RunPaths, and the benchmark's
     differences from the recorded one. Raises Unverifiable when the inputs cannot be found."""
-    from scoring.pipeline.run import resolve_run_paths
+    from tcsexam.scoring.pipeline.run import resolve_run_paths
 
     folder = run_dir if run_dir is not None else recorded_run_folder(doc, index)
     bench, source, found = verify_benchmark(doc, benchmark, index)
@@ -190,7 +190,7 @@ def verify_index(
 
     ``recompute(paths, thresholds)`` builds the document from the inputs at ``paths`` with the pipeline
     ``score`` runs, so every check of ``score`` holds for whatever the folders hold now."""
-    from scoring.pipeline.index import content_sha256
+    from tcsexam.scoring.pipeline.index import content_sha256
 
     doc = loaded.document
     findings = [loaded.edited] if loaded.edited else []
@@ -227,7 +227,7 @@ def verify_index(
 
 def recompute_with_pipeline(paths, thresholds: dict) -> dict:
     """The one call into the scoring pipeline that verify makes: what ``score`` makes of the inputs."""
-    from scoring.pipeline.index import build_index
-    from scoring.pipeline.run import load_run
+    from tcsexam.scoring.pipeline.index import build_index
+    from tcsexam.scoring.pipeline.run import load_run
 
     return build_index(load_run(paths), thresholds)

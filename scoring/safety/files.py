@@ -9,9 +9,9 @@ import stat
 import weakref
 from collections.abc import Iterable
 
-from scoring.errors import InputError, Problem
-from scoring.grammar import with_article
-from scoring.safety.names import check_name
+from tcsexam.scoring.errors import InputError, Problem
+from tcsexam.scoring.grammar import with_article
+from tcsexam.scoring.safety.names import check_name
 
 
 def _kind_of(mode: int) -> str:

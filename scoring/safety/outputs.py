@@ -15,8 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import ClassVar
 
-from scoring.errors import InputError, Problem
-from scoring.safety.files import Stamp, _kind_of, stamp_of
+from tcsexam.scoring.errors import InputError, Problem
+from tcsexam.scoring.safety.files import Stamp, _kind_of, stamp_of
 
 
 def check_output(

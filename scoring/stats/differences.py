@@ -23,16 +23,16 @@ from typing import TypedDict
 
 import numpy as np
 
-from scoring.formats.results import InstanceCounts, TaskDifference
-from scoring.safety.numbers import NumberTooLarge
-from scoring.stats.uncertainty import (
+from tcsexam.scoring.formats.results import InstanceCounts, TaskDifference
+from tcsexam.scoring.safety.numbers import NumberTooLarge
+from tcsexam.scoring.stats.uncertainty import (
     index_se_df_rows,
     index_value_rows,
     mean_se_rows,
     track_interval,
     weighted_interval,
 )
-from scoring.vocab import Track
+from tcsexam.scoring.vocab import Track
 
 EQUAL_TOLERANCE = 1e-12  # docs/rules.md#per-task-differences: equal means |difference| <= 1e-12
 

@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 
 from scipy.special import stdtrit
 
-from scoring.formats.results import ModelPlan, PlanDocument, TrackVariance
-from scoring.stats.uncertainty import LEVEL, power_of_two_scale, t_quantile, welch_satterthwaite
+from tcsexam.scoring.formats.results import ModelPlan, PlanDocument, TrackVariance
+from tcsexam.scoring.stats.uncertainty import LEVEL, power_of_two_scale, t_quantile, welch_satterthwaite
 
 POWER = 0.80
 

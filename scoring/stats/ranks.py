@@ -21,9 +21,9 @@ from typing import Final, TypedDict
 import numpy as np
 from scipy.special import stdtr
 
-from scoring.formats.results import RankInterval, RankPair, Ranks
-from scoring.stats.differences import TaskMeans, paired_index_rows, task_matrices, task_means_of
-from scoring.vocab import NOT_RANKED_REASON
+from tcsexam.scoring.formats.results import RankInterval, RankPair, Ranks
+from tcsexam.scoring.stats.differences import TaskMeans, paired_index_rows, task_matrices, task_means_of
+from tcsexam.scoring.vocab import NOT_RANKED_REASON
 
 METHOD: Final = "paired-t-holm"
 

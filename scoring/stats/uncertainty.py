@@ -21,7 +21,7 @@ from typing import Any, Final
 import numpy as np
 from scipy.special import stdtrit
 
-from scoring.safety.numbers import NumberTooLarge
+from tcsexam.scoring.safety.numbers import NumberTooLarge
 
 LEVEL = 0.95
 

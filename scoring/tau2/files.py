@@ -30,12 +30,12 @@ from typing import Annotated
 
 import msgspec
 
-from scoring.errors import InputError, Problem, Problems
-from scoring.formats.decode import decode
-from scoring.formats.wording import describe
-from scoring.grammar import counted
-from scoring.safety.files import read_regular_file
-from scoring.safety.names import check_name
+from tcsexam.scoring.errors import InputError, Problem, Problems
+from tcsexam.scoring.formats.decode import decode
+from tcsexam.scoring.formats.wording import describe
+from tcsexam.scoring.grammar import counted
+from tcsexam.scoring.safety.files import read_regular_file
+from tcsexam.scoring.safety.names import check_name
 
 RESULTS_FILE = "results.json"
 

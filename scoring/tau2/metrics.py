@@ -17,11 +17,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from scoring.errors import InputError, Problem
-from scoring.formats.wording import describe
-from scoring.safety.numbers import NumberTooLarge, finite_mean
-from scoring.stats.passk import mean_pass_hat_k, task_pass_hat_k
-from scoring.tau2.files import (
+from tcsexam.scoring.errors import InputError, Problem
+from tcsexam.scoring.formats.wording import describe
+from tcsexam.scoring.safety.numbers import NumberTooLarge, finite_mean
+from tcsexam.scoring.stats.passk import mean_pass_hat_k, task_pass_hat_k
+from tcsexam.scoring.tau2.files import (
     IndexEntry,
     RewardInfo,
     Simulation,

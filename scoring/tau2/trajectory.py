@@ -13,9 +13,9 @@ from typing import Any
 
 import msgspec
 
-from scoring.errors import InputError, Problem
-from scoring.tau2.files import Simulation, Tau2Results, read_file
-from scoring.tau2.metrics import NORMAL_ENDINGS, RAW_CHECKS, derive_reward, is_successful, raw_component
+from tcsexam.scoring.errors import InputError, Problem
+from tcsexam.scoring.tau2.files import Simulation, Tau2Results, read_file
+from tcsexam.scoring.tau2.metrics import NORMAL_ENDINGS, RAW_CHECKS, derive_reward, is_successful, raw_component
 
 
 def task_simulations(results: Tau2Results, task_id: str) -> list[dict]:

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import orjson
 
-from scoring.formats.json import find_duplicate_key
-from scoring.safety.files import RecordsRoot, read_regular_file
-from scoring.safety.names import check_name
+from tcsexam.scoring.formats.json import find_duplicate_key
+from tcsexam.scoring.safety.files import RecordsRoot, read_regular_file
+from tcsexam.scoring.safety.names import check_name
 
 
 def best(fn, reps: int) -> float:

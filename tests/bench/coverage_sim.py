@@ -15,8 +15,8 @@ import argparse
 
 import numpy as np
 
-from scoring.stats.uncertainty import ci_block
-from scoring.vocab import TRACKS, WEIGHTS
+from tcsexam.scoring.stats.uncertainty import ci_block
+from tcsexam.scoring.vocab import TRACKS, WEIGHTS
 
 TRUE = {"theorem": 0.4, "solver": 0.5, "construction": 1.2, "conjecture": 0.2}
 

@@ -34,8 +34,8 @@ PROBE = """
 import asyncio, json, os, sys, time
 t0 = float(sys.argv[2])
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-from tui.app import create_app
-from tui.state import DashboardConfig
+from tcsexam.tui.app import create_app
+from tcsexam.tui.state import DashboardConfig
 
 async def drive():
     config = DashboardConfig(run_dir=sys.argv[1], benchmark=sys.argv[3] or None, cache=sys.argv[4] == "cache")
@@ -67,7 +67,7 @@ def overview(run_dir: Path, benchmark: Path | None, cache: bool, cache_home: Pat
 
 
 def hashing(records: Path) -> float:
-    from tui.cache import records_digests
+    from tcsexam.tui.cache import records_digests
 
     t0 = time.perf_counter()
     records_digests(records)

@@ -40,8 +40,8 @@ PROBE = """
 import asyncio, json, os, resource, sys, time
 t0 = float(sys.argv[2])
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-from tui.app import create_app
-from tui.state import DashboardConfig
+from tcsexam.tui.app import create_app
+from tcsexam.tui.state import DashboardConfig
 
 def hwm():
     with open("/proc/self/status") as status:
@@ -112,7 +112,10 @@ def quit_at(run_dir: Path, benchmark: Path, at: float, timeout: float = 60.0) ->
         os.chdir(ROOT)
         os.environ["OPENBLAS_NUM_THREADS"] = "1"
         os.environ["TERM"] = "xterm-256color"
-        os.execv(sys.executable, [sys.executable, "-m", "tui.cli", "tui", str(run_dir), "--benchmark", str(benchmark)])
+        os.execv(
+            sys.executable,
+            [sys.executable, "-m", "tcsexam.tui.cli", "tui", str(run_dir), "--benchmark", str(benchmark)],
+        )
     import fcntl
 
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))

@@ -22,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from scoring.reports.table import FORMATS
+from tcsexam.scoring.reports.table import FORMATS
 
 TCSEXAM = str(Path(sys.executable).with_name("tcsexam"))
 COMMANDS = ("demo", "solver-score", "score", "validate", "tau2", "compare", "schema", "init", "fill")

@@ -130,10 +130,10 @@ def probe(
     """Runs in the probe process: opens the dashboard and times each action; returns plain data."""
     from textual.widgets import DataTable, Select
 
-    from tui.app import create_app
-    from tui.state import DashboardConfig
-    from tui.widgets.instance_table import InstanceTable
-    from tui.widgets.instances import SORT_OPTIONS, InstancesPane
+    from tcsexam.tui.app import create_app
+    from tcsexam.tui.state import DashboardConfig
+    from tcsexam.tui.widgets.instance_table import InstanceTable
+    from tcsexam.tui.widgets.instances import SORT_OPTIONS, InstancesPane
 
     out: dict = {"actions": {}}
     app = create_app(DashboardConfig(run_dir=run_dir, benchmark=benchmark) if run_dir else None)

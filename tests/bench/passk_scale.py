@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from scoring.stats.passk import mean_pass_hat_k, task_pass_hat_k
+from tcsexam.scoring.stats.passk import mean_pass_hat_k, task_pass_hat_k
 
 
 def best(fn, reps: int) -> float:

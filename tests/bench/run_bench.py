@@ -134,9 +134,9 @@ def naive_scores(reference: dict, task: str, records: list[dict]) -> float:
 
 
 def core_scores(reference_bytes: bytes, task: str, records_bytes: bytes) -> float:
-    from scoring.formats.records import read_records
-    from scoring.pipeline.reference import read_reference
-    from scoring.pipeline.solver import score_task
+    from tcsexam.scoring.formats.records import read_records
+    from tcsexam.scoring.pipeline.reference import read_reference
+    from tcsexam.scoring.pipeline.solver import score_task
 
     t = read_reference(reference_bytes, "ref").task(task)
     return score_task(t, read_records(records_bytes, "records", t.kind)).relative_score
@@ -145,9 +145,9 @@ def core_scores(reference_bytes: bytes, task: str, records_bytes: bytes) -> floa
 def core_decode(reference_bytes: bytes, records_bytes: bytes) -> None:
     """The core's two decoders alone (the reference's with the collector paused, as the core
     decodes it): the part of the core that a parse of the files is."""
-    from scoring.formats.records import RECORDS
-    from scoring.formats.reference import REFERENCE
-    from scoring.pipeline.reference import collector_paused
+    from tcsexam.scoring.formats.records import RECORDS
+    from tcsexam.scoring.formats.reference import REFERENCE
+    from tcsexam.scoring.pipeline.reference import collector_paused
 
     with collector_paused():
         REFERENCE.decode(reference_bytes)
@@ -208,7 +208,7 @@ def main(argv=None) -> dict:
     if unknown:
         p.error(f"--only: unknown part(s) {', '.join(sorted(unknown))}")
     work = Path(a.workdir or tempfile.mkdtemp(prefix="tcsexam-bench-"))
-    exe = [sys.executable, "-m", "tui.cli"]
+    exe = [sys.executable, "-m", "tcsexam.tui.cli"]
     # as an install does: compile the sources once, so that no run pays for compiling them
     # (this environment sets PYTHONDONTWRITEBYTECODE, which leaves them uncompiled otherwise)
     subprocess.run(

@@ -27,12 +27,12 @@ from pathlib import Path
 import numpy as np
 import orjson
 
-from sample_runs.generate import REFERENCE_ID
-from scoring.formats.inputs import ATTEMPTS_COLUMNS
-from scoring.formats.records import parse_records
-from scoring.pipeline.benchmark import sample_root
-from scoring.pipeline.reference import reference_from_dict
-from scoring.pipeline.solver import score_task
+from tcsexam.sample_runs.generate import REFERENCE_ID
+from tcsexam.scoring.formats.inputs import ATTEMPTS_COLUMNS
+from tcsexam.scoring.formats.records import parse_records
+from tcsexam.scoring.pipeline.benchmark import sample_root
+from tcsexam.scoring.pipeline.reference import reference_from_dict
+from tcsexam.scoring.pipeline.solver import score_task
 
 FAILURES = ("timeout", "invalid", "crash", "out_of_memory", "certificate_failed")
 COLUMNS = list(ATTEMPTS_COLUMNS)

@@ -51,15 +51,15 @@ def bare(t0: float) -> dict:
 
 
 def dashboard(t0: float, run_dir: str, benchmark: str, reps: int) -> dict:
-    from tui.app import create_app
-    from tui.state import DashboardConfig
+    from tcsexam.tui.app import create_app
+    from tcsexam.tui.state import DashboardConfig
 
     out: dict = {}
     app = create_app(DashboardConfig(run_dir=run_dir, benchmark=benchmark))
 
     async def drive() -> None:
-        from tui.widgets.instance_table import InstanceTable
-        from tui.widgets.instances import InstancesPane
+        from tcsexam.tui.widgets.instance_table import InstanceTable
+        from tcsexam.tui.widgets.instances import InstancesPane
 
         async with app.run_test(size=(140, 45)) as pilot:
             out["first_frame"] = time.time() - t0

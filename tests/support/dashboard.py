@@ -10,7 +10,7 @@ from pathlib import Path
 
 from textual.widgets import DataTable
 
-from scoring.commands.main import main as cli_main
+from tcsexam.scoring.commands.main import main as cli_main
 
 
 def row_at(table: DataTable, i: int) -> list[str]:

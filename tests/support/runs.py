@@ -10,9 +10,9 @@ import json
 import shutil
 from pathlib import Path
 
-from scoring.formats.inputs import ATTEMPTS_COLUMNS
-from scoring.pipeline.benchmark import demo_run
-from scoring.vocab import TRACK_SCORE_TYPE
+from tcsexam.scoring.formats.inputs import ATTEMPTS_COLUMNS
+from tcsexam.scoring.pipeline.benchmark import demo_run
+from tcsexam.scoring.vocab import TRACK_SCORE_TYPE
 
 TAU2_DATA = Path(__file__).resolve().parents[1] / "data" / "tau2"  # copies with their provenance (PROVENANCE.md)
 
@@ -137,8 +137,8 @@ class Workspace:
         return ["score", str(self.run), "--benchmark", str(self.bench), "--output", str(self.out), *extra]
 
     def load(self, thresholds=None):
-        from scoring.pipeline.index import build_index
-        from scoring.pipeline.run import load_run, resolve_run_paths
+        from tcsexam.scoring.pipeline.index import build_index
+        from tcsexam.scoring.pipeline.run import load_run, resolve_run_paths
 
         run = load_run(resolve_run_paths(str(self.run), benchmark=str(self.bench)))
         return build_index(run, thresholds)

@@ -17,7 +17,7 @@ class Tau2SimulationsScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q", "dismiss", "Close")]
 
     def __init__(self, results, task_id: str) -> None:
-        from scoring.tau2.trajectory import task_simulations
+        from tcsexam.scoring.tau2.trajectory import task_simulations
 
         super().__init__()
         self.results, self.task_id = results, task_id

@@ -46,8 +46,8 @@ class Tau2TrajectoryScreen(ModalScreen[None]):
 
     @work(thread=True, exclusive=True, description="read a tau2-bench simulation")
     def _read(self, slot: int) -> None:
-        from scoring.errors import InputError
-        from scoring.tau2.trajectory import simulation_trajectory
+        from tcsexam.scoring.errors import InputError
+        from tcsexam.scoring.tau2.trajectory import simulation_trajectory
 
         try:
             found = simulation_trajectory(self.results, slot)

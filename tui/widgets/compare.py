@@ -143,7 +143,7 @@ on a solver task lists the instances where the two differ most.
 
     @work(thread=True, exclusive=True, group="compare", description="compare two models")
     def _compare_worker(self, state, pair: tuple) -> None:
-        from scoring.errors import InputError
+        from tcsexam.scoring.errors import InputError
 
         from ..state import compare_pair
 
@@ -159,7 +159,7 @@ on a solver task lists the instances where the two differ most.
         message.stop()
         if message.pair != self.pair() or self.document is None:
             return  # the pair changed while this one was computed
-        from scoring.reports.compare import incomplete_note, mde_note
+        from tcsexam.scoring.reports.compare import incomplete_note, mde_note
 
         verdict = self.query_one("#compare-verdict", Static)
         if message.result is None:

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
-from scoring.grammar import counted
+from tcsexam.scoring.grammar import counted
 
 from ..textual_ext.data_table import SteadyDataTable
 from ..views import cells, plain, problem_rows, wrap_messages

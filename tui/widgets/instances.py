@@ -207,7 +207,7 @@ The line under the table explains how the instance under the cursor got its Phi.
     @work(thread=True, exclusive=True, group="instances", description="score one attempt's instances")
     def load(self, key: tuple) -> None:
         """Worker: reads the state itself (a worker's arguments are formatted on the UI thread)."""
-        from scoring.errors import InputError
+        from tcsexam.scoring.errors import InputError
 
         state = self.state
         if state is None:  # emptied (show_empty) since _request: nothing is wanted any more

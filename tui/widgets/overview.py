@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey
 from textual_plotext import PlotextPlot
 
-from scoring.vocab import STATUS_ORDER
+from tcsexam.scoring.vocab import STATUS_ORDER
 
 from ..charts import draw_overview, redraw
 from ..messages import DrillDown, ModelOrder, ModelSelected
