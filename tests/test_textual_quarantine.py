@@ -159,7 +159,9 @@ def modules_outside_quarantine() -> list[Path]:
 
 def test_no_textual_private_name_outside_textual_ext():
     paths = modules_outside_quarantine()
-    modules = [importlib.import_module(".".join(("tcsexam", *p.relative_to(REPO).with_suffix("").parts))) for p in paths]
+    modules = [
+        importlib.import_module(".".join(("tcsexam", *p.relative_to(REPO).with_suffix("").parts))) for p in paths
+    ]
     private = textual_private_names(modules)
     found = [
         problem
