@@ -119,7 +119,7 @@ def own_bindings(cls: type) -> list[Binding]:
     return [
         binding
         for base in cls.__mro__
-        if base.__module__.startswith("tui.") and "BINDINGS" in vars(base)
+        if base.__module__.startswith(f"{__package__}.") and "BINDINGS" in vars(base)
         for binding in Binding.make_bindings(vars(base)["BINDINGS"])
     ]
 
