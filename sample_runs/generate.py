@@ -1,6 +1,6 @@
 """Seeded generator of the bundled synthetic sample: benchmark and demo run.
 
-    python -m sample_runs.generate            # rewrites sample_runs/benchmark and sample_runs/demo
+    python -m tcsexam.sample_runs.generate           # rewrites sample_runs/benchmark and sample_runs/demo
 
 Every value is synthetic (the reference id says so: sample-k3-synthetic). The
 shape and counts follow SPEC 2.2: Full has 1,860 scored and 32 unscored
@@ -153,7 +153,7 @@ def relative_score(reference: dict, item: str, records: list[dict]) -> float:
 def make_demo(references: dict[str, dict], suites: dict[str, dict], seed: int = 7) -> tuple[dict, list[dict], dict]:
     rng = random.Random(seed)
     lite_ref = references["lite"]
-    cohort = {"suite": "lite", "solver_protocol": "offline", "solver_reference_id": REFERENCE_ID,
+    cohort: dict = {"suite": "lite", "solver_protocol": "offline", "solver_reference_id": REFERENCE_ID,
               "adoption_rule": "first valid attempt in run order; a replaced attempt stays as excluded with a note",
               "models": {}}
     rows: list[dict] = []

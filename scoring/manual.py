@@ -6,19 +6,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from importlib import resources
 from importlib.resources.abc import Traversable
-from pathlib import Path
 
 INDEX_PAGE = "README.md"  # the pages' table of contents: "- [formats.md](formats.md): summary"
 ONLINE_DOCS = "https://github.com/tcsexam/tcsexam/tree/main/docs"
 
 
 def docs_folder() -> Traversable:
-    """The folder of the documentation pages: today the repository's top-level ``docs/`` beside the
-    ``scoring`` package (a checkout, an editable install). The one lookup of it: once ``docs/`` is package
-    data, this returns ``importlib.resources.files(PACKAGE) / "docs"`` and nothing else changes (every
-    reader below uses only ``Traversable`` methods)."""
-    return Path(__file__).resolve().parent.parent / "docs"
+    """The folder of the documentation pages: package data of ``tcsexam`` (``tcsexam/docs``, the
+    repository's top-level ``docs/`` in a checkout or an editable install, a copy in a wheel). The one
+    lookup of it."""
+    return resources.files("tcsexam") / "docs"
 
 
 @dataclass(frozen=True)

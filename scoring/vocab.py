@@ -26,8 +26,6 @@ RecordStatus = Literal[
     "ok", "timeout", "invalid", "certificate_failed", "crash", "out_of_memory", "missing", "infra_error"
 ]
 RECORD_STATUSES: tuple[str, ...] = get_args(RecordStatus)
-OK_STATUS = "ok"
-FAILURE_STATUSES = RECORD_STATUSES[1:6]
 INCOMPLETE_STATUSES = RECORD_STATUSES[6:]
 # A record's status as a one-byte code: its position in RECORD_STATUSES (ok = 0).
 STATUS_CODE = {s: i for i, s in enumerate(RECORD_STATUSES)}

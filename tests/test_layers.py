@@ -2,6 +2,7 @@
 that `lint-imports` checks each one's imports; a new module left out of them fails here."""
 
 import pkgutil
+import re
 import tomllib
 from pathlib import Path
 
@@ -21,9 +22,22 @@ def named_in_layers() -> set[str]:
 
 
 def test_every_scoring_module_is_in_a_layers_contract():
-    modules = {m.name for m in pkgutil.walk_packages(scoring.__path__, "scoring.") if not m.ispkg}
-    packages = {m.name for m in pkgutil.walk_packages(scoring.__path__, "scoring.") if m.ispkg}
+    modules = {m.name for m in pkgutil.walk_packages(scoring.__path__, "tcsexam.scoring.") if not m.ispkg}
+    packages = {m.name for m in pkgutil.walk_packages(scoring.__path__, "tcsexam.scoring.") if m.ispkg}
     named = named_in_layers()
-    top_level = {m for m in modules if m.count(".") == 1}  # errors, vocab, __main__: the package contract
+    top_level = {m for m in modules if m.count(".") == 2}  # errors, vocab, __main__: the package contract
     assert not (modules - top_level) - named, "modules in no layers contract"
     assert not top_level - named and not packages - named, "top-level modules or subpackages in no layers contract"
+
+
+def test_code_and_tests_import_the_one_installed_name():
+    """``tcsexam.scoring``, never ``scoring``: a bare import would load a second copy of the package from
+    the checkout, or a lab's own ``scoring`` (docs/development.md#one-import-name)."""
+    bare = re.compile(r"^\s*(?:from|import)\s+(?:scoring|tui|sample_runs)\b", re.M)
+    found = [
+        f"{path.relative_to(ROOT)}: {match.group(0).strip()}"
+        for folder in ("scoring", "tui", "sample_runs", "tests")
+        for path in (ROOT / folder).rglob("*.py")
+        for match in bare.finditer(path.read_text(encoding="utf-8"))
+    ]
+    assert not found

@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tcsexam.scoring.formats.results import RankInterval, RankPair
-from tcsexam.scoring.stats.ranks import holm, leader, pair_p_value, paired_index_difference, rank_models, top_group
+from tcsexam.scoring.stats.ranks import leader, rank_models, top_group
 from tcsexam.scoring.vocab import WEIGHTS, rank_text
+from tests.support.ranks import holm, pair_p_value, paired_index_difference
 
 
 def task_means(per_track: dict[str, list[float | None]]) -> dict[str, tuple[str, float | None]]:
@@ -217,7 +218,7 @@ def test_rank_intervals_are_consistent(rows):
 def test_the_pair_p_value_is_the_two_sided_tail_of_scipy_stats_t(df):
     from scipy import stats
 
-    from tcsexam.scoring.stats.ranks import pair_p_value
+    from tests.support.ranks import pair_p_value
 
     for difference, se in ((0.0, 1.0), (0.3, 0.1), (-0.3, 0.1), (2.5, 1.0), (1.0, 1e-12)):
         assert pair_p_value(difference, se, df) == float(2.0 * stats.t.sf(abs(difference) / se, df))

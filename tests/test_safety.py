@@ -23,7 +23,7 @@ from tcsexam.scoring.commands.options import output_argument
 from tcsexam.scoring.errors import InputError
 from tcsexam.scoring.formats.json import find_duplicate_key
 from tcsexam.scoring.safety import files, outputs
-from tcsexam.scoring.safety.files import RecordsRoot, read_regular_file, read_regular_file_if_present, records_file
+from tcsexam.scoring.safety.files import RecordsRoot, read_regular_file, records_file
 from tcsexam.scoring.safety.names import NAME_KINDS, check_name
 from tcsexam.scoring.safety.numbers import (
     NumberTooLarge,
@@ -162,9 +162,9 @@ def call_with_deadline(fn, *args, seconds=10.0):
     return out
 
 
-@pytest.mark.parametrize("reader", [read_regular_file, read_regular_file_if_present])
 @pytest.mark.parametrize("kind", sorted(SPECIAL))
-def test_a_special_file_is_rejected_at_once_naming_it(tmp_path, kind, reader):
+def test_a_special_file_is_rejected_at_once_naming_it(tmp_path, kind):
+    reader = read_regular_file
     path = make_special(tmp_path, kind)
     out = call_with_deadline(reader, path, "records file")
     error = out.get("error")
@@ -189,13 +189,11 @@ def test_regular_files_are_read_whole_and_through_links(tmp_path):
     os.symlink(tmp_path / "f", tmp_path / "link")
     assert read_regular_file(tmp_path / "f") == data
     assert read_regular_file(tmp_path / "link") == data
-    assert read_regular_file_if_present(tmp_path / "f") == data
     (tmp_path / "empty").write_bytes(b"")
     assert read_regular_file(tmp_path / "empty") == b""
 
 
-def test_nothing_at_the_path_is_none_for_the_optional_reader_and_a_problem_for_the_other(tmp_path):
-    assert read_regular_file_if_present(tmp_path / "absent") is None
+def test_nothing_at_the_path_is_a_problem_naming_the_file(tmp_path):
     with pytest.raises(InputError, match="records file not found"):
         read_regular_file(tmp_path / "absent", "records file")
 

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from tcsexam.scoring.errors import Problem
 from tcsexam.scoring.formats.wording import (
@@ -37,9 +37,6 @@ from tcsexam.scoring.vocab import (
     ScoreType,
     Track,
 )
-
-Number = StrictInt | StrictFloat
-
 
 NonEmpty = Annotated[StrictStr, Field(min_length=1)]
 

@@ -14,7 +14,7 @@ from tcsexam.scoring.vocab import BenchmarkSource
 
 def sample_root() -> Path:
     """The bundled synthetic sample (package data of ``sample_runs``), installed or editable."""
-    return Path(str(resources.files("sample_runs")))
+    return Path(str(resources.files("tcsexam.sample_runs")))
 
 
 SAMPLE_BENCHMARK: BenchmarkSource = "bundled synthetic sample"  # provenance.benchmark when the sample was found

@@ -105,16 +105,6 @@ def _read_regular(path: str | os.PathLike, what: str, max_bytes: int | None) -> 
         os.close(fd)
 
 
-def read_regular_file_if_present(path: str | os.PathLike, what: str = "file") -> bytes | None:
-    """Like ``read_regular_file``, but None when nothing at all is at ``path`` (docs/safety.md: a records
-    file is optional, and read only when it is a regular file). A folder, FIFO, device or a
-    symbolic link to nothing where the file belongs is a problem, never "no file"."""
-    file = os.fspath(path)
-    if not os.path.lexists(file):
-        return None
-    return read_regular_file(file, what)
-
-
 def records_file(root: str, model: str, item: str, attempt: str) -> str:
     """The path of the records file of one attempt: ``root/<model parts>/<item>/<attempt>.json``.
 

@@ -16,7 +16,7 @@ their p-values. The document lists the pairs only while N ≤ 100
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Final, TypedDict
+from typing import Final
 
 import numpy as np
 from scipy.special import stdtr
@@ -40,25 +40,8 @@ RANKED_MAX: Final = 5000  # docs/rules.md#ranks: no ranks above 5,000 models
 BLOCK_PAIRS = 1 << 18  # pairs computed at once (memory: a few arrays of this many rows per track)
 
 
-class PairedDifference(TypedDict):
-    difference: float | None
-    se: float | None
-    df: float | None
-
-
 def _none(x: float) -> float | None:
     return None if np.isnan(x) else float(x)
-
-
-def paired_index_difference(a: TaskMeans, b: TaskMeans, weights: Mapping[str, float]) -> PairedDifference:
-    """The index part of docs/rules.md#intervals's paired comparison of one pair: d, se and df (``paired_index_rows``).
-
-    ``difference`` is None when a track has no task both models scored; ``se``
-    is None when a track has fewer than 2 (docs/rules.md#ranks: such a pair has no p);
-    ``df`` is None when se = 0.
-    """
-    d, se, df = paired_index_rows(task_matrices([a, b], weights), np.array([0]), np.array([1]), weights)
-    return {"difference": _none(d[0]), "se": _none(se[0]), "df": _none(df[0])}
 
 
 def pair_p_values(difference: np.ndarray, se: np.ndarray, df: np.ndarray) -> np.ndarray:
@@ -72,13 +55,6 @@ def pair_p_values(difference: np.ndarray, se: np.ndarray, df: np.ndarray) -> np.
     return p
 
 
-def pair_p_value(difference: float | None, se: float | None, df: float | None) -> float | None:
-    """``pair_p_values`` of one pair (None for no value)."""
-    nan = np.nan
-    arrays = [np.array([nan if x is None else x], dtype=float) for x in (difference, se, df)]
-    return _none(pair_p_values(*arrays)[0])
-
-
 def holm_array(p_values: np.ndarray) -> np.ndarray:
     """Holm's step-down adjustment (docs/rules.md#ranks) of the p-values that are not NaN, in the input's order
     (NaN stays NaN): sorted ascending p_(1) ≤ … ≤ p_(K), adjusted p_(i) = min(1, max over j ≤ i of
@@ -89,11 +65,6 @@ def holm_array(p_values: np.ndarray) -> np.ndarray:
     k = order.size
     adjusted[order] = np.minimum(1.0, np.maximum.accumulate((k - np.arange(k)) * p_values[order]))
     return adjusted
-
-
-def holm(p_values: list[float]) -> list[float]:
-    """``holm_array`` of a list."""
-    return holm_array(np.array(p_values, dtype=float)).tolist()
 
 
 def _row_starts(n: int) -> np.ndarray:

@@ -34,9 +34,9 @@ import math
 import numpy as np
 
 from tcsexam.scoring.stats.planning import mde, plan_model
-from tcsexam.scoring.stats.ranks import pair_p_value, paired_index_difference
 from tcsexam.scoring.stats.uncertainty import ci_block, t_quantile, welch_satterthwaite
 from tcsexam.scoring.vocab import TRACKS, WEIGHTS
+from tests.support.ranks import pair_p_value, paired_index_difference
 
 MU = {"theorem": 0.4, "solver": 0.5, "construction": 1.2, "conjecture": 0.2}
 SIGMA_B = {"theorem": 0.3, "solver": 0.15, "construction": 0.4, "conjecture": 0.2}
