@@ -108,7 +108,7 @@ async def test_palette_entries_show_their_key(size):
     async with app.run_test(size=SIZES[size]) as pilot:
         await settle(pilot)
         for query, key in [
-            ("Export index.json", "key e · write build/index.json"),
+            ("Export index.json", "key e · write "),
             ("Reload inputs", "key r · "),
             ("Copy table as Markdown", "key c in Overview · "),
             ("Copy table as LaTeX", "key C in Overview · "),

@@ -62,6 +62,7 @@ class TcsexamApp(App):
             tooltip="the run shown as index.json (same writer and hash as `tcsexam score`; asks first while the "
             "view is stale)",
         ),
+        Binding("E", "export_to", "Export to", tooltip="the same, to a path you type"),
         Binding("r", "reload", "Reload", tooltip="every run and the tau2 file (`--watch` reloads on change)"),
         Binding(
             "R", "runs", "Runs", tooltip="run switcher (`tcsexam tui RUN_DIR RUN_DIR...`): the run every tab shows"
@@ -818,11 +819,13 @@ class TcsexamApp(App):
             markup=False,
         )
 
-    def action_export(self) -> None:
-        """Write index.json with the same writer as `tcsexam score` (same content_sha256).
+    def action_export(self, path: str | None = None) -> None:
+        """Write index.json (to --output, or to ``path``) with the same writer as `tcsexam score` (same
+        content_sha256).
 
         While the inputs on disk are rejected (a stale view), it asks first: the document's
-        input hashes describe files that are no longer there.
+        input hashes describe files that are no longer there. So it does before it writes over the
+        export of another run, and over a file other than --output.
         """
         if self.state is None:
             why = (
@@ -830,41 +833,64 @@ class TcsexamApp(App):
             )
             self.notify(f"Nothing to export: {why}.", severity="error", markup=False)
             return
-        from .views import plain
-
+        if path is not None and path.strip() == "-":
+            self.notify(
+                "Export refused: the dashboard exports to a file, not to standard output (-).",
+                severity="error",
+                markup=False,
+            )
+            return
+        target = Path(os.path.abspath(os.path.expanduser(path or self.config.output)))
+        if self._refused(target):
+            return
         questions = []
         if self.stale:
             questions.append(
                 f"The inputs on disk were rejected at {self.stale['at']} ({self.stale['count']} problem(s)). "
-                f"Export the last good state, loaded at {self.stale['loaded_at']}, to {self.config.output}? "
+                f"Export the last good state, loaded at {self.stale['loaded_at']}, to {plain(target)}? "
                 "Its input hashes describe the files as they were then."
             )
-        if self._exported is not None and self._exported[0] != self.current:  # several runs, one --output
-            number, at = self._exported
+        other = path is not None and target != self.export_path
+        if not other and self._exported is not None and self._exported[0] != self.current:
+            number, at = self._exported  # several runs, one --output
             questions.append(
-                f"{self.config.output} holds the export of run {plain(self.runs[number].name)}, written at {at}: "
+                f"{plain(target)} holds the export of run {plain(self.runs[number].name)}, written at {at}: "
                 f"overwrite it with run {plain(self.shown.name)}?"
             )
+        if other and target.exists() and not target.is_dir():
+            questions.append(f"{plain(target)} exists: replace it?")
         if questions:
             from .screens.confirm import ConfirmScreen
 
             self.push_screen(
                 ConfirmScreen(" ".join(questions)),
-                lambda yes: self._export() if yes else self.notify("Export cancelled: nothing written.", markup=False),
+                lambda yes: (
+                    self._export(target) if yes else self.notify("Export cancelled: nothing written.", markup=False)
+                ),
             )
             return
-        self._export()
+        self._export(target)
 
-    def _export(self) -> None:
+    @property
+    def export_path(self) -> Path:
+        """Where ``e`` writes: --output, as an absolute path."""
+        return Path(os.path.abspath(os.path.expanduser(self.config.output)))
+
+    def action_export_to(self) -> None:
+        """``E``: ask where to export (escape cancels), then export there as ``e`` does."""
+        from .screens.open_tau2 import ExportToScreen
+
+        self.push_screen(ExportToScreen(str(self.export_path)), lambda path: self.action_export(path) if path else None)
+
+    def _refused(self, path: Path) -> bool:
+        """Whether ``path`` is refused as the export (docs/safety.md: never one of the run's inputs, a
+        folder, a FIFO or a device), said in a notification."""
         from tcsexam.scoring.errors import InputError
-        from tcsexam.scoring.pipeline.index import write_index
         from tcsexam.scoring.safety.outputs import check_output
 
-        path = Path(self.config.output)
-        state = self.state
-        assert state is not None  # action_export calls this only with a state; a loaded state is only ever replaced
-        run = state.run
-        try:  # docs/safety.md: never one of the run's inputs, a folder, a FIFO or a device
+        assert self.state is not None
+        run = self.state.run
+        try:
             check_output(
                 str(path),
                 [str(p) for p in run.input_paths.values()],
@@ -876,19 +902,65 @@ class TcsexamApp(App):
                 severity="error",
                 markup=False,
             )
+            return True
+        return False
+
+    def _export(self, path: Path) -> None:
+        from tcsexam.scoring.pipeline.index import write_index
+
+        state = self.state
+        assert state is not None  # action_export calls this only with a state; a loaded state is only ever replaced
+        if self._refused(path):  # again: the file may have changed while a question was asked
             return
         try:
             write_index(path, state.document)
         except OSError as exc:
             self.notify(f"Export failed: {plain(exc.strerror or exc)} ({plain(path)})", severity="error", markup=False)
             return
-        self._exported = (self.current, time.strftime("%H:%M:%S"))
+        if path == self.export_path:
+            self._exported = (self.current, time.strftime("%H:%M:%S"))
         doc = state.document
         self.notify(
             f"Wrote {plain(path)} — status {doc['status']}, content_sha256 {doc['provenance']['content_sha256'][:12]}…",
             title="Export",
             markup=False,
         )
+
+    # --- the palette's Screenshot ---------------------------------------------------------------
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        """An SVG of the screen, in ``path``, else in the Downloads folder when there is one, else in the
+        current folder; the notification gives the file's absolute path, or why it was not written."""
+        from tcsexam.scoring.errors import InputError
+        from tcsexam.scoring.safety.outputs import write_atomic
+
+        folder = Path(path) if path else downloads_folder()
+        name = filename or time.strftime(f"tcsexam_{time_format or '%Y-%m-%dT%H_%M_%S'}.svg")
+        target = Path(os.path.abspath(os.path.expanduser(folder / name)))
+        try:
+            write_atomic(target, self.export_screenshot().encode("utf-8"))
+        except (OSError, InputError) as exc:
+            reason = exc.problems[0].message if isinstance(exc, InputError) else exc.strerror or str(exc)
+            self.notify(
+                f"Screenshot not saved: {plain(reason)} ({plain(target)})",
+                title="Screenshot",
+                severity="error",
+                markup=False,
+            )
+            return None
+        self.notify(f"Saved the screenshot to {plain(target)}", title="Screenshot", markup=False)
+        return str(target)
+
+
+def downloads_folder() -> Path:
+    """Where a screenshot goes: ~/Downloads when it exists (XDG_DOWNLOAD_DIR where that is set), else the
+    current folder."""
+    named = os.environ.get("XDG_DOWNLOAD_DIR")
+    for folder in ([Path(os.path.expanduser(named))] if named else []) + [Path.home() / "Downloads"]:
+        if folder.is_dir():
+            return folder
+    return Path.cwd()
 
 
 def create_app(config: DashboardConfig | None = None, **kwargs) -> TcsexamApp:

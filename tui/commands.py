@@ -46,7 +46,7 @@ class DashboardCommands(Provider):
             return f"{hint} · {help_text}" if hint else help_text
 
         out: list[Command] = [
-            ("Export index.json", app.action_export, keyed("export", f"write {plain(app.config.output)}")),
+            ("Export index.json", app.action_export, keyed("export", f"write {plain(app.export_path)}")),
             ("Reload inputs", app.action_reload, keyed("reload", "re-read attempts, cohort, records")),
             *(
                 (

@@ -13,6 +13,33 @@ from textual.widgets import DataTable
 from tcsexam.scoring.commands.main import main as cli_main
 
 
+def notifications(app) -> list[str]:
+    """The messages of the notifications the app shows now. Textual has no public accessor for them:
+    its private name is read here only, so that a Textual upgrade has one place to mend (as
+    tui/textual_ext is for the dashboard)."""
+    return [str(n.message) for n in notices(app)]
+
+
+def notices(app) -> list:
+    """The notifications the app shows now (each with its message and severity)."""
+    return list(app._notifications)
+
+
+def send_to_driver(app, event) -> None:
+    """Hand ``event`` to the app as its terminal driver does, without Pilot's waits (fast typing)."""
+    app._driver.send_message(event)
+
+
+def timers(app) -> list:
+    """The timers running on the app's event loop."""
+    return list(app._timers)
+
+
+def select_options(select) -> list[tuple]:
+    """A Select's (label, value) options, the blank one included."""
+    return list(select._options)
+
+
 def row_at(table: DataTable, i: int) -> list[str]:
     return [str(c) for c in table.get_row_at(i)]
 

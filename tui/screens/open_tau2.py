@@ -1,4 +1,5 @@
-"""Open another tau2-bench results file (the palette's "Open tau2 results…"): a path, typed."""
+"""A path, typed: another tau2-bench results file (the palette's "Open tau2 results…"), or where to
+export index.json (``E``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ from ..widgets.footer import DashboardFooter
 
 class OpenTau2Screen(ModalScreen[str | None]):
     """Dismissed with the path typed (Enter), or None (escape, or nothing typed)."""
+
+    PROMPT = "Open tau2-bench results: a results.json or its folder (as --tau2 PATH)."
+    HINT = "Enter opens it (r and --watch then follow it); escape cancels."
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
     DEFAULT_CSS = """
@@ -30,9 +34,9 @@ class OpenTau2Screen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="open-tau2-body"):
-            yield Static("Open tau2-bench results: a results.json or its folder (as --tau2 PATH).", markup=False)
+            yield Static(self.PROMPT, markup=False)
             yield Input(value=self.current or "", placeholder="path", id="open-tau2-path")
-            yield Static("Enter opens it (r and --watch then follow it); escape cancels.", classes="hint", markup=False)
+            yield Static(self.HINT, classes="hint", markup=False)
         yield DashboardFooter()
 
     def on_mount(self) -> None:
@@ -42,3 +46,10 @@ class OpenTau2Screen(ModalScreen[str | None]):
         event.stop()
         path = event.value.strip()
         self.dismiss(path or None)
+
+
+class ExportToScreen(OpenTau2Screen):
+    """``E``: where to export index.json (the --output shown to start with)."""
+
+    PROMPT = "Export the run shown as index.json to: a file (a folder, a device or an input is refused)."
+    HINT = "Enter writes it (asks first before it replaces a file); escape cancels."

@@ -1,0 +1,119 @@
+"""Screenshot and export say where they write (docs/dashboard.md#export-and-screenshots): the absolute
+path, or why nothing was written; `E` asks for another path and refuses what `e` refuses."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input
+
+from tcsexam.tui.app import create_app
+from tcsexam.tui.screens.confirm import ConfirmScreen
+from tcsexam.tui.screens.open_tau2 import ExportToScreen
+from tcsexam.tui.state import DashboardConfig
+from tests.support.dashboard import notifications, run_command, settle, wait_until
+
+SIZES = {"80x24": (80, 24), "200x50": (200, 50)}
+
+
+def said(app, words: str) -> list[str]:
+    return [m for m in notifications(app) if words in m]
+
+
+@pytest.fixture
+def no_downloads(tmp_path, monkeypatch) -> Path:
+    """A home without a Downloads folder; the current folder: the one returned."""
+    home, here = tmp_path / "home", tmp_path / "here"
+    home.mkdir()
+    here.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_DOWNLOAD_DIR", raising=False)
+    monkeypatch.chdir(here)
+    return here
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_screenshot_without_downloads_goes_to_the_current_folder(no_downloads, size):
+    app = create_app()
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        await run_command(pilot, "Screenshot")
+        await wait_until(pilot, lambda: said(app, "screenshot"), "the screenshot's notification")
+        shots = list(no_downloads.glob("*.svg"))
+        assert len(shots) == 1 and shots[0].read_text().startswith("<svg")
+        assert said(app, f"Saved the screenshot to {shots[0]}"), notifications(app)
+        assert shots[0].is_absolute()
+
+
+async def test_a_screenshot_that_cannot_be_written_says_why(no_downloads):
+    (no_downloads / "file").write_text("not a folder")
+    app = create_app()
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        await settle(pilot)
+        assert app.deliver_screenshot("shot.svg", str(no_downloads / "file")) is None
+        await pilot.pause()
+        failed = said(app, "Screenshot not saved")
+        assert failed and "Not a directory" in failed[0] and str(no_downloads / "file" / "shot.svg") in failed[0]
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_export_names_the_absolute_path(demo_copy, no_downloads, size):
+    app = create_app(DashboardConfig(run_dir=str(demo_copy), output="out/index.json"))
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        await pilot.press("e")
+        await wait_until(pilot, lambda: said(app, "Wrote"), "the export's notification")
+        assert said(app, f"Wrote {no_downloads / 'out' / 'index.json'} — status incomplete")
+    assert json.loads((no_downloads / "out" / "index.json").read_text())["status"] == "incomplete"
+
+
+async def export_to(pilot, path: str) -> None:
+    """E, the path typed over the one offered, Enter."""
+    await pilot.press("E")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ExportToScreen), "the export prompt")
+    typed = pilot.app.screen.query_one(Input)
+    typed.value = path
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_E_asks_for_a_path_and_writes_there(demo_copy, no_downloads, size):
+    app = create_app(DashboardConfig(run_dir=str(demo_copy), output="out/index.json"))
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        await pilot.press("E")
+        await wait_until(pilot, lambda: isinstance(app.screen, ExportToScreen), "the export prompt")
+        assert app.screen.query_one(Input).value == str(no_downloads / "out" / "index.json")  # --output, absolute
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not (no_downloads / "out").exists()  # cancelled: nothing written
+        await export_to(pilot, "~/elsewhere/run.json")
+        written = Path.home() / "elsewhere" / "run.json"
+        assert said(app, f"Wrote {written} — status incomplete")
+        assert json.loads(written.read_text())["status"] == "incomplete"
+        written.write_text("mine")
+        await export_to(pilot, str(written))  # a file that exists: asked first
+        assert isinstance(app.screen, ConfirmScreen) and "exists: replace it?" in app.screen.question
+        await pilot.press("n")
+        await settle(pilot)
+        assert written.read_text() == "mine"
+
+
+@pytest.mark.parametrize("target", ["attempts.csv", "records", "/dev/null", "-", "."])
+async def test_E_refuses_what_the_export_refuses(demo_copy, no_downloads, target):
+    path = str(demo_copy / target) if target in ("attempts.csv", "records") else target
+    before = {p: p.read_bytes() for p in demo_copy.rglob("*") if p.is_file()}
+    app = create_app(DashboardConfig(run_dir=str(demo_copy)))
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        await settle(pilot)
+        await export_to(pilot, path)
+        if isinstance(app.screen, ConfirmScreen):  # an existing file (the input, the device): yes to the question
+            await pilot.press("y")
+            await settle(pilot)
+        await wait_until(pilot, lambda: said(app, "Export refused"), f"the refusal of {target}")
+        assert not said(app, "Wrote")
+    assert {p: p.read_bytes() for p in demo_copy.rglob("*") if p.is_file()} == before
+    assert not list(no_downloads.iterdir())
