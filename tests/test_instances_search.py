@@ -11,7 +11,7 @@ from tcsexam.tui.app import create_app
 from tcsexam.tui.messages import InstancesLoaded
 from tcsexam.tui.widgets.instance_table import InstanceTable, name_matches, step_match
 from tcsexam.tui.widgets.instances import InstancesPane
-from tests.support.dashboard import settle
+from tests.support.dashboard import notifications, select_options, settle
 
 SIZE = (120, 40)
 
@@ -110,7 +110,7 @@ async def test_search_without_a_match_says_so_and_leaves_the_cursor():
         await pilot.press("slash", *"zzz", "enter")
         await pilot.pause()
         assert table.cursor == 2
-        messages = [n.message for n in app._notifications]
+        messages = notifications(app)
         assert any("No instance name contains 'zzz'" in m for m in messages)
         await pilot.press("escape", "n")  # n with no match: still nothing moves
         await pilot.pause()
@@ -155,7 +155,7 @@ async def test_the_selects_offer_the_options_the_pane_gave_them_and_are_not_give
 
         def offered(select_id: str) -> list[tuple[str, str]]:  # as the Select keeps them (Textual's own list)
             select = pane.query_one(f"#{select_id}", Select)
-            return [(str(label), value) for label, value in select._options if value is not Select.NULL]
+            return [(str(label), value) for label, value in select_options(select) if value is not Select.NULL]
 
         def agree() -> None:
             assert set(pane.select_options) == {"instances-task", "instances-attempt"}

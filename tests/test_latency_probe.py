@@ -43,7 +43,7 @@ def test_a_frame_includes_what_the_key_sets_off_in_other_panes():
     async def drive() -> list[str]:
         titles = []
         async with app.run_test(size=(120, 40)):
-            while not app._screen_stack:
+            while not app.screen_stack:
                 await asyncio.sleep(0.005)
             await latency._settle(app)
             app.query_one("#overview-table", DataTable).focus()

@@ -18,7 +18,7 @@ from tcsexam.tui.state import DashboardConfig
 from tcsexam.tui.widgets.instance_table import InstanceTable
 from tcsexam.tui.widgets.instances import InstancesPane
 from tcsexam.tui.widgets.overview import OverviewPane
-from tests.support.dashboard import cli_compare, row_at, run_command, settle
+from tests.support.dashboard import cli_compare, notifications, row_at, run_command, select_options, settle
 
 SIZE = (140, 45)
 DATA = Path(__file__).resolve().parent / "data" / "tau2"
@@ -53,7 +53,7 @@ async def test_selecting_a_model_reaches_the_other_panes():
         await settle(pilot)
         assert app.selected_model == "borealis-8x22b"
         assert "borealis-8x22b" in text_of(app, "#passk-title")
-        options = [str(o[0]) for o in app.query_one("#instances-attempt", Select)._options if str(o[0])]
+        options = [str(o[0]) for o in select_options(app.query_one("#instances-attempt", Select)) if str(o[0])]
         assert options and all(" · " in o for o in options)
         assert app.query_one(InstancesPane).key[0] == "borealis-8x22b"
 
@@ -155,7 +155,7 @@ async def test_export_never_writes_over_an_input_or_a_folder(demo_copy, target):
         await settle(pilot)
         await pilot.press("e")
         await pilot.pause()
-        shown = [n.message for n in app._notifications]
+        shown = notifications(app)
     assert any("Export refused" in m for m in shown), shown
     assert out.read_bytes() == before if before is not None else out.is_dir()
 

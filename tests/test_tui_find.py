@@ -21,7 +21,7 @@ from tcsexam.tui.widgets.compare import ComparePane
 from tcsexam.tui.widgets.filter_bar import FilterBar
 from tcsexam.tui.widgets.instance_table import InstanceTable
 from tcsexam.tui.widgets.instances import InstancesPane
-from tests.support.dashboard import row_at, settle, wait_until
+from tests.support.dashboard import notifications, row_at, send_to_driver, settle, wait_until
 
 SIZES = {"80x24": (80, 24), "200x50": (200, 50)}
 TAU2 = Path(__file__).resolve().parent / "data" / "tau2" / "derived" / "derived_C_edge_4x5.json"
@@ -33,7 +33,7 @@ def burst(app, typed: str) -> None:
     for char in typed:
         event = events.Key(KEY_NAMES.get(char, char), char)
         event.set_sender(app)
-        app._driver.send_message(event)
+        send_to_driver(app, event)
 
 
 def rows(table: DataTable, column: int = 0) -> list[str]:
@@ -321,7 +321,7 @@ async def test_w_without_records_says_why_there_is_nothing_to_list(tmp_path):
         await pilot.press("w")
         await wait_until(
             pilot,
-            lambda: any("re-scored from records" in str(n.message) for n in app._notifications),
+            lambda: any("re-scored from records" in m for m in notifications(app)),
             "the notification",
         )
         assert not isinstance(app.screen, WorstScreen)

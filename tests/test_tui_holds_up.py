@@ -26,7 +26,7 @@ from tcsexam.tui.state import DashboardConfig
 from tcsexam.tui.widgets.instance_table import InstanceTable
 from tcsexam.tui.widgets.instances import InstancesPane
 from tcsexam.tui.widgets.overview import OverviewPane
-from tests.support.dashboard import row_at, settle, wait_until
+from tests.support.dashboard import notifications, row_at, send_to_driver, settle, timers, wait_until
 
 SIZE = (120, 40)
 SMALL = (80, 24)
@@ -125,7 +125,7 @@ async def test_a1_watch_runs_in_a_worker_off_the_event_loop(demo_copy):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert [w.group for w in app.workers] == ["watch"]
-        assert not app._timers  # no polling on the event loop
+        assert not timers(app)  # no polling on the event loop
         csv = demo_copy / "attempts.csv"
         tmp = demo_copy / "attempts.csv.new"  # replaced by rename, as editors and sed -i do
         tmp.write_text(
@@ -300,8 +300,8 @@ async def test_a7_rejected_reload_marks_the_view_stale_and_export_asks(demo_copy
         tab = app.main.query_one("TabbedContent").get_tab("diagnostics")
         assert "⚠ 1" in str(tab.label)
         assert "STALE since" in text_of(app, "#diagnostics-text")
-        assert len(app._notifications) == 1  # the toast of the rejection, shown for 6 s
-        await wait_until(pilot, lambda: not len(app._notifications), "the toast gone", timeout=20)
+        assert len(notifications(app)) == 1  # the toast of the rejection, shown for 6 s
+        await wait_until(pilot, lambda: not len(notifications(app)), "the toast gone", timeout=20)
         assert app.sub_title.startswith("STALE")  # the marker is not
         await pilot.press("e")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the export's question")
@@ -467,7 +467,7 @@ async def test_a10_keys_typed_right_after_slash_land_in_the_jump_box():
         ]:
             event = events.Key(key, char)
             event.set_sender(app)
-            app._driver.send_message(event)  # what the terminal driver does, without Pilot's waits
+            send_to_driver(app, event)  # what the terminal driver does, without Pilot's waits
         jump = app.main.query_one("#instances-jump", Input)
         await wait_until(pilot, lambda: jump.value == "MAX0025", lambda: f"the jump box holds {jump.value!r}")
         assert app.main.query_one("TabbedContent").active == "instances"
@@ -701,7 +701,7 @@ async def test_a_burst_of_tab_keys_ends_on_the_last_and_stays():
         for key in "2345123":
             event = events.Key(key, key)
             event.set_sender(app)
-            app._driver.send_message(event)
+            send_to_driver(app, event)
         tabs = app.main.query_one(TabbedContent)
         seen = []
         for _ in range(12):  # 1.2 s after the burst

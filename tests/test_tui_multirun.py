@@ -24,7 +24,7 @@ from tcsexam.tui.app import create_app
 from tcsexam.tui.screens.runs import RunsScreen
 from tcsexam.tui.state import DashboardConfig
 from tcsexam.tui.widgets.leaderboard import LeaderboardPane
-from tests.support.dashboard import run_command, settle, wait_until
+from tests.support.dashboard import notices, notifications, run_command, settle, wait_until
 from tests.support.runs import online_copy
 
 SIZE = (140, 45)
@@ -376,7 +376,7 @@ async def test_the_leaderboard_and_its_copy_name_a_stale_run(two_runs, monkeypat
         assert "STALE: online as last accepted" in text_of(app, "#leaderboard-summary")
         await pilot.press("c")
         await settle(pilot)
-        last = list(app._notifications)[-1]
+        last = notices(app)[-1]
         assert "STALE: online" in last.message and last.severity == "warning"
 
 
@@ -432,9 +432,9 @@ async def test_with_one_run_the_switcher_says_so():
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("R")
-        await wait_until(pilot, lambda: len(app._notifications), "a notification")
+        await wait_until(pilot, lambda: len(notifications(app)), "a notification")
         assert not isinstance(app.screen, RunsScreen)
-        assert any("Only one run" in str(n.message) for n in app._notifications)
+        assert any("Only one run" in m for m in notifications(app))
         assert "run 1/1" not in app.sub_title
         from tcsexam.tui.commands import DashboardCommands
 

@@ -18,7 +18,7 @@ from tcsexam.tui.settings import config_path
 from tcsexam.tui.state import STATUS_CODES, DashboardConfig
 from tcsexam.tui.widgets.instance_table import InstanceTable
 from tcsexam.tui.widgets.instances import InstancesPane
-from tests.support.dashboard import palette_hits, run_command, settle, wait_until
+from tests.support.dashboard import notifications, palette_hits, run_command, settle, wait_until
 
 SIZE = (140, 45)
 DATA = Path(__file__).resolve().parent / "data" / "tau2"
@@ -33,7 +33,7 @@ def text_of(app, selector: str) -> str:
 
 
 def notes(app) -> list[str]:
-    return [n.message for n in app._notifications]
+    return notifications(app)
 
 
 # --- Compare <selected> vs <model> -------------------------------------------------------------

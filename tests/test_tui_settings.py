@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from tcsexam.tui.app import create_app
 from tcsexam.tui.settings import NO_HOME, config_path, read_theme, save_theme
-from tests.support.dashboard import wait_until
+from tests.support.dashboard import notifications, wait_until
 
 THEMES = ["nord", "textual-dark"]
 DEEP = b"[" * 100_000 + b"]" * 100_000
@@ -61,7 +61,7 @@ async def test_the_dashboard_starts_whatever_its_settings_file_holds(isolated_co
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: app.state is not None, "the demo run loaded")
         assert app.theme == "textual-dark"
-        notices = [n.message for n in app._notifications if n.message.startswith("Theme not restored")]
+        notices = [m for m in notifications(app) if m.startswith("Theme not restored")]
         assert notices == [f"Theme not restored: {path}: not JSON that can be read: nested too deeply."]
     assert app.return_code in (0, None)
 

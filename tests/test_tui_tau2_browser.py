@@ -17,7 +17,7 @@ from tcsexam.tui.screens.tau2_simulations import Tau2SimulationsScreen
 from tcsexam.tui.screens.tau2_trajectory import Tau2TrajectoryScreen
 from tcsexam.tui.state import DashboardConfig
 from tcsexam.tui.views import tau2_message_blocks, tau2_reward_rows, tau2_task_rows
-from tests.support.dashboard import settle, wait_until
+from tests.support.dashboard import notifications, settle, wait_until
 from tests.support.runs import to_dir_format
 
 DATA = Path(__file__).parent / "data" / "tau2"
@@ -219,5 +219,5 @@ async def test_with_only_tau2_the_header_names_the_file_and_export_says_there_is
         assert FOUR.name in app.sub_title and "no run" not in app.sub_title
         await pilot.press("e")
         await pilot.pause()
-        (note,) = [n.message for n in app._notifications]
+        (note,) = notifications(app)
         assert "no run is open" in note and "rejected" not in note

@@ -60,6 +60,8 @@ import sys
 import time
 from pathlib import Path
 
+from tests.support.dashboard import send_to_driver
+
 ROOT = Path(__file__).resolve().parents[2]
 WATCH_S = 0.3
 TABS = {"1": "Overview", "2": "Coverage", "3": "Instances", "4": "pass^k", "5": "Compare"}
@@ -94,7 +96,7 @@ async def _press(app, key: str) -> float:
     t = time.perf_counter()
     event = events.Key(key, key if len(key) == 1 else None)
     event.set_sender(app)
-    app._driver.send_message(event)
+    send_to_driver(app, event)
     await asyncio.sleep(0)
     await _frame(app)
     return (time.perf_counter() - t) * 1000
@@ -154,7 +156,7 @@ def probe(
         async with app.run_test(size=size):
             pane = app.query_one(InstancesPane)
             table = app.query_one(InstanceTable)
-            while not app._screen_stack:
+            while not app.screen_stack:
                 await asyncio.sleep(0.005)
             await _frame(app)
             await _press(app, "3")
