@@ -184,7 +184,7 @@ def test_say_never_fails_whatever_the_stream_encoding(text, encoding):
 def test_the_console_script_makes_its_streams_escape_what_they_cannot_encode():
     # a print that does not go through say (any command's own) cannot fail either
     code = (
-        "import sys; from scoring.commands.process import prepare_process; prepare_process(); "
+        "import sys; from tcsexam.scoring.commands.process import prepare_process; prepare_process(); "
         "print('日本'); print('日本', file=sys.stderr)"
     )
     proc = subprocess.run(

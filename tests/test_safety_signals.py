@@ -1,6 +1,7 @@
 """docs/safety.md: SIGINT, SIGTERM and SIGHUP during a large write leave no temporary file and the old
 file byte-identical. A child process writes through ``scoring.safety.outputs.write_atomic`` and is
-signalled once its temporary file holds data; an ignored signal (``nohup``) stays ignored."""
+signalled once its temporary file holds data, and writes on until the signal comes; an ignored signal
+(``nohup``) stays ignored."""
 
 from __future__ import annotations
 
@@ -25,10 +26,18 @@ CHILD = textwrap.dedent("""
     elif sys.argv[2] == "default":  # as a process started with default dispositions
         signal.signal(signal.SIGINT, signal.SIG_DFL)
 
-    def chunks():  # about 3 s of writing, 256 KiB at a time
-        for _ in range(300):
-            yield b"n" * (1 << 18)
+    def chunks():
+        if sys.argv[2] == "ignore-hup":  # about 3 s of writing, 256 KiB at a time, then done
+            for _ in range(300):
+                yield b"n" * (1 << 18)
+                time.sleep(0.01)
+            return
+        # a first 256 KiB, then a byte at a time until the signal comes (at most a minute): the
+        # signal the test sends once it sees data always lands mid-write, however busy the machine
+        yield b"n" * (1 << 18)
+        for _ in range(6000):
             time.sleep(0.01)
+            yield b"n"
     try:
         write_atomic(sys.argv[1], chunks())
     except Interrupted as exc:

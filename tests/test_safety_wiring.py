@@ -27,7 +27,7 @@ from tcsexam.scoring.vocab import WEIGHTS
 from tests.support.runs import csv_text, full_rows
 
 ROOT = Path(__file__).resolve().parents[1]
-TCSEXAM = [sys.executable, "-c", "from tui.cli import entry; entry()"]
+TCSEXAM = [sys.executable, "-c", "from tcsexam.tui.cli import entry; entry()"]
 OUTSIDERS = 100_000  # rows of models outside the cohort: each is listed in index.json (about 23 MB)
 OLD = b'{"old": "index"}\n'
 
@@ -95,7 +95,7 @@ def test_a_signal_during_score_s_write_leaves_no_temp_file_and_the_old_index(lar
         if caught:
             child.send_signal(sig)
         code = child.wait(timeout=120)
-        if caught and code != 0:
+        if caught and code not in (0, 3):  # 3, the demo is incomplete: the write ended before the signal came
             break
     else:
         pytest.skip("the write always finished before the signal arrived")

@@ -56,9 +56,7 @@ import orjson
 from tests.bench.synth import write_big, write_cohort, write_run
 
 ROOT = Path(__file__).resolve().parents[2]
-IMPORTS = (
-    "import os; os.environ['OPENBLAS_NUM_THREADS'] = '1'; import tui.cli, scoring.commands.main, scoring.pipeline.index"
-)
+IMPORTS = "import os; os.environ['OPENBLAS_NUM_THREADS'] = '1'; import tcsexam.tui.cli, tcsexam.scoring.commands.main, tcsexam.scoring.pipeline.index"
 FLOOR = """
 import sys, orjson
 paths = sys.argv[2:]
