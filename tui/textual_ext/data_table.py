@@ -9,7 +9,9 @@ This table records those component styles per pseudo-class state at each render 
 the caches only when they differ from the ones its cached lines were rendered with (a new
 theme, a changed stylesheet), so an unchanged table is shown from its caches and a changed
 one is rendered anew. Likewise a table shown again receives a Resize of the size it already
-had, and DataTable starts a new cache generation on every Resize: here only a new size does.
+had, and DataTable starts a new cache generation on every Resize: here a new generation starts
+when the table is rendered at a size other than the last one, Resize or not (a size it had only
+between two Resize events, or before its first, once left a header row cut to the narrower width).
 Data changes clear the caches as before (DataTable does it itself).
 
 DataTable also renders every cell of a row, through rich, to show the few columns its width
@@ -20,7 +22,7 @@ brings other columns into view renders the rows again (their cells come from the
 
 Textual's private names used here (DataTable's and Widget's, as of Textual 8.2): ``_render_cell`` and
 ``_on_resize`` (overridden), ``_get_component_classes``, ``_styles_cache``, ``_get_styles_to_render_cell``,
-``_clear_caches``, ``_row_render_cache`` and ``_line_cache``. tests/test_steady_tables.py fails if the
+``_clear_caches``, ``_update_count``, ``_row_render_cache`` and ``_line_cache``. tests/test_steady_tables.py fails if the
 table stops drawing what DataTable draws or stops keeping its caches.
 """
 
@@ -42,7 +44,7 @@ class SteadyDataTable(DataTable):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._rendered_styles: dict[object, tuple] = {}  # pseudo-class state -> style signature
-        self._sized: Size | None = None  # the size of the last Resize handled
+        self._sized: Size | None = None  # the size the cached lines were rendered at
         self._in_view: tuple[int, int] = (0, 0)  # [first, last) of the scrollable columns in view
 
     def style_signature(self) -> tuple:
@@ -83,6 +85,9 @@ class SteadyDataTable(DataTable):
         return first, max(first, last)
 
     def render_lines(self, crop):
+        if self.size != self._sized:  # rows cut or padded to another width: a new cache generation
+            self._update_count += 1
+            self._sized = self.size
         state, signature = self.get_pseudo_class_state(), self.style_signature()
         if self._rendered_styles.setdefault(state, signature) != signature:
             self._clear_caches()
@@ -102,6 +107,4 @@ class SteadyDataTable(DataTable):
         return [[Segment(" " * width, base_style)] for _ in range(height)]
 
     def _on_resize(self, event: events.Resize) -> None:
-        if event.size == self._sized:
-            event.prevent_default()  # DataTable's handler: a new cache generation, for the same size
-        self._sized = event.size
+        event.prevent_default()  # DataTable's handler (a new cache generation): render_lines starts one on a new size
