@@ -9,6 +9,8 @@ import sys
 from functools import cache
 from pathlib import Path
 
+from tcsexam.scoring.errors import UsageError
+from tcsexam.scoring.safety.names import check_name
 from tcsexam.scoring.safety.outputs import check_output, write_output
 from tcsexam.scoring.safety.terminal import say as say_on
 from tcsexam.scoring.vocab import EXIT_USAGE, SCORE_RANGES, TRACKS, range_text
@@ -88,6 +90,15 @@ def output_target(args, inputs=(), folders=()) -> Path | None:
     from tcsexam.scoring.safety.outputs import check_output
 
     return check_output(args.output, [str(p) for p in inputs if p], [str(p) for p in folders if p])
+
+
+def check_name_options(*options: tuple[str, str | None, str]) -> None:
+    """Each (option, value, kind) given on the command line is a name by the name rule
+    (docs/safety.md#names-are-data-never-paths), else a usage error naming the option."""
+    for option, value, kind in options:
+        problem = value is not None and check_name(value, kind)
+        if problem:
+            raise UsageError(f"{option}: {problem}")
 
 
 def say(text: str, args) -> None:

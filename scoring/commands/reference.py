@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from tcsexam.scoring.commands.options import add_benchmark_argument, command_parser
+from tcsexam.scoring.commands.options import add_benchmark_argument, check_name_options, command_parser
 from tcsexam.scoring.errors import InputError, UsageError
-from tcsexam.scoring.safety.names import check_name
 from tcsexam.scoring.safety.terminal import say
 from tcsexam.scoring.vocab import EXIT_OK
 
@@ -26,10 +25,7 @@ def cmd_reference(args) -> int:
     )
     from tcsexam.scoring.reports.references import benchmark_references, reference_tasks, task_instances
 
-    for option, value, kind in (("REFERENCE_ID", args.reference_id, "reference id"), ("--task", args.task, "item")):
-        problem = value is not None and check_name(value, kind)
-        if problem:
-            raise UsageError(f"{option}: {problem}")
+    check_name_options(("REFERENCE_ID", args.reference_id, "reference id"), ("--task", args.task, "item"))
     benchmark, source = locate_benchmark(args.benchmark)
     missing = missing_benchmark(benchmark, benchmark_origin(args.benchmark))
     if missing:

@@ -10,6 +10,7 @@ from tcsexam.scoring.commands.options import (
     add_benchmark_argument,
     add_output_argument,
     add_run_arguments,
+    check_name_options,
     command_parser,
     load_for,
     output_target,
@@ -26,9 +27,8 @@ from tcsexam.scoring.commands.text import (
     records_findings,
     summary_table,
 )
-from tcsexam.scoring.errors import InputError, Problem, UsageError
+from tcsexam.scoring.errors import InputError, Problem
 from tcsexam.scoring.grammar import counted
-from tcsexam.scoring.safety.names import check_name
 from tcsexam.scoring.safety.terminal import escape_for_terminal
 from tcsexam.scoring.safety.terminal import say as say_on
 from tcsexam.scoring.vocab import EXIT_FOR_STATUS, EXIT_OK, EXIT_REJECTED
@@ -46,10 +46,7 @@ def cmd_solver_score(args) -> int:
     )
     from tcsexam.scoring.pipeline.solver import score_file, solver_score_bytes
 
-    for option, value, kind in (("--task", args.task, "item"), ("--reference-id", args.reference_id, "reference id")):
-        problem = value is not None and check_name(value, kind)
-        if problem:
-            raise UsageError(f"{option}: {problem}")
+    check_name_options(("--task", args.task, "item"), ("--reference-id", args.reference_id, "reference id"))
     target = output_target(args, [args.records] + ([args.reference] if args.reference else []))
     benchmark, source = locate_benchmark(args.benchmark)
     if args.reference in (None, "lite", "full"):  # a reference of the benchmark folder, not a file
