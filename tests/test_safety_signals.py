@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.processes import shell_signals
+
 ROOT = Path(__file__).resolve().parents[1]
 OLD = b'{"old": "index"}\n' * 1000
 
@@ -50,7 +52,10 @@ def start_writer(tmp_path: Path, mode: str = "handled"):
     target = tmp_path / "index.json"
     target.write_bytes(OLD)
     child = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(target), mode], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}
+        [sys.executable, "-c", CHILD, str(target), mode],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        preexec_fn=shell_signals,
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:  # wait until the temporary file holds data

@@ -24,6 +24,7 @@ from tcsexam.scoring.pipeline.benchmark import sample_root
 from tcsexam.scoring.safety.numbers import NumberTooLarge
 from tcsexam.scoring.stats.uncertainty import ci_block, track_interval, welch_satterthwaite
 from tcsexam.scoring.vocab import WEIGHTS
+from tests.support.processes import shell_signals
 from tests.support.runs import csv_text, full_rows
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,6 +57,7 @@ def start_score(run: Path, out: Path, **popen) -> subprocess.Popen:
         cwd=ROOT,
         env=env(),
         start_new_session=True,
+        preexec_fn=shell_signals,
         **popen,
     )
 

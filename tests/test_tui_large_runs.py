@@ -33,7 +33,7 @@ from tcsexam.tui.widgets.coverage import WINDOW, CoveragePane
 from tcsexam.tui.widgets.loading import RunLoadingIndicator
 from tcsexam.tui.widgets.overview import OverviewPane
 from tests.bench.dashboard_load import alive  # one /proc check for the benchmark and the tests
-from tests.support.dashboard import cli_compare, row_at, settle
+from tests.support.dashboard import cli_compare, rerender, row_at, settle
 
 SIZE = (120, 40)
 PROGRESS = "reading part 1 of the test run"
@@ -281,7 +281,7 @@ async def test_the_coverage_grid_of_many_models_holds_a_window_and_renders_what_
         assert len(grid.columns) == WINDOW + 1  # the task column and a window of models, never all n
         assert f"Models 1–{WINDOW} of {n:,}" in str(app.main.query_one("#coverage-legend", Static).render())
         monkeypatch.setattr(_data_table.DataTable, "_render_cell", spy)
-        grid.refresh()
+        rerender(grid)
         await pilot.pause()
         first, last = grid.columns_in_view()
         assert rendered and rendered <= {0, *range(first, last)}

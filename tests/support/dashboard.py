@@ -35,6 +35,12 @@ def timers(app) -> list:
     return list(app._timers)
 
 
+def rerender(table) -> None:
+    """Draw a DataTable again from its data, its caches emptied (what a data change does)."""
+    table._clear_caches()
+    table.refresh()
+
+
 def select_options(select) -> list[tuple]:
     """A Select's (label, value) options, the blank one included."""
     return list(select._options)
