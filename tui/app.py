@@ -81,7 +81,6 @@ class TcsexamApp(App):
         self._watch_targets: tuple | None = None
         self._exported: tuple[int, str] | None = None  # (run, HH:MM:SS) of the last export to --output
         self.tau2_metrics: dict | None = None
-        self.tau2_meta: dict | None = None
         self._tau2_generation = 0
         self.tau2_path = config.tau2  # the tau2 file shown, reloaded and watched (the palette can open another)
         self._tau2_request: tuple[str | None, bool] = (config.tau2, False)  # (path, opened from the palette)
@@ -428,7 +427,7 @@ class TcsexamApp(App):
     def show_tau2(self, message: Tau2Loaded) -> None:
         if not self._tau2_current(message):
             return
-        self.tau2_metrics, self.tau2_meta, self.tau2_problems = message.metrics, message.meta, []
+        self.tau2_metrics, self.tau2_problems = message.metrics, []
         from .views import plain
 
         path, opened = self._tau2_request

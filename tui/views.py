@@ -20,15 +20,6 @@ if TYPE_CHECKING:
 
 DASH = "—"
 
-GLYPHS = {
-    "complete": ("●", "complete: every planned attempt adopted and valid"),
-    "provisional": ("◐", "provisional: complete, some attempt selected_provisional"),
-    "missing": ("n/m", "n of m planned attempts adopted (the rest missing)"),
-    "not_valid": ("✗", "an adopted attempt is judge_failed / not_finished / missing"),
-    "excluded": ("+x", "suffix: the task also has excluded attempts"),
-}
-
-
 STATUS_STYLE = {"complete": "bold green", "provisional": "bold yellow", "incomplete": "bold red"}
 KIND_STYLE = {"complete": "green", "provisional": "yellow", "missing": "bold red", "not_valid": "bold red"}
 
