@@ -100,6 +100,20 @@ class IssuesTable(SteadyDataTable):
     BINDINGS = [Binding("enter", "select_cursor", "Go to cell")]
 
 
+def window_first(at: int, first: int | None, count: int) -> int:
+    """The first model of the window that shows model number ``at`` of ``count``: ``first`` (the window
+    shown) when it holds it, else a window centred on it, kept inside the list."""
+    if first is None or not first <= at < first + WINDOW:
+        first = at - WINDOW // 2
+    return max(0, min(first, count - WINDOW))
+
+
+def cell_text(cell: tuple, compact: bool) -> Text:
+    """One grid cell, ``cell`` being (glyph, kind, ...) as the grid holds it: its glyph, or its
+    two-character form in the compact grid, in its kind's style."""
+    return Text(compact_cell(*cell) if compact else cell[0], style=KIND_STYLE[cell[1]])
+
+
 class CoveragePane(FiltersRows, ShowsRun, Vertical):
     """``/`` filters the models (the grid's columns) and the issues by name and status."""
 
@@ -232,10 +246,7 @@ the cursor on its cell.
         table = self.query_one("#coverage-grid", DataTable)
         items, grid = self._cells
         at = self.models.index(model) if model is not None and model in self.models else 0
-        first = self.first
-        if not (keep_first and first <= at < first + WINDOW):
-            first = at - WINDOW // 2
-        self.first = first = max(0, min(first, len(self.models) - WINDOW))
+        self.first = first = window_first(at, self.first if keep_first else None, len(self.models))
         if item is None and table.row_count:
             item = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         shown = self.models[first : first + WINDOW]
@@ -250,10 +261,7 @@ the cursor on its cell.
             label = vertical_number(row_of.get(name, 0), digits) if compact else middle_ellipsis(name, NAMED_WIDTH)
             table.add_column(Text(label), key=name, width=2 if compact else None)
         for j, task in enumerate(items):
-            if compact:
-                glyphs = [Text(compact_cell(*grid[m][j]), style=KIND_STYLE[grid[m][j][1]]) for m in shown]
-            else:
-                glyphs = [Text(grid[m][j][0], style=KIND_STYLE[grid[m][j][1]]) for m in shown]
+            glyphs = [cell_text(grid[m][j], compact) for m in shown]
             label = middle_ellipsis(f"{LETTERS[self.tracks[task]]} {task}", TASK_WIDTH) + (" " if compact else "")
             table.add_row(Text(label), *glyphs, key=task)
         table.move_cursor(
