@@ -444,7 +444,9 @@ def test_the_forest_plot_draws_each_index_and_interval_on_one_scale():
     from tcsexam.tui.forest import forest_gauge, forest_header, forest_top, position
 
     assert forest_top([(76.9, 10.5), (55.2, 20.1), (None, None)]) == 100  # the index is in points: 0 to 100
-    assert forest_top([(95.0, 12.0)]) == 200  # an upper end past 100: the round number above it
+    assert forest_top([(95.0, 12.0)]) == 150  # an upper end past 100: the round number above it
+    assert forest_top([(95.0, 6.34)]) == 150  # 101.34 (a 60-model run): 150, not 200
+    assert forest_top([(150.0, 1.0)]) == 200 and forest_top([(180.0, 40.0)]) == 250
     g = forest_gauge(50.0, 10.0, 100.0, 21)
     assert len(g) == 21 and g[10] == "●"  # 50 of 100 over 20 steps: the 11th character
     assert g[position(40, 100, 21) : position(60, 100, 21) + 1] == "──●──"
@@ -455,6 +457,11 @@ def test_the_forest_plot_draws_each_index_and_interval_on_one_scale():
     assert null == "○ incomplete".ljust(21) and "●" not in null  # never a point at 0
     header = forest_header(100.0, 21)
     assert len(header) == 21 and header.startswith("0") and header.endswith("100") and "50" in header
+    # every labelled tick is a round step: 150 in thirds, 250 in fifths, 100 in quarters when wide
+    assert forest_header(150.0, 31).split() == ["0", "50", "100", "150"]
+    assert forest_header(250.0, 31).split() == ["0", "50", "100", "150", "200", "250"]
+    assert forest_header(100.0, 31).split() == ["0", "25", "50", "75", "100"]
+    assert forest_header(150.0, 17).split() == ["0", "50", "100", "150"]
 
 
 def test_the_forest_plot_is_bounded_for_any_finite_value():

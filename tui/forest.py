@@ -15,17 +15,24 @@ POINT = "●"
 NULL = "○"
 LINE = "─"
 TICK = "·"
-NICE = (1.0, 2.0, 2.5, 5.0, 10.0)
+# the scale's possible ends (× 10^k), each with the number of parts its ticks cut it in, so that every
+# tick is a round number: 100 in quarters, 150 in thirds (50 each), 250 and 500 in fifths
+PARTS = {1.0: 4, 1.5: 3, 2.0: 4, 2.5: 5, 5.0: 5}
 INDEX_TOP = 100.0  # the index is in points: the scale reaches 100 at least, so runs read alike
 
 
 def nice_ceiling(x: float) -> float:
-    """The smallest of 1, 2, 2.5, 5 × 10^k that is ≥ ``x`` (> 0, finite)."""
+    """The smallest of 1, 1.5, 2, 2.5, 5 × 10^k that is ≥ ``x`` (> 0, finite)."""
     power = 10.0 ** math.floor(math.log10(x))
-    for m in NICE:
+    for m in PARTS:
         if m * power >= x * (1 - 1e-12):
             return m * power
-    return 10 * power  # not reached: NICE ends with 10
+    return 10 * power
+
+
+def mantissa(top: float) -> float:
+    """``top``'s leading part: 1.5 for 150 or 1.5e13."""
+    return round(top / 10.0 ** math.floor(math.log10(top)), 6)
 
 
 def forest_top(values: Iterable[tuple[float | None, float | None]]) -> float:
@@ -49,9 +56,11 @@ def position(x: float, top: float, width: int) -> int:
 
 
 def tick_values(top: float, width: int) -> list[float]:
-    """The scale's labelled ticks: 0, the middle and the end, and the quarters when the gauge is wide
-    enough for their labels."""
-    parts = 4 if width >= 4 * (len(tick_label(top)) + 2) else 2
+    """The scale's labelled ticks: 0, the end, and between them the round steps of ``PARTS`` when the gauge
+    is wide enough for their labels (else the middle alone, or none for 150)."""
+    parts = PARTS.get(mantissa(top), 2)
+    if width < parts * (len(tick_label(top)) + 2):
+        parts = 1 if parts == 3 else 2
     return [top * k / parts for k in range(parts + 1)]
 
 
