@@ -14,7 +14,7 @@ from textual.binding import Binding
 from textual.timer import Timer
 from textual.widgets import Header, TabbedContent, TabPane
 
-from . import workers
+from . import export, workers
 from .commands import DashboardCommands
 from .heap import LONG_PAUSE_S, PIECEMEAL_BEFORE_LONG, SHORT_PAUSE_S, Heap
 from .messages import (
@@ -791,41 +791,22 @@ class TcsexamApp(App):
     def action_copy_table(self, fmt: str, scope: str = "run") -> None:
         """Copy the table (docs/commands.md, as ``tcsexam table --format FMT``) of the run shown, or with scope
         ``all`` of every loaded run (the Leaderboard), to the clipboard."""
-        from tcsexam.scoring.errors import InputError
-        from tcsexam.scoring.reports.table import FORMATS
-
-        from .state import table_text
-
         if scope == "all":
             docs = self.leaderboard_docs()
         else:
             docs = [(self.shown.source, self.state.document)] if self.state is not None else []
-        if not docs:
-            self.notify("Nothing to copy: the inputs were rejected.", severity="error", markup=False)
-            return
-        try:
-            table = table_text(docs, fmt)
-        except InputError as exc:
-            self.notify(f"Nothing copied: {plain(exc.problems[0].message)}", severity="error", markup=False)
+        stale = self._stale_names(scope)
+        table, said = export.table_for_clipboard(docs, fmt, scope, stale)
+        if table is None:
+            self.notify(said, severity="error", markup=False)
             return
         self.copy_to_clipboard(table)
-        what = f"the leaderboard of {len(docs)} run(s)" if scope == "all" else "the table"
-        stale = self._stale_names(scope)
-        self.notify(
-            f"Copied {what} as {FORMATS[fmt].label} ({len(table.splitlines())} lines) to the clipboard."
-            + (f" STALE: {', '.join(stale)} as last accepted; its files are now rejected." if stale else ""),
-            severity="warning" if stale else "information",
-            markup=False,
-        )
+        self.notify(said, severity="warning" if stale else "information", markup=False)
 
     def action_export(self, path: str | None = None) -> None:
         """Write index.json (to --output, or to ``path``) with the same writer as `tcsexam score` (same
-        content_sha256).
-
-        While the inputs on disk are rejected (a stale view), it asks first: the document's
-        input hashes describe files that are no longer there. So it does before it writes over the
-        export of another run, and over a file other than --output.
-        """
+        content_sha256). It asks first while the view is stale, before it writes over the export of
+        another run, and over a file other than --output (tui/export.py)."""
         if self.state is None:
             why = (
                 "the inputs were rejected" if has_run(self.config) else "no run is open (a tau2-bench file is no index)"
@@ -833,31 +814,17 @@ class TcsexamApp(App):
             self.notify(f"Nothing to export: {why}.", severity="error", markup=False)
             return
         if path is not None and path.strip() == "-":
-            self.notify(
-                "Export refused: the dashboard exports to a file, not to standard output (-).",
-                severity="error",
-                markup=False,
-            )
+            self.notify(export.TO_STDOUT, severity="error", markup=False)
             return
-        target = Path(os.path.abspath(os.path.expanduser(path or self.config.output)))
+        target = export.absolute(path or self.config.output)
         if self._refused(target):
             return
-        questions = []
-        if self.stale:
-            questions.append(
-                f"The inputs on disk were rejected at {self.stale['at']} ({self.stale['count']} problem(s)). "
-                f"Export the last good state, loaded at {self.stale['loaded_at']}, to {plain(target)}? "
-                "Its input hashes describe the files as they were then."
-            )
         other = path is not None and target != self.export_path
+        overwritten = None
         if not other and self._exported is not None and self._exported[0] != self.current:
             number, at = self._exported  # several runs, one --output
-            questions.append(
-                f"{plain(target)} holds the export of run {plain(self.runs[number].name)}, written at {at}: "
-                f"overwrite it with run {plain(self.shown.name)}?"
-            )
-        if other and target.exists() and not target.is_dir():
-            questions.append(f"{plain(target)} exists: replace it?")
+            overwritten = (self.runs[number].name, at, self.shown.name)
+        questions = export.export_questions(target, stale=self.stale, other=other, overwritten=overwritten)
         if questions:
             from .screens.confirm import ConfirmScreen
 
@@ -873,7 +840,7 @@ class TcsexamApp(App):
     @property
     def export_path(self) -> Path:
         """Where ``e`` writes: --output, as an absolute path."""
-        return Path(os.path.abspath(os.path.expanduser(self.config.output)))
+        return export.absolute(self.config.output)
 
     def action_export_to(self) -> None:
         """``E``: ask where to export (escape cancels), then export there as ``e`` does."""
@@ -882,48 +849,25 @@ class TcsexamApp(App):
         self.push_screen(ExportToScreen(str(self.export_path)), lambda path: self.action_export(path) if path else None)
 
     def _refused(self, path: Path) -> bool:
-        """Whether ``path`` is refused as the export (docs/safety.md: never one of the run's inputs, a
-        folder, a FIFO or a device), said in a notification."""
-        from tcsexam.scoring.errors import InputError
-        from tcsexam.scoring.safety.outputs import check_output
-
+        """Whether ``path`` is refused as the export, said in a notification."""
         assert self.state is not None
-        run = self.state.run
-        try:
-            check_output(
-                str(path),
-                [str(p) for p in run.input_paths.values()],
-                [str(run.paths.records)] if run.paths.records else [],
-            )
-        except InputError as exc:
-            self.notify(
-                f"Export refused: {plain(exc.problems[0].message)} ({plain(path)}); nothing written.",
-                severity="error",
-                markup=False,
-            )
-            return True
-        return False
+        why = export.refusal(self.state.run, path)
+        if why is not None:
+            self.notify(why, severity="error", markup=False)
+        return why is not None
 
     def _export(self, path: Path) -> None:
-        from tcsexam.scoring.pipeline.index import write_index
-
         state = self.state
         assert state is not None  # action_export calls this only with a state; a loaded state is only ever replaced
         if self._refused(path):  # again: the file may have changed while a question was asked
             return
-        try:
-            write_index(path, state.document)
-        except OSError as exc:
-            self.notify(f"Export failed: {plain(exc.strerror or exc)} ({plain(path)})", severity="error", markup=False)
+        written, said = export.write_export(path, state.document)
+        if not written:
+            self.notify(said, severity="error", markup=False)
             return
         if path == self.export_path:
             self._exported = (self.current, time.strftime("%H:%M:%S"))
-        doc = state.document
-        self.notify(
-            f"Wrote {plain(path)} — status {doc['status']}, content_sha256 {doc['provenance']['content_sha256'][:12]}…",
-            title="Export",
-            markup=False,
-        )
+        self.notify(said, title="Export", markup=False)
 
     # --- the palette's Screenshot ---------------------------------------------------------------
     def deliver_screenshot(
@@ -931,35 +875,10 @@ class TcsexamApp(App):
     ) -> str | None:
         """An SVG of the screen, in ``path``, else in the Downloads folder when there is one, else in the
         current folder; the notification gives the file's absolute path, or why it was not written."""
-        from tcsexam.scoring.errors import InputError
-        from tcsexam.scoring.safety.outputs import write_atomic
-
-        folder = Path(path) if path else downloads_folder()
-        name = filename or time.strftime(f"tcsexam_{time_format or '%Y-%m-%dT%H_%M_%S'}.svg")
-        target = Path(os.path.abspath(os.path.expanduser(folder / name)))
-        try:
-            write_atomic(target, self.export_screenshot().encode("utf-8"))
-        except (OSError, InputError) as exc:
-            reason = exc.problems[0].message if isinstance(exc, InputError) else exc.strerror or str(exc)
-            self.notify(
-                f"Screenshot not saved: {plain(reason)} ({plain(target)})",
-                title="Screenshot",
-                severity="error",
-                markup=False,
-            )
-            return None
-        self.notify(f"Saved the screenshot to {plain(target)}", title="Screenshot", markup=False)
-        return str(target)
-
-
-def downloads_folder() -> Path:
-    """Where a screenshot goes: ~/Downloads when it exists (XDG_DOWNLOAD_DIR where that is set), else the
-    current folder."""
-    named = os.environ.get("XDG_DOWNLOAD_DIR")
-    for folder in ([Path(os.path.expanduser(named))] if named else []) + [Path.home() / "Downloads"]:
-        if folder.is_dir():
-            return folder
-    return Path.cwd()
+        target = export.screenshot_target(filename, path, time_format)
+        saved, said = export.save_screenshot(target, self.export_screenshot())
+        self.notify(said, title="Screenshot", severity="information" if saved else "error", markup=False)
+        return str(target) if saved else None
 
 
 def create_app(config: DashboardConfig | None = None, **kwargs) -> TcsexamApp:

@@ -1,0 +1,122 @@
+"""What the dashboard writes (docs/dashboard.md#export-and-screenshots): index.json (``e``, ``E``), a
+screenshot (the palette), a table for the clipboard (``c``, ``C``). Plain functions (no textual): each
+decides where a file goes and what it refuses, and says so in the sentence the app shows.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from tcsexam.scoring.errors import InputError
+
+from .views import plain
+
+TO_STDOUT = "Export refused: the dashboard exports to a file, not to standard output (-)."
+
+
+def absolute(path: str | Path) -> Path:
+    """``path`` with ~ expanded, as an absolute path (what every message names)."""
+    return Path(os.path.abspath(os.path.expanduser(path)))
+
+
+def refusal(run, path: Path) -> str | None:
+    """Why ``path`` cannot be the export of ``run`` (docs/safety.md: never one of the run's inputs, a
+    folder, a FIFO or a device), or None."""
+    from tcsexam.scoring.safety.outputs import check_output
+
+    try:
+        check_output(
+            str(path),
+            [str(p) for p in run.input_paths.values()],
+            [str(run.paths.records)] if run.paths.records else [],
+        )
+    except InputError as exc:
+        return f"Export refused: {plain(exc.problems[0].message)} ({plain(path)}); nothing written."
+    return None
+
+
+def export_questions(
+    target: Path, *, stale: dict | None, other: bool, overwritten: tuple[str, str, str] | None
+) -> list[str]:
+    """What to ask before writing ``target``: the view is ``stale`` (its input hashes describe files no
+    longer there); ``other``: a path typed with ``E`` that exists; ``overwritten``: (run, time, run shown)
+    when --output holds another run's export."""
+    questions = []
+    if stale:
+        questions.append(
+            f"The inputs on disk were rejected at {stale['at']} ({stale['count']} problem(s)). "
+            f"Export the last good state, loaded at {stale['loaded_at']}, to {plain(target)}? "
+            "Its input hashes describe the files as they were then."
+        )
+    if overwritten is not None:
+        run, at, shown = overwritten
+        questions.append(
+            f"{plain(target)} holds the export of run {plain(run)}, written at {at}: overwrite it with run {plain(shown)}?"
+        )
+    if other and target.exists() and not target.is_dir():
+        questions.append(f"{plain(target)} exists: replace it?")
+    return questions
+
+
+def write_export(path: Path, document: dict) -> tuple[bool, str]:
+    """Write index.json with the writer of `tcsexam score` (same content_sha256): whether it was written,
+    and the sentence that says so or why not."""
+    from tcsexam.scoring.pipeline.index import write_index
+
+    try:
+        write_index(path, document)
+    except OSError as exc:
+        return False, f"Export failed: {plain(exc.strerror or exc)} ({plain(path)})"
+    sha = document["provenance"]["content_sha256"][:12]
+    return True, f"Wrote {plain(path)} — status {document['status']}, content_sha256 {sha}…"
+
+
+def downloads_folder() -> Path:
+    """Where a screenshot goes: ~/Downloads when it exists (XDG_DOWNLOAD_DIR where that is set), else the
+    current folder."""
+    named = os.environ.get("XDG_DOWNLOAD_DIR")
+    for folder in ([Path(os.path.expanduser(named))] if named else []) + [Path.home() / "Downloads"]:
+        if folder.is_dir():
+            return folder
+    return Path.cwd()
+
+
+def screenshot_target(filename: str | None, path: str | None, time_format: str | None) -> Path:
+    """The screenshot's file: ``filename`` (else tcsexam_TIME.svg) in ``path``, else in the Downloads
+    folder when there is one, else in the current folder."""
+    folder = Path(path) if path else downloads_folder()
+    return absolute(folder / (filename or time.strftime(f"tcsexam_{time_format or '%Y-%m-%dT%H_%M_%S'}.svg")))
+
+
+def save_screenshot(target: Path, svg: str) -> tuple[bool, str]:
+    """Write the SVG atomically: whether it was written, and the sentence naming the file or the reason."""
+    from tcsexam.scoring.safety.outputs import write_atomic
+
+    try:
+        write_atomic(target, svg.encode("utf-8"))
+    except (OSError, InputError) as exc:
+        reason = exc.problems[0].message if isinstance(exc, InputError) else exc.strerror or str(exc)
+        return False, f"Screenshot not saved: {plain(reason)} ({plain(target)})"
+    return True, f"Saved the screenshot to {plain(target)}"
+
+
+def table_for_clipboard(docs: list[tuple[str, dict]], fmt: str, scope: str, stale: list[str]) -> tuple[str | None, str]:
+    """The table of ``docs`` in ``fmt`` (as `tcsexam table --format FMT`), and the sentence that says what
+    was copied, or None and why nothing was. ``stale``: the runs shown as last accepted."""
+    from tcsexam.scoring.reports.table import FORMATS
+
+    from .state import table_text
+
+    if not docs:
+        return None, "Nothing to copy: the inputs were rejected."
+    try:
+        table = table_text(docs, fmt)
+    except InputError as exc:
+        return None, f"Nothing copied: {plain(exc.problems[0].message)}"
+    what = f"the leaderboard of {len(docs)} run(s)" if scope == "all" else "the table"
+    said = f"Copied {what} as {FORMATS[fmt].label} ({len(table.splitlines())} lines) to the clipboard."
+    if stale:
+        said += f" STALE: {', '.join(stale)} as last accepted; its files are now rejected."
+    return table, said
