@@ -355,12 +355,13 @@ async def test_compare_b_is_the_model_next_to_a_in_the_overviews_order(size):
         await wait_until(pilot, lambda: pair(app) == (order[1], order[0]), lambda: f"the pair {pair(app)}")
 
 
-async def test_compare_of_60_models_starts_with_the_runner_up_and_typed_text_narrows_the_pickers(tmp_path):
+@pytest.mark.parametrize("size", SIZES)
+async def test_compare_of_60_models_starts_with_the_runner_up_and_typed_text_narrows_the_pickers(tmp_path, size):
     from tests.bench.synth import write_run
 
     write_run(tmp_path / "run60", models=60, attempts=1, seed=1)
     app = create_app(DashboardConfig(run_dir=str(tmp_path / "run60")))
-    async with app.run_test(size=SIZES["80x24"]) as pilot:
+    async with app.run_test(size=SIZES[size]) as pilot:
         table = await overview(pilot)
         order = rows(table)
         assert pair(app) == (order[0], order[1]) and order[1] != sorted(order)[0]
