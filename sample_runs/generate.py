@@ -3,10 +3,11 @@
     python -m tcsexam.sample_runs.generate           # rewrites sample_runs/benchmark and sample_runs/demo
 
 Every value is synthetic (the reference id says so: sample-k3-synthetic). The
-shape and counts follow SPEC 2.2: Full has 1,860 scored and 32 unscored
-reference instances over 15 solver tasks, Lite the 5 solver tasks of Lite.
-The demo's solver scores are computed from its records with the scoring core,
-so that the cross-check of SPEC 4 holds.
+shape and counts are the benchmark's (docs/formats.md#suite-manifest): Full has
+1,860 scored and 32 unscored reference instances over 15 solver tasks, Lite the
+5 solver tasks of Lite. The demo's solver scores are computed from its records
+with the scoring core, so that the records cross-check holds
+(docs/rules.md#aggregation).
 """
 
 from __future__ import annotations
@@ -212,6 +213,8 @@ def write_json(path: Path, obj, indent: int | None = 1) -> None:
 
 
 def write_all(root: Path = HERE) -> None:
+    from tcsexam.scoring.formats.inputs import ATTEMPTS_COLUMNS
+
     suites = suite_manifests()
     refs = make_references()
     bench = root / "benchmark"
@@ -224,9 +227,8 @@ def write_all(root: Path = HERE) -> None:
         shutil.rmtree(demo / "records")
     write_json(demo / "cohort.json", cohort, indent=2)
     buf = io.StringIO()
-    fields = ["model", "track", "item", "attempt", "score", "adoption_status", "score_status", "score_type",
-              "solver_protocol", "reference_id", "note"]
-    writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+    # the columns in the order `tcsexam init` writes them (AttemptRow)
+    writer = csv.DictWriter(buf, fieldnames=list(ATTEMPTS_COLUMNS), lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
     (demo / "attempts.csv").write_text(buf.getvalue(), encoding="utf-8")
