@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from textual.widgets import DataTable, Input
 
 from tcsexam.scoring.safety.terminal import escape_for_terminal
-from tcsexam.tui.app import TABS, create_app
+from tcsexam.tui.app import create_app
+from tcsexam.tui.panes import PANES
 from tcsexam.tui.state import DashboardConfig
 from tcsexam.tui.views import middle_ellipsis, plain
 from tcsexam.tui.widgets.coverage import NAMED_WIDTH, TASK_WIDTH
@@ -94,8 +95,8 @@ async def visit_every_tab(model: str, item: str, attempt: str, typed: str) -> No
         app = create_app(DashboardConfig(run_dir=str(ws.run), benchmark=str(ws.bench), output=str(out)))
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
-            for number in range(1, len(TABS) + 1):
-                await pilot.press(str(number))
+            for tab in PANES:
+                await pilot.press(tab.key)
                 await pilot.pause()
             if app.state is None:  # the name was rejected where it is read: the problem is shown
                 assert app.main.query_one("#diagnostics-table", DataTable).row_count >= 1
@@ -183,11 +184,11 @@ async def test_no_tab_shows_an_invisible_character_raw(tmp_path):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         assert app.state is not None
-        for number in range(1, len(TABS) + 1):
-            await pilot.press(str(number))
+        for tab in PANES:
+            await pilot.press(tab.key)
             await settle(pilot)
             screen = app.export_screenshot()
-            assert not [f"U+{ord(c):04X}" for c in raw if c in screen], TABS[number - 1]
+            assert not [f"U+{ord(c):04X}" for c in raw if c in screen], tab.id
         await pilot.press("1")
         await settle(pilot)
         assert "atlas\\u200b" in app.export_screenshot()  # the name is there, escaped

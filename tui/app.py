@@ -41,7 +41,6 @@ from .widgets.leaderboard import LeaderboardPane, LeaderboardRowChosen
 from .widgets.overview import TURN_S, OverviewPane
 from .widgets.tau2 import Tau2Pane
 
-TABS = tuple(tab.id for tab in PANES)
 STEPPED_FROM = 200  # runs of more models are shown pane by pane (refresh_panes)
 
 
@@ -239,7 +238,7 @@ class TcsexamApp(App):
         self._tab_labels()
 
     def _tab_labels(self, width: int | None = None) -> None:
-        """Tab labels: short below the -wide breakpoint (8 tabs fit 80 columns), Diagnostics with ⚠ N.
+        """Tab labels: short below the -wide breakpoint (so that every tab fits 80 columns), Diagnostics with ⚠ N.
         ``width``: the terminal's new width, in a resize (``self.size`` is still the old one then)."""
         tabs = self.main.query_one(TabbedContent)
         narrow = (self.size.width if width is None else width) < self.HORIZONTAL_BREAKPOINTS[1][0]

@@ -19,7 +19,6 @@ from typing import Any
 import orjson
 
 from tcsexam.scoring.errors import InputError, Problem
-from tcsexam.scoring.safety.files import read_regular_file
 from tcsexam.scoring.safety.outputs import write_atomic
 
 
@@ -154,10 +153,6 @@ def parse_json_bytes(data: bytes, file: str) -> Any:
         raise InputError([Problem(file, f"line {exc.lineno} column {exc.colno}", "", f"invalid JSON: {msg}")]) from None
     check_duplicate_keys(data, orjson.dumps(parsed), file)
     return parsed
-
-
-def load_json(path: Path, what: str = "JSON file") -> Any:
-    return parse_json_bytes(read_regular_file(path, what), str(path))
 
 
 def find_non_finite(obj: Any, path: str = "$") -> str | None:

@@ -77,12 +77,6 @@ class FilterBar(Horizontal):
         self.add_class("-open")
         self.screen.set_focus(self.query_one(Input))
 
-    def set_text(self, typed: str) -> None:
-        """Put a filter in the bar (the palette, a test) and apply it now."""
-        self.query_one(Input).value = typed
-        self._apply()
-        self._close_if_empty()
-
     def show_count(self, note: str) -> None:
         self.query_one(".filter-count", Static).update(note)
 
