@@ -1,8 +1,8 @@
 """Leaderboard tables of index.json files (docs/commands.md#table, ``tcsexam table``).
 
 Models are grouped by (suite, solver_protocol) — R3 never mixes Full with Lite nor online with
-offline — and rendered in one of the registered formats (``FORMATS``: markdown, LaTeX with booktabs,
-CSV unrounded, one self-contained HTML file). Every string a document holds reaches a table
+offline — and rendered in one of the registered formats (``FORMATS``: a class per format, registered
+with ``table_format``). Every string a document holds reaches a table
 through its format's ``text`` (docs/safety.md#tables-are-safe-to-paste). The dashboard's
 Leaderboard shows the same groups and cells.
 """
