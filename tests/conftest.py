@@ -39,9 +39,9 @@ def release_finished_apps():
     thousand widgets of apps long finished stay alive: a few hundred thousand objects that every full
     collection (tui/heap.py settles after each load) walks again, in every test that follows."""
     yield
-    from textual._styles_cache import StylesCache
+    from tests.support.dashboard import release_style_caches
 
-    StylesCache.get_inner_outer.cache_clear()
+    release_style_caches()
 
 
 @pytest.fixture

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from tcsexam.tui.app import create_app
 from tcsexam.tui.textual_ext.data_table import SteadyDataTable
-from tests.support.dashboard import settle
+from tests.support.dashboard import clear_caches, clear_style_cache, rendered_cells, settle
 
 SIZE = (120, 40)
 
 
 def styles_of(table: SteadyDataTable, y: int) -> list:
     """The styles of the segments of line ``y`` as the table renders it now."""
-    table._styles_cache.clear()  # the widget-level cache: what is tested is the table's own caches
+    clear_style_cache(table)  # the widget-level cache: what is tested is the table's own caches
     return [segment.style for segment in table.render_line(y)]
 
 
@@ -38,7 +38,7 @@ async def test_a_new_theme_renders_the_table_again():
         table.render_lines(table.region.reset_offset)  # the signature check runs where rendering starts
         after = styles_of(table, 2)
         assert after != before  # not the cached lines of the old theme
-        table._clear_caches()
+        clear_caches(table)
         assert styles_of(table, 2) == after
 
 
@@ -58,7 +58,7 @@ async def test_the_cursor_row_follows_the_focus_and_a_tab_switch_keeps_the_lines
         await pilot.pause()
         table.render_lines(table.region.reset_offset)
         blurred = styles_of(table, cursor_line)
-        table._clear_caches()
+        clear_caches(table)
         assert styles_of(table, cursor_line) == blurred  # what a cold render gives without the focus
         assert blurred != focused  # the cursor is drawn differently without the focus
 
@@ -113,11 +113,11 @@ async def test_only_the_columns_in_view_are_rendered_and_the_lines_are_datatable
         steady, plain = tables
         width = steady.size.width
         assert width == plain.size.width and steady.virtual_size.width > 5 * width
-        steady._clear_caches()
+        clear_caches(steady)
         steady.render_lines(steady.region.reset_offset)
         first, last = steady._in_view
         assert first == 1 and 3 <= last - first <= 6  # ~9-column cells in a 50-column table, one fixed
-        cached = steady._cell_render_cache.keys()  # an LRUCache: not iterable itself
+        cached = rendered_cells(steady)
         rendered_columns = {key[1] for key in cached}
         assert len(rendered_columns) <= last - first + 1  # the columns in view and the fixed one
         for scroll in (0, 13, steady.max_scroll_x // 2, steady.max_scroll_x):

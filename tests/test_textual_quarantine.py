@@ -1,7 +1,8 @@
-"""Textual's private names (one leading underscore) are used only in tui/textual_ext/: the one place to
-look at, and to test again, when Textual changes (its __init__ checks the installed version).
+"""Textual's private names (one leading underscore) are used only in tui/textual_ext/, and by the tests
+only in tests/support/: the places to look at, and to test again, when Textual changes (tui/textual_ext's
+__init__ checks the installed version).
 
-Every module of tui/ outside tui/textual_ext/ is parsed and fails on:
+Every module of tui/ outside tui/textual_ext/, and of tests/ outside tests/support/, is parsed and fails on:
 - an attribute ``x._name`` (read, write or delete) or ``getattr(x, "_name")`` where ``_name`` is a
   private name of a Textual class, unless it is the project's own: ``self._name`` in a class of the
   project that defines ``_name`` itself (or through a base of the project) and none of its Textual bases does;
@@ -171,6 +172,30 @@ def test_no_textual_private_name_outside_textual_ext():
         )
     ]
     assert found == [], "Textual's private names belong in tui/textual_ext/:\n" + "\n".join(found)
+
+
+def test_no_test_uses_a_textual_private_name_outside_tests_support():
+    """The tests read Textual's internals through tests/support/ only (tests/support/dashboard.py)."""
+    tests = REPO / "tests"
+    paths = sorted(
+        p
+        for p in tests.rglob("*.py")
+        if tests / "support" not in p.parents and tests / "bad_inputs" not in p.parents and p != Path(__file__)
+    )
+    modules = [importlib.import_module(".".join(p.relative_to(REPO).with_suffix("").parts)) for p in paths]
+    dashboard = [
+        importlib.import_module(".".join(("tcsexam", *p.relative_to(REPO).with_suffix("").parts)))
+        for p in modules_outside_quarantine()
+    ]
+    private = textual_private_names(dashboard + modules)
+    found = [
+        problem
+        for path, module in zip(paths, modules, strict=True)
+        for problem in violations(
+            ast.parse(path.read_text(encoding="utf-8")), vars(module), private, str(path.relative_to(REPO))
+        )
+    ]
+    assert len(paths) > 80 and found == [], "Textual's private names belong in tests/support/:\n" + "\n".join(found)
 
 
 def test_the_check_finds_a_read_and_an_override_and_lets_the_projects_own_names_be(tmp_path, monkeypatch):

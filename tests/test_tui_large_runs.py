@@ -33,7 +33,7 @@ from tcsexam.tui.widgets.coverage import WINDOW, CoveragePane
 from tcsexam.tui.widgets.loading import RunLoadingIndicator
 from tcsexam.tui.widgets.overview import OverviewPane
 from tests.bench.dashboard_load import alive  # one /proc check for the benchmark and the tests
-from tests.support.dashboard import cli_compare, rerender, row_at, settle
+from tests.support.dashboard import cli_compare, loading_cover, rerender, row_at, settle, spy_on_cells
 
 SIZE = (120, 40)
 PROGRESS = "reading part 1 of the test run"
@@ -83,7 +83,7 @@ async def test_the_loading_panes_and_the_header_name_what_is_being_read(monkeypa
     app = create_app(DashboardConfig(isolate=True))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: PROGRESS in app.sub_title)
-        indicator = app.main.query_one(OverviewPane)._cover_widget  # what covers the pane while it loads
+        indicator = loading_cover(app.main.query_one(OverviewPane))
         assert isinstance(indicator, RunLoadingIndicator)
         shown = str(indicator.render())
         assert "Loading DEMO: " + PROGRESS in shown and "q quits" in shown
@@ -258,16 +258,6 @@ def many_models(document: dict, n: int) -> dict:
 
 @pytest.mark.parametrize("n", [WINDOW + 1, 3 * WINDOW])
 async def test_the_coverage_grid_of_many_models_holds_a_window_and_renders_what_is_in_view(monkeypatch, n):
-    from textual.widgets import _data_table
-
-    rendered: set[int] = set()
-    real = _data_table.DataTable._render_cell
-
-    def spy(self, row_index, column_index, *args, **kwargs):
-        if self.id == "coverage-grid":
-            rendered.add(column_index)
-        return real(self, row_index, column_index, *args, **kwargs)
-
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -280,7 +270,7 @@ async def test_the_coverage_grid_of_many_models_holds_a_window_and_renders_what_
         grid = app.main.query_one("#coverage-grid", DataTable)
         assert len(grid.columns) == WINDOW + 1  # the task column and a window of models, never all n
         assert f"Models 1–{WINDOW} of {n:,}" in str(app.main.query_one("#coverage-legend", Static).render())
-        monkeypatch.setattr(_data_table.DataTable, "_render_cell", spy)
+        rendered = spy_on_cells(monkeypatch, "coverage-grid")
         rerender(grid)
         await pilot.pause()
         first, last = grid.columns_in_view()

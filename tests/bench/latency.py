@@ -60,7 +60,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.support.dashboard import send_to_driver
+from tests.support.dashboard import compose_frame, pending_callbacks, send_to_driver
 
 ROOT = Path(__file__).resolve().parents[2]
 WATCH_S = 0.3
@@ -72,7 +72,7 @@ def _quiet(app) -> bool:
     """No message waits in the queue of the app or of any widget of the screen, and no callback waits for
     the next idle."""
     return all(
-        not p.message_queue_size and not p._next_callbacks for p in (app, *app.screen.walk_children(with_self=True))
+        not p.message_queue_size and not pending_callbacks(p) for p in (app, *app.screen.walk_children(with_self=True))
     )
 
 
@@ -84,7 +84,7 @@ async def _frame(app) -> None:
         while quiet_turns < 2:  # a handler being run has taken its message off the queue: one more turn
             await asyncio.sleep(0)
             quiet_turns = quiet_turns + 1 if _quiet(app) else 0
-        app.screen._on_timer_update()
+        compose_frame(app.screen)
         if _quiet(app):
             return
 

@@ -1,5 +1,9 @@
 """Driving the dashboard in tests: wait for it to settle, use the command palette, read a table's row;
-and the command line's oracle for the Compare tab."""
+and the command line's oracle for the Compare tab.
+
+The tests' uses of Textual's private names are here and nowhere else in tests/
+(tests/test_textual_quarantine.py checks it), so that a Textual upgrade has one place to mend, as
+tui/textual_ext is for the dashboard."""
 
 from __future__ import annotations
 
@@ -39,6 +43,61 @@ def rerender(table) -> None:
     """Draw a DataTable again from its data, its caches emptied (what a data change does)."""
     table._clear_caches()
     table.refresh()
+
+
+def clear_caches(table) -> None:
+    """Empty a DataTable's render caches (rows, lines, cells) without drawing it again."""
+    table._clear_caches()
+
+
+def clear_style_cache(widget) -> None:
+    """Empty a widget's own cache of styled lines, so that what it renders next comes from its caches below."""
+    widget._styles_cache.clear()
+
+
+def release_style_caches() -> None:
+    """Let go of the render caches Textual's ``StylesCache.get_inner_outer`` (an lru_cache) keeps alive
+    for the last thousand widgets drawn, those of apps long finished included."""
+    from textual._styles_cache import StylesCache
+
+    StylesCache.get_inner_outer.cache_clear()
+
+
+def rendered_cells(table) -> list:
+    """The keys of a DataTable's cache of rendered cells: (row, column, ...), one per cell drawn."""
+    return list(table._cell_render_cache.keys())  # an LRUCache: not iterable itself
+
+
+def loading_cover(widget):
+    """What covers ``widget`` while it loads (its loading indicator), or None."""
+    return widget._cover_widget
+
+
+def spy_on_cells(monkeypatch, table_id: str) -> set[int]:
+    """From now on, the column index of every cell the DataTable ``#table_id`` renders, added to the set
+    returned."""
+    from textual.widgets import _data_table
+
+    rendered: set[int] = set()
+    real = _data_table.DataTable._render_cell
+
+    def spy(self, row_index, column_index, *args, **kwargs):
+        if self.id == table_id:
+            rendered.add(column_index)
+        return real(self, row_index, column_index, *args, **kwargs)
+
+    monkeypatch.setattr(_data_table.DataTable, "_render_cell", spy)
+    return rendered
+
+
+def pending_callbacks(node) -> bool:
+    """Whether a callback of ``node`` (the app or a widget) waits for the next idle."""
+    return bool(node._next_callbacks)
+
+
+def compose_frame(screen) -> None:
+    """Compose the screen's frame now, as its update timer does."""
+    screen._on_timer_update()
 
 
 def select_options(select) -> list[tuple]:
