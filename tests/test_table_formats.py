@@ -258,6 +258,9 @@ def read_html_page(out: str, strings: list[str], suite: str, protocol: str) -> N
 
 
 READERS = {"markdown": read_markdown, "latex": read_latex, "csv": read_csv, "html": read_html_page}
+# a format whose separator is a control character (a tab-separated one) names it here, beside its reader:
+# the separator is allowed in the output; a name's own tab is still caught, by the reader's cells
+SEPARATORS: dict[str, str] = {}
 
 
 def test_every_format_has_a_reader():
@@ -269,7 +272,8 @@ def test_every_format_has_a_reader():
 def test_every_format_shows_hostile_strings_in_every_field_as_inert_text(name):
     suite, protocol = "<i>lite</i> | \\input{x} =1", "off\x1bline"
     out = render_table([("=cmd|' /C calc'!A0.json", hostile_doc(suite=suite, protocol=protocol))], name)
-    assert CONTROL.search(out) is None, repr(CONTROL.search(out))  # nothing a terminal would act on
+    bare = out.replace(SEPARATORS[name], "") if name in SEPARATORS else out
+    assert CONTROL.search(bare) is None, repr(CONTROL.search(bare))  # nothing a terminal would act on
     READERS[name](out, HOSTILE, suite, protocol)
 
 
