@@ -175,11 +175,11 @@ async def test_the_selects_offer_the_options_the_pane_gave_them_and_are_not_give
         assert reset == []  # the same run and model: the same options
         agree()
         tasks = [value for _, value in pane.select_options["instances-task"]]
-        pane.choose(tasks[-1])
+        pane.go_to(pane.model, tasks[-1])
         await settle(pilot)
         assert pane.query_one("#instances-task", Select).value == tasks[-1]
         agree()
-        pane.choose("no such task")  # not offered: nothing changes
+        pane.go_to(pane.model, "no such task")  # not offered: nothing changes
         await settle(pilot)
         assert pane.query_one("#instances-task", Select).value == tasks[-1]
         other = next(m for m in state.models if m != model)

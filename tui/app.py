@@ -33,11 +33,11 @@ from .panes import PANES, RUN_TABS, TAB, RunPane, RunView, see
 from .state import DashboardConfig, DashboardState, RunSlot, has_run, run_configs, uses_demo, watch_targets
 from .views import plain
 from .widgets.compare import ComparePane
-from .widgets.coverage import CoveragePane
 from .widgets.diagnostics import DiagnosticsPane
 from .widgets.footer import DashboardFooter
 from .widgets.instances import InstancesPane
 from .widgets.leaderboard import LeaderboardPane, LeaderboardRowChosen
+from .widgets.loading import ShowsRun
 from .widgets.overview import TURN_S, OverviewPane
 from .widgets.tau2 import Tau2Pane
 
@@ -89,6 +89,8 @@ class TcsexamApp(App):
         self._input_at = self._heap_at = 0.0  # time.monotonic() of the last input event, of the last settle
         self._pause_timer: Timer | None = None  # waits for the user to pause after input (only while there is input)
         self.loaders = workers.Loaders()  # the loader processes at work
+        self._leaderboard_problems: list = []  # why `tcsexam table` rejects the loaded runs together
+        self._leaderboard_stale = False  # one run: the Leaderboard is filled once its tab opens
 
     # the run shown: its state, the problems of its last rejected load (empty: accepted), its stale mark
     @property
@@ -488,7 +490,7 @@ class TcsexamApp(App):
     @property
     def leaderboard_problems(self) -> list:
         """Why ``tcsexam table`` rejects the loaded runs together (a model twice in a group), or []."""
-        return getattr(self, "_leaderboard_problems", [])
+        return self._leaderboard_problems
 
     def leaderboard_docs(self) -> list[tuple[str, dict]]:
         """(source, index document) of every run with an accepted state, in the command line's order."""
@@ -615,20 +617,9 @@ class TcsexamApp(App):
             return
         if message.model == self.selected_model or self.state is None:
             return
-        if self._overtaken(message.model):
+        if self.main.query_one(OverviewPane).overtaken(message.model):
             return
         self._select(message)
-
-    def _overtaken(self, model: str) -> bool:
-        """A selection posted while the Overview's cursor was elsewhere by the time it arrives (the
-        highlight of row 0 when the table is refilled, or a row the cursor has since left): following
-        it would move the cursor back and start a ping-pong of selections."""
-        from textual.widgets import DataTable
-
-        table = self.main.query_one("#overview-table", DataTable)
-        if model not in table.rows or not table.row_count:
-            return False
-        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value != model
 
     def _select(self, message: ModelSelected) -> None:
         if message.model == self.selected_model or self.state is None:
@@ -661,10 +652,9 @@ class TcsexamApp(App):
         if self.state is None or message.model not in self.state.document["models"]:
             return
         self._select(ModelSelected(message.model))
-        if message.tab == "instances" and message.item is not None:
-            self.main.query_one(InstancesPane).choose(message.item, message.attempt, message.instance)
-        if message.tab == "coverage" and message.item is not None:
-            self.main.query_one(CoveragePane).go_to(message.model, message.item)
+        pane = self.main.query_one(TAB[message.tab].widget)
+        if message.item is not None and isinstance(pane, ShowsRun):
+            pane.go_to(message.model, message.item, message.attempt, message.instance)
         # after the panes have handled the selection (a table that is refilled moves the focus,
         # and TabbedContent follows the focus): then open the tab and focus its table
         self.call_after_refresh(self._open_tab, message.tab)
@@ -693,13 +683,9 @@ class TcsexamApp(App):
         self.main.set_focus(body if body.focusable else None)
 
     def jump_to_task(self, item: str) -> None:
-        from textual.widgets import DataTable
-
-        self.action_tab("coverage")
-        grid = self.main.query_one("#coverage-grid", DataTable)
-        if item in grid.rows:
-            grid.move_cursor(row=grid.get_row_index(item))
-            grid.focus()
+        """The palette's "Jump to task": the selected model's cell of ``item`` in Coverage."""
+        if self.selected_model is not None:
+            self.post_message(DrillDown("coverage", self.selected_model, item))
 
     def on_open_attempts(self, message: OpenAttempts) -> None:
         from .screens.attempts import AttemptsScreen
@@ -718,7 +704,7 @@ class TcsexamApp(App):
         would take turns for as long as they kept re-activating each other."""
         if event.tabbed_content.active != event.pane.id:
             return
-        if event.pane.id == "leaderboard" and getattr(self, "_leaderboard_stale", False):
+        if event.pane.id == "leaderboard" and self._leaderboard_stale:
             self.refresh_leaderboard(now=True)
         self._focus_pane(event.pane)
 

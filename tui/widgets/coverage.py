@@ -292,7 +292,8 @@ the cursor on its cell.
         elif model in self.models:
             self.window_on(model)
 
-    def go_to(self, model: str, item: str) -> None:
+    def go_to(self, model: str, item: str, attempt: str | None = None, instance: str | None = None) -> None:
+        """The cursor on ``model``'s cell of task ``item``, the grid's window moved to hold it."""
         table = self.query_one("#coverage-grid", DataTable)
         if model in self.models and model not in table.columns:
             self.window_on(model, item=item)

@@ -127,10 +127,11 @@ The line under the table explains how the instance under the cursor got its Phi.
             self._status("This run has no solver task: nothing is scored per instance.")
         self._fill_attempts()
 
-    def choose(self, item: str, attempt: str | None = None, instance: str | None = None) -> None:
+    def go_to(self, model: str, item: str, attempt: str | None = None, instance: str | None = None) -> None:
         """Show a solver task of the selected model (a drill-down from the Coverage grid), and with
         ``attempt`` and ``instance`` that attempt with the cursor on that instance (one of the model's
-        worst instances): every status shown, so that the filter does not hide it."""
+        worst instances): every status shown, so that the filter does not hide it. ``model`` is the one
+        selected already (the app selects it first)."""
         task = self.query_one("#instances-task", Select)
         if item not in {v for _, v in self.select_options["instances-task"]}:
             return

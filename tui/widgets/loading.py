@@ -38,3 +38,7 @@ class ShowsRun:
 
     get_loading_widget = run_loading_widget
     document: dict | None = None
+
+    def go_to(self, model: str, item: str, attempt: str | None = None, instance: str | None = None) -> None:
+        """A drill-down opens this pane on ``model``'s task ``item`` (and in Instances on an attempt's
+        instance); a pane with no place for a task keeps what it shows."""

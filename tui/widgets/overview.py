@@ -158,6 +158,15 @@ Moving the cursor selects the model for every other tab. `Enter` opens its Insta
         rows = sort_rows(self.rows, self.sort_column, self.sort_reverse)
         return filtered(rows, self.query_one(FilterBar).filter_query, lambda r: r.model, lambda r: r.status)
 
+    def overtaken(self, model: str) -> bool:
+        """Whether a selection of ``model`` was posted while the cursor was elsewhere by the time it
+        arrives (the highlight of row 0 when the table is refilled, or a row the cursor has since left):
+        following it would move the cursor back and start a ping-pong of selections."""
+        table = self.query_one("#overview-table", DataTable)
+        if model not in table.rows or not table.row_count:
+            return False
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value != model
+
     def top_model(self) -> str | None:
         models = [r.model for r in self.shown()] or self.order()
         return models[0] if models else None
