@@ -30,6 +30,15 @@ def test_every_scoring_module_is_in_a_layers_contract():
     assert not top_level - named and not packages - named, "top-level modules or subpackages in no layers contract"
 
 
+def test_textual_ext_is_forbidden_every_other_module_of_the_dashboard():
+    from tcsexam import tui
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    (quarantine,) = [c for c in contracts if c.get("source_modules") == ["tcsexam.tui.textual_ext"]]
+    others = {m.name for m in pkgutil.iter_modules(tui.__path__, "tcsexam.tui.")} - {"tcsexam.tui.textual_ext"}
+    assert len(others) > 15 and others == set(quarantine["forbidden_modules"]) - {"tcsexam.scoring"}
+
+
 def test_code_and_tests_import_the_one_installed_name():
     """``tcsexam.scoring``, never ``scoring``: a bare import would load a second copy of the package from
     the checkout, or a lab's own ``scoring`` (docs/development.md#one-import-name)."""

@@ -30,7 +30,7 @@ from .messages import (
     Tau2Loaded,
 )
 from .panes import PANES, RUN_TABS, TAB, RunPane, RunView, see
-from .state import DashboardConfig, DashboardState, RunSlot, has_run, run_configs, uses_demo, watch_targets
+from .state import DashboardConfig, DashboardState, RunSlot, has_run, run_configs, watch_targets
 from .views import plain
 from .widgets.compare import ComparePane
 from .widgets.diagnostics import DiagnosticsPane
@@ -194,49 +194,11 @@ class TcsexamApp(App):
         if self.config.watch and not has_run(self.config):
             self._watch()
 
-    def _source(self) -> str:
-        config = self.shown.config
-        if uses_demo(config):
-            return "DEMO (bundled synthetic run)"
-        if config.run_dir:  # as typed, unless that names no folder ('.', '..'): then the folder's name
-            return config.run_dir if Path(config.run_dir).name not in ("", "..") else self.shown.name
-        if config.attempts or config.cohort:
-            return config.attempts or config.cohort or ""
-        if self.tau2_path:  # only a tau2-bench file is open: the header names it
-            return f"tau2-bench {self.tau2_path}"
-        return "no run"
-
     def _header(self) -> None:
-        """Sub-title (plain text, never markup: names are data, docs/safety.md): the run shown (with several
-        runs its folder name, suite/protocol and ``run N/M``), its status, --watch, and a stale marker
-        while its inputs are rejected."""
-        from .views import plain, run_header
+        """The sub-title of the run shown (tui/views.subtitle), then the tab labels."""
+        from .views import subtitle
 
-        document = self.state.document if self.state is not None else None
-        if len(self.runs) > 1:
-            parts = run_header(self.shown.name, document, self.current + 1, len(self.runs))
-        else:
-            parts = [plain(self._source())]
-            if document is not None:
-                parts.append(f"{plain(document['suite'])}/{plain(document['solver_protocol'])}")
-        if self.state is not None:
-            parts.append(self.state.document["status"])
-            if self.shown.loading:  # a reload or a --watch re-score: the first load's progress line, up front
-                parts.insert(1, f"reloading: {plain(self.shown.progress)}")
-        elif self.shown.loading:
-            parts.append(f"loading: {plain(self.shown.progress)}")
-        elif self.problems:
-            parts.append("inputs rejected")
-        if self.config.watch:
-            parts.append("watching")
-        if self.stale:
-            marker = (
-                f"STALE: inputs rejected at {self.stale['at']} ({self.stale['count']} problem"
-                f"{'s' if self.stale['count'] != 1 else ''}); showing {self.stale['loaded_at']}"
-            )
-            # first, so that a narrow terminal keeps it; with several runs after the run's (short) name
-            parts.insert(1 if len(self.runs) > 1 else 0, marker)
-        self.sub_title = " · ".join(parts)
+        self.sub_title = subtitle(self.shown, self.current + 1, len(self.runs), self.tau2_path, self.config.watch)
         self._tab_labels()
 
     def _tab_labels(self, width: int | None = None) -> None:

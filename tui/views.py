@@ -982,3 +982,53 @@ def run_header(name: str, document: dict | None, number: int, count: int) -> lis
     if count > 1:
         parts.append(f"run {number}/{count}")
     return parts
+
+
+def run_source(slot, tau2_path: str | None) -> str:
+    """What the header calls the run ``slot`` (a tui.state.RunSlot) when it is the only one: the folder as
+    typed (its name when that is '.' or '..'), the attempts or cohort file, the bundled demo; with no run,
+    the tau2-bench file open."""
+    from pathlib import Path
+
+    from .state import uses_demo
+
+    config = slot.config
+    if uses_demo(config):
+        return "DEMO (bundled synthetic run)"
+    if config.run_dir:
+        return config.run_dir if Path(config.run_dir).name not in ("", "..") else slot.name
+    if config.attempts or config.cohort:
+        return config.attempts or config.cohort or ""
+    return f"tau2-bench {tau2_path}" if tau2_path else "no run"
+
+
+def subtitle(slot, number: int, count: int, tau2_path: str | None, watching: bool) -> str:
+    """The header's sub-title (plain text, never markup: names are data, docs/safety.md) for run ``slot``
+    (number ``number`` of ``count`` open): the run, its status or its loader's progress, --watch, and a
+    stale marker while its inputs are rejected."""
+    document = slot.state.document if slot.state is not None else None
+    if count > 1:
+        parts = run_header(slot.name, document, number, count)
+    else:
+        parts = [plain(run_source(slot, tau2_path))]
+        if document is not None:
+            parts.append(f"{plain(document['suite'])}/{plain(document['solver_protocol'])}")
+    if document is not None:
+        parts.append(document["status"])
+        if slot.loading:  # a reload or a --watch re-score: the first load's progress line, up front
+            parts.insert(1, f"reloading: {plain(slot.progress)}")
+    elif slot.loading:
+        parts.append(f"loading: {plain(slot.progress)}")
+    elif slot.problems:
+        parts.append("inputs rejected")
+    if watching:
+        parts.append("watching")
+    if slot.stale:
+        stale = slot.stale
+        marker = (
+            f"STALE: inputs rejected at {stale['at']} ({stale['count']} problem"
+            f"{'s' if stale['count'] != 1 else ''}); showing {stale['loaded_at']}"
+        )
+        # first, so that a narrow terminal keeps it; with several runs after the run's (short) name
+        parts.insert(1 if count > 1 else 0, marker)
+    return " · ".join(parts)
