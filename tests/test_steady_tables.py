@@ -128,3 +128,59 @@ async def test_only_the_columns_in_view_are_rendered_and_the_lines_are_datatable
             steady.render_lines(steady.region.reset_offset)
             for y in range(steady.size.height):
                 assert list(steady.render_line(y)) == list(plain.render_line(y)), (scroll, y)
+
+
+async def test_rows_drawn_before_their_cells_were_measured_are_drawn_again_at_the_measured_widths():
+    """A frame drawn between add_row and the table's idle (where DataTable measures the new cells) draws
+    the rows at the columns' header widths. Once the cells are measured, the screen must show them at
+    the new widths: a loaded machine once left the Overview's names cut to five characters behind the
+    run switcher (Textual's DataTable keeps those lines too when its size stays the same)."""
+    import html
+    import re
+
+    from textual.app import App
+
+    from tests.support.dashboard import wait_until
+
+    class One(App):
+        CSS = "SteadyDataTable { height: 8; }"
+
+        def compose(self):
+            yield SteadyDataTable(id="steady")
+
+    def screen_lines(app) -> list[str]:
+        svg = app.export_screenshot()  # the frame as the terminal gets it, the widget's own line cache included
+        rows: dict[float, str] = {}
+        for y, part in re.findall(r'<text[^>]*y="([\d.]+)"[^>]*>(.*?)</text>', svg):
+            rows[float(y)] = rows.get(float(y), "") + html.unescape(part).replace("\xa0", " ")
+        return [rows[y].rstrip() for y in sorted(rows)]
+
+    app = One()
+    async with app.run_test(size=(60, 10)) as pilot:
+        table = app.query_one(SteadyDataTable)
+        await pilot.pause()
+        a, _ = table.add_columns("A", "B")
+        table.add_row("a much longer cell", "second")
+        assert " a  s" in screen_lines(app)  # drawn before the idle: "A" one character wide
+        await wait_until(
+            pilot, lambda: table.columns[a].content_width == len("a much longer cell"), "the cells measured"
+        )
+        await pilot.pause()
+        assert " a much longer cell  second" in screen_lines(app)
+
+
+def test_every_table_of_the_dashboard_is_a_steady_one():
+    """Textual's DataTable keeps lines drawn before its cells were measured (above): the dashboard makes
+    its tables from SteadyDataTable (or a subclass), never from DataTable itself."""
+    import re
+    from pathlib import Path
+
+    tui = Path(__file__).resolve().parents[1] / "tui"
+    made = {
+        f"{path.relative_to(tui)}:{n}"
+        for path in tui.rglob("*.py")
+        if path != tui / "textual_ext" / "data_table.py"
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"(?<![A-Za-z_])DataTable\(", line) or re.search(r"class \w+\(DataTable\)", line)
+    }
+    assert made == set()

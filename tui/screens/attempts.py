@@ -9,6 +9,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
+from ..textual_ext.data_table import SteadyDataTable
 from ..views import cells, text
 from ..widgets.footer import DashboardFooter
 
@@ -33,7 +34,7 @@ class AttemptsScreen(ModalScreen[None]):
                     f"{'—' if t['mean'] is None else format(t['mean'], '.3f')}.   escape closes",
                 )
             )
-            table: DataTable[Text | str] = DataTable(id="attempts-table", cursor_type="row")
+            table: DataTable[Text | str] = SteadyDataTable(id="attempts-table", cursor_type="row")
             table.add_columns("line", "attempt", "adoption_status", "score_status", "score", "note")
             for r in self.rows:
                 table.add_row(

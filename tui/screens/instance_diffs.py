@@ -9,6 +9,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
+from ..textual_ext.data_table import SteadyDataTable
 from ..views import INSTANCE_DIFF_COLUMNS, cells, instance_difference_rows, text
 from ..widgets.footer import DashboardFooter
 
@@ -40,7 +41,9 @@ class InstanceDiffsScreen(ModalScreen[None]):
                 ),
                 id="instance-diffs-summary",
             )
-            table: DataTable[Text | str] = DataTable(id="instance-diffs-table", cursor_type="row", zebra_stripes=True)
+            table: DataTable[Text | str] = SteadyDataTable(
+                id="instance-diffs-table", cursor_type="row", zebra_stripes=True
+            )
             table.add_columns(*INSTANCE_DIFF_COLUMNS)
             for row in instance_difference_rows(self.diffs):
                 table.add_row(*cells(*row))

@@ -9,6 +9,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
+from ..textual_ext.data_table import SteadyDataTable
 from ..views import RUN_COLUMNS, cells
 from ..widgets.footer import DashboardFooter
 
@@ -25,7 +26,7 @@ class RunsScreen(ModalScreen[int | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="runs-body"):
             yield Static("Show which run? Enter switches every tab to it; escape closes.", markup=False)
-            table: DataTable[Text] = DataTable(id="runs-table", cursor_type="row")
+            table: DataTable[Text] = SteadyDataTable(id="runs-table", cursor_type="row")
             table.add_columns(*RUN_COLUMNS)
             for i, row in enumerate(self.rows):
                 table.add_row(*cells(*row), key=str(i))

@@ -9,6 +9,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
+from ..textual_ext.data_table import SteadyDataTable
 from ..views import TAU2_SIMULATION_COLUMNS, cells, plain, tau2_simulation_rows
 from ..widgets.footer import DashboardFooter
 
@@ -32,7 +33,7 @@ class Tau2SimulationsScreen(ModalScreen[None]):
                 ),
                 id="tau2-simulations-title",
             )
-            table: DataTable[Text | str] = DataTable(id="tau2-simulations", cursor_type="row", zebra_stripes=True)
+            table: DataTable[Text | str] = SteadyDataTable(id="tau2-simulations", cursor_type="row", zebra_stripes=True)
             table.add_columns(*TAU2_SIMULATION_COLUMNS)
             for sim, row in zip(self.simulations, tau2_simulation_rows(self.simulations), strict=True):
                 table.add_row(*cells(*row), key=str(sim["slot"]))

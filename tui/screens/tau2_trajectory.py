@@ -10,6 +10,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
+from ..textual_ext.data_table import SteadyDataTable
 from ..views import TAU2_REWARD_COLUMNS, cells, fmt, plain, tau2_message_blocks, tau2_reward_rows
 from ..widgets.footer import DashboardFooter
 
@@ -35,7 +36,9 @@ class Tau2TrajectoryScreen(ModalScreen[None]):
             )
             with VerticalScroll(id="tau2-trajectory-scroll"):
                 yield Static(Text("Reading the simulation…"), id="tau2-trajectory-note")
-                reward: DataTable[Text | str] = DataTable(id="tau2-reward", cursor_type="none", zebra_stripes=True)
+                reward: DataTable[Text | str] = SteadyDataTable(
+                    id="tau2-reward", cursor_type="none", zebra_stripes=True
+                )
                 reward.add_columns(*TAU2_REWARD_COLUMNS)
                 yield reward
                 yield Vertical(id="tau2-messages")

@@ -11,11 +11,12 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from ..find import WORST_COLUMNS, WorstInstance
+from ..textual_ext.data_table import SteadyDataTable
 from ..views import cells, text
 from ..widgets.footer import DashboardFooter
 
 
-class WorstTable(DataTable):
+class WorstTable(SteadyDataTable):
     BINDINGS = [Binding("enter", "select_cursor", "Open in Instances")]
 
 

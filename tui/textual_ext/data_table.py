@@ -10,8 +10,11 @@ the caches only when they differ from the ones its cached lines were rendered wi
 theme, a changed stylesheet), so an unchanged table is shown from its caches and a changed
 one is rendered anew. Likewise a table shown again receives a Resize of the size it already
 had, and DataTable starts a new cache generation on every Resize: here a new generation starts
-when the table is rendered at a size other than the last one, Resize or not (a size it had only
-between two Resize events, or before its first, once left a header row cut to the narrower width).
+when the table is rendered at a size or with column widths other than the last ones, Resize or not
+(a size it had only between two Resize events, or before its first, once left a header row cut to the
+narrower width; and rows drawn in a frame before DataTable's idle measured their cells, which
+Textual's DataTable keeps drawing at the header widths when no Resize follows, once left the
+Overview's names cut to five characters).
 Data changes clear the caches as before (DataTable does it itself).
 
 DataTable also renders every cell of a row, through rich, to show the few columns its width
@@ -44,7 +47,7 @@ class SteadyDataTable(DataTable):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._rendered_styles: dict[object, tuple] = {}  # pseudo-class state -> style signature
-        self._sized: Size | None = None  # the size the cached lines were rendered at
+        self._sized: tuple[Size, tuple[int, ...]] | None = None  # the size and column widths of the cached lines
         self._in_view: tuple[int, int] = (0, 0)  # [first, last) of the scrollable columns in view
 
     def style_signature(self) -> tuple:
@@ -85,9 +88,11 @@ class SteadyDataTable(DataTable):
         return first, max(first, last)
 
     def render_lines(self, crop):
-        if self.size != self._sized:  # rows cut or padded to another width: a new cache generation
+        widths = tuple(column.get_render_width(self) for column in self.ordered_columns)
+        if (self.size, widths) != self._sized:  # rows cut or padded to other widths: a new cache generation
             self._update_count += 1
-            self._sized = self.size
+            self._styles_cache.clear()  # the widget's own copy of the lines too: every line is drawn anew
+            self._sized = (self.size, widths)
         state, signature = self.get_pseudo_class_state(), self.style_signature()
         if self._rendered_styles.setdefault(state, signature) != signature:
             self._clear_caches()
