@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from tcsexam.tui.app import create_app
 from tcsexam.tui.textual_ext.data_table import SteadyDataTable
-from tests.support.dashboard import clear_caches, clear_style_cache, rendered_cells, settle
+from tests.support.dashboard import (
+    clear_caches,
+    clear_style_cache,
+    rendered_cells,
+    screen_lines,
+    settle,
+    wait_until,
+)
 
 SIZE = (120, 40)
 
@@ -133,27 +140,14 @@ async def test_only_the_columns_in_view_are_rendered_and_the_lines_are_datatable
 async def test_rows_drawn_before_their_cells_were_measured_are_drawn_again_at_the_measured_widths():
     """A frame drawn between add_row and the table's idle (where DataTable measures the new cells) draws
     the rows at the columns' header widths. Once the cells are measured, the screen must show them at
-    the new widths: a loaded machine once left the Overview's names cut to five characters behind the
-    run switcher (Textual's DataTable keeps those lines too when its size stays the same)."""
-    import html
-    import re
-
+    the new widths (Textual's DataTable keeps those lines when its size stays the same)."""
     from textual.app import App
-
-    from tests.support.dashboard import wait_until
 
     class One(App):
         CSS = "SteadyDataTable { height: 8; }"
 
         def compose(self):
             yield SteadyDataTable(id="steady")
-
-    def screen_lines(app) -> list[str]:
-        svg = app.export_screenshot()  # the frame as the terminal gets it, the widget's own line cache included
-        rows: dict[float, str] = {}
-        for y, part in re.findall(r'<text[^>]*y="([\d.]+)"[^>]*>(.*?)</text>', svg):
-            rows[float(y)] = rows.get(float(y), "") + html.unescape(part).replace("\xa0", " ")
-        return [rows[y].rstrip() for y in sorted(rows)]
 
     app = One()
     async with app.run_test(size=(60, 10)) as pilot:
@@ -167,6 +161,26 @@ async def test_rows_drawn_before_their_cells_were_measured_are_drawn_again_at_th
         )
         await pilot.pause()
         assert " a much longer cell  second" in screen_lines(app)
+
+
+async def test_the_overview_drawn_before_its_idle_shows_whole_names_once_measured():
+    """The same on the dashboard, where only part of the table is drawn again after the measuring (the
+    cursor's row): every line must be drawn anew, not only the ones repainted. A loaded machine once left
+    the Overview's names cut to five characters behind the run switcher."""
+    from tcsexam.tui.widgets.overview import OverviewPane
+
+    app = create_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        pane = app.main.query_one(OverviewPane)
+        table = app.main.query_one("#overview-table", SteadyDataTable)
+        pane.show(pane.document, None)  # the table made again, and a frame drawn before its idle
+        assert "  borea  provis  55.25 ± " in "\n".join(screen_lines(app))
+        name = table.ordered_columns[0]
+        await wait_until(pilot, lambda: name.content_width == len("borealis-8x22b"), "the names measured")
+        await pilot.pause()
+        shown = "\n".join(screen_lines(app))
+        assert " borealis-8x22b  provisional  55.25 ± 20.14 " in shown and " borea " not in shown
 
 
 def test_every_table_of_the_dashboard_is_a_steady_one():

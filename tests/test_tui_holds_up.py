@@ -26,7 +26,15 @@ from tcsexam.tui.state import DashboardConfig
 from tcsexam.tui.widgets.instance_table import InstanceTable
 from tcsexam.tui.widgets.instances import InstancesPane
 from tcsexam.tui.widgets.overview import OverviewPane
-from tests.support.dashboard import notifications, row_at, send_to_driver, settle, timers, wait_until
+from tests.support.dashboard import (
+    notifications,
+    row_at,
+    screen_text,
+    send_to_driver,
+    settle,
+    timers,
+    wait_until,
+)
 
 SIZE = (120, 40)
 SMALL = (80, 24)
@@ -43,15 +51,6 @@ def text_of(app, selector: str) -> str:
 def shown(app, screen_type, body: str) -> bool:
     """Whether the screen on top is a ``screen_type`` whose ``body`` has been laid out."""
     return isinstance(app.screen, screen_type) and app.screen.query_one(body).region.area > 0
-
-
-def screen_text(app) -> str:
-    """What the terminal shows, as text (from the SVG screenshot)."""
-    import html
-    import re
-
-    svg = app.export_screenshot()
-    return html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
 
 
 @pytest.fixture

@@ -8,7 +8,9 @@ tui/textual_ext is for the dashboard."""
 from __future__ import annotations
 
 import contextlib
+import html
 import json
+import re
 import time
 from pathlib import Path
 
@@ -98,6 +100,26 @@ def pending_callbacks(node) -> bool:
 def compose_frame(screen) -> None:
     """Compose the screen's frame now, as its update timer does."""
     screen._on_timer_update()
+
+
+def screen_text(app) -> str:
+    """What the terminal shows, as text (from the SVG screenshot)."""
+    svg = app.export_screenshot()
+    return html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
+
+
+def screen_lines(app) -> list[str]:
+    """What the terminal shows, one string per line of the screen (from the SVG screenshot: drawn as the
+    terminal gets it, every cache on the way included), each run of text at its column, trailing blanks
+    cut."""
+    cell = 12.2  # Rich's SVG export: a character cell is 0.61 of its 20-pixel font wide
+    rows: dict[float, list[str]] = {}
+    for x, y, part in re.findall(r'<text[^>]* x="([\d.]+)" y="([\d.]+)"[^>]*>(.*?)</text>', app.export_screenshot()):
+        line = rows.setdefault(float(y), [])
+        at = round(float(x) / cell)
+        line.extend(" " * (at - len(line)))
+        line[at:] = html.unescape(part).replace("\xa0", " ")
+    return ["".join(rows[y]).rstrip() for y in sorted(rows)]
 
 
 def select_options(select) -> list[tuple]:
