@@ -70,9 +70,14 @@ class SteadyDataTable(DataTable):
         self._get_styles_to_render_cell.cache_clear()  # keyed without the pseudo-class state
         self.refresh()
 
-    def columns_in_view(self) -> tuple[int, int]:
-        """[first, last) indices of the scrollable columns that the table's width shows at its scroll."""
-        widths = [column.get_render_width(self) for column in self.ordered_columns]
+    def column_widths(self) -> tuple[int, ...]:
+        """Every column's drawn width, in order."""
+        return tuple(column.get_render_width(self) for column in self.ordered_columns)
+
+    def columns_in_view(self, widths: tuple[int, ...] | None = None) -> tuple[int, int]:
+        """[first, last) indices of the scrollable columns that the table's width shows at its scroll
+        (``widths``: column_widths(), when the caller has them)."""
+        widths = self.column_widths() if widths is None else widths
         fixed = self.fixed_columns
         # the scrollable part of a row starts at column 0 and is cropped to these columns (DataTable._render_line)
         left = int(self.scroll_x) + sum(widths[:fixed])
@@ -88,7 +93,7 @@ class SteadyDataTable(DataTable):
         return first, max(first, last)
 
     def render_lines(self, crop):
-        widths = tuple(column.get_render_width(self) for column in self.ordered_columns)
+        widths = self.column_widths()
         if (self.size, widths) != self._sized:  # rows cut or padded to other widths: a new cache generation
             self._update_count += 1
             self._styles_cache.clear()  # the widget's own copy of the lines too: every line is drawn anew
@@ -97,7 +102,7 @@ class SteadyDataTable(DataTable):
         if self._rendered_styles.setdefault(state, signature) != signature:
             self._clear_caches()
             self._rendered_styles = {state: signature}
-        in_view = self.columns_in_view()
+        in_view = self.columns_in_view(widths)
         if in_view != self._in_view:  # rows were joined from blanks where cells now show
             self._row_render_cache.clear()
             self._line_cache.clear()
