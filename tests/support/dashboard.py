@@ -103,9 +103,8 @@ def compose_frame(screen) -> None:
 
 
 def screen_text(app) -> str:
-    """What the terminal shows, as text (from the SVG screenshot)."""
-    svg = app.export_screenshot()
-    return html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
+    """What the terminal shows, as one text (screen_lines, joined)."""
+    return "\n".join(screen_lines(app))
 
 
 def screen_lines(app) -> list[str]:
