@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from tcsexam.scoring.errors import InputError
 from tcsexam.scoring.pipeline.aggregate import index_from_track_means
 from tcsexam.scoring.vocab import TRACKS, WEIGHTS
-from tests.support.runs import full_rows, row
+from tests.support.runs import checked_rows, full_rows, row
 
 
 def problems(ws, rows):
@@ -101,9 +101,9 @@ def test_overall_status_is_the_worst_model(ws):
 
 
 def test_excluded_rows_are_kept_but_never_aggregated(ws):
-    rows = full_rows()
+    rows = checked_rows()
     rows.append(row(item="t2", attempt="0", score=1, adoption="excluded", note="judge crashed, rerun"))
-    ws.write_rows(rows)
+    ws.write_checked_run(rows)
     m = ws.load()["models"]["m"]
     assert m["tasks"]["t2"]["mean"] == 0 and m["track_means"]["theorem"] == 0.5
     assert m["coverage"]["excluded"] == [
@@ -113,8 +113,8 @@ def test_excluded_rows_are_kept_but_never_aggregated(ws):
 
 
 def test_excluded_row_without_note_is_a_warning(ws):
-    rows = full_rows() + [row(item="t2", attempt="0", score=1, adoption="excluded")]
-    ws.write_rows(rows)
+    rows = checked_rows() + [row(item="t2", attempt="0", score=1, adoption="excluded")]
+    ws.write_checked_run(rows)
     m = ws.load()["models"]["m"]
     assert m["status"] == "complete"
     assert [i["kind"] for i in m["issues"]] == ["warning"]

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_exit_0_when_complete(ws, cli):
-    ws.write_rows(full_rows())
+    ws.write_checked_run()
     code, out, err = cli(*ws.score_args())
     assert code == 0 and ws.out.is_file() and "complete" in out and err == ""
 

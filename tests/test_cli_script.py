@@ -43,7 +43,7 @@ def test_validate_prints_every_finding_with_its_kind_on_stdout(ws, cli):
     code, out, err = cli("validate", str(ws.run), "--benchmark", str(ws.bench))
     assert code == 3 and err == ""
     lines = out.splitlines()
-    assert lines[0] == "no rejections; 1 ignored row (see below): 9 rows, 1 model, status incomplete, 7 findings"
+    assert lines[0] == "no rejections; 1 ignored row (see below): 9 rows, 1 model, status incomplete, 8 findings"
     assert sorted(lines[1:]) == sorted(
         [
             "incomplete: m: t2 attempt 1 (line 3): adopted attempt is 'judge_failed': its result is not there yet",
@@ -53,6 +53,8 @@ def test_validate_prints_every_finding_with_its_kind_on_stdout(ws, cli):
             "excluded: m: c1 attempt 2 (line 8): not adopted (no note)",
             "excluded: m: o1 attempt 2 (line 9): not adopted (note: judge crashed)",
             "ignored row: stranger: t1 attempt 1 (line 10): model not in cohort",
+            "warning: m: -: score not checked against records: 2 valid solver scores typed in and none checked: "
+            "the run has no records/ folder",
         ]
     )
     kinds = {line.split(": ", 1)[0] for line in lines[1:]}  # the kind is the first field, for scripts
@@ -60,7 +62,7 @@ def test_validate_prints_every_finding_with_its_kind_on_stdout(ws, cli):
 
 
 def test_validate_of_a_clean_run_has_no_findings_and_rejected_input_goes_to_stderr(ws, cli):
-    ws.write_rows(full_rows())
+    ws.write_checked_run()
     code, out, err = cli("validate", str(ws.run), "--benchmark", str(ws.bench))
     assert (code, out, err) == (0, "no problems: 7 rows, 1 model, status complete, 0 findings\n", "")
     rows = full_rows()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tcsexam.scoring.pipeline.benchmark import sample_root
-from tests.support.runs import full_rows, row
+from tests.support.runs import checked_rows, row
 
 BENCH = str(sample_root() / "benchmark")
 ITEM_TYPO = "warning: atlas-70b: thm-sensitivty attempt 2 (line 3): ignored row: item not in suite 'lite'; did you mean 'thm-sensitivity'?"
@@ -77,7 +77,7 @@ def test_validate_warns_of_each_typo_and_never_says_no_problems(demo_copy, cli):
 
 
 def test_validate_of_one_ignored_row_says_so_in_the_singular(ws, cli):
-    ws.write_rows(full_rows() + [row(model="stranger", item="t1")])
+    ws.write_checked_run(checked_rows() + [row(model="stranger", item="t1")])
     out = cli("validate", str(ws.run), "--benchmark", str(ws.bench))[1]
     assert (
         out.splitlines()[0] == "no rejections; 1 ignored row (see below): 8 rows, 1 model, status complete, 1 finding"
@@ -104,7 +104,7 @@ def test_score_prints_the_warnings_on_stderr_and_the_command_that_lists_every_ig
 
 
 def test_score_without_ignored_rows_says_nothing_of_them(ws, cli):
-    ws.write_rows(full_rows())
+    ws.write_checked_run()
     code, out, err = cli(*ws.score_args())
     assert code == 0 and err == "" and not [line for line in out.splitlines() if "ignored rows" in line]
 

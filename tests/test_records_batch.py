@@ -140,6 +140,7 @@ def test_solver_score_output_on_shuffled_records_is_worked_out_by_hand(tmp_path)
         "relative_score": pytest.approx(sum(phis) / 3, abs=1e-15),
         "n_scored": 3,
         "unscored_instances": ["zz"],
+        "unknown_instances": ["zz"],  # the reference lists no unscored instance: it does not know 'zz'
     }
     # the file is written in the key order of docs/formats.md#indexjson, indented (3 instances), with a final newline
     text = out.read_text()

@@ -163,7 +163,7 @@ def test_an_attempt_written_1_0_names_the_records_file_it_leaves_unused(ws, cli)
 
     code, _, err = cli(*ws.score_args())
     assert code == 0 and unused[0][len("unused records: m: s1 attempt 1: ") :] in err
-    assert f"warning: m: 2 valid solver rows have no records file: {NOT_CHECKED}" in err
+    assert "warning: m: 2 valid solver scores not checked against records (tcsexam validate says why)" in err
     document = json.loads(ws.out.read_text())
     assert document["unused_records"] == [
         {
@@ -227,7 +227,9 @@ def test_records_outside_the_cohort_the_plan_or_the_solver_track_are_each_named(
     assert not any(NOT_LINED_UP in x for x in lines)
 
 
-def test_an_excluded_attempts_records_and_a_model_without_records_are_no_finding(ws, cli):
+def test_an_excluded_attempts_records_are_no_finding_and_a_model_without_records_is_one(ws, cli):
+    """docs/rules.md#rows-and-records: the records of an excluded row are no finding; a model whose valid
+    solver scores no records file checks is one finding (not one per row)."""
     ws.cohort["models"]["n"] = {"attempts_per_task": 1}
     ws.write_cohort()
     excluded = row(model="m", track="solver", item="s1", attempt="1", score=0.5, adoption="excluded", note="rerun")
@@ -237,7 +239,11 @@ def test_an_excluded_attempts_records_and_a_model_without_records_are_no_finding
     ws.write_records("m", "s1", "2", AT_MU)
     write_s2_records(ws, cli)
     code, lines, _ = validate_lines(cli, ws)
-    assert code == 0 and lines == ["excluded: m: s1 attempt 1 (line 4): not adopted (note: rerun)"]
+    assert code == 0 and lines == [
+        "excluded: m: s1 attempt 1 (line 4): not adopted (note: rerun)",
+        "warning: n: -: score not checked against records: 2 valid solver scores typed in and none checked: "
+        "records/n/ holds none",
+    ]
 
 
 def test_attempts_numbered_from_0_are_told_that_the_names_do_not_line_up_not_to_overwrite(ws, cli):

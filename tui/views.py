@@ -493,7 +493,9 @@ def issue_rows(document: dict) -> list[IssueRow]:
             records = records_file(document, name, i["item"], i["attempt"]) if i["attempt"] else None
             if track == "solver" and records is not None:
                 where += f"; records {records}"
-            out.append(IssueRow(name, i["item"], i["attempt"] or DASH, i["kind"], i["message"], i.get("line"), where))
+            out.append(
+                IssueRow(name, i["item"] or DASH, i["attempt"] or DASH, i["kind"], i["message"], i.get("line"), where)
+            )
         for p in m["coverage"]["provisional"]:
             out.append(
                 IssueRow(

@@ -44,7 +44,7 @@ def cmd_solver_score(args) -> int:
         resolve_reference,
         sample_benchmark_notice,
     )
-    from tcsexam.scoring.pipeline.solver import score_file, solver_score_bytes
+    from tcsexam.scoring.pipeline.solver import score_file, solver_score_bytes, unknown_instances_text
 
     check_name_options(("--task", args.task, "item"), ("--reference-id", args.reference_id, "reference id"))
     target = output_target(args, [args.records] + ([args.reference] if args.reference else []))
@@ -82,6 +82,10 @@ def cmd_solver_score(args) -> int:
         ),
         args,
     )
+    if result.unknown_instances:
+        say_on(
+            escape_for_terminal(f"warning: {args.records}: {unknown_instances_text(result, reference_id)}"), sys.stderr
+        )
     return EXIT_OK
 
 

@@ -218,14 +218,24 @@ def ignored_rows_line(document: dict, args) -> str | None:
 def findings(document: dict) -> list[str]:
     """``validate``'s findings of an accepted run, one line each, ``KIND: MODEL: WHERE: MESSAGE``
     (names escaped, docs/safety.md): issues (warning, incomplete), provisional and excluded attempts,
-    ignored rows."""
+    ignored rows. A typo of cohort.json is one finding, first: the incomplete tasks of its model and the
+    rows and records files of the name it misspells follow from it and are counted, not listed."""
 
     def where(item: str, attempt: str | None, line: int | None) -> str:
-        return item + (f" attempt {attempt}" if attempt is not None else "") + (f" (line {line})" if line else "")
+        at = item or "-"
+        return at + (f" attempt {attempt}" if attempt is not None else "") + (f" (line {line})" if line else "")
 
-    out = []
+    typos = document["ignored_rows"].get("cohort_typos", [])
+    misspelt = {t["cohort_model"] for t in typos}
+    head, out = [], []
     for name, m in document["models"].items():
-        for issue in m["issues"]:
+        issues = m["issues"]
+        if name in misspelt:  # its first issue is the typo's (pipeline.aggregate.cohort_typo_issue)
+            typo = next(t for t in typos if t["cohort_model"] == name)
+            incomplete = sum(1 for i in issues if i["kind"] == "incomplete")
+            head.append(("warning", name, "-", f"{issues[0]['message']}; {typo_followers(typo, incomplete)}"))
+            issues = [i for i in issues[1:] if i["kind"] != "incomplete"]
+        for issue in issues:
             out.append((issue["kind"], name, where(issue["item"], issue["attempt"], issue["line"]), issue["message"]))
         for a in m["coverage"]["provisional"]:
             out.append(
@@ -234,50 +244,63 @@ def findings(document: dict) -> list[str]:
         for a in m["coverage"]["excluded"]:
             note = f"note: {a['note']}" if a["note"] else "no note"
             out.append(("excluded", name, where(a["item"], a["attempt"], a["line"]), f"not adopted ({note})"))
+    hidden = {t["rows_model"] for t in typos}
     return (
-        [escape_for_terminal(f"{kind}: {model}: {at}: {message}") for kind, model, at, message in out]
-        + ignored_findings(document)
-        + records_findings(document)
+        [escape_for_terminal(f"{kind}: {model}: {at}: {message}") for kind, model, at, message in head + out]
+        + ignored_findings(document, hide=hidden)
+        + records_findings(document, hide=hidden)
     )
 
 
-def records_findings(document: dict) -> list[str]:
+def typo_followers(typo: dict, incomplete: int) -> str:
+    """What a typo of cohort.json brings with it, counted in its finding instead of listed one by one."""
+    return (
+        f"its {counted(incomplete, 'incomplete finding')}, and the {counted(typo['rows'], 'ignored row')} and "
+        f"{counted(typo['records_files'], 'unused records file')} of '{typo['rows_model']}', follow from it "
+        "and are not listed"
+    )
+
+
+def records_findings(document: dict, hide: set[str] | frozenset[str] = frozenset()) -> list[str]:
     """The lines of the records files that no adopted row uses (docs/rules.md#rows-and-records), as
     ``validate`` and ``score`` print them: ``unused records: MODEL: ITEM attempt A: records/FILE: why``."""
     from tcsexam.scoring.pipeline.aggregate import unused_records_finding
 
     out = []
     for u in document.get("unused_records", []):
+        if u["model"] in hide:
+            continue
         at = f"{u['item']} attempt {u['attempt']}" if u["item"] is not None else "-"
         out.append(escape_for_terminal(f"unused records: {u['model'] or '-'}: {at}: {unused_records_finding(u)}"))
     return out
 
 
 def not_checked_lines(document: dict) -> list[str]:
-    """``score``'s line per model whose valid solver rows were not checked against records for want of
-    a records file (``validate`` lists each row)."""
-    from tcsexam.scoring.pipeline.lineup import NOT_CHECKED
-
+    """``score``'s line per model whose valid solver scores no records file checked
+    (``coverage.solver_not_checked``, docs/rules.md#rows-and-records; ``validate`` says why, row by row)."""
     out = []
     for name, m in document["models"].items():
-        n = sum(1 for i in m["issues"] if i["message"].startswith(NOT_CHECKED))
+        n = len(m["coverage"].get("solver_not_checked", []))
         if n:
-            rows = "row has" if n == 1 else "rows have"
             out.append(
                 escape_for_terminal(
-                    f"warning: {name}: {n} valid solver {rows} no records file: {NOT_CHECKED} "
-                    "(tcsexam validate lists them)"
+                    f"warning: {name}: {counted(n, 'valid solver score')} not checked against records "
+                    "(tcsexam validate says why)"
                 )
             )
     return out
 
 
-def ignored_findings(document: dict, warnings_only: bool = False) -> list[str]:
+def ignored_findings(
+    document: dict, warnings_only: bool = False, hide: set[str] | frozenset[str] = frozenset()
+) -> list[str]:
     """``validate``'s lines of the ignored rows (``score`` prints their warnings, the likely typos)."""
     from tcsexam.scoring.pipeline.aggregate import ignored_row_finding
 
     out = []
     for r in document["ignored_rows"]["rows"]:
+        if r["model"] in hide:
+            continue
         kind, message = ignored_row_finding(r)
         if kind == "warning" or not warnings_only:
             at = f"{r['item']} attempt {r['attempt']} (line {r['line']})"

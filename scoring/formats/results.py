@@ -84,6 +84,11 @@ class SolverScoreOutput(msgspec.Struct, gc=False, forbid_unknown_fields=True):
     n_scored: int
     instances: list[InstanceResult]
     unscored_instances: list[str]
+    # of the unscored ones, those the reference does not know at all (docs/rules.md#solver-score)
+    unknown_instances: Annotated[
+        list[str],
+        msgspec.Meta(description="Records' instances the reference knows neither as scored nor as unscored."),
+    ] = msgspec.field(default_factory=list)
 
 
 _ENCODER = msgspec.json.Encoder()
@@ -152,6 +157,11 @@ class Coverage(Strict):
     provisional: list[AttemptRef]
     not_valid: list[NotValidAttempt]
     excluded: list[ExcludedAttempt]
+    # valid adopted solver rows whose score no records file checked (docs/rules.md#rows-and-records)
+    solver_not_checked: Annotated[
+        list[AttemptRef],
+        msgspec.Meta(description="Valid adopted solver rows whose score was not re-scored from a records file."),
+    ] = msgspec.field(default_factory=list)
 
 
 class Issue(Strict):
@@ -250,11 +260,22 @@ class IgnoredRow(Strict, omit_defaults=True):
     ] = None
 
 
+class CohortTypo(Strict):
+    """A cohort model that no row names, close to a model outside the cohort that rows name: a typo in
+    cohort.json (tcsexam docs rules#aggregation)."""
+
+    cohort_model: str
+    rows_model: str
+    rows: int
+    records_files: int
+
+
 class IgnoredRows(Strict):
     count: int
     models_outside_cohort: dict[str, int]
     items_outside_suite: dict[str, int]
     rows: list[IgnoredRow]
+    cohort_typos: list[CohortTypo] = msgspec.field(default_factory=list)
 
 
 class UnusedRecords(Strict):

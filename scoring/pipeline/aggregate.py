@@ -23,6 +23,7 @@ from tcsexam.scoring.formats.inputs import AttemptRow
 from tcsexam.scoring.formats.results import (
     AttemptRef,
     CIBlock,
+    CohortTypo,
     Coverage,
     ExcludedAttempt,
     IgnoredRow,
@@ -36,8 +37,10 @@ from tcsexam.scoring.formats.results import (
     TaskResult,
     UnusedRecords,
 )
-from tcsexam.scoring.pipeline.crosscheck import rescore_from_records
-from tcsexam.scoring.pipeline.lineup import Lineup, line_up
+from tcsexam.scoring.grammar import counted
+from tcsexam.scoring.pipeline.crosscheck import diagnose_waiting_rows, rescore_from_records
+from tcsexam.scoring.pipeline.lineup import NOT_CHECKED, Lineup, line_up
+from tcsexam.scoring.pipeline.plausible import implausible_scores
 from tcsexam.scoring.pipeline.rules import Checked, Ignored, check_rules
 from tcsexam.scoring.pipeline.run import Run
 from tcsexam.scoring.safety.numbers import NumberTooLarge, finite_fsum, finite_mean, require_finite
@@ -46,6 +49,8 @@ from tcsexam.scoring.stats.planning import shares_of_ci
 from tcsexam.scoring.stats.ranks import rank_models
 from tcsexam.scoring.stats.uncertainty import LEVEL, METHOD, ci_block, ci_blocks
 from tcsexam.scoring.vocab import STATUS_ORDER, TRACKS, WEIGHTS, RunStatus, Track
+
+Waiting = dict[tuple[str, str, str], str]  # (model, item, attempt) -> what its records file lacks
 
 
 def mean(values: list[float]) -> float:
@@ -58,16 +63,18 @@ def valid_scores(rows: list[AttemptRow]) -> list[float]:
     return [r.score for r in rows if r.adopted and r.score_status == "valid" and r.score is not None]
 
 
-def not_valid_message(row: AttemptRow) -> str:
+def not_valid_message(row: AttemptRow, waiting: str | None = None) -> str:
     """Why an adopted attempt that is not valid leaves its task incomplete (docs/rules.md#aggregation); a
-    score typed in while score_status is still the skeleton's 'missing' is told how to count."""
+    score typed in while score_status is still the skeleton's 'missing' is told how to count; a solver
+    attempt whose records file is there says what the file lacks (``waiting``, docs/rules.md#rows-and-records)."""
     if row.score_status == "missing" and row.score is not None:
         return f"line {row.line} has a score but score_status 'missing': set it to valid"
-    return f"adopted attempt is '{row.score_status}': its result is not there yet"
+    message = f"adopted attempt is '{row.score_status}': its result is not there yet"
+    return f"{message}; {waiting}" if waiting else message
 
 
 def aggregate_model(
-    model: str, rows: list[AttemptRow], run: Run, thresholds: dict[str, float]
+    model: str, rows: list[AttemptRow], run: Run, thresholds: dict[str, float], waiting: Waiting | None = None
 ) -> tuple[ModelResult, dict[str, list[float] | None]]:
     """R1 and the incomplete / provisional rules of docs/rules.md#aggregation for one model; pass^k (docs/rules.md#passk). Its ``ci``
     (docs/rules.md#intervals) is left to ``attach_ci``, for all models at once: the model's entry and its task means by
@@ -77,9 +84,16 @@ def aggregate_model(
         by_item[r.item].append(r)
     coverage = Coverage(missing=[], provisional=[], not_valid=[], excluded=[])
     issues: list[Issue] = []
+    waiting_here = {(item, attempt): why for (m, item, attempt), why in (waiting or {}).items() if m == model}
     tasks = {
         task.item: task_result(
-            task.item, task.track, by_item.get(task.item, []), run.cohort.planned(model, task.item), coverage, issues
+            task.item,
+            task.track,
+            by_item.get(task.item, []),
+            run.cohort.planned(model, task.item),
+            coverage,
+            issues,
+            waiting_here,
         )
         for task in run.suite.tasks
     }
@@ -99,7 +113,13 @@ def aggregate_model(
 
 
 def task_result(
-    item: str, track: Track, item_rows: list[AttemptRow], planned: int, coverage: Coverage, issues: list[Issue]
+    item: str,
+    track: Track,
+    item_rows: list[AttemptRow],
+    planned: int,
+    coverage: Coverage,
+    issues: list[Issue],
+    waiting: dict[tuple[str, str], str] | None = None,
 ) -> TaskResult:
     """One task of a model (docs/rules.md#aggregation): its coverage and issues are appended (excluded,
     then provisional and not valid, then missing attempts); its mean only when complete, its partial
@@ -107,7 +127,7 @@ def task_result(
     adopted = [r for r in item_rows if r.adopted]
     valid = [r for r in adopted if r.score_status == "valid"]
     note_excluded(item, track, [r for r in item_rows if not r.adopted], coverage, issues)
-    note_adopted(item, track, adopted, coverage, issues)
+    note_adopted(item, track, adopted, coverage, issues, waiting or {})
     note_missing(item, track, len(adopted), planned, coverage, issues)
     complete = len(adopted) == planned and len(valid) == planned
     scores = valid_scores(adopted)
@@ -128,15 +148,23 @@ def note_excluded(item: str, track: Track, excluded: list[AttemptRow], coverage:
             issues.append(Issue("warning", item, r.attempt, r.line, message))
 
 
-def note_adopted(item: str, track: Track, adopted: list[AttemptRow], coverage: Coverage, issues: list[Issue]) -> None:
+def note_adopted(
+    item: str,
+    track: Track,
+    adopted: list[AttemptRow],
+    coverage: Coverage,
+    issues: list[Issue],
+    waiting: dict[tuple[str, str], str],
+) -> None:
     """Adopted attempts that are provisional, and those not valid, which leave their task incomplete
-    (docs/rules.md#aggregation)."""
+    (docs/rules.md#aggregation); ``waiting``: what the records file of a not-valid attempt lacks."""
     for r in adopted:
         if r.adoption_status == "selected_provisional":
             coverage.provisional.append(AttemptRef(item, track, r.attempt, r.line))
         if r.score_status != "valid":
             coverage.not_valid.append(NotValidAttempt(item, track, r.attempt, r.line, r.score_status))
-            issues.append(Issue("incomplete", item, r.attempt, r.line, not_valid_message(r)))
+            message = not_valid_message(r, waiting.get((item, r.attempt)))
+            issues.append(Issue("incomplete", item, r.attempt, r.line, message))
 
 
 def note_missing(item: str, track: Track, adopted: int, planned: int, coverage: Coverage, issues: list[Issue]) -> None:
@@ -228,16 +256,59 @@ def pass_hat_k_by_track(
     return out
 
 
-def ignored_rows_summary(ignored: list[Ignored]) -> IgnoredRows:
+def ignored_rows_summary(ignored: list[Ignored], typos: list[CohortTypo] | None = None) -> IgnoredRows:
     """docs/rules.md#aggregation: rows of models outside the cohort or items outside the suite, counted and listed; a row
-    whose name is close to a cohort model or suite item carries that name as ``did_you_mean``."""
+    whose name is close to a cohort model or suite item carries that name as ``did_you_mean``; ``typos``: the
+    cohort's names that are typos of the rows' (``rules.cohort_typos``)."""
     models = Counter(i.row.model for i in ignored if i.reason.startswith("model"))
     items = Counter(i.row.item for i in ignored if i.reason.startswith("item"))
     rows = [
         IgnoredRow(i.row.line, i.row.model, i.row.track, i.row.item, i.row.attempt, i.reason, i.did_you_mean)
         for i in ignored
     ]
-    return IgnoredRows(len(ignored), dict(sorted(models.items())), dict(sorted(items.items())), rows)
+    return IgnoredRows(len(ignored), dict(sorted(models.items())), dict(sorted(items.items())), rows, typos or [])
+
+
+def cohort_typo_list(checked: Checked, unused: list[UnusedRecords]) -> list[CohortTypo]:
+    """The typos of cohort.json (``rules.cohort_typos``) with how many rows and records files name the
+    rows' spelling."""
+    rows = Counter(i.row.model for i in checked.ignored if i.row.model in checked.typos)
+    files = Counter(u.model for u in unused if u.model in checked.typos)
+    return [CohortTypo(cohort, model, rows[model], files[model]) for model, cohort in checked.typos.items()]
+
+
+def cohort_typo_issue(typo: CohortTypo, run: Run) -> Issue:
+    """The one finding of a cohort.json typo (docs/rules.md#aggregation), first among its model's: the fix."""
+    files = f" and {counted(typo.records_files, 'records file')}" if typo.records_files else ""
+    message = (
+        f"no row names '{typo.cohort_model}', while {counted(typo.rows, 'row')}{files} name '{typo.rows_model}', "
+        f"which is not in the cohort: a typo in {run.paths.cohort} (models.{typo.cohort_model})? "
+        f"Write '{typo.rows_model}' there"
+    )
+    return Issue("warning", "", None, None, message)
+
+
+def note_unchecked_solver_rows(
+    entry: ModelResult, model: str, rows: list[AttemptRow], checked: Checked, run: Run, row_issues: list[Issue]
+) -> None:
+    """docs/rules.md#rows-and-records: the valid adopted solver rows whose score no records file checked go
+    to ``coverage.solver_not_checked``; ``row_issues`` warn of each when the run holds records of the model,
+    else one warning says that none was checked."""
+    unchecked = [
+        AttemptRef(r.item, r.track, r.attempt, r.line)
+        for r in rows
+        if r.track == "solver"
+        and r.adopted
+        and r.score_status == "valid"
+        and r.score is not None
+        and (model, r.item, r.attempt) not in checked.scores
+    ]
+    entry.coverage.solver_not_checked = unchecked
+    entry.issues += row_issues
+    if unchecked and not row_issues:
+        where = "the run has no records/ folder" if run.paths.records is None else f"records/{model}/ holds none"
+        message = f"{NOT_CHECKED}: {counted(len(unchecked), 'valid solver score')} typed in and none checked: {where}"
+        entry.issues.append(Issue("warning", "", None, None, message))
 
 
 def ignored_row_finding(row: dict) -> tuple[str, str]:
@@ -288,16 +359,21 @@ def evaluate_run(run: Run, thresholds: dict[str, float] | None = None) -> tuple[
     if run.paths.records is not None and run.reference is not None:
         lineup = line_up(run, checked)
         rescore_from_records(run, checked, problems, lineup.misaligned)
+        diagnose_waiting_rows(run, checked)
     problems.raise_if_any()
     models: dict[str, ModelResult] = {}
     track_scores: dict[str, dict[str, list[float] | None]] = {}
     overflow: dict[str, NumberTooLarge] = {}
+    implausible = implausible_scores(checked)
     for m in run.cohort.models:
+        rows = checked.by_model.get(m, [])
         try:
-            models[m], track_scores[m] = aggregate_model(m, checked.by_model.get(m, []), run, thresholds)
-            models[m].issues += lineup.not_checked.get(m, [])
+            models[m], track_scores[m] = aggregate_model(m, rows, run, thresholds, checked.not_ready)
         except NumberTooLarge as exc:
             overflow[m] = exc
+            continue
+        note_unchecked_solver_rows(models[m], m, rows, checked, run, lineup.not_checked.get(m, []))
+        models[m].issues += implausible.get(m, []) + checked.notes.get(m, [])
     attach_ci(models, track_scores, overflow)
     for m in run.cohort.models:  # docs/safety.md: rejected input naming the value and its row, in cohort order
         if m in overflow:
@@ -309,7 +385,10 @@ def evaluate_run(run: Run, thresholds: dict[str, float] | None = None) -> tuple[
         WEIGHTS,
     )
     status = worst_status([m.status for m in models.values()])
-    return Evaluated(status, models, ranks, ignored_rows_summary(checked.ignored), lineup.unused), checked
+    ignored = ignored_rows_summary(checked.ignored, cohort_typo_list(checked, lineup.unused))
+    for typo in ignored.cohort_typos:
+        models[typo.cohort_model].issues.insert(0, cohort_typo_issue(typo, run))
+    return Evaluated(status, models, ranks, ignored, lineup.unused), checked
 
 
 def attempt_scores(model: dict, rows: list[AttemptRow]) -> dict[str, tuple[str, list[float]]]:

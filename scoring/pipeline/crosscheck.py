@@ -11,11 +11,12 @@ from collections import defaultdict
 from tcsexam.scoring.errors import InputError, Problem, Problems
 from tcsexam.scoring.formats.inputs import AttemptRow
 from tcsexam.scoring.formats.records import check_records
+from tcsexam.scoring.formats.results import Issue
 from tcsexam.scoring.pipeline.lineup import NOT_LINED_UP
 from tcsexam.scoring.pipeline.reference import TaskReference
 from tcsexam.scoring.pipeline.rules import Checked
 from tcsexam.scoring.pipeline.run import Run
-from tcsexam.scoring.pipeline.solver import TaskScore, score_records
+from tcsexam.scoring.pipeline.solver import TaskScore, score_records, unknown_instances_text
 from tcsexam.scoring.safety.files import RecordsRoot
 from tcsexam.scoring.vocab import CROSS_CHECK_TOLERANCE
 
@@ -51,6 +52,10 @@ def rescore_from_records(
             checked.records_used[rel] = digest
             relative = result.relative_score
             checked.scores[(model, row.item, row.attempt)] = result
+            unknown = result.unknown_instances
+            if unknown:
+                message = f"records/{rel}: {unknown_instances_text(result, ref.reference_id)}"
+                checked.note(model, Issue("warning", row.item, row.attempt, row.line, message))
             if abs(relative - row.score) > CROSS_CHECK_TOLERANCE:
                 advice = cross_check_advice(misaligned.get((model, row.item)), model, row.item)
                 problems.add(
@@ -60,6 +65,32 @@ def rescore_from_records(
                     f"CSV score {row.score!r} differs from {relative!r} re-scored from "
                     f"{os.path.join(base, rel)} against '{ref.reference_id}' (tolerance 1e-9): {advice}",
                 )
+
+
+def diagnose_waiting_rows(run: Run, checked: Checked) -> None:
+    """docs/rules.md#rows-and-records: an adopted solver row that is not valid yet but whose records file is there
+    (``fill`` left it 'not ready'): what the file lacks, in ``checked.not_ready`` for its incomplete finding."""
+    from tcsexam.scoring.pipeline.solver import not_ready
+
+    root, ref = run.records_root, run.reference
+    assert root is not None and ref is not None
+    for model, rows in checked.by_model.items():
+        for row in rows:
+            if not (row.adopted and row.track == "solver" and row.score_status != "valid" and ref.has_task(row.item)):
+                continue
+            rel = "/".join((model, row.item, f"{row.attempt}.json"))
+            try:
+                path, data = root.read(model, row.item, row.attempt)
+                if data is None:
+                    continue
+                why = not_ready(ref.task(row.item), data, path)
+            except InputError as exc:
+                why = exc.problems[0].message
+            checked.not_ready[(model, row.item, row.attempt)] = (
+                f"records/{rel} is not ready: {why}: complete it, then run tcsexam fill"
+                if why
+                else f"records/{rel} is complete: tcsexam fill writes its score"
+            )
 
 
 def rows_to_rescore(checked: Checked, root: RecordsRoot) -> dict[str, list[tuple[str, AttemptRow, str]]]:

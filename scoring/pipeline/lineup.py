@@ -124,10 +124,7 @@ def line_up(run: Run, checked: Checked) -> Lineup:
     files = discover_records(root)
     solver_items = {t.item for t in run.suite.tasks if t.track == "solver"}
     adopted, excluded = solver_rows_by_task(checked)
-    file_names: dict[tuple[str, str], list[str]] = defaultdict(list)
-    for f in files:
-        if f.model is not None and f.item is not None and f.attempt is not None:
-            file_names[(f.model, f.item)].append(f.attempt)
+    file_names = attempt_file_names(files)
     out = Lineup(misaligned=misaligned_tasks(adopted, file_names))
     for f in files:
         reason = unused_reason(f, run, solver_items, adopted, excluded, file_names)
@@ -142,6 +139,24 @@ def line_up(run: Run, checked: Checked) -> Lineup:
             issues = [not_checked_issue(root, r, names, shift) for r in rows]
             out.not_checked.setdefault(model, []).extend(i for i in issues if i is not None)
     return out
+
+
+def attempt_file_names(files: list[RecordsFile]) -> dict[tuple[str, str], list[str]]:
+    """The attempt names of the records files per (model, item)."""
+    file_names: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for f in files:
+        if f.model is not None and f.item is not None and f.attempt is not None:
+            file_names[(f.model, f.item)].append(f.attempt)
+    return file_names
+
+
+def misaligned_rows(rows: list[AttemptRow], root: RecordsRoot) -> dict[tuple[str, str], str]:
+    """``misaligned_tasks`` for the adopted solver ``rows`` (of the cohort and the suite) against the
+    records files under ``root``: what ``fill`` checks before it writes a score into any row."""
+    adopted: dict[tuple[str, str], list[AttemptRow]] = defaultdict(list)
+    for r in rows:
+        adopted[(r.model, r.item)].append(r)
+    return misaligned_tasks(adopted, attempt_file_names(discover_records(root)))
 
 
 def solver_rows_by_task(

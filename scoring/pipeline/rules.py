@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from tcsexam.scoring.errors import Problems
 from tcsexam.scoring.formats.inputs import AttemptRow
+from tcsexam.scoring.formats.results import Issue
 from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.pipeline.run import Run
 from tcsexam.scoring.pipeline.solver import TaskScore
@@ -26,16 +27,22 @@ def score_in_range(track: str, score: float) -> str | None:
         return f"score must be finite, got {score!r}"
     if track in ("theorem", "conjecture"):
         if score not in (0.0, 1.0):
-            return (
-                f"a {track} score is 1 (complete proof accepted) or 0, got {score!r}; "
-                "partial credit must be converted to 0"
-            )
+            hint = percentage_hint(track, score) or "; partial credit must be converted to 0"
+            return f"a {track} score is 1 (complete proof accepted) or 0, got {score!r}{hint}"
     elif track == "solver":
         low, high = SCORE_RANGES["solver"]
         if not low <= score <= (high or math.inf):
             return f"a solver relative score lies in {range_text('solver')}, got {score!r}"
     elif score < SCORE_RANGES["construction"][0]:
         return f"a construction reward is {range_text('construction')}, got {score!r}"
+    return None
+
+
+def percentage_hint(track: str, score: float) -> str | None:
+    """A score that reads as a percentage of a value its track allows, 100 for 1 or 85 for 0.85
+    (docs/rules.md#plausible-scores): the hint, or None."""
+    if 1.0 < score <= 100.0 and score_in_range(track, score / 100) is None:
+        return f": a percentage? write {score / 100:g}"
     return None
 
 
@@ -60,6 +67,9 @@ class CloseNames:
         return self.seen[name]
 
 
+MODEL_NOT_IN_COHORT = "model not in cohort"
+
+
 @dataclass(frozen=True)
 class Ignored:
     """A row not aggregated (docs/rules.md#aggregation, last rules): why, and the cohort model or suite item whose name
@@ -78,6 +88,12 @@ class Checked:
     ignored: list[Ignored]
     records_used: dict[str, str] = field(default_factory=dict)  # relative path -> sha256
     scores: dict[tuple[str, str, str], TaskScore] = field(default_factory=dict)  # (model, item, attempt) re-scored
+    notes: dict[str, list[Issue]] = field(default_factory=dict)  # per model: warnings from its records files
+    not_ready: dict[tuple[str, str, str], str] = field(default_factory=dict)  # why a not-valid row's records wait
+    typos: dict[str, str] = field(default_factory=dict)  # a rows' model -> the cohort model it is a typo of
+
+    def note(self, model: str, issue: Issue) -> None:
+        self.notes.setdefault(model, []).append(issue)
 
 
 def check_rules(run: Run) -> tuple[Checked, Problems]:
@@ -100,7 +116,7 @@ def check_rules(run: Run) -> tuple[Checked, Problems]:
         if not track_agrees_with_suite(row, track_of, suite.suite, file, problems):
             continue
         if row.model not in cohort.models:
-            ignored.append(Ignored(row, "model not in cohort", close_model(row.model)))
+            ignored.append(Ignored(row, MODEL_NOT_IN_COHORT, close_model(row.model)))
         elif row.item not in track_of:
             ignored.append(Ignored(row, f"item not in suite '{suite.suite}'", close_item(row.item)))
         else:
@@ -108,7 +124,25 @@ def check_rules(run: Run) -> tuple[Checked, Problems]:
             if row.adopted:
                 check_adopted_row(row, run, file, problems)
     check_adopted_counts(by_model, run, file, problems)
-    return Checked(dict(by_model), ignored), problems
+    typos = cohort_typos(ignored, set(cohort.models) - set(by_model))
+    ignored = [Ignored(i.row, i.reason) if i.row.model in typos else i for i in ignored]
+    return Checked(dict(by_model), ignored, typos=typos), problems
+
+
+def cohort_typos(ignored: list[Ignored], rowless: set[str]) -> dict[str, str]:
+    """docs/rules.md#aggregation: a cohort model that no row names, close to a model outside the cohort that
+    rows do name, is a typo in cohort.json (not in the rows): per rows' model, the cohort's name; the
+    model with the most rows when two are close to one cohort name."""
+    counts = Counter(
+        (i.row.model, i.did_you_mean) for i in ignored if i.reason == MODEL_NOT_IN_COHORT and i.did_you_mean in rowless
+    )
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for (model, cohort_model), _ in counts.most_common():
+        if cohort_model is not None and cohort_model not in taken and model not in out:
+            out[model] = cohort_model
+            taken.add(cohort_model)
+    return out
 
 
 def check_planned_items(run: Run, problems: Problems) -> None:

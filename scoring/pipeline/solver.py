@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from itertools import repeat
 from pathlib import Path
@@ -36,6 +37,12 @@ class TaskScore:
     def status(self) -> list[str]:
         return status_names(self.codes)
 
+    @property
+    def unknown_instances(self) -> list[str]:
+        """The records' instances that the reference knows neither as scored nor as unscored
+        (docs/rules.md#solver-score): a sign of another reference version or renamed instances."""
+        return [n for n in self.unscored_instances if n not in self.ref.unscored]
+
 
 def score_attempt_bytes(ref: TaskReference, data: bytes, file: str) -> TaskScore:
     """A records file's bytes scored against its task (docs/rules.md#solver-score): the one scoring of an attempt, as
@@ -65,6 +72,49 @@ def every_instance(ref: TaskReference) -> str:
     return f"all of them: {ref.listed_by()}" if ref.reference_id else "all of them: in the reference file"
 
 
+def near_instance(name: str, ref: TaskReference) -> str | None:
+    """The scored instance a record's unknown name likely stands for (docs/rules.md#solver-score): the same name
+    in another case, or with a suffix or prefix after '.', '/' or ':' ('MAX0001.gset', 'gset/MAX0001'
+    for 'MAX0001'); None otherwise."""
+    known = ref.position
+    folded = {n.casefold(): n for n in known}
+    for candidate in (name, *(p for p in re.split(r"[./:]", name) if p)):
+        hit = candidate if candidate in known else folded.get(candidate.casefold())
+        if hit is not None and hit != name:
+            return hit
+    return None
+
+
+def unknown_names_hint(ref: TaskReference, names: list[str]) -> str:
+    """What a file lacking records of scored instances holds instead, when its names are ones the
+    reference does not know: how many, the first, and the scored instance it likely stands for."""
+    unknown = [n for n in names if n not in ref.position and n not in ref.unscored]
+    if not unknown:
+        return ""
+    near = near_instance(unknown[0], ref)
+    meant = f" (did you mean '{near}'?)" if near else ""
+    return f"; the file holds {counted(len(unknown), 'record')} of instances the reference does not know, such as '{unknown[0]}'{meant}"
+
+
+def unknown_instances_text(result: TaskScore, reference_id: str) -> str:
+    """A records file's instances that the reference knows neither as scored nor as unscored
+    (docs/rules.md#rows-and-records): a wrong reference version or renamed instances; each with the
+    scored instance it likely stands for (``near_instance``)."""
+    unknown = result.unknown_instances
+    shown = []
+    for name in unknown[:MAX_NAMED]:
+        near = near_instance(name, result.ref)
+        shown.append(f"{name} (did you mean {near}?)" if near else name)
+    more = f" and {len(unknown) - MAX_NAMED} more" if len(unknown) > MAX_NAMED else ""
+    return (
+        f"{counted(len(unknown), 'record')} of instances that reference '{reference_id}' does not know: "
+        f"{', '.join(shown)}{more}; they are left out of the score"
+    )
+
+
+MAX_NAMED = 5
+
+
 def score_records(ref: TaskReference, records: Records) -> list[TaskScore | list[Problem]]:
     """Score every file of ``records`` against its task (docs/rules.md#solver-score), all files as one matrix: per
     file its TaskScore, or its problems. Every scored reference instance needs a record (else the
@@ -92,6 +142,7 @@ def score_records(ref: TaskReference, records: Records) -> list[TaskScore | list
             have = "has" if missing.size == 1 else "have"
             message = (
                 f"{counted(int(missing.size), 'scored instance')} of task '{ref.task}' {have} no record: {listed}{more}"
+                + unknown_names_hint(ref, records.names[starts[k] : starts[k + 1]])
             )
             out.append([Problem(file, "", "instance", message)])
         elif overflowing[k]:
@@ -153,6 +204,7 @@ def solver_score_output(score: TaskScore, suite: str, reference_id: str) -> Solv
         ref.n_scored,
         rows,
         score.unscored_instances,
+        score.unknown_instances,
     )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -150,19 +151,45 @@ def plan_row(plan: FillPlan, run, reference, records_root: RecordsRoot, row, run
 
 def plan_fill(run, reference, run_dir: Path) -> FillPlan:
     """Score every adopted solver row with a records file (docs/commands.md#fill); raises
-    InputError on any problem of a records file other than 'not ready', listing every one."""
+    InputError on any problem of a records file other than 'not ready', listing every one, and when
+    the attempt names of a task's rows and records files do not line up (nothing is scored then)."""
     plan = FillPlan()
     problems = Problems()
     records_root = RecordsRoot(run_dir / "records")
     items = {t.item for t in run.suite.tasks}
-    for row in run.attempts.rows:
-        if fills(run, row, items):
-            try:
-                plan_row(plan, run, reference, records_root, row, run_dir)
-            except InputError as exc:
-                problems.extend(exc.problems)
+    rows = [row for row in run.attempts.rows if fills(run, row, items)]
+    refuse_misaligned(rows, records_root, str(run.paths.attempts))
+    for row in rows:
+        try:
+            plan_row(plan, run, reference, records_root, row, run_dir)
+        except InputError as exc:
+            problems.extend(exc.problems)
     problems.raise_if_any()
     return plan
+
+
+def refuse_misaligned(rows: list[AttemptRow], root: RecordsRoot, file: str) -> None:
+    """docs/commands.md#fill: when a task's attempt names and records file names do not line up (``1.0``
+    for ``1.json``, rows from 0 against files from 1), fill would write one attempt's score into
+    another's row: an InputError naming both sides of every such task, before anything is scored."""
+    from tcsexam.scoring.pipeline.lineup import NOT_LINED_UP, misaligned_rows
+
+    if not os.path.isdir(root.root):
+        return
+    found = misaligned_rows(rows, root)
+    if found:
+        raise InputError(
+            [
+                Problem(
+                    file,
+                    f"lines {', '.join(str(r.line) for r in rows if (r.model, r.item) == key)}",
+                    "attempt",
+                    f"({key[0]}, {key[1]}): {NOT_LINED_UP}: {names}: rename the records files or the attempts so "
+                    "that each row names its own attempt's file; nothing was filled",
+                )
+                for key, names in sorted(found.items())
+            ]
+        )
 
 
 @dataclass

@@ -87,6 +87,19 @@ def full_rows(model="m", scores=None) -> list[dict]:
     return [row(model=model, track=t["track"], item=t["item"], score=defaults[t["item"]]) for t in MINI_SUITE["tasks"]]
 
 
+# Records that score both solver tasks of MINI_SUITE 0.25 by hand: s1's 'a' at its mean (Phi(0) = 0.5)
+# and 'b' timed out (0); s2's 'x' timed out and 'y' solved at its mean 1 (0.5): (0.5 + 0) / 2 each.
+CHECKED_RECORDS = {
+    "s1": [{"instance": "a", "status": "ok", "A": 12}, {"instance": "b", "status": "timeout"}],
+    "s2": [{"instance": "x", "status": "timeout"}, {"instance": "y", "status": "ok", "solved": True}],
+}
+
+
+def checked_rows(model="m", scores=None) -> list[dict]:
+    """``full_rows`` whose solver scores are those of CHECKED_RECORDS (``Workspace.write_checked_run``)."""
+    return full_rows(model, {"s1": 0.25, "s2": 0.25, **(scores or {})})
+
+
 def csv_text(rows: list[dict], columns=COLUMNS) -> str:
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n", extrasaction="ignore")
@@ -132,6 +145,14 @@ class Workspace:
 
     def write_records(self, model: str, item: str, attempt: str, records: list[dict]) -> Path:
         return self.write_json(self.run / "records" / model / item / f"{attempt}.json", records)
+
+    def write_checked_run(self, rows: list[dict] | None = None, models=("m",)) -> Path:
+        """A run with nothing to report: ``checked_rows`` of each model (or ``rows``) and the records
+        files that check their solver scores (docs/rules.md#rows-and-records)."""
+        for model in models:
+            for item, records in CHECKED_RECORDS.items():
+                self.write_records(model, item, "1", records)
+        return self.write_rows(rows if rows is not None else [r for m in models for r in checked_rows(m)])
 
     def score_args(self, *extra: str) -> list[str]:
         return ["score", str(self.run), "--benchmark", str(self.bench), "--output", str(self.out), *extra]

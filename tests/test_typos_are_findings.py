@@ -1,0 +1,212 @@
+"""Slips that give a legal but wrong or unchecked number are findings (docs/rules.md#plausible-scores,
+docs/rules.md#rows-and-records, docs/rules.md#aggregation, docs/commands.md#fill): a percentage typed
+for a fraction, solver scores no records file checks, records of instances the reference does not
+know, records files that do not line up with the rows, records not ready, a typo in cohort.json.
+Each message is written here from the rule, not taken from the code."""
+
+from __future__ import annotations
+
+import json
+
+from tests.support.runs import CHECKED_RECORDS, checked_rows, full_rows, row
+
+NOT_CHECKED = "score not checked against records"
+
+
+def validate(cli, ws, *extra: str) -> tuple[int, list[str], str]:
+    code, out, err = cli("validate", str(ws.run), "--benchmark", str(ws.bench), *extra)
+    return code, out.splitlines(), err
+
+
+# --- a percentage typed for a fraction ------------------------------------------------------------
+
+
+def test_a_construction_score_typed_as_a_percentage_is_a_warning_naming_the_row(ws, cli):
+    ws.write_checked_run(checked_rows(scores={"c1": 85}))  # c1 is line 6
+    code, lines, _ = validate(cli, ws)
+    assert code == 0
+    assert lines[0] == "no rejections: 7 rows, 1 model, status complete, 1 finding"
+    assert lines[1] == (
+        "warning: m: c1 attempt 1 (line 6): construction score 85.0 is above 10, far above what a construction "
+        "task rewards in practice: a percentage? write 0.85"
+    )
+    code, lines, err = validate(cli, ws, "--strict")
+    assert code == 1 and "rejected by --strict: 1 finding" in err
+    # score --strict writes nothing
+    code, _, _ = cli(*ws.score_args("--strict"))
+    assert code == 1 and not ws.out.exists()
+
+
+def test_a_construction_score_ten_times_its_tasks_median_is_a_warning(ws, cli):
+    ws.write_cohort(models={m: {"attempts_per_task": 1} for m in ("a", "b", "c")})
+    # c1's scores in the run: 0.3, 0.4, 5; the median 0.4; 5 > 10 x 0.4 (12.5 times it); 1.2 is no finding
+    rows = checked_rows("a", {"c1": 0.3}) + checked_rows("b", {"c1": 0.4}) + checked_rows("c", {"c1": 5})
+    ws.write_checked_run(rows, models=("a", "b", "c"))
+    code, lines, _ = validate(cli, ws)
+    assert code == 0 and lines[1:] == [
+        "warning: c: c1 attempt 1 (line 20): construction score 5.0 is 12 times the median 0.4 of its task's "
+        "scores in the run: a percentage? write 0.05"
+    ]
+
+
+def test_a_construction_score_just_above_1_is_no_finding(ws, cli):
+    ws.write_checked_run(checked_rows(scores={"c1": 1.2, "c2": 2.5}))  # above 1, under 10 and alone in its task
+    assert validate(cli, ws) == (0, ["no problems: 7 rows, 1 model, status complete, 0 findings"], "")
+
+
+def test_a_theorem_score_of_100_is_asked_whether_it_is_a_percentage(ws, cli):
+    ws.write_checked_run(checked_rows(scores={"t1": 100}))
+    code, _, err = validate(cli, ws)
+    assert code == 1
+    assert "a theorem score is 1 (complete proof accepted) or 0, got 100.0: a percentage? write 1" in err
+    ws.write_checked_run(checked_rows(scores={"t1": 50}))  # 0.5 is no theorem score either: partial credit
+    code, _, err = validate(cli, ws)
+    assert code == 1 and "got 50.0; partial credit must be converted to 0" in err and "percentage" not in err
+
+
+# --- solver scores that nothing checked -------------------------------------------------------------
+
+
+def test_a_model_without_records_is_one_finding_and_index_json_lists_its_unchecked_rows(ws, cli):
+    ws.write_rows(full_rows())  # s1 (line 4) and s2 (line 5) typed in; no records/ at all
+    code, lines, _ = validate(cli, ws)
+    assert code == 0 and lines[1:] == [
+        f"warning: m: -: {NOT_CHECKED}: 2 valid solver scores typed in and none checked: the run has no records/ folder"
+    ]
+    assert validate(cli, ws, "--strict")[0] == 1
+    code, _, err = cli(*ws.score_args())
+    assert code == 0
+    assert "warning: m: 2 valid solver scores not checked against records (tcsexam validate says why)" in err
+    coverage = json.loads(ws.out.read_text())["models"]["m"]["coverage"]
+    assert coverage["solver_not_checked"] == [
+        {"item": "s1", "track": "solver", "attempt": "1", "line": 4},
+        {"item": "s2", "track": "solver", "attempt": "1", "line": 5},
+    ]
+    ws.write_checked_run()  # records that check both: nothing is left unchecked
+    code, _, _ = cli(*ws.score_args())
+    assert json.loads(ws.out.read_text())["models"]["m"]["coverage"]["solver_not_checked"] == []
+
+
+# --- records of instances the reference does not know ------------------------------------------------
+
+
+def test_records_of_unknown_instances_are_named_apart_with_the_instance_meant(ws, cli):
+    ws.write_checked_run()
+    # 'A' for 'a' (case), 'b.gset' for 'b' (a suffix), 'zz' (nothing near), 'u' (the reference's own unscored)
+    extra = [
+        {"instance": "A", "status": "ok", "A": 1},
+        {"instance": "b.gset", "status": "ok", "A": 1},
+        {"instance": "zz", "status": "ok", "A": 1},
+        {"instance": "u", "status": "ok", "A": 1},
+    ]
+    path = ws.write_records("m", "s1", "1", CHECKED_RECORDS["s1"] + extra)
+    code, lines, _ = validate(cli, ws)
+    assert code == 0 and lines[1:] == [
+        "warning: m: s1 attempt 1 (line 4): records/m/s1/1.json: 3 records of instances that reference 'ref-test' "
+        "does not know: A (did you mean a?), b.gset (did you mean b?), zz; they are left out of the score"
+    ]
+    assert validate(cli, ws, "--strict")[0] == 1
+
+    out = ws.root / "s1.json"
+    code, _, err = cli(
+        "solver-score", "--task", "s1", "--records", str(path), "--reference", "lite", "--benchmark", str(ws.bench),
+        "--output", str(out),
+    )  # fmt: skip
+    document = json.loads(out.read_text())
+    assert code == 0 and document["relative_score"] == 0.25
+    assert document["unscored_instances"] == ["A", "b.gset", "zz", "u"]
+    assert document["unknown_instances"] == ["A", "b.gset", "zz"]
+    assert "3 records of instances that reference 'ref-test' does not know" in err
+
+
+def test_records_named_with_a_suffix_are_rejected_with_the_instance_meant(ws, cli):
+    ws.write_checked_run()
+    ws.write_records(
+        "m", "s1", "1", [{"instance": "a.gset", "status": "ok", "A": 12}, {"instance": "b.gset", "status": "timeout"}]
+    )
+    code, _, err = validate(cli, ws)
+    assert code == 1
+    assert "2 scored instances of task 's1' have no record: a, b" in err
+    assert (
+        "the file holds 2 records of instances the reference does not know, such as 'a.gset' (did you mean 'a'?)" in err
+    )
+
+
+# --- fill and records that do not line up with the rows ----------------------------------------------
+
+
+def test_fill_refuses_rows_numbered_from_0_beside_files_numbered_from_1(ws, cli):
+    ws.cohort["models"]["m"]["attempts_per_item"] = {"s1": 2}
+    ws.write_cohort()
+    rows = [r for r in full_rows() if r["item"] != "s1"]
+    rows[2:2] = [
+        row(track="solver", item="s1", attempt=a, score="", status="missing") for a in ("0", "1")
+    ]  # lines 4 and 5
+    table = ws.write_rows(rows)
+    before = table.read_bytes()
+    ws.write_records("m", "s1", "1", CHECKED_RECORDS["s1"])
+    ws.write_records("m", "s1", "2", CHECKED_RECORDS["s1"])
+    code, out, err = cli("fill", str(ws.run), "--benchmark", str(ws.bench))
+    assert code == 1 and out == ""
+    assert (
+        "lines 4, 5: field 'attempt': (m, s1): attempt names and records file names do not line up: "
+        "rows have attempts '0', '1'; records files 1.json, 2.json"
+    ) in err
+    assert table.read_bytes() == before and not (ws.run / "solver-scores").exists()
+
+
+# --- records not ready ----------------------------------------------------------------------------
+
+
+def test_validate_names_what_a_records_file_that_is_not_ready_lacks(ws, cli):
+    rows = checked_rows()
+    rows[2].update(score="", score_status="missing")  # s1, line 4: fill left it
+    ws.write_checked_run(rows)
+    ws.write_records("m", "s1", "1", CHECKED_RECORDS["s1"][:1])  # 'b' has no record
+    code, lines, _ = validate(cli, ws)
+    assert code == 3
+    assert (
+        "incomplete: m: s1 attempt 1 (line 4): adopted attempt is 'missing': its result is not there yet; "
+        "records/m/s1/1.json is not ready: 1 scored instance without a record: b: complete it, then run tcsexam fill"
+    ) in lines
+    ws.write_records("m", "s1", "1", CHECKED_RECORDS["s1"])
+    code, lines, _ = validate(cli, ws)
+    assert (
+        "incomplete: m: s1 attempt 1 (line 4): adopted attempt is 'missing': its result is not there yet; "
+        "records/m/s1/1.json is complete: tcsexam fill writes its score"
+    ) in lines
+
+
+# --- a typo in cohort.json --------------------------------------------------------------------------
+
+
+def test_a_typo_in_cohort_json_is_one_finding_first_with_the_fix(ws, cli):
+    ws.write_cohort(models={"lab-qwen-23b": {"attempts_per_task": 1}})
+    ws.write_checked_run(checked_rows("lab-qwen-32b"), models=("lab-qwen-32b",))
+    code, lines, _ = validate(cli, ws)
+    assert code == 3
+    cohort = ws.run / "cohort.json"
+    assert lines[1:] == [
+        "warning: lab-qwen-23b: -: no row names 'lab-qwen-23b', while 7 rows and 2 records files name "
+        f"'lab-qwen-32b', which is not in the cohort: a typo in {cohort} (models.lab-qwen-23b)? Write "
+        "'lab-qwen-32b' there; its 7 incomplete findings, and the 7 ignored rows and 2 unused records files of "
+        "'lab-qwen-32b', follow from it and are not listed"
+    ]
+    assert lines[0].endswith(", 1 finding")
+    code, _, _ = cli(*ws.score_args())
+    ignored = json.loads(ws.out.read_text())["ignored_rows"]
+    assert ignored["cohort_typos"] == [
+        {"cohort_model": "lab-qwen-23b", "rows_model": "lab-qwen-32b", "rows": 7, "records_files": 2}
+    ]
+    assert ignored["count"] == 7 and all("did_you_mean" not in r for r in ignored["rows"])
+
+
+def test_a_row_typo_still_suggests_the_cohorts_name(ws, cli):
+    """The other way round, the cohort is right: its model has rows, and a row's near name is the typo."""
+    ws.write_cohort(models={"atlas-70b": {"attempts_per_task": 1}})
+    ws.write_checked_run(checked_rows("atlas-70b") + [row(model="atlas-70c", item="t1")], models=("atlas-70b",))
+    code, lines, _ = validate(cli, ws)
+    assert (
+        "warning: atlas-70c: t1 attempt 1 (line 9): ignored row: model not in cohort; did you mean 'atlas-70b'?"
+        in lines
+    )
