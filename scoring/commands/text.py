@@ -160,17 +160,19 @@ def diff_lines(d: dict) -> list[str]:
     for key in ("solver_reference_id", "benchmark"):  # said in words: the inputs' sha256 alone do not say it
         if d[key]["old"] != d[key]["new"]:
             lines.append(f"{key}: {d[key]['old']} -> {d[key]['new']}")
+    grew = {g["model"]: g for g in d["half_width_grew"]}
     for name, e in d["models"].items():
         i = e["index"]
-        flag = {True: " (exceeds the 95% half-width)", False: " (within the 95% half-width)", None: ""}[
-            i["exceeds_half_width"]
-        ]
         status = (
             f"; status {e['status']['old'] or 'NA'} -> {e['status']['new'] or 'NA'}" if e["status"]["changed"] else ""
         )
         lines.append(
-            f"{name}: index {fmt(i['old'], 2)} -> {fmt(i['new'], 2)} ({fmt(i['change'], 2, signed=True)}){flag}{status}"
+            f"{name}: index {fmt(i['old'], 2)} -> {fmt(i['new'], 2)} ({fmt(i['change'], 2, signed=True)})"
+            f"{half_width_verdict(i)}{status}"
         )
+        if name in grew:
+            g = grew[name]
+            lines.append(f"{name}: index 95% half-width {fmt(g['old'], 2)} -> {fmt(g['new'], 2)}, more than twofold")
         for t, c in e["tracks"].items():
             if c["old"] != c["new"]:
                 mark = " *" if c["exceeds_half_width"] else ""
@@ -185,6 +187,17 @@ def diff_lines(d: dict) -> list[str]:
     for inp in d["inputs_changed"]:
         lines.append(f"input changed: {inp['input']}: {inp['old'] or 'NA'} -> {inp['new'] or 'NA'}")
     return lines
+
+
+def half_width_verdict(c: dict) -> str:
+    """Whether a change of ``diff`` exceeds the 95% half-width it was judged against, and which: the old
+    document's, or the new one's when the old has none (docs/commands.md#diff); "" when not judged."""
+    if c["exceeds_half_width"] is None:
+        return ""
+    word = "exceeds" if c["exceeds_half_width"] else "within"
+    if c["judged_against"] == "old":
+        return f" ({word} the old 95% half-width)"
+    return f" ({word} the new 95% half-width: the old has none)"
 
 
 def summary_table(document: dict) -> str:

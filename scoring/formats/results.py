@@ -426,7 +426,10 @@ class Change(Strict):
     new: float | None
     change: float | None
     half_width: float | None  # of the new document's 95% interval
+    # |change| > the old document's 95% half-width (the new one's when the old has none: judged_against)
     exceeds_half_width: bool | None
+    old_half_width: float | None  # of the old document's 95% interval
+    judged_against: Literal["old", "new"] | None  # the half-width exceeds_half_width was judged against
 
 
 class StatusChange(Strict):
@@ -459,6 +462,14 @@ class WordPair(Strict):
     new: str
 
 
+class HalfWidthGrowth(Strict):
+    """A model whose index 95% half-width grew more than twofold from the old document to the new."""
+
+    model: str
+    old: float
+    new: float
+
+
 class DiffOutput(Strict):
     """The output of `tcsexam diff --output`: what moved between two index.json files."""
 
@@ -469,3 +480,4 @@ class DiffOutput(Strict):
     status: StatusPair
     solver_reference_id: WordPair
     benchmark: WordPair  # provenance.benchmark: how the benchmark folder was found
+    half_width_grew: list[HalfWidthGrowth]  # models whose index 95% half-width grew more than twofold
