@@ -204,8 +204,12 @@ def test_csv_is_unrounded_with_value_lo_hi(ws, cli, tmp_path):
     s = (0.123456789012345 + 0.5) / 2
     assert float(row["S"]) == s and row["S"] == repr(s)
     ci = doc["models"]["m"]["ci"]
-    assert ci["index"]["lo"] is None and row["index_lo"] == "" and row["index"] == repr(doc["models"]["m"]["index"])
-    assert float(row["S_hi"]) == ci["tracks"]["solver"]["hi"] and row["S_lo"] == repr(ci["tracks"]["solver"]["lo"])
+    assert (
+        ci["index"]["lo"] is None and row["index_ci95_lo"] == "" and row["index"] == repr(doc["models"]["m"]["index"])
+    )
+    assert float(row["S_ci95_hi"]) == ci["tracks"]["solver"]["hi"] and row["S_ci95_lo"] == repr(
+        ci["tracks"]["solver"]["lo"]
+    )
     assert (row["suite"], row["solver_protocol"], row["tasks_complete"], row["tasks_total"]) == (
         "lite",
         "offline",
