@@ -329,8 +329,9 @@ class CompareDocument(Strict):
     """The output of `tcsexam compare`: the paired difference A − B of two models per track and for
     the index with 95% intervals, per task and per solver instance, the smallest difference
     detectable by attempts per task (keys "1" to "10") with the tracks whose variance was clipped
-    at 0, and each incomplete model of the two with the tasks left out of every difference, which
-    is then not a difference of indices (tcsexam docs rules#per-task-differences)."""
+    at 0, each incomplete model of the two with the tasks left out of every difference, which
+    is then not a difference of indices, and the solver tasks without instance counts with why
+    (tcsexam docs rules#per-task-differences)."""
 
     models: tuple[str, str]
     method: Literal["task-clustered-t"]
@@ -345,6 +346,8 @@ class CompareDocument(Strict):
     mde_clipped: list[str]
     # each incomplete model of the two with the tasks it has no task mean for, left out of every difference
     incomplete: dict[str, list[str]]
+    # each solver task without instance counts, with why: counts come only from attempts that count
+    instances_left_out: dict[str, str]
 
 
 class TrackVariance(Strict):
