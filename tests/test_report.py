@@ -204,8 +204,12 @@ def test_csv_is_unrounded_with_value_lo_hi(ws, cli, tmp_path):
     s = (0.123456789012345 + 0.5) / 2
     assert float(row["S"]) == s and row["S"] == repr(s)
     ci = doc["models"]["m"]["ci"]
-    assert ci["index"]["lo"] is None and row["index_lo"] == "" and row["index"] == repr(doc["models"]["m"]["index"])
-    assert float(row["S_hi"]) == ci["tracks"]["solver"]["hi"] and row["S_lo"] == repr(ci["tracks"]["solver"]["lo"])
+    assert (
+        ci["index"]["lo"] is None and row["index_ci95_lo"] == "" and row["index"] == repr(doc["models"]["m"]["index"])
+    )
+    assert float(row["S_ci95_hi"]) == ci["tracks"]["solver"]["hi"] and row["S_ci95_lo"] == repr(
+        ci["tracks"]["solver"]["lo"]
+    )
     assert (row["suite"], row["solver_protocol"], row["tasks_complete"], row["tasks_total"]) == (
         "lite",
         "offline",
@@ -363,8 +367,71 @@ def test_diff_flags_a_change_beyond_the_new_half_width(ws, cli, tmp_path):
     assert (
         code == 0 and d["a"]["index"]["exceeds_half_width"] is True and d["b"]["index"]["exceeds_half_width"] is False
     )
-    assert "a: index 50.25 -> 57.75 (+7.50) (exceeds the 95% half-width)" in out
-    assert "b: index 50.25 -> 57.75 (+7.50) (within the 95% half-width)" in out
+    assert "a: index 50.25 -> 57.75 (+7.50) (exceeds the new 95% half-width: the old has none)" in out
+    assert "b: index 50.25 -> 57.75 (+7.50) (within the new 95% half-width: the old has none)" in out
+
+
+def test_diff_judges_a_typo_against_the_old_half_width(demo_copy, cli, tmp_path):
+    # a construction score typed as a percentage (88.12 for 0.8812) moves the index far more than the old
+    # interval allows, and inflates the new interval with it: judged against the new one it would pass
+    old, new, out_json = tmp_path / "old.json", tmp_path / "new.json", tmp_path / "d.json"
+    assert cli("score", str(demo_copy), "--output", str(old))[0] == 3  # the demo has an incomplete model
+    attempts = demo_copy / "attempts.csv"
+    typo = attempts.read_text().replace(
+        "atlas-70b,construction,con-cap-set,1,0.8812,", "atlas-70b,construction,con-cap-set,1,88.12,"
+    )
+    assert typo != attempts.read_text()
+    attempts.write_text(typo)
+    assert cli("score", str(demo_copy), "--output", str(new))[0] == 3
+    code, out, err = cli("diff", str(old), str(new), "--output", str(out_json))
+    assert code == 0, err
+    d = json.loads(out_json.read_text())
+    i = d["models"]["atlas-70b"]["index"]
+    # docs/rules.md#the-index: con-cap-set's mean (of 3 attempts) moves by (88.12 - 0.8812)/3, C's (5 tasks)
+    # by a fifth of that, the index by 30 times C's
+    assert i["change"] == pytest.approx(30 * (88.12 - 0.8812) / 3 / 5, abs=1e-9)
+    before, after = (json.loads(f.read_text())["models"]["atlas-70b"]["ci"]["index"] for f in (old, new))
+    old_hw, new_hw = (before["hi"] - before["lo"]) / 2, (after["hi"] - after["lo"]) / 2
+    assert old_hw < i["change"] < new_hw  # within the new half-width, far beyond the old
+    assert (i["old_half_width"], i["half_width"]) == (pytest.approx(old_hw), pytest.approx(new_hw))
+    assert i["exceeds_half_width"] is True and i["judged_against"] == "old"
+    assert (
+        f"atlas-70b: index {i['old']:.2f} -> {i['new']:.2f} (+{i['change']:.2f}) (exceeds the old 95% half-width)"
+        in out
+    )
+    # the interval grew more than twofold: named, in the JSON and the text; the other models' did not move
+    assert d["half_width_grew"] == [{"model": "atlas-70b", "old": pytest.approx(old_hw), "new": pytest.approx(new_hw)}]
+    assert f"atlas-70b: index 95% half-width {old_hw:.2f} -> {new_hw:.2f}, more than twofold" in out
+    assert out.count("more than twofold") == 1
+
+
+def test_diff_falls_back_to_the_new_half_width_and_says_so(ws, cli, tmp_path):
+    # the old document has no index interval (one conjecture task): the new one's is used, and said
+    old = doc_for(ws, {"a": {}})
+    new = doc_for(ws, {"a": {"s1": 0.75}})
+    new["models"]["a"]["ci"]["index"] = {"value": 57.75, "se": 2.5, "lo": 52.75, "hi": 62.75, "df": 3}
+    out_json = tmp_path / "d.json"
+    code, out, _ = cli("diff", save(tmp_path, "o.json", old), save(tmp_path, "n.json", new), "--output", str(out_json))
+    d = json.loads(out_json.read_text())
+    i = d["models"]["a"]["index"]
+    assert code == 0 and i["old_half_width"] is None and i["half_width"] == 5.0 and i["judged_against"] == "new"
+    assert "a: index 50.25 -> 57.75 (+7.50) (exceeds the new 95% half-width: the old has none)" in out
+    assert d["half_width_grew"] == [] and "twofold" not in out  # no old half-width to grow from
+
+
+def test_diff_names_a_half_width_that_grew_more_than_twofold_only(ws, cli, tmp_path):
+    # the same index before and after; half-widths 2 -> 4 (twofold: not more) and 2 -> 4.5
+    old = doc_for(ws, {"a": {}, "b": {}})
+    new = json.loads(json.dumps(old))
+    for doc, hws in ((old, {"a": 2, "b": 2}), (new, {"a": 4, "b": 4.5})):
+        for name, hw in hws.items():
+            doc["models"][name]["ci"]["index"] = {"value": 50.25, "se": 1, "lo": 50.25 - hw, "hi": 50.25 + hw, "df": 3}
+    out_json = tmp_path / "d.json"
+    code, out, _ = cli("diff", save(tmp_path, "o.json", old), save(tmp_path, "n.json", new), "--output", str(out_json))
+    d = json.loads(out_json.read_text())
+    assert code == 0 and d["half_width_grew"] == [{"model": "b", "old": 2.0, "new": 4.5}]
+    assert "b: index 95% half-width 2.00 -> 4.50, more than twofold" in out and "a: index 95% half-width" not in out
+    assert "a: index 50.25 -> 50.25 (+0.00) (within the old 95% half-width)" in out
 
 
 def test_table_shows_the_index_half_width(ws, cli, tmp_path):

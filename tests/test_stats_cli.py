@@ -4,6 +4,8 @@ written out, and on the demo run against an independent route (numpy and scipy.s
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 from pathlib import Path
@@ -244,6 +246,7 @@ def test_compare_tasks_instances_and_mde_on_a_hand_built_run(ws, cli, tmp_path):
     assert result["instances"] == {
         "s1": {"a_better": 1, "b_better": 1, "equal": 0, "mean_difference": pytest.approx(0.125, abs=1e-12)}
     }
+    assert result["instances_left_out"] == {"s2": "B's attempt 2 was not re-scored from a records file"}
     # mde: docs/rules.md#planning-attempts formulas written out with numpy, quantiles by scipy.stats.t.ppf
     terms = {}
     for t in TRACKS:
@@ -300,7 +303,70 @@ def test_compare_mde_null_without_repeated_attempts_and_instances_empty_without_
     result = read(out, CompareDocument)
     assert result["mde"] == {str(r): None for r in range(1, 11)}  # one attempt per task: s_w² null
     assert result["instances"] == {}
+    no_records = "A has no attempt re-scored from records; B has no attempt re-scored from records"
+    assert result["instances_left_out"] == {"s1": no_records, "s2": no_records}
+    assert f"  s1, s2: {no_records}" in text  # one line per reason
     assert "MDE: not available" in text
+
+
+def compare_json(ws, cli, tmp_path) -> tuple[int, str, dict]:
+    out = tmp_path / "c.json"
+    code, text, err = cli(
+        "compare", str(ws.run), "--benchmark", str(ws.bench), "--models", "A", "B", "--output", str(out)
+    )
+    assert code in (0, 3), err
+    return code, text, read(out, CompareDocument)
+
+
+def test_compare_counts_instances_only_from_attempts_that_count_and_says_why_a_task_has_none(ws, cli, tmp_path):
+    # docs/rules.md#per-task-differences: B's attempt 2 of s1 is judge_failed though its records file is
+    # there (S1_RECORDS): it does not count, B has no task mean for s1, and s1 has no instance counts
+    write_pair_run(ws)
+    rows = list(csv.DictReader(io.StringIO((ws.run / "attempts.csv").read_text())))
+    (failed,) = [r for r in rows if (r["model"], r["item"], r["attempt"]) == ("B", "s1", "2")]
+    failed.update(score="", score_status="judge_failed")
+    ws.write_rows(rows)
+    assert (ws.run / "records" / "B" / "s1" / "2.json").is_file()
+    code, text, result = compare_json(ws, cli, tmp_path)
+    assert code == 3  # B is incomplete
+    assert "s1" not in [x["item"] for x in result["tasks"]] and result["instances"] == {}
+    assert result["instances_left_out"] == {
+        "s1": "B has no task mean (adopted attempt 2 is 'judge_failed')",
+        "s2": "B's attempt 2 was not re-scored from a records file",
+    }
+    lines = text.split("solver tasks without instance counts (only attempts that count are compared):\n")[1]
+    assert lines.splitlines()[:2] == [
+        "  s1: B has no task mean (adopted attempt 2 is 'judge_failed')",
+        "  s2: B's attempt 2 was not re-scored from a records file",
+    ]
+
+
+def test_compare_counts_no_instances_of_a_task_a_model_has_not_scored(ws, cli, tmp_path):
+    # A plans 3 attempts of s1 and ran 2, both re-scored from records: A has no task mean for s1, so s1
+    # is in neither `tasks` nor `instances`, though every adopted attempt has its records
+    scores = {m: {i: [x] for i, x in MID.items()} for m in ("A", "B")}
+    scores["A"]["s1"] = S1_SCORES["A"]
+    scores["B"]["s1"] = S1_SCORES["B"]
+    write_run(ws, scores, per_item={"A": {"s1": 3}, "B": {"s1": 2}})
+    for (model, attempt), recs in S1_RECORDS.items():
+        ws.write_records(model, "s1", attempt, recs)
+    _, _, result = compare_json(ws, cli, tmp_path)
+    assert "s1" not in [x["item"] for x in result["tasks"]] and result["instances"] == {}
+    assert result["instances_left_out"]["s1"] == "A has no task mean (2 of 3 planned attempts)"
+
+
+def test_compare_names_the_track_without_a_common_task_and_computes_no_index(ws, cli, tmp_path):
+    # A ran neither construction task as planned (2 planned, 1 run): no construction task is scored by
+    # both, so construction has no difference and the paired index difference, over every track, has none
+    scores = {m: {i: [x] for i, x in MID.items()} for m in ("A", "B")}
+    write_run(ws, scores, per_item={"A": {"c1": 2, "c2": 2}})
+    code, text, result = compare_json(ws, cli, tmp_path)
+    assert code == 3 and result["index"] is None
+    assert set(result["tracks"]) == {"theorem", "solver", "conjecture"}
+    assert "  C construction  no task scored by both models" in text
+    assert (
+        "  index: no construction task is scored by both models, so the paired index difference is not computed" in text
+    )
 
 
 def test_compare_usage_and_rejections_write_nothing(ws, cli, tmp_path):

@@ -11,6 +11,7 @@ one fails ``test_every_format_has_a_reader``.
 from __future__ import annotations
 
 import csv
+import html
 import html.parser
 import io
 import re
@@ -184,6 +185,9 @@ LATEX_COMMANDS = {
     r"\pm",
     r"\dagger",
     r"\\",
+    r"\par",  # the legend's note after the tabular
+    r"\smallskip",
+    r"\footnotesize",
     *(re.match(r"\\[A-Za-z]+|\\.", k).group() for k in LATEX_UNESCAPE),  # type: ignore[union-attr]
     r"\alpha",
     r"\omega",
@@ -228,7 +232,7 @@ def read_csv(out: str, strings: list[str], suite: str, protocol: str) -> None:
     for row in rows:
         for col in text_columns:
             assert not any(part.startswith(FORMULA) for part in row[col].split(";")), (col, row[col])
-        assert float(row["P"]) == -1.5 and float(row["index_hi"]) - float(row["index_lo"]) == 2.0
+        assert float(row["P"]) == -1.5 and float(row["index_ci95_hi"]) - float(row["index_ci95_lo"]) == 2.0
         assert row["rank_best"] == "1" and row["rank_worst"] == "2"
 
     def plain(cell: str) -> str:
@@ -244,12 +248,12 @@ def read_csv(out: str, strings: list[str], suite: str, protocol: str) -> None:
     for line in typed:
         cell = dict(zip(header, line, strict=True))
         assert all(isinstance(cell[col], str) for col in text_columns)  # every text cell quoted
-        assert all(isinstance(cell[col], float) for col in ("rank_best", "P", "P_lo", "index", "tasks_total"))
+        assert all(isinstance(cell[col], float) for col in ("rank_best", "P", "P_ci95_lo", "index", "tasks_total"))
 
 
 def read_html_page(out: str, strings: list[str], suite: str, protocol: str) -> None:
     page = read_html(out)
-    allowed = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "table", "thead", "tbody"}
+    allowed = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "table", "caption", "thead", "tbody"}
     assert page.tags <= allowed | {"tr", "th", "td", "p", "svg", "line", "text", "circle"}, page.tags
     assert not any(a.startswith("on") for a in page.attributes) and "src" not in page.attributes
     check_cells(page.rows, strings)
@@ -341,6 +345,69 @@ def test_latex_with_cjk_names_compiles_with_lualatex(tmp_path):
     proc, log = compile_latex(engine, tmp_path, HOSTILE)
     assert proc.returncode == 0, proc.stdout[-3000:]
     assert (tmp_path / "main.tex").read_text() == DOCUMENT and "/etc/hostname" not in log
+
+
+# --- the legend: every format says what ± and the rank interval are (docs/commands.md#table) ------------
+
+# typed from docs/commands.md#table
+LEGEND = (
+    "± is the half-width of the 95% t interval, clustered by task (docs/rules.md#intervals); rank best–worst: "
+    "the ranks not ruled out by paired t-tests with Holm's correction at 5%; † provisional"
+)
+LEGEND_LATEX = (
+    r"\par\smallskip{\footnotesize $\pm$ is the half-width of the 95\% t interval, clustered by task "
+    r"(docs/rules.md\#intervals); rank best--worst: the ranks not ruled out by paired t-tests with Holm's "
+    r"correction at 5\%; $^\dagger$ provisional\par}"
+)
+
+
+def two_groups(name: str) -> str:
+    return render_table(
+        [("a.json", hostile_doc(["m"], suite="lite")), ("b.json", hostile_doc(["n"], suite="full"))], name
+    )
+
+
+def test_markdown_has_the_legend_under_each_table():
+    rendered = MarkdownIt("commonmark").enable("table").render(two_groups("markdown"))
+    assert rendered.count("</table>\n<p>" + html.escape(LEGEND, quote=False) + "</p>") == 2
+
+
+def test_html_has_the_legend_as_each_tables_caption_shown_under_it():
+    out = two_groups("html")
+    captions = re.findall(r"<table><caption>(.*?)</caption><thead>", out)
+    assert [html.unescape(c) for c in captions] == [LEGEND, LEGEND]
+    assert "caption { caption-side: bottom;" in out
+
+
+def test_csv_column_names_say_the_interval():
+    header = two_groups("csv").split("\n", 1)[0].split(",")
+    assert header == [
+        "suite", "solver_protocol", "rank_best", "rank_worst", "model", "status", "provisional",
+        "index", "index_ci95_lo", "index_ci95_hi",
+        "P", "P_ci95_lo", "P_ci95_hi", "S", "S_ci95_lo", "S_ci95_hi",
+        "C", "C_ci95_lo", "C_ci95_hi", "O", "O_ci95_lo", "O_ci95_hi",
+        "tasks_complete", "tasks_total", "source",
+    ]  # fmt: skip
+
+
+def test_latex_has_the_legend_as_a_note_after_each_tabular():
+    lines = two_groups("latex").splitlines()
+    after = [lines[k + 1] for k, line in enumerate(lines) if line == r"\end{tabular}"]
+    assert after == [LEGEND_LATEX, LEGEND_LATEX]  # text TeX prints, not a % comment
+
+
+def test_latex_legend_prints_in_the_pdf(tmp_path):
+    engine, to_text = shutil.which("pdflatex"), shutil.which("pdftotext")
+    if engine is None or to_text is None:
+        pytest.skip("no pdflatex or pdftotext on PATH: apt-get install texlive-latex-recommended poppler-utils")
+    proc, _ = compile_latex(engine, tmp_path, ["m"])
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    printed = subprocess.run([to_text, "main.pdf", "-"], cwd=tmp_path, capture_output=True, text=True, check=True)
+
+    def bare(s: str) -> str:  # the words alone: lines may break, with a hyphen, anywhere; the T1 font's
+        return re.sub(r"[\s\-‐]", "", s).replace("\x15", "–")  # en dash reads back as its slot, 0x15
+
+    assert bare(LEGEND) in bare(printed.stdout), printed.stdout
 
 
 # --- the HTML chart: bounded work for any finite values --------------------------------------------

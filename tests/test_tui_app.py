@@ -271,6 +271,23 @@ async def test_compare_view_gives_the_paired_difference():
         assert "Index difference" in text_of(app, "#compare-verdict")
 
 
+async def test_compare_view_names_the_track_with_no_common_task(ws):
+    # A has neither construction task (docs/rules.md#per-task-differences): no paired index difference
+    from tests.support.runs import full_rows
+
+    ws.write_cohort(models={"A": {"attempts_per_task": 1}, "B": {"attempts_per_task": 1}})
+    ws.write_rows([r for r in full_rows("A") if r["track"] != "construction"] + full_rows("B"))
+    app = create_app(DashboardConfig(run_dir=str(ws.run), benchmark=str(ws.bench), cache=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("5")
+        await settle(pilot)
+        verdict = " ".join(text_of(app, "#compare-verdict").split())
+        assert (
+            "No construction task is scored by both models, so the paired index difference is not computed." in verdict
+        )
+
+
 @pytest.mark.skipif(not DATA.is_dir(), reason="tests/data/tau2 is missing")
 async def test_tau2_tab_shows_the_metrics():
     app = create_app(DashboardConfig(tau2=str(DATA / "derived" / "derived_C_edge_4x5.json")))

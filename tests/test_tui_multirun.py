@@ -185,8 +185,8 @@ def expected_cells(csv_text: str) -> list[tuple[str, list[list[str]]]]:
         best, worst = r["rank_best"], r["rank_worst"]
         rank = "" if best == "" else (best if best == worst else f"{best}–{worst}")
         model = r["model"] + (" †" if r["provisional"] == "true" else "")
-        tracks = [pm(r[t], r[f"{t}_lo"], r[f"{t}_hi"], 3) for t in "PSCO"]
-        cells = [rank, model, r["status"], pm(r["index"], r["index_lo"], r["index_hi"], 2), *tracks]
+        tracks = [pm(r[t], r[f"{t}_ci95_lo"], r[f"{t}_ci95_hi"], 3) for t in "PSCO"]
+        cells = [rank, model, r["status"], pm(r["index"], r["index_ci95_lo"], r["index_ci95_hi"], 2), *tracks]
         groups.setdefault(f"{r['suite']} / {r['solver_protocol']}", []).append(
             [*cells, f"{r['tasks_complete']}/{r['tasks_total']}"]
         )

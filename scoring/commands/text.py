@@ -36,7 +36,7 @@ def format_tau2_summary(m: dict) -> str:
 def format_comparison(result: dict) -> str:
     """The text ``compare`` prints: docs/rules.md#intervals intervals, then (when present) the per-task differences
     largest first, the solver tasks' instance counts and the MDE by attempts per task."""
-    from tcsexam.scoring.reports.compare import incomplete_note
+    from tcsexam.scoring.reports.compare import incomplete_note, no_common_note
 
     a, b = result["models"]
     lines = [f"paired difference {a} - {b} over tasks both have scored (95% t intervals)"]
@@ -46,7 +46,7 @@ def format_comparison(result: dict) -> str:
     for t in TRACKS:
         r = result["tracks"].get(t)
         if r is None:
-            lines.append(f"  {TRACK_LETTERS[t]} {t:<13} no common scored task")
+            lines.append(f"  {TRACK_LETTERS[t]} {t:<13} no task scored by both models")
             continue
         ci = (
             f"[{fmt(r['lo'], 4, signed=True)}, {fmt(r['hi'], 4, signed=True)}]"
@@ -56,7 +56,7 @@ def format_comparison(result: dict) -> str:
         lines.append(f"  {TRACK_LETTERS[t]} {t:<13} {fmt(r['mean'], 4, signed=True)} {ci}  m={r['m']}")
     idx = result["index"]
     if idx is None:
-        lines.append("  index: not available (a track has no common scored task)")
+        lines.append(f"  index: {no_common_note(result)}")
     else:
         ci = (
             f"[{fmt(idx['lo'], 2, signed=True)}, {fmt(idx['hi'], 2, signed=True)}]"
@@ -77,6 +77,16 @@ def format_comparison(result: dict) -> str:
                 f"  {x['item']:<{width}} {TRACK_LETTERS[x['track']]}  {fmt(x['difference'], 4, signed=True)}"
                 f"  ({x['a']:.4f} vs {x['b']:.4f})"
             )
+    return "\n".join(lines + instance_lines(result) + mde_lines(result))
+
+
+def instance_lines(result: dict) -> list[str]:
+    """``compare``'s instance counts of the solver tasks, then the solver tasks without them, those of one
+    reason on one line (docs/rules.md#per-task-differences)."""
+    from tcsexam.scoring.reports.compare import SHOWN_TASKS
+
+    a, b = result["models"]
+    lines = []
     instances = result.get("instances") or {}
     if instances:
         lines.append(f"solver instances (mean Phi over adopted attempts): {a} better / {b} better / equal")
@@ -86,7 +96,15 @@ def format_comparison(result: dict) -> str:
                 f"  {item:<{width}} {c['a_better']:>5} / {c['b_better']:>5} / {c['equal']:>5}"
                 f"  mean difference {fmt(c['mean_difference'], 4, signed=True)}"
             )
-    return "\n".join(lines + mde_lines(result))
+    by_reason: dict[str, list[str]] = {}
+    for item, reason in (result.get("instances_left_out") or {}).items():
+        by_reason.setdefault(reason, []).append(item)
+    if by_reason:
+        lines.append("solver tasks without instance counts (only attempts that count are compared):")
+    for reason, items in by_reason.items():
+        more = f" and {len(items) - SHOWN_TASKS} more" if len(items) > SHOWN_TASKS else ""
+        lines.append(f"  {', '.join(items[:SHOWN_TASKS])}{more}: {reason}")
+    return lines
 
 
 def mde_lines(result: dict) -> list[str]:
@@ -160,17 +178,19 @@ def diff_lines(d: dict) -> list[str]:
     for key in ("solver_reference_id", "benchmark"):  # said in words: the inputs' sha256 alone do not say it
         if d[key]["old"] != d[key]["new"]:
             lines.append(f"{key}: {d[key]['old']} -> {d[key]['new']}")
+    grew = {g["model"]: g for g in d["half_width_grew"]}
     for name, e in d["models"].items():
         i = e["index"]
-        flag = {True: " (exceeds the 95% half-width)", False: " (within the 95% half-width)", None: ""}[
-            i["exceeds_half_width"]
-        ]
         status = (
             f"; status {e['status']['old'] or 'NA'} -> {e['status']['new'] or 'NA'}" if e["status"]["changed"] else ""
         )
         lines.append(
-            f"{name}: index {fmt(i['old'], 2)} -> {fmt(i['new'], 2)} ({fmt(i['change'], 2, signed=True)}){flag}{status}"
+            f"{name}: index {fmt(i['old'], 2)} -> {fmt(i['new'], 2)} ({fmt(i['change'], 2, signed=True)})"
+            f"{half_width_verdict(i)}{status}"
         )
+        if name in grew:
+            g = grew[name]
+            lines.append(f"{name}: index 95% half-width {fmt(g['old'], 2)} -> {fmt(g['new'], 2)}, more than twofold")
         for t, c in e["tracks"].items():
             if c["old"] != c["new"]:
                 mark = " *" if c["exceeds_half_width"] else ""
@@ -185,6 +205,17 @@ def diff_lines(d: dict) -> list[str]:
     for inp in d["inputs_changed"]:
         lines.append(f"input changed: {inp['input']}: {inp['old'] or 'NA'} -> {inp['new'] or 'NA'}")
     return lines
+
+
+def half_width_verdict(c: dict) -> str:
+    """Whether a change of ``diff`` exceeds the 95% half-width it was judged against, and which: the old
+    document's, or the new one's when the old has none (docs/commands.md#diff); "" when not judged."""
+    if c["exceeds_half_width"] is None:
+        return ""
+    word = "exceeds" if c["exceeds_half_width"] else "within"
+    if c["judged_against"] == "old":
+        return f" ({word} the old 95% half-width)"
+    return f" ({word} the new 95% half-width: the old has none)"
 
 
 def summary_table(document: dict) -> str:

@@ -350,8 +350,9 @@ class CompareDocument(Strict):
     """The output of `tcsexam compare`: the paired difference A − B of two models per track and for
     the index with 95% intervals, per task and per solver instance, the smallest difference
     detectable by attempts per task (keys "1" to "10") with the tracks whose variance was clipped
-    at 0, and each incomplete model of the two with the tasks left out of every difference, which
-    is then not a difference of indices (tcsexam docs rules#per-task-differences)."""
+    at 0, each incomplete model of the two with the tasks left out of every difference, which
+    is then not a difference of indices, and the solver tasks without instance counts with why
+    (tcsexam docs rules#per-task-differences)."""
 
     models: tuple[str, str]
     method: Literal["task-clustered-t"]
@@ -366,6 +367,8 @@ class CompareDocument(Strict):
     mde_clipped: list[str]
     # each incomplete model of the two with the tasks it has no task mean for, left out of every difference
     incomplete: dict[str, list[str]]
+    # each solver task without instance counts, with why: counts come only from attempts that count
+    instances_left_out: dict[str, str]
 
 
 class TrackVariance(Strict):
@@ -447,7 +450,10 @@ class Change(Strict):
     new: float | None
     change: float | None
     half_width: float | None  # of the new document's 95% interval
+    # |change| > the old document's 95% half-width (the new one's when the old has none: judged_against)
     exceeds_half_width: bool | None
+    old_half_width: float | None  # of the old document's 95% interval
+    judged_against: Literal["old", "new"] | None  # the half-width exceeds_half_width was judged against
 
 
 class StatusChange(Strict):
@@ -480,6 +486,14 @@ class WordPair(Strict):
     new: str
 
 
+class HalfWidthGrowth(Strict):
+    """A model whose index 95% half-width grew more than twofold from the old document to the new."""
+
+    model: str
+    old: float
+    new: float
+
+
 class DiffOutput(Strict):
     """The output of `tcsexam diff --output`: what moved between two index.json files."""
 
@@ -490,3 +504,4 @@ class DiffOutput(Strict):
     status: StatusPair
     solver_reference_id: WordPair
     benchmark: WordPair  # provenance.benchmark: how the benchmark folder was found
+    half_width_grew: list[HalfWidthGrowth]  # models whose index 95% half-width grew more than twofold

@@ -161,6 +161,22 @@ def text_cells(
     ]
 
 
+# The legend every format prints with each table (docs/commands.md#table): {pm}, {dash} and {mark} are
+# the format's own ±, rank dash and provisional mark; the rest is text, written through the format's
+# ``text``.
+LEGEND = (
+    "{pm} is the half-width of the 95% t interval, clustered by task (docs/rules.md#intervals); "
+    "rank best{dash}worst: the ranks not ruled out by paired t-tests with Holm's correction at 5%; "
+    "{mark} provisional"
+)
+
+
+def legend(text: Callable[[str], str], pm: str, dash: str, mark: str) -> str:
+    """``LEGEND`` in a format: its words through ``text``, its symbols as the format's own."""
+    symbols = {"{pm}": pm, "{dash}": dash, "{mark}": mark}
+    return "".join(symbols[part] if part in symbols else text(part) for part in re.split(r"(\{\w+\})", LEGEND))
+
+
 def footnotes(g: Group) -> list[str]:
     notes = []
     if any(r.provisional for r in g.rows):
@@ -223,7 +239,7 @@ class Markdown(TableFormat):
             for row in g.rows:
                 cells = text_cells(row, di, dt, PM, NULL, "–", " " + PROVISIONAL_MARK, self.text)
                 out.append("| " + " | ".join(cells) + " |")
-            out.append("")
+            out += ["", legend(self.text, PM.strip(), "–", PROVISIONAL_MARK), ""]
             out.extend(footnotes(g))
         return "\n".join(out).rstrip("\n") + "\n"
 
@@ -287,6 +303,7 @@ class Latex(TableFormat):
                 out.append(" & ".join(cells) + r" \\")
             out.append(r"\bottomrule")
             out.append(r"\end{tabular}")
+            out.append(r"\par\smallskip{\footnotesize " + legend(self.text, r"$\pm$", "--", r"$^\dagger$") + r"\par}")
             out.extend("% " + self.text(note) for note in footnotes(g) if note)
             out.append("")
         return "\n".join(out).rstrip("\n") + "\n"
@@ -318,9 +335,9 @@ class Csv(TableFormat):
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)  # numbers are int/float
         cols = ["suite", "solver_protocol", "rank_best", "rank_worst", "model", "status", "provisional"]
-        cols += ["index", "index_lo", "index_hi"]
+        cols += ["index", "index_ci95_lo", "index_ci95_hi"]  # the names say what the interval is
         for t in TRACKS:
-            cols += [TRACK_LETTERS[t], f"{TRACK_LETTERS[t]}_lo", f"{TRACK_LETTERS[t]}_hi"]
+            cols += [TRACK_LETTERS[t], f"{TRACK_LETTERS[t]}_ci95_lo", f"{TRACK_LETTERS[t]}_ci95_hi"]
         buf.write(",".join([*cols, "tasks_complete", "tasks_total", "source"]) + "\n")  # plain names, unquoted
 
         def r(x: float | None) -> float | str:  # unrounded: the shortest decimal that reads back as the same double
@@ -408,6 +425,7 @@ body { font-family: sans-serif; margin: 2em; color: #222; }
 table { border-collapse: collapse; margin: 1em 0; }
 th, td { padding: 0.3em 0.8em; border-bottom: 1px solid #ccc; text-align: right; }
 td.l, th.l { text-align: left; }
+caption { caption-side: bottom; text-align: left; font-size: 0.85em; color: #555; padding-top: 0.4em; }
 thead th { border-bottom: 2px solid #222; }
 svg .grid { stroke: #ddd; } svg .tick { font-size: 11px; text-anchor: middle; fill: #555; }
 svg .label { font-size: 13px; text-anchor: end; } svg .value { font-size: 12px; }
@@ -435,7 +453,7 @@ class Html(TableFormat):
         for g in groups:
             out.append(f"<h2>{self.text(g.suite)} / {self.text(g.protocol)}</h2>")
             out.append(
-                "<table><thead><tr>"
+                f"<table><caption>{legend(self.text, PM.strip(), '–', PROVISIONAL_MARK)}</caption><thead><tr>"
                 + "".join(f'<th class="{"l" if h in ("model", "status") else ""}">{h}</th>' for h in HEADER)
                 + "</tr></thead><tbody>"
             )

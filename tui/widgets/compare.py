@@ -243,7 +243,7 @@ on a solver task lists the instances where the two differ most.
         message.stop()
         if message.pair != self.pair() or self.document is None:
             return  # the pair changed while this one was computed
-        from tcsexam.scoring.reports.compare import incomplete_note, mde_note
+        from tcsexam.scoring.reports.compare import incomplete_note, mde_note, no_common_note
 
         verdict = self.query_one("#compare-verdict", Static)
         if message.result is None:
@@ -261,9 +261,8 @@ on a solver task lists the instances where the two differ most.
         if note := incomplete_note(result):  # not a difference of indices: said first
             pair, lead = text(pair, f"{note}. "), "Difference over the common tasks"
         if idx is None:
-            verdict.update(
-                text(pair, "Index difference not available (some track has no task both models have scored).")
-            )
+            note = no_common_note(result) or ""
+            verdict.update(text(pair, f"{note[:1].upper()}{note[1:]}."))
         elif idx["lo"] is None:
             verdict.update(
                 text(
@@ -300,7 +299,7 @@ on a solver task lists the instances where the two differ most.
             reason = (
                 "not a solver task: it has no instances"
                 if track != "solver"
-                else "per-instance results need every adopted attempt of both models re-scored from records"
+                else self.result["instances_left_out"].get(item, "no per-instance scores from records")
             )
             self.app.notify(f"{plain(item)}: {reason}.", markup=False)
             return
