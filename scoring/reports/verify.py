@@ -213,6 +213,7 @@ def verify_index(
             *input_findings(stored_inputs, read_now, read_now),
             *(f"recomputing failed: {p}" for p in problems),
         ]
+    fresh = hashed_as_stored(fresh, doc)
     fresh_inputs = fresh["provenance"]["inputs"]
     findings += input_findings(stored_inputs, fresh_inputs, sorted(set(stored_inputs) | set(fresh_inputs)))
     stored, again = doc["provenance"]["content_sha256"], content_sha256(fresh)
@@ -223,6 +224,15 @@ def verify_index(
     b = {**fresh, "provenance": {k: v for k, v in fresh["provenance"].items() if k not in skip}}
     findings.extend(value_differences(a, b))  # what changed, value by value (an edited number, a moved score)
     return findings
+
+
+def hashed_as_stored(fresh: dict, doc: dict) -> dict:
+    """``fresh`` under the stored document's hash method (docs/formats.md#indexjson): a document of an
+    earlier version names none and is checked by the method it was hashed with, the tool's own writer."""
+    provenance = {k: v for k, v in fresh["provenance"].items() if k != "hash_method"}
+    if "hash_method" in doc["provenance"]:
+        provenance["hash_method"] = doc["provenance"]["hash_method"]
+    return {**fresh, "provenance": provenance}
 
 
 def recompute_with_pipeline(paths, thresholds: dict) -> dict:
