@@ -189,9 +189,10 @@ def crlf(data: bytes) -> bytes:
     return data.replace(b"\n", b"\r\n")
 
 
-def scored_then_converted(tmp_path, cli, name: str, before, after) -> tuple[Path, Path]:
+def scored_then_converted(tmp_path, cli, name: str, before, after) -> tuple[Path, Path, str]:
     """The demo run with ``name`` written as ``before(bytes)``, scored, then rewritten as ``after(bytes)``:
-    a checkout that converts the file after the index was made."""
+    a checkout that converts the file after the index was made. Returns the file, the index and the
+    sha256 of the file as it was scored."""
     run = tmp_path / "demo"
     shutil.copytree(demo_run(), run)
     path = run / name
@@ -201,7 +202,7 @@ def scored_then_converted(tmp_path, cli, name: str, before, after) -> tuple[Path
     index = tmp_path / "index.json"
     assert cli("score", str(run), "--output", str(index))[0] == 3
     path.write_bytes(after(original))
-    return path, index
+    return path, index, hashlib.sha256(before(original)).hexdigest()
 
 
 CONVERSIONS = [
@@ -230,8 +231,7 @@ CONVERSIONS = [
     ids=["to-crlf", "to-lf", "bom-added", "bom-removed", "to-crlf-and-bom", "cohort-to-crlf"],
 )
 def test_verify_says_when_an_input_differs_only_in_line_endings_or_a_bom(tmp_path, cli, name, before, after, how):
-    path, index = scored_then_converted(tmp_path, cli, name, before, after)
-    recorded = hashlib.sha256(before(path.read_bytes().removeprefix(BOM).replace(b"\r\n", b"\n"))).hexdigest()
+    path, index, recorded = scored_then_converted(tmp_path, cli, name, before, after)
     now = hashlib.sha256(path.read_bytes()).hexdigest()
     code, out, _ = cli("verify", str(index))
     assert code == 1 and "NOT verified, 2 differences:" in out  # the input's sha256 and content_sha256
@@ -247,7 +247,7 @@ def test_a_changed_number_in_a_converted_file_is_no_mere_conversion(tmp_path, cl
         assert row in data
         return crlf(data.replace(row, b"atlas-70b,theorem,thm-sensitivity,1,0,", 1))
 
-    path, index = scored_then_converted(tmp_path, cli, "attempts.csv", lambda b: b, edited)
+    path, index, _ = scored_then_converted(tmp_path, cli, "attempts.csv", lambda b: b, edited)
     code, out, _ = cli("verify", str(index))
     assert code == 1 and f"input attempts: {path} has sha256 " in out
     assert "only in" not in out and HINT not in out and SAME_NUMBERS not in out

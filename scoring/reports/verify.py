@@ -279,7 +279,7 @@ def verify_index(
     b = {**fresh, "provenance": {k: v for k, v in fresh["provenance"].items() if k not in skip}}
     values = value_differences(a, b)  # what changed, value by value (an edited number, a moved score)
     findings += values
-    values_match = not any(not v.startswith("$.provenance.") for v in values)
+    values_match = all(v.startswith("$.provenance.") for v in values)
     return Verification(findings, values_match, any(ONLY_FORM in f for f in changed))
 
 
