@@ -46,6 +46,11 @@ TRACK_SCORE_TYPE = {
 # docs/formats.md: how the benchmark folder was found (provenance.benchmark)
 BenchmarkSource = Literal["bundled synthetic sample", "given"]
 
+# docs/formats.md#indexjson: how content_sha256 is computed (provenance.hash_method): sha256 of the
+# RFC 8785 form. A document without the key was hashed over the tool's own JSON writer, by earlier versions.
+HashMethod = Literal["rfc8785-sha256"]
+(HASH_METHOD,) = get_args(HashMethod)
+
 # docs/rules.md#aggregation: a model's and a document's status, worst last.
 RunStatus = Literal["complete", "provisional", "incomplete"]
 STATUS_ORDER = {s: i for i, s in enumerate(get_args(RunStatus))}

@@ -178,6 +178,95 @@ def test_a_recorded_benchmark_path_that_is_not_a_benchmark_folder_is_not_read(sc
     assert code == 1 and f"({tmp_path / 'elsewhere'} holds no suites/ and references/)" in out
 
 
+# --- line endings and byte-order marks (docs/commands.md#verify) -----------------------------------
+
+BOM = b"\xef\xbb\xbf"
+SAME_NUMBERS = "the numbers recomputed from the files as they are match the stored index"
+HINT = "`*.csv -text`"
+
+
+def crlf(data: bytes) -> bytes:
+    return data.replace(b"\n", b"\r\n")
+
+
+def scored_then_converted(tmp_path, cli, name: str, before, after) -> tuple[Path, Path, str]:
+    """The demo run with ``name`` written as ``before(bytes)``, scored, then rewritten as ``after(bytes)``:
+    a checkout that converts the file after the index was made. Returns the file, the index and the
+    sha256 of the file as it was scored."""
+    run = tmp_path / "demo"
+    shutil.copytree(demo_run(), run)
+    path = run / name
+    original = path.read_bytes()
+    assert b"\r" not in original and not original.startswith(BOM)  # the demo's files: LF, no BOM
+    path.write_bytes(before(original))
+    index = tmp_path / "index.json"
+    assert cli("score", str(run), "--output", str(index))[0] == 3
+    path.write_bytes(after(original))
+    return path, index, hashlib.sha256(before(original)).hexdigest()
+
+
+CONVERSIONS = [
+    ("attempts.csv", lambda b: b, crlf, "line endings (CRLF, recorded LF)"),
+    ("attempts.csv", crlf, lambda b: b, "line endings (LF, recorded CRLF)"),
+    (
+        "attempts.csv",
+        lambda b: b,
+        lambda b: BOM + b,
+        "a byte-order mark (the file has one, the recorded file had none)",
+    ),
+    ("attempts.csv", lambda b: BOM + b, lambda b: b, "a byte-order mark (the recorded file had one)"),
+    (
+        "attempts.csv",
+        lambda b: b,
+        lambda b: BOM + crlf(b),
+        "line endings (CRLF, recorded LF) and a byte-order mark (the file has one, the recorded file had none)",
+    ),
+    ("cohort.json", lambda b: b, crlf, "line endings (CRLF, recorded LF)"),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "before", "after", "how"),
+    CONVERSIONS,
+    ids=["to-crlf", "to-lf", "bom-added", "bom-removed", "to-crlf-and-bom", "cohort-to-crlf"],
+)
+def test_verify_says_when_an_input_differs_only_in_line_endings_or_a_bom(tmp_path, cli, name, before, after, how):
+    path, index, recorded = scored_then_converted(tmp_path, cli, name, before, after)
+    now = hashlib.sha256(path.read_bytes()).hexdigest()
+    code, out, _ = cli("verify", str(index))
+    assert code == 1 and "NOT verified, 2 differences:" in out  # the input's sha256 and content_sha256
+    what = name.split(".")[0]
+    line = f"input {what}: {path} differs from the recorded file only in {how}: sha256 {now}, the provenance says"
+    assert f"{line} {recorded}\n" in out
+    assert f"\n{SAME_NUMBERS}\n" in out and HINT in out
+
+
+def test_a_changed_number_in_a_converted_file_is_no_mere_conversion(tmp_path, cli):
+    def edited(data: bytes) -> bytes:  # CRLF, and the first theorem score 1 made 0
+        row = b"atlas-70b,theorem,thm-sensitivity,1,1,"
+        assert row in data
+        return crlf(data.replace(row, b"atlas-70b,theorem,thm-sensitivity,1,0,", 1))
+
+    path, index, _ = scored_then_converted(tmp_path, cli, "attempts.csv", lambda b: b, edited)
+    code, out, _ = cli("verify", str(index))
+    assert code == 1 and f"input attempts: {path} has sha256 " in out
+    assert "only in" not in out and HINT not in out and SAME_NUMBERS not in out
+    assert "$.models.atlas-70b.tasks.thm-sensitivity.mean: stored 1.0, recomputed " in out
+    assert "the numbers recomputed from the files as they are differ from the stored index" in out
+
+
+def test_an_index_edited_by_hand_has_numbers_that_differ_from_the_files(tmp_path, cli):
+    run = tmp_path / "demo"
+    shutil.copytree(demo_run(), run)
+    index = tmp_path / "index.json"
+    assert cli("score", str(run), "--output", str(index))[0] == 3
+    doc = json.loads(index.read_text())
+    doc["models"]["atlas-70b"]["index"] = 99.0
+    index.write_text(json.dumps(doc))
+    code, out, _ = cli("verify", str(index))
+    assert code == 1 and "the numbers recomputed from the files as they are differ from the stored index" in out
+
+
 # --- diff -----------------------------------------------------------------------------------------
 
 
@@ -200,3 +289,16 @@ def test_diff_says_a_change_of_reference_and_benchmark_in_words(tmp_path, cli):
     assert d["benchmark"] == {"old": "bundled synthetic sample", "new": "given"}
     code, out, _ = cli("diff", str(old), str(old))
     assert code == 0 and "solver_reference_id:" not in out and "benchmark:" not in out  # only what changed
+
+
+def test_only_the_form_of_a_file_is_found_from_its_recorded_sha256():
+    from tcsexam.scoring.reports.verify import only_in_form
+
+    def sha(data: bytes) -> str:
+        return hashlib.sha256(data).hexdigest()
+
+    lf = b"model,score\na,1\n"
+    assert only_in_form(b"model,score\r\na,1\n", sha(lf)) == "line endings (CRLF and LF, recorded LF)"
+    assert only_in_form(BOM + b"model,score\r\na,1\r\n", sha(BOM + lf)) == "line endings (CRLF, recorded LF)"
+    assert only_in_form(b"model,score\r\na,2\r\n", sha(lf)) is None  # another number: not a conversion
+    assert only_in_form(lf, sha(lf)) is None  # the same bytes: nothing to explain

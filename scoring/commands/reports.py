@@ -69,19 +69,37 @@ def run_diff(args) -> int:
 def run_verify(args) -> int:
     """``tcsexam verify`` (docs/commands.md): exit 0 when everything holds, else 1 listing each difference."""
     loaded = load_index(Path(args.index))
-    findings = verify_index(
-        loaded, Path(args.run_dir) if args.run_dir else None, args.benchmark, recompute_with_pipeline
-    )
-    if findings:
-        print(f"{args.index}: NOT verified, {counted(len(findings), 'difference')}:")
-        for f in findings:
+    found = verify_index(loaded, Path(args.run_dir) if args.run_dir else None, args.benchmark, recompute_with_pipeline)
+    if found.findings:
+        print(f"{args.index}: NOT verified, {counted(len(found.findings), 'difference')}:")
+        for f in found.findings:
             print(f"  {escape_for_terminal(f)}")
+        said = verify_values_text(found.values_match, found.only_form)
+        if said:
+            print(said)
         return EXIT_REJECTED
     print(
         f"{args.index}: verified: every input matches its sha256, the recomputed document equals the stored "
         f"one (content_sha256 {loaded.document['provenance']['content_sha256']})"
     )
     return EXIT_OK
+
+
+def verify_values_text(values_match: bool | None, only_form: bool) -> str:
+    """What verify says beside its differences (docs/commands.md#verify): whether the values recomputed
+    from the files as they are match the stored document's, and, when an input differs from its recorded
+    file only in line endings or a byte-order mark, how a git checkout keeps them."""
+    lines = []
+    if values_match is not None:
+        how = "match the stored index" if values_match else "differ from the stored index (the $. paths above)"
+        lines.append(f"the numbers recomputed from the files as they are {how}")
+    if only_form:
+        lines.append(
+            "hint: a checkout that converts line endings changes an input's sha256; the lines `*.csv -text` and "
+            "`*.json -text` in the repository's .gitattributes keep git from converting the run's files "
+            "(tcsexam docs commands#verify)"
+        )
+    return "\n".join(lines)
 
 
 def digits_arg(text: str) -> int:

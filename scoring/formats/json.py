@@ -185,8 +185,25 @@ def dumps(obj: Any, *, indent: bool = True, finite: bool = False) -> bytes:
 
 
 def canonical_bytes(obj: Any) -> bytes:
-    """Canonical JSON: sorted keys, no whitespace (for content hashes)."""
-    return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS | orjson.OPT_SERIALIZE_NUMPY)
+    """docs/formats.md#indexjson: the RFC 8785 form of ``obj`` (JSON Canonicalization Scheme: sorted keys,
+    no white space, numbers as ECMAScript writes doubles), UTF-8, which any RFC 8785 implementation
+    writes alike. A whole number beyond 2**53 - 1 in magnitude has no such form: OverflowError."""
+    import rfc8785  # here: only hashing needs it
+
+    try:
+        return rfc8785.dumps(obj)
+    except rfc8785.IntegerDomainError as exc:
+        raise OverflowError(str(exc)) from None
+
+
+def writer_canonical_bytes(obj: Any) -> bytes:
+    """docs/formats.md#indexjson: the canonical JSON of index.json files of earlier versions (no
+    ``provenance.hash_method``): the tool's own writer, sorted keys, no white space. A whole number
+    beyond 64 bits: OverflowError."""
+    try:
+        return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS | orjson.OPT_SERIALIZE_NUMPY)
+    except TypeError as exc:  # orjson: an integer beyond 64 bits
+        raise OverflowError(str(exc)) from None
 
 
 def write_json(path: Path, obj: Any, *, indent: bool = True, finite: bool = False) -> None:

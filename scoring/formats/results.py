@@ -17,6 +17,7 @@ from tcsexam.scoring.vocab import (
     WEIGHTS,
     BenchmarkSource,
     Direction,
+    HashMethod,
     Kind,
     Protocol,
     RecordStatus,
@@ -52,6 +53,15 @@ FixedWeights = Annotated[
 
 MetricId = Annotated[
     str, msgspec.Meta(description="The metric and its version.", extra_json_schema={"const": METRIC_ID})
+]
+
+
+ContentHashMethod = Annotated[
+    HashMethod,
+    msgspec.Meta(
+        description="How content_sha256 was computed: the sha256 of the RFC 8785 form of the document. Absent "
+        "from the documents of earlier versions, which hashed the tool's own canonical JSON."
+    ),
 ]
 
 
@@ -310,6 +320,7 @@ class Provenance(Strict, omit_defaults=True):
     content_sha256: (
         Sha256  # filled last (pipeline.index.score_run): the hash of everything else (docs/formats.md#indexjson)
     )
+    hash_method: ContentHashMethod | msgspec.UnsetType = msgspec.UNSET
 
 
 class IndexDocument(Strict):

@@ -12,8 +12,6 @@ from pathlib import Path
 from tcsexam.scoring.errors import InputError
 from tcsexam.scoring.safety.files import read_regular_file
 
-MAX_WHOLE = 2**63 - 1  # a whole number of index.json fits in 64 bits (the hash's JSON writer takes no more)
-
 
 @dataclass(frozen=True)
 class IndexFile:
@@ -39,7 +37,7 @@ def read_index(data: bytes, file: str) -> IndexFile:
     from tcsexam.scoring.formats.decode import decode, problem_at, unchecked_constraints
     from tcsexam.scoring.formats.json import json_body
     from tcsexam.scoring.formats.results import IndexDocument
-    from tcsexam.scoring.pipeline.index import content_sha256
+    from tcsexam.scoring.pipeline.index import content_sha256, largest_whole
 
     typed = decode(data, IndexDocument, file, holds="an index.json written by tcsexam score")
     found = unchecked_constraints(typed, IndexDocument)
@@ -47,8 +45,9 @@ def read_index(data: bytes, file: str) -> IndexFile:
     document = msgspec.json.decode(json_body(data, file))  # the JSON shape every report reads (the same values)
     try:
         actual = content_sha256(document)
-    except TypeError:  # orjson: a whole number beyond 64 bits
-        found += [(path, f"must be a whole number of at most {MAX_WHOLE}") for path in _too_large(document)]
+    except OverflowError:  # a whole number its hash method cannot write (docs/formats.md#indexjson)
+        most = largest_whole(document)
+        found += [(path, f"must be a whole number of at most {most}") for path in _too_large(document, most)]
     if found:
         raise InputError([problem_at(p, message, file, IndexDocument) for p, message in found])
     stored = document["provenance"]["content_sha256"]
@@ -69,14 +68,14 @@ def edited_warning(loaded: IndexFile) -> str | None:
     return f"warning: {loaded.file}: {loaded.edited}; tcsexam verify {loaded.file} lists what changed"
 
 
-def _too_large(value: object, path: tuple = ()) -> list[list[str | int]]:
-    """The key paths of whole numbers beyond 64 bits in a decoded JSON value."""
+def _too_large(value: object, most: int, path: tuple = ()) -> list[list[str | int]]:
+    """The key paths of whole numbers beyond ``most`` in magnitude in a decoded JSON value."""
     if type(value) is int:
-        return [list(path)] if abs(value) > MAX_WHOLE else []
+        return [list(path)] if abs(value) > most else []
     if isinstance(value, dict):
-        return [p for k, v in value.items() for p in _too_large(v, (*path, k))]
+        return [p for k, v in value.items() for p in _too_large(v, most, (*path, k))]
     if isinstance(value, list):
-        return [p for k, v in enumerate(value) for p in _too_large(v, (*path, k))]
+        return [p for k, v in enumerate(value) for p in _too_large(v, most, (*path, k))]
     return []
 
 

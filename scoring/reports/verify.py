@@ -166,6 +166,50 @@ def recorded_thresholds(doc: dict) -> dict[str, float]:
     return found
 
 
+BOM = b"\xef\xbb\xbf"
+ONLY_FORM = "differs from the recorded file only in"  # the words of a change of line endings or byte-order mark
+
+
+def _endings(body: bytes) -> str:
+    """The line endings of ``body``: LF, CRLF, or both."""
+    crlf = body.count(b"\r\n")
+    if crlf == 0:
+        return "LF"
+    return "CRLF" if crlf == body.count(b"\n") else "CRLF and LF"
+
+
+def only_in_form(data: bytes, recorded: str) -> str | None:
+    """docs/commands.md#verify: how ``data`` differs from the file the provenance recorded by its sha256
+    ``recorded`` when it differs only in line endings or a UTF-8 byte-order mark, else None. The recorded
+    bytes are not known, only their sha256: every form of ``data`` with its line endings made LF or CRLF,
+    with and without a byte-order mark, is hashed against it."""
+    has_bom = data.startswith(BOM)
+    body = data.removeprefix(BOM)
+    lf = body.replace(b"\r\n", b"\n")
+    for text in (body, lf, lf.replace(b"\n", b"\r\n")):
+        for bom in (has_bom, not has_bom):
+            candidate = BOM + text if bom else text
+            if candidate != data and hashlib.sha256(candidate).hexdigest() == recorded:
+                parts = [] if text == body else [f"line endings ({_endings(body)}, recorded {_endings(text)})"]
+                if bom != has_bom:
+                    had = "the file has one, the recorded file had none" if has_bom else "the recorded file had one"
+                    parts.append(f"a byte-order mark ({had})")
+                return " and ".join(parts)
+    return None
+
+
+def changed_input(name: str, path: str, sha256: str, recorded: str) -> str:
+    """The finding of an input whose sha256 is not the recorded one, saying so when only its line endings
+    or its byte-order mark differ (a checkout that converted them: docs/commands.md#verify)."""
+    try:
+        form = only_in_form(read_regular_file(path, "input file"), recorded)
+    except InputError:  # the records folder's digest, or a file gone since
+        form = None
+    if form is None:
+        return f"input {name}: {path} has sha256 {sha256}, the provenance says {recorded}"
+    return f"input {name}: {path} {ONLY_FORM} {form}: sha256 {sha256}, the provenance says {recorded}"
+
+
 def input_findings(stored: dict, fresh: dict, names) -> list[str]:
     """The inputs whose sha256 now differs from the recorded one (``stored``/``fresh``: name -> path, sha256)."""
     found = []
@@ -176,8 +220,20 @@ def input_findings(stored: dict, fresh: dict, names) -> list[str]:
         elif old is None and new is not None:
             found.append(f"input {name}: {new['path']} is there now, the index was scored without it")
         elif old is not None and new is not None and old["sha256"] != new["sha256"]:
-            found.append(f"input {name}: {new['path']} has sha256 {new['sha256']}, the provenance says {old['sha256']}")
+            found.append(changed_input(name, new["path"], new["sha256"], old["sha256"]))
     return found
+
+
+@dataclasses.dataclass(frozen=True)
+class Verification:
+    """What verify found (docs/commands.md#verify): every difference (none: the document follows from its
+    inputs); whether the document recomputed from the files as they are holds the stored document's
+    values, apart from the provenance (None: it could not be recomputed); and whether an input differs
+    from its recorded file only in line endings or a byte-order mark."""
+
+    findings: list[str]
+    values_match: bool | None = None
+    only_form: bool = False
 
 
 def verify_index(
@@ -185,8 +241,8 @@ def verify_index(
     run_dir: Path | None,
     benchmark: str | None,
     recompute: Callable[[object, dict], dict],
-) -> list[str]:
-    """docs/commands.md#verify: every difference found (empty: the document follows from its inputs).
+) -> Verification:
+    """docs/commands.md#verify: every difference found, and whether the recomputed values match.
 
     ``recompute(paths, thresholds)`` builds the document from the inputs at ``paths`` with the pipeline
     ``score`` runs, so every check of ``score`` holds for whatever the folders hold now."""
@@ -197,7 +253,7 @@ def verify_index(
     try:
         paths, found = input_locations(doc, run_dir, benchmark, loaded.file)
     except Unverifiable as exc:
-        return [*findings, str(exc)]
+        return Verification([*findings, str(exc)])
     findings += found
     stored_inputs = doc["provenance"]["inputs"]
     try:
@@ -208,21 +264,32 @@ def verify_index(
             digest = file_sha256(path)
             read_now[name] = None if digest is None else {"path": str(path), "sha256": digest}
         problems = exc.problems if isinstance(exc, InputError) else [exc]
-        return [
-            *findings,
-            *input_findings(stored_inputs, read_now, read_now),
-            *(f"recomputing failed: {p}" for p in problems),
-        ]
+        changed = input_findings(stored_inputs, read_now, read_now)
+        failed = [f"recomputing failed: {p}" for p in problems]
+        return Verification([*findings, *changed, *failed], None, any(ONLY_FORM in f for f in changed))
+    fresh = hashed_as_stored(fresh, doc)
     fresh_inputs = fresh["provenance"]["inputs"]
-    findings += input_findings(stored_inputs, fresh_inputs, sorted(set(stored_inputs) | set(fresh_inputs)))
+    changed = input_findings(stored_inputs, fresh_inputs, sorted(set(stored_inputs) | set(fresh_inputs)))
+    findings += changed
     stored, again = doc["provenance"]["content_sha256"], content_sha256(fresh)
     if stored != again:
         findings.append(f"recomputed content_sha256 {again} differs from the stored {stored}")
     skip = ("generated_at", "content_sha256", "inputs", "benchmark")  # compared above
     a = {**doc, "provenance": {k: v for k, v in doc["provenance"].items() if k not in skip}}
     b = {**fresh, "provenance": {k: v for k, v in fresh["provenance"].items() if k not in skip}}
-    findings.extend(value_differences(a, b))  # what changed, value by value (an edited number, a moved score)
-    return findings
+    values = value_differences(a, b)  # what changed, value by value (an edited number, a moved score)
+    findings += values
+    values_match = all(v.startswith("$.provenance.") for v in values)
+    return Verification(findings, values_match, any(ONLY_FORM in f for f in changed))
+
+
+def hashed_as_stored(fresh: dict, doc: dict) -> dict:
+    """``fresh`` under the stored document's hash method (docs/formats.md#indexjson): a document of an
+    earlier version names none and is checked by the method it was hashed with, the tool's own writer."""
+    provenance = {k: v for k, v in fresh["provenance"].items() if k != "hash_method"}
+    if "hash_method" in doc["provenance"]:
+        provenance["hash_method"] = doc["provenance"]["hash_method"]
+    return {**fresh, "provenance": provenance}
 
 
 def recompute_with_pipeline(paths, thresholds: dict) -> dict:
