@@ -165,7 +165,7 @@ def text_cells(
 # the format's own ±, rank dash and provisional mark; the rest is text, written through the format's
 # ``text``.
 LEGEND = (
-    "{pm} is the half-width of the 95% t interval, clustered by task (docs/rules.md#intervals); "
+    "{pm} is the half-width of the 95% t interval, clustered by task; "
     "rank best{dash}worst: the ranks not ruled out by paired t-tests with Holm's correction at 5%; "
     "{mark} provisional"
 )
