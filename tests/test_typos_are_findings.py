@@ -210,3 +210,16 @@ def test_a_row_typo_still_suggests_the_cohorts_name(ws, cli):
         "warning: atlas-70c: t1 attempt 1 (line 9): ignored row: model not in cohort; did you mean 'atlas-70b'?"
         in lines
     )
+
+
+def test_score_counts_many_models_without_records_in_one_line(ws, cli):
+    """score names each model up to five; more are one line (validate still has one finding a model)."""
+    models = [f"m{k}" for k in range(6)]
+    ws.write_cohort(models={m: {"attempts_per_task": 1} for m in models})
+    ws.write_rows([r for m in models for r in full_rows(m)])
+    code, _, err = cli(*ws.score_args())
+    assert code == 0 and err.splitlines() == [
+        "warning: 6 models (m0, m1, m2, ...) have 12 valid solver scores not checked against records "
+        "(tcsexam validate says why)"
+    ]
+    assert len(validate(cli, ws)[1]) == 1 + 6

@@ -306,20 +306,30 @@ def records_findings(document: dict, hide: set[str] | frozenset[str] = frozenset
     return out
 
 
+NOT_CHECKED_LISTED = 5  # models named one a line by score; more are one line that counts them
+
+
 def not_checked_lines(document: dict) -> list[str]:
-    """``score``'s line per model whose valid solver scores no records file checked
-    (``coverage.solver_not_checked``, docs/rules.md#rows-and-records; ``validate`` says why, row by row)."""
-    out = []
-    for name, m in document["models"].items():
-        n = len(m["coverage"].get("solver_not_checked", []))
-        if n:
-            out.append(
-                escape_for_terminal(
-                    f"warning: {name}: {counted(n, 'valid solver score')} not checked against records "
-                    "(tcsexam validate says why)"
-                )
+    """``score``'s lines of the valid solver scores no records file checked (``coverage.solver_not_checked``,
+    docs/rules.md#rows-and-records; ``validate`` says why, model by model): one a model up to
+    ``NOT_CHECKED_LISTED`` models, else one line that counts them."""
+    counts = {
+        name: n for name, m in document["models"].items() if (n := len(m["coverage"].get("solver_not_checked", [])))
+    }
+    if len(counts) > NOT_CHECKED_LISTED:
+        first = ", ".join(list(counts)[:3])
+        return [
+            escape_for_terminal(
+                f"warning: {counted(len(counts), 'model')} ({first}, ...) have {counted(sum(counts.values()), 'valid solver score')} "
+                "not checked against records (tcsexam validate says why)"
             )
-    return out
+        ]
+    return [
+        escape_for_terminal(
+            f"warning: {name}: {counted(n, 'valid solver score')} not checked against records (tcsexam validate says why)"
+        )
+        for name, n in counts.items()
+    ]
 
 
 def ignored_findings(
