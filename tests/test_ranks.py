@@ -7,6 +7,7 @@ import math
 import random
 
 import msgspec
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -408,3 +409,29 @@ def test_the_overview_shows_no_rank_when_ranks_were_not_computed():
     document["ranks"] = msgspec.to_builtins(not_ranked())
     assert [r.rank for r in overview_rows(document)] == [None] * len(document["models"])
     assert leader(document) is None
+
+
+def test_holm_separation_without_a_full_sort_textbook_example():
+    """docs/rules.md#ranks: sorted 0.005·4 = 0.02 and 0.01·3 = 0.03 are below 0.05, 0.03·2 = 0.06 is not:
+    it and every larger p stay together; a pair without a p (NaN) is never separated."""
+    from tcsexam.scoring.stats.ranks import holm_separated
+
+    p = np.array([0.01, 0.04, 0.03, 0.005, np.nan])
+    assert holm_separated(p).tolist() == [True, False, False, True, False]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from([0.0, 0.05, 0.025, 0.0125, 0.01, 1.0, float("nan")]),  # ties at the cut-offs
+            st.floats(0.0, 1.0),
+        ),
+        max_size=60,
+    )
+)
+def test_holm_separation_is_the_full_adjustments_below_alpha(values):
+    from tcsexam.scoring.stats.ranks import holm_array, holm_separated
+
+    p = np.array(values, dtype=float)
+    assert holm_separated(p).tolist() == (holm_array(p) < 0.05).tolist()

@@ -67,6 +67,19 @@ def holm_array(p_values: np.ndarray) -> np.ndarray:
     return adjusted
 
 
+def holm_separated(p_values: np.ndarray, alpha: float = ALPHA) -> np.ndarray:
+    """Which p-values Holm's step-down separates at ``alpha`` (``holm_array(p) < alpha``, exactly), without
+    sorting them all: only a p below alpha can be, and those are the smallest, so their ranks are
+    1, 2, ... in sorted order. The first of them whose (K − j + 1)·p_(j) reaches alpha ends the
+    separated ones: no tie straddles it (an equal p one place earlier has a larger factor and would
+    have ended them first), so they are exactly the p-values below it. NaN is never separated."""
+    k = int(np.count_nonzero(~np.isnan(p_values)))
+    below = np.sort(p_values[p_values < alpha])  # NaN compares False
+    failing = np.flatnonzero((k - np.arange(below.size)) * below >= alpha)
+    cut = below[failing[0]] if failing.size else alpha
+    return p_values < cut
+
+
 def _row_starts(n: int) -> np.ndarray:
     """Where each a's pairs start in the list of all pairs (a's position, then b's)."""
     i = np.arange(n, dtype=np.int64)
@@ -123,8 +136,7 @@ def rank_models(
         p[start : start + a.size] = pair_p_values(d, se, df)
         if listed:
             kept.append((a, b, d, se, df))
-    adjusted = holm_array(p)
-    separated = adjusted < alpha  # False where there is no p
+    separated = holm_separated(p, alpha)  # False where there is no p
     hits = np.flatnonzero(separated)
     starts = _row_starts(n)
     a_hit = np.searchsorted(starts, hits, side="right") - 1
@@ -134,6 +146,7 @@ def rank_models(
     models = {m: RankInterval(best=1 + int(above[i]), worst=n - int(below[i])) for i, m in enumerate(ordered)}
     if not listed:
         return Ranks(method=METHOD, alpha=alpha, models=models, pairs=[], pairs_listed=False)
+    adjusted = holm_array(p)
     pairs: list[RankPair] = []
     columns = [np.concatenate(c) for c in zip(*kept, strict=True)] if kept else [np.empty(0)] * 5
     for k, (i, j, d, se, df) in enumerate(zip(*(c.tolist() for c in columns), strict=True)):
