@@ -435,3 +435,25 @@ def test_holm_separation_is_the_full_adjustments_below_alpha(values):
 
     p = np.array(values, dtype=float)
     assert holm_separated(p).tolist() == (holm_array(p) < 0.05).tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(-5, 5),
+            st.one_of(st.just(0.0), st.just(float("nan")), st.floats(0.01, 3)),
+            st.one_of(st.just(float("nan")), st.floats(1, 1e6)),
+        ),
+        max_size=80,
+    )
+)
+def test_p_values_skipped_below_the_t_cut_off_never_change_a_separation(pairs):
+    """A pair whose |d|/se is below 1.958 gets p = 1 instead of its t tail when the pairs are not listed:
+    its true p is above 0.05 at every df, so Holm separates exactly the same pairs."""
+    from tcsexam.scoring.stats.ranks import holm_separated, pair_p_values, pair_p_values_for_holm
+
+    d, se, df = (np.array(c, dtype=float) for c in zip(*pairs, strict=True)) if pairs else (np.empty(0),) * 3
+    full, skipped = pair_p_values(d, se, df), pair_p_values_for_holm(d, se, df, 0.05)
+    assert np.isnan(full).tolist() == np.isnan(skipped).tolist()
+    assert holm_separated(full).tolist() == holm_separated(skipped).tolist()

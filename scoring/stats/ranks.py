@@ -55,6 +55,26 @@ def pair_p_values(difference: np.ndarray, se: np.ndarray, df: np.ndarray) -> np.
     return p
 
 
+# A t statistic below this has a two-sided p above 0.0502 at every df (the t's tails are heavier than the
+# normal's, and 2·(1 − Phi(1.958)) = 0.05022): such a pair is never separated at alpha = 0.05.
+NEVER_SEPARATED_T = 1.958
+
+
+def pair_p_values_for_holm(difference: np.ndarray, se: np.ndarray, df: np.ndarray, alpha: float) -> np.ndarray:
+    """``pair_p_values`` where Holm's separation needs them: a pair whose t statistic is below
+    ``NEVER_SEPARATED_T`` (at alpha 0.05) has p > alpha and is never separated, so it gets p = 1
+    instead of its t tail (it still counts among the K pairs with a p). Used when the pairs' p-values
+    are not listed."""
+    if alpha != ALPHA:
+        return pair_p_values(difference, se, df)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        small = (np.abs(difference) / se < NEVER_SEPARATED_T) & ~np.isnan(df)  # False for NaN and for se = 0
+    p = np.ones(difference.shape)
+    rest = ~small
+    p[rest] = pair_p_values(difference[rest], se[rest], df[rest])
+    return p
+
+
 def holm_array(p_values: np.ndarray) -> np.ndarray:
     """Holm's step-down adjustment (docs/rules.md#ranks) of the p-values that are not NaN, in the input's order
     (NaN stays NaN): sorted ascending p_(1) ≤ … ≤ p_(K), adjusted p_(i) = min(1, max over j ≤ i of
@@ -133,7 +153,7 @@ def rank_models(
     kept: list[tuple[np.ndarray, ...]] = []
     for start, a, b in pair_blocks(n):
         d, se, df = paired_index_rows(matrices, a, b, weights)
-        p[start : start + a.size] = pair_p_values(d, se, df)
+        p[start : start + a.size] = pair_p_values(d, se, df) if listed else pair_p_values_for_holm(d, se, df, alpha)
         if listed:
             kept.append((a, b, d, se, df))
     separated = holm_separated(p, alpha)  # False where there is no p
