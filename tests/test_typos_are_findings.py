@@ -223,3 +223,11 @@ def test_score_counts_many_models_without_records_in_one_line(ws, cli):
         "(tcsexam validate says why)"
     ]
     assert len(validate(cli, ws)[1]) == 1 + 6
+
+
+def test_verify_of_a_document_with_typed_in_solver_scores_says_so(ws, cli):
+    ws.write_rows(full_rows())  # no records/: s1 and s2 typed in
+    assert cli(*ws.score_args())[0] == 0
+    code, out, err = cli("verify", str(ws.out))
+    assert code == 0 and "verified" in out
+    assert err == "warning: m: 2 valid solver scores not checked against records (tcsexam validate says why)\n"

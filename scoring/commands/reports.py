@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from tcsexam.scoring.commands.options import write_to
-from tcsexam.scoring.commands.text import format_diff
+from tcsexam.scoring.commands.text import format_diff, not_checked_lines
 from tcsexam.scoring.errors import InputError, Problems
 from tcsexam.scoring.formats.json import dumps
 from tcsexam.scoring.grammar import counted
@@ -82,6 +82,8 @@ def run_verify(args) -> int:
         f"{args.index}: verified: every input matches its sha256, the recomputed document equals the stored "
         f"one (content_sha256 {loaded.document['provenance']['content_sha256']})"
     )
+    for line in not_checked_lines(loaded.document):  # verified, yet typed in: a reader should know
+        say_on(line, sys.stderr)
     return EXIT_OK
 
 
