@@ -336,3 +336,8 @@ def task_instances_text(document: dict) -> str:
         lines.append("unscored (instance, reference values):")
         lines += [f"  {u['instance']}  {', '.join(fmt(v, 10, general=True) for v in u['values'])}" for u in unscored]
     return "\n".join(lines)
+
+
+def plot_written(kind: str, output: str) -> str:
+    """``plot``: which figure was written where (docs/commands.md#plot)."""
+    return f"{kind} figure written to {output}"
