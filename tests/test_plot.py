@@ -222,6 +222,18 @@ def test_a_long_name_is_shortened_in_the_middle():
     assert texts(fig, "label") == ["a" * 11 + "…" + "z" * 10]
 
 
+def test_characters_the_font_lacks_are_named_once_not_warned_by_matplotlib():
+    import warnings
+
+    doc = document({"Qwen-通义": model(60.0, 50.0, 70.0), "通义-2": model(50.0, 40.0, 60.0)})
+    missing: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        figure_bytes(build_figure([("a.json", doc)], "forest"), ".pdf", missing)
+    assert missing == ["通", "义"]  # DejaVu Sans has no CJK ideographs
+    assert [str(w.message) for w in caught] == []
+
+
 # --- layout and files ------------------------------------------------------------------------------
 
 

@@ -13,7 +13,9 @@ table`` (``table.build_groups``: by index, highest first, one suite and protocol
 from __future__ import annotations
 
 import io
+import re
 import textwrap
+import warnings
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +61,7 @@ STYLE: dict[Any, Any] = {
     "axes.linewidth": 0.6,
     "lines.linewidth": 1.0,
 }
+MISSING_GLYPH = re.compile(r"Glyph (\d+) .*missing from font")  # matplotlib's warning
 METADATA = {".pdf": {"CreationDate": None}, ".svg": {"Date": None}, ".png": {}}
 
 
@@ -96,11 +99,20 @@ def build_figure(
         return {"forest": forest_figure, "tracks": tracks_figure, "passk": passk_figure}[kind](group, docs, width)
 
 
-def figure_bytes(fig: Figure, suffix: str) -> bytes:
-    """``fig`` as a PDF, SVG or PNG file's bytes (``suffix`` one of ``SUFFIXES``)."""
+def figure_bytes(fig: Figure, suffix: str, missing: list[str] | None = None) -> bytes:
+    """``fig`` as a PDF, SVG or PNG file's bytes (``suffix`` one of ``SUFFIXES``). The characters
+    that the font has no glyph for (drawn as boxes) go to ``missing``, in the order met, instead
+    of matplotlib's warnings."""
     out = io.BytesIO()
-    with figure_style():
+    with figure_style(), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         fig.savefig(out, format=suffix[1:], dpi=PNG_DPI, metadata=METADATA[suffix])
+    for w in caught:
+        glyph = MISSING_GLYPH.search(str(w.message))
+        if glyph is None:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        elif missing is not None and chr(int(glyph.group(1))) not in missing:
+            missing.append(chr(int(glyph.group(1))))
     return out.getvalue()
 
 
