@@ -383,3 +383,21 @@ def test_the_docs_figures_are_those_of_the_demo(cli, demo_index, tmp_path, name)
     assert [t for t, _, _ in ours] == [t for t, _, _ in theirs]
     for (text, x, y), (_, x0, y0) in zip(ours, theirs, strict=True):
         assert (x, y) == (pytest.approx(x0, abs=1.0), pytest.approx(y0, abs=1.0)), text
+
+
+def test_a_first_rank_is_shared_only_within_a_file():
+    one, two = many(1), many(1)  # each file's own model ranks 1 alone
+    two["models"] = {"other": two["models"].pop("model-00")}
+    two["ranks"]["models"] = {"other": {"best": 1, "worst": 1}}
+    fig = build_figure([("one.json", one), ("two.json", two)], "forest")
+    assert texts(fig, "rank") == ["1", "1"]
+    assert "ranks within each file's models" in texts(fig, "notes")[0]
+
+
+def test_a_figure_of_models_without_an_index_lists_them_all():
+    doc = document({"a": model(None, status="incomplete"), "b": model(None, status="incomplete")})
+    fig = build_figure([("a.json", doc)], "forest")
+    assert texts(fig, "label") == [] and outside(fig) == []
+    assert texts(fig, "notes") == [
+        "a: no index: incomplete, 0 of 20 tasks without a result b: no index: incomplete, 0 of 20 tasks without a result"
+    ]

@@ -165,7 +165,8 @@ def label_rows(ax: Axes, labels: list[str], x: float = -0.03, gid: str = "label"
 
 
 def row_axes(ax: Axes, n: int) -> None:
-    ax.set_ylim(n - 0.5, -0.5)
+    """``ax`` with ``n`` rows, the first at the top (an axes without rows keeps the place of one)."""
+    ax.set_ylim(max(n, 1) - 0.5, -0.5)
     ax.set_yticks([])
     ax.grid(axis="x", linewidth=0.3, color="#cccccc")
     ax.set_axisbelow(True)
@@ -217,7 +218,7 @@ def forest_figure(group: Group, docs: list[tuple[str, dict]], width: str) -> Fig
     interval beside it (★: the top group holds more than one model); models without an index below,
     with the reason."""
     rows, apart, left = forest_rows(group)
-    tied = sum(1 for r in group.rows if r.rank is not None and r.rank[0] == 1) > 1
+    tied = tied_sources(group.rows)
     fig = new_figure(width, len(rows) + 1.2 * len(apart), 0.85)
     ax = fig.add_subplot()
     row_axes(ax, len(rows))
@@ -229,10 +230,17 @@ def forest_figure(group: Group, docs: list[tuple[str, dict]], width: str) -> Fig
         [r.index.lo for r in rows],
         [r.index.hi for r in rows],
     )
-    if group.ranked:
+    if group.ranked and rows:
         rank_column(ax, rows, tied)
-    ax.set_xlabel("Index (points), 95% interval")
+    if rows:
+        ax.set_xlabel("Index (points), 95% interval")
+    else:
+        ax.set_axis_off()
     notes = [f"{model_label(r, width)}: {no_index_reason(model_doc(docs, r))}" for r in apart]
+    if group.not_ranked:
+        notes.append(f"ranks not computed: {group.not_ranked}")
+    elif len(docs) > 1 and group.ranked:
+        notes.append("ranks within each file's models")
     if tied:
         notes.append(f"{TIED_MARK} rank 1 shared: not separated from each other (tcsexam docs rules#ranks)")
     if any(r.provisional for r in rows):
@@ -249,13 +257,20 @@ def forest_rows(group: Group) -> tuple[list[Row], list[Row], int]:
     return shown[: len(indexed)], shown[len(indexed) :], left
 
 
-def rank_column(ax: Axes, rows: list[Row], tied: bool) -> None:
+def tied_sources(rows: list[Row]) -> set[str]:
+    """The files whose first rank is shared: more than one of their models has best rank 1 (ranks are
+    those of each file's own models, docs/rules.md#ranks)."""
+    firsts = [r.source for r in rows if r.rank is not None and r.rank[0] == 1]
+    return {source for source in firsts if firsts.count(source) > 1}
+
+
+def rank_column(ax: Axes, rows: list[Row], tied: set[str]) -> None:
     """Each row's rank interval at the right of ``ax`` (docs/rules.md#ranks), ★ on the models of a
     shared first rank."""
     ax.text(1.03, -0.5, "rank", transform=ax.get_yaxis_transform(), va="bottom", gid="rank-header")
     for y, r in enumerate(rows):
         if r.rank is not None:
-            mark = f" {TIED_MARK}" if tied and r.rank[0] == 1 else ""
+            mark = f" {TIED_MARK}" if r.source in tied and r.rank[0] == 1 else ""
             ax.text(1.03, y, rank_text(*r.rank) + mark, transform=ax.get_yaxis_transform(), va="center", gid="rank")
 
 
