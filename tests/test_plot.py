@@ -159,6 +159,14 @@ def test_tracks_draws_each_track_mean_with_its_interval(demo_doc):
         assert [order[int(y)] for y in ys] == scored  # each on its model's row
 
 
+@pytest.mark.parametrize("kind", ["forest", "tracks", "passk"])
+def test_the_provisional_mark_is_explained_where_it_is_drawn(demo_doc, kind):
+    fig = build_figure([("index.json", demo_doc)], kind)
+    assert "† provisional" in texts(fig, "notes")[0]  # borealis-8x22b is provisional
+    alone = document({"m": model(50.0, 40.0, 60.0)}, {"m": (1, 1)})
+    assert "provisional" not in texts(build_figure([("a.json", alone)], kind), "notes")[0]
+
+
 def test_passk_draws_pass_hat_k_and_the_tasks_counted_at_each_k(demo_doc):
     fig = build_figure([("index.json", demo_doc)], "passk")
     models = ["atlas-70b", "borealis-8x22b", "cirrus-mini"]

@@ -150,6 +150,11 @@ def capped(rows: list, kind: str) -> tuple[list, int]:
     return rows[:most], max(0, len(rows) - most)
 
 
+def provisional_note(rows: list[Row]) -> list[str]:
+    """What the mark beside a provisional model's name means, when one is drawn."""
+    return [f"{PROVISIONAL_MARK} provisional"] if any(r.provisional for r in rows) else []
+
+
 def left_out_note(left: int, what: str, kind: str) -> list[str]:
     return [f"{counted(left, 'more ' + what)} not shown (the top {MOST_ROWS[kind]} are)"] if left else []
 
@@ -243,8 +248,7 @@ def forest_figure(group: Group, docs: list[tuple[str, dict]], width: str) -> Fig
         notes.append("ranks within each file's models")
     if tied:
         notes.append(f"{TIED_MARK} rank 1 shared: not separated from each other (tcsexam docs rules#ranks)")
-    if any(r.provisional for r in rows):
-        notes.append(f"{PROVISIONAL_MARK} provisional")
+    notes += provisional_note(rows)
     fig.supxlabel(note_text(notes + left_out_note(left, "model", "forest"), width), parse_math=False, gid="notes")
     return fig
 
@@ -299,6 +303,7 @@ def tracks_figure(group: Group, docs: list[tuple[str, dict]], width: str) -> Fig
     notes = ["Track mean, 95% interval; no point: the track has no mean"]
     if width == "column":
         notes.append(", ".join(f"{TRACK_LETTERS[t]} {t}" for t in TRACKS))
+    notes += provisional_note(rows)
     fig.supxlabel(note_text(notes + left_out_note(left, "model", "tracks"), width), parse_math=False, gid="notes")
     return fig
 
@@ -365,6 +370,7 @@ def passk_figure(group: Group, docs: list[tuple[str, dict]], width: str) -> Figu
     for text in legend.get_texts():
         text.set_parse_math(False)
     notes = ["pass^k against k; beside each point: the tasks with k valid attempts or more"]
+    notes += provisional_note(rows)
     fig.supxlabel(note_text(notes + left_out_note(left, "model", "passk"), width), parse_math=False, gid="notes")
     return fig
 
