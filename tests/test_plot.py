@@ -349,6 +349,8 @@ def test_compare_names_a_model_outside_the_cohort(cli_plot, tmp_path):
     assert code == 1 and "--models" in err and "nobody" in err and not out.exists()
     code, _, err = cli_plot("--kind", "compare", "--output", str(out))
     assert code == 2 and "--models A B" in err
+    code, _, err = cli_plot("--models", "atlas-70b", "borealis-8x22b", "--output", str(out))  # forest
+    assert code == 2 and "--models is for --kind compare" in err and not out.exists()
 
 
 def test_without_matplotlib_the_command_exits_2_naming_the_extra(demo_index, tmp_path):
