@@ -816,6 +816,30 @@ class TcsexamApp(App):
             self._exported = (self.current, time.strftime("%H:%M:%S"))
         self.notify(said, title="Export", markup=False)
 
+    # --- the palette's figure -------------------------------------------------------------------
+    def action_save_figure(self) -> None:
+        """The figure of the tab shown (``tcsexam plot``: pass^k, Compare's pair, else the forest), as a PDF
+        beside the run's index.json (--output); drawn in a thread, the notification says where."""
+        state = self.state
+        if state is None:
+            self.notify("No figure: no run is shown.", severity="error", markup=False)
+            return
+        kind = export.figure_kind(self._active_tab())
+        models = self.main.query_one(ComparePane).pair() if kind == "compare" else None
+        if kind == "compare" and models is None:
+            self.notify("No figure: pick A and B in Compare first.", severity="error", markup=False)
+            return
+        target = export.figure_target(self.export_path, kind)
+        source = self.shown.source
+
+        def draw() -> None:
+            saved, said = export.save_figure(state.run, source, state.document, kind, target, models)
+            self.call_from_thread(
+                self.notify, said, title="Figure", severity="information" if saved else "error", markup=False
+            )
+
+        self.run_worker(draw, thread=True, group="figure")
+
     # --- the palette's Screenshot ---------------------------------------------------------------
     def deliver_screenshot(
         self, filename: str | None = None, path: str | None = None, time_format: str | None = None

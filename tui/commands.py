@@ -78,6 +78,13 @@ class DashboardCommands(Provider):
                     )
         state = getattr(app, "state", None)
         if state is not None:
+            out.append(
+                (
+                    "Save figure of this tab",
+                    app.action_save_figure,
+                    "tcsexam plot as PDF beside index.json: pass^k, Compare's pair, else the forest",
+                )
+            )
             out += models
             out.append(("Filter instances: all statuses", partial(app.filter_instances, None), "the Instances tab"))
             for status in STATUS_CODES:

@@ -1,5 +1,5 @@
 """What the dashboard writes (docs/dashboard.md#export-and-screenshots): index.json (``e``, ``E``), a
-screenshot (the palette), a table for the clipboard (``c``, ``C``). Plain functions (no textual): each
+screenshot and the figure of the tab shown (the palette), a table for the clipboard (``c``, ``C``). Plain functions (no textual): each
 decides where a file goes and what it refuses, and says so in the sentence the app shows.
 """
 
@@ -21,9 +21,9 @@ def absolute(path: str | Path) -> Path:
     return Path(os.path.abspath(os.path.expanduser(path)))
 
 
-def refusal(run, path: Path) -> str | None:
-    """Why ``path`` cannot be the export of ``run`` (docs/safety.md: never one of the run's inputs, a
-    folder, a FIFO or a device), or None."""
+def refusal(run, path: Path, what: str = "Export") -> str | None:
+    """Why ``path`` cannot be the export (or ``what`` else is written) of ``run`` (docs/safety.md: never
+    one of the run's inputs, a folder, a FIFO or a device), or None."""
     from tcsexam.scoring.safety.outputs import check_output
 
     try:
@@ -33,7 +33,7 @@ def refusal(run, path: Path) -> str | None:
             [str(run.paths.records)] if run.paths.records else [],
         )
     except InputError as exc:
-        return f"Export refused: {plain(exc.problems[0].message)} ({plain(path)}); nothing written."
+        return f"{what} refused: {plain(exc.problems[0].message)} ({plain(path)}); nothing written."
     return None
 
 
@@ -120,3 +120,41 @@ def table_for_clipboard(docs: list[tuple[str, dict]], fmt: str, scope: str, stal
     if stale:
         said += f" STALE: {', '.join(stale)} as last accepted; its files are now rejected."
     return table, said
+
+
+FIGURE_OF_TAB = {"passk": "passk", "compare": "compare"}  # every other tab: the forest of the Overview
+
+
+def figure_kind(tab: str | None) -> str:
+    """The figure of ``tcsexam plot`` (docs/commands.md#plot) that the tab ``tab`` shows."""
+    return FIGURE_OF_TAB.get(tab or "", "forest")
+
+
+def figure_target(index_path: Path, kind: str) -> Path:
+    """Where the palette's figure goes: beside the run's index.json (``--output``), figure-KIND.pdf."""
+    return index_path.parent / f"figure-{kind}.pdf"
+
+
+def save_figure(
+    run, source: str, document: dict, kind: str, target: Path, models: tuple[str, str] | None
+) -> tuple[bool, str]:
+    """Draw the figure ``kind`` of ``document`` as ``tcsexam plot`` does (one column wide, PDF) and write
+    it to ``target`` atomically: whether it was written, and the sentence naming the file or the reason."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False, 'Figure not saved: it needs matplotlib, the optional extra: pip install "tcsexam[plot]".'
+    from tcsexam.scoring.reports.figures import build_figure, figure_bytes
+    from tcsexam.scoring.safety.outputs import write_atomic
+
+    why = refusal(run, target, "Figure")
+    if why is not None:
+        return False, why
+    try:
+        missing: list[str] = []
+        write_atomic(target, figure_bytes(build_figure([(source, document)], kind, "column", models), ".pdf", missing))
+    except (OSError, InputError) as exc:
+        reason = exc.problems[0].message if isinstance(exc, InputError) else exc.strerror or str(exc)
+        return False, f"Figure not saved: {plain(reason)} ({plain(target)})"
+    lacking = f" (drawn as boxes, the font lacks: {plain(' '.join(missing))})" if missing else ""
+    return True, f"Saved the {kind} figure to {plain(target)}{lacking}"

@@ -12,7 +12,7 @@ import argparse
 import sys
 
 from tcsexam.scoring import __version__
-from tcsexam.scoring.commands import compare, demo, docs, plan, prepare, reference, reports, schema, score, tau2
+from tcsexam.scoring.commands import compare, demo, docs, plan, plot, prepare, reference, reports, schema, score, tau2
 from tcsexam.scoring.commands.options import (
     Parser,
     epilog,
@@ -48,7 +48,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
 
-    for module in (demo, score, reference, tau2, compare, schema, prepare, reports, plan, docs):  # the order of --help
+    # the order of --help
+    for module in (demo, score, reference, tau2, compare, schema, prepare, reports, plot, plan, docs):
         module.add_parsers(sub)
     return parser, sub
 

@@ -400,3 +400,17 @@ def task_instances_text(document: dict) -> str:
         lines.append("unscored (instance, reference values):")
         lines += [f"  {u['instance']}  {', '.join(fmt(v, 10, general=True) for v in u['values'])}" for u in unscored]
     return "\n".join(lines)
+
+
+def plot_written(kind: str, output: str) -> str:
+    """``plot``: which figure was written where (docs/commands.md#plot)."""
+    return f"{kind} figure written to {output}"
+
+
+def glyphs_missing(chars: list[str]) -> str:
+    """``plot``: the characters of names that the figure's font cannot draw (docs/commands.md#plot)."""
+    shown = " ".join(escape_for_terminal(c) for c in chars[:20]) + (" ..." if len(chars) > 20 else "")
+    return (
+        f"warning: the figure's font, DejaVu Sans, has no glyph for {shown}: drawn as boxes "
+        "(names keep their characters in the SVG's text)"
+    )

@@ -4,7 +4,7 @@ judges nothing).
 
 python -m tests.bench.golden_outputs OUT RUN_DIR [RUN_DIR ...]
     for each run: validate, score, compare (first two models), plan, table in every format, diff,
-    verify, init, fill (dry run and real), solver-score of one attempt; once: schema, tau2 on
+    verify, plot (every kind, SVG), init, fill (dry run and real), solver-score of one attempt; once: schema, tau2 on
     tests/data/tau2, demo (and --benchmark), reference, docs, and every command's --help. Each command's exit code, standard output and standard error go to
     OUT/<run>/<step>.{rc,out,err}, its files beside them. The ``generated_at`` stamp of a document
     and the temporary folders' names are blanked, so two checkouts' folders compare with ``diff -r``.
@@ -26,7 +26,7 @@ from tcsexam.scoring.reports.table import FORMATS
 
 TCSEXAM = str(Path(sys.executable).with_name("tcsexam"))
 COMMANDS = ("demo", "solver-score", "score", "validate", "tau2", "compare", "schema", "init", "fill")
-COMMANDS += ("table", "diff", "verify", "plan", "tui", "reference", "docs")
+COMMANDS += ("table", "diff", "verify", "plan", "tui", "reference", "docs", "plot")
 STAMP = re.compile(rb'"generated_at":\s*"[^"]*"')
 
 
@@ -71,6 +71,11 @@ def one_run(out: Path, run: Path, scratch: Path) -> None:
         s(f"table-{fmt}", "table", "index.json", "--format", fmt)
     s("table-digits", "table", "index.json", "--digits", "4")
     s("verify", "verify", "index.json", ".")
+    for kind in ("forest", "tracks", "passk"):  # SVG: text as text, no date, a fixed hash salt
+        s(f"plot-{kind}", "plot", "index.json", "--kind", kind, "--output", f"plot-{kind}.svg")
+        keep(out, f"plot-{kind}.svg", work / f"plot-{kind}.svg", scratch)
+    s("plot-compare", "plot", "index.json", "--kind", "compare", "--models", models[0], models[1], "--output", "c.svg")
+    keep(out, "plot-compare.svg", work / "c.svg", scratch)
     # a second index with one score changed, for diff
     rows = (work / "attempts.csv").read_text().splitlines(keepends=True)
     (work / "attempts2.csv").write_text("".join(rows[:-1]))

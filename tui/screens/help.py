@@ -34,6 +34,10 @@ The palette's own commands (`ctrl+p`; each shows its key where it has one):
 - **Open tau2 results…**: type the path of a tau2-bench results.json (or its folder) and `Enter`, as
   `--tau2 PATH`; `escape` cancels. A file that is missing or rejected is listed in Diagnostics and the
   tau2 file shown stays shown; once one is opened, `r` and `--watch` follow it.
+- **Save figure of this tab**: the figure `tcsexam plot` draws (pass^k in pass^k, Compare's A − B in
+  Compare, the forest of every model's index elsewhere) as a PDF one column wide, written beside the
+  run's index.json (`--output`'s folder) as `figure-KIND.pdf`; the notification says where. It needs
+  the optional extra `tcsexam[plot]`.
 - **Theme**: the theme picked is remembered in `$XDG_CONFIG_HOME/tcsexam/config.json`
   (`~/.config/tcsexam/config.json`)."""
 
