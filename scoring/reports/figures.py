@@ -247,7 +247,7 @@ def forest_figure(group: Group, docs: list[tuple[str, dict]], width: str) -> Fig
     elif len(docs) > 1 and group.ranked:
         notes.append("ranks within each file's models")
     if tied:
-        notes.append(f"{TIED_MARK} rank 1 shared: not separated from each other (tcsexam docs rules#ranks)")
+        notes.append(f"{TIED_MARK} rank 1 shared: not separated from each other")
     notes += provisional_note(rows)
     fig.supxlabel(note_text(notes + left_out_note(left, "model", "forest"), width), parse_math=False, gid="notes")
     return fig
