@@ -10,7 +10,7 @@ from textual.widgets import DataTable, Static
 from tcsexam.tui.app import create_app
 from tcsexam.tui.state import DashboardConfig
 from tests.support.dashboard import row_at, settle
-from tests.support.runs import full_rows
+from tests.support.runs import checked_rows
 
 SIZES = {"80x24": (80, 24), "120x40": (120, 40), "200x50": (200, 50)}
 MODELS = 60
@@ -22,10 +22,10 @@ def write_run(ws) -> None:
     names = [f"m{i:02d}" for i in range(MODELS)]
     rows = []
     for i, name in enumerate(names):
-        scores = {"t1": 1, "t2": int(i % 2), "s1": 0.01 * i, "s2": 0.5, "c1": 0.02 * i, "o1": 0}
-        rows += [r for r in full_rows(name, scores) if not (name == INCOMPLETE and r["item"] == "t1")]
-    ws.write_rows(rows)
+        scores = {"t1": 1, "t2": int(i % 2), "c1": 0.02 * i, "o1": 0}
+        rows += [r for r in checked_rows(name, scores) if not (name == INCOMPLETE and r["item"] == "t1")]
     ws.write_cohort(models={name: {"attempts_per_task": 1} for name in names})
+    ws.write_checked_run(rows, models=names)  # solver scores checked by records: no warning before the issue
 
 
 def text_of(app, selector: str) -> str:

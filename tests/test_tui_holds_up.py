@@ -545,10 +545,8 @@ async def test_a12_rejected_inputs_do_not_say_loading(demo_copy):
 
 
 async def test_a12_one_model_and_no_issues_are_sentences(ws):
-    from tests.support.runs import full_rows
-
-    ws.write_rows(full_rows("solo"))
     ws.write_cohort(models={"solo": {"attempts_per_task": 1}})
+    ws.write_checked_run(models=("solo",))
     app = create_app(DashboardConfig(run_dir=str(ws.run), benchmark=str(ws.bench)))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
