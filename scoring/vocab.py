@@ -55,6 +55,9 @@ HashMethod = Literal["rfc8785-sha256"]
 RunStatus = Literal["complete", "provisional", "incomplete"]
 STATUS_ORDER = {s: i for i, s in enumerate(get_args(RunStatus))}
 # docs/commands.md: the exit codes of every command, and the one of a written document by its status
+# The names of a run folder's inputs (docs/formats.md): RUN_DIR/attempts.csv, RUN_DIR/cohort.json, RUN_DIR/records/
+ATTEMPTS_FILE, COHORT_FILE, RECORDS_FOLDER = "attempts.csv", "cohort.json", "records"
+
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
 # a write to a closed pipe (`| head`): 128 + SIGPIPE, as a program that signal stopped (docs/commands.md)
 EXIT_CLOSED_PIPE = 141

@@ -17,6 +17,7 @@ from tcsexam.scoring.commands.main import run
 from tcsexam.scoring.commands.options import add_run_arguments, output_argument
 from tcsexam.scoring.commands.process import prepare_process
 from tcsexam.scoring.safety.terminal import say
+from tcsexam.scoring.vocab import COHORT_FILE
 
 if TYPE_CHECKING:
     from .state import DashboardConfig
@@ -81,7 +82,7 @@ def current_run(args: argparse.Namespace) -> list[str]:
     """``tcsexam tui`` with nothing named, inside a run folder: that folder, as every other command
     reads it (docs/commands.md#tui); the bundled demo only where the current folder holds no run
     (no cohort.json)."""
-    if args.attempts or args.cohort or args.tau2 or not os.path.isfile("cohort.json"):
+    if args.attempts or args.cohort or args.tau2 or not os.path.isfile(COHORT_FILE):
         return []
     return ["."]
 

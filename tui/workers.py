@@ -10,6 +10,8 @@ from pathlib import Path
 
 from textual.message import Message
 
+from tcsexam.scoring.vocab import COHORT_FILE
+
 from .messages import InputsChanged, LoadFailed, LoadProgress, StateLoaded, Tau2Failed, Tau2Loaded
 from .state import DashboardConfig, load_state, resolve_paths, watched_files
 
@@ -77,7 +79,7 @@ def load_run(
         post(LoadFailed(exc.problems, reason, generation, number))
         return
     except UsageError as exc:  # a cohort edited to name a reference the synthetic sample lacks
-        post(LoadFailed([Problem(config.cohort or "cohort.json", "", "", str(exc))], reason, generation, number))
+        post(LoadFailed([Problem(config.cohort or COHORT_FILE, "", "", str(exc))], reason, generation, number))
         return
     except Exception as exc:  # a bug must not take the dashboard down
         problem = Problem("tcsexam", "", "", f"internal error: {type(exc).__name__}: {exc}")

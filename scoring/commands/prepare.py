@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.safety.terminal import escape_for_terminal, say
-from tcsexam.scoring.vocab import EXIT_INCOMPLETE, EXIT_OK
+from tcsexam.scoring.vocab import COHORT_FILE, EXIT_INCOMPLETE, EXIT_OK
 
 
 def notify(line: str) -> None:
@@ -21,7 +21,7 @@ def run_init(args) -> int:
     from tcsexam.scoring.prepare.init import init_run
 
     run_dir = Path(args.run_dir or ".")
-    cohort_path = Path(args.cohort) if args.cohort else run_dir / "cohort.json"
+    cohort_path = Path(args.cohort) if args.cohort else run_dir / COHORT_FILE
     report = init_run(
         run_dir, cohort_path, args.benchmark, force=args.force, add_missing=args.add_missing, notify=notify
     )

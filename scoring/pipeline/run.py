@@ -27,7 +27,7 @@ from tcsexam.scoring.pipeline.reference import LoadedReference
 from tcsexam.scoring.safety.files import FolderWatch, RecordsRoot, read_regular_file
 from tcsexam.scoring.safety.names import check_name
 from tcsexam.scoring.safety.terminal import escape_for_terminal, look_alikes
-from tcsexam.scoring.vocab import TRACKS, BenchmarkSource
+from tcsexam.scoring.vocab import ATTEMPTS_FILE, COHORT_FILE, RECORDS_FOLDER, TRACKS, BenchmarkSource
 
 SUITE_NAMES = ("lite", "full")
 
@@ -96,14 +96,14 @@ def resolve_run_paths(
         if not rec.is_dir():
             raise InputError([Problem(records, "", "", "records directory not found")])
     else:
-        rec = base / "records" if base is not None and (base / "records").is_dir() else None
+        rec = base / RECORDS_FOLDER if base is not None and (base / RECORDS_FOLDER).is_dir() else None
     if base is None:  # then both --attempts and --cohort were given (checked above)
         assert attempts and cohort
         base = Path(".")
     bench, source = locate_benchmark(benchmark)
     return RunPaths(
-        attempts=Path(attempts) if attempts else base / "attempts.csv",
-        cohort=Path(cohort) if cohort else base / "cohort.json",
+        attempts=Path(attempts) if attempts else base / ATTEMPTS_FILE,
+        cohort=Path(cohort) if cohort else base / COHORT_FILE,
         records=rec,
         benchmark=bench,
         suite=suite,

@@ -20,7 +20,7 @@ from tcsexam.scoring.safety.files import RecordsRoot, read_regular_file_stamped,
 from tcsexam.scoring.safety.names import check_name
 from tcsexam.scoring.safety.outputs import changed_since_read, check_output, write_atomic
 from tcsexam.scoring.safety.terminal import escape_for_terminal
-from tcsexam.scoring.vocab import CROSS_CHECK_TOLERANCE
+from tcsexam.scoring.vocab import CROSS_CHECK_TOLERANCE, RECORDS_FOLDER
 
 BOM = "\ufeff"
 
@@ -155,7 +155,7 @@ def plan_fill(run, reference, run_dir: Path) -> FillPlan:
     the attempt names of a task's rows and records files do not line up (nothing is scored then)."""
     plan = FillPlan()
     problems = Problems()
-    records_root = RecordsRoot(run_dir / "records")
+    records_root = RecordsRoot(run_dir / RECORDS_FOLDER)
     items = {t.item for t in run.suite.tasks}
     rows = [row for row in run.attempts.rows if fills(run, row, items)]
     refuse_misaligned(rows, records_root, str(run.paths.attempts))
@@ -261,7 +261,7 @@ def fill_run(run_dir: Path, benchmark, *, overwrite: bool, dry_run: bool, notify
     if not dry_run:
         outputs = [(f.output, f.result) for f in plan.filled] + [(u.output, u.result) for u in plan.unchanged]
         for out, _ in outputs:  # docs/safety.md: every output is checked before the first is written
-            check_output(out, inputs, [str(run_dir / "records")])
+            check_output(out, inputs, [str(run_dir / RECORDS_FOLDER)])
         for out, result in outputs:
             write_atomic(out, solver_score_bytes(result, reference.suite, reference.reference_id))
         if new_text != text:  # attempts.csv last, after every solver-score output is in place

@@ -17,7 +17,7 @@ from tcsexam.scoring.formats.inputs import ATTEMPTS_COLUMNS
 from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.safety.files import read_regular_file, read_regular_file_stamped
 from tcsexam.scoring.safety.outputs import check_output, write_atomic
-from tcsexam.scoring.vocab import TRACK_SCORE_TYPE
+from tcsexam.scoring.vocab import ATTEMPTS_FILE, TRACK_SCORE_TYPE
 
 
 class PlannedAttempt(NamedTuple):
@@ -152,7 +152,7 @@ def init_run(
     from tcsexam.scoring.pipeline.run import benchmark_problem, load_cohort_file, load_suite_file, suite_path
 
     benchmark, source = locate_benchmark(benchmark_option)
-    target = run_dir / "attempts.csv"
+    target = run_dir / ATTEMPTS_FILE
     check_output(str(target), [str(cohort_path)])  # docs/safety.md: never an input, a folder or a device
     cohort, _ = load_cohort_file(cohort_path)
     notice = sample_benchmark_notice(source, benchmark, cohort.solver_reference_id)

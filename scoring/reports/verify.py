@@ -14,9 +14,9 @@ from tcsexam.scoring.errors import InputError, UsageError
 from tcsexam.scoring.reports.index_file import IndexFile, _is_number
 from tcsexam.scoring.safety.files import read_regular_file
 from tcsexam.scoring.safety.names import check_name
-from tcsexam.scoring.vocab import BenchmarkSource
+from tcsexam.scoring.vocab import ATTEMPTS_FILE, COHORT_FILE, BenchmarkSource
 
-RUN_FILES = {"attempts": "attempts.csv", "cohort": "cohort.json"}  # what a run folder holds (docs/formats.md)
+RUN_FILES = {"attempts": ATTEMPTS_FILE, "cohort": COHORT_FILE}  # what a run folder holds (docs/formats.md)
 
 
 class Unverifiable(Exception):
