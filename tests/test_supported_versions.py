@@ -68,6 +68,18 @@ def test_the_newest_run_installs_every_extra_and_checks_the_requirements():
     assert any(c[1:] == ["-m", "pip", "check"] for c in ci_commands())
 
 
+def test_every_dependency_has_an_upper_bound():
+    """docs/development.md#set-up-and-test: CI's newest run installs the newest releases the ranges
+    allow, so an upper bound is the newest release the suite has passed on; none means any future one."""
+    project_requirements = PROJECT["dependencies"] + [r for g in PROJECT["optional-dependencies"].values() for r in g]
+    unbounded = [
+        r
+        for r in map(Requirement, project_requirements)
+        if not any(s.operator in ("<", "<=", "~=") for s in r.specifier)
+    ]
+    assert unbounded == []
+
+
 def test_plotext_is_held_below_the_release_that_removed_what_textual_plotext_imports():
     (plotext,) = [Requirement(r) for r in PROJECT["dependencies"] if Requirement(r).name == "plotext"]
     assert plotext.specifier.contains("5.3.2") and not plotext.specifier.contains("6.0.0")
