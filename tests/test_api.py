@@ -118,12 +118,15 @@ def test_a_run_from_objects_scores_as_its_folder_and_names_its_inputs(scored):
     assert "tcsexam-run-" not in json.dumps(same.data)
 
 
-def test_rows_as_a_data_frame():
-    pandas = pytest.importorskip("pandas")
+@pytest.mark.parametrize("library", ["pandas", "polars"])
+def test_rows_as_a_data_frame_and_the_cohort_as_its_type(library):
+    module = pytest.importorskip(library)
+    from tcsexam.scoring.formats.inputs import Cohort
+
     cohort, rows, records = demo_objects()
-    frame = pandas.DataFrame(rows)
-    frame["score"] = pandas.to_numeric(frame["score"])  # numbers and NaN, as a lab's frame holds them
-    by_frame = api.score(api.run_from_objects(cohort, frame, records))
+    numbers = [{**row, "score": float(row["score"]) if row["score"] else None} for row in rows]  # None: empty
+    frame = module.DataFrame(numbers)
+    by_frame = api.score(api.run_from_objects(Cohort.model_validate(cohort), frame, records))
     by_rows = api.score(api.run_from_objects(cohort, rows, records))
     assert without_bytes(by_frame.data) == without_bytes(by_rows.data)
 
