@@ -95,6 +95,9 @@ def test_the_wheel_installs_one_top_level_package_with_its_docs_and_sample(wheel
         "tcsexam/tui/app.tcss",
         "tcsexam/scoring/commands/help.toml",
         "tcsexam/py.typed",
+        "tcsexam/api.py",  # the Python API (docs/api.md), typed for a lab's mypy --strict
+        "tcsexam/scoring/api/__init__.py",
+        "tcsexam/docs/api.md",
     ):
         assert needed in names, needed
 

@@ -15,12 +15,13 @@ from collections.abc import Iterable
 # joiner, the byte-order mark, the soft hyphen, tags), the line and paragraph separators, lone
 # surrogates (bytes that were not UTF-8), and the other default-ignorable code points (Hangul
 # fillers, variation selectors, the combining grapheme joiner): a name holding one could show as
-# another name. Built from the Unicode data of Python 3.11 (Unicode 14); a test checks it against
-# the running Python's ``unicodedata``.
+# another name. Built from the Unicode data of Python 3.11 (Unicode 14) and of 3.12 and 3.13 (Unicode
+# 15 and 15.1, which made U+13439-U+1343F format characters); a test checks it against the running
+# Python's ``unicodedata``.
 _UNSAFE = re.compile(
     "[\x00-\x1f\x7f-\x9f\xad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u115f-\u1160"
     "\u17b4-\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ud800-\udfff\ufe00-\ufe0f"
-    "\ufeff\uffa0\ufff0-\ufffb\U000110bd\U000110cd\U00013430-\U00013438\U0001bca0-\U0001bca3"
+    "\ufeff\uffa0\ufff0-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
     "\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
 )
 
