@@ -371,8 +371,9 @@ class _Batch:
         target = resolve_output(self.shown)
         missing = _missing_folders(target.parent)
         with _signals_held():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            self.made.extend(missing)
+            for folder in reversed(missing):  # outermost first
+                os.mkdir(folder)
+                self.made.append(folder)
             fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
             self.pending.append((self.shown, target, tmp))
         with os.fdopen(fd, "wb") as fh:
@@ -380,9 +381,9 @@ class _Batch:
             fh.write(data)
 
     def rename_all(self) -> None:
-        for shown, target, tmp in self.pending:
-            self.shown = shown
-            with _signals_held():
+        with _signals_held():  # a signal waits for the renames (no write is left: they are quick)
+            for shown, target, tmp in self.pending:
+                self.shown = shown
                 _check_replaceable(shown, target, None)
                 os.replace(tmp, target)
                 self.renamed += 1
