@@ -3,7 +3,7 @@
     python -m tests.bench.bench_tau2 [--sizes 10000,50000] [--reps 3] [--workdir DIR]
 
 For each size, a results file of that many simulations (``tau2_synth``: the real 5-task, 4-trial
-gpt-4.1 run of tests/data/tau2 copied under new task ids; 10,000 simulations are about 113 MB) is
+gpt-4.1 run of tests/data/tau2 copied under new task ids; 10,000 simulations are about 125 MB) is
 generated into a temporary folder (or ``--workdir``, where it is kept and reused). Then, interleaved,
 best of ``--reps``: ``tcsexam tau2 FILE --output OUT`` and the floor, a process that reads the same
 file and decodes it with msgspec into Structs of only the fields the command uses (its Structs

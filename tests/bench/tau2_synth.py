@@ -5,7 +5,7 @@
 The real 5-task, 4-trial gpt-4.1 telecom run of tests/data/tau2 is the template: its tasks are
 copied under new task ids (``<id>#<copy>``) with all their trials, and every simulation gets a
 fresh id (seeded: the same file every time). Written without indentation (tau2-bench indents by 2,
-which only adds white space): 10,000 simulations make about 113 MB, 50,000 about 565 MB.
+which only adds white space): 10,000 simulations make about 125 MB, 50,000 about 624 MB.
 """
 
 from __future__ import annotations
