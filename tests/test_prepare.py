@@ -399,8 +399,7 @@ def test_fill_shows_control_characters_of_names_escaped(ws, cli):
 
 
 def test_attempts_csv_is_replaced_only_after_every_solver_score_output(ws, cli, monkeypatch):
-    from tcsexam.scoring.prepare import fill as prepare
-    from tcsexam.scoring.safety.outputs import WriteFailed
+    from tcsexam.scoring.safety import outputs
 
     ws.write_rows(blank_solver(full_rows()))
     ws.write_records("m", "s1", "1", S1_HALF)
@@ -410,18 +409,16 @@ def test_attempts_csv_is_replaced_only_after_every_solver_score_output(ws, cli, 
     assert code == 1 and f"{ws.run / 'solver-scores'}/m/s1/1.json: cannot use as output" in err
     assert (ws.run / "attempts.csv").read_bytes() == before and "Traceback" not in err
     (ws.run / "solver-scores").unlink()
-    real = prepare.write_atomic
 
-    def full_disk_for_outputs(path, data, **kwargs):
-        if "solver-scores" in str(path):
-            raise WriteFailed(28, "No space left on device", str(path))
-        return real(path, data, **kwargs)
+    def full_disk(*args):  # the flush of the solver-score outputs' data finds the disk full
+        raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(prepare, "write_atomic", full_disk_for_outputs)
+    monkeypatch.setattr(outputs.os, "sync", full_disk)
     code, _, err = fill(cli, ws)
     assert code == 1 and f"cannot write {ws.run / 'solver-scores'}/m/s1/1.json" in err and "Traceback" not in err
     assert (ws.run / "attempts.csv").read_bytes() == before
     assert [p.name for p in ws.run.iterdir() if p.name.startswith(".")] == []  # no temporary file left
+    assert not (ws.run / "solver-scores").exists()  # nor the folders made for the outputs
 
 
 @pytest.mark.parametrize("kind", ["link to the cohort", "folder", "hard link to the cohort"])

@@ -84,7 +84,7 @@ def only_drops_keys(type_: Hashable) -> bool:
 
 
 def _only_drops_keys(type_: object) -> bool:
-    t = _strip(type_)
+    t = strip_optional(type_)
     if isinstance(t, type) and issubclass(t, msgspec.Struct):
         return t.__struct_config__.omit_defaults and all(_only_drops_keys(f.type) for f in msgspec.structs.fields(t))
     return all(_only_drops_keys(arg) for arg in get_args(t) if arg is not type(None))
@@ -123,7 +123,7 @@ def split_path(path: str) -> list[str | int]:
     return parts
 
 
-def _strip(type_: object) -> object:
+def strip_optional(type_: object) -> object:
     """``X`` of ``X | None`` and of ``Annotated[X, ...]``."""
     while True:
         origin = get_origin(type_)
@@ -137,7 +137,7 @@ def _strip(type_: object) -> object:
 
 def allowed_values(type_: object, path: list[str | int]) -> tuple | None:
     """The Literal values allowed at ``path`` of ``type_`` (None when it is not a Literal)."""
-    t = _strip(type_)
+    t = strip_optional(type_)
     for part in path:
         if isinstance(t, type) and issubclass(t, msgspec.Struct):
             t = next((f.type for f in msgspec.structs.fields(t) if f.encode_name == part), None)
@@ -145,7 +145,7 @@ def allowed_values(type_: object, path: list[str | int]) -> tuple | None:
             t = get_args(t)[-1]
         else:
             return None
-        t = _strip(t)
+        t = strip_optional(t)
     return get_args(t) if get_origin(t) is Literal else None
 
 
@@ -203,7 +203,7 @@ def found_at(raw: bytes, path: list[str | int]) -> str | None:
 def children_of(raw: bytes, type_: object) -> list[tuple[str | int, msgspec.Raw, object]]:
     """The parts of ``raw`` (valid JSON) with their key and the type each must decode as; none
     when ``type_`` has no parts, or ``raw`` is not the container ``type_`` asks for."""
-    t = _strip(type_)
+    t = strip_optional(type_)
     try:
         if isinstance(t, type) and issubclass(t, msgspec.Struct):
             fields = {f.encode_name: f.type for f in msgspec.structs.fields(t)}
@@ -282,10 +282,12 @@ def decode(
     colons: Callable[[T], int] | None = None,
     where: str | Located = "",
     holds: str = "",
+    check_keys: bool = True,
 ) -> T:
     """``data`` decoded as ``type_``; any problem is raised as an InputError naming the file.
     ``colons``: see ``reject_duplicate_keys``; ``where``: see ``problem_at``; ``holds``: what the
-    file holds, said when it is not even of the right kind (an object, a list)."""
+    file holds, said when it is not even of the right kind (an object, a list); ``check_keys``
+    False: the caller checks the keys itself (``formats.read_keys``, for files mostly unread)."""
     data = json_body(data, file)
     try:
         value = (decoder or msgspec.json.Decoder(type_)).decode(data)
@@ -297,7 +299,8 @@ def decode(
         raise InputError(problems) from None
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise InputError([syntax_problem(exc, data, file)]) from None
-    reject_duplicate_keys(data, file, value if only_drops_keys(cast(Hashable, type_)) else None, colons)
+    if check_keys:
+        reject_duplicate_keys(data, file, value if only_drops_keys(cast(Hashable, type_)) else None, colons)
     return value
 
 

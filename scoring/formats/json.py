@@ -72,6 +72,40 @@ def long_integer_problem(raw: bytes, digits: str, file: str) -> Problem:
     return Problem(file, where, "", f"an integer of {n:,} digits: too long to read (at most {most:,} digits)")
 
 
+_NOT_A_DIGIT = bytes(0x30 if 0x30 <= b <= 0x39 else 0x78 for b in range(256))  # a digit as "0", the rest "x"
+
+
+def has_digit_run(raw: bytes, length: int) -> bool:
+    """True when ``raw`` holds ``length`` (at least 2) digits in a row. Only every
+    ``length // 2``-th byte is looked at first: such a run covers two neighbours of them, and only
+    around a pair of digit neighbours is the run measured."""
+    step = length // 2
+    samples = raw[::step].translate(_NOT_A_DIGIT)
+    at = samples.find(b"00")
+    while at >= 0:
+        middle = (at + 1) * step
+        before = raw[max(0, middle - length) : middle]
+        after = raw[middle : middle + length]
+        run = len(before) - len(before.rstrip(b"0123456789")) + len(after) - len(after.lstrip(b"0123456789"))
+        if run >= length:
+            return True
+        at = samples.find(b"00", at + 1)
+    return False
+
+
+def check_integer_lengths(raw: bytes, file: str) -> None:
+    """docs/safety.md#numbers-that-would-overflow: an integer longer than Python reads, anywhere in
+    ``raw`` (valid JSON), even in a part no decoder reads, is rejected naming its line and column.
+    Only a file with that many digits in a row (perhaps inside a string) is parsed to tell."""
+    most = sys.get_int_max_str_digits()
+    if most == 0 or not has_digit_run(raw, most + 1):
+        return
+    try:
+        json.loads(raw, object_pairs_hook=lambda pairs: None, parse_int=_integer)
+    except _LongInteger as exc:
+        raise InputError([long_integer_problem(raw, exc.digits, file)]) from None
+
+
 _ESCAPED_COLON = re.compile(rb"(\\+)u003[aA]")
 
 

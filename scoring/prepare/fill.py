@@ -18,7 +18,7 @@ from tcsexam.scoring.errors import InputError, Problem, Problems
 from tcsexam.scoring.formats.inputs import AttemptRow
 from tcsexam.scoring.safety.files import RecordsRoot, read_regular_file_stamped, records_file
 from tcsexam.scoring.safety.names import check_name
-from tcsexam.scoring.safety.outputs import changed_since_read, check_output, write_atomic
+from tcsexam.scoring.safety.outputs import changed_since_read, check_output, write_atomic, write_atomic_all
 from tcsexam.scoring.safety.terminal import escape_for_terminal
 from tcsexam.scoring.vocab import CROSS_CHECK_TOLERANCE, RECORDS_FOLDER
 
@@ -262,8 +262,10 @@ def fill_run(run_dir: Path, benchmark, *, overwrite: bool, dry_run: bool, notify
         outputs = [(f.output, f.result) for f in plan.filled] + [(u.output, u.result) for u in plan.unchanged]
         for out, _ in outputs:  # docs/safety.md: every output is checked before the first is written
             check_output(out, inputs, [str(run_dir / RECORDS_FOLDER)])
-        for out, result in outputs:
-            write_atomic(out, solver_score_bytes(result, reference.suite, reference.reference_id))
+        # docs/safety.md#how-a-file-is-written: one flush of all their data, then the renames
+        write_atomic_all(
+            (out, solver_score_bytes(result, reference.suite, reference.reference_id)) for out, result in outputs
+        )
         if new_text != text:  # attempts.csv last, after every solver-score output is in place
             write_atomic(attempts, new_text.encode("utf-8"), unchanged=stamp)
     return FillReport(plan, dry_run, new_text != text)

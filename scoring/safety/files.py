@@ -90,8 +90,10 @@ def _read_regular(path: str | os.PathLike, what: str, max_bytes: int | None) -> 
         chunks = []
         total = 0
         limit = (max_bytes + 1) if max_bytes is not None else None
+        step = size + 1  # the whole file in one read: joining chunks would copy a large file once more
         while True:
-            chunk = os.read(fd, 1 << 24 if limit is None else min(1 << 24, limit - total))
+            chunk = os.read(fd, step if limit is None else min(step, limit - total))
+            step = 1 << 24
             if not chunk:
                 break
             chunks.append(chunk)

@@ -4,6 +4,7 @@ to the file it names, keeping that file's owner and mode; no temporary file left
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import signal
 import stat
@@ -286,7 +287,7 @@ def write_atomic(
 
     A temporary file next to the file ``path`` resolves to (``resolve_output``: a symbolic link is
     written through and stays a link), with the owner, group and mode of the file it replaces;
-    fsync; ``os.replace``. On any failure (an OSError, SIGINT, SIGTERM or SIGHUP, which raise
+    fsync; ``os.replace``; fsync of its folder. On any failure (an OSError, SIGINT, SIGTERM or SIGHUP, which raise
     ``Interrupted`` during the write) the temporary file and the folders this call created are
     removed, an existing file is left byte-identical, and an OSError comes back as
     ``WriteFailed`` naming ``path``. Just before the rename the target is checked again
@@ -313,6 +314,7 @@ def write_atomic(
                 _check_replaceable(shown, target, unchanged)
                 os.replace(tmp, target)
                 tmp = None
+            sync_folder(target.parent)  # the rename itself on disk
         except BaseException as exc:
             with _signals_held():
                 if tmp is not None:
@@ -326,6 +328,87 @@ def write_atomic(
             if isinstance(exc, OSError) and not isinstance(exc, WriteFailed):
                 raise WriteFailed(exc.errno, exc.strerror or str(exc), shown) from None
             raise
+
+
+def write_atomic_all(files: Iterable[tuple[str | os.PathLike, bytes | bytearray]]) -> None:
+    """Write many files as ``write_atomic`` writes one, with one flush of their data instead of one
+    per file (docs/safety.md#how-a-file-is-written). Each goes into a temporary file next to the
+    file it names, with that file's owner, group and mode, and is not synced on its own; once all
+    are written, one ``os.sync`` puts their data on disk; then each is checked as ``write_atomic``
+    checks (``_check_replaceable``) and renamed over its file, and a second ``os.sync`` puts the
+    new names on disk (a folder per file, as fill's solver-scores/<model>/<item>/ often are,
+    would make one fsync per folder as dear as one per file). So a file is, at any moment,
+    absent, old or complete. A failure or a signal removes
+    every temporary file not yet renamed and the folders this call made that are still empty;
+    files already renamed stay, each whole. An OSError comes back as ``WriteFailed`` naming the
+    file it concerned."""
+    batch = _Batch()
+    with _signals_raise():
+        try:
+            for path, data in files:
+                batch.write(path, data)
+            os.sync()  # their data
+            batch.rename_all()
+            os.sync()  # their names: one flush, where syncing each folder costs as much as each file
+        except BaseException as exc:
+            batch.clean_up()
+            if isinstance(exc, OSError) and not isinstance(exc, WriteFailed):
+                raise WriteFailed(exc.errno, exc.strerror or str(exc), batch.shown) from None
+            raise
+
+
+class _Batch:
+    """The temporary files of ``write_atomic_all``: written, then renamed in order."""
+
+    def __init__(self) -> None:
+        self.pending: list[tuple[str, Path, str]] = []  # (path as given, target, temporary file)
+        self.renamed = 0
+        self.made: list[Path] = []
+        self.shown = ""
+
+    def write(self, path: str | os.PathLike, data: bytes | bytearray) -> None:
+        self.shown = os.fspath(path)
+        target = resolve_output(self.shown)
+        missing = _missing_folders(target.parent)
+        with _signals_held():
+            for folder in reversed(missing):  # outermost first
+                os.mkdir(folder)
+                self.made.append(folder)
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+            self.pending.append((self.shown, target, tmp))
+        with os.fdopen(fd, "wb") as fh:
+            _take_identity(fh.fileno(), target)
+            fh.write(data)
+
+    def rename_all(self) -> None:
+        with _signals_held():  # a signal waits for the renames (no write is left: they are quick)
+            for shown, target, tmp in self.pending:
+                self.shown = shown
+                _check_replaceable(shown, target, None)
+                os.replace(tmp, target)
+                self.renamed += 1
+
+    def clean_up(self) -> None:
+        with _signals_held():
+            for _, _, tmp in self.pending[self.renamed :]:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(tmp)
+            for folder in sorted(self.made, key=lambda f: len(f.parts), reverse=True):  # deepest first
+                with contextlib.suppress(OSError):  # one something else filled, or a file renamed into, stays
+                    os.rmdir(folder)
+
+
+def sync_folder(folder: Path) -> None:
+    """fsync a folder: the names renamed into it are on disk once this returns. A file system that
+    cannot sync a folder (EINVAL) keeps its names as it keeps them."""
+    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EBADF):
+            raise
+    finally:
+        os.close(fd)
 
 
 def write_output(path: Path | None, data: bytes | bytearray | Iterable[bytes | memoryview]) -> None:

@@ -32,6 +32,8 @@ import msgspec
 
 from tcsexam.scoring.errors import InputError, Problem, Problems
 from tcsexam.scoring.formats.decode import decode
+from tcsexam.scoring.formats.json import json_body
+from tcsexam.scoring.formats.read_keys import check_read_keys
 from tcsexam.scoring.formats.wording import describe
 from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.safety.files import read_regular_file
@@ -170,13 +172,29 @@ def locate(path: Path) -> tuple[Path, Path | None]:
 def load_tau2_results(path: Path) -> Tau2Results:
     """Read a tau2-bench run: PATH is its results.json or the run folder, in the json or dir format."""
     meta, sims_dir = locate(Path(path))
-    results = decode(read_file(meta, WHAT), ResultsFile, str(meta), _RESULTS, where=_simulation_label, holds=HOLDS)
+    results = _decode_results(read_file(meta, WHAT), str(meta))
     return _load_dir(results, meta, sims_dir) if sims_dir is not None else _json_run(results, str(meta))
 
 
 def parse_results_json(data: bytes, file: str = RESULTS_FILE) -> Tau2Results:
     """A run in the json format from the bytes of its results.json."""
-    return _json_run(decode(data, ResultsFile, file, _RESULTS, where=_simulation_label, holds=HOLDS), file)
+    return _json_run(_decode_results(data, file), file)
+
+
+def _decode_results(data: bytes, file: str) -> ResultsFile:
+    """results.json decoded; its keys checked where they are read (docs/tau2.md#what-is-checked)."""
+    results = decode(data, ResultsFile, file, _RESULTS, where=_simulation_label, holds=HOLDS, check_keys=False)
+    check_read_keys(json_body(data, file), ResultsFile, file)
+    return results
+
+
+def _decode_simulation(data: bytes, file: str) -> Simulation:
+    """A dir-format run's simulation file decoded; its keys checked as results.json's are."""
+    sim = decode(
+        data, Simulation, file, _SIMULATION, holds="a simulation file holds one simulation object", check_keys=False
+    )
+    check_read_keys(json_body(data, file), Simulation, file)
+    return sim
 
 
 def _json_run(results: ResultsFile, file: str) -> Tau2Results:
@@ -255,13 +273,8 @@ def _load_dir(results: ResultsFile, meta: Path, sims_dir: Path) -> Tau2Results:
     for i, entry in listed:
         sim_file = sims_dir / f"{entry.id}.json"
         try:
-            sim = decode(
-                read_file(sim_file, f"simulation file (listed in {file}, simulation_index entry {i})"),
-                Simulation,
-                str(sim_file),
-                _SIMULATION,
-                holds="a simulation file holds one simulation object",
-            )
+            data = read_file(sim_file, f"simulation file (listed in {file}, simulation_index entry {i})")
+            sim = _decode_simulation(data, str(sim_file))
         except InputError as exc:
             problems.extend(exc.problems)
             continue

@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 
 from tcsexam.scoring.errors import InputError, Problem
+from tcsexam.scoring.formats.decode import reject_duplicate_keys
 from tcsexam.scoring.tau2.files import Simulation, Tau2Results, read_file
 from tcsexam.scoring.tau2.metrics import NORMAL_ENDINGS, RAW_CHECKS, derive_reward, is_successful, raw_component
 
@@ -59,7 +60,7 @@ class _Trajectory(msgspec.Struct):
 
 
 class _JsonRun(msgspec.Struct):
-    simulations: list[_Trajectory] = []
+    simulations: list[msgspec.Raw] = []
 
 
 def as_text(value: Any) -> str:
@@ -77,12 +78,12 @@ def simulation_trajectory(results: Tau2Results, slot: int) -> dict:
     try:
         data = read_file(Path(file), "tau2-bench results")
         if label:  # the json format: the slot-th simulation of results.json
-            found = msgspec.json.decode(data, type=_JsonRun).simulations[slot]
-        else:  # the dir format: the simulation's own file
-            found = msgspec.json.decode(data, type=_Trajectory)
+            data = bytes(msgspec.json.decode(data, type=_JsonRun).simulations[slot])
+        found = msgspec.json.decode(data, type=_Trajectory)
     except (msgspec.DecodeError, msgspec.ValidationError, IndexError) as exc:
         where = label or ""
         raise InputError([Problem(file, where, "messages", f"cannot be read: {exc}")]) from None
+    reject_duplicate_keys(data, file)  # the messages are read here only (docs/tau2.md#what-is-checked)
     messages = [
         {
             "turn": m.turn_idx if isinstance(m.turn_idx, int) and not isinstance(m.turn_idx, bool) else None,

@@ -82,20 +82,21 @@ def write_csv(path: Path, rows: list[dict]) -> None:
     path.write_text(buf.getvalue(), encoding="utf-8")
 
 
-def write_run(out: Path, models: int = 30, attempts: int = 3, seed: int = 1) -> dict:
-    """A Full-suite run: every task of every model, ``attempts`` adopted attempts each."""
+def write_run(out: Path, models: int = 30, attempts: int = 3, seed: int = 1, suite_name: str = "full") -> dict:
+    """A run of the bundled sample suite ``suite_name`` (full or lite): every task of every model,
+    ``attempts`` adopted attempts each."""
     rng = np.random.default_rng(seed)
     pyrng = random.Random(seed)
     bench = sample_root() / "benchmark"
-    suite = json.loads((bench / "suites" / "full.json").read_text())
-    ref_raw = json.loads((bench / "references" / REFERENCE_ID / "full.json").read_text())
-    ref = reference_from_dict(ref_raw, "full.json")
+    suite = json.loads((bench / "suites" / f"{suite_name}.json").read_text())
+    ref_raw = json.loads((bench / "references" / REFERENCE_ID / f"{suite_name}.json").read_text())
+    ref = reference_from_dict(ref_raw, f"{suite_name}.json")
     unscored = {}
     for u in ref_raw["unscored_reference_instances"]:
         unscored.setdefault(u["task"], []).append(u["instance"])
     out.mkdir(parents=True, exist_ok=True)
     cohort = {
-        "suite": "full",
+        "suite": suite_name,
         "solver_protocol": "offline",
         "solver_reference_id": REFERENCE_ID,
         "adoption_rule": "synthetic benchmark run",

@@ -1,0 +1,81 @@
+"""``tcsexam fill`` against ``tcsexam score`` on the same run, reported as ratios measured in one run.
+
+    python -m tests.bench.bench_fill [--models 2000] [--reps 3] [--workdir DIR]
+
+The run (``synth.write_run`` on the bundled Lite sample suite, one attempt: 5 solver tasks, so
+10,000 records files at 2,000 models, about 150 records each) is generated into a temporary
+folder (or ``--workdir``, where it is kept and reused). ``fill`` needs solver rows without a
+score: before each ``fill`` the run's attempts.csv is replaced by a copy whose solver rows are
+empty (``score_status`` missing) and ``solver-scores/`` is removed, outside the measured
+process; ``fill`` then scores the records and writes a solver-scores file for every attempt
+and attempts.csv. ``score`` reads the same run (filled) and writes index.json. Interleaved,
+best of ``--reps``, each in a fresh process (``bench_tau2.measure``: wall, CPU, peak memory).
+Target: fill at most 1.5x score.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from tcsexam.scoring.pipeline.benchmark import sample_root
+from tests.bench.bench_tau2 import best_of, measure
+from tests.bench.synth import write_run
+
+
+def emptied(table: str) -> str:
+    """attempts.csv with every solver row's score emptied, as before its records were scored."""
+    rows = list(csv.DictReader(io.StringIO(table)))
+    for row in rows:
+        if row["track"] == "solver":
+            row["score"], row["score_status"], row["reference_id"] = "", "missing", ""
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buf.getvalue()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", type=int, default=2000)
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--workdir", type=Path, help="keep the generated run here (and reuse it)")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = (args.workdir or Path(tmp)) / f"fill-{args.models}"
+        run = folder / "run"
+        if not (run / "attempts.csv").exists():
+            made = write_run(run, models=args.models, attempts=1, suite_name="lite")
+            print(f"generated {made['models']:,} models, {made['records']:,} records")
+        filled = (run / "attempts.csv").read_text(encoding="utf-8")
+        empty = emptied(filled)
+        tcsexam = str(Path(sys.executable).parent / "tcsexam")
+        bench = str(sample_root() / "benchmark")
+        score = [tcsexam, "score", str(run), "--benchmark", bench, "--output", str(folder / "index.json")]
+        fill = [tcsexam, "fill", str(run), "--benchmark", bench]
+        files = sum(1 for _ in (run / "records").rglob("*.json"))
+        runs: dict[str, list[tuple[float, float, float]]] = {"fill": [], "score": []}
+        for _ in range(max(args.reps, 1)):
+            (run / "attempts.csv").write_text(empty, encoding="utf-8")
+            shutil.rmtree(run / "solver-scores", ignore_errors=True)
+            runs["fill"].append(measure(fill, folder))
+            runs["score"].append(measure(score, folder))  # on the table fill has just written
+        written = sum(1 for _ in (run / "solver-scores").rglob("*.json"))
+        (fw, fc, fm), (sw, sc, sm) = best_of(runs["fill"]), best_of(runs["score"])
+        load = os.getloadavg()[0]
+        print(f"{args.models:,} models, {files:,} records files; fill wrote {written:,} solver-score files")
+        print(f"best of {args.reps}, load {load:.1f}:")
+        print(f"  fill   wall {fw:7.2f} s  CPU {fc:7.2f} s  peak {fm:6.0f} MiB")
+        print(f"  score  wall {sw:7.2f} s  CPU {sc:7.2f} s  peak {sm:6.0f} MiB")
+        print(f"  fill / score: wall {fw / sw:.2f}x, CPU {fc / sc:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,131 @@
+"""docs/safety.md#how-a-file-is-written: what fill syncs, and when. Its solver-score outputs are written
+to temporary files, their data flushed once (``os.sync``), renamed into place and their names flushed
+once more; attempts.csv is then written, synced, renamed and its folder synced. Checked by recording the
+calls, and by failures at each step: a file is always absent, old or complete."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+from tcsexam.scoring.safety import outputs
+from tcsexam.scoring.safety.outputs import Interrupted, WriteFailed, write_atomic_all
+from tests.support.runs import full_rows
+
+S1_HALF = [{"instance": "a", "status": "ok", "A": 12}, {"instance": "b", "status": "timeout"}]
+S2_ALL = [{"instance": "x", "status": "ok", "solved": True}, {"instance": "y", "status": "crash"}]
+
+
+def blank_solver(rows):
+    for r in rows:
+        if r["track"] == "solver":
+            r["score"], r["score_status"] = "", "missing"
+    return rows
+
+
+def record_calls(monkeypatch) -> list[tuple[str, str]]:
+    """(call, path) of every fsync, sync and rename the writes make, in order (the real calls run)."""
+    calls: list[tuple[str, str]] = []
+    real_fsync, real_sync, real_replace = os.fsync, os.sync, os.replace
+
+    def fsync(fd):
+        calls.append(("fsync", os.readlink(f"/proc/self/fd/{fd}")))
+        return real_fsync(fd)
+
+    def sync():
+        calls.append(("sync", ""))
+        return real_sync()
+
+    def replace(src, dst):
+        calls.append(("rename", os.path.realpath(dst)))
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(outputs.os, "fsync", fsync)
+    monkeypatch.setattr(outputs.os, "sync", sync)
+    monkeypatch.setattr(outputs.os, "replace", replace)
+    return calls
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="names a descriptor's file through /proc")
+def test_fill_flushes_the_outputs_once_then_renames_then_syncs_each_folder_then_replaces_the_table(
+    ws, cli, monkeypatch
+):
+    ws.write_cohort(models={"m": {"attempts_per_task": 1}, "n": {"attempts_per_task": 1}})
+    ws.write_rows(blank_solver(full_rows("m") + full_rows("n")))
+    for model in ("m", "n"):
+        ws.write_records(model, "s1", "1", S1_HALF)
+        ws.write_records(model, "s2", "1", S2_ALL)
+    run = Path(os.path.realpath(ws.run))
+    outs = {str(run / "solver-scores" / m / i / "1.json") for m in ("m", "n") for i in ("s1", "s2")}
+    folders = {os.path.dirname(p) for p in outs}  # four: a folder per model and item
+    calls = record_calls(monkeypatch)
+    code, _, err = cli("fill", str(ws.run), "--benchmark", str(ws.bench))
+    assert code == 0, err
+    table = str(run / "attempts.csv")
+    # the outputs: one flush of their data, their four renames, one flush of the four folders' names
+    assert calls[0] == ("sync", "")
+    assert {c for c in calls[1:5]} == {("rename", p) for p in outs} and len(folders) == 4
+    assert calls[5] == ("sync", "")
+    # then the table: its temporary file synced, renamed over it, its folder synced; nothing else
+    (what, temporary), rest = calls[6], calls[7:]
+    assert what == "fsync" and Path(temporary).parent == run and Path(temporary).name.startswith(".attempts.csv.")
+    assert rest == [("rename", table), ("fsync", str(run))]
+    assert all(Path(p).stat().st_size > 0 for p in outs) and "0.25" in Path(table).read_text()
+
+
+def old_and_new(tmp_path: Path) -> tuple[list[tuple[Path, bytes]], Path]:
+    """Three files to write under tmp_path: an existing one (its content 'old') and two in a new folder."""
+    kept = tmp_path / "kept.json"
+    kept.write_bytes(b"old")
+    new = tmp_path / "new" / "deeper"
+    return [(kept, b"new kept"), (new / "a.json", b"new a"), (new / "b.json", b"new b")], kept
+
+
+def temporaries(root: Path) -> list[Path]:
+    return [p for p in root.rglob("*") if p.name.endswith(".tmp")]
+
+
+def test_a_signal_while_the_files_are_written_leaves_every_file_as_it_was(tmp_path):
+    files, kept = old_and_new(tmp_path)
+
+    def written():
+        yield files[0]
+        yield files[1]
+        raise Interrupted(signal.SIGINT)  # as the handler raises it during the third
+
+    with pytest.raises(Interrupted):
+        write_atomic_all(written())
+    assert kept.read_bytes() == b"old" and not (tmp_path / "new").exists() and temporaries(tmp_path) == []
+
+
+def test_a_failed_flush_renames_nothing_and_names_the_file(tmp_path, monkeypatch):
+    files, kept = old_and_new(tmp_path)
+
+    def full(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(outputs.os, "sync", full)
+    with pytest.raises(WriteFailed) as caught:
+        write_atomic_all(files)
+    assert str(caught.value) == f"cannot write {files[2][0]}: No space left on device"
+    assert kept.read_bytes() == b"old" and not (tmp_path / "new").exists() and temporaries(tmp_path) == []
+
+
+def test_a_rename_that_fails_leaves_the_files_before_it_new_and_the_rest_old(tmp_path, monkeypatch):
+    files, kept = old_and_new(tmp_path)
+    real = os.replace
+
+    def replace(src, dst):
+        if str(dst).endswith("b.json"):
+            raise OSError(5, "Input/output error")
+        return real(src, dst)
+
+    monkeypatch.setattr(outputs.os, "replace", replace)
+    with pytest.raises(WriteFailed) as caught:
+        write_atomic_all(files)
+    assert str(caught.value) == f"cannot write {files[2][0]}: Input/output error"
+    assert kept.read_bytes() == b"new kept" and files[1][0].read_bytes() == b"new a"
+    assert not files[2][0].exists() and temporaries(tmp_path) == []
