@@ -9,7 +9,7 @@ import pytest
 
 from tcsexam.tui.app import create_app
 from tcsexam.tui.heap import LONG_PAUSE_S, PIECEMEAL_BEFORE_LONG, PIECEMEAL_MAX, SHORT_PAUSE_S, Heap, pause_action
-from tests.support.dashboard import settle
+from tests.support.dashboard import settle, wait_until
 
 
 @pytest.fixture(autouse=True)
@@ -67,24 +67,25 @@ def test_on_pause_acts_and_counts():
 
 
 async def test_the_dashboard_settles_once_after_input_and_a_pause():
+    """Each step waits for the state it needs, never counts within a time window: on a busy machine a
+    timer fires late, never early."""
     from textual import events
 
     app = create_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.pause(SHORT_PAUSE_S + 0.2)
+        await wait_until(pilot, lambda: app._pause_timer is None, "the start's input settled")
         app.heap.piecemeal = 0
         await pilot.pause(SHORT_PAUSE_S + 0.2)
-        assert app.heap.piecemeal == 0  # no input: nothing to settle
+        assert app.heap.piecemeal == 0 and app._pause_timer is None  # no input: nothing to settle, nothing waits
         before = app._input_at
         app.post_message(events.Key("2", "2"))  # as the driver does, without the pilot's waits
-        await pilot.pause(0.05)
-        assert app._input_at > before  # a key counts as input
-        await pilot.pause(SHORT_PAUSE_S + 0.3)
-        assert app.heap.piecemeal == 1
-        await pilot.pause(SHORT_PAUSE_S + 0.2)
+        await wait_until(pilot, lambda: app._input_at > before, "the key counted as input")
+        await wait_until(pilot, lambda: app.heap.piecemeal == 1, "a piecemeal settle after the pause")
+        await wait_until(pilot, lambda: app._pause_timer is None, "nothing left to wait for")
         assert app.heap.piecemeal == 1  # no input since: nothing more until the long pause
-        assert app._pause_timer is None  # nothing waits while nothing is to be done
+        await pilot.pause(SHORT_PAUSE_S + 0.2)
+        assert app.heap.piecemeal == 1 and app._pause_timer is None
 
 
 async def test_a_long_pause_settles_the_whole_heap_after_piecemeal_ones():
@@ -93,10 +94,10 @@ async def test_a_long_pause_settles_the_whole_heap_after_piecemeal_ones():
     app = create_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
+        await wait_until(pilot, lambda: app._pause_timer is None, "the start's input settled")
         app.heap.piecemeal = PIECEMEAL_BEFORE_LONG - 1
         app.post_message(events.Key("2", "2"))
-        await pilot.pause(SHORT_PAUSE_S + 0.3)
-        assert app.heap.piecemeal == PIECEMEAL_BEFORE_LONG  # this pause's piecemeal settle
-        await pilot.pause(LONG_PAUSE_S)
-        assert app.heap.piecemeal == 0  # then the whole heap
-        assert app._pause_timer is None
+        await wait_until(pilot, lambda: app.heap.piecemeal != PIECEMEAL_BEFORE_LONG - 1, "this pause's settle")
+        assert app.heap.piecemeal == PIECEMEAL_BEFORE_LONG  # this pause's piecemeal settle comes first
+        await wait_until(pilot, lambda: app.heap.piecemeal == 0, "the whole heap settled after the long pause")
+        await wait_until(pilot, lambda: app._pause_timer is None, "nothing left to wait for")
