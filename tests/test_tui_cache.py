@@ -246,3 +246,73 @@ def test_a_large_run_found_in_the_cache_is_read_without_a_loader_process(demo_co
     (demo_copy / "attempts.csv").write_text((demo_copy / "attempts.csv").read_text().replace(",1,1,", ",1,0,", 1))
     with pytest.raises(AssertionError, match="a loader process was started"):  # changed: scored in a loader
         state_module.load_state(config)
+
+
+# --- the stat index of a records folder: hash again only what changed (as git's index does) -----------
+
+
+class HashCounter:
+    """Counts the records files whose sha256 is taken (tui.cache.hashed)."""
+
+    def __init__(self, monkeypatch) -> None:
+        import tcsexam.tui.cache as cache_module
+
+        self.paths: list[str] = []
+        real = cache_module.hashed
+
+        def counted(path, st):
+            self.paths.append(path)
+            return real(path, st)
+
+        monkeypatch.setattr(cache_module, "hashed", counted)
+
+
+def test_a_reopen_hashes_no_records_file_whose_stat_is_unchanged(demo_copy, monkeypatch):
+    import tcsexam.tui.cache as cache_module
+
+    monkeypatch.setattr(cache_module, "RACY_NS", 0)  # the files were written a moment ago
+    files = sorted((demo_copy / "records").rglob("*.json"))
+    first = load_state_here(DashboardConfig(run_dir=str(demo_copy)))
+    hashes, scores = HashCounter(monkeypatch), ScoreCounter(monkeypatch)
+    again = load_state_here(DashboardConfig(run_dir=str(demo_copy)))
+    assert hashes.paths == [] and scores.calls == 0
+    same_state(again, first)
+    # one file rewritten with the same size and its mtime put back (as cp -p or touch -r would): its ctime
+    # is new, so it is hashed again, and the run (another file's bytes) is scored again
+    path = files[0]
+    st = path.stat()
+    data = path.read_bytes()
+    path.write_bytes(data[:-1] + (b"\n" if data[-1:] != b"\n" else b" "))
+    import os
+
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert path.stat().st_size == st.st_size and path.stat().st_mtime_ns == st.st_mtime_ns
+    load_state_here(DashboardConfig(run_dir=str(demo_copy)))
+    assert hashes.paths == [str(path)] and scores.calls == 1
+
+
+def test_a_records_file_changed_in_the_tick_it_was_hashed_in_is_hashed_again(demo_copy, monkeypatch):
+    """docs/decisions.md#the-dashboard: a stored sha256 is trusted only when the file's ctime is more than
+    2 s older than the hash; files written just before the first open are hashed on the next one too."""
+    load_state_here(DashboardConfig(run_dir=str(demo_copy)))
+    hashes = HashCounter(monkeypatch)
+    load_state_here(DashboardConfig(run_dir=str(demo_copy)))
+    assert len(hashes.paths) == len(list((demo_copy / "records").rglob("*.json")))
+
+
+@pytest.mark.parametrize("damage", ["garbage", "another folder's"])
+def test_a_damaged_or_foreign_stat_index_is_no_index(demo_copy, tmp_path, monkeypatch, damage):
+    import shutil
+
+    import tcsexam.tui.cache as cache_module
+
+    monkeypatch.setattr(cache_module, "RACY_NS", 0)
+    other = tmp_path / "other"
+    shutil.copytree(demo_copy, other)
+    load_state_here(DashboardConfig(run_dir=str(other)))  # the other copy's index
+    theirs = cache_module.stats_path(cache_folder(), other / "records")
+    ours = cache_module.stats_path(cache_folder(), demo_copy / "records")
+    ours.write_bytes(b"\x00garbage" if damage == "garbage" else theirs.read_bytes())
+    hashes = HashCounter(monkeypatch)
+    load_state_here(DashboardConfig(run_dir=str(demo_copy)))
+    assert len(hashes.paths) == len(list((demo_copy / "records").rglob("*.json")))  # every file hashed

@@ -4,8 +4,10 @@ One file per scored run in ``$XDG_CACHE_HOME/tcsexam/runs/`` (``~/.cache/tcsexam
 or relative HOME is no home, and then there is no cache), named by the run's key: the sha256 of
 every input file's bytes (attempts.csv, cohort.json, the suite, the reference, every file under
 records/), the paths the index names, the thresholds, the tool version and the digest of the
-scoring code itself. Every file is hashed on every open: a stat (size, mtime, inode) is not trusted
-to say a file is unchanged (docs/decisions.md#the-dashboard). A file holds what the
+scoring code itself. A records file's sha256 is taken again only when its stat changed, as git's
+index does: the stat index of a records folder (``StatIndex``) keeps each file's size, mtime, ctime,
+inode and device with the sha256 they had, and an entry is trusted only when the file's ctime was
+more than ``RACY_NS`` before the hash was taken (docs/decisions.md#the-dashboard). A file holds what the
 dashboard's state needs beside the loaded run: the index document, the plan, the records files
 used and the per-instance columns, as msgpack (msgspec) with the arrays as raw bytes, never a
 pickle. It is written atomically (scoring.safety.outputs.write_atomic) and read defensively: a file
@@ -21,6 +23,7 @@ import hashlib
 import json
 import os
 import stat
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -60,23 +63,102 @@ def code_digest() -> str:
     return digest.hexdigest()
 
 
-def records_digests(root: Path) -> dict[str, str] | None:
+STATS = ".tcsexam-stats"  # a records folder's stat index (``StatIndex``)
+# A stored sha256 is trusted only for a file whose ctime was this long before the hash was taken: a
+# file written in the same tick of a coarse clock as it was hashed may change without a new ctime.
+RACY_NS = 2 * 10**9
+
+
+class FileStat(msgspec.Struct, array_like=True):
+    """A records file as ``lstat`` saw it when its sha256 was taken, and when that was."""
+
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+    ino: int
+    dev: int
+    hashed_at_ns: int
+    sha256: str
+
+
+class StatIndex(msgspec.Struct, forbid_unknown_fields=True):
+    format: int
+    root: str
+    files: dict[str, FileStat]
+
+
+def stat_of(st: os.stat_result) -> tuple[int, int, int, int, int]:
+    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev
+
+
+def trusted(entry: FileStat | None, st: os.stat_result) -> bool:
+    """Whether a stored sha256 still describes the file ``st`` describes: the same size, mtime, ctime,
+    inode and device (a write, a rename over it, ``cp -p`` or ``touch -r`` all give a new ctime), and a
+    ctime more than ``RACY_NS`` older than the hash (docs/decisions.md#the-dashboard)."""
+    return (
+        entry is not None
+        and (entry.size, entry.mtime_ns, entry.ctime_ns, entry.ino, entry.dev) == stat_of(st)
+        and entry.ctime_ns < entry.hashed_at_ns - RACY_NS
+    )
+
+
+def records_digests(root: Path, known: dict[str, FileStat] | None = None) -> dict[str, str] | None:
     """sha256 of every file under the records folder by its path relative to it (as the cross-check
     names them); None when the folder holds anything but folders and regular files (a link, a FIFO):
-    such a run is always scored, the safety rules decide about it (docs/safety.md)."""
+    such a run is always scored, the safety rules decide about it (docs/safety.md). A file whose entry
+    in ``known`` is ``trusted`` keeps its stored sha256; ``known`` receives the entries as they are now."""
     real = os.path.realpath(root)
     out: dict[str, str] = {}
+    now: dict[str, FileStat] = {}
     for folder, dirs, files in os.walk(real):
         for name in dirs:
             if os.path.islink(os.path.join(folder, name)):
                 return None
         for name in files:
             path = os.path.join(folder, name)
-            if not stat.S_ISREG(os.lstat(path).st_mode):
+            st = os.lstat(path)
+            if not stat.S_ISREG(st.st_mode):
                 return None
-            with open(path, "rb") as fh:
-                out[os.path.relpath(path, real)] = hashlib.file_digest(fh, "sha256").hexdigest()
+            rel = os.path.relpath(path, real)
+            entry = (known or {}).get(rel)
+            if entry is None or not trusted(entry, st):
+                entry = hashed(path, st)
+            out[rel], now[rel] = entry.sha256, entry
+    if known is not None:
+        known.clear()
+        known.update(now)
     return out
+
+
+def hashed(path: str, st: os.stat_result) -> FileStat:
+    """The file's sha256 and the stat it was taken under; an entry never trusted later (``hashed_at_ns``
+    0) when the file opened is not the one ``st`` describes (replaced between the two)."""
+    at = time.time_ns()
+    with open(path, "rb") as fh:
+        digest = hashlib.file_digest(fh, "sha256").hexdigest()
+        same = stat_of(os.fstat(fh.fileno())) == stat_of(st)
+    return FileStat(*stat_of(st), at if same else 0, digest)
+
+
+def stats_path(folder: Path, root: Path) -> Path:
+    return folder / f"{hashlib.sha256(os.path.realpath(root).encode()).hexdigest()}{STATS}"
+
+
+def indexed_records_digests(folder: Path, root: Path) -> dict[str, str] | None:
+    """``records_digests`` with the folder's stat index in the cache ``folder``: read (a file that does
+    not decode, or is another folder's, is no index), then written back as the files are now."""
+    path = stats_path(folder, root)
+    real = os.path.realpath(root)
+    known: dict[str, FileStat] = {}
+    with contextlib.suppress(OSError, msgspec.DecodeError, msgspec.ValidationError):
+        index = msgspec.msgpack.decode(path.read_bytes(), type=StatIndex)
+        if index.format == CACHE_FORMAT and index.root == real:
+            known = index.files
+    before = dict(known)
+    digests = records_digests(root, known)
+    if digests is not None and known != before:
+        store(folder, path, msgspec.msgpack.encode(StatIndex(CACHE_FORMAT, real, known)))
+    return digests
 
 
 def run_key(run, thresholds: dict[str, float], records: dict[str, str] | None) -> str:
@@ -269,13 +351,18 @@ def read_run(folder: Path, key: str):
 def write_run(folder: Path, key: str, data: bytes, hint: Path | None = None) -> None:
     """Store a scored run (atomically) and its hint, then keep only the CACHE_KEEP most recently used of
     each. A cache that cannot be written is no cache: nothing is reported."""
+    store(folder, entry_path(folder, key), data, *([(hint, b"")] if hint is not None else []))
+
+
+def store(folder: Path, path: Path, data: bytes, *more: tuple[Path, bytes]) -> None:
+    """Write cache files (atomically), then keep only the CACHE_KEEP most recently used of each kind; a
+    cache that cannot be written is no cache: nothing is reported."""
     from tcsexam.scoring.safety.outputs import write_atomic
 
     with contextlib.suppress(OSError):
-        write_atomic(entry_path(folder, key), data)
-        if hint is not None:
-            write_atomic(hint, b"")
-        for suffix in (SUFFIX, HINT):
+        for target, content in ((path, data), *more):
+            write_atomic(target, content)
+        for suffix in (SUFFIX, HINT, STATS):
             entries = sorted(
                 (p for p in folder.iterdir() if p.name.endswith(suffix)),
                 key=lambda p: p.stat().st_mtime_ns,
@@ -306,9 +393,9 @@ class RunCache:
             return None
         records = None
         if run.paths.records is not None:
-            say("hashing the records files (to look for the run in the cache)")
+            say("checking the records files (to look for the run in the cache)")
             try:
-                records = records_digests(run.paths.records)
+                records = indexed_records_digests(folder, run.paths.records)
             except OSError:
                 return None
             if records is None:
