@@ -352,12 +352,12 @@ def test_latex_with_cjk_names_compiles_with_lualatex(tmp_path):
 # typed from docs/commands.md#table
 LEGEND = (
     "± is the half-width of the 95% t interval, clustered by task; rank best–worst: "
-    "the ranks not ruled out by paired t-tests with Holm's correction at 5%; † provisional"
+    "the ranks not ruled out by paired t-tests with Holm's correction at 5%; † provisional (some adopted attempt is selected_provisional)"
 )
 LEGEND_LATEX = (
     r"\par\smallskip{\footnotesize $\pm$ is the half-width of the 95\% t interval, clustered by task; "
     r"rank best--worst: the ranks not ruled out by paired t-tests with Holm's "
-    r"correction at 5\%; $^\dagger$ provisional\par}"
+    r"correction at 5\%; $^\dagger$ provisional (some adopted attempt is selected\_provisional)\par}"
 )
 
 

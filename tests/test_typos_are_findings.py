@@ -231,3 +231,27 @@ def test_verify_of_a_document_with_typed_in_solver_scores_says_so(ws, cli):
     code, out, err = cli("verify", str(ws.out))
     assert code == 0 and "verified" in out
     assert err == "warning: m: 2 valid solver scores not checked against records (tcsexam validate says why)\n"
+
+
+def test_validate_says_names_do_not_line_up_before_advising_fill(ws, cli):
+    """A row waiting for fill on a task whose rows (0, 1) and records files (1.json, 2.json) do not line up
+    is told so, not that fill would write its score (fill refuses such a task)."""
+    ws.cohort["models"]["m"]["attempts_per_item"] = {"s1": 2}
+    ws.write_cohort()
+    rows = [r for r in full_rows() if r["item"] != "s1"]
+    rows[2:2] = [row(track="solver", item="s1", attempt=a, score="", status="missing") for a in ("0", "1")]
+    ws.write_rows(rows)
+    ws.write_records("m", "s1", "1", CHECKED_RECORDS["s1"])
+    ws.write_records("m", "s1", "2", CHECKED_RECORDS["s1"])
+    code, lines, _ = validate(cli, ws)
+    (line,) = [x for x in lines if x.startswith("incomplete: m: s1 attempt 1 (line 5)")]
+    assert "attempt names and records file names do not line up for this task (rows have attempts '0', '1'; " in line
+    assert "fill writes its score" not in line
+
+
+def test_score_prints_the_warnings_validate_finds(ws, cli):
+    """A percentage typed for a fraction is on score's standard error too, not only in validate."""
+    ws.write_checked_run(checked_rows(scores={"c1": 85}))
+    code, _, err = cli(*ws.score_args())
+    assert code == 0
+    assert "warning: m: c1 attempt 1 (line 6): construction score 85.0 is above 10" in err

@@ -56,9 +56,11 @@ def run_fill(args) -> int:
     without = [row for row in plan.no_records if row.score_status != "valid"]
     for row in without:
         print(f"no records: {who(row)}")
+    typed = len(plan.no_records) - len(without)  # valid rows no records file checks (docs/rules.md#rows-and-records)
     print(
         f"{prefix} {len(plan.filled)}, already filled {len(plan.unchanged)}, conflicts {len(plan.conflicts)}"
         f"{' replaced' if plan.conflicts else ''}, not ready {len(plan.not_ready)}, without records {len(without)}"
+        f"{f', valid without records {typed} (typed in, not checked)' if typed else ''}"
         f"{' (dry run: nothing written)' if report.dry_run else ''}"
     )
     return EXIT_INCOMPLETE if plan.waiting else EXIT_OK

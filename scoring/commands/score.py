@@ -21,10 +21,9 @@ from tcsexam.scoring.commands.options import (
 )
 from tcsexam.scoring.commands.text import (
     findings,
-    ignored_findings,
     ignored_rows_line,
     not_checked_lines,
-    records_findings,
+    score_warnings,
     summary_table,
 )
 from tcsexam.scoring.errors import InputError, Problem
@@ -112,9 +111,7 @@ def cmd_score(args) -> int:
     say(summary_table(document), args)
     if line := ignored_rows_line(document, args):
         say(line, args)
-    for warning in ignored_findings(document, warnings_only=True) + records_findings(document):
-        say_on(warning, sys.stderr)
-    for line in not_checked_lines(document):
+    for line in score_warnings(document) + not_checked_lines(document):
         say_on(line, sys.stderr)
     say(f"{document['status']}: index.json written to {args.output}", args)
     return EXIT_FOR_STATUS[document["status"]]

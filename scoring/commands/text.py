@@ -283,6 +283,27 @@ def findings(document: dict) -> list[str]:
     )
 
 
+SCORE_WARNINGS_LISTED = 10  # warnings score prints; validate lists them all
+
+
+def score_warnings(document: dict) -> list[str]:
+    """What ``score`` prints on standard error of ``findings``: the warnings (a score that reads as a
+    percentage, a typo in cohort.json, a row's name close to the cohort's, records of instances the
+    reference does not know) and the unused records files, the first ``SCORE_WARNINGS_LISTED`` and a
+    count of the rest; the solver scores no records file checked are ``not_checked_lines``'."""
+    from tcsexam.scoring.pipeline.lineup import NOT_CHECKED
+
+    found = [
+        line
+        for line in findings(document)
+        if line.startswith(("warning: ", "unused records: ")) and f": {NOT_CHECKED}" not in line
+    ]
+    if len(found) <= SCORE_WARNINGS_LISTED:
+        return found
+    rest = len(found) - SCORE_WARNINGS_LISTED
+    return [*found[:SCORE_WARNINGS_LISTED], f"... and {counted(rest, 'more warning')} (tcsexam validate lists them)"]
+
+
 def typo_followers(typo: dict, incomplete: int) -> str:
     """What a typo of cohort.json brings with it, counted in its finding instead of listed one by one."""
     return (

@@ -359,7 +359,7 @@ def evaluate_run(run: Run, thresholds: dict[str, float] | None = None) -> tuple[
     if run.paths.records is not None and run.reference is not None:
         lineup = line_up(run, checked)
         rescore_from_records(run, checked, problems, lineup.misaligned)
-        diagnose_waiting_rows(run, checked)
+        diagnose_waiting_rows(run, checked, lineup.misaligned)
     problems.raise_if_any()
     models: dict[str, ModelResult] = {}
     track_scores: dict[str, dict[str, list[float] | None]] = {}

@@ -67,9 +67,10 @@ def rescore_from_records(
                 )
 
 
-def diagnose_waiting_rows(run: Run, checked: Checked) -> None:
+def diagnose_waiting_rows(run: Run, checked: Checked, misaligned: dict[tuple[str, str], str]) -> None:
     """docs/rules.md#rows-and-records: an adopted solver row that is not valid yet but whose records file is there
-    (``fill`` left it 'not ready'): what the file lacks, in ``checked.not_ready`` for its incomplete finding."""
+    (``fill`` left it 'not ready'): what the file lacks, in ``checked.not_ready`` for its incomplete finding;
+    on a task whose attempt names and records file names do not line up (``misaligned``), that first."""
     from tcsexam.scoring.pipeline.solver import not_ready
 
     root, ref = run.records_root, run.reference
@@ -79,6 +80,12 @@ def diagnose_waiting_rows(run: Run, checked: Checked) -> None:
             if not (row.adopted and row.track == "solver" and row.score_status != "valid" and ref.has_task(row.item)):
                 continue
             rel = "/".join((model, row.item, f"{row.attempt}.json"))
+            if (model, row.item) in misaligned:
+                checked.not_ready[(model, row.item, row.attempt)] = (
+                    f"{NOT_LINED_UP} for this task ({misaligned[(model, row.item)]}): rename the records files or "
+                    "the attempts, then run tcsexam fill"
+                )
+                continue
             try:
                 path, data = root.read(model, row.item, row.attempt)
                 if data is None:

@@ -167,7 +167,7 @@ def text_cells(
 LEGEND = (
     "{pm} is the half-width of the 95% t interval, clustered by task; "
     "rank best{dash}worst: the ranks not ruled out by paired t-tests with Holm's correction at 5%; "
-    "{mark} provisional"
+    "{mark} provisional (some adopted attempt is selected_provisional)"
 )
 
 
@@ -178,9 +178,7 @@ def legend(text: Callable[[str], str], pm: str, dash: str, mark: str) -> str:
 
 
 def footnotes(g: Group) -> list[str]:
-    notes = []
-    if any(r.provisional for r in g.rows):
-        notes.append(f"{PROVISIONAL_MARK} provisional: some adopted attempt is selected_provisional.")
+    notes = []  # what the mark of a provisional row means is in every table's legend
     if not g.ranked:
         notes.append("rank: not in the index.json (no ranks block).")
     elif g.not_ranked is not None:
