@@ -298,7 +298,8 @@ def tracks_figure(group: Group, docs: list[tuple[str, dict]], width: str) -> Fig
             gid=f"interval-{track}",
         )
         ax.set_title(TRACK_LETTERS[track] if width == "column" else f"{TRACK_LETTERS[track]} {track}")
-        ax.xaxis.set_major_locator(max_ticks(3))
+        # narrow panels at column width: two ticks, which never run together
+        ax.xaxis.set_major_locator(max_ticks(3 if width == "full" else 2))
     label_rows(axes[0], [model_label(r, width) for r in rows], x=-0.08)
     notes = ["Track mean, 95% interval; no point: the track has no mean"]
     if width == "column":
