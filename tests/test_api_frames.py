@@ -133,3 +133,18 @@ def test_polars_is_taken_when_pandas_is_missing(scored, monkeypatch):
     polars = pytest.importorskip("polars")
     monkeypatch.setitem(sys.modules, "pandas", None)
     assert isinstance(scored.to_frame(), polars.DataFrame)
+
+
+def test_a_numeric_column_without_any_value_is_numeric_in_pandas():
+    """docs/api.md#data-frames: a missing value is NaN in a pandas column of numbers, even when the
+    column has no value at all (a run whose only model is incomplete: no index, no interval, no rank)."""
+    pytest.importorskip("pandas")
+    from tcsexam.scoring.api.frames import make_frame
+
+    rows = [
+        {"model": "m", "value": None, "tasks": None, "rank_best": None},
+        {"model": "n", "value": None, "tasks": 3, "rank_best": None},
+    ]
+    frame = make_frame(rows, ("model", "value", "tasks", "rank_best"), "pandas")
+    assert [frame[name].dtype.kind for name in ("value", "tasks", "rank_best")] == ["f", "f", "f"]
+    assert frame["model"].tolist() == ["m", "n"] and frame["tasks"].tolist()[1] == 3.0

@@ -48,7 +48,15 @@ def make_frame(rows: list[Row], columns: tuple[str, ...], library: Library | Non
             if rows
             else module.DataFrame(schema=list(columns))
         )
-    return module.DataFrame(rows, columns=list(columns))
+    frame = module.DataFrame(rows, columns=list(columns))
+    for name in columns:  # a column of numbers with no value at all is still a column of numbers (NaN)
+        if all(is_number(row.get(name)) for row in rows):
+            frame[name] = module.to_numeric(frame[name])
+    return frame
+
+
+def is_number(value: Any) -> bool:
+    return value is None or (isinstance(value, int | float) and not isinstance(value, bool))
 
 
 INDEX_COLUMNS = ("model", "status", "track", "value", "se", "lo", "hi", "df", "tasks", "rank_best", "rank_worst")
