@@ -142,6 +142,18 @@ def test_problems_in_objects_name_the_object_the_row_and_the_field():
     assert "rows: rows[3]: field 'score': not a number: '85%'" in str(error.value)
 
 
+def test_a_key_no_row_has_is_named_as_a_key_not_a_header():
+    """Objects have no header: a column every row needs and no row holds is said so, for every row."""
+    cohort, rows, records = demo_objects()
+    for r in rows:
+        del r["solver_protocol"]
+    with pytest.raises(api.InputError) as error:
+        api.run_from_objects(cohort, rows, records)
+    (problem,) = error.value.problems
+    assert (problem.file, problem.where, problem.field) == ("rows", "every row", "solver_protocol")
+    assert problem.message.startswith("no row has the key 'solver_protocol', a column every row needs")
+
+
 def test_a_bad_cohort_and_bad_records_are_named_so():
     cohort, rows, records = demo_objects()
     cohort["models"]["atlas-70b"]["attempts_per_task"] = "3"

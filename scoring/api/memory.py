@@ -111,6 +111,14 @@ def named(problem: Problem, names: Mapping[str, str], folder: Path) -> Problem:
     if file == ROWS:
         where = _LINES.sub(lambda m: ", ".join(_row(int(n)) for n in m.group(1).split(", ")), where)
     message = problem.message.replace(str(folder) + os.sep, "").replace(str(folder), "<in memory>")
+    if file == ROWS and where == "the header" and message.startswith("required column is missing"):
+        where, message = (
+            "every row",
+            (
+                f"no row has the key '{problem.field}', a column every row needs (its value may be empty where "
+                "it does not apply, as solver_protocol on a theorem row)"
+            ),
+        )
     return Problem(file, where, problem.field, message)
 
 
