@@ -126,7 +126,8 @@ def paired_index_rows(
     for t in weights:
         x = matrices[t]
         xa, xb = x[a], x[b]
-        valid = ~(np.isnan(xa) | np.isnan(xb))
+        # every model of the ranks is complete: its task means have no gap, and no mask is needed
+        valid = None if not np.isnan(x).any() else ~(np.isnan(xa) | np.isnan(xb))
         with np.errstate(invalid="ignore", over="ignore"):
             mean, se, m = mean_se_rows(xa - xb, valid)
         means.append(mean)

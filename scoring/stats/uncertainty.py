@@ -79,21 +79,31 @@ def _row_max(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def mean_se_rows(values: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per row, over its ``valid`` cells: the mean (by ``fsum_rows``), the standard error sd/sqrt(m)
-    (sd with m - 1, squares taken scale-free: a finite sd for values up to the largest double) and
-    m. The mean is NaN where m = 0, the se where m < 2. A row whose mean, deviations or sd would not
-    be finite raises NumberTooLarge naming the value that made it so (docs/safety.md)."""
-    m = np.zeros(valid.shape[0], dtype=np.int64)
-    for j in range(valid.shape[1]):  # column by column, as ``_row_max``
-        m += valid[:, j]
+def mean_se_rows(values: np.ndarray, valid: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row, over its ``valid`` cells (None: every cell, as when no value is missing): the mean (by
+    ``fsum_rows``), the standard error sd/sqrt(m) (sd with m - 1, squares taken scale-free: a finite sd
+    for values up to the largest double) and m. The mean is NaN where m = 0, the se where m < 2. A row
+    whose mean, deviations or sd would not be finite raises NumberTooLarge naming the value that made
+    it so (docs/safety.md). Both forms of ``valid`` give the same numbers, bit for bit."""
+
+    def row_values(i: int) -> list[float]:
+        return (values[i] if valid is None else values[i][valid[i]]).tolist()
+
+    if valid is None:
+        m = np.full(values.shape[0], values.shape[1], dtype=np.int64)
+    else:
+        m = np.zeros(valid.shape[0], dtype=np.int64)
+        for j in range(valid.shape[1]):  # column by column, as ``_row_max``
+            m += valid[:, j]
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        mean = fsum_rows(np.where(valid, values, 0.0)) / m
+        mean = fsum_rows(values if valid is None else np.where(valid, values, 0.0)) / m
         bad = (m > 0) & ~np.isfinite(mean)
         if bad.any():
-            row = values[_first_row(bad)][valid[_first_row(bad)]].tolist()
+            row = row_values(_first_row(bad))
             raise NumberTooLarge("the mean of a track", max(row, key=lambda v: math.inf if math.isnan(v) else abs(v)))
-        deviations = np.where(valid, values - mean[:, None], 0.0)
+        deviations = values - mean[:, None]
+        if valid is not None:
+            deviations = np.where(valid, deviations, 0.0)
         bad_cells = ~np.isfinite(deviations)  # 0 where not valid
         if bad_cells.any():
             i = _first_row(bad_cells.any(axis=1))
@@ -102,9 +112,7 @@ def mean_se_rows(values: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.
         sd = np.sqrt(fsum_rows(np.square(deviations / c[:, None])) / (m - 1)) * c
         bad = (m >= 2) & ~np.isfinite(sd)
         if bad.any():
-            i = _first_row(bad)
-            row = values[i][valid[i]].tolist()
-            raise NumberTooLarge("the standard deviation of a track", largest_of(row))
+            raise NumberTooLarge("the standard deviation of a track", largest_of(row_values(_first_row(bad))))
         se = np.where(m >= 2, sd / np.sqrt(m), np.nan)
     return mean, se, m
 
