@@ -958,7 +958,9 @@ def leaderboard_groups(docs: list[tuple[str, dict]]) -> tuple[list[LeaderboardGr
             for r in g.rows
         ]
         keys = [(r.source, r.model) for r in g.rows]
-        out.append(LeaderboardGroup(g.title, list(HEADER), rows, keys, [n for n in footnotes(g) if n]))
+        out.append(
+            LeaderboardGroup(g.title, list(HEADER), rows, keys, [n for n in footnotes(g, provisional=True) if n])
+        )
     return out, []
 
 

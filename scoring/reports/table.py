@@ -177,8 +177,12 @@ def legend(text: Callable[[str], str], pm: str, dash: str, mark: str) -> str:
     return "".join(symbols[part] if part in symbols else text(part) for part in re.split(r"(\{\w+\})", LEGEND))
 
 
-def footnotes(g: Group) -> list[str]:
-    notes = []  # what the mark of a provisional row means is in every table's legend
+def footnotes(g: Group, provisional: bool = False) -> list[str]:
+    """The notes under a group's table; what the mark of a provisional row means only with
+    ``provisional`` (a table's legend says it; the dashboard's Leaderboard has no legend)."""
+    notes = []
+    if provisional and any(r.provisional for r in g.rows):
+        notes.append(f"{PROVISIONAL_MARK} provisional: some adopted attempt is selected_provisional.")
     if not g.ranked:
         notes.append("rank: not in the index.json (no ranks block).")
     elif g.not_ranked is not None:
