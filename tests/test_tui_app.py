@@ -339,10 +339,10 @@ async def test_rank_column_at_the_smallest_and_a_large_size(size):
         await settle(pilot)
         table = app.query_one("#overview-table", DataTable)
         labels = [str(c.label) for c in table.columns.values()]
-        assert labels[4] == "Uncertainty from" and labels[5] == "Rank"
-        assert [str(table.get_row(m)[5]) for m in ("atlas-70b", "borealis-8x22b", "cirrus-mini")] == ["1–2", "1–2", "—"]
+        assert labels[4] == "Rank" and labels[5] == "Uncertainty from"  # the rank before the 17-column shares
+        assert [str(table.get_row(m)[4]) for m in ("atlas-70b", "borealis-8x22b", "cirrus-mini")] == ["1–2", "1–2", "—"]
         # atlas-70b's index.json shares: theorem 0.198, solver 0.010, construction 0.703, conjecture 0.088
-        assert str(table.get_row("atlas-70b")[4]) == "P20 S1 C70 O9 %"
+        assert str(table.get_row("atlas-70b")[5]) == "P20 S1 C70 O9 %"
         assert "2 share rank 1" in text_of(app, "#overview-summary")
 
 

@@ -159,8 +159,8 @@ class OverviewRow:
             self.status,
             fmt_pm(self.index, self.index_pm, INDEX_DIGITS),
             gauge,
-            shares_text(self.shares),
             rank_label(self.rank),
+            shares_text(self.shares),
         ]
         for t in TRACKS:
             out.append(f"{fmt_pm(self.means[t], self.pms[t], TRACK_DIGITS)}  {self.complete[t]}/{self.total[t]}")
@@ -189,11 +189,11 @@ OVERVIEW_COLUMNS = [
     "Status",
     "Index",
     "95% interval",
-    "Uncertainty from",
     "Rank",
+    "Uncertainty from",
     *[f"{LETTERS[t]} ({t})" for t in TRACKS],
 ]
-INDEX_COLUMN, GAUGE_COLUMN, BUDGET_COLUMN, RANK_COLUMN, FIRST_TRACK = 2, 3, 4, 5, 6
+INDEX_COLUMN, GAUGE_COLUMN, RANK_COLUMN, BUDGET_COLUMN, FIRST_TRACK = 2, 3, 4, 5, 6
 
 # what each column means, shown as the header's tooltip and in help (plain words; the rules in docs/rules.md)
 COLUMN_TIPS = {
