@@ -78,7 +78,7 @@ class TcsexamApp(App):
         self.selected_model: str | None = None
         self.watch_debounce_ms = watch_debounce_ms
         self._watch_targets: tuple | None = None
-        self._exported: tuple[int, str] | None = None  # (run, HH:MM:SS) of the last export to --output
+        self._exported: tuple[int, str, Path] | None = None  # (run, HH:MM:SS, file) of the last export by `e`
         self.tau2_metrics: dict | None = None
         self._tau2_generation = 0
         self.tau2_path = config.tau2  # the tau2 file shown, reloaded and watched (the palette can open another)
@@ -763,14 +763,15 @@ class TcsexamApp(App):
         if path is not None and path.strip() == "-":
             self.notify(export.TO_STDOUT, severity="error", markup=False)
             return
-        target = export.absolute(path or self.config.output)
+        target = export.absolute(path) if path else self.export_path
         if self._refused(target):
             return
         other = path is not None and target != self.export_path
         overwritten = None
         if not other and self._exported is not None and self._exported[0] != self.current:
-            number, at = self._exported  # several runs, one --output
-            overwritten = (self.runs[number].name, at, self.shown.name)
+            number, at, written = self._exported  # several runs, one --output
+            if written == target:
+                overwritten = (self.runs[number].name, at, self.shown.name)
         questions = export.export_questions(target, stale=self.stale, other=other, overwritten=overwritten)
         if questions:
             from .screens.confirm import ConfirmScreen
@@ -786,8 +787,11 @@ class TcsexamApp(App):
 
     @property
     def export_path(self) -> Path:
-        """Where ``e`` writes: --output, as an absolute path."""
-        return export.absolute(self.config.output)
+        """Where ``e`` writes: --output, else the shown run's RUN_DIR/build/index.json (as `tcsexam score`),
+        as an absolute path."""
+        if self.config.output is not None:
+            return export.absolute(self.config.output)
+        return export.default_output(self.shown.config.run_dir)
 
     def action_export_to(self) -> None:
         """``E``: ask where to export (escape cancels), then export there as ``e`` does."""
@@ -813,7 +817,7 @@ class TcsexamApp(App):
             self.notify(said, severity="error", markup=False)
             return
         if path == self.export_path:
-            self._exported = (self.current, time.strftime("%H:%M:%S"))
+            self._exported = (self.current, time.strftime("%H:%M:%S"), path)
         self.notify(said, title="Export", markup=False)
 
     # --- the palette's Screenshot ---------------------------------------------------------------

@@ -33,7 +33,9 @@ class DashboardConfig:
     records: str | None = None
     benchmark: str | None = None
     suite: str | None = None
-    output: str = "build/index.json"
+    output: str | None = (
+        None  # --output; None: each run's RUN_DIR/build/index.json, as `tcsexam score` (export.default_output)
+    )
     watch: bool = False
     tau2: str | None = None
     thresholds: dict[str, float] = field(default_factory=dict)
