@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -39,8 +40,8 @@ async def test_opens_the_demo_and_names_the_top_group_not_a_leader():
         summary = text_of(app, "#overview-summary")
         assert "Leader:" not in summary and "No single leader: 2 share rank 1 among complete models (2 of 3)" in summary
         first = row_at(table, 0)
-        assert first[0] == "atlas-70b" and first[2].startswith("76.91") and first[5] == "1–2"
-        assert row_at(table, 1)[5] == "1–2" and str(table.get_row("cirrus-mini")[5]) == "—"
+        assert first[0] == "atlas-70b" and first[2].startswith("76.91") and first[4] == "1–2"
+        assert row_at(table, 1)[4] == "1–2" and str(table.get_row("cirrus-mini")[4]) == "—"
         assert str(app.query_one("#overview-table", DataTable).get_row("cirrus-mini")[2]) == "—"
 
 
@@ -357,15 +358,21 @@ async def test_compare_lists_the_task_differences_of_tcsexam_compare_largest_fir
         tasks = app.query_one("#compare-tasks", DataTable)
         assert tasks.row_count == len(expected["tasks"]) == 20
         shown = [row_at(tasks, i) for i in range(tasks.row_count)]
-        sizes = [abs(float(r[4])) for r in shown]
-        assert sizes == sorted(sizes, reverse=True)
         by_item = {t["item"]: t for t in expected["tasks"]}
+        per_track = Counter(t["track"] for t in expected["tasks"])
+        # each task's share of the index difference: A − B × its track's weight ÷ the track's common tasks
+        weights = {"theorem": 30, "solver": 30, "construction": 30, "conjecture": 10}  # docs/rules.md#the-index
+        points = {i: t["difference"] * weights[t["track"]] / per_track[t["track"]] for i, t in by_item.items()}
+        assert sum(points.values()) == pytest.approx(expected["index"]["value"], abs=1e-9)
+        sizes = [abs(points[r[0]]) for r in shown]
+        assert sizes == sorted(sizes, reverse=True)  # the largest share first
         for r in shown:
-            assert r[4] == f"{by_item[r[0]]['difference']:+.3f}"
+            assert r[2] == f"{points[r[0]]:+.2f}"
+            assert r[5] == f"{by_item[r[0]]['difference']:+.3f}"
             c = expected["instances"].get(r[0])
-            assert r[5] == ("—" if c is None else f"{c['a_better']} / {c['b_better']} / {c['equal']}")
+            assert r[6] == ("—" if c is None else f"{c['a_better']} / {c['b_better']} / {c['equal']}")
         # the five solver tasks of the demo have records for both models
-        assert sum(r[5] != "—" for r in shown) == 5 == len(expected["instances"])
+        assert sum(r[6] != "—" for r in shown) == 5 == len(expected["instances"])
         assert text_of(app, "#compare-mde").startswith("Smallest detectable gap")
 
 

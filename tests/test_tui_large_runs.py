@@ -162,7 +162,7 @@ async def compare_tab(run, isolate: bool) -> tuple:
         await settle(pilot)
         pane = app.main.query_one(ComparePane)
         tasks = pane.query_one("#compare-tasks", DataTable)
-        counts = {row[0]: row[5] for row in (row_at(tasks, i) for i in range(tasks.row_count))}
+        counts = {row[0]: row[6] for row in (row_at(tasks, i) for i in range(tasks.row_count))}
         drilled = {}
         for item in (item for item, shown in counts.items() if shown != "—"):
             tasks.focus()

@@ -110,12 +110,12 @@ def test_sort_puts_nulls_last_both_ways():
 
 def test_ranks_show_best_worst_and_a_dash_without_an_index():
     rows = {r.model: r for r in overview_rows(DOC)}
-    assert rows["a"].cells()[5] == "1–2" and rows["c"].cells()[5] == "1–2" and rows["b"].cells()[5] == "—"
+    assert rows["a"].cells()[4] == "1–2" and rows["c"].cells()[4] == "1–2" and rows["b"].cells()[4] == "—"
     alone = {**DOC, "ranks": {**DOC["ranks"], "models": {"c": {"best": 1, "worst": 1}, "a": {"best": 2, "worst": 2}}}}
     rows = {r.model: r for r in overview_rows(alone)}
-    assert rows["c"].cells()[5] == "1" and rows["a"].cells()[5] == "2"
+    assert rows["c"].cells()[4] == "1" and rows["a"].cells()[4] == "2"
     # sorting by rank: best rank first, no rank last
-    assert [r.model for r in sort_rows(list(rows.values()), 5)] == ["c", "a", "b"]
+    assert [r.model for r in sort_rows(list(rows.values()), 4)] == ["c", "a", "b"]
 
 
 def plain_top_line(doc) -> str:
@@ -314,23 +314,26 @@ def test_columns_keep_each_instances_status():
     assert [STATUS_CODES[c] for c in cols.status.tolist()] == statuses
 
 
-def test_task_differences_largest_first_with_instance_counts():
+def test_task_differences_largest_contribution_to_the_index_first_with_instance_counts():
     from tcsexam.tui.views import task_difference_rows
 
+    # contributions as compare computes them (docs/rules.md#per-task-differences): two theorem tasks (weight 30):
+    # 0 × 30/2 = 0 and −0.5 × 30/2 = −7.5; one solver task: −0.5 × 30 = −15; one construction task: 0.3 × 30 = 9;
+    # one conjecture task: −0.6 × 10 = −6. By raw A − B, o1 (−0.6) would come first.
     result = {
         "tasks": [
-            {"item": "t1", "track": "theorem", "a": 1.0, "b": 1.0, "difference": 0.0},
-            {"item": "s1", "track": "solver", "a": 0.25, "b": 0.75, "difference": -0.5},
-            {"item": "c1", "track": "construction", "a": 1.2, "b": 0.9, "difference": 0.3},
-            {"item": "t2", "track": "theorem", "a": 0.0, "b": 0.5, "difference": -0.5},
+            {"item": "t1", "track": "theorem", "a": 1.0, "b": 1.0, "difference": 0.0, "contribution": 0.0},
+            {"item": "s1", "track": "solver", "a": 0.25, "b": 0.75, "difference": -0.5, "contribution": -15.0},
+            {"item": "c1", "track": "construction", "a": 1.2, "b": 0.9, "difference": 0.3, "contribution": 9.0},
+            {"item": "t2", "track": "theorem", "a": 0.0, "b": 0.5, "difference": -0.5, "contribution": -7.5},
+            {"item": "o1", "track": "conjecture", "a": 0.4, "b": 1.0, "difference": -0.6, "contribution": -6.0},
         ],
         "instances": {"s1": {"a_better": 2, "b_better": 5, "equal": 1, "mean_difference": -0.5}},
     }
     rows = task_difference_rows(result)
-    # |−0.5| = |−0.5| > 0.3 > 0: the two ties keep suite order (s1 before t2)
-    assert [item for item, _ in rows] == ["s1", "t2", "c1", "t1"]
-    assert rows[0][1] == ["s1", "S solver", "0.250", "0.750", "-0.500", "2 / 5 / 1"]
-    assert rows[2][1][4] == "+0.300" and rows[2][1][5] == "—"
+    assert [item for item, _ in rows] == ["s1", "c1", "t2", "o1", "t1"]
+    assert rows[0][1] == ["s1", "S solver", "-15.00", "0.250", "0.750", "-0.500", "2 / 5 / 1"]
+    assert rows[1][1][2] == "+9.00" and rows[1][1][5] == "+0.300" and rows[1][1][6] == "—"
 
 
 def test_instance_difference_rows_keep_the_order_given():
@@ -369,8 +372,8 @@ def test_variance_budget_beside_the_index_interval():
     }
     rows = {r.model: r for r in overview_rows(doc)}
     # 12.5 -> 12 (round half to even), 0.4 -> 0, 70, 17.1 -> 17
-    assert rows["a"].cells()[4] == "P12 S0 C70 O17 %"
-    assert rows["c"].cells()[4] == "—"  # no index interval, no shares
+    assert rows["a"].cells()[5] == "P12 S0 C70 O17 %"
+    assert rows["c"].cells()[5] == "—"  # no index interval, no shares
 
 
 def test_plan_row_and_target():
@@ -475,3 +478,16 @@ def test_the_forest_plot_is_bounded_for_any_finite_value():
     for value in (1e14, 50.0, 1e308):
         assert len(forest_gauge(value, 3e13, top, 31)) == 31
     assert len(forest_header(top, 17)) == 17 and forest_header(top, 17).startswith("0")
+
+
+def test_the_compare_tabs_note_on_a_clipped_variance_is_in_plain_words():
+    """docs/dashboard.md#tabs: the dashboard says what a clipped between-task variance means for the gaps shown,
+    without the formula's symbols (those are `tcsexam compare`'s and docs/rules.md#planning-attempts's)."""
+    from tcsexam.scoring.reports.compare import mde_plain_note
+    from tcsexam.tui.views import mde_text
+
+    line = mde_text({"1": 12.0, "2": 9.0}, mde_plain_note({"mde_clipped": ["theorem", "solver"]}))
+    assert "on theorem, solver the task differences vary less than attempt noise" in line
+    assert "safe side" in line
+    assert not any(jargon in line for jargon in ("σ", "²", "MDE", "clipped", "conservative"))
+    assert mde_plain_note({"mde_clipped": []}) is None

@@ -830,14 +830,16 @@ def compare_rows(result: dict) -> list[list[str]]:
     return rows
 
 
-TASK_DIFF_COLUMNS = ("task", "track", "A", "B", "A − B", "inst. A>B/B>A/=")
+TASK_DIFF_COLUMNS = ("task", "track", "index points", "A", "B", "A − B", "inst. A>B/B>A/=")
 
 
 def task_difference_rows(result: dict) -> list[tuple[str, list[str]]]:
-    """(item, row of TASK_DIFF_COLUMNS) per task both models scored, largest |A − B| first (ties in suite
-    order); solver tasks with per-instance counts (docs/rules.md#per-task-differences ``instances``) show them, others —."""
+    """(item, row of TASK_DIFF_COLUMNS) per task both models scored, the largest contribution to the index
+    difference first (its points: A − B × the track's weight ÷ the track's tasks both scored, as compare
+    computes it, docs/rules.md#per-task-differences; ties in suite order); solver tasks with per-instance
+    counts show them, others —."""
     counts = result.get("instances", {})
-    order = sorted(result["tasks"], key=lambda t: -abs(t["difference"]))  # sorted() is stable
+    order = sorted(result["tasks"], key=lambda t: -abs(t["contribution"]))  # sorted() is stable
     rows = []
     for t in order:
         c = counts.get(t["item"])
@@ -848,6 +850,7 @@ def task_difference_rows(result: dict) -> list[tuple[str, list[str]]]:
                 [
                     t["item"],
                     f"{LETTERS[t['track']]} {t['track']}",
+                    fmt(t["contribution"], INDEX_DIGITS, signed=True),
                     fmt(t["a"]),
                     fmt(t["b"]),
                     fmt(t["difference"], TRACK_DIGITS, signed=True),
