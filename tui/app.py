@@ -53,6 +53,7 @@ class TcsexamApp(App):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [
         Binding("q", "quit", "Quit"),
+        Binding("colon", "open_palette", "Palette", show=False, tooltip="the command palette, as ctrl+p (k9s's :)"),
         Binding("question_mark", "help", "Help", tooltip="every key of the tab shown, and what each tab shows"),
         Binding(
             "e",
@@ -749,6 +750,10 @@ class TcsexamApp(App):
             return
         self.copy_to_clipboard(table)
         self.notify(said, severity="warning" if stale else "information", markup=False)
+
+    def action_open_palette(self) -> None:
+        """``:`` opens the command palette, as ``ctrl+p`` does (k9s's command key)."""
+        self.action_command_palette()
 
     def action_export(self, path: str | None = None) -> None:
         """Write index.json (to --output, or to ``path``) with the same writer as `tcsexam score` (same

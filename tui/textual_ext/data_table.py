@@ -34,6 +34,7 @@ from __future__ import annotations
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
+from textual.binding import Binding
 from textual.geometry import Size
 from textual.strip import Strip
 from textual.widget import Widget
@@ -43,7 +44,15 @@ NULL_STYLE = Style.null()
 
 
 class SteadyDataTable(DataTable):
-    """DataTable whose render caches survive style updates that change nothing it draws."""
+    """DataTable whose render caches survive style updates that change nothing it draws; it also takes the
+    keys a terminal user knows from vim, less and k9s (j/k, g/G)."""
+
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+        Binding("g", "scroll_top", "First row", show=False),
+        Binding("G", "scroll_bottom", "Last row", show=False),
+    ]
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -51,7 +51,7 @@ class OverviewTable(SteadyDataTable):
 
     BINDINGS = [
         Binding("enter", "select_cursor", "Instances"),
-        Binding("k", "passk", "pass^k"),
+        Binding("p", "passk", "pass^k"),
         Binding("w", "worst", "Worst instances"),
     ]
 
@@ -92,7 +92,7 @@ track brings, in percent; `tcsexam docs rules#variance-budget`) and the rank (`b
 hold among the models it is not clearly separated from, paired tests at 95% corrected for the number of pairs;
 `tcsexam docs rules#ranks`). The top line names a leader only when rank 1 holds one model alone. A column header's
 tooltip says what it means; the line under the table names the cursor row's model in full.
-Moving the cursor selects the model for every other tab. `Enter` opens its Instances, `k` its pass^k,
+Moving the cursor selects the model for every other tab. `Enter` opens its Instances, `p` its pass^k,
 `w` its worst instances across every solver task (lowest Phi first; `Enter` on one opens it in Instances).
 `/` filters the rows by name or `status:WORD` ("12 of 2,000 models"); `s` picks the column to sort by
 (the cursor then goes to row 1), `S` reverses;
