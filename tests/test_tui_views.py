@@ -138,7 +138,7 @@ def test_a_lone_top_model_is_named_leader():
     assert plain_top_line(every) == "Leader: c with 75.50 points"  # every model ranked: no scope
 
 
-def test_the_status_line_is_one_line_of_leader_status_and_suite():
+def test_the_status_line_is_one_line_of_status_leader_and_suite():
     run = {
         **DOC,
         "status": "incomplete",
@@ -148,7 +148,7 @@ def test_the_status_line_is_one_line_of_leader_status_and_suite():
     }
     line = "".join(part for part, _ in status_line(run, demo=True))
     assert line == (
-        "DEMO · No single leader: 2 share rank 1 among complete models (2 of 3) · run incomplete (1 incomplete)"
+        "DEMO · Run incomplete (1 incomplete) · No single leader: 2 share rank 1 among complete models (2 of 3)"
         " · lite/offline/ref-test"
     )
     assert "\n" not in line

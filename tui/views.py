@@ -343,18 +343,19 @@ def top_line(document: dict) -> tuple:
 
 
 def status_line(document: dict, demo: bool = False) -> tuple:
-    """The Overview's one line, as ``text`` parts, most needed first (a narrow terminal cuts its end): who
-    leads, the run's status with the models that are not complete, suite/protocol/reference
-    (docs/dashboard.md#tabs)."""
+    """The Overview's one line, as ``text`` parts, most needed first (a narrow terminal cuts its end): the
+    run's status with the models that are not complete (what decides whether it can be published), who
+    leads, suite/protocol/reference (docs/dashboard.md#tabs)."""
     models = document["models"].values()
     counts = [(s, sum(m["status"] == s for m in models)) for s in STATUS_ORDER if s != "complete"]
     counted = ", ".join(f"{n:,} {s}" for s, n in counts if n)
     return (
         *((("DEMO", "bold reverse"), (" · ", "")) if demo else ()),
-        *top_line(document),
-        (" · run ", ""),
+        ("Run ", ""),
         (document["status"], "bold"),
         (f" ({counted})" if counted else "", ""),
+        (" · ", ""),
+        *top_line(document),
         (f" · {document['suite']}/{document['solver_protocol']}/{document['solver_reference_id']}", ""),
     )
 
@@ -1019,7 +1020,7 @@ def subtitle(slot, number: int, count: int, tau2_path: str | None, watching: boo
         if document is not None:
             parts.append(f"{plain(document['suite'])}/{plain(document['solver_protocol'])}")
     if document is not None:
-        parts.append(document["status"])
+        parts.insert(1, document["status"])  # after the run's name: a narrow header cuts the suite, not the status
         if slot.loading:  # a reload or a --watch re-score: the first load's progress line, up front
             parts.insert(1, f"reloading: {plain(slot.progress)}")
     elif slot.loading:
