@@ -690,25 +690,28 @@ def tau2_message_blocks(trajectory: dict) -> list[tuple[str, str]]:
     return blocks
 
 
-TAU2_REWARD_COLUMNS = ("part", "name", "outcome", "reward")
+TAU2_REWARD_COLUMNS = ("outcome", "value", "part", "name")
+OUTCOME_STYLE = {"✗ not met": "bold red", "✓ met": "green"}
 
 
 def tau2_reward_rows(reward: dict) -> list[list[str]]:
-    """The reward of a simulation, one row each: the stored and re-derived reward, each component of its
-    reward_basis (value and where it was read), then each named check with its outcome."""
+    """The reward of a simulation, one row each, the outcome first (why it failed is the question): each named
+    check with its outcome (✓ met, ✗ not met) and reward, then the stored and re-derived reward and each
+    component of its reward_basis (its value and where it was read)."""
 
     def outcome(met) -> str:
-        return DASH if met is None else ("met" if met else "not met")
+        return DASH if met is None else ("✓ met" if met else "✗ not met")
 
     rows = [
-        ["reward", "stored", "", fmt(reward["stored"])],
-        ["reward", "re-derived", reward.get("gate") or "product of the basis", fmt(reward["derived"])],
+        [outcome(check["met"]), fmt(check["reward"]), check["section"], check["name"]] for check in reward["checks"]
+    ]
+    rows += [
+        ["", fmt(reward["stored"]), "reward", "stored"],
+        ["", fmt(reward["derived"]), "reward", f"re-derived ({reward.get('gate') or 'product of the basis'})"],
     ]
     for c in reward["components"]:
         where = f"from {c['source']}" if c["source"] else "not evaluated"
-        rows.append(["basis", c["component"], where, fmt(c["value"])])
-    for check in reward["checks"]:
-        rows.append([check["section"], check["name"], outcome(check["met"]), fmt(check["reward"])])
+        rows.append(["", fmt(c["value"]), "basis", f"{c['component']} ({where})"])
     return rows
 
 
