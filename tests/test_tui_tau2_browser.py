@@ -256,3 +256,17 @@ async def test_every_checks_outcome_is_on_screen_first_and_long_assertions_wrap(
         assert shown_failed == failed, lines
         assert shown_failed + shown_met == sum(c["met"] is not None for c in checks), lines
         assert all(len(line) <= size[0] for line in lines)
+
+
+def test_a_simulations_missing_cost_is_written_as_the_summary_writes_it():
+    """One way to write a cost of 0 (tau2-bench records 0 when it recorded none): "$0 (no cost recorded)",
+    in the summary and in a task's list of simulations alike; a cost in dollars otherwise."""
+    from tcsexam.tui.views import cost_text, tau2_simulation_rows
+
+    sims = [
+        {"trial": 0, "reward": 1.0, "success": True, "termination_reason": "agent_stop", "agent_cost": 0.0},
+        {"trial": 1, "reward": 0.0, "success": False, "termination_reason": "user_stop", "agent_cost": 0.0471},
+        {"trial": 2, "reward": 0.0, "success": False, "termination_reason": "user_stop", "agent_cost": None},
+    ]
+    assert [row[4] for row in tau2_simulation_rows(sims)] == ["$0 (no cost recorded)", "$0.0471", "—"]
+    assert cost_text(0.0) == "$0 (no cost recorded)"

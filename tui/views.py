@@ -648,7 +648,7 @@ def tau2_task_rows(
     return kmax, rows
 
 
-TAU2_SIMULATION_COLUMNS = ("trial", "reward", "success", "termination reason", "agent cost (USD)")
+TAU2_SIMULATION_COLUMNS = ("trial", "reward", "success", "termination reason", "agent cost")
 
 
 def tau2_simulation_rows(simulations: list[dict]) -> list[list[str]]:
@@ -659,7 +659,7 @@ def tau2_simulation_rows(simulations: list[dict]) -> list[list[str]]:
             fmt(s["reward"]),
             "✓" if s["success"] else "✗",
             s["termination_reason"],
-            DASH if s["agent_cost"] is None else f"{s['agent_cost']:.4f}",
+            cost_text(s["agent_cost"]),
         ]
         for s in simulations
     ]
