@@ -38,7 +38,7 @@ def shown_cells(table: DataTable) -> list[tuple[str, str]]:
         x = 0
         for i, (value, width) in enumerate(zip(values, widths, strict=True)):
             start = x if i < fixed else max(x - scroll_x, pinned)
-            end = x + width if i < fixed else min(x + width - scroll_x, table.size.width)
+            end = x + width if i < fixed else min(x + width - scroll_x, table.scrollable_content_region.width)
             x += width
             if start < end:
                 out.append((value, line.crop(start, end).text))
@@ -82,6 +82,31 @@ async def test_no_table_shows_a_number_cut_into_another(size):
             await pilot.pause()
             checked += assert_no_number_cut(overview, f"the Overview scrolled at {size}")
     assert checked > 50  # the tables' numbers were seen
+
+
+@pytest.fixture(scope="module")
+def run60(tmp_path_factory) -> Path:
+    """60 models (a vertical scrollbar beside the Overview's rows)."""
+    from tests.bench.synth import write_run
+
+    root = tmp_path_factory.mktemp("synth") / "run60"
+    write_run(root, models=60, attempts=1, seed=1)
+    return root
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_no_number_is_cut_beside_a_vertical_scrollbar(run60, size):
+    app = create_app(DashboardConfig(run_dir=str(run60)))
+    checked = 0
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        for tab in "125":
+            await pilot.press(tab)
+            await settle(pilot)
+            for table in app.screen.query(DataTable):
+                if table.display and table.region.width:
+                    checked += assert_no_number_cut(table, f"tab {tab} at {size}")
+    assert checked > 50
 
 
 async def test_rank_comes_before_the_uncertainty_shares_and_shows_whole_at_80_columns():

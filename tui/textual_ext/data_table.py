@@ -90,7 +90,7 @@ class SteadyDataTable(DataTable):
         shows (offsets into the cell)."""
         fixed = self.fixed_columns
         left = int(self.scroll_x) + sum(widths[:fixed])
-        right = int(self.scroll_x) + self.size.width
+        right = int(self.scroll_x) + self.scrollable_content_region.width  # a vertical scrollbar covers the rest
         cuts = {}
         x = sum(widths[:fixed])
         for index in range(fixed, len(widths)):
