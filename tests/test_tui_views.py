@@ -447,9 +447,11 @@ def test_the_forest_plot_draws_each_index_and_interval_on_one_scale():
     from tcsexam.tui.forest import forest_gauge, forest_header, forest_top, position
 
     assert forest_top([(76.9, 10.5), (55.2, 20.1), (None, None)]) == 100  # the index is in points: 0 to 100
-    assert forest_top([(95.0, 12.0)]) == 150  # an upper end past 100: the round number above it
-    assert forest_top([(95.0, 6.34)]) == 150  # 101.34 (a 60-model run): 150, not 200
-    assert forest_top([(150.0, 1.0)]) == 200 and forest_top([(180.0, 40.0)]) == 250
+    # an upper end past 100: the round value just above it, in tens, so no third of the plot is empty
+    assert forest_top([(95.0, 12.0)]) == 110  # 107
+    assert forest_top([(100.0, 7.64)]) == 110  # 107.64 (2,000 models): 110, not 150
+    assert forest_top([(95.0, 6.34)]) == 110  # 101.34
+    assert forest_top([(150.0, 1.0)]) == 160 and forest_top([(180.0, 40.0)]) == 220
     g = forest_gauge(50.0, 10.0, 100.0, 21)
     assert len(g) == 21 and g[10] == "●"  # 50 of 100 over 20 steps: the 11th character
     assert g[position(40, 100, 21) : position(60, 100, 21) + 1] == "──●──"
@@ -465,6 +467,22 @@ def test_the_forest_plot_draws_each_index_and_interval_on_one_scale():
     assert forest_header(250.0, 31).split() == ["0", "50", "100", "150", "200", "250"]
     assert forest_header(100.0, 31).split() == ["0", "25", "50", "75", "100"]
     assert forest_header(150.0, 17).split() == ["0", "50", "100", "150"]
+    # 110: round steps of 50 from 0 and the end; 100 would touch 110's label, so it is left out
+    assert forest_header(110.0, 31).split() == ["0", "50", "110"]
+    assert forest_header(110.0, 61).split() == ["0", "50", "100", "110"]
+
+
+def test_a_short_interval_shows_both_whiskers_and_half_line_ends():
+    from tcsexam.tui.forest import forest_gauge
+
+    # ±3.9 on a 17-character scale to 100 (6.25 points a character): the ends at 46.1 and 53.9 fall within
+    # the point's own character (position 8 = 50); one character each side is drawn, as half lines
+    assert forest_gauge(50.0, 3.9, 100.0, 17)[7:10] == "╶●╴"
+    # 40 to 60 on 21 characters (5 points a character): whole characters, 8 to 12
+    assert forest_gauge(50.0, 10.0, 100.0, 21)[8:13] == "──●──"
+    # 37.5 to 62.5 on 21 characters: the ends at 7.5 and 12.5 lie half into characters 8 (rounded) and 12
+    g = forest_gauge(50.0, 12.5, 100.0, 21)
+    assert g[7] == " " and g[8] in "─╶" and g[12] in "─╴" and g[10] == "●"
 
 
 def test_the_forest_plot_is_bounded_for_any_finite_value():

@@ -176,6 +176,10 @@ class OverviewRow:
             return (1, (0, 0)) if self.rank is None else (0, self.rank)
         if column == BUDGET_COLUMN:
             return (0, self.model)  # percents of four tracks have no order: by model
+        if column == LOWER_END:
+            if self.index is None:
+                return (1, 0.0)
+            return (0, self.index - (self.index_pm or 0.0))
         value = self.index if column in (INDEX_COLUMN, GAUGE_COLUMN) else self.means[TRACKS[column - FIRST_TRACK]]
         return (1, 0.0) if value is None else (0, value)
 
@@ -194,6 +198,8 @@ OVERVIEW_COLUMNS = [
     *[f"{LETTERS[t]} ({t})" for t in TRACKS],
 ]
 INDEX_COLUMN, GAUGE_COLUMN, RANK_COLUMN, BUDGET_COLUMN, FIRST_TRACK = 2, 3, 4, 5, 6
+LOWER_END = len(OVERVIEW_COLUMNS)  # a sort with no column of its own: the 95% interval's lower end
+LOWER_END_LABEL = "95% interval lower end"
 
 # what each column means, shown as the header's tooltip and in help (plain words; the rules in docs/rules.md)
 COLUMN_TIPS = {
