@@ -199,7 +199,9 @@ class TcsexamApp(App):
         """The sub-title of the run shown (tui/views.subtitle), then the tab labels."""
         from .views import subtitle
 
-        self.sub_title = subtitle(self.shown, self.current + 1, len(self.runs), self.tau2_path, self.config.watch)
+        self.sub_title = subtitle(
+            self.shown, self.current + 1, len(self.runs), self.tau2_path, self.config.watch, time.monotonic()
+        )
         self._tab_labels()
 
     def _tab_labels(self, width: int | None = None) -> None:
@@ -280,7 +282,7 @@ class TcsexamApp(App):
         if not slot.loading:
             return ""
         elapsed = time.monotonic() - slot.load_started
-        return f"Loading {plain(slot.name)}: {plain(slot.progress)} ({elapsed:.0f} s)\nq quits at any time"
+        return f"Loading {plain(slot.name)} · {elapsed:.0f} s · {plain(slot.progress)}\nq quits at any time"
 
     def load_tau2(self, reason: str, path: str | None = None) -> None:
         """(Re)read the tau2 file shown, or with ``path`` open another one (the palette): it replaces

@@ -400,7 +400,7 @@ class CountingRecordsRoot:
         if now - self._said >= 0.1 or self._read == self._total:
             self._said = now
             done = f"; then {self._then}" if self._read >= self._total else ""
-            self._progress(f"re-scoring records files: {self._read:,} / {self._total:,} read{done}")
+            self._progress(f"{self._read:,} / {self._total:,} records files re-scored{done}")  # the count first
         return self._root.read_path(path)
 
 

@@ -1017,7 +1017,12 @@ def run_source(slot, tau2_path: str | None) -> str:
     return f"tau2-bench {tau2_path}" if tau2_path else "no run"
 
 
-def subtitle(slot, number: int, count: int, tau2_path: str | None, watching: bool) -> str:
+def load_clock(slot, now: float | None) -> str:
+    """How long a run has been loading, in whole seconds (``now``: time.monotonic(), else unknown: 0 s)."""
+    return f"{max(0.0, (now or slot.load_started) - slot.load_started):.0f} s"
+
+
+def subtitle(slot, number: int, count: int, tau2_path: str | None, watching: bool, now: float | None = None) -> str:
     """The header's sub-title (plain text, never markup: names are data, docs/safety.md) for run ``slot``
     (number ``number`` of ``count`` open): the run, its status or its loader's progress, --watch, and a
     stale marker while its inputs are rejected."""
@@ -1030,10 +1035,10 @@ def subtitle(slot, number: int, count: int, tau2_path: str | None, watching: boo
             parts.append(f"{plain(document['suite'])}/{plain(document['solver_protocol'])}")
     if document is not None:
         parts.insert(1, document["status"])  # after the run's name: a narrow header cuts the suite, not the status
-        if slot.loading:  # a reload or a --watch re-score: the first load's progress line, up front
-            parts.insert(1, f"reloading: {plain(slot.progress)}")
+        if slot.loading:  # a reload or a --watch re-score: how long, then the load's progress line, up front
+            parts.insert(1, f"reloading {load_clock(slot, now)} · {plain(slot.progress)}")
     elif slot.loading:
-        parts.append(f"loading: {plain(slot.progress)}")
+        parts.append(f"loading {load_clock(slot, now)} · {plain(slot.progress)}")
     elif slot.problems:
         parts.append("inputs rejected")
     if watching:
