@@ -182,3 +182,30 @@ async def test_p_opens_pass_k_and_colon_opens_the_palette(size):
         await wait_until(pilot, lambda: active(app) == "passk", "the pass^k tab")
         await pilot.press("colon")
         await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette), "the command palette")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_help_lists_the_tabs_keys_compactly_first_and_slash_filters_it(size):
+    """docs/dashboard.md#keys: `?` shows the tab's keys first, one line each with no rule between them,
+    and `/` inside the help keeps the lines that hold what is typed (with their headings)."""
+    from tcsexam.tui.screens.help import HelpScreen
+    from tests.support.dashboard import screen_lines
+
+    app = create_app()
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help screen")
+        await pilot.pause()
+        lines = [line.strip(" │") for line in screen_lines(app)]
+        first = next(i for i, line in enumerate(lines) if line.startswith("Keys of this tab: 1 Overview"))
+        keys = [line for line in lines[first + 1 :] if line][:4]
+        assert keys[0].split()[0] == "/" and keys[1].split()[0] == "s", keys  # one key a line, straight away
+        assert not any(set(line) & set("├┼┤─") for line in lines[first:] if "╰" not in line)  # no rules
+        await pilot.press("slash", *"worst")
+        await wait_until(pilot, lambda: app.screen.query_one("#help-filter").value == "worst", "the typed filter")
+        await pilot.pause()
+        shown = str(app.screen.query_one("#help-text").render()).splitlines()
+        body = [line for line in shown if line.startswith("  ")]
+        assert body and all("worst" in line.lower() for line in body), shown
+        assert any(line.split()[0] == "w" for line in body)  # the key itself
