@@ -494,3 +494,24 @@ async def test_the_worst_list_counts_its_failures_per_status(size):
         expected = " · ".join(f"{n:,} {s}" for n, s in failures) + f"; {statuses['ok']:,} scored"
         shown = str(screen.query_one("#worst-counts").render())
         assert shown == f"Listed: {expected}"
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_count_says_filtering_until_the_rows_match_the_typed_text(size, monkeypatch):
+    """docs/dashboard.md#find-and-order: between a key typed in the filter and the filter applied to the rows,
+    the count beside the line says "filtering…", never the old text's count over the old rows (the pause
+    before the filter runs is made long here, so that the state in between can be seen)."""
+    import tcsexam.tui.widgets.filter_bar as filter_bar
+
+    monkeypatch.setattr(filter_bar, "DEBOUNCE_S", 60.0)
+    app = create_app()
+    async with app.run_test(size=SIZES[size]) as pilot:
+        table = await overview(pilot)
+        count = app.main.query_one("#overview-filter .filter-count")
+        await pilot.press("slash", *"atlas")
+        await pilot.pause()
+        assert str(count.render()) == "filtering…"
+        assert table.row_count == 3  # the rows are still the old filter's
+        await pilot.press("enter")  # applies the filter at once
+        await settle(pilot)
+        assert table.row_count == 1 and str(count.render()).startswith("1 of 3 models")
