@@ -143,16 +143,40 @@ def test_histogram_bars_count_failures_apart():
     assert counts == [1, 1, 0, 0, 0, 0, 0, 0, 0, 2, 2]  # [0,.1): 0.05; [.1,.2): 0.15; [.9,1]: 0.95 and 1.0
 
 
-def test_histogram_count_ticks_are_integers():
-    labels, counts = charts.histogram_bars([0.05] * 7 + [0.55] * 3, [0] * 10)
-    lines = render(lambda plt: charts.draw_histogram(plt, labels, counts, 10, 16), height=16)
-    ticks = [line.split("┤")[0].strip().replace(",", "") for line in lines if "┤" in line]
-    assert ticks and all(t.isdigit() for t in ticks)
-    assert [int(t) for t in ticks] == sorted((int(t) for t in ticks), reverse=True)
-    assert "count" in "\n".join(lines) and "Phi" in "\n".join(lines)
+def test_the_histogram_is_one_row_per_bin_with_its_count_and_a_bar_to_scale():
+    # 7 in [0, .1), 3 in [.5, .6), 2 failures. At 20 columns: labels 5 wide (".1–.2"), counts 1, so the bars
+    # get 20 − 5 − 1 − 4 = 10 cells: 7 fills them; 3 is 3/7 of 10 = 4.29 cells (34 eighths: 4 full and ▎);
+    # 2 is 2/7 of 10 = 2.86 cells (23 eighths: 2 full and ▉); an empty bin has no bar
+    labels, counts = charts.histogram_bars([0.05] * 7 + [0.55] * 3 + [0.0, 0.0], [0] * 10 + [4, 4])
+    lines = charts.histogram_lines(labels, counts, 12, width=20)
+    assert lines[0] == "Phi, 12 shown"
+    assert lines[1:] == [
+        " 0–.1 │██████████ 7",
+        ".1–.2 │           0",
+        ".2–.3 │           0",
+        ".3–.4 │           0",
+        ".4–.5 │           0",
+        ".5–.6 │████▎      3",
+        ".6–.7 │           0",
+        ".7–.8 │           0",
+        ".8–.9 │           0",
+        " .9–1 │           0",
+        " fail │██▉        2",
+    ]
+
+
+def test_a_count_above_zero_always_shows_a_bar():
+    assert charts.bar(1, 10_000, 10) == "▏"
+    assert charts.bar(0, 10, 10) == ""
+    assert charts.bar(10, 10, 10) == "█" * 10
 
 
 # --- in the dashboard -------------------------------------------------------------------------------------------
+
+
+def histogram_text(app) -> str:
+    """What the Instances histogram shows."""
+    return str(app.query_one("#instances-histogram").render())
 
 
 def plot_text(app, selector: str) -> str:
@@ -173,10 +197,10 @@ async def test_histogram_follows_the_status_filter():
         pane.query_one("#instances-task", Select).value = "tsp-concorde"
         await settle(pilot)
         assert pane.key == ("atlas-70b", "tsp-concorde", "1")
-        everything = plot_text(app, "#instances-histogram")
+        everything = histogram_text(app)
         pane.filter_status("crash")
         await settle(pilot)
-        text = plot_text(app, "#instances-histogram")
+        text = histogram_text(app)
         assert f"Phi of the {crashes} instances shown" in text
         assert text != everything
 
@@ -193,3 +217,25 @@ async def test_a_chart_is_drawn_again_for_its_new_size():
         text = plot_text(app, "#passk-plot")
         assert "pass^k · P theorem = S solver: identical" in text  # the long title would not fit
         assert "drawn once" not in text
+
+
+async def test_the_instances_histogram_on_screen_counts_every_row_shown_once():
+    """At 200×50 the histogram is text rows: ten bins and the failures, whose counts add up to the rows the
+    table shows (the demo's tsp-concorde attempt of atlas-70b: its records file, counted here)."""
+    from tests.support.dashboard import screen_lines
+
+    records = json.loads((DEMO / "records" / "atlas-70b" / "tsp-concorde" / "1.json").read_text())
+    app = create_app()
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        pane = app.query_one(InstancesPane)
+        pane.query_one("#instances-task", Select).value = "tsp-concorde"
+        await settle(pilot)
+        rows = [line for line in screen_lines(app) if " │" in line and line.split(" │")[0].strip()[:1] in "0.f"]
+        bins = [line for line in rows if line.split(" │")[0].strip() in ("0–.1", ".9–1", "fail") or "–." in line]
+        assert len(bins) == 11, rows
+        shown = sum(int(line.rsplit(" ", 1)[1].replace(",", "")) for line in bins)
+        scored = len(pane.query_one("#instances-table").order)
+        assert shown == scored and 0 < scored <= len(records)

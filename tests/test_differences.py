@@ -34,9 +34,20 @@ def test_task_differences_in_suite_order_over_tasks_both_scored():
     # c1 has no mean for A: left out; order is A's (the suite's), not B's
     out = task_differences(A, B)
     assert [d.item for d in out] == ["p1", "s1", "s2", "o1"]
-    assert out[0] == TaskDifference(item="p1", track="theorem", a=1.0, b=0.0, difference=1.0)
+    # p1 is the one theorem task both scored: 1.0 × 30 ÷ 1 = 30 index points
+    assert out[0] == TaskDifference(item="p1", track="theorem", a=1.0, b=0.0, difference=1.0, contribution=30.0)
     assert out[1].difference == 0.0 and out[2].difference == -0.25 and out[3].difference == -1.0
     assert task_differences(A, {"p1": ("theorem", 0.0)}) == [out[0]]  # a task B lacks is left out
+
+
+def test_each_task_contributes_its_difference_times_its_track_weight_over_the_tracks_common_tasks():
+    # docs/rules.md#per-task-differences, by hand: s1 and s2 are the two solver tasks both scored
+    # (weight 30): 0 × 30 / 2 = 0 and −0.25 × 30 / 2 = −3.75; o1 the one conjecture task (weight 10):
+    # −1 × 10 / 1 = −10; p1 +30 (c1 has no mean for A). Their sum is the index difference over the common tasks:
+    # 30·(1) + 30·(−0.125) + 10·(−1) = 16.25 (construction has no common task here).
+    out = {d.item: d.contribution for d in task_differences(A, B)}
+    assert out == pytest.approx({"p1": 30.0, "s1": 0.0, "s2": -3.75, "o1": -10.0}, abs=1e-12)
+    assert sum(out.values()) == pytest.approx(16.25, abs=1e-12)
 
 
 def test_instance_counts_by_hand():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -39,8 +40,8 @@ async def test_opens_the_demo_and_names_the_top_group_not_a_leader():
         summary = text_of(app, "#overview-summary")
         assert "Leader:" not in summary and "No single leader: 2 share rank 1 among complete models (2 of 3)" in summary
         first = row_at(table, 0)
-        assert first[0] == "atlas-70b" and first[2].startswith("76.91") and first[5] == "1–2"
-        assert row_at(table, 1)[5] == "1–2" and str(table.get_row("cirrus-mini")[5]) == "—"
+        assert first[0] == "atlas-70b" and first[2].startswith("76.91") and first[4] == "1–2"
+        assert row_at(table, 1)[4] == "1–2" and str(table.get_row("cirrus-mini")[4]) == "—"
         assert str(app.query_one("#overview-table", DataTable).get_row("cirrus-mini")[2]) == "—"
 
 
@@ -339,10 +340,10 @@ async def test_rank_column_at_the_smallest_and_a_large_size(size):
         await settle(pilot)
         table = app.query_one("#overview-table", DataTable)
         labels = [str(c.label) for c in table.columns.values()]
-        assert labels[4] == "Uncertainty from" and labels[5] == "Rank"
-        assert [str(table.get_row(m)[5]) for m in ("atlas-70b", "borealis-8x22b", "cirrus-mini")] == ["1–2", "1–2", "—"]
+        assert labels[4] == "Rank" and labels[5] == "Uncertainty from"  # the rank before the 17-column shares
+        assert [str(table.get_row(m)[4]) for m in ("atlas-70b", "borealis-8x22b", "cirrus-mini")] == ["1–2", "1–2", "—"]
         # atlas-70b's index.json shares: theorem 0.198, solver 0.010, construction 0.703, conjecture 0.088
-        assert str(table.get_row("atlas-70b")[4]) == "P20 S1 C70 O9 %"
+        assert str(table.get_row("atlas-70b")[5]) == "P20 S1 C70 O9 %"
         assert "2 share rank 1" in text_of(app, "#overview-summary")
 
 
@@ -357,15 +358,21 @@ async def test_compare_lists_the_task_differences_of_tcsexam_compare_largest_fir
         tasks = app.query_one("#compare-tasks", DataTable)
         assert tasks.row_count == len(expected["tasks"]) == 20
         shown = [row_at(tasks, i) for i in range(tasks.row_count)]
-        sizes = [abs(float(r[4])) for r in shown]
-        assert sizes == sorted(sizes, reverse=True)
         by_item = {t["item"]: t for t in expected["tasks"]}
+        per_track = Counter(t["track"] for t in expected["tasks"])
+        # each task's share of the index difference: A − B × its track's weight ÷ the track's common tasks
+        weights = {"theorem": 30, "solver": 30, "construction": 30, "conjecture": 10}  # docs/rules.md#the-index
+        points = {i: t["difference"] * weights[t["track"]] / per_track[t["track"]] for i, t in by_item.items()}
+        assert sum(points.values()) == pytest.approx(expected["index"]["value"], abs=1e-9)
+        sizes = [abs(points[r[0]]) for r in shown]
+        assert sizes == sorted(sizes, reverse=True)  # the largest share first
         for r in shown:
-            assert r[4] == f"{by_item[r[0]]['difference']:+.3f}"
+            assert r[2] == f"{points[r[0]]:+.2f}"
+            assert r[5] == f"{by_item[r[0]]['difference']:+.3f}"
             c = expected["instances"].get(r[0])
-            assert r[5] == ("—" if c is None else f"{c['a_better']} / {c['b_better']} / {c['equal']}")
+            assert r[6] == ("—" if c is None else f"{c['a_better']} / {c['b_better']} / {c['equal']}")
         # the five solver tasks of the demo have records for both models
-        assert sum(r[5] != "—" for r in shown) == 5 == len(expected["instances"])
+        assert sum(r[6] != "—" for r in shown) == 5 == len(expected["instances"])
         assert text_of(app, "#compare-mde").startswith("Smallest detectable gap")
 
 

@@ -40,9 +40,9 @@ async def test_the_overview_is_one_status_line_and_a_forest_plot_row_per_model(w
         await settle(pilot)
         summary = app.main.query_one("#overview-summary", Static)
         assert summary.size.height == 1  # one line, whatever the width
-        assert text_of(app, "#overview-summary").startswith("No single leader: ") or "Leader" in text_of(
-            app, "#overview-summary"
-        )
+        line = text_of(app, "#overview-summary")
+        assert line.startswith("Run ")  # the run's status first (docs/dashboard.md#tabs)
+        assert " · No single leader: " in line or " · Leader" in line
         table = app.main.query_one("#overview-table", DataTable)
         header = [str(c.label) for c in table.ordered_columns]
         gauge_at = next(i for i, h in enumerate(header) if h.lstrip().startswith("0") and "100" in h)

@@ -206,7 +206,7 @@ async def test_a_reload_shows_the_loads_progress_line(monkeypatch, size):
         calls.append(config)
         if len(calls) == 1:
             return real(config, progress, started)
-        progress("re-scoring records files: 12 / 40 read")
+        progress("12 / 40 records files re-scored")
         release.wait(30)
         return real(config, progress, started)
 
@@ -217,11 +217,12 @@ async def test_a_reload_shows_the_loads_progress_line(monkeypatch, size):
         assert "reloading" not in app.sub_title
         await pilot.press("r")
         await wait_until(
-            pilot, lambda: "reloading: re-scoring records files: 12 / 40 read" in app.sub_title, "progress"
+            pilot, lambda: re.search(r"reloading \d+ s · 12 / 40 records files re-scored", app.sub_title), "progress"
         )
         await pilot.pause()
         header = app.screen.query_one("HeaderTitle")
-        assert "reloading: re-scoring records" in str(header.render())  # on screen, at this width too
+        # how far and how long first, right after the run's name and status: on screen at 80 columns too
+        assert re.search(r"reloading \d+ s · 12 / 40", str(header.render())), str(header.render())
         release.set()
         await settle(pilot)
         assert "reloading" not in app.sub_title

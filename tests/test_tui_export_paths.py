@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from textual.command import CommandList
 from textual.widgets import Input
 
 from tcsexam.tui.app import create_app
@@ -116,4 +117,45 @@ async def test_E_refuses_what_the_export_refuses(demo_copy, no_downloads, target
         await wait_until(pilot, lambda: said(app, "Export refused"), f"the refusal of {target}")
         assert not said(app, "Wrote")
     assert {p: p.read_bytes() for p in demo_copy.rglob("*") if p.is_file()} == before
+    assert not list(no_downloads.iterdir())
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_e_writes_where_tcsexam_score_writes_and_the_palette_says_so(demo_copy, no_downloads, size):
+    """Without --output, `e` writes RUN_DIR/build/index.json (docs/commands.md#score's default), not into the
+    folder the dashboard was started from; the palette's export names that file."""
+    app = create_app(DashboardConfig(run_dir=str(demo_copy)))
+    target = demo_copy / "build" / "index.json"
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        await run_command(pilot, "Export index.json", enter=False)
+        hits = app.screen.query_one(CommandList)
+        shown = [str(hits.get_option_at_index(i).prompt) for i in range(hits.option_count)]
+        assert any(hit.endswith(f"key e · write {target}") for hit in shown), shown
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: said(app, "Wrote"), "the export's notification")
+        assert said(app, f"Wrote {target} — status incomplete")
+    assert json.loads(target.read_text())["status"] == "incomplete"
+    assert not list(no_downloads.iterdir())  # nothing in the current folder
+
+
+async def test_with_two_runs_e_writes_into_each_runs_own_folder(tmp_path, no_downloads):
+    import shutil
+
+    from tcsexam.scoring.pipeline.benchmark import demo_run
+
+    first, second = tmp_path / "first", tmp_path / "second"
+    for run in (first, second):
+        shutil.copytree(demo_run(), run)
+    app = create_app(DashboardConfig(run_dir=str(first), more_runs=[str(second)]))
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        await settle(pilot)
+        await pilot.press("e")
+        await wait_until(pilot, lambda: said(app, "Wrote"), "the first export's notification")
+        app.switch_run(1)
+        await settle(pilot)
+        await pilot.press("e")
+        await wait_until(pilot, lambda: said(app, f"Wrote {second}"), "the second export's notification")
+        assert not isinstance(app.screen, ConfirmScreen)  # another file: nothing to ask
+    assert (first / "build" / "index.json").is_file() and (second / "build" / "index.json").is_file()
     assert not list(no_downloads.iterdir())

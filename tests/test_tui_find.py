@@ -468,3 +468,50 @@ async def test_a_filter_typed_fast_over_2000_models(tmp_path):
         assert bar.applied == "model-0012"
         await pilot.press("escape")
         await wait_until(pilot, lambda: table.row_count == 2000, lambda: f"{table.row_count} rows")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_worst_list_counts_its_failures_per_status(size):
+    """docs/dashboard.md#find-and-order: above the worst instances, how many of them failed by each status,
+    most first ("2 crash · 1 timeout"), then how many were scored, counted here from the model's own
+    re-scored instances (the demo's borealis-8x22b has fewer than 500: all are listed)."""
+    from collections import Counter
+
+    app = create_app()
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        model = "borealis-8x22b"
+        screen = await open_worst(pilot, model)
+        statuses = Counter(
+            STATUS_CODES[int(cols.status[i])]
+            for (m, _, _), cols in app.state.columns.items()
+            if m == model
+            for i in range(len(cols))
+        )
+        assert len(screen.rows) == sum(statuses.values())
+        failures = sorted(((n, s) for s, n in statuses.items() if s != "ok"), key=lambda ns: (-ns[0], ns[1]))
+        assert failures  # the demo's records hold solver failures
+        expected = " · ".join(f"{n:,} {s}" for n, s in failures) + f"; {statuses['ok']:,} scored"
+        shown = str(screen.query_one("#worst-counts").render())
+        assert shown == f"Listed: {expected}"
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_count_says_filtering_until_the_rows_match_the_typed_text(size, monkeypatch):
+    """docs/dashboard.md#find-and-order: between a key typed in the filter and the filter applied to the rows,
+    the count beside the line says "filtering…", never the old text's count over the old rows (the pause
+    before the filter runs is made long here, so that the state in between can be seen)."""
+    import tcsexam.tui.widgets.filter_bar as filter_bar
+
+    monkeypatch.setattr(filter_bar, "DEBOUNCE_S", 60.0)
+    app = create_app()
+    async with app.run_test(size=SIZES[size]) as pilot:
+        table = await overview(pilot)
+        count = app.main.query_one("#overview-filter .filter-count")
+        await pilot.press("slash", *"atlas")
+        await pilot.pause()
+        assert str(count.render()) == "filtering…"
+        assert table.row_count == 3  # the rows are still the old filter's
+        await pilot.press("enter")  # applies the filter at once
+        await settle(pilot)
+        assert table.row_count == 1 and str(count.render()).startswith("1 of 3 models")

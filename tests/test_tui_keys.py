@@ -39,7 +39,7 @@ def this_tab_section(text: str) -> str:
 
 # the keys docs/dashboard.md#keys gives each tab beside the keys of every tab (q ? e r R)
 DOCUMENTED = {
-    "overview": ["⏎", "k", "s", "S", "c", "C"],
+    "overview": ["⏎", "p", "s", "S", "c", "C"],
     "coverage": ["⏎", "a"],
     "instances": ["/", "s", "S", "f", "n", "N"],
     "tau2": ["s", "S"],
@@ -119,3 +119,93 @@ async def test_palette_entries_show_their_key(size):
             assert any(p.startswith(query) and key in p for p in prompts), (query, prompts)
             await pilot.press("escape")
             await wait_until(pilot, lambda: app.screen is app.main, "the palette closed")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_j_k_g_G_move_in_every_table_as_in_vim_and_k9s(size):
+    """docs/dashboard.md#keys: `j`/`k` move down/up, `g`/`G` go to the first and last row, in every table."""
+    from textual.widgets import DataTable
+
+    from tcsexam.tui.widgets.instance_table import InstanceTable
+
+    app = create_app()
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        checked = []
+        for tab, selector in (("1", "#overview-table"), ("2", "#coverage-grid"), ("5", "#compare-tasks")):
+            await pilot.press(tab)
+            await settle(pilot)
+            table = app.main.query_one(selector, DataTable)
+            table.focus()
+            await pilot.pause()
+            assert table.row_count >= 3, selector
+            await pilot.press("g")
+            await pilot.pause()
+            assert table.cursor_row == 0, selector
+            await pilot.press("j", "j")
+            await pilot.pause()
+            assert table.cursor_row == 2, selector
+            await pilot.press("k")
+            await pilot.pause()
+            assert table.cursor_row == 1, selector
+            await pilot.press("G")
+            await pilot.pause()
+            assert table.cursor_row == table.row_count - 1, selector
+            assert active(app) == {"1": "overview", "2": "coverage", "5": "compare"}[tab]  # k never left the tab
+            checked.append(selector)
+        await pilot.press("3")
+        await settle(pilot)
+        instances = app.main.query_one(InstanceTable)
+        await wait_until(pilot, lambda: len(instances.order) > 3, "the Instances rows")
+        instances.focus()
+        await pilot.press("G")
+        await pilot.pause()
+        assert instances.cursor == len(instances.order) - 1
+        await pilot.press("k", "k", "j")
+        await pilot.pause()
+        assert instances.cursor == len(instances.order) - 2
+        await pilot.press("g")
+        await pilot.pause()
+        assert instances.cursor == 0
+        assert len(checked) == 3
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_p_opens_pass_k_and_colon_opens_the_palette(size):
+    from textual.command import CommandPalette
+
+    app = create_app()
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        app.main.query_one("#overview-table").focus()
+        await pilot.press("p")
+        await wait_until(pilot, lambda: active(app) == "passk", "the pass^k tab")
+        await pilot.press("colon")
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette), "the command palette")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_help_lists_the_tabs_keys_compactly_first_and_slash_filters_it(size):
+    """docs/dashboard.md#keys: `?` shows the tab's keys first, one line each with no rule between them,
+    and `/` inside the help keeps the lines that hold what is typed (with their headings)."""
+    from tcsexam.tui.screens.help import HelpScreen
+    from tests.support.dashboard import screen_lines
+
+    app = create_app()
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help screen")
+        await pilot.pause()
+        lines = [line.strip(" │") for line in screen_lines(app)]
+        first = next(i for i, line in enumerate(lines) if line.startswith("Keys of this tab: 1 Overview"))
+        keys = [line for line in lines[first + 1 :] if line][:4]
+        assert keys[0].split()[0] == "/" and keys[1].split()[0] == "s", keys  # one key a line, straight away
+        assert not any(set(line) & set("├┼┤─") for line in lines[first:] if "╰" not in line)  # no rules
+        await pilot.press("slash", *"worst")
+        await wait_until(pilot, lambda: app.screen.query_one("#help-filter").value == "worst", "the typed filter")
+        await pilot.pause()
+        shown = str(app.screen.query_one("#help-text").render()).splitlines()
+        body = [line for line in shown if line.startswith("  ")]
+        assert body and all("worst" in line.lower() for line in body), shown
+        assert any(line.split()[0] == "w" for line in body)  # the key itself

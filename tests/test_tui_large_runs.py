@@ -9,6 +9,7 @@ import csv
 import itertools
 import os
 import pickle
+import re
 import time
 
 import pytest
@@ -86,7 +87,8 @@ async def test_the_loading_panes_and_the_header_name_what_is_being_read(monkeypa
         indicator = loading_cover(app.main.query_one(OverviewPane))
         assert isinstance(indicator, RunLoadingIndicator)
         shown = str(indicator.render())
-        assert "Loading DEMO: " + PROGRESS in shown and "q quits" in shown
+        # how long first, then what is being read (docs/dashboard-large-runs.md)
+        assert re.search(r"Loading DEMO · \d+ s · " + re.escape(PROGRESS), shown) and "q quits" in shown
         await pilot.press("2")  # a tab switch is handled while it loads
         await wait_for(pilot, lambda: app.main.query_one("TabbedContent").active == "coverage")
         await pilot.press("q")
@@ -108,9 +110,9 @@ def test_the_progress_counts_the_records_files_the_cross_check_reads():
     load_state_here(DashboardConfig(), progress=lines.append)
     assert lines[0].startswith("reading attempts.csv, cohort.json")
     assert f"read {len(rows):,} attempt rows; scoring and ranking 3 models" in lines
-    records = [line for line in lines if line.startswith("re-scoring records files")]
+    records = [line for line in lines if "records files re-scored" in line]
     n = len(solver)
-    assert records[-1] == f"re-scoring records files: {n:,} / {n:,} read; then scoring and ranking 3 models"
+    assert records[-1] == f"{n:,} / {n:,} records files re-scored; then scoring and ranking 3 models"  # count first
     assert lines[-1] == "planning attempts for 3 models"
 
 
@@ -162,7 +164,7 @@ async def compare_tab(run, isolate: bool) -> tuple:
         await settle(pilot)
         pane = app.main.query_one(ComparePane)
         tasks = pane.query_one("#compare-tasks", DataTable)
-        counts = {row[0]: row[5] for row in (row_at(tasks, i) for i in range(tasks.row_count))}
+        counts = {row[0]: row[6] for row in (row_at(tasks, i) for i in range(tasks.row_count))}
         drilled = {}
         for item in (item for item, shown in counts.items() if shown != "—"):
             tasks.focus()

@@ -124,11 +124,11 @@ async def test_two_runs_switch_by_key_every_tab_and_the_header_follow(two_runs):
     app = both(demo, online)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert app.sub_title.startswith("demo · lite/offline · run 1/2 · incomplete")
+        assert app.sub_title.startswith("demo · incomplete · lite/offline · run 1/2")
         check_shows(app, docs["demo"], "demo · ")
         await switch_by_key(app, pilot, 1)
         assert app.current == 1
-        assert app.sub_title.startswith("online · lite/online · run 2/2 · incomplete")
+        assert app.sub_title.startswith("online · incomplete · lite/online · run 2/2")
         await settle(pilot)
         check_shows(app, docs["online"], "online · ")
         await switch_by_key(app, pilot, 0)
@@ -141,7 +141,7 @@ async def test_switch_by_palette(two_runs):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await run_command(pilot, "Switch to run online")
-        assert app.current == 1 and app.sub_title.startswith("online · lite/online · run 2/2")
+        assert app.current == 1 and app.sub_title.startswith("online · incomplete · lite/online · run 2/2")
         check_shows(app, docs["online"], "online · ")
 
 
@@ -448,7 +448,7 @@ async def test_a_run_name_is_shown_as_data(tmp_path):
     app = create_app(DashboardConfig(run_dir=str(hostile), more_runs=[str(demo_run())]))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert app.sub_title.startswith("[bold red]x\\x1b[2J · lite/offline · run 1/2")
+        assert app.sub_title.startswith("[bold red]x\\x1b[2J · incomplete · lite/offline · run 1/2")
         header = str(app.main.query_one("HeaderTitle").render())
         assert "[bold red]x\\x1b[2J" in header and "\x1b" not in header
 

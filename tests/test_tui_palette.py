@@ -360,3 +360,42 @@ def test_a_linked_config_file_is_written_through_and_a_hard_linked_one_is_left_a
     error = save_theme("nord")
     assert error is not None and f"{path}: output has 2 names (hard links)" in error
     assert json.loads(path.read_text(encoding="utf-8")) == {"theme": "gruvbox"} and os.stat(path).st_nlink == 2
+
+
+TAU2_FILE = Path(__file__).parent / "data" / "tau2" / "qwen2.5-7b_airline_default_gpt-4.1-2025-04-14_1trials.json"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 50)])
+async def test_the_palette_offers_no_export_where_there_is_no_run(size):
+    """With --tau2 alone there is no index.json to write: the palette does not offer what `e` refuses."""
+    app = create_app(DashboardConfig(tau2=str(TAU2_FILE)))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        hits = await run_command(pilot, "Export", enter=False)
+        assert not [h for h in hits if h.startswith("Export")], hits
+    app = create_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        hits = await run_command(pilot, "Export", enter=False)
+        assert "Export index.json" in hits
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 50)])
+async def test_the_worst_instances_and_pass_k_keys_are_in_the_palette_with_their_keys(size):
+    from textual.command import CommandList
+
+    from tcsexam.tui.screens.worst import WorstScreen
+
+    app = create_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        model = app.selected_model
+        for query, key in (("Worst instances of", "key w in Overview · "), ("pass^k of", "key p in Overview · ")):
+            await run_command(pilot, query, enter=False)
+            options = app.screen.query_one(CommandList)
+            prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+            assert any(p.startswith(f"{query} {model}") and key in p for p in prompts), prompts
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: app.screen is app.main, "the palette closed")
+        await run_command(pilot, "Worst instances of")
+        await wait_until(pilot, lambda: isinstance(app.screen, WorstScreen), "the worst instances")

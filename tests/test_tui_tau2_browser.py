@@ -17,7 +17,7 @@ from tcsexam.tui.screens.tau2_simulations import Tau2SimulationsScreen
 from tcsexam.tui.screens.tau2_trajectory import Tau2TrajectoryScreen
 from tcsexam.tui.state import DashboardConfig
 from tcsexam.tui.views import tau2_message_blocks, tau2_reward_rows, tau2_task_rows
-from tests.support.dashboard import notifications, settle, wait_until
+from tests.support.dashboard import notifications, screen_lines, settle, wait_until
 from tests.support.runs import to_dir_format
 
 DATA = Path(__file__).parent / "data" / "tau2"
@@ -113,9 +113,9 @@ def test_the_reward_rows_name_each_component_and_check():
         "checks": [{"section": "ACTION", "name": "refuel", "met": False, "reward": 0.0}],
     }
     rows = tau2_reward_rows(reward)
-    assert ["basis", "DB", "from reward_breakdown", "1.000"] in rows
-    assert ["basis", "ACTION", "not evaluated", "—"] in rows
-    assert ["ACTION", "refuel", "not met", "0.000"] in rows
+    assert ["", "1.000", "basis", "DB (from reward_breakdown)"] in rows
+    assert ["", "—", "basis", "ACTION (not evaluated)"] in rows
+    assert ["✗ not met", "0.000", "ACTION", "refuel"] in rows  # the outcome first, marked
 
 
 def test_the_task_id_takes_the_width_the_other_columns_leave():
@@ -221,3 +221,52 @@ async def test_with_only_tau2_the_header_names_the_file_and_export_says_there_is
         await pilot.pause()
         (note,) = notifications(app)
         assert "no run is open" in note and "rejected" not in note
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 50)])
+async def test_every_checks_outcome_is_on_screen_first_and_long_assertions_wrap(monkeypatch, size):
+    """docs/tau2.md#browsing-the-simulations: in a simulation's reward breakdown the outcome is the first
+    column, so at 80×24 and 120×40 every check's outcome shows without scrolling, however long its NL
+    assertion; the assertion wraps instead of pushing the outcome off screen. Task 2 of the airline file
+    (its third task) fails checks whose assertions are sentences."""
+    monkeypatch.chdir(DATA)
+    raw = raw_simulations(AIRLINE)
+    app = create_app(DashboardConfig(tau2=AIRLINE.name))
+    async with app.run_test(size=size) as pilot:
+        await open_tau2(pilot)
+        await pilot.press("down", "down", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, Tau2SimulationsScreen), "the simulations")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, Tau2TrajectoryScreen), "the trajectory")
+        await wait_until(pilot, lambda: app.screen.trajectory is not None, "the breakdown")
+        await settle(pilot)
+        checks = app.screen.trajectory["reward"]["checks"]
+        task = str(app.screen.task_id)
+        info = next(s for s in raw if str(s["task_id"]) == task)["reward_info"]
+        # the file's own outcomes: the DB check, each env assertion, action, communicate check and NL assertion
+        failed = (info.get("db_check") or {}).get("db_match") is False
+        failed += sum(a.get("met") is False for a in info.get("env_assertions") or [])
+        failed += sum(a.get("action_match") is False for a in info.get("action_checks") or [])
+        failed += sum(a.get("met") is False for a in info.get("communicate_checks") or [])
+        failed += sum(a.get("met") is False for a in info.get("nl_assertions") or [])
+        assert failed >= 1 and len(checks) >= 2
+        lines = screen_lines(app)
+        shown_failed = sum(line.lstrip(" ▏▎▍▌▋▊▉│").startswith("✗ not met") for line in lines)
+        shown_met = sum(line.lstrip(" ▏▎▍▌▋▊▉│").startswith("✓ met") for line in lines)
+        assert shown_failed == failed, lines
+        assert shown_failed + shown_met == sum(c["met"] is not None for c in checks), lines
+        assert all(len(line) <= size[0] for line in lines)
+
+
+def test_a_simulations_missing_cost_is_written_as_the_summary_writes_it():
+    """One way to write a cost of 0 (tau2-bench records 0 when it recorded none): "$0 (no cost recorded)",
+    in the summary and in a task's list of simulations alike; a cost in dollars otherwise."""
+    from tcsexam.tui.views import cost_text, tau2_simulation_rows
+
+    sims = [
+        {"trial": 0, "reward": 1.0, "success": True, "termination_reason": "agent_stop", "agent_cost": 0.0},
+        {"trial": 1, "reward": 0.0, "success": False, "termination_reason": "user_stop", "agent_cost": 0.0471},
+        {"trial": 2, "reward": 0.0, "success": False, "termination_reason": "user_stop", "agent_cost": None},
+    ]
+    assert [row[4] for row in tau2_simulation_rows(sims)] == ["$0 (no cost recorded)", "$0.0471", "—"]
+    assert cost_text(0.0) == "$0 (no cost recorded)"

@@ -110,12 +110,12 @@ def test_sort_puts_nulls_last_both_ways():
 
 def test_ranks_show_best_worst_and_a_dash_without_an_index():
     rows = {r.model: r for r in overview_rows(DOC)}
-    assert rows["a"].cells()[5] == "1–2" and rows["c"].cells()[5] == "1–2" and rows["b"].cells()[5] == "—"
+    assert rows["a"].cells()[4] == "1–2" and rows["c"].cells()[4] == "1–2" and rows["b"].cells()[4] == "—"
     alone = {**DOC, "ranks": {**DOC["ranks"], "models": {"c": {"best": 1, "worst": 1}, "a": {"best": 2, "worst": 2}}}}
     rows = {r.model: r for r in overview_rows(alone)}
-    assert rows["c"].cells()[5] == "1" and rows["a"].cells()[5] == "2"
+    assert rows["c"].cells()[4] == "1" and rows["a"].cells()[4] == "2"
     # sorting by rank: best rank first, no rank last
-    assert [r.model for r in sort_rows(list(rows.values()), 5)] == ["c", "a", "b"]
+    assert [r.model for r in sort_rows(list(rows.values()), 4)] == ["c", "a", "b"]
 
 
 def plain_top_line(doc) -> str:
@@ -138,7 +138,7 @@ def test_a_lone_top_model_is_named_leader():
     assert plain_top_line(every) == "Leader: c with 75.50 points"  # every model ranked: no scope
 
 
-def test_the_status_line_is_one_line_of_leader_status_and_suite():
+def test_the_status_line_is_one_line_of_status_leader_and_suite():
     run = {
         **DOC,
         "status": "incomplete",
@@ -148,7 +148,7 @@ def test_the_status_line_is_one_line_of_leader_status_and_suite():
     }
     line = "".join(part for part, _ in status_line(run, demo=True))
     assert line == (
-        "DEMO · No single leader: 2 share rank 1 among complete models (2 of 3) · run incomplete (1 incomplete)"
+        "DEMO · Run incomplete (1 incomplete) · No single leader: 2 share rank 1 among complete models (2 of 3)"
         " · lite/offline/ref-test"
     )
     assert "\n" not in line
@@ -314,23 +314,26 @@ def test_columns_keep_each_instances_status():
     assert [STATUS_CODES[c] for c in cols.status.tolist()] == statuses
 
 
-def test_task_differences_largest_first_with_instance_counts():
+def test_task_differences_largest_contribution_to_the_index_first_with_instance_counts():
     from tcsexam.tui.views import task_difference_rows
 
+    # contributions as compare computes them (docs/rules.md#per-task-differences): two theorem tasks (weight 30):
+    # 0 × 30/2 = 0 and −0.5 × 30/2 = −7.5; one solver task: −0.5 × 30 = −15; one construction task: 0.3 × 30 = 9;
+    # one conjecture task: −0.6 × 10 = −6. By raw A − B, o1 (−0.6) would come first.
     result = {
         "tasks": [
-            {"item": "t1", "track": "theorem", "a": 1.0, "b": 1.0, "difference": 0.0},
-            {"item": "s1", "track": "solver", "a": 0.25, "b": 0.75, "difference": -0.5},
-            {"item": "c1", "track": "construction", "a": 1.2, "b": 0.9, "difference": 0.3},
-            {"item": "t2", "track": "theorem", "a": 0.0, "b": 0.5, "difference": -0.5},
+            {"item": "t1", "track": "theorem", "a": 1.0, "b": 1.0, "difference": 0.0, "contribution": 0.0},
+            {"item": "s1", "track": "solver", "a": 0.25, "b": 0.75, "difference": -0.5, "contribution": -15.0},
+            {"item": "c1", "track": "construction", "a": 1.2, "b": 0.9, "difference": 0.3, "contribution": 9.0},
+            {"item": "t2", "track": "theorem", "a": 0.0, "b": 0.5, "difference": -0.5, "contribution": -7.5},
+            {"item": "o1", "track": "conjecture", "a": 0.4, "b": 1.0, "difference": -0.6, "contribution": -6.0},
         ],
         "instances": {"s1": {"a_better": 2, "b_better": 5, "equal": 1, "mean_difference": -0.5}},
     }
     rows = task_difference_rows(result)
-    # |−0.5| = |−0.5| > 0.3 > 0: the two ties keep suite order (s1 before t2)
-    assert [item for item, _ in rows] == ["s1", "t2", "c1", "t1"]
-    assert rows[0][1] == ["s1", "S solver", "0.250", "0.750", "-0.500", "2 / 5 / 1"]
-    assert rows[2][1][4] == "+0.300" and rows[2][1][5] == "—"
+    assert [item for item, _ in rows] == ["s1", "c1", "t2", "o1", "t1"]
+    assert rows[0][1] == ["s1", "S solver", "-15.00", "0.250", "0.750", "-0.500", "2 / 5 / 1"]
+    assert rows[1][1][2] == "+9.00" and rows[1][1][5] == "+0.300" and rows[1][1][6] == "—"
 
 
 def test_instance_difference_rows_keep_the_order_given():
@@ -369,8 +372,8 @@ def test_variance_budget_beside_the_index_interval():
     }
     rows = {r.model: r for r in overview_rows(doc)}
     # 12.5 -> 12 (round half to even), 0.4 -> 0, 70, 17.1 -> 17
-    assert rows["a"].cells()[4] == "P12 S0 C70 O17 %"
-    assert rows["c"].cells()[4] == "—"  # no index interval, no shares
+    assert rows["a"].cells()[5] == "P12 S0 C70 O17 %"
+    assert rows["c"].cells()[5] == "—"  # no index interval, no shares
 
 
 def test_plan_row_and_target():
@@ -444,9 +447,11 @@ def test_the_forest_plot_draws_each_index_and_interval_on_one_scale():
     from tcsexam.tui.forest import forest_gauge, forest_header, forest_top, position
 
     assert forest_top([(76.9, 10.5), (55.2, 20.1), (None, None)]) == 100  # the index is in points: 0 to 100
-    assert forest_top([(95.0, 12.0)]) == 150  # an upper end past 100: the round number above it
-    assert forest_top([(95.0, 6.34)]) == 150  # 101.34 (a 60-model run): 150, not 200
-    assert forest_top([(150.0, 1.0)]) == 200 and forest_top([(180.0, 40.0)]) == 250
+    # an upper end past 100: the round value just above it, in tens, so no third of the plot is empty
+    assert forest_top([(95.0, 12.0)]) == 110  # 107
+    assert forest_top([(100.0, 7.64)]) == 110  # 107.64 (2,000 models): 110, not 150
+    assert forest_top([(95.0, 6.34)]) == 110  # 101.34
+    assert forest_top([(150.0, 1.0)]) == 160 and forest_top([(180.0, 40.0)]) == 220
     g = forest_gauge(50.0, 10.0, 100.0, 21)
     assert len(g) == 21 and g[10] == "●"  # 50 of 100 over 20 steps: the 11th character
     assert g[position(40, 100, 21) : position(60, 100, 21) + 1] == "──●──"
@@ -462,6 +467,22 @@ def test_the_forest_plot_draws_each_index_and_interval_on_one_scale():
     assert forest_header(250.0, 31).split() == ["0", "50", "100", "150", "200", "250"]
     assert forest_header(100.0, 31).split() == ["0", "25", "50", "75", "100"]
     assert forest_header(150.0, 17).split() == ["0", "50", "100", "150"]
+    # 110: round steps of 50 from 0 and the end; 100 would touch 110's label, so it is left out
+    assert forest_header(110.0, 31).split() == ["0", "50", "110"]
+    assert forest_header(110.0, 61).split() == ["0", "50", "100", "110"]
+
+
+def test_a_short_interval_shows_both_whiskers_and_half_line_ends():
+    from tcsexam.tui.forest import forest_gauge
+
+    # ±3.9 on a 17-character scale to 100 (6.25 points a character): the ends at 46.1 and 53.9 fall within
+    # the point's own character (position 8 = 50); one character each side is drawn, as half lines
+    assert forest_gauge(50.0, 3.9, 100.0, 17)[7:10] == "╶●╴"
+    # 40 to 60 on 21 characters (5 points a character): whole characters, 8 to 12
+    assert forest_gauge(50.0, 10.0, 100.0, 21)[8:13] == "──●──"
+    # 37.5 to 62.5 on 21 characters: the ends at 7.5 and 12.5 lie half into characters 8 (rounded) and 12
+    g = forest_gauge(50.0, 12.5, 100.0, 21)
+    assert g[7] == " " and g[8] in "─╶" and g[12] in "─╴" and g[10] == "●"
 
 
 def test_the_forest_plot_is_bounded_for_any_finite_value():
@@ -475,3 +496,16 @@ def test_the_forest_plot_is_bounded_for_any_finite_value():
     for value in (1e14, 50.0, 1e308):
         assert len(forest_gauge(value, 3e13, top, 31)) == 31
     assert len(forest_header(top, 17)) == 17 and forest_header(top, 17).startswith("0")
+
+
+def test_the_compare_tabs_note_on_a_clipped_variance_is_in_plain_words():
+    """docs/dashboard.md#tabs: the dashboard says what a clipped between-task variance means for the gaps shown,
+    without the formula's symbols (those are `tcsexam compare`'s and docs/rules.md#planning-attempts's)."""
+    from tcsexam.scoring.reports.compare import mde_plain_note
+    from tcsexam.tui.views import mde_text
+
+    line = mde_text({"1": 12.0, "2": 9.0}, mde_plain_note({"mde_clipped": ["theorem", "solver"]}))
+    assert "on theorem, solver the task differences vary less than attempt noise" in line
+    assert "safe side" in line
+    assert not any(jargon in line for jargon in ("σ", "²", "MDE", "clipped", "conservative"))
+    assert mde_plain_note({"mde_clipped": []}) is None

@@ -53,6 +53,7 @@ class TcsexamApp(App):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [
         Binding("q", "quit", "Quit"),
+        Binding("colon", "open_palette", "Palette", show=False, tooltip="the command palette, as ctrl+p (k9s's :)"),
         Binding("question_mark", "help", "Help", tooltip="every key of the tab shown, and what each tab shows"),
         Binding(
             "e",
@@ -78,7 +79,7 @@ class TcsexamApp(App):
         self.selected_model: str | None = None
         self.watch_debounce_ms = watch_debounce_ms
         self._watch_targets: tuple | None = None
-        self._exported: tuple[int, str] | None = None  # (run, HH:MM:SS) of the last export to --output
+        self._exported: tuple[int, str, Path] | None = None  # (run, HH:MM:SS, file) of the last export by `e`
         self.tau2_metrics: dict | None = None
         self._tau2_generation = 0
         self.tau2_path = config.tau2  # the tau2 file shown, reloaded and watched (the palette can open another)
@@ -198,7 +199,9 @@ class TcsexamApp(App):
         """The sub-title of the run shown (tui/views.subtitle), then the tab labels."""
         from .views import subtitle
 
-        self.sub_title = subtitle(self.shown, self.current + 1, len(self.runs), self.tau2_path, self.config.watch)
+        self.sub_title = subtitle(
+            self.shown, self.current + 1, len(self.runs), self.tau2_path, self.config.watch, time.monotonic()
+        )
         self._tab_labels()
 
     def _tab_labels(self, width: int | None = None) -> None:
@@ -279,7 +282,7 @@ class TcsexamApp(App):
         if not slot.loading:
             return ""
         elapsed = time.monotonic() - slot.load_started
-        return f"Loading {plain(slot.name)}: {plain(slot.progress)} ({elapsed:.0f} s)\nq quits at any time"
+        return f"Loading {plain(slot.name)} · {elapsed:.0f} s · {plain(slot.progress)}\nq quits at any time"
 
     def load_tau2(self, reason: str, path: str | None = None) -> None:
         """(Re)read the tau2 file shown, or with ``path`` open another one (the palette): it replaces
@@ -750,6 +753,10 @@ class TcsexamApp(App):
         self.copy_to_clipboard(table)
         self.notify(said, severity="warning" if stale else "information", markup=False)
 
+    def action_open_palette(self) -> None:
+        """``:`` opens the command palette, as ``ctrl+p`` does (k9s's command key)."""
+        self.action_command_palette()
+
     def action_export(self, path: str | None = None) -> None:
         """Write index.json (to --output, or to ``path``) with the same writer as `tcsexam score` (same
         content_sha256). It asks first while the view is stale, before it writes over the export of
@@ -763,14 +770,15 @@ class TcsexamApp(App):
         if path is not None and path.strip() == "-":
             self.notify(export.TO_STDOUT, severity="error", markup=False)
             return
-        target = export.absolute(path or self.config.output)
+        target = export.absolute(path) if path else self.export_path
         if self._refused(target):
             return
         other = path is not None and target != self.export_path
         overwritten = None
         if not other and self._exported is not None and self._exported[0] != self.current:
-            number, at = self._exported  # several runs, one --output
-            overwritten = (self.runs[number].name, at, self.shown.name)
+            number, at, written = self._exported  # several runs, one --output
+            if written == target:
+                overwritten = (self.runs[number].name, at, self.shown.name)
         questions = export.export_questions(target, stale=self.stale, other=other, overwritten=overwritten)
         if questions:
             from .screens.confirm import ConfirmScreen
@@ -786,8 +794,11 @@ class TcsexamApp(App):
 
     @property
     def export_path(self) -> Path:
-        """Where ``e`` writes: --output, as an absolute path."""
-        return export.absolute(self.config.output)
+        """Where ``e`` writes: --output, else the shown run's RUN_DIR/build/index.json (as `tcsexam score`),
+        as an absolute path."""
+        if self.config.output is not None:
+            return export.absolute(self.config.output)
+        return export.default_output(self.shown.config.run_dir)
 
     def action_export_to(self) -> None:
         """``E``: ask where to export (escape cancels), then export there as ``e`` does."""
@@ -813,7 +824,7 @@ class TcsexamApp(App):
             self.notify(said, severity="error", markup=False)
             return
         if path == self.export_path:
-            self._exported = (self.current, time.strftime("%H:%M:%S"))
+            self._exported = (self.current, time.strftime("%H:%M:%S"), path)
         self.notify(said, title="Export", markup=False)
 
     # --- the palette's figure -------------------------------------------------------------------

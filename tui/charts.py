@@ -180,17 +180,36 @@ def tick_budget(height: int) -> int:
     return max(1, (height - 5) // 2)
 
 
-def draw_histogram(plt, labels: list[str], counts: list[int], shown: int, height: int = 12, width: int = 80) -> None:
-    """Phi histogram of the rows shown (scored rows in bins, failures apart), integer count ticks."""
-    xs = list(range(1, len(counts) + 1))
-    plt.bar(xs[:-1], counts[:-1], color=INDEX_COLOR, width=0.8)
-    plt.bar(xs[-1:], counts[-1:], color=TRACK_COLORS["construction"], width=0.8)  # failures, apart
-    plt.xticks(xs, labels)
-    ticks = count_ticks(max(counts, default=0), tick_budget(height))
-    plt.yticks(ticks, [f"{t:,}" for t in ticks])
-    plt.ylim(0, ticks[-1])
-    plt.xlabel(
-        fit_title(["Phi (bins over [0, 1]); fail = solver failures, scored 0", "Phi; fail = failures"], width - 8)
+EIGHTHS = " ▏▎▍▌▋▊▉"  # a bar's last cell, in eighths of a cell
+BAR_CELLS = 60  # the longest bar: its count stays near it on a wide screen
+
+
+def bar(count: int, largest: int, width: int) -> str:
+    """A horizontal bar of ``count`` on a scale where ``largest`` fills ``width`` cells, in eighths of a cell;
+    a count above 0 shows at least one eighth, so that it never reads as none."""
+    if count <= 0 or largest <= 0 or width <= 0:
+        return ""
+    eighths = max(1, round(8 * width * count / largest))
+    return "█" * (eighths // 8) + (EIGHTHS[eighths % 8] if eighths % 8 else "")
+
+
+def histogram_lines(labels: list[str], counts: list[int], shown: int, width: int = 80) -> list[str]:
+    """The Phi histogram of the rows shown as text, one row per bin (label, a bar, the count), failures
+    last: a title line, then one line per bar. The bars share one scale, the largest count filling the
+    width the labels and counts leave (at most BAR_CELLS)."""
+    label_width = max((len(label) for label in labels), default=0)
+    count_width = max((len(f"{c:,}") for c in counts), default=1)
+    room = min(max(width - label_width - count_width - 4, 1), BAR_CELLS)
+    largest = max(counts, default=0)
+    title = fit_title(
+        [
+            f"Phi of the {shown:,} instances shown: bins over [0, 1], then fail (solver failures, scored 0)",
+            f"Phi of the {shown:,} instances shown",
+            f"Phi, {shown:,} shown",
+        ],
+        width,
     )
-    plt.ylabel("count")
-    plt.title(fit_title([f"Phi of the {shown:,} instances shown", f"Phi, {shown:,} shown"], width))
+    return [title] + [
+        f"{label:>{label_width}} │{bar(count, largest, room):<{room}} {count:>{count_width},}"
+        for label, count in zip(labels, counts, strict=True)
+    ]

@@ -40,10 +40,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_arguments(p, positional=False)
     p.add_argument(
         "--output",
-        default="build/index.json",
+        default=None,
         metavar="FILE",
         type=output_argument,
-        help="where export writes index.json (default build/index.json)",
+        help="where export writes index.json (default RUN_DIR/build/index.json, where tcsexam score writes it)",
     )
     p.add_argument("--watch", action="store_true", help="reload when an input file changes")
     p.add_argument("--tau2", metavar="PATH", help="also open a tau2-bench run (its results.json or its folder)")

@@ -8,15 +8,18 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, cast
 
+from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.fuzzy import Matcher
 
 from tcsexam.scoring.reports.table import FORMATS
 
+from .messages import DrillDown
 from .panes import key_hint
-from .state import STATUS_CODES
+from .state import STATUS_CODES, has_run
 from .views import plain
+from .widgets.overview import OverviewPane, OverviewTable
 
 if TYPE_CHECKING:
     from .app import TcsexamApp
@@ -45,8 +48,12 @@ class DashboardCommands(Provider):
             hint = key_hint(type(app).BINDINGS, action)
             return f"{hint} · {help_text}" if hint else help_text
 
-        out: list[Command] = [
+        exports: list[Command] = [
             ("Export index.json", app.action_export, keyed("export", f"write {plain(app.export_path)}")),
+            ("Export index.json to…", app.action_export_to, keyed("export_to", "a path you type")),
+        ]
+        out: list[Command] = [
+            *(exports if has_run(app.config) else []),  # with --tau2 alone there is no index to write
             ("Reload inputs", app.action_reload, keyed("reload", "re-read attempts, cohort, records")),
             *(
                 (
@@ -86,6 +93,20 @@ class DashboardCommands(Provider):
                 )
             )
             out += models
+            selected = app.selected_model
+            if selected is not None:
+                out += [
+                    (
+                        f"Worst instances of {plain(selected)}",
+                        partial(app.main.query_one(OverviewPane).worst, selected),
+                        f"{overview_key('worst')} · its lowest-Phi instances across every solver task",
+                    ),
+                    (
+                        f"pass^k of {plain(selected)}",
+                        partial(app.post_message, DrillDown("passk", selected)),
+                        f"{overview_key('passk')} · the pass^k tab on it",
+                    ),
+                ]
             out.append(("Filter instances: all statuses", partial(app.filter_instances, None), "the Instances tab"))
             for status in STATUS_CODES:
                 out.append((f"Filter instances: {status}", partial(app.filter_instances, status), "the Instances tab"))
@@ -143,6 +164,12 @@ class DashboardCommands(Provider):
         best = heapq.nlargest(MODEL_HITS, (hit for hit in scored if hit[0] > 0), key=lambda hit: hit[0])
         for score, text, command, help_text in best:
             yield Hit(score, highlighted(matcher, text), command, text=text, help=as_help(help_text))
+
+
+def overview_key(action: str) -> str:
+    """How the palette names the key of an action of the Overview's table: ``key w in Overview``."""
+    key = next(b.key for b in Binding.make_bindings(OverviewTable.BINDINGS) if b.action == action)
+    return f"key {key} in Overview"
 
 
 def as_help(help_text: str) -> str:

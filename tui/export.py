@@ -21,6 +21,13 @@ def absolute(path: str | Path) -> Path:
     return Path(os.path.abspath(os.path.expanduser(path)))
 
 
+def default_output(run_dir: str | None) -> Path:
+    """Where ``e`` writes without --output: RUN_DIR/build/index.json, where `tcsexam score RUN_DIR` writes it
+    (docs/commands.md#score); the current folder's build/ for a run named without a folder (the demo, or
+    --attempts and --cohort alone), as `score` without RUN_DIR."""
+    return absolute(Path(run_dir or "") / "build" / "index.json")
+
+
 def refusal(run, path: Path, what: str = "Export") -> str | None:
     """Why ``path`` cannot be the export (or ``what`` else is written) of ``run`` (docs/safety.md: never
     one of the run's inputs, a folder, a FIFO or a device), or None."""

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 POINT = "●"
 NULL = "○"
 LINE = "─"
+HALF_LEFT, HALF_RIGHT = "╶", "╴"  # a line end in the outer half of its character
 TICK = "·"
 # the scale's possible ends (× 10^k), each with the number of parts its ticks cut it in, so that every
 # tick is a round number: 100 in quarters, 150 in thirds (50 each), 250 and 500 in fifths
@@ -35,9 +36,18 @@ def mantissa(top: float) -> float:
     return round(top / 10.0 ** math.floor(math.log10(top)), 6)
 
 
+def round_ceiling(x: float) -> float:
+    """The smallest multiple of a tenth of ``x``'s power of ten that is ≥ ``x`` (> 0, finite): 107.64 -> 110,
+    1.234e13 -> 1.3e13; the scale then ends just above the largest upper end."""
+    step = 10.0 ** (math.floor(math.log10(x)) - 1)
+    top = math.ceil(x / step * (1 - 1e-12)) * step
+    return float(f"{top:.6g}")
+
+
 def forest_top(values: Iterable[tuple[float | None, float | None]]) -> float:
-    """The scale's end: 100 points, or the round number above the largest upper end of an interval
-    (index + half-width) when one is higher. Non-finite values are left out; so is a sum that overflows."""
+    """The scale's end: 100 points, or the round value just above the largest upper end of an interval
+    (index + half-width) when one is higher (110 for 107.64). Non-finite values are left out; so is a sum
+    that overflows."""
     top = INDEX_TOP
     for value, pm in values:
         if value is None or not math.isfinite(value):
@@ -45,7 +55,7 @@ def forest_top(values: Iterable[tuple[float | None, float | None]]) -> float:
         hi = value + (pm if pm is not None and math.isfinite(pm) and pm > 0 else 0.0)
         if math.isfinite(hi) and hi > top:
             top = hi
-    return top if top == INDEX_TOP else nice_ceiling(top)
+    return top if top == INDEX_TOP else round_ceiling(top)
 
 
 def position(x: float, top: float, width: int) -> int:
@@ -56,9 +66,16 @@ def position(x: float, top: float, width: int) -> int:
 
 
 def tick_values(top: float, width: int) -> list[float]:
-    """The scale's labelled ticks: 0, the end, and between them the round steps of ``PARTS`` when the gauge
-    is wide enough for their labels (else the middle alone, or none for 150)."""
-    parts = PARTS.get(mantissa(top), 2)
+    """The scale's labelled ticks: 0, the end, and between them round steps (those of ``PARTS`` for an end
+    such as 100 or 150, else multiples of a round step below the end: 50 and 100 for 110) when the gauge is
+    wide enough for their labels (else the middle alone, or none)."""
+    parts = PARTS.get(mantissa(top))
+    if parts is None:  # an end such as 110: round steps from 0, then the end itself
+        step = nice_ceiling(top / 4)
+        inner = [step * k for k in range(1, math.ceil(top / step * (1 - 1e-12)))]
+        if width < (len(inner) + 1) * (len(tick_label(top)) + 2):
+            inner = inner[len(inner) // 2 : len(inner) // 2 + 1] if width >= 2 * (len(tick_label(top)) + 2) else []
+        return [0.0, *inner, top]
     if width < parts * (len(tick_label(top)) + 2):
         parts = 1 if parts == 3 else 2
     return [top * k / parts for k in range(parts + 1)]
@@ -73,10 +90,12 @@ def forest_header(top: float, width: int) -> str:
     """The gauge column's header: the ticks' labels at their places (the first left-aligned at 0, the last
     right-aligned at the end), exactly ``width`` characters."""
     line = [" "] * width
-    for k, value in enumerate(ticks := tick_values(top, width)):
-        label = tick_label(value)
-        at = position(value, top, width)
-        start = 0 if k == 0 else width - len(label) if k == len(ticks) - 1 else at - len(label) // 2
+    ticks = tick_values(top, width)
+    last = len(ticks) - 1
+    for k in [0, last, *range(1, last)]:  # the ends' labels first: a middle one that would touch them is left out
+        label = tick_label(ticks[k])
+        at = position(ticks[k], top, width)
+        start = 0 if k == 0 else width - len(label) if k == last else at - len(label) // 2
         start = max(0, min(start, width - len(label)))
         if all(c == " " for c in line[max(0, start - 1) : start + len(label) + 1]):
             line[start : start + len(label)] = label
@@ -92,11 +111,30 @@ def forest_gauge(value: float | None, pm: float | None, top: float, width: int, 
     line = [" "] * width
     for tick in tick_values(top, width):
         line[position(tick, top, width)] = TICK
+    at = position(value, top, width)
     if pm is not None and math.isfinite(pm) and pm > 0:
-        lo, hi = position(value - pm, top, width), position(value + pm, top, width)
-        line[lo : hi + 1] = LINE * (hi - lo + 1)
-    line[position(value, top, width)] = POINT
+        draw_whiskers(line, value, pm, top, at)
+    line[at] = POINT
     return "".join(line)
+
+
+def draw_whiskers(line: list[str], value: float, pm: float, top: float, at: int) -> None:
+    """The interval's line on both sides of the point at ``at``: at least one character each side (within the
+    scale), so a short interval still shows both whiskers; an end that lies in the outer half of its
+    character is drawn as a half line (╶ on the left, ╴ on the right)."""
+    width = len(line)
+    scale = (width - 1) / top
+
+    def place(x: float) -> float:
+        return min(max(x * scale, 0.0), width - 1.0) if math.isfinite(x) else (width - 1.0 if x > 0 else 0.0)
+
+    lo_x, hi_x = place(value - pm), place(value + pm)
+    lo, hi = max(min(round(lo_x), at - 1), 0), min(max(round(hi_x), at + 1), width - 1)
+    line[lo : hi + 1] = LINE * (hi - lo + 1)
+    if (lo < at and lo_x - lo > 0.25) or (lo == at - 1 and lo_x > lo):
+        line[lo] = HALF_LEFT
+    if (hi > at and hi - hi_x > 0.25) or (hi == at + 1 and hi_x < hi):
+        line[hi] = HALF_RIGHT
 
 
 def gauge_width(screen_width: int) -> int:

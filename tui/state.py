@@ -33,7 +33,9 @@ class DashboardConfig:
     records: str | None = None
     benchmark: str | None = None
     suite: str | None = None
-    output: str = "build/index.json"
+    output: str | None = (
+        None  # --output; None: each run's RUN_DIR/build/index.json, as `tcsexam score` (export.default_output)
+    )
     watch: bool = False
     tau2: str | None = None
     thresholds: dict[str, float] = field(default_factory=dict)
@@ -398,7 +400,7 @@ class CountingRecordsRoot:
         if now - self._said >= 0.1 or self._read == self._total:
             self._said = now
             done = f"; then {self._then}" if self._read >= self._total else ""
-            self._progress(f"re-scoring records files: {self._read:,} / {self._total:,} read{done}")
+            self._progress(f"{self._read:,} / {self._total:,} records files re-scored{done}")  # the count first
         return self._root.read_path(path)
 
 

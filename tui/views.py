@@ -159,8 +159,8 @@ class OverviewRow:
             self.status,
             fmt_pm(self.index, self.index_pm, INDEX_DIGITS),
             gauge,
-            shares_text(self.shares),
             rank_label(self.rank),
+            shares_text(self.shares),
         ]
         for t in TRACKS:
             out.append(f"{fmt_pm(self.means[t], self.pms[t], TRACK_DIGITS)}  {self.complete[t]}/{self.total[t]}")
@@ -176,6 +176,10 @@ class OverviewRow:
             return (1, (0, 0)) if self.rank is None else (0, self.rank)
         if column == BUDGET_COLUMN:
             return (0, self.model)  # percents of four tracks have no order: by model
+        if column == LOWER_END:
+            if self.index is None:
+                return (1, 0.0)
+            return (0, self.index - (self.index_pm or 0.0))
         value = self.index if column in (INDEX_COLUMN, GAUGE_COLUMN) else self.means[TRACKS[column - FIRST_TRACK]]
         return (1, 0.0) if value is None else (0, value)
 
@@ -189,11 +193,13 @@ OVERVIEW_COLUMNS = [
     "Status",
     "Index",
     "95% interval",
-    "Uncertainty from",
     "Rank",
+    "Uncertainty from",
     *[f"{LETTERS[t]} ({t})" for t in TRACKS],
 ]
-INDEX_COLUMN, GAUGE_COLUMN, BUDGET_COLUMN, RANK_COLUMN, FIRST_TRACK = 2, 3, 4, 5, 6
+INDEX_COLUMN, GAUGE_COLUMN, RANK_COLUMN, BUDGET_COLUMN, FIRST_TRACK = 2, 3, 4, 5, 6
+LOWER_END = len(OVERVIEW_COLUMNS)  # a sort with no column of its own: the 95% interval's lower end
+LOWER_END_LABEL = "95% interval lower end"
 
 # what each column means, shown as the header's tooltip and in help (plain words; the rules in docs/rules.md)
 COLUMN_TIPS = {
@@ -343,18 +349,19 @@ def top_line(document: dict) -> tuple:
 
 
 def status_line(document: dict, demo: bool = False) -> tuple:
-    """The Overview's one line, as ``text`` parts, most needed first (a narrow terminal cuts its end): who
-    leads, the run's status with the models that are not complete, suite/protocol/reference
-    (docs/dashboard.md#tabs)."""
+    """The Overview's one line, as ``text`` parts, most needed first (a narrow terminal cuts its end): the
+    run's status with the models that are not complete (what decides whether it can be published), who
+    leads, suite/protocol/reference (docs/dashboard.md#tabs)."""
     models = document["models"].values()
     counts = [(s, sum(m["status"] == s for m in models)) for s in STATUS_ORDER if s != "complete"]
     counted = ", ".join(f"{n:,} {s}" for s, n in counts if n)
     return (
         *((("DEMO", "bold reverse"), (" · ", "")) if demo else ()),
-        *top_line(document),
-        (" · run ", ""),
+        ("Run ", ""),
         (document["status"], "bold"),
         (f" ({counted})" if counted else "", ""),
+        (" · ", ""),
+        *top_line(document),
         (f" · {document['suite']}/{document['solver_protocol']}/{document['solver_reference_id']}", ""),
     )
 
@@ -647,7 +654,7 @@ def tau2_task_rows(
     return kmax, rows
 
 
-TAU2_SIMULATION_COLUMNS = ("trial", "reward", "success", "termination reason", "agent cost (USD)")
+TAU2_SIMULATION_COLUMNS = ("trial", "reward", "success", "termination reason", "agent cost")
 
 
 def tau2_simulation_rows(simulations: list[dict]) -> list[list[str]]:
@@ -658,7 +665,7 @@ def tau2_simulation_rows(simulations: list[dict]) -> list[list[str]]:
             fmt(s["reward"]),
             "✓" if s["success"] else "✗",
             s["termination_reason"],
-            DASH if s["agent_cost"] is None else f"{s['agent_cost']:.4f}",
+            cost_text(s["agent_cost"]),
         ]
         for s in simulations
     ]
@@ -689,25 +696,28 @@ def tau2_message_blocks(trajectory: dict) -> list[tuple[str, str]]:
     return blocks
 
 
-TAU2_REWARD_COLUMNS = ("part", "name", "outcome", "reward")
+TAU2_REWARD_COLUMNS = ("outcome", "value", "part", "name")
+OUTCOME_STYLE = {"✗ not met": "bold red", "✓ met": "green"}
 
 
 def tau2_reward_rows(reward: dict) -> list[list[str]]:
-    """The reward of a simulation, one row each: the stored and re-derived reward, each component of its
-    reward_basis (value and where it was read), then each named check with its outcome."""
+    """The reward of a simulation, one row each, the outcome first (why it failed is the question): each named
+    check with its outcome (✓ met, ✗ not met) and reward, then the stored and re-derived reward and each
+    component of its reward_basis (its value and where it was read)."""
 
     def outcome(met) -> str:
-        return DASH if met is None else ("met" if met else "not met")
+        return DASH if met is None else ("✓ met" if met else "✗ not met")
 
     rows = [
-        ["reward", "stored", "", fmt(reward["stored"])],
-        ["reward", "re-derived", reward.get("gate") or "product of the basis", fmt(reward["derived"])],
+        [outcome(check["met"]), fmt(check["reward"]), check["section"], check["name"]] for check in reward["checks"]
+    ]
+    rows += [
+        ["", fmt(reward["stored"]), "reward", "stored"],
+        ["", fmt(reward["derived"]), "reward", f"re-derived ({reward.get('gate') or 'product of the basis'})"],
     ]
     for c in reward["components"]:
         where = f"from {c['source']}" if c["source"] else "not evaluated"
-        rows.append(["basis", c["component"], where, fmt(c["value"])])
-    for check in reward["checks"]:
-        rows.append([check["section"], check["name"], outcome(check["met"]), fmt(check["reward"])])
+        rows.append(["", fmt(c["value"]), "basis", f"{c['component']} ({where})"])
     return rows
 
 
@@ -830,14 +840,16 @@ def compare_rows(result: dict) -> list[list[str]]:
     return rows
 
 
-TASK_DIFF_COLUMNS = ("task", "track", "A", "B", "A − B", "inst. A>B/B>A/=")
+TASK_DIFF_COLUMNS = ("task", "track", "index points", "A", "B", "A − B", "inst. A>B/B>A/=")
 
 
 def task_difference_rows(result: dict) -> list[tuple[str, list[str]]]:
-    """(item, row of TASK_DIFF_COLUMNS) per task both models scored, largest |A − B| first (ties in suite
-    order); solver tasks with per-instance counts (docs/rules.md#per-task-differences ``instances``) show them, others —."""
+    """(item, row of TASK_DIFF_COLUMNS) per task both models scored, the largest contribution to the index
+    difference first (its points: A − B × the track's weight ÷ the track's tasks both scored, as compare
+    computes it, docs/rules.md#per-task-differences; ties in suite order); solver tasks with per-instance
+    counts show them, others —."""
     counts = result.get("instances", {})
-    order = sorted(result["tasks"], key=lambda t: -abs(t["difference"]))  # sorted() is stable
+    order = sorted(result["tasks"], key=lambda t: -abs(t["contribution"]))  # sorted() is stable
     rows = []
     for t in order:
         c = counts.get(t["item"])
@@ -848,6 +860,7 @@ def task_difference_rows(result: dict) -> list[tuple[str, list[str]]]:
                 [
                     t["item"],
                     f"{LETTERS[t['track']]} {t['track']}",
+                    fmt(t["contribution"], INDEX_DIGITS, signed=True),
                     fmt(t["a"]),
                     fmt(t["b"]),
                     fmt(t["difference"], TRACK_DIGITS, signed=True),
@@ -1006,7 +1019,12 @@ def run_source(slot, tau2_path: str | None) -> str:
     return f"tau2-bench {tau2_path}" if tau2_path else "no run"
 
 
-def subtitle(slot, number: int, count: int, tau2_path: str | None, watching: bool) -> str:
+def load_clock(slot, now: float | None) -> str:
+    """How long a run has been loading, in whole seconds (``now``: time.monotonic(), else unknown: 0 s)."""
+    return f"{max(0.0, (now or slot.load_started) - slot.load_started):.0f} s"
+
+
+def subtitle(slot, number: int, count: int, tau2_path: str | None, watching: bool, now: float | None = None) -> str:
     """The header's sub-title (plain text, never markup: names are data, docs/safety.md) for run ``slot``
     (number ``number`` of ``count`` open): the run, its status or its loader's progress, --watch, and a
     stale marker while its inputs are rejected."""
@@ -1018,11 +1036,11 @@ def subtitle(slot, number: int, count: int, tau2_path: str | None, watching: boo
         if document is not None:
             parts.append(f"{plain(document['suite'])}/{plain(document['solver_protocol'])}")
     if document is not None:
-        parts.append(document["status"])
-        if slot.loading:  # a reload or a --watch re-score: the first load's progress line, up front
-            parts.insert(1, f"reloading: {plain(slot.progress)}")
+        parts.insert(1, document["status"])  # after the run's name: a narrow header cuts the suite, not the status
+        if slot.loading:  # a reload or a --watch re-score: how long, then the load's progress line, up front
+            parts.insert(1, f"reloading {load_clock(slot, now)} · {plain(slot.progress)}")
     elif slot.loading:
-        parts.append(f"loading: {plain(slot.progress)}")
+        parts.append(f"loading {load_clock(slot, now)} · {plain(slot.progress)}")
     elif slot.problems:
         parts.append("inputs rejected")
     if watching:

@@ -348,6 +348,9 @@ class TaskDifference(Strict):
     a: float
     b: float
     difference: float
+    # the task's share of the paired index difference, in points: difference × track weight ÷ the track's
+    # tasks both scored (tcsexam docs rules#per-task-differences); the shares of all tasks sum to it
+    contribution: float
 
 
 class InstanceCounts(Strict):

@@ -103,6 +103,17 @@ def mde_note(result: dict) -> str | None:
     )
 
 
+def mde_plain_note(result: dict) -> str | None:
+    """``mde_note`` in plain words, for the dashboard (docs/rules.md#planning-attempts); None otherwise."""
+    clipped = result["mde_clipped"]
+    if not clipped:
+        return None
+    return (
+        f"on {', '.join(clipped)} the task differences vary less than attempt noise alone would make them, so "
+        "these gaps are on the safe side: smaller ones can be detected, as the interval above shows"
+    )
+
+
 def compare_run(document: dict, checked: Checked, a: str, b: str) -> dict:
     """The whole ``compare`` output (docs/rules.md#intervals, docs/rules.md#per-task-differences and docs/rules.md#planning-attempts): ``compare_models`` plus ``instances`` (from the
     per-instance Phi of every re-scored adopted attempt in ``checked``, for the tasks both have scored),

@@ -18,6 +18,7 @@ intervals per track and the weighted index interval) is computed over arrays:
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TypedDict
 
@@ -32,7 +33,7 @@ from tcsexam.scoring.stats.uncertainty import (
     track_interval,
     weighted_interval,
 )
-from tcsexam.scoring.vocab import Track
+from tcsexam.scoring.vocab import WEIGHTS, Track
 
 EQUAL_TOLERANCE = 1e-12  # docs/rules.md#per-task-differences: equal means |difference| <= 1e-12
 
@@ -60,15 +61,21 @@ class PairedComparison(TypedDict):
     index: dict | None  # docs/rules.md#intervals {value, se, lo, hi, df}; None when a track has no common task
 
 
-def task_differences(a: TaskMeans, b: TaskMeans) -> list[TaskDifference]:
-    """docs/rules.md#per-task-differences: one entry per task both models have scored (non-null means), in A's (suite) order."""
-    out: list[TaskDifference] = []
+def task_differences(a: TaskMeans, b: TaskMeans, weights: Mapping[str, float] = WEIGHTS) -> list[TaskDifference]:
+    """docs/rules.md#per-task-differences: one entry per task both models have scored (non-null means), in A's (suite)
+    order, with its contribution to the paired index difference in points (A − B × the track's weight ÷ the
+    number of the track's tasks both scored: the index difference is the sum of the contributions)."""
+    common = []
     for item, (track, mean_a) in a.items():
         other = b.get(item)
         if other is None or mean_a is None or other[1] is None:
             continue
-        out.append(TaskDifference(item, track, mean_a, other[1], mean_a - other[1]))
-    return out
+        common.append((item, track, mean_a, other[1]))
+    per_track = Counter(track for _, track, _, _ in common)
+    return [
+        TaskDifference(item, track, x, y, x - y, (x - y) * weights.get(track, 0.0) / per_track[track])
+        for item, track, x, y in common
+    ]
 
 
 def task_means_of(model: Mapping) -> dict[str, tuple[Track, float | None]]:
@@ -81,7 +88,7 @@ def paired_comparison(a: TaskMeans, b: TaskMeans, weights: Mapping[str, float]) 
     per track the task-clustered t interval of their mean, and the index difference Σ w·mean with its
     Welch–Satterthwaite interval (None when a track of ``weights`` has no task both models scored;
     se None when a track has fewer than 2, df None when se = 0)."""
-    tasks = task_differences(a, b)
+    tasks = task_differences(a, b, weights)
     tracks = {}
     for t in weights:
         diffs = [x.difference for x in tasks if x.track == t]

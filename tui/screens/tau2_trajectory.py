@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -11,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from ..textual_ext.data_table import SteadyDataTable
-from ..views import TAU2_REWARD_COLUMNS, cells, fmt, plain, tau2_message_blocks, tau2_reward_rows
+from ..views import OUTCOME_STYLE, TAU2_REWARD_COLUMNS, cells, fmt, plain, tau2_message_blocks, tau2_reward_rows
 from ..widgets.footer import DashboardFooter
 
 
@@ -70,8 +72,19 @@ class Tau2TrajectoryScreen(ModalScreen[None]):
             Text(f"Reward (reward_info), then {len(blocks)} message(s).")
         )
         table = self.query_one("#tau2-reward", DataTable)
-        for row in tau2_reward_rows(trajectory["reward"]):
-            table.add_row(*cells(*row))
+        rows = tau2_reward_rows(trajectory["reward"])
+        # the name (a long NL assertion) wraps in the width the other columns leave, so no outcome is off screen
+        beside = sum(max(len(c), *(len(r[i]) for r in rows)) + 2 for i, c in enumerate(TAU2_REWARD_COLUMNS[:-1]))
+        room = max(table.size.width - beside - 4, 20)
+        table.clear(columns=True)
+        for label in TAU2_REWARD_COLUMNS[:-1]:
+            table.add_column(label, key=label)
+        table.add_column(TAU2_REWARD_COLUMNS[-1], key="name", width=room)
+        for row in rows:
+            shown = cells(*row)
+            shown[0].stylize(OUTCOME_STYLE.get(row[0], ""))
+            shown[-1] = Text("\n".join(textwrap.wrap(shown[-1].plain, room, break_on_hyphens=False)) or "")
+            table.add_row(*shown, height=None)
         messages = self.query_one("#tau2-messages", Vertical)
         messages.mount_all(
             Static(Text.assemble((heading, "bold"), "\n", body), classes="tau2-message") for heading, body in blocks

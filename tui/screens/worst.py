@@ -3,6 +3,8 @@ lowest Phi first; Enter opens the instance in Instances (docs/dashboard.md#find-
 
 from __future__ import annotations
 
+from collections import Counter
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -16,6 +18,15 @@ from ..views import cells, text
 from ..widgets.footer import DashboardFooter
 
 
+def failure_counts(rows: list[WorstInstance]) -> str:
+    """The listed instances per status, the solver failures by count, most first ("13 timeout · 4 crash"),
+    then the scored ones: where the model fails, by reason, at a glance."""
+    counts = Counter(row.status for row in rows)
+    failures = sorted(((n, s) for s, n in counts.items() if s != "ok"), key=lambda ns: (-ns[0], ns[1]))
+    listed = " · ".join(f"{n:,} {s}" for n, s in failures) or "no solver failure"
+    return f"Listed: {listed}; {counts.get('ok', 0):,} scored"
+
+
 class WorstTable(SteadyDataTable):
     BINDINGS = [Binding("enter", "select_cursor", "Open in Instances")]
 
@@ -27,7 +38,8 @@ class WorstScreen(ModalScreen[WorstInstance | None]):
     WorstScreen { align: center middle; }
     #worst-body { width: 100; max-width: 98%; height: 90%; border: round $accent; background: $surface;
                   padding: 0 1; }
-    #worst-summary { height: auto; padding-bottom: 1; }
+    #worst-summary { height: auto; }
+    #worst-counts { height: auto; padding-bottom: 1; }
     #worst-table { height: 1fr; }
     """
     BINDINGS = [Binding("escape,q", "dismiss(None)", "Close")]
@@ -49,6 +61,7 @@ class WorstScreen(ModalScreen[WorstInstance | None]):
                 ),
                 id="worst-summary",
             )
+            yield Static(Text(failure_counts(self.rows)), id="worst-counts")
             table: DataTable[Text] = WorstTable(id="worst-table", cursor_type="row", zebra_stripes=True)
             table.add_columns(*WORST_COLUMNS)
             for i, row in enumerate(self.rows):

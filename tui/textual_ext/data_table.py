@@ -34,7 +34,9 @@ from __future__ import annotations
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
+from textual.binding import Binding
 from textual.geometry import Size
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import DataTable
 
@@ -42,13 +44,22 @@ NULL_STYLE = Style.null()
 
 
 class SteadyDataTable(DataTable):
-    """DataTable whose render caches survive style updates that change nothing it draws."""
+    """DataTable whose render caches survive style updates that change nothing it draws; it also takes the
+    keys a terminal user knows from vim, less and k9s (j/k, g/G)."""
+
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+        Binding("g", "scroll_top", "First row", show=False),
+        Binding("G", "scroll_bottom", "Last row", show=False),
+    ]
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._rendered_styles: dict[object, tuple] = {}  # pseudo-class state -> style signature
         self._sized: tuple[Size, tuple[int, ...]] | None = None  # the size and column widths of the cached lines
         self._in_view: tuple[int, int] = (0, 0)  # [first, last) of the scrollable columns in view
+        self._cuts: dict[int, tuple[int, int]] = {}  # columns the edges cut: the part of their cells shown
 
     def style_signature(self) -> tuple:
         """Every style the cached lines depend on apart from their cache keys: the table's own and those
@@ -73,6 +84,21 @@ class SteadyDataTable(DataTable):
     def column_widths(self) -> tuple[int, ...]:
         """Every column's drawn width, in order."""
         return tuple(column.get_render_width(self) for column in self.ordered_columns)
+
+    def cut_columns(self, widths: tuple[int, ...]) -> dict[int, tuple[int, int]]:
+        """The scrollable columns that the table's edges cut, each with the [start, end) of its cells that
+        shows (offsets into the cell)."""
+        fixed = self.fixed_columns
+        left = int(self.scroll_x) + sum(widths[:fixed])
+        right = int(self.scroll_x) + self.scrollable_content_region.width  # a vertical scrollbar covers the rest
+        cuts = {}
+        x = sum(widths[:fixed])
+        for index in range(fixed, len(widths)):
+            start, end = max(left - x, 0), min(right - x, widths[index])
+            if start < end and (start, end) != (0, widths[index]):
+                cuts[index] = (start, end)
+            x += widths[index]
+        return cuts
 
     def columns_in_view(self, widths: tuple[int, ...] | None = None) -> tuple[int, int]:
         """[first, last) indices of the scrollable columns that the table's width shows at its scroll
@@ -102,19 +128,38 @@ class SteadyDataTable(DataTable):
         if self._rendered_styles.setdefault(state, signature) != signature:
             self._clear_caches()
             self._rendered_styles = {state: signature}
-        in_view = self.columns_in_view(widths)
-        if in_view != self._in_view:  # rows were joined from blanks where cells now show
+        in_view, cuts = self.columns_in_view(widths), self.cut_columns(widths)
+        if (in_view, cuts) != (self._in_view, self._cuts):  # rows were joined from blanks where cells now show
             self._row_render_cache.clear()
             self._line_cache.clear()
-            self._in_view = in_view
+            self._in_view, self._cuts = in_view, cuts
         return super().render_lines(crop)
 
     def _render_cell(self, row_index, column_index, base_style, width, cursor=False, hover=False):
         first, last = self._in_view
         if column_index < self.fixed_columns or first <= column_index < last:
-            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+            lines = super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+            cut = self._cuts.get(column_index)
+            return lines if cut is None else [cut_line(line, width, *cut) for line in lines]
         height = self.header_height if row_index == -1 else self.ordered_rows[row_index].height
         return [[Segment(" " * width, base_style)] for _ in range(height)]
 
     def _on_resize(self, event: events.Resize) -> None:
         event.prevent_default()  # DataTable's handler (a new cache generation): render_lines starts one on a new size
+
+
+def cut_line(line: list[Segment], width: int, start: int, end: int) -> list[Segment]:
+    """One line of a cell of ``width`` cells of which only [start, end) shows: when text lies outside that
+    part, the shown part ends (or starts) with … where the text goes on, so that a cut never shows a
+    shorter number as if it were the value (``1–2`` for ``1–22``); blanks stay blanks."""
+    strip = Strip(line, width)
+    before, after = strip.crop(0, start).text.strip(), strip.crop(end, width).text.strip()
+    if not before and not after:
+        return line
+    middle = list(strip.crop(start, end))
+    style = middle[-1].style if middle else None
+    if after:
+        middle = [*Strip(middle).crop(0, end - start - 1), Segment("…", style)]
+    if before:
+        middle = [Segment("…", style), *Strip(middle).crop(1, end - start)]
+    return [*strip.crop(0, start), *middle, *strip.crop(end, width)]

@@ -36,8 +36,9 @@ if TYPE_CHECKING:
 EXPLAIN = (
     "Paired difference A − B over the tasks both models have scored, with 95% intervals (a t interval over "
     "the tasks; df, the index's degrees of freedom, combine the tracks': tcsexam docs rules#intervals). An interval that excludes 0 is a difference the task "
-    "sample supports. A follows the model selected in the Overview. Below: each task's A − B, largest "
-    "first; Enter on a solver task lists the instances where the two differ most (tcsexam docs rules#per-task-differences)."
+    "sample supports. A follows the model selected in the Overview. Below: each task's share of the index "
+    "difference in points (A − B × its track's weight ÷ the track's tasks), largest first; Enter on a solver "
+    "task lists the instances where the two differ most (tcsexam docs rules#per-task-differences)."
 )
 
 
@@ -60,7 +61,8 @@ class ComparePane(FiltersRows, ShowsRun, Vertical):
 The paired difference A − B per track and for the index, with 95% intervals, and the smallest detectable gap by attempts
 per task. A follows the selected model; B starts as the model next to A in the Overview's order, until you pick one
 (the two selects, or the palette's "Compare A vs B"); `/` narrows both pickers by name or status. Below, every task's
-A − B, largest first, with the solver tasks' instance counts (A better / B better / equal): `Enter`
+share of the index difference in points (A − B × its track's weight ÷ the track's tasks both scored; the shares sum
+to the index difference), largest first, its A − B, and the solver tasks' instance counts (A better / B better / equal): `Enter`
 on a solver task lists the instances where the two differ most.
 """  # its section of the help screen (tui/screens/help.py)
 
@@ -243,7 +245,7 @@ on a solver task lists the instances where the two differ most.
         message.stop()
         if message.pair != self.pair() or self.document is None:
             return  # the pair changed while this one was computed
-        from tcsexam.scoring.reports.compare import incomplete_note, mde_note, no_common_note
+        from tcsexam.scoring.reports.compare import incomplete_note, mde_plain_note, no_common_note
 
         verdict = self.query_one("#compare-verdict", Static)
         if message.result is None:
@@ -280,7 +282,7 @@ on a solver task lists the instances where the two differ most.
                     f"{lead} {idx['value']:+.2f} points, 95% [{idx['lo']:+.2f}, {idx['hi']:+.2f}] — {excl}.",
                 )
             )
-        self.query_one("#compare-mde", Static).update(mde_text(result["mde"], mde_note(result)))
+        self.query_one("#compare-mde", Static).update(mde_text(result["mde"], mde_plain_note(result)))
         tasks = self.query_one("#compare-tasks", DataTable)
         tasks.clear()
         for item, row in task_difference_rows(result):

@@ -83,6 +83,8 @@ class FilterBar(Horizontal):
     @on(Input.Changed)
     def _typed(self, event: Input.Changed) -> None:
         event.stop()
+        if event.value != self.applied:  # the rows shown are still the old text's: never a stale count beside it
+            self.show_count("filtering…")
         if self._timer is not None:
             self._timer.stop()
         self._timer = self.set_timer(DEBOUNCE_S, self._apply)

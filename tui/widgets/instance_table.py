@@ -115,6 +115,10 @@ class InstanceTable(ScrollView, can_focus=True):
         Binding("pagedown", "page(1)", "Page down", show=False),
         Binding("home", "jump(0)", "First", show=False),
         Binding("end", "jump(-1)", "Last", show=False),
+        Binding("j", "cursor(1)", "Down", show=False),
+        Binding("k", "cursor(-1)", "Up", show=False),
+        Binding("g", "jump(0)", "First", show=False),
+        Binding("G", "jump(-1)", "Last", show=False),
     ]
     DEFAULT_CSS = """
     InstanceTable { height: 1fr; }

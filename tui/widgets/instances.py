@@ -14,13 +14,11 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input, Select, Static
-from textual_plotext import PlotextPlot
 
-from ..charts import draw_histogram, histogram_bars, redraw
+from ..charts import histogram_bars, histogram_lines
 from ..messages import InstancesFailed, InstancesLoaded
 from ..state import STATUS_CODES, DashboardState, InstanceColumns, load_instances
 from ..views import counts_text, explain_instance, filter_note, plain, status_counts, text
-from .chart_plot import ChartPlot
 from .instance_table import COLUMNS, InstanceTable, column_at, header_line, step_match
 from .loading import SORT_BINDINGS, ShowsRun
 
@@ -43,6 +41,29 @@ class InstancesHeader(Static):
 
     def on_click(self, event) -> None:
         self.post_message(self.Clicked(event.x))
+
+
+class HistogramRows(Static):
+    """The Phi histogram of the rows shown, one text row per bin with its bar and count (tui/charts.py
+    histogram_lines), drawn for the width it has."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("", markup=False, **kwargs)
+        self.bars: tuple[list[str], list[int], int] | None = None  # (labels, counts, rows shown)
+
+    def show(self, labels: list[str], counts: list[int], shown: int) -> None:
+        self.bars = (labels, counts, shown)
+        self.refresh()
+
+    def render(self) -> Text:
+        if self.bars is None:
+            return Text("")
+        lines = histogram_lines(*self.bars, width=self.size.width or 80)
+        out = Text("\n".join(lines))
+        failures = sum(len(line) + 1 for line in lines[:-1])  # the last row: the solver failures
+        out.stylize("bold", 0, len(lines[0]))
+        out.stylize("red", failures, len(out))
+        return out
 
 
 class InstancesPane(ShowsRun, Vertical):
@@ -98,7 +119,7 @@ The line under the table explains how the instance under the cursor got its Phi.
         yield InstancesHeader(header_line(), id="instances-header", markup=False)
         yield InstanceTable(id="instances-table")
         yield Static("", id="instances-detail", markup=False)
-        yield ChartPlot(id="instances-histogram")
+        yield HistogramRows(id="instances-histogram")
 
     def show_empty(self, message: str) -> None:
         self.state, self.model, self.columns, self.key, self._wanted, self._attempts_for = (None,) * 6
@@ -469,11 +490,7 @@ The line under the table explains how the instance under the cursor got its Phi.
         self._histogram_of = (self.columns, status)
         order = self.query_one(InstanceTable).order
         labels, counts = histogram_bars(self.columns.phi[order], self.columns.status[order])
-        plot = self.query_one("#instances-histogram", PlotextPlot)
-        redraw(
-            plot,
-            lambda plt: draw_histogram(plt, labels, counts, len(order), plot.size.height or 12, plot.size.width or 80),
-        )
+        self.query_one(HistogramRows).show(labels, counts, len(order))
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action in ("search_next", "search_previous"):

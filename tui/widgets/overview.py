@@ -24,6 +24,8 @@ from ..views import (
     COLUMN_TIPS,
     GAUGE_COLUMN,
     INDEX_COLUMN,
+    LOWER_END,
+    LOWER_END_LABEL,
     OVERVIEW_COLUMNS,
     RANK_COLUMN,
     STATUS_STYLE,
@@ -51,7 +53,7 @@ class OverviewTable(SteadyDataTable):
 
     BINDINGS = [
         Binding("enter", "select_cursor", "Instances"),
-        Binding("k", "passk", "pass^k"),
+        Binding("p", "passk", "pass^k"),
         Binding("w", "worst", "Worst instances"),
     ]
 
@@ -92,7 +94,7 @@ track brings, in percent; `tcsexam docs rules#variance-budget`) and the rank (`b
 hold among the models it is not clearly separated from, paired tests at 95% corrected for the number of pairs;
 `tcsexam docs rules#ranks`). The top line names a leader only when rank 1 holds one model alone. A column header's
 tooltip says what it means; the line under the table names the cursor row's model in full.
-Moving the cursor selects the model for every other tab. `Enter` opens its Instances, `k` its pass^k,
+Moving the cursor selects the model for every other tab. `Enter` opens its Instances, `p` its pass^k,
 `w` its worst instances across every solver task (lowest Phi first; `Enter` on one opens it in Instances).
 `/` filters the rows by name or `status:WORD` ("12 of 2,000 models"); `s` picks the column to sort by
 (the cursor then goes to row 1), `S` reverses;
@@ -183,7 +185,7 @@ Moving the cursor selects the model for every other tab. `Enter` opens its Insta
         if current is None and table.row_count:
             current = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         table.clear(columns=True)
-        self._scale = (forest_top((r.index, r.index_pm) for r in self.rows), gauge_width(self.app.size.width))
+        self._scale = (forest_top((r.index, r.index_pm) for r in self.rows), self._gauge_width())
         for i, label in enumerate(self._labels()):
             table.add_column(label, key=str(i), width=self._scale[1] if i == GAUGE_COLUMN else None)
         self._model_of = {}
@@ -209,6 +211,19 @@ Moving the cursor selects the model for every other tab. `Enter` opens its Insta
                 self._ordered(table, current)
 
         self.set_timer(TURN_S, partial(more, FILL_CHUNK))
+
+    def _gauge_width(self) -> int:
+        """The forest plot's width: the screen's width less every other column's (the widest of its label and
+        cells, padded), when that leaves more than ``gauge_width``'s least, so the plot takes the free width."""
+        from rich.cells import cell_len
+
+        widths = [cell_len(label) + 2 for label in OVERVIEW_COLUMNS]
+        for row in self.rows:
+            for i, cell in enumerate(row.cells()):
+                widths[i] = max(widths[i], cell_len(cell) + 2)
+        others = sum(w for i, w in enumerate(widths) if i != GAUGE_COLUMN)
+        free = self.app.size.width - others - 2 - 2 - 2  # the scrollbar, the plot's padding, a sort arrow
+        return max(gauge_width(self.app.size.width), free)
 
     def _add_rows(self, table: DataTable, rows: list) -> None:
         top, width = self._scale
@@ -287,10 +302,10 @@ Moving the cursor selects the model for every other tab. `Enter` opens its Insta
     def action_sort_pick(self) -> None:
         from ..screens.sort_picker import SortPicker
 
-        columns = [i for i in range(len(OVERVIEW_COLUMNS)) if i != GAUGE_COLUMN]  # the interval sorts as the index
-        picker = SortPicker(
-            "the models", [OVERVIEW_COLUMNS[i] for i in columns], columns.index(self.sort_column), self.sort_reverse
-        )
+        # the interval column sorts as the index; its lower end is a choice of its own (the cautious ranking)
+        columns = [i for i in range(len(OVERVIEW_COLUMNS)) if i != GAUGE_COLUMN] + [LOWER_END]
+        labels = [OVERVIEW_COLUMNS[i] for i in columns[:-1]] + [LOWER_END_LABEL]
+        picker = SortPicker("the models", labels, columns.index(self.sort_column), self.sort_reverse)
         self.app.push_screen(picker, lambda at: self.sort_by(columns[at]) if at is not None else None)
 
     def action_sort_reverse(self) -> None:

@@ -1,0 +1,131 @@
+"""No number is cut into another number (docs/dashboard.md#terminal-sizes): a cell that the table's edge
+cuts ends with … where its text goes on, or is not shown at all, in every table of every tab, at 80, 120
+and 200 columns, and when a table is scrolled right. Rank comes before "Uncertainty from" in the Overview.
+
+What is checked is the line each table draws (its rendered strip), cell by cell: the part of a cell that
+shows, when it holds a digit, is the whole cell's text, or ends (or, scrolled, starts) with …."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable
+
+from tcsexam.scoring.pipeline.benchmark import demo_run
+from tcsexam.tui.app import create_app
+from tcsexam.tui.state import DashboardConfig
+from tcsexam.tui.textual_ext.data_table import cut_line
+from tests.support.dashboard import settle
+
+TAU2 = Path(__file__).parent / "data" / "tau2" / "qwen2.5-7b_airline_default_gpt-4.1-2025-04-14_1trials.json"
+
+
+def shown_cells(table: DataTable) -> list[tuple[str, str]]:
+    """(the cell's whole text, the part of it the table draws) of every visible cell of a table whose rows
+    are one line high, read from the lines the table renders."""
+    widths = [column.get_render_width(table) for column in table.ordered_columns]
+    fixed = table.fixed_columns
+    pinned = sum(widths[:fixed])
+    scroll_x, scroll_y = int(table.scroll_x), int(table.scroll_y)
+    out = []
+    for y in range(table.header_height, table.size.height):
+        row = y - table.header_height + scroll_y
+        if row >= table.row_count:
+            break
+        line = table.render_line(y)
+        values = [str(v) for v in table.get_row_at(row)]
+        x = 0
+        for i, (value, width) in enumerate(zip(values, widths, strict=True)):
+            start = x if i < fixed else max(x - scroll_x, pinned)
+            end = x + width if i < fixed else min(x + width - scroll_x, table.scrollable_content_region.width)
+            x += width
+            if start < end:
+                out.append((value, line.crop(start, end).text))
+    return out
+
+
+def assert_no_number_cut(table: DataTable, where: str) -> int:
+    if any(row.height != 1 for row in table.ordered_rows):
+        return 0
+    checked = 0
+    for value, shown in shown_cells(table):
+        part = shown.strip()
+        if not any(c.isdigit() for c in value) or not part:
+            continue
+        checked += 1
+        whole = value.strip()
+        assert part == whole or part.endswith("…") or part.startswith("…"), (
+            f"{where} #{table.id}: {whole!r} shown as {part!r}"
+        )
+    return checked
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 50)])
+async def test_no_table_shows_a_number_cut_into_another(size):
+    app = create_app(DashboardConfig(run_dir=str(demo_run()), tau2=str(TAU2) if TAU2.is_file() else None))
+    checked = 0
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        for tab in "123458":
+            await pilot.press(tab)
+            await settle(pilot)
+            for table in app.screen.query(DataTable):
+                if table.display and table.region.width:
+                    checked += assert_no_number_cut(table, f"tab {tab} at {size}")
+        await pilot.press("1")
+        await settle(pilot)
+        overview = app.query_one("#overview-table", DataTable)
+        overview.focus()
+        for _ in range(7):  # scrolled right: the columns the left edge cuts
+            await pilot.press("right")
+            await pilot.pause()
+            checked += assert_no_number_cut(overview, f"the Overview scrolled at {size}")
+    assert checked > 50  # the tables' numbers were seen
+
+
+@pytest.fixture(scope="module")
+def run60(tmp_path_factory) -> Path:
+    """60 models (a vertical scrollbar beside the Overview's rows)."""
+    from tests.bench.synth import write_run
+
+    root = tmp_path_factory.mktemp("synth") / "run60"
+    write_run(root, models=60, attempts=1, seed=1)
+    return root
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_no_number_is_cut_beside_a_vertical_scrollbar(run60, size):
+    app = create_app(DashboardConfig(run_dir=str(run60)))
+    checked = 0
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        for tab in "125":
+            await pilot.press(tab)
+            await settle(pilot)
+            for table in app.screen.query(DataTable):
+                if table.display and table.region.width:
+                    checked += assert_no_number_cut(table, f"tab {tab} at {size}")
+    assert checked > 50
+
+
+async def test_rank_comes_before_the_uncertainty_shares_and_shows_whole_at_80_columns():
+    app = create_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        table = app.query_one("#overview-table", DataTable)
+        labels = [str(c.label).split(" ")[0] for c in table.ordered_columns]
+        assert labels.index("Rank") < labels.index("Uncertainty")
+        shown = dict(shown_cells(table))
+        assert shown["1–2"].strip() == "1–2"  # the demo's two complete models share ranks 1–2
+
+
+def test_a_cut_cell_ends_with_an_ellipsis_where_its_text_goes_on():
+    from rich.segment import Segment
+
+    line = [Segment("  1–22 ")]  # a cell of 7: padding, the rank, padding
+    # 4 cells show: "  1–" would be read as 1–2 (the cells past the edge are never drawn)
+    assert "".join(s.text for s in cut_line(line, 7, 0, 4))[:4] == "  1…"
+    assert "".join(s.text for s in cut_line(line, 7, 0, 6)) == "  1–22 "  # only the padding is cut
+    assert "".join(s.text for s in cut_line(line, 7, 4, 7))[4:] == "…2 "  # the left edge cuts "  1–"
+    assert "".join(s.text for s in cut_line([Segment("       ")], 7, 0, 3)) == "       "
