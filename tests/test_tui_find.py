@@ -515,3 +515,39 @@ async def test_the_count_says_filtering_until_the_rows_match_the_typed_text(size
         await pilot.press("enter")  # applies the filter at once
         await settle(pilot)
         assert table.row_count == 1 and str(count.render()).startswith("1 of 3 models")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_worst_list_filters_with_slash_and_sorts_with_s(size):
+    """docs/dashboard.md#find-and-order: in the worst-instances list `/` keeps the rows whose task, attempt
+    or instance holds the words typed (`status:` their status), `s` sorts by a column, `S` reverses;
+    expected rows built here from the model's own instances."""
+    app = create_app()
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        model = "borealis-8x22b"
+        screen = await open_worst(pilot, model)
+        table = screen.query_one(DataTable)
+        expected = worst_oracle(app.state, model)
+        timeouts = [r for r in screen.rows if r.status == "timeout"]
+        assert timeouts and len(timeouts) < len(screen.rows)
+        await pilot.press("/", *"status:time", "enter")
+        await wait_until(pilot, lambda: table.row_count == len(timeouts), lambda: f"{table.row_count} rows")
+        assert {row_at(table, i)[5] for i in range(table.row_count)} == {"timeout"}
+        assert [row_at(table, i)[2] for i in range(table.row_count)] == [r.instance for r in timeouts]
+        # the filter cleared: every row again; then sorted by instance name, A first, and reversed
+        screen.query_one("#worst-filter Input").focus()
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: table.row_count == len(expected), lambda: f"{table.row_count} rows")
+        await pilot.press("s")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "SortPicker", "the sort picker")
+        await pilot.press("up", "enter")  # from Phi (the current order) to instance
+        by_name = sorted(expected, key=lambda e: e[2])  # stable: ties keep the lowest-Phi-first order
+        await wait_until(
+            pilot,
+            lambda: [row_at(table, i)[2] for i in range(table.row_count)] == [e[2] for e in by_name],
+            "sorted by instance",
+        )
+        await pilot.press("S")
+        reverse = sorted((e[2] for e in expected), reverse=True)
+        await wait_until(pilot, lambda: [row_at(table, i)[2] for i in range(table.row_count)] == reverse, "reversed")

@@ -132,6 +132,24 @@ class WorstInstance:
         ]
 
 
+def worst_name(row: WorstInstance) -> str:
+    """What ``/`` matches in the worst-instances list: the task, the attempt and the instance."""
+    return f"{row.item} {row.attempt} {row.instance}"
+
+
+def sort_worst(rows: Sequence[WorstInstance], column: int, descending: bool) -> list[WorstInstance]:
+    """The worst-instances list sorted by one of WORST_COLUMNS (``s``); Phi and z as numbers, a missing
+    z last in either direction; ties keep the list's order (lowest Phi first)."""
+    name = WORST_COLUMNS[column]
+    if name in ("Phi", "z"):
+        field = "phi" if name == "Phi" else "z"
+        present = [r for r in rows if not np.isnan(getattr(r, field))]
+        missing = [r for r in rows if np.isnan(getattr(r, field))]
+        return sorted(present, key=lambda r: getattr(r, field), reverse=descending) + missing
+    field = {"task": "item"}.get(name, name)
+    return sorted(rows, key=lambda r: getattr(r, field), reverse=descending)
+
+
 def worst_instances(
     columns: Mapping[tuple[str, str, str], object],
     model: str,
