@@ -290,7 +290,8 @@ def test_the_console_script_is_the_shell_and_offers_tui():
     from tcsexam.tui.cli import build_parser
 
     args = build_parser().parse_args(["tui"])
-    assert args.command == "tui" and args.output == "build/index.json"
+    # no fixed default: `e` writes each run's own RUN_DIR/build/index.json (tests/test_tui_export_paths.py)
+    assert args.command == "tui" and args.output is None
     from tcsexam.scoring.commands.main import build_parser as headless
 
     with pytest.raises(SystemExit):  # the headless parser has no dashboard
