@@ -209,3 +209,24 @@ async def test_help_lists_the_tabs_keys_compactly_first_and_slash_filters_it(siz
         body = [line for line in shown if line.startswith("  ")]
         assert body and all("worst" in line.lower() for line in body), shown
         assert any(line.split()[0] == "w" for line in body)  # the key itself
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_footer_shows_the_new_tabs_keys_in_the_frame_after_the_key(size):
+    """The footer follows the tab at once: the line drawn after `2` shows Coverage's `a` and no longer
+    Overview's `p`, and back (what was last drawn, not what the footer would draw now)."""
+    from tcsexam.tui.widgets.footer import DashboardFooter
+
+    app = create_app()
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        footer = app.main.query_one(DashboardFooter)
+
+        def drawn() -> set[str]:
+            return {item.key for _, _, item in footer._spans}
+
+        assert "p" in drawn() and "a" not in drawn()
+        for key, shown, gone in [("2", "a", "p"), ("1", "p", "a")]:
+            await pilot.press(key)
+            await pilot.pause()
+            assert shown in drawn() and gone not in drawn(), (key, drawn())
