@@ -16,6 +16,8 @@ headless and times, ``--reps`` times each:
 - ``instances page↓``: PageDown on the Instances table;
 - ``instances search n``: ``n`` (next match) just after a new search text was set, so that
   its matches over the name column are computed within the timed frame;
+- ``help ?``: ``?`` on the Overview, to the frame that shows the help screen (closed, untimed,
+  after each);
 - ``no-op key``: a key nothing is bound to: the probe's own floor.
 
 What one figure measures ("frame"): from the moment the key event is handed to
@@ -181,6 +183,15 @@ def probe(
                     return await _press(app, key)
 
                 await timed(f"tab → {key} ({TABS[key]})", switch)
+
+            async def help_screen(i: int) -> float:
+                ms = await _press(app, "question_mark")
+                await _press(app, "escape")  # not timed: each repetition opens help from the Overview
+                return ms
+
+            await _press(app, "1")
+            await _settle(app)
+            await timed("help ?", help_screen)
             await _press(app, "1")
             await _press(app, "3")
             await _settle(app)
