@@ -346,3 +346,15 @@ def test_a_rejection_crosses_a_process_boundary_intact():
     exc = InputError([Problem("f.json", "record 3", "A", "must be a number")])
     back = pickle.loads(pickle.dumps(exc))
     assert isinstance(back, InputError) and back.problems == exc.problems and str(back) == str(exc)
+
+
+def test_table_and_diff_load_no_scipy(tmp_path):
+    """Only a t quantile, a rank p-value or a solver score needs scipy: reading an index.json does not
+    (docs/performance.md#start-up)."""
+    index = tmp_path / "index.json"
+    code, _ = _modules_after("score", str(demo_run()), "--output", str(index))
+    assert code == 3 and index.is_file()
+    for argv in (["table", str(index)], ["diff", str(index), str(index)]):
+        code, modules = _modules_after(*argv)
+        assert code == 0, argv
+        assert "numpy" in modules and "scipy" not in modules, argv

@@ -10,7 +10,6 @@ from itertools import repeat
 from pathlib import Path
 
 import numpy as np
-from scipy.special import ndtr
 
 from tcsexam.scoring.errors import InputError, Problem
 from tcsexam.scoring.formats.records import MAX_LISTED, Records, read_records, status_names
@@ -62,6 +61,8 @@ def instance_z(A: np.ndarray, mu: np.ndarray, scale: np.ndarray, direction: str)
 
 def instance_phi(z: np.ndarray) -> np.ndarray:
     """docs/rules.md#solver-score: instance score Phi(z), the standard normal CDF; a failure (z NaN) scores 0."""
+    from scipy.special import ndtr  # imported here: validate and --version load no scipy (docs/performance.md)
+
     phi = ndtr(z)
     phi[np.isnan(z)] = 0.0
     return phi

@@ -13,10 +13,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from scipy.special import stdtrit
-
 from tcsexam.scoring.formats.results import ModelPlan, PlanDocument, TrackVariance
-from tcsexam.scoring.stats.uncertainty import LEVEL, power_of_two_scale, t_quantile, welch_satterthwaite
+from tcsexam.scoring.stats.uncertainty import LEVEL, power_of_two_scale, stdtrit, t_quantile, welch_satterthwaite
 
 POWER = 0.80
 

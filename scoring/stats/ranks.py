@@ -19,7 +19,6 @@ from collections.abc import Iterator, Mapping
 from typing import Final
 
 import numpy as np
-from scipy.special import stdtr
 
 from tcsexam.scoring.formats.results import RankInterval, RankPair, Ranks
 from tcsexam.scoring.stats.differences import TaskMeans, paired_index_rows, task_matrices, task_means_of
@@ -51,6 +50,8 @@ def pair_p_values(difference: np.ndarray, se: np.ndarray, df: np.ndarray) -> np.
     zero = se == 0.0
     p[zero] = np.where(difference[zero] != 0.0, 0.0, 1.0)
     tested = se > 0.0  # False for NaN
+    from scipy.special import stdtr  # imported on use (docs/performance.md#start-up)
+
     p[tested] = 2.0 * stdtr(df[tested], -np.abs(difference[tested]) / se[tested])  # F_t's upper tail at |d|/se
     return p
 

@@ -19,7 +19,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 import numpy as np
-from scipy.special import stdtrit
 
 from tcsexam.scoring.safety.numbers import NumberTooLarge
 
@@ -27,6 +26,14 @@ LEVEL = 0.95
 
 
 METHOD: Final = "task-clustered-t"
+
+
+def stdtrit(df: Any, p: Any) -> Any:
+    """scipy.special.stdtrit, imported on first use: commands that need no t quantile (validate,
+    --version) load no scipy (docs/performance.md#start-up)."""
+    from scipy.special import stdtrit as inverse_t
+
+    return inverse_t(df, p)
 
 
 def t_quantile(df: float, level: float = LEVEL) -> float:
