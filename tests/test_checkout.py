@@ -128,7 +128,8 @@ def test_the_sdist_builds_the_same_wheel(clone, clone_wheel, tmp_path) -> None:
 
 
 @needs_git
-def test_the_installed_modules_are_the_checkouts_files(clone_wheel) -> None:
+def test_the_installed_modules_are_the_checkouts_files(clone, clone_wheel) -> None:
+    """Every module of the committed checkout, and nothing else, is in the wheel with the same bytes."""
     tracked = set(_git("ls-files").splitlines())
     with zipfile.ZipFile(clone_wheel) as archive:
         installed = {name: archive.read(name) for name in archive.namelist() if name.endswith(".py")}
@@ -137,10 +138,10 @@ def test_the_installed_modules_are_the_checkouts_files(clone_wheel) -> None:
         for path in tracked
         if path.endswith(".py")
         and (path.startswith("src/tcsexam/") or path.split("/", 1)[0] in MAPPED)
-        and (ROOT / path).parent.joinpath("__init__.py").exists()
+        and (clone / path).parent.joinpath("__init__.py").exists()
     }
     assert set(installed) == expected
     for name, data in installed.items():
         relative = name.removeprefix("tcsexam/")
-        source = ROOT / ("src/tcsexam/" + relative if relative.split("/", 1)[0] not in MAPPED else relative)
+        source = clone / ("src/tcsexam/" + relative if relative.split("/", 1)[0] not in MAPPED else relative)
         assert data == source.read_bytes(), name
