@@ -9,9 +9,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # the code that ships (src/tcsexam holds the package's own modules; pyproject.toml maps the folders)
 FOLDERS = ("scoring", "tui", "sample_runs", "src")
-SOURCES = sorted(
-    p for folder in FOLDERS for p in (ROOT / folder).rglob("*") if p.suffix in {".py", ".toml"}
-)
+SOURCES = sorted(p for folder in FOLDERS for p in (ROOT / folder).rglob("*") if p.suffix in {".py", ".toml"})
 CITATION = re.compile(r"docs/([a-z0-9-]+\.md)(?:#([a-z0-9-]+))?")
 
 
