@@ -17,7 +17,7 @@ def docs_folder() -> Traversable:
     """The folder of the documentation pages: package data of ``tcsexam`` (``tcsexam/docs``, the
     repository's top-level ``docs/`` in a checkout or an editable install, a copy in a wheel). The one
     lookup of it."""
-    return resources.files("tcsexam") / "docs"
+    return resources.files("tcsexam.docs")
 
 
 @dataclass(frozen=True)

@@ -7,16 +7,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def linked(path: Path) -> bool:
-    """Whether ``path`` is reached through a symbolic link inside the repository (src/tcsexam's links)."""
-    return any(p.is_symlink() for p in [path, *path.parents] if p != ROOT and ROOT in p.parents)
-
-
-# the code that ships (src/ holds the package's own modules beside links to these folders)
+# the code that ships (src/tcsexam holds the package's own modules; pyproject.toml maps the folders)
 FOLDERS = ("scoring", "tui", "sample_runs", "src")
-SOURCES = sorted(
-    p for folder in FOLDERS for p in (ROOT / folder).rglob("*") if p.suffix in {".py", ".toml"} and not linked(p)
-)
+SOURCES = sorted(p for folder in FOLDERS for p in (ROOT / folder).rglob("*") if p.suffix in {".py", ".toml"})
 CITATION = re.compile(r"docs/([a-z0-9-]+\.md)(?:#([a-z0-9-]+))?")
 
 

@@ -13,8 +13,10 @@ from tcsexam.scoring.vocab import BenchmarkSource
 
 
 def sample_root() -> Path:
-    """The bundled synthetic sample (package data of ``sample_runs``), installed or editable."""
-    return Path(str(resources.files("tcsexam.sample_runs")))
+    """The bundled synthetic sample (package data of ``sample_runs``), installed or editable: the folder
+    its ``__init__.py`` really lies in, since an editable install reaches the checkout's files through a
+    tree of links, which the records' safety check rightly refuses (docs/development.md#one-import-name)."""
+    return Path(str(resources.files("tcsexam.sample_runs") / "__init__.py")).resolve().parent
 
 
 SAMPLE_BENCHMARK: BenchmarkSource = "bundled synthetic sample"  # provenance.benchmark when the sample was found
