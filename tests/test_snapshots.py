@@ -158,8 +158,8 @@ def open_tau2_browser(depth: int):
     """The tau2 tab, Enter on its first task (its simulations), and with depth 2 Enter on the first
     simulation (its reward and messages)."""
 
-    from tcsexam.tui.screens.tau2_simulations import Tau2SimulationsScreen
-    from tcsexam.tui.screens.tau2_trajectory import Tau2TrajectoryScreen
+    from tcsexam.tui.panes.tau2.simulations import Tau2SimulationsScreen
+    from tcsexam.tui.panes.tau2.trajectory import Tau2TrajectoryScreen
 
     async def run_before(pilot) -> None:
         app = pilot.app

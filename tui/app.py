@@ -29,17 +29,18 @@ from .messages import (
     Tau2Failed,
     Tau2Loaded,
 )
-from .panes import PANES, RUN_TABS, TAB, RunPane, RunView, see
+from .panes import PANES, RUN_TABS, TAB, see
+from .panes.compare.pane import ComparePane
+from .panes.diagnostics.pane import DiagnosticsPane
+from .panes.instances.pane import InstancesPane
+from .panes.leaderboard.pane import LeaderboardPane, LeaderboardRowChosen
+from .panes.overview.pane import TURN_S, OverviewPane
+from .panes.tau2.pane import Tau2Pane
+from .run_view import RunPane, RunView
 from .state import DashboardConfig, DashboardState, RunSlot, has_run, run_configs, watch_targets
 from .views import plain
-from .widgets.compare import ComparePane
-from .widgets.diagnostics import DiagnosticsPane
 from .widgets.footer import DashboardFooter
-from .widgets.instances import InstancesPane
-from .widgets.leaderboard import LeaderboardPane, LeaderboardRowChosen
 from .widgets.loading import ShowsRun
-from .widgets.overview import TURN_S, OverviewPane
-from .widgets.tau2 import Tau2Pane
 
 STEPPED_FROM = 200  # runs of more models are shown pane by pane (refresh_panes)
 
@@ -196,8 +197,8 @@ class TcsexamApp(App):
             self._watch()
 
     def _header(self) -> None:
-        """The sub-title of the run shown (tui/views.subtitle), then the tab labels."""
-        from .views import subtitle
+        """The sub-title of the run shown (tui/screens/runs.subtitle), then the tab labels."""
+        from .screens.runs import subtitle
 
         self.sub_title = subtitle(
             self.shown, self.current + 1, len(self.runs), self.tau2_path, self.config.watch, time.monotonic()
@@ -464,7 +465,8 @@ class TcsexamApp(App):
     def refresh_leaderboard(self, now: bool = False) -> None:
         """Fill the Leaderboard; with one run only once its tab is open (``now``): one run cannot be
         rejected by ``tcsexam table``, and its groups of 2,000 models take a second to make."""
-        from .views import leaderboard_groups, plain
+        from .panes.leaderboard.views import leaderboard_groups
+        from .views import plain
 
         self._leaderboard_stale = not now and len(self.runs) == 1 and self._active_tab() != "leaderboard"
         if self._leaderboard_stale:
@@ -512,8 +514,7 @@ class TcsexamApp(App):
 
     def action_runs(self) -> None:
         """The run switcher (``R``): a list of the runs opened; with one run there is nothing to switch."""
-        from .screens.runs import RunsScreen
-        from .views import run_row
+        from .screens.runs import RunsScreen, run_row
 
         if len(self.runs) == 1:
             self.notify("Only one run is open: start `tcsexam tui RUN_DIR RUN_DIR...` to switch.", markup=False)

@@ -17,9 +17,9 @@ from tcsexam.scoring.reports.table import FORMATS
 
 from .messages import DrillDown
 from .panes import key_hint
+from .panes.overview.pane import OverviewPane, OverviewTable
 from .state import STATUS_CODES, has_run
 from .views import plain
-from .widgets.overview import OverviewPane, OverviewTable
 
 if TYPE_CHECKING:
     from .app import TcsexamApp

@@ -16,11 +16,14 @@ from textual.widgets.data_table import ColumnKey
 
 from tcsexam.scoring.vocab import STATUS_ORDER
 
-from ..find import count_note, filtered, sort_choice
-from ..forest import forest_gauge, forest_header, forest_top, gauge_width
-from ..messages import DrillDown, ModelOrder, ModelSelected, WorstComputed
-from ..textual_ext.data_table import SteadyDataTable
-from ..views import (
+from ...find import count_note, filtered, sort_choice
+from ...forest import forest_gauge, forest_header, forest_top, gauge_width
+from ...messages import DrillDown, ModelOrder, ModelSelected, WorstComputed
+from ...textual_ext.data_table import SteadyDataTable
+from ...views import cells, text
+from ...widgets.filter_bar import FilterBar, FiltersRows
+from ...widgets.loading import FILTER_BINDING, SORT_BINDINGS, ShowsRun
+from .views import (
     COLUMN_TIPS,
     GAUGE_COLUMN,
     INDEX_COLUMN,
@@ -30,19 +33,15 @@ from ..views import (
     RANK_COLUMN,
     STATUS_STYLE,
     OverviewRow,
-    cells,
     column_under,
     overview_detail,
     overview_rows,
     sort_rows,
     status_line,
-    text,
 )
-from .filter_bar import FilterBar, FiltersRows
-from .loading import FILTER_BINDING, SORT_BINDINGS, ShowsRun
 
 if TYPE_CHECKING:
-    from ..panes import RunView
+    from ...run_view import RunView
 
 FILL_CHUNK = 200  # rows added to the table per turn of the event loop
 TURN_S = 0.005  # a timer, not call_later: the messages of one widget are handled back to back, keys wait
@@ -79,7 +78,7 @@ class OverviewTable(SteadyDataTable):
             self.post_message(DrillDown("passk", model))
 
     def action_worst(self) -> None:
-        """The model's worst instances across its solver tasks (tui/screens/worst.py)."""
+        """The model's worst instances across its solver tasks (worst.py beside it)."""
         model = self.cursor_model()
         if model is not None:
             self.query_ancestor(OverviewPane).worst(model)
@@ -99,7 +98,7 @@ Moving the cursor selects the model for every other tab. `Enter` opens its Insta
 `/` filters the rows by name or `status:WORD` ("12 of 2,000 models"); `s` picks the column to sort by
 (the cursor then goes to row 1), `S` reverses;
 `c` copies the run's table as Markdown, `C` as LaTeX (the same text as `tcsexam table`).
-"""  # its section of the help screen (tui/screens/help.py)
+"""  # its section of the help (tui/help_text.py)
 
     BINDINGS = [
         FILTER_BINDING,
@@ -300,7 +299,7 @@ Moving the cursor selects the model for every other tab. `Enter` opens its Insta
         self._resort()
 
     def action_sort_pick(self) -> None:
-        from ..screens.sort_picker import SortPicker
+        from ...screens.sort_picker import SortPicker
 
         # the interval column sorts as the index; its lower end is a choice of its own (the cautious ranking)
         columns = [i for i in range(len(OVERVIEW_COLUMNS)) if i != GAUGE_COLUMN] + [LOWER_END]
@@ -329,7 +328,7 @@ Moving the cursor selects the model for every other tab. `Enter` opens its Insta
         if event.row_key is not None and event.row_key.value is not None:
             self.post_message(DrillDown("instances", event.row_key.value))
 
-    # --- where does the model fail: its worst instances (tui/screens/worst.py) -------------------
+    # --- where does the model fail: its worst instances (worst.py beside it) -------------------
     def worst(self, model: str) -> None:
         state = getattr(self.app, "state", None)
         if state is None or model not in state.document["models"]:
@@ -338,16 +337,16 @@ Moving the cursor selects the model for every other tab. `Enter` opens its Insta
 
     @work(thread=True, exclusive=True, group="worst", description="a model's worst instances")
     def _worst_worker(self, state, model: str) -> None:
-        from ..find import worst_instances
-        from ..state import STATUS_CODES
+        from ...find import worst_instances
+        from ...state import STATUS_CODES
 
         rows, total, attempts = worst_instances(state.columns, model, STATUS_CODES)
         self.post_message(WorstComputed(model, rows, total, attempts))
 
     @on(WorstComputed)
     def _worst_computed(self, message: WorstComputed) -> None:
-        from ..screens.worst import WorstScreen
-        from ..views import plain
+        from ...views import plain
+        from .worst import WorstScreen
 
         message.stop()
         if self.document is None or message.model not in self.document["models"]:

@@ -2,69 +2,28 @@
 looping over ``PANES``; the help screen, the footer, the tab keys and every "see Diagnostics (7)" are
 made from it (docs/architecture.md#where-to-add).
 
-A pane that shows a run mixes in ``ShowsRun`` (tui/widgets/loading.py) and implements ``RunPane``:
-``show_run`` (a run's view for the selected model), ``follow`` (a model selected elsewhere) and
-``show_empty`` (why there is nothing to show). Its help section is its class's ``HELP`` (Markdown);
-its keys are its bindings, which the help screen lists.
+Each pane is a folder of its own, tui/panes/<name>/: its widget (pane.py, its CSS in ``DEFAULT_CSS``), its
+pure view functions (views.py) and the modal screens only it opens. A pane that shows a run mixes in
+``ShowsRun`` (tui/widgets/loading.py) and implements ``RunPane`` (tui/run_view.py). Its help section is its
+class's ``HELP`` (Markdown); its keys are its bindings, which the help screen lists.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
 
 from textual.binding import Binding
 from textual.widget import Widget
 
-from .widgets.compare import ComparePane
-from .widgets.coverage import CoveragePane
-from .widgets.diagnostics import DiagnosticsPane
-from .widgets.instances import InstancesPane
-from .widgets.leaderboard import LeaderboardPane
-from .widgets.loading import ShowsRun
-from .widgets.overview import OverviewPane
-from .widgets.passk import PassKPane
-from .widgets.tau2 import Tau2Pane
-
-if TYPE_CHECKING:
-    from .state import DashboardState
-
-
-@dataclass(frozen=True)
-class RunView:
-    """What a pane of a run is shown: the run's loaded state, the model selected (None before the
-    Overview has chosen one) and the Overview's row order (None before it has one)."""
-
-    state: DashboardState
-    model: str | None
-    order: list[str] | None = None
-
-    @property
-    def document(self) -> dict:
-        return self.state.document
-
-    @property
-    def plan(self) -> dict | None:
-        return self.state.plan
-
-    @property
-    def demo(self) -> bool:
-        return self.state.demo
-
-
-class RunPane(Protocol):
-    """The interface of a pane that shows a run (every ``Tab`` whose widget is a ``ShowsRun``)."""
-
-    loading: bool
-
-    def show_run(self, view: RunView) -> None:
-        """Show the run of ``view`` for ``view.model`` (a new run, a reload, a run switched to)."""
-
-    def follow(self, model: str) -> None:
-        """``model`` was selected elsewhere: show it (the run shown is unchanged)."""
-
-    def show_empty(self, reason: str) -> None:
-        """No run to show: say ``reason`` instead."""
+from ..widgets.loading import ShowsRun
+from .compare.pane import ComparePane
+from .coverage.pane import CoveragePane
+from .diagnostics.pane import DiagnosticsPane
+from .instances.pane import InstancesPane
+from .leaderboard.pane import LeaderboardPane
+from .overview.pane import OverviewPane
+from .passk.pane import PassKPane
+from .tau2.pane import Tau2Pane
 
 
 @dataclass(frozen=True)
@@ -111,6 +70,7 @@ PANES = (
     Tab("leaderboard", "Leaderboard", LeaderboardPane, ".leaderboard-table", short="Board"),
 )
 TAB = {tab.id: tab for tab in PANES}
+TUI = __name__.rpartition(".")[0]  # the dashboard's package: its classes' bindings are its own
 RUN_TABS = tuple(tab for tab in PANES if tab.shows_run)
 
 
@@ -119,7 +79,7 @@ def own_bindings(cls: type) -> list[Binding]:
     return [
         binding
         for base in cls.__mro__
-        if base.__module__.startswith(f"{__package__}.") and "BINDINGS" in vars(base)
+        if base.__module__.startswith(f"{TUI}.") and "BINDINGS" in vars(base)
         for binding in Binding.make_bindings(vars(base)["BINDINGS"])
     ]
 

@@ -9,9 +9,10 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
-from ..textual_ext.data_table import SteadyDataTable
-from ..views import TAU2_SIMULATION_COLUMNS, cells, plain, tau2_simulation_rows
-from ..widgets.footer import DashboardFooter
+from ...textual_ext.data_table import SteadyDataTable
+from ...views import cells, plain
+from ...widgets.footer import DashboardFooter
+from .views import TAU2_SIMULATION_COLUMNS, tau2_simulation_rows
 
 
 class Tau2SimulationsScreen(ModalScreen[None]):
@@ -41,7 +42,7 @@ class Tau2SimulationsScreen(ModalScreen[None]):
         yield DashboardFooter()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        from .tau2_trajectory import Tau2TrajectoryScreen
+        from .trajectory import Tau2TrajectoryScreen
 
         event.stop()
         slot = int(str(event.row_key.value))

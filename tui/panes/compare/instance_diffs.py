@@ -9,9 +9,10 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
-from ..textual_ext.data_table import SteadyDataTable
-from ..views import INSTANCE_DIFF_COLUMNS, cells, instance_difference_rows, text
-from ..widgets.footer import DashboardFooter
+from ...textual_ext.data_table import SteadyDataTable
+from ...views import cells, text
+from ...widgets.footer import DashboardFooter
+from .views import INSTANCE_DIFF_COLUMNS, instance_difference_rows
 
 
 class InstanceDiffsScreen(ModalScreen[None]):

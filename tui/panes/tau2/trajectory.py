@@ -12,9 +12,10 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
-from ..textual_ext.data_table import SteadyDataTable
-from ..views import OUTCOME_STYLE, TAU2_REWARD_COLUMNS, cells, fmt, plain, tau2_message_blocks, tau2_reward_rows
-from ..widgets.footer import DashboardFooter
+from ...textual_ext.data_table import SteadyDataTable
+from ...views import cells, fmt, plain
+from ...widgets.footer import DashboardFooter
+from .views import OUTCOME_STYLE, TAU2_REWARD_COLUMNS, tau2_message_blocks, tau2_reward_rows
 
 
 class Tau2TrajectoryScreen(ModalScreen[None]):

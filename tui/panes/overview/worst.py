@@ -13,12 +13,12 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
-from ..find import WORST_COLUMNS, WorstInstance, filtered, sort_choice, sort_worst, worst_name
-from ..textual_ext.data_table import SteadyDataTable
-from ..views import cells, text
-from ..widgets.filter_bar import FilterBar, FiltersRows
-from ..widgets.footer import DashboardFooter
-from ..widgets.loading import FILTER_BINDING, SORT_BINDINGS
+from ...find import WORST_COLUMNS, WorstInstance, filtered, sort_choice, sort_worst, worst_name
+from ...textual_ext.data_table import SteadyDataTable
+from ...views import cells, text
+from ...widgets.filter_bar import FilterBar, FiltersRows
+from ...widgets.footer import DashboardFooter
+from ...widgets.loading import FILTER_BINDING, SORT_BINDINGS
 
 
 def failure_counts(rows: list[WorstInstance]) -> str:
@@ -102,7 +102,7 @@ class WorstScreen(FiltersRows, ModalScreen[WorstInstance | None]):
         self.query_one(DataTable).focus()
 
     def action_sort_pick(self) -> None:
-        from .sort_picker import SortPicker
+        from ...screens.sort_picker import SortPicker
 
         def picked(at: int | None) -> None:
             if at is not None:

@@ -11,25 +11,18 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Static
 from textual_plotext import PlotextPlot
 
-from ..charts import TRACK_COLORS, draw_passk, redraw
-from ..textual_ext.data_table import SteadyDataTable
-from ..views import (
-    LETTERS,
-    TRACKS,
-    cells,
-    parse_target,
-    passk_rows,
-    plan_row,
-    plan_summary,
-    shares_text,
-    target_text,
-    text,
-)
-from .chart_plot import ChartPlot
-from .loading import ShowsRun
+from tcsexam.scoring.vocab import TRACK_LETTERS as LETTERS
+from tcsexam.scoring.vocab import TRACKS
+
+from ...charts import TRACK_COLORS, draw_passk, redraw
+from ...textual_ext.data_table import SteadyDataTable
+from ...views import cells, shares_text, text
+from ...widgets.chart_plot import ChartPlot
+from ...widgets.loading import ShowsRun
+from .views import parse_target, passk_rows, plan_row, plan_summary, target_text
 
 if TYPE_CHECKING:
-    from ..panes import RunView
+    from ...run_view import RunView
 
 EXPLAIN = (
     "pass^k = C(c, k) / C(n, k) per task: n = adopted attempts with score_status valid, c = those scoring at or "
@@ -45,7 +38,7 @@ class PassKPane(ShowsRun, Vertical):
 pass^k = C(c,k)/C(n,k) per task, averaged over the tasks with n ≥ k, for the selected model.
 Planning (`tcsexam docs rules#planning-attempts`): the projected 95% index half-width by attempts per task r = 1..10; type a
 target H (index points) to see the attempts per task it needs.
-"""  # its section of the help screen (tui/screens/help.py)
+"""  # its section of the help (tui/help_text.py)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -136,7 +129,7 @@ target H (index points) to see the attempts per task it needs.
         self._target()
 
     def _target(self) -> None:
-        from ..state import attempts_needed
+        from ...state import attempts_needed
 
         needed = self.query_one("#plan-needed", Static)
         if self.plan_entry is None:

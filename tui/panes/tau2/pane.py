@@ -8,13 +8,14 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
-from ..charts import INDEX_COLOR, draw_passk, redraw
-from ..find import count_note, filtered, sort_choice
-from ..textual_ext.data_table import SteadyDataTable
-from ..views import cells, cost_text, fmt, plain, tau2_columns, tau2_meta_line, tau2_sorted, tau2_task_rows
-from .chart_plot import ChartPlot
-from .filter_bar import FilterBar, FiltersRows
-from .loading import FILTER_BINDING, SORT_BINDINGS
+from ...charts import INDEX_COLOR, draw_passk, redraw
+from ...find import count_note, filtered, sort_choice
+from ...textual_ext.data_table import SteadyDataTable
+from ...views import cells, fmt, plain
+from ...widgets.chart_plot import ChartPlot
+from ...widgets.filter_bar import FilterBar, FiltersRows
+from ...widgets.loading import FILTER_BINDING, SORT_BINDINGS
+from .views import cost_text, tau2_columns, tau2_meta_line, tau2_sorted, tau2_task_rows
 
 NO_FILE = (
     "No tau2-bench results open. Start the dashboard with --tau2 RESULTS_JSON (a results.json of "
@@ -25,7 +26,7 @@ NO_FILE = (
 
 class Tau2Pane(FiltersRows, Vertical):
     """The summary pinned on top; below it, scrolling, the per-task table (Enter lists a task's
-    simulations: tui/screens/tau2_simulations.py), the pass^k plot, the reasons and the audit. ``/``
+    simulations: simulations.py beside it), the pass^k plot, the reasons and the audit. ``/``
     filters the tasks by id, and by termination reason as their status."""
 
     HELP = """\
@@ -33,12 +34,12 @@ With `--tau2 RESULTS_JSON`: the run's domain, agent and trials, per-task pass^k 
 by id or `status:REASON`, `s` picks the sort column, `S` reverses it;
 Enter lists a task's simulations, Enter on one shows its messages and reward breakdown),
 termination reasons and the reward-gate audit. Independent of the selected model.
-"""  # its section of the help screen (tui/screens/help.py)
+"""  # its section of the help (tui/help_text.py)
 
     BINDINGS = [FILTER_BINDING, *SORT_BINDINGS]
 
     def action_sort_pick(self) -> None:
-        from ..screens.sort_picker import SortPicker
+        from ...screens.sort_picker import SortPicker
 
         if self.metrics is None:
             return
@@ -203,7 +204,7 @@ termination reasons and the reward-gate audit. Independent of the selected model
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if event.data_table.id == "tau2-tasks" and event.row_key is not None and self.results is not None:
-            from ..screens.tau2_simulations import Tau2SimulationsScreen
+            from .simulations import Tau2SimulationsScreen
 
             event.stop()
             self.app.push_screen(Tau2SimulationsScreen(self.results, str(event.row_key.value)))

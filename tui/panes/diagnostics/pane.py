@@ -11,8 +11,9 @@ from textual.widgets import DataTable, Static
 
 from tcsexam.scoring.grammar import counted
 
-from ..textual_ext.data_table import SteadyDataTable
-from ..views import cells, plain, problem_rows, wrap_messages
+from ...textual_ext.data_table import SteadyDataTable
+from ...views import cells, plain, problem_rows
+from .views import wrap_messages
 
 ACCEPTED = "No problems: the inputs were accepted."
 
@@ -24,7 +25,7 @@ Every problem of rejected inputs (file, where, field, message), as `tcsexam vali
 the inputs on disk are rejected, the header says STALE and the other tabs keep the last good state.
 With several runs it lists the problems of the run shown, and why the Leaderboard cannot table the
 runs together.
-"""  # its section of the help screen (tui/screens/help.py)
+"""  # its section of the help (tui/help_text.py)
 
     def compose(self) -> ComposeResult:
         yield Static(ACCEPTED, id="diagnostics-text", markup=False)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -11,59 +10,26 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input, Select, Static
 
-from ..charts import histogram_bars, histogram_lines
-from ..messages import InstancesFailed, InstancesLoaded
-from ..state import STATUS_CODES, DashboardState, InstanceColumns, load_instances
-from ..views import counts_text, explain_instance, filter_note, plain, status_counts, text
-from .instance_table import COLUMNS, InstanceTable, column_at, header_line, step_match
-from .loading import SORT_BINDINGS, ShowsRun
+from ...charts import histogram_bars
+from ...messages import InstancesFailed, InstancesLoaded
+from ...state import STATUS_CODES, DashboardState, InstanceColumns, load_instances
+from ...views import plain, text
+from ...widgets.loading import SORT_BINDINGS, ShowsRun
+from .parts import HistogramRows, InstancesHeader
+from .table import COLUMNS, InstanceTable, column_at, header_line, step_match
+from .views import counts_text, explain_instance, filter_note, status_counts
 
 if TYPE_CHECKING:
-    from ..panes import RunView
+    from ...run_view import RunView
 
 SORT_OPTIONS = [(f"{c} {'↓' if d else '↑'}", f"{c}:{int(d)}") for c in COLUMNS for d in (False, True)]
 # a load that takes longer shows the loading indicator; a quicker one would only flash it (and
 # mounting and pruning the indicator cost 15-30 ms of a frame)
 LOADING_DELAY_S = 0.2
 FILTER_OPTIONS = [("all statuses", -1)] + [(s, i) for i, s in enumerate(STATUS_CODES)]
-
-
-class InstancesHeader(Static):
-    """Column names over the instance table; a click sorts by that column (again: reverses)."""
-
-    @dataclass
-    class Clicked(Message):
-        x: int
-
-    def on_click(self, event) -> None:
-        self.post_message(self.Clicked(event.x))
-
-
-class HistogramRows(Static):
-    """The Phi histogram of the rows shown, one text row per bin with its bar and count (tui/charts.py
-    histogram_lines), drawn for the width it has."""
-
-    def __init__(self, **kwargs) -> None:
-        super().__init__("", markup=False, **kwargs)
-        self.bars: tuple[list[str], list[int], int] | None = None  # (labels, counts, rows shown)
-
-    def show(self, labels: list[str], counts: list[int], shown: int) -> None:
-        self.bars = (labels, counts, shown)
-        self.refresh()
-
-    def render(self) -> Text:
-        if self.bars is None:
-            return Text("")
-        lines = histogram_lines(*self.bars, width=self.size.width or 80)
-        out = Text("\n".join(lines))
-        failures = sum(len(line) + 1 for line in lines[:-1])  # the last row: the solver failures
-        out.stylize("bold", 0, len(lines[0]))
-        out.stylize("red", failures, len(out))
-        return out
 
 
 class InstancesPane(ShowsRun, Vertical):
@@ -74,7 +40,7 @@ attempt, the sort and the status filter are also the selects above the table: `T
 the first whose name contains the text, letters in either case; `n` / `N` next / previous match,
 "match i of m" under the table; `escape` back to the table).
 The line under the table explains how the instance under the cursor got its Phi.
-"""  # its section of the help screen (tui/screens/help.py)
+"""  # its section of the help (tui/help_text.py)
 
     # "/" is a priority binding: it runs before the keys after it are routed, so a fast burst
     # ("/MAX0025") lands in the jump box rather than in the widget that had the focus
@@ -345,8 +311,8 @@ The line under the table explains how the instance under the cursor got its Phi.
     def action_sort_pick(self) -> None:
         """The sort picker (tui/screens/sort_picker.py): a column in its natural direction (z and Phi low
         first: the failures on top), the current one reversed."""
-        from ..find import sort_choice
-        from ..screens.sort_picker import SortPicker
+        from ...find import sort_choice
+        from ...screens.sort_picker import SortPicker
 
         column, desc = self._sort_value()
 

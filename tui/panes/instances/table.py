@@ -18,8 +18,10 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ..state import STATUS_CODES, InstanceColumns
-from ..views import TRACK_DIGITS, fmt, fmt_sig, plain
+from tcsexam.scoring.reports.numbers import TRACK_DIGITS
+
+from ...state import STATUS_CODES, InstanceColumns
+from ...views import fmt, fmt_sig, plain
 
 COLUMNS = ("instance", "status", "A", "mu", "s", "scale", "z", "phi")
 WIDTHS = (18, 18, 11, 11, 9, 9, 7, 6)

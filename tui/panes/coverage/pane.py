@@ -12,29 +12,27 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
-from ..find import count_note, filtered
-from ..messages import DrillDown, OpenAttempts
-from ..textual_ext.data_table import SteadyDataTable
-from ..views import (
+from tcsexam.scoring.vocab import TRACK_LETTERS as LETTERS
+
+from ...find import count_note, filtered
+from ...messages import DrillDown, OpenAttempts
+from ...textual_ext.data_table import SteadyDataTable
+from ...views import cells, middle_ellipsis, plain, text
+from ...widgets.filter_bar import FilterBar, FiltersRows
+from ...widgets.loading import FILTER_BINDING, ShowsRun
+from .views import (
     KIND_STYLE,
-    LETTERS,
-    cells,
     compact_cell,
     coverage_detail,
     coverage_grid,
     issue_detail,
     issue_rows,
     legend_text,
-    middle_ellipsis,
-    plain,
-    text,
     vertical_number,
 )
-from .filter_bar import FilterBar, FiltersRows
-from .loading import FILTER_BINDING, ShowsRun
 
 if TYPE_CHECKING:
-    from ..panes import RunView
+    from ...run_view import RunView
 
 TASK_COLUMN = "__task__"
 # The grid holds at most this many model columns at once; with more models it holds a window of them that
@@ -127,7 +125,7 @@ columns) and the issues by name or status. `Enter` on a solver task's cell opens
 other cell its attempts; `a` always lists the attempts. Below the grid, every issue and ignored row
 (the line under it gives the one under the cursor in full, with its file and line): `Enter` on one puts
 the cursor on its cell.
-"""  # its section of the help screen (tui/screens/help.py)
+"""  # its section of the help (tui/help_text.py)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)

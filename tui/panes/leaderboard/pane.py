@@ -14,11 +14,12 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
-from ..find import count_note
-from ..textual_ext.data_table import SteadyDataTable
-from ..views import LeaderboardGroup, cells, plain, problem_rows, text
-from .filter_bar import FilterBar, FiltersRows
-from .loading import FILTER_BINDING
+from ...find import count_note
+from ...textual_ext.data_table import SteadyDataTable
+from ...views import cells, plain, problem_rows, text
+from ...widgets.filter_bar import FilterBar, FiltersRows
+from ...widgets.loading import FILTER_BINDING
+from .views import LeaderboardGroup
 
 
 @dataclass
@@ -46,7 +47,7 @@ half-width, † provisional, — null). A model in two runs of one group is `tab
 and Diagnostics show it. `/` filters the rows of every group by model name
 and status. `Enter` on a row shows its run with its model selected in the Overview; `c`
 copies the leaderboard as Markdown, `C` as LaTeX.
-"""  # its section of the help screen (tui/screens/help.py)
+"""  # its section of the help (tui/help_text.py)
 
     BINDINGS = [
         FILTER_BINDING,

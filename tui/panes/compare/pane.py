@@ -13,25 +13,16 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Select, Static
 
-from ..find import count_note, filtered, neighbour
-from ..messages import CompareComputed, InstanceDiffsComputed
-from ..textual_ext.data_table import SteadyDataTable
-from ..views import (
-    COMPARE_COLUMNS,
-    TASK_DIFF_COLUMNS,
-    cells,
-    compare_rows,
-    mde_text,
-    middle_ellipsis,
-    plain,
-    task_difference_rows,
-    text,
-)
-from .filter_bar import FilterBar, FiltersRows
-from .loading import FILTER_BINDING, ShowsRun
+from ...find import count_note, filtered, neighbour
+from ...messages import CompareComputed, InstanceDiffsComputed
+from ...textual_ext.data_table import SteadyDataTable
+from ...views import cells, middle_ellipsis, plain, text
+from ...widgets.filter_bar import FilterBar, FiltersRows
+from ...widgets.loading import FILTER_BINDING, ShowsRun
+from .views import COMPARE_COLUMNS, TASK_DIFF_COLUMNS, compare_rows, mde_text, task_difference_rows
 
 if TYPE_CHECKING:
-    from ..panes import RunView
+    from ...run_view import RunView
 
 EXPLAIN = (
     "Paired difference A − B over the tasks both models have scored, with 95% intervals (a t interval over "
@@ -64,7 +55,7 @@ per task. A follows the selected model; B starts as the model next to A in the O
 share of the index difference in points (A − B × its track's weight ÷ the track's tasks both scored; the shares sum
 to the index difference), largest first, its A − B, and the solver tasks' instance counts (A better / B better / equal): `Enter`
 on a solver task lists the instances where the two differ most.
-"""  # its section of the help screen (tui/screens/help.py)
+"""  # its section of the help (tui/help_text.py)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -231,7 +222,7 @@ on a solver task lists the instances where the two differ most.
     def _compare_worker(self, state, pair: tuple) -> None:
         from tcsexam.scoring.errors import InputError
 
-        from ..state import compare_pair
+        from ...state import compare_pair
 
         try:
             result = compare_pair(state, *pair)
@@ -309,7 +300,7 @@ on a solver task lists the instances where the two differ most.
 
     @work(thread=True, exclusive=True, group="compare-instances", description="largest instance differences")
     def _instances_worker(self, state, pair: tuple[str, str], item: str) -> None:
-        from ..state import instance_drilldown
+        from ...state import instance_drilldown
 
         self.post_message(InstanceDiffsComputed(pair, item, instance_drilldown(state, *pair, item)))
 
@@ -318,7 +309,7 @@ on a solver task lists the instances where the two differ most.
         message.stop()
         if message.pair != self.pair() or self.result is None:
             return
-        from ..screens.instance_diffs import InstanceDiffsScreen
+        from .instance_diffs import InstanceDiffsScreen
 
         self.app.push_screen(
             InstanceDiffsScreen(*message.pair, message.item, message.diffs, self.result["instances"].get(message.item))
