@@ -16,6 +16,13 @@ from .views import INSTANCE_DIFF_COLUMNS, instance_difference_rows
 
 
 class InstanceDiffsScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    InstanceDiffsScreen { align: center middle; }
+    #instance-diffs-body { width: 90; max-width: 95%; height: auto; max-height: 85%; border: round $accent;
+                           background: $surface; padding: 0 1; }
+    #instance-diffs-summary { height: auto; padding-bottom: 1; }
+    #instance-diffs-table { height: auto; }
+    """
     BINDINGS = [Binding("escape,q", "dismiss", "Close")]
 
     def __init__(self, a: str, b: str, item: str, diffs: list[dict], counts: dict | None) -> None:

@@ -48,6 +48,23 @@ class ComparePane(FiltersRows, ShowsRun, Vertical):
 
     BINDINGS = [FILTER_BINDING]
 
+    # The pane's own rules. Not scoped: the size classes (-short) sit on the screen, above the pane.
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+    #compare-explain { height: auto; padding: 0 0 1 0; color: $text-muted; }
+    .-short #compare-explain { padding: 0; }
+    #compare-controls { height: 1; margin-bottom: 1; }
+    #compare-controls Select { width: 1fr; margin-right: 2; }
+    .compare-label { width: 2; text-style: bold; }
+    #compare-table { height: auto; }
+    #compare-verdict { padding-top: 1; height: auto; text-style: bold; }
+    #compare-mde { height: auto; color: $text-muted; padding-bottom: 1; }
+    #compare-tasks { height: 1fr; min-height: 4; }
+    .-short #compare-explain { display: none; }
+    .-short #compare-verdict { padding-top: 0; }
+    .-short #compare-mde { padding-bottom: 0; }
+    """
+
     HELP = """\
 The paired difference A − B per track and for the index, with 95% intervals, and the smallest detectable gap by attempts
 per task. A follows the selected model; B starts as the model next to A in the Overview's order, until you pick one

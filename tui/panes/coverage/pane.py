@@ -116,6 +116,19 @@ class CoveragePane(FiltersRows, ShowsRun, Vertical):
     """``/`` filters the models (the grid's columns) and the issues by name and status."""
 
     BINDINGS = [FILTER_BINDING]
+    # The pane's own rules. Not scoped: the size classes (-short) sit on the screen, above the pane.
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+    CoveragePane { height: 1fr; }
+    #coverage-legend { height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    #coverage-detail, #issue-detail { height: auto; max-height: 3; }
+    #coverage-legend { color: $text-muted; }
+    #coverage-legend.-message { height: auto; text-wrap: wrap; }
+    /* the grid takes the height the issues do not use: they take their rows' height, at most 35% */
+    #coverage-grid { height: 1fr; }
+    #issues-table { height: auto; max-height: 35%; min-height: 3; }
+    """
+
     HELP = """\
 A task × model grid, models in the Overview's order: ● complete, ◐ provisional, n/m attempts adopted
 of planned, ✗ not valid, +x has excluded attempts. When the names do not fit across the screen the cells

@@ -20,6 +20,13 @@ ACCEPTED = "No problems: the inputs were accepted."
 
 class DiagnosticsPane(VerticalScroll):
     _shown: tuple | None = None  # what show() was last given, to wrap again on a resize
+    # The pane's own rules. Not scoped: the size classes (-short) sit on the screen, above the pane.
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+    DiagnosticsPane #diagnostics-text { height: auto; padding-bottom: 1; }
+    #diagnostics-table, #diagnostics-tau2, #diagnostics-leaderboard { height: auto; }
+    """
+
     HELP = """\
 Every problem of rejected inputs (file, where, field, message), as `tcsexam validate` words it. While
 the inputs on disk are rejected, the header says STALE and the other tabs keep the last good state.

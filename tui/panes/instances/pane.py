@@ -33,6 +33,22 @@ FILTER_OPTIONS = [("all statuses", -1)] + [(s, i) for i, s in enumerate(STATUS_C
 
 
 class InstancesPane(ShowsRun, Vertical):
+    # The pane's own rules. Not scoped: the size classes (-short) sit on the screen, above the pane.
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+    #instances-status { height: auto; padding: 0 0 1 0; color: $text-muted; }
+    .-short #instances-histogram { display: none; }
+    .-short #instances-status { padding: 0; }
+    #instances-controls { height: 1; margin-bottom: 1; }
+    #instances-controls Select { width: 1fr; margin-right: 1; }
+    #instances-controls Input { width: 1fr; }
+    .-short #instances-controls { margin-bottom: 0; }
+    #instances-header { text-style: bold; height: 1; background: $boost; }
+    #instances-table { height: 1fr; min-height: 6; }
+    #instances-detail { height: auto; min-height: 2; color: $text; padding: 0 0; }
+    #instances-histogram { height: 12; }
+    """
+
     HELP = """\
 Per-instance A, mu, s, scale, z and Phi of the selected model, solver task and attempt (the task, the
 attempt, the sort and the status filter are also the selects above the table: `Tab` reaches them).

@@ -40,6 +40,21 @@ class LeaderboardTable(SteadyDataTable):
 class LeaderboardPane(FiltersRows, Vertical):
     """``/`` filters the rows of every group by model name and status."""
 
+    # The pane's own rules. Not scoped: the size classes (-short) sit on the screen, above the pane.
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+    #leaderboard-summary { height: auto; padding: 0 0 1 0; color: $text-muted; }
+    #leaderboard-groups { height: 1fr; }
+    .leaderboard-table { height: auto; }
+    .leaderboard-note { height: auto; color: $text-muted; }
+    #leaderboard-detail { height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    .-short #leaderboard-summary { padding: 0; }
+    .leaderboard-table.-titled {
+        margin-top: 1; border-top: blank; border-title-align: left; border-title-style: bold; border-title-color: $text;
+    }
+    .-short .leaderboard-table.-titled { margin-top: 0; }
+    """
+
     HELP = """\
 `tcsexam table` over every loaded run: one table per suite / solver protocol (never mixed), in the
 order full/offline, full/online, lite/offline, lite/online, with the same cells (rank, ± = 95%

@@ -85,6 +85,17 @@ class OverviewTable(SteadyDataTable):
 
 
 class OverviewPane(FiltersRows, ShowsRun, Vertical):
+    # The pane's own rules. Not scoped: the size classes (-short) sit on the screen, above the pane.
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+    #overview-summary, #overview-detail { height: 1; padding: 0; text-wrap: nowrap; text-overflow: ellipsis; }
+    #overview-summary { margin-bottom: 1; }
+    #overview-table { height: 1fr; }
+    #overview-detail { color: $text; }
+    #overview-summary.-message { height: auto; text-wrap: wrap; }
+    .-short #overview-summary { margin-bottom: 0; }
+    """
+
     HELP = """\
 One row per model: status, index and P/S/C/O means (± = the half-width of the 95% interval, a t interval
 over the tasks; then tasks complete/total), the forest plot (● the index, ─ its 95% interval, one scale from

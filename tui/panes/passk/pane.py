@@ -34,6 +34,23 @@ PARTS = ("#passk-explain", "#passk-table", "#passk-plot", "#plan-title", "#plan-
 
 
 class PassKPane(ShowsRun, Vertical):
+    # The pane's own rules. Not scoped: the size classes (-short) sit on the screen, above the pane.
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+    #passk-explain { height: auto; padding: 0 0 1 0; color: $text-muted; }
+    .-short #passk-plot { display: none; }
+    .-short #passk-explain { padding: 0; }
+    #passk-table { height: auto; }
+    #passk-plot { height: 1fr; min-height: 8; }
+    #plan-title { height: auto; color: $text-muted; padding-top: 1; }
+    #plan-table { height: auto; }
+    #plan-controls { height: 1; }
+    .plan-label { width: 10; text-style: bold; }
+    #plan-target { width: 12; margin-right: 2; }
+    #plan-needed { width: 1fr; }
+    .-short #plan-title { padding-top: 0; }
+    """
+
     HELP = """\
 pass^k = C(c,k)/C(n,k) per task, averaged over the tasks with n ≥ k, for the selected model.
 Planning (`tcsexam docs rules#planning-attempts`): the projected 95% index half-width by attempts per task r = 1..10; type a

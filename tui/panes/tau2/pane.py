@@ -29,6 +29,23 @@ class Tau2Pane(FiltersRows, Vertical):
     simulations: simulations.py beside it), the pass^k plot, the reasons and the audit. ``/``
     filters the tasks by id, and by termination reason as their status."""
 
+    # The pane's own rules. Not scoped: the size classes (-short) sit on the screen, above the pane.
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+    #tau2-summary { height: auto; padding: 0 0 1 0; color: $text-muted; }
+    .-short #tau2-plot { display: none; }
+    .-short #tau2-summary { padding: 0; }
+    #tau2-scroll { height: 1fr; }
+    #tau2-body { height: auto; }
+    #tau2-tasks { height: auto; max-height: 70vh; }
+    #tau2-task-detail { height: auto; color: $text-muted; }
+    #tau2-bottom { height: auto; }
+    #tau2-plot { width: 2fr; height: 14; }
+    #tau2-reasons { width: 1fr; height: auto; }
+    .-short #tau2-reasons { width: 1fr; }
+    #tau2-audit { height: auto; max-height: 80vh; }
+    """
+
     HELP = """\
 With `--tau2 RESULTS_JSON`: the run's domain, agent and trials, per-task pass^k (`/` filters the tasks
 by id or `status:REASON`, `s` picks the sort column, `S` reverses it;
