@@ -6,7 +6,7 @@ import os
 import time
 from functools import partial
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from textual import events, on
 from textual.app import App, ComposeResult
@@ -15,7 +15,7 @@ from textual.timer import Timer
 from textual.widgets import Header, TabbedContent, TabPane
 
 from . import export, workers
-from .commands import DashboardCommands
+from .commands import Dashboard, DashboardCommands
 from .heap import LONG_PAUSE_S, PIECEMEAL_BEFORE_LONG, SHORT_PAUSE_S, Heap
 from .messages import (
     DrillDown,
@@ -867,3 +867,9 @@ class TcsexamApp(App):
 def create_app(config: DashboardConfig | None = None, **kwargs) -> TcsexamApp:
     """The one app factory (command line and tests)."""
     return TcsexamApp(config or DashboardConfig(), **kwargs)
+
+
+if TYPE_CHECKING:
+    # The palette's commands receive the app as their ``Dashboard`` interface (tui/commands.py), which
+    # spares that module an import of this one; this line has mypy check the app has every member.
+    _palette_app: type[Dashboard] = TcsexamApp
