@@ -12,9 +12,9 @@ import pytest
 from textual.widgets import Input, Select, Static
 
 from tcsexam.tui.app import create_app
+from tcsexam.tui.help_text import PALETTE
 from tcsexam.tui.panes.instances.pane import InstancesPane
 from tcsexam.tui.panes.instances.table import InstanceTable
-from tcsexam.tui.screens.help import PALETTE
 from tcsexam.tui.screens.open_tau2 import OpenTau2Screen
 from tcsexam.tui.settings import config_path
 from tcsexam.tui.state import STATUS_CODES, DashboardConfig

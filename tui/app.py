@@ -729,7 +729,8 @@ class TcsexamApp(App):
         self.main.query_one(TabbedContent).active = tab
 
     def action_help(self) -> None:
-        from .screens.help import HelpScreen, help_text
+        from .help_text import help_text
+        from .screens.help import HelpScreen
 
         self.push_screen(HelpScreen(help_text(self, self.main, self._active_tab())))
 
