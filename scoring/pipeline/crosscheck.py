@@ -17,7 +17,7 @@ from tcsexam.scoring.pipeline.reference import TaskReference
 from tcsexam.scoring.pipeline.rules import Checked
 from tcsexam.scoring.pipeline.run import Run
 from tcsexam.scoring.pipeline.solver import TaskScore, score_records, unknown_instances_text
-from tcsexam.scoring.safety.files import RecordsRoot
+from tcsexam.scoring.safety.files import RecordsRoot, records_rel
 from tcsexam.scoring.vocab import CROSS_CHECK_TOLERANCE
 
 
@@ -42,7 +42,7 @@ def rescore_from_records(
     for item, jobs in by_item.items():
         if item not in tasks:  # a file (or a folder, FIFO, ...) where its records belong is a problem
             problem = ref.lacking_task(item)
-            problems.extend(problem for _, _, rel in jobs if os.path.lexists(os.path.join(base, rel)))
+            problems.extend(problem for _, _, rel in jobs if root.exists(os.path.join(base, rel)))
             continue
         for (model, row, rel), (result, digest, found) in zip(jobs, next(outcomes), strict=True):
             if found:
@@ -108,9 +108,7 @@ def rows_to_rescore(checked: Checked, root: RecordsRoot) -> dict[str, list[tuple
     for model, rows in checked.by_model.items():
         for row in rows:
             if row.adopted and row.track == "solver" and row.score is not None and row.score_status == "valid":
-                rel = os.path.relpath(
-                    root.path(model, row.item, row.attempt), root.root
-                )  # docs/safety.md: checked names
+                rel = records_rel(model, row.item, row.attempt)  # docs/safety.md: checked names
                 by_item[row.item].append((model, row, rel))
     return by_item
 

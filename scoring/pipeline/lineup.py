@@ -11,7 +11,6 @@ says that the names do not line up; the records cross-check then gives that advi
 from __future__ import annotations
 
 import math
-import os
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -19,11 +18,10 @@ from tcsexam.scoring.formats.inputs import AttemptRow
 from tcsexam.scoring.formats.results import Issue, UnusedRecords
 from tcsexam.scoring.pipeline.rules import Checked
 from tcsexam.scoring.pipeline.run import Run
-from tcsexam.scoring.safety.files import RecordsRoot
+from tcsexam.scoring.safety.files import RECORDS_SUFFIX, RecordsRoot
 
 NOT_CHECKED = "score not checked against records"
 NOT_LINED_UP = "attempt names and records file names do not line up"
-RECORDS_SUFFIX = ".json"
 
 
 @dataclass(frozen=True)
@@ -45,24 +43,9 @@ def shown_name(name: str) -> str:
 
 def discover_records(root: RecordsRoot) -> list[RecordsFile]:
     """Every regular ``.json`` file under the records folder, sorted by path (docs/safety.md: names are
-    data; a link to a folder is not walked, a FIFO or device is not a records file, nothing is opened)."""
-    found: list[RecordsFile] = []
-    stack: list[tuple[str, tuple[str, ...]]] = [(root.root, ())]
-    while stack:
-        folder, parts = stack.pop()
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:  # unreadable: what the cross-check reads there reports it
-            continue
-        for entry in entries:
-            name = shown_name(entry.name)
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    stack.append((entry.path, (*parts, name)))
-                elif name.endswith(RECORDS_SUFFIX) and entry.is_file():
-                    found.append(records_file_of((*parts, name)))
-            except OSError:
-                continue
+    data; a link to a folder is not walked, a FIFO or device is not a records file, nothing is opened):
+    the one walk of ``RecordsRoot.listing``."""
+    found = [records_file_of(tuple(map(shown_name, parts))) for parts in root.listing().json_files]
     return sorted(found, key=lambda f: f.rel.split("/"))  # folder by folder: m/ before m-v9/
 
 
@@ -229,8 +212,7 @@ def not_checked_issue(root: RecordsRoot, row: AttemptRow, names: list[str], shif
     ``names`` are the attempts of its task's records files, ``shift`` their numbering's (``shift_of``)."""
     if row.score_status != "valid" or row.score is None:
         return None
-    path = root.path(row.model, row.item, row.attempt)
-    if os.path.lexists(path):
+    if root.exists(root.path(row.model, row.item, row.attempt)):
         return None
     rel = "/".join((row.model, row.item, f"{row.attempt}.json"))
     message = f"{NOT_CHECKED}: no records file records/{rel}, while records/ holds records of this model"

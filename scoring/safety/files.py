@@ -8,6 +8,7 @@ import os
 import stat
 import weakref
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 from tcsexam.scoring.errors import InputError, Problem
 from tcsexam.scoring.grammar import with_article
@@ -77,48 +78,85 @@ def _read_regular(path: str | os.PathLike, what: str, max_bytes: int | None) -> 
         mode = os.stat(file).st_mode
         if not stat.S_ISREG(mode):
             raise _not_regular(file, what, mode)
-        fd = os.open(file, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(file, _READ_FLAGS)
     except OSError as exc:
         raise _os_problem(file, what, exc) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise _not_regular(file, what, st.st_mode)
-        size = st.st_size
-        if max_bytes is not None and size > max_bytes:
-            raise InputError([Problem(file, "", "", f"{what} is {size} bytes, more than the {max_bytes} allowed")])
-        chunks = []
-        total = 0
-        limit = (max_bytes + 1) if max_bytes is not None else None
-        step = size + 1  # the whole file in one read: joining chunks would copy a large file once more
-        while True:
-            chunk = os.read(fd, step if limit is None else min(step, limit - total))
-            step = 1 << 24
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-            if limit is not None and total >= limit:
-                raise InputError([Problem(file, "", "", f"{what} grew past the {max_bytes} bytes allowed")])
-        return b"".join(chunks), st
+        return _read_open(fd, st, file, what, max_bytes), st
     except OSError as exc:
         raise _os_problem(file, what, exc) from None
     finally:
         os.close(fd)
 
 
+_READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
+
+
+def _read_open(fd: int, st: os.stat_result, file: str, what: str, max_bytes: int | None) -> bytes:
+    """The content of the regular file open at ``fd`` (``st``: its fstat), within ``max_bytes``."""
+    size = st.st_size
+    if max_bytes is not None and size > max_bytes:
+        raise InputError([Problem(file, "", "", f"{what} is {size} bytes, more than the {max_bytes} allowed")])
+    chunks = []
+    total = 0
+    limit = (max_bytes + 1) if max_bytes is not None else None
+    step = size + 1  # the whole file in one read: joining chunks would copy a large file once more
+    while True:
+        chunk = os.read(fd, step if limit is None else min(step, limit - total))
+        step = 1 << 24
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+        if limit is not None and total >= limit:
+            raise InputError([Problem(file, "", "", f"{what} grew past the {max_bytes} bytes allowed")])
+    return b"".join(chunks)
+
+
 def records_file(root: str, model: str, item: str, attempt: str) -> str:
-    """The path of the records file of one attempt: ``root/<model parts>/<item>/<attempt>.json``.
+    """The path of the records file of one attempt: ``root/<model parts>/<item>/<attempt>.json``
+    (``records_rel``)."""
+    return os.path.join(root, records_rel(model, item, attempt))
+
+
+def records_rel(model: str, item: str, attempt: str) -> str:
+    """Where the records file of one attempt sits under the records folder: ``<model parts>/<item>/<attempt>.json``.
 
     docs/safety.md and docs/formats.md#instance-records. Each name is checked with ``check_name`` first (a bad one raises ValueError with
     the problem: the loaders report it on the attempts-table line, so here it is a bug), which
-    keeps the path lexically inside ``root``.
+    keeps the path lexically inside the records folder.
     """
     for value, kind in ((model, "model"), (item, "item"), (attempt, "attempt")):
         problem = check_name(value, kind)
         if problem:
             raise ValueError(problem)
-    return os.path.join(root, model, item, attempt + ".json")
+    return f"{model}/{item}/{attempt}.json"
+
+
+RECORDS_SUFFIX = ".json"
+_FOLDER_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+@dataclass
+class RecordsListing:
+    """What one walk of a records folder found (``RecordsRoot.listing``). Paths are relative to the
+    records folder, '/'-separated, with the names as the file system gives them.
+
+    ``json_files``: the parts of every ``*.json`` entry that is a file, a link to one included (the
+    records files of docs/formats.md#instance-records); ``plain``: of those, the ones reached
+    through real folders only and not links themselves, with their inode (the file the walk saw
+    there); ``folders``: the folders listed; ``entries``: every name in them, of any kind."""
+
+    json_files: list[tuple[str, ...]] = field(default_factory=list)
+    plain: dict[str, int] = field(default_factory=dict)
+    folders: set[str] = field(default_factory=set)
+    entries: set[str] = field(default_factory=set)
+    root_fd: int | None = None  # the records folder, held open while the listing is used
+    device: int = -1  # the records folder's st_dev: a file on another one is read the slow way
 
 
 class RecordsRoot:
@@ -127,20 +165,49 @@ class RecordsRoot:
     README "Safety": a records file that is, or sits under, a symbolic link pointing out of the
     records folder is rejected (a run cannot make the tool read, hash and report files elsewhere
     on the machine); links that stay inside are followed, and the records folder itself may be a
-    link (resolved once). The real path of each folder is computed once per load (the files of
-    a run share few folders); make a new RecordsRoot for each load. The check is about what the
-    run holds, not about a file swapped while it is being read.
+    link (resolved once). The check is about what the run holds, not about a file swapped while
+    it is being read. Make a new RecordsRoot for each load.
+
+    How it stays cheap at 10^4 files and more (docs/performance.md#runs-with-records-against-their-floor):
+    the folder is walked once (``listing``), each folder opened relative to the records folder's
+    descriptor without following a link, and entered only when it is the folder its parent listed
+    (same inode, same device). A file the walk saw as a plain file is then opened the same way
+    (``O_NOFOLLOW``) and read when its ``fstat`` shows the file the walk saw: a regular file, same
+    inode and device. No path is resolved for it, since the walk went through real folders only.
+    Anything else (a link, a FIFO, a device, a folder, a file swapped since the walk, one the walk
+    did not see) takes the slow way, ``read_checked``: its path resolved, the links followed within
+    the records folder only, with the messages of docs/safety.md.
     """
 
     def __init__(self, root: str | os.PathLike):
         self.root = os.fspath(root)
         self.real_root = os.path.realpath(self.root)
         self._prefix = self.real_root.rstrip(os.sep) + os.sep
+        self._under = os.path.join(self.root, "")
         self._folders: dict[str, str] = {}
+        self._listing: RecordsListing | None = None
 
     def path(self, model: str, item: str, attempt: str) -> str:
         """The records file of one attempt, ``root/<model parts>/<item>/<attempt>.json``."""
         return records_file(self.root, model, item, attempt)
+
+    def listing(self) -> RecordsListing:
+        """The walk of the records folder, made on first use (an unreadable folder is left out: what is
+        read there reports it)."""
+        if self._listing is None:
+            self._listing = _walk(self.root)
+            if self._listing.root_fd is not None:
+                weakref.finalize(self, os.close, self._listing.root_fd)
+        return self._listing
+
+    def exists(self, path: str) -> bool:
+        """``os.path.lexists(path)`` for a path under the records folder, from the walk where it listed
+        the path's folder."""
+        listing = self.listing()
+        rel = self._rel(path)
+        if rel is not None and rel.rpartition("/")[0] in listing.folders:
+            return rel in listing.entries
+        return os.path.lexists(path)
 
     def outside(self, path: str) -> str | None:
         """The problem when the existing ``path`` resolves out of the records folder, else None."""
@@ -163,12 +230,99 @@ class RecordsRoot:
 
     def read_path(self, path: str) -> bytes | None:
         """``read`` for a path already made by ``path``."""
+        listing = self.listing()
+        rel = self._rel(path)
+        if rel is not None and rel in listing.plain:
+            data = _read_seen(listing, rel, path)
+            if data is not None:
+                return data
+        return self.read_checked(path)
+
+    def read_checked(self, path: str) -> bytes | None:
+        """``read_path`` the slow way: the path's links resolved and followed within the records folder."""
         if not os.path.lexists(path):
             return None
         problem = self.outside(path)
         if problem:
             raise InputError([Problem(path, "", "", problem)])
         return read_regular_file(path, "records file")
+
+    def _rel(self, path: str) -> str | None:
+        return path[len(self._under) :] if path.startswith(self._under) else None
+
+
+def _read_seen(listing: RecordsListing, rel: str, path: str) -> bytes | None:
+    """The bytes of the plain file the walk saw at ``rel``, or None when what opens there now is not
+    that file (or does not open): the caller then takes the slow way, which says what it is."""
+    inode = listing.plain[rel]
+    assert listing.root_fd is not None  # a listing with files has its folder open
+    try:
+        fd = os.open(rel, _READ_FLAGS | _NOFOLLOW, dir_fd=listing.root_fd)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_ino != inode or st.st_dev != listing.device:
+            return None
+        return _read_open(fd, st, path, "records file", None)
+    except OSError as exc:
+        raise _os_problem(path, "records file", exc) from None
+    finally:
+        os.close(fd)
+
+
+def _walk(root: str) -> RecordsListing:
+    """One walk of the records folder ``root`` (``RecordsListing``); a link to a folder is not walked
+    and nothing but folders is opened."""
+    listing = RecordsListing()
+    try:
+        fd = os.open(root, _FOLDER_FLAGS)  # the records folder itself may be a link
+        listing.device = os.fstat(fd).st_dev
+    except OSError:
+        return listing
+    listing.root_fd = fd
+    stack: list[tuple[str, tuple[str, ...], int | None]] = [("", (), None)]  # (rel, parts, inode its parent listed)
+    while stack:
+        rel, parts, inode = stack.pop()
+        try:
+            folder = os.open(rel, _FOLDER_FLAGS | _NOFOLLOW, dir_fd=fd) if rel else os.dup(fd)
+        except OSError:  # unreadable: what is read there reports it
+            continue
+        try:
+            st = os.fstat(folder)
+            if inode is not None and (st.st_ino != inode or st.st_dev != listing.device):
+                continue  # not the folder its parent listed (swapped, or another file system): not walked
+            with os.scandir(folder) as entries:
+                _list_folder(listing, entries, rel, parts, stack)
+        except OSError:
+            continue
+        finally:
+            os.close(folder)
+    return listing
+
+
+def _list_folder(
+    listing: RecordsListing,
+    entries: Iterable[os.DirEntry],
+    rel: str,
+    parts: tuple[str, ...],
+    stack: list[tuple[str, tuple[str, ...], int | None]],
+) -> None:
+    listing.folders.add(rel)
+    before = f"{rel}/" if rel else ""
+    for entry in entries:
+        name = entry.name
+        path = before + name
+        listing.entries.add(path)
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                stack.append((path, (*parts, name), entry.inode()))
+            elif name.endswith(RECORDS_SUFFIX) and entry.is_file():
+                listing.json_files.append((*parts, name))
+                if not entry.is_symlink():
+                    listing.plain[path] = entry.inode()
+        except OSError:
+            continue
 
 
 class FolderWatch:
