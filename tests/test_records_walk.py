@@ -152,3 +152,23 @@ def test_a_folder_swapped_for_a_link_out_during_the_walk_is_not_walked(records, 
     monkeypatch.setattr(os, "open", real_open)
     with pytest.raises(InputError, match="outside the records folder"):
         root.read("m", "s1", "1")
+
+
+def test_score_checks_no_path_under_records_one_by_one(demo_copy, cli, tmp_path, monkeypatch):
+    # the whole of `score` on the demo (25 records files, every one re-scored): the line-up and the
+    # cross-check take what is there from the one walk; no path below records/ is resolved, tested
+    # for existence or stat'ed by name (docs/performance.md#runs-with-records-against-their-floor)
+    records = str(demo_copy / "records") + os.sep
+    below = []
+    for module, name in ((os.path, "realpath"), (os.path, "lexists"), (os.path, "islink"), (os, "stat")):
+        real = getattr(module, name)
+
+        def counted(path, *args, _real=real, _name=name, **kwargs):
+            if isinstance(path, (str, os.PathLike)) and os.fspath(path).startswith(records):
+                below.append((_name, os.fspath(path)))
+            return _real(path, *args, **kwargs)
+
+        monkeypatch.setattr(module, name, counted)
+    code, _, err = cli("score", str(demo_copy), "--output", str(tmp_path / "index.json"))
+    assert code in (0, 3), err
+    assert below == []
