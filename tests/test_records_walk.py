@@ -128,7 +128,7 @@ def test_reading_many_files_resolves_no_path_per_file(records, monkeypatch):
         monkeypatch.setattr(os.path, name, lambda *a, _real=real, _name=name: calls.append(_name) or _real(*a))
     real_stat = os.stat
     monkeypatch.setattr(os, "stat", lambda *a, **k: calls.append("stat") or real_stat(*a, **k))
-    root = RecordsRoot(records)
+    root = walked(records)
     paths = [root.path("m", "s1", str(n)) for n in range(1, 40)]
     assert all(root.exists(p) for p in paths)
     assert [root.read_path(p) for p in paths][:2] == [b'["m/s1/1"]', b'["m/s1/2"]']
@@ -172,3 +172,16 @@ def test_score_checks_no_path_under_records_one_by_one(demo_copy, cli, tmp_path,
     code, _, err = cli("score", str(demo_copy), "--output", str(tmp_path / "index.json"))
     assert code in (0, 3), err
     assert below == []
+
+
+def test_a_copy_for_another_process_leaves_the_walk_behind_and_still_refuses_links_out(records, tmp_path):
+    # the dashboard's loader pickles the run: the walk's descriptor means nothing in the other process
+    import pickle
+
+    os.symlink(tmp_path / "elsewhere" / "secret.json", records / "m" / "s1" / "4.json")
+    copy = pickle.loads(pickle.dumps(walked(records)))
+    assert copy._listing is None
+    assert copy.read("m", "s1", "2")[1] == b'["m/s1/2"]'
+    assert copy.exists(copy.path("m", "s2", "1")) and not copy.exists(copy.path("m", "s2", "9"))
+    with pytest.raises(InputError, match="outside the records folder"):
+        copy.read("m", "s1", "4")

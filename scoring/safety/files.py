@@ -174,6 +174,8 @@ class RecordsRoot:
     (same inode, same device). A file the walk saw as a plain file is then opened the same way
     (``O_NOFOLLOW``) and read when its ``fstat`` shows the file the walk saw: a regular file, same
     inode and device. No path is resolved for it, since the walk went through real folders only.
+    The walk is made by ``listing``, which the line-up calls before any records file is read
+    (``lineup.discover_records``); until then ``read_path`` and ``exists`` check each path.
     Anything else (a link, a FIFO, a device, a folder, a file swapped since the walk, one the walk
     did not see) takes the slow way, ``read_checked``: its path resolved, the links followed within
     the records folder only, with the messages of docs/safety.md.
@@ -203,9 +205,9 @@ class RecordsRoot:
     def exists(self, path: str) -> bool:
         """``os.path.lexists(path)`` for a path under the records folder, from the walk where it listed
         the path's folder."""
-        listing = self.listing()
+        listing = self._listing
         rel = self._rel(path)
-        if rel is not None and rel.rpartition("/")[0] in listing.folders:
+        if listing is not None and rel is not None and rel.rpartition("/")[0] in listing.folders:
             return rel in listing.entries
         return os.path.lexists(path)
 
@@ -230,9 +232,9 @@ class RecordsRoot:
 
     def read_path(self, path: str) -> bytes | None:
         """``read`` for a path already made by ``path``."""
-        listing = self.listing()
+        listing = self._listing
         rel = self._rel(path)
-        if rel is not None and rel in listing.plain:
+        if listing is not None and rel is not None and rel in listing.plain:
             data = _read_seen(listing, rel, path)
             if data is not None:
                 return data
@@ -246,6 +248,11 @@ class RecordsRoot:
         if problem:
             raise InputError([Problem(path, "", "", problem)])
         return read_regular_file(path, "records file")
+
+    def __getstate__(self) -> dict:
+        """A copy for another process (the dashboard's loader sends the run back) leaves the walk
+        behind: its descriptor is this process's. The copy reads the slow way until it walks again."""
+        return {**self.__dict__, "_listing": None}
 
     def _rel(self, path: str) -> str | None:
         return path[len(self._under) :] if path.startswith(self._under) else None
