@@ -31,6 +31,9 @@ from typing import Any
 import msgspec
 import numpy as np
 
+from .columns import InstanceColumns
+from .settings import user_folder
+
 CACHE_FORMAT = 1
 CACHE_KEEP = 8  # scored runs kept: the most recently used
 SUFFIX = ".tcsexam-run"
@@ -41,8 +44,6 @@ CODE = np.dtype("u1")
 
 def cache_folder() -> Path | None:
     """Where scored runs are kept (XDG_CACHE_HOME, else ~/.cache); None without a home."""
-    from .settings import user_folder
-
     folder = user_folder("XDG_CACHE_HOME", ".cache")
     return None if folder is None else folder / "runs"
 
@@ -56,7 +57,9 @@ def code_digest() -> str:
 
     digest = hashlib.sha256(__version__.encode())
     here = Path(__file__).parent
-    files = sorted(Path(scoring.__file__).parent.rglob("*.py")) + [here / "state.py", here / "cache.py"]
+    files = sorted(Path(scoring.__file__).parent.rglob("*.py")) + [
+        here / n for n in ("state.py", "cache.py", "columns.py")
+    ]
     for path in files:
         digest.update(str(path.relative_to(path.parents[1]) if path.is_relative_to(here) else path.name).encode())
         digest.update(path.read_bytes())
@@ -284,8 +287,6 @@ class NotOurs(Exception):
 
 def decode_run(data: bytes, key: str) -> tuple[dict, dict | None, dict[str, str], dict]:
     """(document, plan, records_used, columns) from a cache file; NotOurs for anything else."""
-    from .state import InstanceColumns
-
     try:
         entry = msgspec.msgpack.decode(data, type=CachedRun)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
