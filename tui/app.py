@@ -18,6 +18,7 @@ from . import export, workers
 from .commands import DashboardCommands
 from .heap import LONG_PAUSE_S, PIECEMEAL_BEFORE_LONG, SHORT_PAUSE_S, Heap
 from .messages import (
+    CachedShown,
     DrillDown,
     InputsChanged,
     LoadFailed,
@@ -42,6 +43,7 @@ from .widgets.overview import TURN_S, OverviewPane
 from .widgets.tau2 import Tau2Pane
 
 STEPPED_FROM = 200  # runs of more models are shown pane by pane (refresh_panes)
+CHECKING = "CACHED, checking the inputs"  # the header's mark on a reopen's view from the cache
 
 
 class TcsexamApp(App):
@@ -202,7 +204,14 @@ class TcsexamApp(App):
         self.sub_title = subtitle(
             self.shown, self.current + 1, len(self.runs), self.tau2_path, self.config.watch, time.monotonic()
         )
+        if self.checking:  # first, so that a narrow terminal keeps it
+            self.sub_title = f"{CHECKING} · {self.sub_title}"
         self._tab_labels()
+
+    @property
+    def checking(self) -> bool:
+        """Whether the run shown is the cache's view of it, its inputs still being checked."""
+        return self.shown.preview is not None and self.shown.state is None
 
     def _tab_labels(self, width: int | None = None) -> None:
         """Tab labels: short below the -wide breakpoint (so that every tab fits 80 columns), Diagnostics with ⚠ N.
@@ -301,6 +310,27 @@ class TcsexamApp(App):
             description="read the tau2-bench results",
         )
 
+    def on_cached_shown(self, message: CachedShown) -> None:
+        """A reopen: the Overview shows the run as the cache last stored it, marked in the header as being
+        checked, until the load's check of the inputs ends (docs/dashboard.md#the-cache-of-scored-runs)."""
+        if not self._alive():
+            return
+        slot = self.runs[message.run]
+        if message.generation != slot.generation or not slot.loading or slot.state is not None:
+            return
+        slot.preview = message.state
+        if message.run == self.current:
+            self._show_preview()
+        self._header()
+
+    def _show_preview(self) -> None:
+        """The Overview of the cache's view of the run shown; the other panes wait for the checked run."""
+        preview = self.shown.preview
+        assert preview is not None
+        overview = self.main.query_one(OverviewPane)
+        overview.loading = False
+        overview.show_run(RunView(preview, self.selected_model))
+
     def on_state_loaded(self, message: StateLoaded) -> None:
         if not self._alive():
             return
@@ -308,6 +338,7 @@ class TcsexamApp(App):
         if message.generation != slot.generation:
             return  # a newer load is under way or done
         slot.loading = False
+        slot.preview = None
         slot.state = message.state
         slot.loaded_at = time.strftime("%H:%M:%S")
         slot.problems, slot.problems_text, slot.stale = [], None, None
@@ -342,6 +373,7 @@ class TcsexamApp(App):
         if message.generation != slot.generation:
             return
         slot.loading = False
+        slot.preview = None  # never shown as the run once its inputs are rejected
         slot.problems = list(message.problems)
         slot.problems_text = format_problems(message.problems)
         kept = slot.state is not None
@@ -555,6 +587,8 @@ class TcsexamApp(App):
         handled between them, as a run of 2,000 models takes a few tenths of a second per pane. The
         first pane (the Overview) chooses the model when none is selected, and the row order."""
         if self.state is None:
+            if self.checking:
+                self._show_preview()
             return
         state = self.state
         first, *rest = self.run_panes()

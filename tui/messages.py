@@ -17,6 +17,15 @@ class StateLoaded(Message):
 
 
 @dataclass
+class CachedShown(Message):
+    """A reopen's view from the cache, read before the inputs are checked (tui.state.peek_state)."""
+
+    state: Any  # tui.state.DashboardState without its loaded run
+    generation: int = 0
+    run: int = 0
+
+
+@dataclass
 class LoadProgress(Message):
     """What the loader of a run is reading now (sent from its worker)."""
 

@@ -12,8 +12,8 @@ from textual.message import Message
 
 from tcsexam.scoring.vocab import COHORT_FILE
 
-from .messages import InputsChanged, LoadFailed, LoadProgress, StateLoaded, Tau2Failed, Tau2Loaded
-from .state import DashboardConfig, load_state, resolve_paths, watched_files
+from .messages import CachedShown, InputsChanged, LoadFailed, LoadProgress, StateLoaded, Tau2Failed, Tau2Loaded
+from .state import DashboardConfig, load_state, peek_state, resolve_paths, watched_files
 
 Post = Callable[[Message], object]
 
@@ -60,7 +60,9 @@ def load_run(
     wanted: Callable[[], bool],
 ) -> None:
     """Load and score run ``number`` (a thread worker): StateLoaded, or LoadFailed with the problems;
-    LoadProgress while it reads. ``wanted()``: no newer load of the run was asked for meanwhile."""
+    LoadProgress while it reads. ``wanted()``: no newer load of the run was asked for meanwhile. At the
+    start, with the cache on, first CachedShown: the run as last stored for its place, before its inputs
+    are read and checked (docs/dashboard.md#the-cache-of-scored-runs)."""
     from tcsexam.scoring.errors import InputError, Problem, UsageError
 
     from .state import LoaderGone
@@ -72,7 +74,13 @@ def load_run(
         loaders.started(loader, number, wanted())
 
     try:
-        state = load_state(config, lambda text: post(LoadProgress(text, generation, number)), started)
+        peeked = None
+        if reason == "start" and config.cache:
+            shown = peek_state(config)
+            if shown is not None:
+                peeked = shown[0]
+                post(CachedShown(shown[1], generation, number))
+        state = load_state(config, lambda text: post(LoadProgress(text, generation, number)), started, peeked)
     except LoaderGone:
         return  # stopped: a newer load of the run replaced it, or the dashboard quit
     except InputError as exc:
