@@ -176,8 +176,8 @@ class TcsexamApp(App):
             return
         if not self.loading and self.heap.on_pause(paused, self._input_at > self._heap_at):
             self._heap_at = time.monotonic()
-        if self.heap.piecemeal >= PIECEMEAL_BEFORE_LONG and paused < LONG_PAUSE_S:
-            self._pause_timer = self.set_timer(LONG_PAUSE_S - paused, self._paused)
+        if self.heap.piecemeal >= PIECEMEAL_BEFORE_LONG:  # a whole settle is owed: wait for it, input or not
+            self._pause_timer = self.set_timer(max(LONG_PAUSE_S - paused, SHORT_PAUSE_S), self._paused)
 
     def on_mount(self) -> None:
         if self._theme_problem:
@@ -196,6 +196,13 @@ class TcsexamApp(App):
             self.main.query_one(Tau2Pane).show_empty()
         if self.config.watch and not has_run(self.config):
             self._watch()
+
+    def _settle_later(self) -> None:
+        """Freeze the heap of a newly loaded run of many models, and settle it whole at the next long pause
+        (tui/heap.py), input or not: until then what the run it replaced left in cycles stays frozen."""
+        self.heap.settle_later()
+        if self._pause_timer is None:
+            self._pause_timer = self.set_timer(LONG_PAUSE_S, self._paused)
 
     def _header(self) -> None:
         """The sub-title of the run shown (tui/views.subtitle), then the tab labels."""
@@ -347,7 +354,7 @@ class TcsexamApp(App):
             self.notify(f"Reloaded{self._run_named(message.run)}: status {slot.state.document['status']}", markup=False)
         self._watch()
         many = len(slot.state.document["models"]) > STEPPED_FROM
-        self.call_after_refresh(self.heap.settle_later if many else self.heap.settle)  # tui/heap.py
+        self.call_after_refresh(self._settle_later if many else self.heap.settle)  # tui/heap.py
         if message.run != self.current:
             self._diagnostics()
             self._header()
