@@ -201,9 +201,9 @@ def gate_the_check(monkeypatch) -> threading.Event:
     real = workers_module.load_state
     release = threading.Event()
 
-    def load(config, progress=None, started=None, peeked=None):
+    def load(config, progress=None, started=None):
         assert release.wait(30), "the test never released the check"
-        return real(config, progress, started, peeked)
+        return real(config, progress, started)
 
     monkeypatch.setattr(workers_module, "load_state", load)
     return release
@@ -340,13 +340,13 @@ async def test_a_reload_shows_the_loads_progress_line(monkeypatch, size):
     release = threading.Event()
     calls = []
 
-    def load(config, progress=None, started=None, peeked=None):
+    def load(config, progress=None, started=None):
         calls.append(config)
         if len(calls) == 1:
-            return real(config, progress, started, peeked)
+            return real(config, progress, started)
         progress("12 / 40 records files re-scored")
         release.wait(30)
-        return real(config, progress, started, peeked)
+        return real(config, progress, started)
 
     monkeypatch.setattr(workers_module, "load_state", load)
     app = create_app(DashboardConfig())

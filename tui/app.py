@@ -320,15 +320,15 @@ class TcsexamApp(App):
     def on_cached_shown(self, message: CachedShown) -> None:
         """A reopen: the Overview shows the run as the cache last stored it, marked in the header as being
         checked, until the load's check of the inputs ends (docs/dashboard.md#the-cache-of-scored-runs)."""
-        if not self._alive():
-            return
         slot = self.runs[message.run]
-        if message.generation != slot.generation or not slot.loading or slot.state is not None:
+        if not self._alive() or message.generation != slot.generation or not slot.loading or slot.state is not None:
+            message.drawn.set()
             return
         slot.preview = message.state
         if message.run == self.current:
             self._show_preview()
         self._header()
+        self.call_after_refresh(message.drawn.set)  # the check goes on once the view is on screen
 
     def _show_preview(self) -> None:
         """The Overview of the cache's view of the run shown; the other panes wait for the checked run."""

@@ -240,15 +240,29 @@ def stored_before(paths, thresholds: dict[str, float]) -> bool:
     return last is not None and [tuple(t) for t in last.tables] == table_stats(paths)
 
 
-def peek(paths, thresholds: dict[str, float]):
-    """(key, ``decode_run``) of the scored run last stored for this place, read before any input is:
-    what a reopen shows at once, marked as being checked; None when there is none."""
+class CachedHead(msgspec.Struct):
+    """The start of a cache file (``CachedRun``): what the Overview shows, decoded without the columns."""
+
+    format: int
+    key: str
+    document: dict[str, Any]
+    plan: dict[str, Any] | None
+
+
+def peek(paths, thresholds: dict[str, float]) -> tuple[dict, dict | None] | None:
+    """(document, plan) of the scored run last stored for this place, read before any input is: what a
+    reopen shows at once, marked as being checked; None when there is none, or no such file."""
     folder = cache_folder()
     last = last_stored(folder, paths, thresholds) if folder is not None else None
     if folder is None or last is None:
         return None
-    found = read_run(folder, last.key)
-    return None if found is None else (last.key, found)
+    path = entry_path(folder, last.key)
+    with contextlib.suppress(OSError, msgspec.DecodeError, msgspec.ValidationError):
+        if stat.S_ISREG(os.lstat(path).st_mode):
+            head = msgspec.msgpack.decode(path.read_bytes(), type=CachedHead)
+            if head.format == CACHE_FORMAT and head.key == last.key:
+                return head.document, head.plan
+    return None
 
 
 class CachedTask(msgspec.Struct, forbid_unknown_fields=True):
@@ -453,10 +467,9 @@ class RunCache:
                 return None
         return cls(folder, run_key(run, thresholds, records), records, run, thresholds)
 
-    def read(self, peeked=None):
-        """The stored run of this key (``read_run``); ``peeked``, what ``peek`` read before the inputs
-        were checked, is taken as it is when it is of this key."""
-        found = peeked[1] if peeked is not None and peeked[0] == self.key else read_run(self.folder, self.key)
+    def read(self):
+        """The stored run of this key (``read_run``)."""
+        found = read_run(self.folder, self.key)
         if found is not None:
             remember(self.folder, self.paths, self.thresholds, self.key)
         return found

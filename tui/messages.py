@@ -23,6 +23,7 @@ class CachedShown(Message):
     state: Any  # tui.state.DashboardState without its loaded run
     generation: int = 0
     run: int = 0
+    drawn: Any = None  # a threading.Event the app sets once the view is drawn (or not to be drawn)
 
 
 @dataclass

@@ -202,17 +202,16 @@ def is_large(paths) -> bool:
 LARGE_ATTEMPTS_BYTES = 256 * 2**10
 
 
-def load_state(config: DashboardConfig, progress=None, started=None, peeked=None) -> DashboardState:
+def load_state(config: DashboardConfig, progress=None, started=None) -> DashboardState:
     """Load and score a run (raises scoring.errors.InputError on rejected input); ``progress(text)`` hears
-    what is being read; ``peeked``: what ``peek_state`` read from the cache before (used when the run is
-    found unchanged, rather than read again). A large run (``is_large``; ``config.isolate`` True: any run) is loaded in a loader
+    what is being read. A large run (``is_large``; ``config.isolate`` True: any run) is loaded in a loader
     process (``LoaderProcess``), given to ``started(loader)`` (the dashboard stops it when it quits); a
     small one here (it takes about a second, and a loader process would add one for its imports)."""
     paths = resolve_paths(config)
     if config.isolate is False or (config.isolate is None and not is_large(paths)):
-        return load_state_here(config, paths, progress, peeked=peeked)
+        return load_state_here(config, paths, progress)
     stored = config.isolate is None and config.cache and stored_before(paths, config.thresholds)
-    if stored and (state := load_cached_here(config, paths, progress, peeked)):  # stored unchanged: no loader process
+    if stored and (state := load_cached_here(config, paths, progress)):  # stored unchanged: no loader process
         return state
     with LoaderProcess(config) as loader:
         if started is not None:
@@ -405,18 +404,16 @@ class CountingRecordsRoot:
         return self._root.read_path(path)
 
 
-def load_cached_here(config: DashboardConfig, paths, progress=None, peeked=None) -> DashboardState | None:
+def load_cached_here(config: DashboardConfig, paths, progress=None) -> DashboardState | None:
     """The run's state from the cache of scored runs, read in this process; None when it is not there."""
-    return load_state_here(config, paths, progress, only_cached=True, peeked=peeked)
+    return load_state_here(config, paths, progress, only_cached=True)
 
 
 @overload
-def load_state_here(config: DashboardConfig, paths=..., progress=..., *, peeked=...) -> DashboardState: ...
+def load_state_here(config: DashboardConfig, paths=..., progress=...) -> DashboardState: ...
 @overload
-def load_state_here(
-    config: DashboardConfig, paths, progress, only_cached: bool, peeked=...
-) -> DashboardState | None: ...
-def load_state_here(config, paths=None, progress=None, only_cached=False, peeked=None):
+def load_state_here(config: DashboardConfig, paths, progress, only_cached: bool) -> DashboardState | None: ...
+def load_state_here(config, paths=None, progress=None, only_cached=False):
     """Load and score a run in this process; ``progress(text)`` names each step and the files read. With
     ``only_cached``, None when the scored run is not in the cache (tui/cache.py), rather than scoring it."""
     from tcsexam.scoring.pipeline.index import score_run
@@ -429,7 +426,7 @@ def load_state_here(config, paths=None, progress=None, only_cached=False, peeked
     say(f"reading {Path(paths.attempts).name}, {Path(paths.cohort).name}, the suite and the reference")
     run = load_run(paths)
     cache = RunCache.for_run(run, config.thresholds, say) if config.cache else None
-    found = cache.read(peeked) if cache is not None else None
+    found = cache.read() if cache is not None else None
     if found is not None and (state := state_from_cache(config, paths, run, found)) is not None:
         return state
     if only_cached:
@@ -476,18 +473,17 @@ def scored_state(config: DashboardConfig, paths, run, document: dict, checked, p
     )
 
 
-def peek_state(config: DashboardConfig):
-    """(peeked, state): the scored run last stored for this run's place, read from the cache before any
-    input is (tui/cache.py ``peek``), as a state to show at once while the inputs are checked
-    (docs/dashboard.md#the-cache-of-scored-runs). The state has no loaded run (``run`` and ``checked``
-    are None): only panes that need the index document alone may show it. None without such a run."""
+def peek_state(config: DashboardConfig) -> DashboardState | None:
+    """The scored run last stored for this run's place, read from the cache before any input is
+    (tui/cache.py ``peek``), as a state to show at once while the inputs are checked
+    (docs/dashboard.md#the-cache-of-scored-runs). It has no loaded run, no rows checked and no instance
+    columns (``run`` and ``checked`` are None): only the Overview shows it. None without such a run."""
     paths = resolve_paths(config)
     peeked = peek(paths, config.thresholds)
     if peeked is None:
         return None
-    document, plan, _records_used, columns = peeked[1]
-    state = DashboardState(document, None, watched_files(paths), columns, plan=plan, demo=uses_demo(config))
-    return peeked, state
+    document, plan = peeked
+    return DashboardState(document, None, watched_files(paths), plan=plan, demo=uses_demo(config))
 
 
 def state_from_cache(config: DashboardConfig, paths, run, found) -> DashboardState | None:

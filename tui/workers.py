@@ -5,6 +5,7 @@ to ``post`` (the app's ``post_message``); the app starts them and handles what t
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from .messages import CachedShown, InputsChanged, LoadFailed, LoadProgress, Stat
 from .state import DashboardConfig, load_state, peek_state, resolve_paths, watched_files
 
 Post = Callable[[Message], object]
+DRAW_WAIT_S = 10.0  # at most this long the check of a reopen waits for its cached view to be drawn
 
 
 class Loaders:
@@ -74,13 +76,13 @@ def load_run(
         loaders.started(loader, number, wanted())
 
     try:
-        peeked = None
-        if reason == "start" and config.cache:
-            shown = peek_state(config)
-            if shown is not None:
-                peeked = shown[0]
-                post(CachedShown(shown[1], generation, number))
-        state = load_state(config, lambda text: post(LoadProgress(text, generation, number)), started, peeked)
+        if reason == "start" and config.cache and (cached := peek_state(config)) is not None:
+            drawn = threading.Event()
+            post(CachedShown(cached, generation, number, drawn))
+            waited = 0.0  # the check would take the interpreter from the drawing; q ends the wait
+            while not drawn.wait(0.05) and not loaders.quitting and waited < DRAW_WAIT_S:
+                waited += 0.05
+        state = load_state(config, lambda text: post(LoadProgress(text, generation, number)), started)
     except LoaderGone:
         return  # stopped: a newer load of the run replaced it, or the dashboard quit
     except InputError as exc:
