@@ -201,9 +201,9 @@ def gate_the_check(monkeypatch) -> threading.Event:
     real = workers_module.load_state
     release = threading.Event()
 
-    def load(config, progress=None, started=None):
+    def load(config, progress=None, started=None, paths=None):
         assert release.wait(30), "the test never released the check"
-        return real(config, progress, started)
+        return real(config, progress, started, paths)
 
     monkeypatch.setattr(workers_module, "load_state", load)
     return release
@@ -340,13 +340,13 @@ async def test_a_reload_shows_the_loads_progress_line(monkeypatch, size):
     release = threading.Event()
     calls = []
 
-    def load(config, progress=None, started=None):
+    def load(config, progress=None, started=None, paths=None):
         calls.append(config)
         if len(calls) == 1:
-            return real(config, progress, started)
+            return real(config, progress, started, paths)
         progress("12 / 40 records files re-scored")
         release.wait(30)
-        return real(config, progress, started)
+        return real(config, progress, started, paths)
 
     monkeypatch.setattr(workers_module, "load_state", load)
     app = create_app(DashboardConfig())
@@ -455,3 +455,66 @@ def test_a_damaged_or_foreign_stat_index_is_no_index(demo_copy, tmp_path, monkey
     hashes = HashCounter(monkeypatch)
     load_state_here(DashboardConfig(run_dir=str(demo_copy)))
     assert len(hashes.paths) == len(list((demo_copy / "records").rglob("*.json")))  # every file hashed
+
+
+# --- each input read once per load -------------------------------------------------------------------
+
+
+class Opens:
+    """Counts the opens of one file, however they are made (os.open, open)."""
+
+    def __init__(self, monkeypatch, path) -> None:
+        import builtins
+        import os
+
+        self.count = 0
+        target = os.path.realpath(path)
+        real_os_open, real_open = os.open, builtins.open
+
+        def same(file) -> bool:
+            return isinstance(file, (str, os.PathLike)) and os.path.realpath(file) == target
+
+        def os_open(file, *args, **kwargs):
+            self.count += same(file)
+            return real_os_open(file, *args, **kwargs)
+
+        def open_(file, *args, **kwargs):
+            self.count += same(file)
+            return real_open(file, *args, **kwargs)
+
+        monkeypatch.setattr(os, "open", os_open)
+        monkeypatch.setattr(builtins, "open", open_)
+
+
+class Resolutions:
+    """Counts the resolutions of a run's input paths (scoring.pipeline.run.paths_named)."""
+
+    def __init__(self, monkeypatch) -> None:
+        import tcsexam.scoring.pipeline.run as run_module
+
+        self.count = 0
+        real = run_module.paths_named
+
+        def counted(*args, **kwargs):
+            self.count += 1
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(run_module, "paths_named", counted)
+
+
+@pytest.mark.parametrize("large", [False, True], ids=["small", "large"])
+@pytest.mark.parametrize("open_", ["first", "reopen"])
+def test_a_load_reads_cohort_json_once_and_resolves_the_run_once(demo_copy, monkeypatch, large, open_):
+    import tcsexam.tui.state as state_module
+
+    if large:  # read in the dashboard's process once stored (tui.state.load_state), else in a loader process
+        monkeypatch.setattr(state_module, "is_large", lambda paths: True)
+    config = DashboardConfig(run_dir=str(demo_copy))
+    if open_ == "reopen":
+        load_state_here(config)
+    opens, resolutions, posted = Opens(monkeypatch, demo_copy / "cohort.json"), Resolutions(monkeypatch), []
+    workers_module.load_run(config, "start", 1, 0, posted.append, workers_module.Loaders(), lambda: True)
+    assert [type(m).__name__ for m in posted][-1] == "StateLoaded"
+    assert ("CachedShown" in [type(m).__name__ for m in posted]) == (open_ == "reopen")
+    assert resolutions.count == 1
+    assert opens.count == (0 if large and open_ == "first" else 1)  # a first large load reads it in the loader

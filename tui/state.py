@@ -202,12 +202,12 @@ def is_large(paths) -> bool:
 LARGE_ATTEMPTS_BYTES = 256 * 2**10
 
 
-def load_state(config: DashboardConfig, progress=None, started=None) -> DashboardState:
+def load_state(config: DashboardConfig, progress=None, started=None, paths=None) -> DashboardState:
     """Load and score a run (raises scoring.errors.InputError on rejected input); ``progress(text)`` hears
-    what is being read. A large run (``is_large``; ``config.isolate`` True: any run) is loaded in a loader
+    what is being read; ``paths``: the run's input paths when already resolved (``resolve_paths``). A large run (``is_large``; ``config.isolate`` True: any run) is loaded in a loader
     process (``LoaderProcess``), given to ``started(loader)`` (the dashboard stops it when it quits); a
     small one here (it takes about a second, and a loader process would add one for its imports)."""
-    paths = resolve_paths(config)
+    paths = paths if paths is not None else resolve_paths(config)
     if config.isolate is False or (config.isolate is None and not is_large(paths)):
         return load_state_here(config, paths, progress)
     stored = config.isolate is None and config.cache and stored_before(paths, config.thresholds)
@@ -473,12 +473,11 @@ def scored_state(config: DashboardConfig, paths, run, document: dict, checked, p
     )
 
 
-def peek_state(config: DashboardConfig) -> DashboardState | None:
+def peek_state(config: DashboardConfig, paths) -> DashboardState | None:
     """The scored run last stored for this run's place, read from the cache before any input is
     (tui/cache.py ``peek``), as a state to show at once while the inputs are checked
     (docs/dashboard.md#the-cache-of-scored-runs). It has no loaded run, no rows checked and no instance
     columns (``run`` and ``checked`` are None): only the Overview shows it. None without such a run."""
-    paths = resolve_paths(config)
     peeked = peek(paths, config.thresholds)
     if peeked is None:
         return None

@@ -76,13 +76,14 @@ def load_run(
         loaders.started(loader, number, wanted())
 
     try:
-        if reason == "start" and config.cache and (cached := peek_state(config)) is not None:
+        paths = resolve_paths(config)  # once per load: the cached view and the check share it
+        if reason == "start" and config.cache and (cached := peek_state(config, paths)) is not None:
             drawn = threading.Event()
             post(CachedShown(cached, generation, number, drawn))
             waited = 0.0  # the check would take the interpreter from the drawing; q ends the wait
             while not drawn.wait(0.05) and not loaders.quitting and waited < DRAW_WAIT_S:
                 waited += 0.05
-        state = load_state(config, lambda text: post(LoadProgress(text, generation, number)), started)
+        state = load_state(config, lambda text: post(LoadProgress(text, generation, number)), started, paths)
     except LoaderGone:
         return  # stopped: a newer load of the run replaced it, or the dashboard quit
     except InputError as exc:
