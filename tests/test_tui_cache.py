@@ -222,6 +222,22 @@ async def fresh_overview(run_dir) -> list[list[str]]:
         return overview_rows(app)
 
 
+class OverviewFills:
+    """Counts the Overview's fills (OverviewPane.show: its table cleared and filled anew)."""
+
+    def __init__(self, monkeypatch) -> None:
+        from tcsexam.tui.widgets.overview import OverviewPane
+
+        self.count = 0
+        real = OverviewPane.show
+
+        def show(pane, *args, **kwargs):
+            self.count += 1
+            return real(pane, *args, **kwargs)
+
+        monkeypatch.setattr(OverviewPane, "show", show)
+
+
 class Headers:
     """Every header the app sets (TcsexamApp._header), with whether a checked run was loaded then and how
     many rows the Overview showed."""
@@ -257,7 +273,7 @@ async def test_an_unchanged_reopen_shows_the_cached_overview_before_the_check_th
     before = await fresh_overview(demo_copy)
     load_state_here(DashboardConfig(run_dir=str(demo_copy)))  # the first open stores the run
     release = gate_the_check(monkeypatch)
-    counter, headers = ScoreCounter(monkeypatch), Headers(monkeypatch)
+    counter, headers, fills = ScoreCounter(monkeypatch), Headers(monkeypatch), OverviewFills(monkeypatch)
     app = create_app(DashboardConfig(run_dir=str(demo_copy)))
     async with app.run_test(size=(200, 50)) as pilot:
         await wait_until(pilot, lambda: len(overview_rows(app)) == len(before), "the cached Overview")
@@ -271,6 +287,7 @@ async def test_an_unchanged_reopen_shows_the_cached_overview_before_the_check_th
         assert CHECKING not in app.sub_title
         assert overview_rows(app) == before
     assert counter.calls == 0
+    assert fills.count == 1  # found unchanged: the cached view's rows stay (cursor, scroll), not filled again
 
 
 @pytest.mark.parametrize("edit", ["attempts", "records"])
@@ -288,7 +305,7 @@ async def test_a_changed_input_is_rescored_and_the_cached_view_stays_marked_unti
     after = await fresh_overview(demo_copy)
     assert (after != before) == (edit == "attempts")
     release = gate_the_check(monkeypatch)
-    counter, headers = ScoreCounter(monkeypatch), Headers(monkeypatch)
+    counter, headers, fills = ScoreCounter(monkeypatch), Headers(monkeypatch), OverviewFills(monkeypatch)
     app = create_app(DashboardConfig(run_dir=str(demo_copy)))
     async with app.run_test(size=(200, 50)) as pilot:
         await wait_until(pilot, lambda: len(overview_rows(app)) == len(before), "the cached Overview")
@@ -300,6 +317,7 @@ async def test_a_changed_input_is_rescored_and_the_cached_view_stays_marked_unti
         assert CHECKING not in app.sub_title
         assert overview_rows(app) == after
     assert counter.calls == 1
+    assert fills.count == 2  # the cached view, then the checked run
 
 
 async def test_without_the_cache_nothing_is_shown_before_the_run_is_scored(demo_copy, monkeypatch):

@@ -15,6 +15,7 @@ from textual.timer import Timer
 from textual.widgets import Header, TabbedContent, TabPane
 
 from . import export, workers
+from .cache import same_but_time
 from .commands import DashboardCommands
 from .heap import LONG_PAUSE_S, PIECEMEAL_BEFORE_LONG, SHORT_PAUSE_S, Heap
 from .messages import (
@@ -345,7 +346,7 @@ class TcsexamApp(App):
         if message.generation != slot.generation:
             return  # a newer load is under way or done
         slot.loading = False
-        slot.preview = None
+        previewed, slot.preview = slot.preview, None
         slot.state = message.state
         slot.loaded_at = time.strftime("%H:%M:%S")
         slot.problems, slot.problems_text, slot.stale = [], None, None
@@ -362,7 +363,10 @@ class TcsexamApp(App):
         for pane in self.run_panes():
             pane.loading = False
         self._diagnostics()
-        self.refresh_panes()
+        # an unchanged reopen: the Overview already shows these numbers (its rows, cursor and scroll stay)
+        self.refresh_panes(
+            keep_overview=previewed is not None and same_but_time(previewed.document, slot.state.document)
+        )
         self._header()
 
     def _run_named(self, number: int) -> str:
@@ -589,17 +593,19 @@ class TcsexamApp(App):
             self.load_tau2("watch")
 
     # --- panes: one selection, one truth ------------------------------------------------------
-    def refresh_panes(self) -> None:
+    def refresh_panes(self, keep_overview: bool = False) -> None:
         """Show the run in every pane, one pane per turn of the event loop: keys typed meanwhile (q) are
         handled between them, as a run of 2,000 models takes a few tenths of a second per pane. The
-        first pane (the Overview) chooses the model when none is selected, and the row order."""
+        first pane (the Overview) chooses the model when none is selected, and the row order;
+        ``keep_overview``: it already shows the run's numbers (a reopen's cached view, found unchanged)."""
         if self.state is None:
             if self.checking:
                 self._show_preview()
             return
         state = self.state
         first, *rest = self.run_panes()
-        first.show_run(RunView(state, self.selected_model))
+        if not keep_overview:
+            first.show_run(RunView(state, self.selected_model))
         overview = self.main.query_one(OverviewPane)
         if self.selected_model not in state.document["models"]:
             self.selected_model = overview.top_model()

@@ -442,6 +442,12 @@ def restamped(document: dict) -> dict:
     return {**document, "provenance": provenance}
 
 
+def same_but_time(a: dict, b: dict) -> bool:
+    """Whether two index documents differ at most by ``generated_at`` (``restamped``)."""
+    untimed = [{**d, "provenance": {k: v for k, v in d["provenance"].items() if k != "generated_at"}} for d in (a, b)]
+    return untimed[0] == untimed[1]
+
+
 class RunCache:
     """The cache file of one loaded run: ``read`` what was stored for it, ``write`` what scoring gave;
     either way the run's place then names its key (``remember``)."""
