@@ -13,6 +13,11 @@ used and the per-instance columns, as msgpack (msgspec) with the arrays as raw b
 pickle. It is written atomically (scoring.safety.outputs.write_atomic) and read defensively: a file
 that does not decode, holds another key or arrays of the wrong length is ignored. The CACHE_KEEP
 most recently used files are kept (docs/dashboard.md#the-cache-of-scored-runs).
+
+Beside them, for each run's place (the paths of its inputs, the thresholds, the code digest), the key
+last stored or read there (``LastStored``): a reopen shows that run before any input is read
+(``peek``), and the stat of attempts.csv and cohort.json then decides whether a large run is read in
+the dashboard's process (``stored_before``).
 """
 
 from __future__ import annotations
