@@ -78,6 +78,7 @@ def demo_copy(tmp_path) -> Path:
 
 DASHBOARD_MODULES = {
     "test_snapshots",
+    "test_pane_snapshots",
     "test_footer",
     "test_heap",
     "test_steady_tables",

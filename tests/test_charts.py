@@ -16,7 +16,7 @@ from textual_plotext.plot import Plot
 
 from tcsexam.tui import charts
 from tcsexam.tui.app import create_app
-from tcsexam.tui.widgets.instances import InstancesPane
+from tcsexam.tui.panes.instances.pane import InstancesPane
 from tests.support.dashboard import settle
 
 DEMO = Path(__file__).resolve().parents[1] / "sample_runs" / "demo"

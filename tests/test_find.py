@@ -7,15 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tcsexam.tui.find import (
-    count_note,
-    filtered,
-    neighbour,
-    parse_query,
-    sort_choice,
-    sort_labels,
-    worst_instances,
-)
+from tcsexam.tui.find import count_note, filtered, neighbour, parse_query, sort_choice, sort_labels, worst_instances
 
 
 def test_every_word_must_occur_in_the_name_in_any_case():

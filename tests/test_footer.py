@@ -4,9 +4,9 @@ and leaves out a key that does not fit rather than cutting it."""
 from __future__ import annotations
 
 from tcsexam.tui.app import create_app
+from tcsexam.tui.panes.instances.pane import InstancesPane
 from tcsexam.tui.screens.sort_picker import SortPicker
 from tcsexam.tui.widgets.footer import DashboardFooter, footer_items, short_label
-from tcsexam.tui.widgets.instances import InstancesPane
 from tests.support.dashboard import settle, wait_until
 
 

@@ -9,8 +9,8 @@ from textual.widgets import Select
 
 from tcsexam.tui.app import create_app
 from tcsexam.tui.messages import InstancesLoaded
-from tcsexam.tui.widgets.instance_table import InstanceTable, name_matches, step_match
-from tcsexam.tui.widgets.instances import InstancesPane
+from tcsexam.tui.panes.instances.pane import InstancesPane
+from tcsexam.tui.panes.instances.table import InstanceTable, name_matches, step_match
 from tests.support.dashboard import notifications, select_options, settle
 
 SIZE = (120, 40)
@@ -138,7 +138,7 @@ async def test_search_prefers_the_instance_of_that_very_name():
 
 
 def test_help_and_footer_name_the_search_keys():
-    from tcsexam.tui.widgets.instances import InstancesPane as Pane
+    from tcsexam.tui.panes.instances.pane import InstancesPane as Pane
 
     assert "`n` / `N` next / previous match" in Pane.HELP
     shown = {(b.key, b.description) for b in Pane.BINDINGS if b.show}

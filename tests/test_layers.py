@@ -1,12 +1,13 @@
-"""Every module of scoring/ has its place in an import-linter layers contract (pyproject.toml), so
-that `lint-imports` checks each one's imports; a new module left out of them fails here."""
+"""Every module of scoring/ and tui/ has its place in an import-linter layers contract (pyproject.toml), so
+that `lint-imports` checks each one's imports; a new module left out of them fails here, and so does an
+import circle in tui/, also inside one layer (docs/architecture.md#the-dashboard)."""
 
 import pkgutil
 import re
 import tomllib
 from pathlib import Path
 
-from tcsexam import scoring
+from tcsexam import scoring, tui
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -17,7 +18,7 @@ def named_in_layers() -> set[str]:
     for contract in contracts:
         if contract["type"] == "layers":
             for layer in contract["layers"]:
-                names.update(part.strip() for part in layer.split("|"))
+                names.update(part.strip() for part in re.split("[|:]", layer))
     return names
 
 
@@ -28,6 +29,60 @@ def test_every_scoring_module_is_in_a_layers_contract():
     top_level = {m for m in modules if m.count(".") == 2}  # errors, vocab, __main__: the package contract
     assert not (modules - top_level) - named, "modules in no layers contract"
     assert not top_level - named and not packages - named, "top-level modules or subpackages in no layers contract"
+
+
+def test_every_dashboard_module_and_package_is_in_a_layers_contract():
+    top = {m.name for m in pkgutil.iter_modules(tui.__path__, "tcsexam.tui.")}
+    assert len(top) > 15 and not top - named_in_layers()
+
+
+def circles(imports: dict[str, set[str]]) -> list[set[str]]:
+    """The import circles of a graph (module -> the modules it imports): its strongly connected parts of
+    more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[set[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in imports.get(module, ()):
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            part = set()
+            while True:
+                member = stack.pop()
+                part.add(member)
+                if member == module:
+                    break
+            if len(part) > 1:
+                found.append(part)
+
+    for module in sorted(imports):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def test_circles_finds_a_circle_and_only_circles():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}}
+    assert circles(graph) == [{"a", "b", "c"}]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_dashboard_has_no_import_circle():
+    """Imports under TYPE_CHECKING count: a circle of meaning is a circle, even if it never runs."""
+    import grimp
+
+    graph = grimp.build_graph("tcsexam", include_external_packages=False, cache_dir=None)
+    dashboard = {m for m in graph.modules if m.startswith("tcsexam.tui.")}
+    imports = {m: graph.find_modules_directly_imported_by(m) & dashboard for m in dashboard}
+    assert circles(imports) == []
 
 
 def test_textual_ext_is_forbidden_every_other_module_of_the_dashboard():

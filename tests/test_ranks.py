@@ -402,7 +402,7 @@ def test_the_overview_shows_no_rank_when_ranks_were_not_computed():
     from tcsexam.scoring.pipeline.index import build_index
     from tcsexam.scoring.pipeline.run import load_run, resolve_run_paths
     from tcsexam.scoring.stats.ranks import not_ranked
-    from tcsexam.tui.views import leader, overview_rows
+    from tcsexam.tui.panes.overview.views import leader, overview_rows
 
     document = build_index(load_run(resolve_run_paths(str(demo_run()))))
     assert any(r.rank is not None for r in overview_rows(document))

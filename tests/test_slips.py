@@ -266,7 +266,7 @@ def test_attempts_numbered_from_0_are_told_that_the_names_do_not_line_up_not_to_
 
 
 def test_the_coverage_issue_list_shows_unused_records(ws):
-    from tcsexam.tui.views import issue_rows
+    from tcsexam.tui.panes.coverage.views import issue_rows
 
     ws.write_rows(mini_rows(solver_rows([("1.0", 0.99)])))
     ws.write_records("m", "s1", "1", AT_MU)
@@ -324,7 +324,7 @@ def test_compare_of_an_incomplete_model_names_the_tasks_left_out_and_exits_3(tmp
 
 def test_the_leader_line_says_it_is_among_complete_models():
     """docs/dashboard.md: 'Leader: X' over one complete model of two says so."""
-    from tcsexam.tui.views import ranked_scope, top_line
+    from tcsexam.tui.panes.overview.views import ranked_scope, top_line
 
     def doc(indices: dict) -> dict:
         ranks = {m: {"best": 1, "worst": 1} for m, v in indices.items() if v is not None}
@@ -420,7 +420,7 @@ async def test_the_compare_pane_says_an_incomplete_model_leaves_tasks_out():
     from textual.widgets import Static
 
     from tcsexam.tui.app import create_app
-    from tcsexam.tui.widgets.compare import ComparePane
+    from tcsexam.tui.panes.compare.pane import ComparePane
     from tests.support.dashboard import settle, wait_until
 
     app = create_app()

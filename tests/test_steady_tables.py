@@ -175,7 +175,7 @@ async def test_the_overview_drawn_before_its_idle_shows_whole_names_once_measure
     """The same on the dashboard, where only part of the table is drawn again after the measuring (the
     cursor's row): every line must be drawn anew, not only the ones repainted. A loaded machine once left
     the Overview's names cut to five characters behind the run switcher."""
-    from tcsexam.tui.widgets.overview import OverviewPane
+    from tcsexam.tui.panes.overview.pane import OverviewPane
 
     app = create_app()
     async with app.run_test(size=(80, 24)) as pilot:

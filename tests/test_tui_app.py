@@ -13,12 +13,12 @@ from textual.widgets import DataTable, Select, Static
 from tcsexam.scoring.commands.main import main as cli_main
 from tcsexam.scoring.pipeline.benchmark import demo_run
 from tcsexam.tui.app import create_app
+from tcsexam.tui.panes.instances.pane import InstancesPane
+from tcsexam.tui.panes.instances.table import InstanceTable
+from tcsexam.tui.panes.overview.pane import OverviewPane
 from tcsexam.tui.screens.attempts import AttemptsScreen
 from tcsexam.tui.screens.help import HelpScreen
 from tcsexam.tui.state import DashboardConfig
-from tcsexam.tui.widgets.instance_table import InstanceTable
-from tcsexam.tui.widgets.instances import InstancesPane
-from tcsexam.tui.widgets.overview import OverviewPane
 from tests.support.dashboard import cli_compare, notifications, row_at, run_command, select_options, settle
 
 SIZE = (140, 45)
@@ -377,7 +377,7 @@ async def test_compare_lists_the_task_differences_of_tcsexam_compare_largest_fir
 
 
 async def test_enter_on_a_solver_task_lists_the_instances_that_differ_most(capsys):
-    from tcsexam.tui.screens.instance_diffs import InstanceDiffsScreen
+    from tcsexam.tui.panes.compare.instance_diffs import InstanceDiffsScreen
 
     counts = cli_compare(demo_run(), "atlas-70b", "borealis-8x22b", capsys)["instances"]["sat-race"]
     app = create_app()

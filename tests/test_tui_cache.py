@@ -226,7 +226,7 @@ class OverviewFills:
     """Counts the Overview's fills (OverviewPane.show: its table cleared and filled anew)."""
 
     def __init__(self, monkeypatch) -> None:
-        from tcsexam.tui.widgets.overview import OverviewPane
+        from tcsexam.tui.panes.overview.pane import OverviewPane
 
         self.count = 0
         real = OverviewPane.show

@@ -14,13 +14,13 @@ from textual import events
 from textual.widgets import DataTable, Input, Select, Static
 
 from tcsexam.tui.app import create_app
+from tcsexam.tui.panes.compare.pane import ComparePane
+from tcsexam.tui.panes.instances.pane import InstancesPane
+from tcsexam.tui.panes.instances.table import InstanceTable
+from tcsexam.tui.panes.overview.worst import WorstScreen
 from tcsexam.tui.screens.sort_picker import SortPicker
-from tcsexam.tui.screens.worst import WorstScreen
 from tcsexam.tui.state import STATUS_CODES, DashboardConfig
-from tcsexam.tui.widgets.compare import ComparePane
 from tcsexam.tui.widgets.filter_bar import FilterBar
-from tcsexam.tui.widgets.instance_table import InstanceTable
-from tcsexam.tui.widgets.instances import InstancesPane
 from tests.support.dashboard import notifications, row_at, send_to_driver, settle, wait_until
 
 SIZES = {"80x24": (80, 24), "200x50": (200, 50)}

@@ -19,13 +19,13 @@ from textual.widgets import DataTable, Input, Select, Static
 from tcsexam.scoring.pipeline.benchmark import demo_run
 from tcsexam.tui.app import create_app
 from tcsexam.tui.messages import InstancesLoaded
+from tcsexam.tui.panes.instances.pane import InstancesPane
+from tcsexam.tui.panes.instances.table import InstanceTable
+from tcsexam.tui.panes.overview.pane import OverviewPane
 from tcsexam.tui.screens.attempts import AttemptsScreen
 from tcsexam.tui.screens.confirm import ConfirmScreen
 from tcsexam.tui.screens.help import HelpScreen
 from tcsexam.tui.state import DashboardConfig
-from tcsexam.tui.widgets.instance_table import InstanceTable
-from tcsexam.tui.widgets.instances import InstancesPane
-from tcsexam.tui.widgets.overview import OverviewPane
 from tests.support.dashboard import (
     notifications,
     row_at,
@@ -612,8 +612,8 @@ async def test_a13_a_drill_down_whose_instances_load_slowly_still_opens_instance
     """Enter on a solver cell while its records take a while to score: the Instances tab opens
     when the table is still under its loading indicator (it cannot take the focus then); the
     tab must stay open and the table get the focus once the instances are there."""
-    import tcsexam.tui.widgets.instances as instances_module
-    from tcsexam.tui.widgets.instances import LOADING_DELAY_S
+    import tcsexam.tui.panes.instances.pane as instances_module
+    from tcsexam.tui.panes.instances.pane import LOADING_DELAY_S
 
     gate = threading.Event()
     real = instances_module.load_instances

@@ -16,9 +16,9 @@ from textual.widgets import DataTable, Input
 from tcsexam.scoring.safety.terminal import escape_for_terminal
 from tcsexam.tui.app import create_app
 from tcsexam.tui.panes import PANES
+from tcsexam.tui.panes.coverage.pane import NAMED_WIDTH, TASK_WIDTH
 from tcsexam.tui.state import DashboardConfig
 from tcsexam.tui.views import middle_ellipsis, plain
-from tcsexam.tui.widgets.coverage import NAMED_WIDTH, TASK_WIDTH
 from tests.support.dashboard import run_command, settle
 from tests.support.runs import MINI_SUITE, Workspace, full_rows
 

@@ -126,7 +126,7 @@ async def test_j_k_g_G_move_in_every_table_as_in_vim_and_k9s(size):
     """docs/dashboard.md#keys: `j`/`k` move down/up, `g`/`G` go to the first and last row, in every table."""
     from textual.widgets import DataTable
 
-    from tcsexam.tui.widgets.instance_table import InstanceTable
+    from tcsexam.tui.panes.instances.table import InstanceTable
 
     app = create_app()
     async with app.run_test(size=SIZES[size]) as pilot:

@@ -18,7 +18,10 @@ from textual.widgets import DataTable, Select, Static
 from tcsexam.scoring.pipeline.benchmark import demo_run
 from tcsexam.scoring.reports.compare import compare_run
 from tcsexam.tui.app import create_app
-from tcsexam.tui.screens.instance_diffs import InstanceDiffsScreen
+from tcsexam.tui.panes.compare.instance_diffs import InstanceDiffsScreen
+from tcsexam.tui.panes.compare.pane import ComparePane
+from tcsexam.tui.panes.coverage.pane import WINDOW, CoveragePane
+from tcsexam.tui.panes.overview.pane import OverviewPane
 from tcsexam.tui.state import (
     LARGE_INPUT_BYTES,
     DashboardConfig,
@@ -29,10 +32,7 @@ from tcsexam.tui.state import (
     load_state_here,
     resolve_paths,
 )
-from tcsexam.tui.widgets.compare import ComparePane
-from tcsexam.tui.widgets.coverage import WINDOW, CoveragePane
 from tcsexam.tui.widgets.loading import RunLoadingIndicator
-from tcsexam.tui.widgets.overview import OverviewPane
 from tests.bench.dashboard_load import alive  # one /proc check for the benchmark and the tests
 from tests.support.dashboard import cli_compare, loading_cover, rerender, row_at, settle, spy_on_cells
 
@@ -366,8 +366,8 @@ async def test_the_palette_of_many_models_lists_their_commands_once_something_is
 
 
 async def test_the_overview_of_many_models_fills_in_chunks_and_sorts_the_rows_it_holds():
-    from tcsexam.tui.views import overview_rows, sort_rows
-    from tcsexam.tui.widgets.overview import FILL_CHUNK
+    from tcsexam.tui.panes.overview.pane import FILL_CHUNK
+    from tcsexam.tui.panes.overview.views import overview_rows, sort_rows
 
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:

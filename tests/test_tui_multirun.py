@@ -21,9 +21,9 @@ from textual.widgets import DataTable, Static
 from tcsexam.scoring.commands.main import main as cli_main
 from tcsexam.scoring.pipeline.benchmark import demo_run
 from tcsexam.tui.app import create_app
+from tcsexam.tui.panes.leaderboard.pane import LeaderboardPane
 from tcsexam.tui.screens.runs import RunsScreen
 from tcsexam.tui.state import DashboardConfig
-from tcsexam.tui.widgets.leaderboard import LeaderboardPane
 from tests.support.dashboard import notices, notifications, run_command, settle, wait_until
 from tests.support.runs import online_copy
 

@@ -12,12 +12,12 @@ import pytest
 from textual.widgets import Input, Select, Static
 
 from tcsexam.tui.app import create_app
-from tcsexam.tui.screens.help import PALETTE
+from tcsexam.tui.help_text import PALETTE
+from tcsexam.tui.panes.instances.pane import InstancesPane
+from tcsexam.tui.panes.instances.table import InstanceTable
 from tcsexam.tui.screens.open_tau2 import OpenTau2Screen
 from tcsexam.tui.settings import config_path
 from tcsexam.tui.state import STATUS_CODES, DashboardConfig
-from tcsexam.tui.widgets.instance_table import InstanceTable
-from tcsexam.tui.widgets.instances import InstancesPane
 from tests.support.dashboard import notifications, palette_hits, run_command, settle, wait_until
 
 SIZE = (140, 45)
@@ -384,7 +384,7 @@ async def test_the_palette_offers_no_export_where_there_is_no_run(size):
 async def test_the_worst_instances_and_pass_k_keys_are_in_the_palette_with_their_keys(size):
     from textual.command import CommandList
 
-    from tcsexam.tui.screens.worst import WorstScreen
+    from tcsexam.tui.panes.overview.worst import WorstScreen
 
     app = create_app()
     async with app.run_test(size=size) as pilot:

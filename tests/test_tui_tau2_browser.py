@@ -13,10 +13,10 @@ from textual.widgets import DataTable, Static
 from tcsexam.scoring.tau2.files import load_tau2_results
 from tcsexam.scoring.tau2.trajectory import simulation_trajectory, task_simulations
 from tcsexam.tui.app import create_app
-from tcsexam.tui.screens.tau2_simulations import Tau2SimulationsScreen
-from tcsexam.tui.screens.tau2_trajectory import Tau2TrajectoryScreen
+from tcsexam.tui.panes.tau2.simulations import Tau2SimulationsScreen
+from tcsexam.tui.panes.tau2.trajectory import Tau2TrajectoryScreen
+from tcsexam.tui.panes.tau2.views import tau2_message_blocks, tau2_reward_rows, tau2_task_rows
 from tcsexam.tui.state import DashboardConfig
-from tcsexam.tui.views import tau2_message_blocks, tau2_reward_rows, tau2_task_rows
 from tests.support.dashboard import notifications, screen_lines, settle, wait_until
 from tests.support.runs import to_dir_format
 
@@ -79,7 +79,7 @@ def test_a_simulation_whose_file_changed_since_is_a_problem_naming_the_file(tmp_
     assert caught.value.problems[0].file == str(target)
 
 
-# --- what is shown (tui/views.py) ---------------------------------------------------------------------------
+# --- what is shown (tui/panes/tau2/views.py) --------------------------------------------------------------------------
 
 
 def test_messages_are_plain_text_escaped_and_keep_their_lines():
@@ -261,7 +261,7 @@ async def test_every_checks_outcome_is_on_screen_first_and_long_assertions_wrap(
 def test_a_simulations_missing_cost_is_written_as_the_summary_writes_it():
     """One way to write a cost of 0 (tau2-bench records 0 when it recorded none): "$0 (no cost recorded)",
     in the summary and in a task's list of simulations alike; a cost in dollars otherwise."""
-    from tcsexam.tui.views import cost_text, tau2_simulation_rows
+    from tcsexam.tui.panes.tau2.views import cost_text, tau2_simulation_rows
 
     sims = [
         {"trial": 0, "reward": 1.0, "success": True, "termination_reason": "agent_stop", "agent_cost": 0.0},

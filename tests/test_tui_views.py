@@ -6,22 +6,14 @@ import copy
 
 import numpy as np
 
+from tcsexam.tui.charts import histogram_counts
+from tcsexam.tui.panes.coverage.views import coverage_cell, coverage_grid, issue_rows
+from tcsexam.tui.panes.instances.table import format_row
+from tcsexam.tui.panes.instances.views import explain_instance
+from tcsexam.tui.panes.overview.views import leader, overview_rows, sort_rows, status_line, top_line
+from tcsexam.tui.panes.passk.views import passk_rows
+from tcsexam.tui.panes.tau2.views import tau2_task_rows
 from tcsexam.tui.state import InstanceColumns
-from tcsexam.tui.views import (
-    coverage_cell,
-    coverage_grid,
-    explain_instance,
-    histogram_counts,
-    issue_rows,
-    leader,
-    overview_rows,
-    passk_rows,
-    sort_rows,
-    status_line,
-    tau2_task_rows,
-    top_line,
-)
-from tcsexam.tui.widgets.instance_table import format_row
 
 
 def model(status, index, means, tasks, coverage=None, issues=(), ci=None, pass_hat_k=None):
@@ -315,7 +307,7 @@ def test_columns_keep_each_instances_status():
 
 
 def test_task_differences_largest_contribution_to_the_index_first_with_instance_counts():
-    from tcsexam.tui.views import task_difference_rows
+    from tcsexam.tui.panes.compare.views import task_difference_rows
 
     # contributions as compare computes them (docs/rules.md#per-task-differences): two theorem tasks (weight 30):
     # 0 × 30/2 = 0 and −0.5 × 30/2 = −7.5; one solver task: −0.5 × 30 = −15; one construction task: 0.3 × 30 = 9;
@@ -337,7 +329,7 @@ def test_task_differences_largest_contribution_to_the_index_first_with_instance_
 
 
 def test_instance_difference_rows_keep_the_order_given():
-    from tcsexam.tui.views import instance_difference_rows
+    from tcsexam.tui.panes.compare.views import instance_difference_rows
 
     diffs = [
         {"instance": "[b]x", "a": 0.0, "b": 0.75, "difference": -0.75},
@@ -350,7 +342,7 @@ def test_instance_difference_rows_keep_the_order_given():
 
 
 def test_mde_text_by_attempts_and_when_not_available():
-    from tcsexam.tui.views import mde_text
+    from tcsexam.tui.panes.compare.views import mde_text
 
     assert (
         mde_text({"2": 7.5, "1": 10.25})
@@ -377,7 +369,7 @@ def test_variance_budget_beside_the_index_interval():
 
 
 def test_plan_row_and_target():
-    from tcsexam.tui.views import parse_target, plan_row, target_text
+    from tcsexam.tui.panes.passk.views import parse_target, plan_row, target_text
 
     entry = {"half_width": {"1": 14.0, "2": 11.5, "10": 9.0, "3": None}}
     assert plan_row(entry) == (["r=1", "r=2", "r=3", "r=10"], ["14.00", "11.50", "—", "9.00"])
@@ -434,7 +426,7 @@ def test_a_long_name_keeps_its_start_and_end_and_fits_its_cells():
 
 
 def test_the_column_under_the_mouse_counts_the_fixed_columns_and_the_scroll():
-    from tcsexam.tui.views import column_under
+    from tcsexam.tui.panes.overview.views import column_under
 
     widths = [10, 5, 5, 5]
     assert column_under(widths, 1, 0, 0) == 0 and column_under(widths, 1, 0, 12) == 1
@@ -502,7 +494,7 @@ def test_the_compare_tabs_note_on_a_clipped_variance_is_in_plain_words():
     """docs/dashboard.md#tabs: the dashboard says what a clipped between-task variance means for the gaps shown,
     without the formula's symbols (those are `tcsexam compare`'s and docs/rules.md#planning-attempts's)."""
     from tcsexam.scoring.reports.compare import mde_plain_note
-    from tcsexam.tui.views import mde_text
+    from tcsexam.tui.panes.compare.views import mde_text
 
     line = mde_text({"1": 12.0, "2": 9.0}, mde_plain_note({"mde_clipped": ["theorem", "solver"]}))
     assert "on theorem, solver the task differences vary less than attempt noise" in line

@@ -80,7 +80,7 @@ def test_one_problem_one_file_one_instance(tmp_path, cli):
 
 
 def test_diagnostics_messages_wrap_to_fit_120_columns():
-    from tcsexam.tui.views import wrap_messages
+    from tcsexam.tui.panes.diagnostics.views import wrap_messages
 
     message = "partial credit must be converted to 0 or 1 before scoring: " + "a theorem is proved or it is not; " * 4
     rows = [["attempts.csv", "line 3", "score", message], ["cohort.json", "-", "suite", "short"]]

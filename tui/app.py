@@ -6,7 +6,7 @@ import os
 import time
 from functools import partial
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from textual import events, on
 from textual.app import App, ComposeResult
@@ -16,7 +16,7 @@ from textual.widgets import Header, TabbedContent, TabPane
 
 from . import export, workers
 from .cache import same_but_time
-from .commands import DashboardCommands
+from .commands import Dashboard, DashboardCommands
 from .heap import LONG_PAUSE_S, PIECEMEAL_BEFORE_LONG, SHORT_PAUSE_S, Heap
 from .messages import (
     CachedShown,
@@ -31,17 +31,18 @@ from .messages import (
     Tau2Failed,
     Tau2Loaded,
 )
-from .panes import PANES, RUN_TABS, TAB, RunPane, RunView, see
+from .panes import PANES, RUN_TABS, TAB, see
+from .panes.compare.pane import ComparePane
+from .panes.diagnostics.pane import DiagnosticsPane
+from .panes.instances.pane import InstancesPane
+from .panes.leaderboard.pane import LeaderboardPane, LeaderboardRowChosen
+from .panes.overview.pane import TURN_S, OverviewPane
+from .panes.tau2.pane import Tau2Pane
+from .run_view import RunPane, RunView
 from .state import DashboardConfig, DashboardState, RunSlot, has_run, run_configs, watch_targets
 from .views import plain
-from .widgets.compare import ComparePane
-from .widgets.diagnostics import DiagnosticsPane
 from .widgets.footer import DashboardFooter
-from .widgets.instances import InstancesPane
-from .widgets.leaderboard import LeaderboardPane, LeaderboardRowChosen
 from .widgets.loading import ShowsRun
-from .widgets.overview import TURN_S, OverviewPane
-from .widgets.tau2 import Tau2Pane
 
 STEPPED_FROM = 200  # runs of more models are shown pane by pane (refresh_panes)
 CHECKING = "CACHED, checking the inputs"  # the header's mark on a reopen's view from the cache
@@ -206,8 +207,8 @@ class TcsexamApp(App):
             self._pause_timer = self.set_timer(LONG_PAUSE_S, self._paused)
 
     def _header(self) -> None:
-        """The sub-title of the run shown (tui/views.subtitle), then the tab labels."""
-        from .views import subtitle
+        """The sub-title of the run shown (tui/screens/runs.subtitle), then the tab labels."""
+        from .screens.runs import subtitle
 
         self.sub_title = subtitle(
             self.shown, self.current + 1, len(self.runs), self.tau2_path, self.config.watch, time.monotonic()
@@ -507,7 +508,8 @@ class TcsexamApp(App):
     def refresh_leaderboard(self, now: bool = False) -> None:
         """Fill the Leaderboard; with one run only once its tab is open (``now``): one run cannot be
         rejected by ``tcsexam table``, and its groups of 2,000 models take a second to make."""
-        from .views import leaderboard_groups, plain
+        from .panes.leaderboard.views import leaderboard_groups
+        from .views import plain
 
         self._leaderboard_stale = not now and len(self.runs) == 1 and self._active_tab() != "leaderboard"
         if self._leaderboard_stale:
@@ -555,8 +557,7 @@ class TcsexamApp(App):
 
     def action_runs(self) -> None:
         """The run switcher (``R``): a list of the runs opened; with one run there is nothing to switch."""
-        from .screens.runs import RunsScreen
-        from .views import run_row
+        from .screens.runs import RunsScreen, run_row
 
         if len(self.runs) == 1:
             self.notify("Only one run is open: start `tcsexam tui RUN_DIR RUN_DIR...` to switch.", markup=False)
@@ -775,7 +776,8 @@ class TcsexamApp(App):
         self.main.query_one(TabbedContent).active = tab
 
     def action_help(self) -> None:
-        from .screens.help import HelpScreen, help_text
+        from .help_text import help_text
+        from .screens.help import HelpScreen
 
         self.push_screen(HelpScreen(help_text(self, self.main, self._active_tab())))
 
@@ -913,3 +915,9 @@ class TcsexamApp(App):
 def create_app(config: DashboardConfig | None = None, **kwargs) -> TcsexamApp:
     """The one app factory (command line and tests)."""
     return TcsexamApp(config or DashboardConfig(), **kwargs)
+
+
+if TYPE_CHECKING:
+    # The palette's commands receive the app as their ``Dashboard`` interface (tui/commands.py), which
+    # spares that module an import of this one; this line has mypy check the app has every member.
+    _palette_app: type[Dashboard] = TcsexamApp

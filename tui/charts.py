@@ -116,8 +116,6 @@ def histogram_bars(phi, status, bins: int = 10) -> tuple[list[str], list[int]]:
     (status 0, ok), then one bar 'fail' counting the solver failures (which score 0, docs/rules.md#solver-score)."""
     import numpy as np
 
-    from .views import histogram_counts
-
     phi = np.asarray(phi)
     ok = np.asarray(status) == 0
     counts = histogram_counts(phi[ok], bins)
@@ -213,3 +211,11 @@ def histogram_lines(labels: list[str], counts: list[int], shown: int, width: int
         f"{label:>{label_width}} │{bar(count, largest, room):<{room}} {count:>{count_width},}"
         for label, count in zip(labels, counts, strict=True)
     ]
+
+
+def histogram_counts(phi, bins: int = 10) -> list[int]:
+    """Counts of Phi over [0, 1] in equal bins (the last bin includes 1)."""
+    import numpy as np
+
+    counts, _ = np.histogram(phi, bins=bins, range=(0.0, 1.0))
+    return counts.tolist()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast
 
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -17,12 +17,16 @@ from tcsexam.scoring.reports.table import FORMATS
 
 from .messages import DrillDown
 from .panes import key_hint
+from .panes.overview.pane import OverviewPane, OverviewTable
 from .state import STATUS_CODES, has_run
 from .views import plain
-from .widgets.overview import OverviewPane, OverviewTable
 
 if TYPE_CHECKING:
-    from .app import TcsexamApp
+    from pathlib import Path
+
+    from textual.message import Message
+
+    from .state import DashboardConfig
 
 MODEL_HITS = 100  # the most per-model commands (jump, compare) the palette is given at once
 
@@ -30,11 +34,41 @@ Command = tuple[str, Callable[[], object], str]  # (text shown, what it runs, he
 CLIPBOARD_FORMATS = [f for f in FORMATS.values() if f.clipboard]  # the table formats the palette copies
 
 
+class Dashboard(Protocol):
+    """What the palette's commands use of the app that offers them (tui/app.py's ``TcsexamApp``, whose
+    ``COMMANDS`` names this provider): the app is handed down as this interface, so this module does not
+    import the app's (mypy checks that the app has every member, where the app names the provider)."""
+
+    BINDINGS: ClassVar[list]
+    config: DashboardConfig
+    current: int
+    selected_model: str | None
+
+    @property
+    def main(self) -> Any: ...  # the dashboard's own screen
+
+    @property
+    def export_path(self) -> Path: ...
+
+    def action_export(self, path: str | None = None) -> None: ...
+    def action_export_to(self) -> None: ...
+    def action_reload(self) -> None: ...
+    def action_copy_table(self, fmt: str, scope: str = "run") -> None: ...
+    def action_open_tau2(self) -> None: ...
+    def action_save_figure(self) -> None: ...
+    def switch_run(self, number: int) -> None: ...
+    def filter_instances(self, status: str | None) -> None: ...
+    def jump_to_task(self, item: str) -> None: ...
+    def select_model(self, model: str, tab: str | None = None) -> None: ...
+    def compare_with(self, model: str) -> None: ...
+    def post_message(self, message: Message) -> bool: ...
+
+
 class DashboardCommands(Provider):
     @property
-    def app(self) -> TcsexamApp:
-        """The dashboard's app: the one App whose palette offers these commands (TcsexamApp.COMMANDS)."""
-        return cast("TcsexamApp", super().app)
+    def app(self) -> Dashboard:  # type: ignore[override]
+        """The dashboard's app: the one App whose palette offers these commands (its ``COMMANDS``)."""
+        return cast("Dashboard", super().app)
 
     def _commands(self, models: list[Command] | None = None) -> list[Command]:
         """The palette's commands; ``models``: the per-model ones (``_model_commands``) to list among them

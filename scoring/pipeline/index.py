@@ -23,6 +23,7 @@ from tcsexam.scoring.formats.json import canonical_bytes, write_json, writer_can
 from tcsexam.scoring.formats.results import IndexDocument, InputDigest, Provenance
 from tcsexam.scoring.pipeline.aggregate import evaluate_run
 from tcsexam.scoring.pipeline.crosscheck import records_digest
+from tcsexam.scoring.pipeline.reference import collector_paused
 from tcsexam.scoring.pipeline.rules import Checked
 from tcsexam.scoring.pipeline.run import Run
 from tcsexam.scoring.vocab import HASH_METHOD, METRIC_ID, WEIGHTS
@@ -87,6 +88,12 @@ def score_run(
     per-instance scores): what ``compare`` and ``plan`` need beside the document, scored once. A
     run folder moved or deleted while it was read is rejected here, before anything is written
     (``Run.check_folders``)."""
+    with collector_paused():  # the run's objects and the document hold no garbage cycles: at 10,000
+        # models the collector walking them again and again took a fifth of score (docs/performance.md)
+        return _score_run(run, thresholds, generated_at)
+
+
+def _score_run(run: Run, thresholds: dict[str, float] | None, generated_at: str | None) -> tuple[dict, Checked]:
     try:
         result, checked = evaluate_run(run, thresholds)
     except InputError:

@@ -32,8 +32,10 @@ from tcsexam.scoring.safety.numbers import check_relative_floor
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
-    """No cyclic garbage collection while a reference's 10^6 value lists are alive (they hold no
-    cycles; the collector would walk them again and again as other objects are made)."""
+    """No cyclic garbage collection while many long-lived objects without cycles are made (a
+    reference's 10^6 value lists, a run's rows and its index.json document): the collector would walk
+    them again and again as other objects are made. The collector's state before is restored, on
+    error too."""
     enabled = gc.isenabled()
     gc.disable()
     try:

@@ -23,7 +23,7 @@ from tcsexam.scoring.pipeline.benchmark import (
     missing_benchmark,
     sample_benchmark_notice,
 )
-from tcsexam.scoring.pipeline.reference import LoadedReference
+from tcsexam.scoring.pipeline.reference import LoadedReference, collector_paused
 from tcsexam.scoring.safety.files import FolderWatch, RecordsRoot, read_regular_file
 from tcsexam.scoring.safety.names import check_name
 from tcsexam.scoring.safety.terminal import escape_for_terminal, look_alikes
@@ -306,6 +306,11 @@ def load_run(paths: RunPaths) -> Run:
     """Load every input of a run. Problems of all files are collected and raised together. The
     run's folders (those of attempts.csv and cohort.json, and records/) are watched from here on
     (``Run.check_folders``)."""
+    with collector_paused():  # the rows and records live until the run is scored: no garbage cycles
+        return _load_run(paths)
+
+
+def _load_run(paths: RunPaths) -> Run:
     folders = FolderWatch(
         [paths.attempts.parent, paths.cohort.parent] + ([paths.records] if paths.records is not None else [])
     )

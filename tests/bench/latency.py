@@ -135,9 +135,9 @@ def probe(
     from textual.widgets import DataTable, Select
 
     from tcsexam.tui.app import create_app
+    from tcsexam.tui.panes.instances.pane import SORT_OPTIONS, InstancesPane
+    from tcsexam.tui.panes.instances.table import InstanceTable
     from tcsexam.tui.state import DashboardConfig
-    from tcsexam.tui.widgets.instance_table import InstanceTable
-    from tcsexam.tui.widgets.instances import SORT_OPTIONS, InstancesPane
 
     out: dict = {"actions": {}}
     app = create_app(DashboardConfig(run_dir=run_dir, benchmark=benchmark) if run_dir else None)

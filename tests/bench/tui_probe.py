@@ -58,8 +58,8 @@ def dashboard(t0: float, run_dir: str, benchmark: str, reps: int) -> dict:
     app = create_app(DashboardConfig(run_dir=run_dir, benchmark=benchmark))
 
     async def drive() -> None:
-        from tcsexam.tui.widgets.instance_table import InstanceTable
-        from tcsexam.tui.widgets.instances import InstancesPane
+        from tcsexam.tui.panes.instances.pane import InstancesPane
+        from tcsexam.tui.panes.instances.table import InstanceTable
 
         async with app.run_test(size=(140, 45)) as pilot:
             out["first_frame"] = time.time() - t0

@@ -10,8 +10,86 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from ..textual_ext.data_table import SteadyDataTable
-from ..views import RUN_COLUMNS, cells
+from ..views import DASH, cells, plain
 from ..widgets.footer import DashboardFooter
+
+RUN_COLUMNS = ("run", "name", "suite / protocol", "status", "RUN_DIR")
+
+
+def run_row(number: int, current: bool, name: str, source: str, document: dict | None, note: str) -> list[str]:
+    """A row of the run switcher: its number (▶ the run shown), name, group, status (or why there is
+    none: ``note``) and the RUN_DIR as typed. Names are data: the caller shows them as Text (``cells``)."""
+    group = f"{document['suite']} / {document['solver_protocol']}" if document is not None else DASH
+    status = document["status"] if document is not None else note
+    if document is not None and note:
+        status += f" ({note})"
+    return [("▶ " if current else "  ") + str(number), name, group, status, source]
+
+
+def run_header(name: str, document: dict | None, number: int, count: int) -> list[str]:
+    """The header's parts naming the run shown (docs/commands.md ``tcsexam tui RUN_DIR...``): its folder name, suite
+    and solver protocol, and ``run N/M`` when several are open; control characters escaped (``plain``)."""
+    parts = [plain(name)]
+    if document is not None:
+        parts.append(f"{plain(document['suite'])}/{plain(document['solver_protocol'])}")
+    if count > 1:
+        parts.append(f"run {number}/{count}")
+    return parts
+
+
+def run_source(slot, tau2_path: str | None) -> str:
+    """What the header calls the run ``slot`` (a tui.state.RunSlot) when it is the only one: the folder as
+    typed (its name when that is '.' or '..'), the attempts or cohort file, the bundled demo; with no run,
+    the tau2-bench file open."""
+    from pathlib import Path
+
+    from ..state import uses_demo
+
+    config = slot.config
+    if uses_demo(config):
+        return "DEMO (bundled synthetic run)"
+    if config.run_dir:
+        return config.run_dir if Path(config.run_dir).name not in ("", "..") else slot.name
+    if config.attempts or config.cohort:
+        return config.attempts or config.cohort or ""
+    return f"tau2-bench {tau2_path}" if tau2_path else "no run"
+
+
+def load_clock(slot, now: float | None) -> str:
+    """How long a run has been loading, in whole seconds (``now``: time.monotonic(), else unknown: 0 s)."""
+    return f"{max(0.0, (now or slot.load_started) - slot.load_started):.0f} s"
+
+
+def subtitle(slot, number: int, count: int, tau2_path: str | None, watching: bool, now: float | None = None) -> str:
+    """The header's sub-title (plain text, never markup: names are data, docs/safety.md) for run ``slot``
+    (number ``number`` of ``count`` open): the run, its status or its loader's progress, --watch, and a
+    stale marker while its inputs are rejected."""
+    document = slot.state.document if slot.state is not None else None
+    if count > 1:
+        parts = run_header(slot.name, document, number, count)
+    else:
+        parts = [plain(run_source(slot, tau2_path))]
+        if document is not None:
+            parts.append(f"{plain(document['suite'])}/{plain(document['solver_protocol'])}")
+    if document is not None:
+        parts.insert(1, document["status"])  # after the run's name: a narrow header cuts the suite, not the status
+        if slot.loading:  # a reload or a --watch re-score: how long, then the load's progress line, up front
+            parts.insert(1, f"reloading {load_clock(slot, now)} · {plain(slot.progress)}")
+    elif slot.loading:
+        parts.append(f"loading {load_clock(slot, now)} · {plain(slot.progress)}")
+    elif slot.problems:
+        parts.append("inputs rejected")
+    if watching:
+        parts.append("watching")
+    if slot.stale:
+        stale = slot.stale
+        marker = (
+            f"STALE: inputs rejected at {stale['at']} ({stale['count']} problem"
+            f"{'s' if stale['count'] != 1 else ''}); showing {stale['loaded_at']}"
+        )
+        # first, so that a narrow terminal keeps it; with several runs after the run's (short) name
+        parts.insert(1 if count > 1 else 0, marker)
+    return " · ".join(parts)
 
 
 class RunsScreen(ModalScreen[int | None]):

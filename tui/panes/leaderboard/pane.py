@@ -1,0 +1,189 @@
+"""Leaderboard: `tcsexam table` over every loaded run, one table per (suite, solver_protocol) group."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import DataTable, Static
+
+from ...find import count_note
+from ...textual_ext.data_table import SteadyDataTable
+from ...views import cells, plain, problem_rows, text
+from ...widgets.filter_bar import FilterBar, FiltersRows
+from ...widgets.loading import FILTER_BINDING
+from .views import LeaderboardGroup
+
+
+@dataclass
+class LeaderboardRowChosen(Message):
+    """Enter on a Leaderboard row: show that row's run, with its model selected."""
+
+    source: str
+    model: str
+
+
+class LeaderboardTable(SteadyDataTable):
+    BINDINGS = [Binding("enter", "select_cursor", "Show in Overview")]
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(fixed_columns=2, **kwargs)  # rank and model stay while the numbers scroll
+
+
+class LeaderboardPane(FiltersRows, Vertical):
+    """``/`` filters the rows of every group by model name and status."""
+
+    # The pane's own rules. Not scoped: the size classes (-short) sit on the screen, above the pane.
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+    #leaderboard-summary { height: auto; padding: 0 0 1 0; color: $text-muted; }
+    #leaderboard-groups { height: 1fr; }
+    .leaderboard-table { height: auto; }
+    .leaderboard-note { height: auto; color: $text-muted; }
+    #leaderboard-detail { height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    .-short #leaderboard-summary { padding: 0; }
+    .leaderboard-table.-titled {
+        margin-top: 1; border-top: blank; border-title-align: left; border-title-style: bold; border-title-color: $text;
+    }
+    .-short .leaderboard-table.-titled { margin-top: 0; }
+    """
+
+    HELP = """\
+`tcsexam table` over every loaded run: one table per suite / solver protocol (never mixed), in the
+order full/offline, full/online, lite/offline, lite/online, with the same cells (rank, ± = 95%
+half-width, † provisional, — null). A model in two runs of one group is `table`'s rejection: the tab
+and Diagnostics show it. `/` filters the rows of every group by model name
+and status. `Enter` on a row shows its run with its model selected in the Overview; `c`
+copies the leaderboard as Markdown, `C` as LaTeX.
+"""  # its section of the help (tui/help_text.py)
+
+    BINDINGS = [
+        FILTER_BINDING,
+        Binding("c", "app.copy_table('markdown', 'all')", "Copy Markdown"),
+        Binding("C", "app.copy_table('latex', 'all')", "Copy LaTeX"),
+    ]
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.keys: dict[str, tuple[str, str]] = {}  # row key -> (source, model)
+        self.shown: tuple | None = None  # show()'s arguments, shown again when the filter changes
+
+    def compose(self) -> ComposeResult:
+        yield Static("Loading the runs…", id="leaderboard-summary", markup=False)
+        yield FilterBar(id="leaderboard-filter")
+        yield VerticalScroll(id="leaderboard-groups")
+        yield Static("", id="leaderboard-detail", markup=False)
+
+    @on(FilterBar.Changed)
+    def _filter_changed(self, event: FilterBar.Changed) -> None:
+        event.stop()
+        if self.shown is not None:
+            self.show(*self.shown)
+
+    @on(FilterBar.Done)
+    def _filter_done(self, event: FilterBar.Done) -> None:
+        event.stop()
+        tables = self.query(LeaderboardTable)
+        if tables:
+            tables.first().focus()
+
+    def _rows(self, group: LeaderboardGroup) -> list[tuple[int, list[str], tuple[str, str]]]:
+        """(position, cells, key) of the group's rows that the filter leaves (name: the model; status:
+        the status cell)."""
+        query = self.query_one(FilterBar).filter_query
+        status = group.header.index("status") if "status" in group.header else None
+        return [
+            (j, row, key)
+            for j, (row, key) in enumerate(zip(group.rows, group.keys, strict=True))
+            if query.matches(key[1], row[status] if status is not None else ())
+        ]
+
+    def show(
+        self, groups: list[LeaderboardGroup], problems: list, missing: list[str], runs: int, stale: Sequence[str] = ()
+    ) -> None:
+        """The groups of scoring.reports.table (views.leaderboard_groups), or the rejection ``tcsexam table``
+        would give; ``missing`` names the runs that have no accepted state to list, ``stale`` those listed
+        from their last accepted state while their files are rejected."""
+        self.shown = (groups, problems, missing, runs, stale)
+        summary = self.query_one("#leaderboard-summary", Static)
+        body = self.query_one("#leaderboard-groups", VerticalScroll)
+        body.remove_children()
+        self.keys = {}
+        parts: list = []
+        if problems:
+            parts.append(
+                (
+                    f"Not a leaderboard: tcsexam table rejects these {runs} runs ({len(problems)} problem(s), "
+                    "also in Diagnostics): a group takes each model once.",
+                    "bold red",
+                )
+            )
+        else:
+            parts.append(
+                f"tcsexam table over {runs} run{'s' if runs != 1 else ''}: one table per suite / solver protocol, "
+                "never mixed. ± is the 95% half-width; † provisional; — null. Enter shows the row's run."
+            )
+        if missing:
+            parts.append("   Not listed (no accepted inputs): " + ", ".join(missing) + ".")
+        if stale:
+            parts.append(
+                (
+                    "   STALE: " + ", ".join(stale) + " as last accepted; the files are now rejected (Diagnostics).",
+                    "bold",
+                )
+            )
+        summary.update(text(*parts))
+        widgets: list = []
+        left = [self._rows(g) for g in groups]
+        bar = self.query_one(FilterBar)
+        bar.show_count(
+            count_note(
+                sum(map(len, left)),
+                sum(len(g.rows) for g in groups),
+                "rows",
+                bar.filter_query,
+                ["complete", "provisional", "incomplete"],
+            )
+        )
+        if problems:
+            table = LeaderboardTable(classes="leaderboard-table", cursor_type="row", zebra_stripes=True)
+            table.add_columns("file", "where", "field", "message")
+            for r in problem_rows(problems):
+                table.add_row(*cells(*r))
+            widgets.append(table)
+        for i, g in enumerate(groups):
+            # the group's title is the table's border title: the focus scrolls a long table's top, border
+            # included, into view, and a title above the table would be scrolled away
+            table = LeaderboardTable(classes="leaderboard-table -titled", cursor_type="row", zebra_stripes=True)
+            table.border_title = Content(plain(g.title))  # Content: names are not read as markup
+            table.add_columns(*g.header)
+            for j, row, key in left[i]:
+                row_key = f"{i}:{j}"
+                self.keys[row_key] = key
+                table.add_row(*cells(*row), key=row_key)
+            widgets.append(table)
+            for note in g.notes:
+                widgets.append(Static(Text(plain(note)), classes="leaderboard-note"))
+        if widgets:
+            body.mount(*widgets)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """The cursor row's model in full (the table caps long names) and the run it comes from."""
+        event.stop()
+        key = event.row_key.value if event.row_key is not None else None
+        if key in self.keys:
+            source, model = self.keys[key]
+            self.query_one("#leaderboard-detail", Static).update(text((model, "bold"), " · run ", source))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        key = event.row_key.value if event.row_key is not None else None
+        if key in self.keys:
+            self.post_message(LeaderboardRowChosen(*self.keys[key]))

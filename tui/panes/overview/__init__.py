@@ -1,0 +1,1 @@
+"""The Overview tab: its widget (pane.py, its CSS in ``DEFAULT_CSS``) and its pure view functions (views.py)."""

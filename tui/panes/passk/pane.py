@@ -1,0 +1,156 @@
+"""pass^k per track for the selected model: a table and a line plot; below it the planner (docs/rules.md#planning-attempts):
+the projected index half-width by attempts per task and the attempts a target half-width needs."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Input, Static
+from textual_plotext import PlotextPlot
+
+from tcsexam.scoring.vocab import TRACK_LETTERS as LETTERS
+from tcsexam.scoring.vocab import TRACKS
+
+from ...charts import TRACK_COLORS, draw_passk, redraw
+from ...textual_ext.data_table import SteadyDataTable
+from ...views import cells, shares_text, text
+from ...widgets.chart_plot import ChartPlot
+from ...widgets.loading import ShowsRun
+from .views import parse_target, passk_rows, plan_row, plan_summary, target_text
+
+if TYPE_CHECKING:
+    from ...run_view import RunView
+
+EXPLAIN = (
+    "pass^k = C(c, k) / C(n, k) per task: n = adopted attempts with score_status valid, c = those scoring at or "
+    "above the track's threshold; a track's pass^k is the mean over its tasks with n ≥ k (tcsexam docs rules#passk)."
+)
+
+
+PARTS = ("#passk-explain", "#passk-table", "#passk-plot", "#plan-title", "#plan-table", "#plan-controls")
+
+
+class PassKPane(ShowsRun, Vertical):
+    # The pane's own rules. Not scoped: the size classes (-short) sit on the screen, above the pane.
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+    #passk-explain { height: auto; padding: 0 0 1 0; color: $text-muted; }
+    .-short #passk-plot { display: none; }
+    .-short #passk-explain { padding: 0; }
+    #passk-table { height: auto; }
+    #passk-plot { height: 1fr; min-height: 8; }
+    #plan-title { height: auto; color: $text-muted; padding-top: 1; }
+    #plan-table { height: auto; }
+    #plan-controls { height: 1; }
+    .plan-label { width: 10; text-style: bold; }
+    #plan-target { width: 12; margin-right: 2; }
+    #plan-needed { width: 1fr; }
+    .-short #plan-title { padding-top: 0; }
+    """
+
+    HELP = """\
+pass^k = C(c,k)/C(n,k) per task, averaged over the tasks with n ≥ k, for the selected model.
+Planning (`tcsexam docs rules#planning-attempts`): the projected 95% index half-width by attempts per task r = 1..10; type a
+target H (index points) to see the attempts per task it needs.
+"""  # its section of the help (tui/help_text.py)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.plan_entry: dict | None = None
+        self.plan: dict | None = None  # the run's planning document (tui.state.DashboardState.plan)
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="passk-title", classes="section-title", markup=False)
+        yield Static(EXPLAIN, id="passk-explain")
+        yield SteadyDataTable(id="passk-table", cursor_type="none", zebra_stripes=True)
+        yield Static("", id="plan-title", markup=False)
+        yield SteadyDataTable(id="plan-table", cursor_type="none", show_cursor=False)
+        with Horizontal(id="plan-controls"):
+            yield Static("target H", classes="plan-label")
+            yield Input(placeholder="points", id="plan-target", type="number", compact=True)
+            yield Static("", id="plan-needed", markup=False)
+        yield ChartPlot(id="passk-plot")
+
+    def show_empty(self, message: str) -> None:
+        self.document = None
+        self.query_one("#passk-title", Static).update(message)
+        for selector in PARTS:
+            self.query_one(selector).set_class(True, "gone")
+
+    def show_run(self, view: RunView) -> None:
+        self.document, self.plan = view.document, view.plan
+        self.show(view.document, view.model, view.plan)
+
+    def follow(self, model: str) -> None:
+        if self.document is not None:
+            self.show(self.document, model, self.plan)
+
+    def show(self, document: dict, model: str | None, plan: dict | None = None) -> None:
+        if model is None or model not in document["models"]:
+            return
+        for selector in PARTS:
+            self.query_one(selector).set_class(False, "gone")
+        self._plan(document, model, plan)
+        self.query_one("#passk-title", Static).update(
+            text("pass^k of ", (model, "bold"), " (the model selected in the Overview)")
+        )
+        kmax, rows = passk_rows(document, model)
+        table = self.query_one("#passk-table", DataTable)
+        table.clear(columns=True)
+        table.add_columns("track", "threshold", "tasks", *[f"pass^{k}" for k in range(1, kmax + 1)])
+        for r in rows:
+            table.add_row(*cells(*r))
+        pk = document["models"][model]["pass_hat_k"]
+        series = {
+            f"{LETTERS[t]} {t}": [pk[t]["by_k"][str(k)] for k in range(1, len(pk[t]["by_k"]) + 1)]
+            for t in TRACKS
+            if pk[t]["by_k"]
+        }
+        colors = {f"{LETTERS[t]} {t}": TRACK_COLORS[t] for t in TRACKS}
+        plot = self.query_one(PlotextPlot)
+        redraw(plot, lambda plt: draw_passk(plt, series, colors, "attempt per task", plot.size.width or 80))
+
+    def _plan(self, document: dict, model: str, plan: dict | None) -> None:
+        """The planner's projection for the model (`tcsexam plan`'s document, made by the state loader)."""
+        entry = self.plan_entry = None if plan is None else plan["models"].get(model)
+        table = self.query_one("#plan-table", DataTable)
+        table.clear(columns=True)
+        index_ci = document["models"][model]["ci"]["index"]
+        budget = shares_text(index_ci.get("shares") if index_ci else None)
+        title = self.query_one("#plan-title", Static)
+        if entry is None:
+            title.update(text("Planning: no plan for ", (model, "bold"), "."))
+            return
+        labels, values = plan_row(entry)
+        table.add_columns("", *labels)
+        table.add_row(*cells("half-width", *values))
+        title.update(
+            text(
+                "Planning: ",
+                (model, "bold"),
+                "'s projected 95% index half-width (points) "
+                "by attempts per task r; its interval's uncertainty now from ",
+                budget,
+                ".   ",
+                plan_summary(entry),
+            )
+        )
+        self._target()
+
+    @on(Input.Changed, "#plan-target")
+    def _target_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self._target()
+
+    def _target(self) -> None:
+        from ...state import attempts_needed
+
+        needed = self.query_one("#plan-needed", Static)
+        if self.plan_entry is None:
+            needed.update("")
+            return
+        target = parse_target(self.query_one("#plan-target", Input).value)
+        needed.update(target_text(target, attempts_needed(self.plan_entry, target), len(self.plan_entry["half_width"])))

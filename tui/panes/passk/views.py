@@ -1,0 +1,68 @@
+"""The pass^k pane's pure functions: its table, the shares and the attempts plan.
+
+No textual here: each function is testable without a terminal.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tcsexam.scoring.vocab import TRACK_LETTERS as LETTERS
+from tcsexam.scoring.vocab import TRACKS
+
+from ...views import (
+    fmt,
+)
+
+if TYPE_CHECKING:
+    pass
+
+
+def passk_rows(document: dict, model: str) -> tuple[int, list[list[str]]]:
+    """(largest k, rows of track, threshold, tasks, pass^1..pass^K)."""
+    pk = document["models"][model]["pass_hat_k"]
+    kmax = max((len(v["by_k"]) for v in pk.values()), default=0)
+    rows = []
+    for t in TRACKS:
+        v = pk[t]
+        rows.append(
+            [f"{LETTERS[t]} {t}", f"{v['threshold']:g}", str(v["tasks"])]
+            + [fmt(v["by_k"].get(str(k))) for k in range(1, kmax + 1)]
+        )
+    return kmax, rows
+
+
+def plan_row(plan_entry: dict) -> tuple[list[str], list[str]]:
+    """(column labels r=1.., the projected 95% index half-widths in points) of one model's plan (docs/rules.md#planning-attempts)."""
+    keys = sorted(plan_entry["half_width"], key=int)
+    return [f"r={k}" for k in keys], [fmt(plan_entry["half_width"][k], 2) for k in keys]
+
+
+def plan_summary(plan_entry: dict) -> str:
+    """Per track the planner's inputs (m tasks, s_w² within, σ_b² between) in one line."""
+    parts = []
+    for t in TRACKS:
+        v = plan_entry["tracks"][t]
+        parts.append(f"{LETTERS[t]} m={v['m']} s_w²={fmt(v['s_w2'], 4)} σ_b²={fmt(v['sigma_b2'], 4)}")
+    return "m tasks, variance within a task s_w², between tasks σ_b²:   " + "   ".join(parts)
+
+
+def target_text(target: float | None, needed: int | None, attempts: int) -> str:
+    """What the target half-width H asks for (docs/rules.md#planning-attempts attempts_for_target)."""
+    if target is None:
+        return "Type a target half-width H (index points) to see the attempts per task it needs."
+    if needed is None:
+        return f"H = {target:g}: not reached with up to {attempts} attempts per task."
+    return f"H = {target:g}: {needed} attempt{'s' if needed != 1 else ''} per task."
+
+
+def parse_target(value: str) -> float | None:
+    """The target field: a positive number of index points, else None (nothing asked)."""
+    try:
+        x = float(value)
+    except ValueError:
+        return None
+    return x if x > 0 and x != float("inf") else None
+
+
+# --- Leaderboard (docs/commands.md: the groups and cells of `tcsexam table`) -----------------------------------

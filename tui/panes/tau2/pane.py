@@ -1,0 +1,234 @@
+"""tau2-bench tab: per-task table, pass^k curve, termination reasons and the reward-gate audit."""
+
+from __future__ import annotations
+
+from textual import events, on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import DataTable, Static
+from textual_plotext import PlotextPlot
+
+from ...charts import INDEX_COLOR, draw_passk, redraw
+from ...find import count_note, filtered, sort_choice
+from ...textual_ext.data_table import SteadyDataTable
+from ...views import cells, fmt, plain
+from ...widgets.chart_plot import ChartPlot
+from ...widgets.filter_bar import FilterBar, FiltersRows
+from ...widgets.loading import FILTER_BINDING, SORT_BINDINGS
+from .views import cost_text, tau2_columns, tau2_meta_line, tau2_sorted, tau2_task_rows
+
+NO_FILE = (
+    "No tau2-bench results open. Start the dashboard with --tau2 RESULTS_JSON (a results.json of "
+    "tau2-bench, or its run folder) to see pass^k, termination reasons and the reward-gate audit here. "
+    "This tab is independent of the run and of the model selected in the Overview."
+)
+
+
+class Tau2Pane(FiltersRows, Vertical):
+    """The summary pinned on top; below it, scrolling, the per-task table (Enter lists a task's
+    simulations: simulations.py beside it), the pass^k plot, the reasons and the audit. ``/``
+    filters the tasks by id, and by termination reason as their status."""
+
+    # The pane's own rules. Not scoped: the size classes (-short) sit on the screen, above the pane.
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+    #tau2-summary { height: auto; padding: 0 0 1 0; color: $text-muted; }
+    .-short #tau2-plot { display: none; }
+    .-short #tau2-summary { padding: 0; }
+    #tau2-scroll { height: 1fr; }
+    #tau2-body { height: auto; }
+    #tau2-tasks { height: auto; max-height: 70vh; }
+    #tau2-task-detail { height: auto; color: $text-muted; }
+    #tau2-bottom { height: auto; }
+    #tau2-plot { width: 2fr; height: 14; }
+    #tau2-reasons { width: 1fr; height: auto; }
+    .-short #tau2-reasons { width: 1fr; }
+    #tau2-audit { height: auto; max-height: 80vh; }
+    """
+
+    HELP = """\
+With `--tau2 RESULTS_JSON`: the run's domain, agent and trials, per-task pass^k (`/` filters the tasks
+by id or `status:REASON`, `s` picks the sort column, `S` reverses it;
+Enter lists a task's simulations, Enter on one shows its messages and reward breakdown),
+termination reasons and the reward-gate audit. Independent of the selected model.
+"""  # its section of the help (tui/help_text.py)
+
+    BINDINGS = [FILTER_BINDING, *SORT_BINDINGS]
+
+    def action_sort_pick(self) -> None:
+        from ...screens.sort_picker import SortPicker
+
+        if self.metrics is None:
+            return
+        picker = SortPicker("the tasks", tau2_columns(self.metrics), self.sort_column, self.sort_reverse)
+        self.app.push_screen(picker, lambda column: self.sort_by(column) if column is not None else None)
+
+    def action_sort_reverse(self) -> None:
+        self.sort_by(-1)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.metrics: dict | None = None
+        self.meta: dict = {}
+        self.results = None  # scoring.tau2.files.Tau2Results of the file shown, for its simulations
+        self.sort_column = 0
+        self.sort_reverse = False
+
+    def compose(self) -> ComposeResult:
+        yield Static("Loading the tau2-bench results…", id="tau2-summary", markup=False)
+        yield FilterBar("filter tasks: id, or status:TERMINATION_REASON", id="tau2-filter")
+        with VerticalScroll(id="tau2-scroll"):
+            with Horizontal(id="tau2-body"):
+                yield SteadyDataTable(id="tau2-tasks", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="tau2-task-detail", markup=False)
+            with Horizontal(id="tau2-bottom"):
+                yield ChartPlot(id="tau2-plot")
+                yield SteadyDataTable(id="tau2-reasons", cursor_type="none")
+            yield Static("Audit", id="tau2-audit-title", classes="section-title", markup=False)
+            yield SteadyDataTable(id="tau2-audit", cursor_type="row", zebra_stripes=True)
+
+    def _parts(self, shown: bool) -> None:
+        for selector in ("#tau2-body", "#tau2-task-detail", "#tau2-bottom", "#tau2-audit-title", "#tau2-audit"):
+            self.query_one(selector).set_class(not shown, "gone")
+
+    def show_empty(self) -> None:
+        self.query_one("#tau2-summary", Static).update(NO_FILE)
+        self._parts(False)
+
+    def show_rejected(self, count: int, kept: bool, where: str) -> None:
+        """The file was rejected: its ``count`` problems are listed in the tab ``where`` names."""
+        note = f"tau2-bench results rejected: {count} problem(s), listed in {where}. " + (
+            "Showing the last good read of the file until it is fixed (r reloads)."
+            if kept
+            else "Fix the file and press r to reload."
+        )
+        if not kept:
+            self.query_one("#tau2-summary", Static).update(note)
+            self._parts(False)
+        else:
+            self.query_one("#tau2-summary", Static).update(note + "\n" + self._summary())
+
+    def _summary(self) -> str:
+        m = self.metrics
+        assert m is not None  # the summary of a file read (show, or show_rejected keeping the last good read)
+        pk = "  ".join(f"pass^{k} {fmt(v)}" for k, v in m["pass_hat_k"].items())
+        return (
+            f"{plain(m['source'])}\n{plain(tau2_meta_line(self.meta))}\n"
+            f"{m['num_simulations']} runs, {m['num_tasks']} tasks, {m['infra_errors']} infrastructure "
+            f"errors dropped; avg_reward {fmt(m['avg_reward'])}, avg_agent_cost {cost_text(m['avg_agent_cost'])}; "
+            f"{pk}; DB match {m['db']['match']} / mismatch {m['db']['mismatch']} / not checked "
+            f"{m['db']['not_checked']}. Success = reward within 1e-6 of 1; pass^k = C(c,k)/C(n,k) averaged over "
+            "tasks. Independent of the model selected in the Overview."
+        )
+
+    def show(self, m: dict, meta: dict | None = None, results=None) -> None:
+        self.metrics, self.meta, self.results = m, meta or {}, results
+        self._parts(True)
+        self.query_one("#tau2-summary", Static).update(self._summary())
+        self._tasks()
+        reasons = self.query_one("#tau2-reasons", DataTable)
+        reasons.clear(columns=True)
+        reasons.add_columns("termination reason", "runs")
+        for k, v in m["termination_reasons"].items():
+            reasons.add_row(*cells(k, v))
+        self._plot(m)
+        audit = self.query_one("#tau2-audit", DataTable)
+        audit.clear(columns=True)
+        audit.add_columns("task_id", "trial", "stored", "derived", "finding")
+        for a in m["audit"]:
+            audit.add_row(
+                *cells(a["task_id"], a["trial"], fmt(a["stored_reward"], 7), fmt(a["derived_reward"], 7), a["finding"])
+            )
+        audit.set_class(not m["audit"], "gone")
+        self.query_one("#tau2-audit-title", Static).update(
+            f"Reward-gate audit: {len(m['audit'])} finding(s) (reward re-derived from reward_info under its "
+            "reward_basis)"
+            if m["audit"]
+            else "Reward-gate audit: no findings. Every evaluated run's stored reward matches the reward re-derived "
+            "from its reward_info under its reward_basis."
+        )
+
+    def _plot(self, m: dict) -> None:
+        """The run's pass^k by k (tui/charts.py draws it)."""
+        series = {"●": [m["pass_hat_k"][str(k)] for k in range(1, len(m["pass_hat_k"]) + 1)]}
+        plot = self.query_one(PlotextPlot)
+        redraw(plot, lambda plt: draw_passk(plt, series, {"●": INDEX_COLOR}, "trial per task", plot.size.width or 80))
+
+    # --- the per-task table: sortable, the cursor kept on its task ---------------------------
+    def _tasks(self, top: bool = False) -> None:
+        """The per-task table: the tasks the filter leaves in the sort's order, the cursor on the first row
+        (``top``: a sort asked for) or kept on its task."""
+        m = self.metrics
+        assert m is not None  # called by show and sort_by, once a file was read
+        if not self.size.width:
+            # not laid out yet (a file read before the first frame, or the tab hidden): on_resize fills the
+            # table at its width. A table filled uncut first and cut after kept its horizontal scrollbar
+            # (and a blank line) at some sizes, depending on which came first
+            return
+        tasks = self.query_one("#tau2-tasks", DataTable)
+        current = tasks.coordinate_to_cell_key(tasks.cursor_coordinate).row_key.value if tasks.row_count else None
+        bar = self.query_one(FilterBar)
+        reasons = sorted({r for t in m["tasks"] for r in t["termination_reasons"]})
+        ordered = filtered(
+            tau2_sorted(m, self.sort_column, self.sort_reverse),
+            bar.filter_query,
+            lambda t: str(t["task_id"]),
+            lambda t: list(t["termination_reasons"]),
+        )
+        bar.show_count(count_note(len(ordered), len(m["tasks"]), "tasks", bar.filter_query, reasons))
+        _, rows = tau2_task_rows(m, ordered, self.size.width or None)
+        tasks.clear(columns=True)
+        arrow = " ▼" if self.sort_reverse else " ▲"
+        for i, name in enumerate(tau2_columns(m)):
+            tasks.add_column(name + (arrow if i == self.sort_column else ""), key=str(i))
+        for t, r in zip(ordered, rows, strict=True):
+            tasks.add_row(*cells(*r), key=str(t["task_id"]))
+        if not top and current is not None and current in tasks.rows:
+            tasks.move_cursor(row=tasks.get_row_index(current))
+        else:
+            tasks.move_cursor(row=0)
+
+    def sort_by(self, column: int) -> None:
+        """Sort by a column (-1: reverse the current one; the current one again: reverse); the cursor
+        goes to the first row."""
+        if self.metrics is None:
+            return
+        if column == -1:
+            self.sort_reverse = not self.sort_reverse
+        else:
+            self.sort_column, self.sort_reverse = sort_choice(column, self.sort_column, self.sort_reverse, False)
+        self._tasks(top=True)
+
+    @on(FilterBar.Changed)
+    def _filter_changed(self, event: FilterBar.Changed) -> None:
+        event.stop()
+        if self.metrics is not None:
+            self._tasks()
+
+    @on(FilterBar.Done)
+    def _filter_done(self, event: FilterBar.Done) -> None:
+        event.stop()
+        self.query_one("#tau2-tasks", DataTable).focus()
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        if event.data_table.id == "tau2-tasks":
+            event.stop()
+            self.sort_by(event.column_index)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.metrics is not None:  # the task_id column takes the width the others leave
+            self._tasks()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id == "tau2-tasks" and event.row_key is not None and self.results is not None:
+            from .simulations import Tau2SimulationsScreen
+
+            event.stop()
+            self.app.push_screen(Tau2SimulationsScreen(self.results, str(event.row_key.value)))
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.id == "tau2-tasks" and event.row_key is not None:
+            event.stop()
+            self.query_one("#tau2-task-detail", Static).update(
+                f"task {plain(event.row_key.value)}" + ("   Enter lists its simulations" if self.results else "")
+            )

@@ -1,0 +1,50 @@
+"""The simulations of one tau2-bench task (docs/tau2.md#browsing-the-simulations): Enter opens one."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Static
+
+from ...textual_ext.data_table import SteadyDataTable
+from ...views import cells, plain
+from ...widgets.footer import DashboardFooter
+from .views import TAU2_SIMULATION_COLUMNS, tau2_simulation_rows
+
+
+class Tau2SimulationsScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q", "dismiss", "Close")]
+
+    def __init__(self, results, task_id: str) -> None:
+        from tcsexam.scoring.tau2.trajectory import task_simulations
+
+        super().__init__()
+        self.results, self.task_id = results, task_id
+        self.simulations = task_simulations(results, task_id)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="tau2-simulations-body", classes="tau2-browser"):
+            yield Static(
+                Text(
+                    f"task {plain(self.task_id)}: {len(self.simulations)} simulation(s). "
+                    "Enter shows a simulation's messages and reward; escape closes."
+                ),
+                id="tau2-simulations-title",
+            )
+            table: DataTable[Text | str] = SteadyDataTable(id="tau2-simulations", cursor_type="row", zebra_stripes=True)
+            table.add_columns(*TAU2_SIMULATION_COLUMNS)
+            for sim, row in zip(self.simulations, tau2_simulation_rows(self.simulations), strict=True):
+                table.add_row(*cells(*row), key=str(sim["slot"]))
+            yield table
+        yield DashboardFooter()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        from .trajectory import Tau2TrajectoryScreen
+
+        event.stop()
+        slot = int(str(event.row_key.value))
+        sim = next(s for s in self.simulations if s["slot"] == slot)
+        self.app.push_screen(Tau2TrajectoryScreen(self.results, sim, self.task_id))
