@@ -12,7 +12,7 @@ import pytest
 
 import tcsexam.scoring.pipeline.index as index_module
 import tcsexam.tui.workers as workers_module  # the load worker calls load_state
-from tcsexam.tui.app import create_app
+from tcsexam.tui.app import CHECKING, create_app
 from tcsexam.tui.cache import SUFFIX, cache_folder, entry_path
 from tcsexam.tui.state import DashboardConfig, load_state_here
 from tests.support.dashboard import settle, wait_until
@@ -193,6 +193,162 @@ async def test_a_cached_reopen_shows_the_same_screens_as_a_fresh_load(demo_copy,
     assert screens["first"] == screens["fresh"]
 
 
+# --- a reopen shows the cache's view at once, marked, while the inputs are checked ---------------------
+
+
+def gate_the_check(monkeypatch) -> threading.Event:
+    """The load worker's check of the inputs (tui.state.load_state) waits until the event is set."""
+    real = workers_module.load_state
+    release = threading.Event()
+
+    def load(config, progress=None, started=None, paths=None):
+        assert release.wait(30), "the test never released the check"
+        return real(config, progress, started, paths)
+
+    monkeypatch.setattr(workers_module, "load_state", load)
+    return release
+
+
+def overview_rows(app) -> list[list[str]]:
+    table = app.query_one("#overview-table")
+    return [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+async def fresh_overview(run_dir) -> list[list[str]]:
+    """The Overview of the run scored from scratch (--no-cache): the numbers a checked reopen must show."""
+    app = create_app(DashboardConfig(run_dir=str(run_dir), cache=False))
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        return overview_rows(app)
+
+
+class OverviewFills:
+    """Counts the Overview's fills (OverviewPane.show: its table cleared and filled anew)."""
+
+    def __init__(self, monkeypatch) -> None:
+        from tcsexam.tui.panes.overview.pane import OverviewPane
+
+        self.count = 0
+        real = OverviewPane.show
+
+        def show(pane, *args, **kwargs):
+            self.count += 1
+            return real(pane, *args, **kwargs)
+
+        monkeypatch.setattr(OverviewPane, "show", show)
+
+
+class Headers:
+    """Every header the app sets (TcsexamApp._header), with whether a checked run was loaded then and how
+    many rows the Overview showed."""
+
+    def __init__(self, monkeypatch) -> None:
+        from tcsexam.tui.app import TcsexamApp
+
+        self.seen: list[tuple[bool, int, str]] = []
+        real = TcsexamApp._header
+
+        def header(app) -> None:
+            real(app)
+            self.seen.append((app.state is not None, len(overview_rows(app)), app.sub_title))
+
+        monkeypatch.setattr(TcsexamApp, "_header", header)
+
+    def unmarked_cached_views(self) -> list[str]:
+        """Headers set while the Overview showed numbers of no checked run, without the mark."""
+        return [title for loaded, rows, title in self.seen if not loaded and rows and CHECKING not in title]
+
+
+async def marked_until_checked(pilot, app, headers: Headers) -> None:
+    """Let the released check run to its end; until it has, every header set keeps the mark."""
+    await wait_until(pilot, lambda: app.state is not None and not app.loading, "the check of the inputs")
+    await settle(pilot)
+    assert headers.unmarked_cached_views() == []
+    assert any(CHECKING in title for _, _, title in headers.seen)
+
+
+async def test_an_unchanged_reopen_shows_the_cached_overview_before_the_check_then_drops_the_mark(
+    demo_copy, monkeypatch
+):
+    before = await fresh_overview(demo_copy)
+    load_state_here(DashboardConfig(run_dir=str(demo_copy)))  # the first open stores the run
+    release = gate_the_check(monkeypatch)
+    counter, headers, fills = ScoreCounter(monkeypatch), Headers(monkeypatch), OverviewFills(monkeypatch)
+    app = create_app(DashboardConfig(run_dir=str(demo_copy)))
+    async with app.run_test(size=(200, 50)) as pilot:
+        await wait_until(pilot, lambda: len(overview_rows(app)) == len(before), "the cached Overview")
+        await pilot.pause()
+        assert not release.is_set() and app.state is None  # nothing checked yet
+        assert overview_rows(app) == before
+        assert app.sub_title.startswith(CHECKING)
+        assert CHECKING in str(app.screen.query_one("HeaderTitle").render())  # on screen
+        release.set()
+        await marked_until_checked(pilot, app, headers)
+        assert CHECKING not in app.sub_title
+        assert overview_rows(app) == before
+    assert counter.calls == 0
+    assert fills.count == 1  # found unchanged: the cached view's rows stay (cursor, scroll), not filled again
+
+
+@pytest.mark.parametrize("edit", ["attempts", "records"])
+async def test_a_changed_input_is_rescored_and_the_cached_view_stays_marked_until_then(demo_copy, monkeypatch, edit):
+    before = await fresh_overview(demo_copy)
+    load_state_here(DashboardConfig(run_dir=str(demo_copy)))
+    if edit == "attempts":  # a theorem score of 1 becomes 0: other numbers
+        path = demo_copy / "attempts.csv"
+        path.write_text(
+            path.read_text().replace("atlas-70b,theorem,thm-sensitivity,1,1,", "atlas-70b,theorem,thm-sensitivity,1,0,")
+        )
+    else:  # one byte more in a records file: another file, scored again
+        path = sorted((demo_copy / "records").rglob("*.json"))[0]
+        path.write_bytes(path.read_bytes() + b" ")
+    after = await fresh_overview(demo_copy)
+    assert (after != before) == (edit == "attempts")
+    release = gate_the_check(monkeypatch)
+    counter, headers, fills = ScoreCounter(monkeypatch), Headers(monkeypatch), OverviewFills(monkeypatch)
+    app = create_app(DashboardConfig(run_dir=str(demo_copy)))
+    async with app.run_test(size=(200, 50)) as pilot:
+        await wait_until(pilot, lambda: len(overview_rows(app)) == len(before), "the cached Overview")
+        await pilot.pause()
+        assert overview_rows(app) == before  # what was stored, marked as not checked
+        assert app.sub_title.startswith(CHECKING) and app.state is None
+        release.set()
+        await marked_until_checked(pilot, app, headers)
+        assert CHECKING not in app.sub_title
+        assert overview_rows(app) == after
+    assert counter.calls == 1
+    assert fills.count == 2  # the cached view, then the checked run
+
+
+async def test_without_the_cache_nothing_is_shown_before_the_run_is_scored(demo_copy, monkeypatch):
+    load_state_here(DashboardConfig(run_dir=str(demo_copy)))  # stored, but --no-cache reads no cache
+    release = gate_the_check(monkeypatch)
+    app = create_app(DashboardConfig(run_dir=str(demo_copy), cache=False))
+    async with app.run_test(size=(200, 50)) as pilot:
+        await wait_until(pilot, lambda: "loading" in app.sub_title, "the loading line")
+        for _ in range(5):
+            await pilot.pause()
+        assert overview_rows(app) == [] and CHECKING not in app.sub_title
+        release.set()
+        await settle(pilot)
+        assert overview_rows(app) and CHECKING not in app.sub_title
+
+
+async def test_a_cached_view_whose_inputs_are_now_rejected_is_taken_down(demo_copy, monkeypatch):
+    load_state_here(DashboardConfig(run_dir=str(demo_copy)))
+    (demo_copy / "cohort.json").write_text("{")  # no longer a cohort
+    release, headers = gate_the_check(monkeypatch), Headers(monkeypatch)
+    app = create_app(DashboardConfig(run_dir=str(demo_copy)))
+    async with app.run_test(size=(200, 50)) as pilot:
+        await wait_until(pilot, lambda: overview_rows(app) != [], "the cached Overview")
+        assert app.sub_title.startswith(CHECKING)
+        release.set()
+        await settle(pilot)
+        assert CHECKING not in app.sub_title and app.state is None and app.problems
+        assert overview_rows(app) == []
+    assert headers.unmarked_cached_views() == []
+
+
 # --- progress during a reload ----------------------------------------------------------------------------
 
 
@@ -202,13 +358,13 @@ async def test_a_reload_shows_the_loads_progress_line(monkeypatch, size):
     release = threading.Event()
     calls = []
 
-    def load(config, progress=None, started=None):
+    def load(config, progress=None, started=None, paths=None):
         calls.append(config)
         if len(calls) == 1:
-            return real(config, progress, started)
+            return real(config, progress, started, paths)
         progress("12 / 40 records files re-scored")
         release.wait(30)
-        return real(config, progress, started)
+        return real(config, progress, started, paths)
 
     monkeypatch.setattr(workers_module, "load_state", load)
     app = create_app(DashboardConfig())
@@ -317,3 +473,66 @@ def test_a_damaged_or_foreign_stat_index_is_no_index(demo_copy, tmp_path, monkey
     hashes = HashCounter(monkeypatch)
     load_state_here(DashboardConfig(run_dir=str(demo_copy)))
     assert len(hashes.paths) == len(list((demo_copy / "records").rglob("*.json")))  # every file hashed
+
+
+# --- each input read once per load -------------------------------------------------------------------
+
+
+class Opens:
+    """Counts the opens of one file, however they are made (os.open, open)."""
+
+    def __init__(self, monkeypatch, path) -> None:
+        import builtins
+        import os
+
+        self.count = 0
+        target = os.path.realpath(path)
+        real_os_open, real_open = os.open, builtins.open
+
+        def same(file) -> bool:
+            return isinstance(file, (str, os.PathLike)) and os.path.realpath(file) == target
+
+        def os_open(file, *args, **kwargs):
+            self.count += same(file)
+            return real_os_open(file, *args, **kwargs)
+
+        def open_(file, *args, **kwargs):
+            self.count += same(file)
+            return real_open(file, *args, **kwargs)
+
+        monkeypatch.setattr(os, "open", os_open)
+        monkeypatch.setattr(builtins, "open", open_)
+
+
+class Resolutions:
+    """Counts the resolutions of a run's input paths (scoring.pipeline.run.paths_named)."""
+
+    def __init__(self, monkeypatch) -> None:
+        import tcsexam.scoring.pipeline.run as run_module
+
+        self.count = 0
+        real = run_module.paths_named
+
+        def counted(*args, **kwargs):
+            self.count += 1
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(run_module, "paths_named", counted)
+
+
+@pytest.mark.parametrize("large", [False, True], ids=["small", "large"])
+@pytest.mark.parametrize("open_", ["first", "reopen"])
+def test_a_load_reads_cohort_json_once_and_resolves_the_run_once(demo_copy, monkeypatch, large, open_):
+    import tcsexam.tui.state as state_module
+
+    if large:  # read in the dashboard's process once stored (tui.state.load_state), else in a loader process
+        monkeypatch.setattr(state_module, "is_large", lambda paths: True)
+    config = DashboardConfig(run_dir=str(demo_copy))
+    if open_ == "reopen":
+        load_state_here(config)
+    opens, resolutions, posted = Opens(monkeypatch, demo_copy / "cohort.json"), Resolutions(monkeypatch), []
+    workers_module.load_run(config, "start", 1, 0, posted.append, workers_module.Loaders(), lambda: True)
+    assert [type(m).__name__ for m in posted][-1] == "StateLoaded"
+    assert ("CachedShown" in [type(m).__name__ for m in posted]) == (open_ == "reopen")
+    assert resolutions.count == 1
+    assert opens.count == (0 if large and open_ == "first" else 1)  # a first large load reads it in the loader

@@ -213,7 +213,7 @@ async def test_compare_shows_a_pair_that_the_document_does_not_list(monkeypatch)
     import tcsexam.tui.workers as workers_module
 
     state = demo_state_with(unlisted)
-    monkeypatch.setattr(workers_module, "load_state", lambda config, progress=None, started=None: state)
+    monkeypatch.setattr(workers_module, "load_state", lambda config, progress=None, started=None, paths=None: state)
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -236,7 +236,7 @@ async def test_ranks_not_computed_show_a_dash_and_say_why_once(monkeypatch):
     import tcsexam.tui.workers as workers_module
 
     state = demo_state_with(not_computed)
-    monkeypatch.setattr(workers_module, "load_state", lambda config, progress=None, started=None: state)
+    monkeypatch.setattr(workers_module, "load_state", lambda config, progress=None, started=None, paths=None: state)
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -15,9 +15,11 @@ from textual.timer import Timer
 from textual.widgets import Header, TabbedContent, TabPane
 
 from . import export, workers
+from .cache import same_but_time
 from .commands import Dashboard, DashboardCommands
 from .heap import LONG_PAUSE_S, PIECEMEAL_BEFORE_LONG, SHORT_PAUSE_S, Heap
 from .messages import (
+    CachedShown,
     DrillDown,
     InputsChanged,
     LoadFailed,
@@ -43,6 +45,7 @@ from .widgets.footer import DashboardFooter
 from .widgets.loading import ShowsRun
 
 STEPPED_FROM = 200  # runs of more models are shown pane by pane (refresh_panes)
+CHECKING = "CACHED, checking the inputs"  # the header's mark on a reopen's view from the cache
 
 
 class TcsexamApp(App):
@@ -175,8 +178,8 @@ class TcsexamApp(App):
             return
         if not self.loading and self.heap.on_pause(paused, self._input_at > self._heap_at):
             self._heap_at = time.monotonic()
-        if self.heap.piecemeal >= PIECEMEAL_BEFORE_LONG and paused < LONG_PAUSE_S:
-            self._pause_timer = self.set_timer(LONG_PAUSE_S - paused, self._paused)
+        if self.heap.piecemeal >= PIECEMEAL_BEFORE_LONG:  # a whole settle is owed: wait for it, input or not
+            self._pause_timer = self.set_timer(max(LONG_PAUSE_S - paused, SHORT_PAUSE_S), self._paused)
 
     def on_mount(self) -> None:
         if self._theme_problem:
@@ -196,6 +199,13 @@ class TcsexamApp(App):
         if self.config.watch and not has_run(self.config):
             self._watch()
 
+    def _settle_later(self) -> None:
+        """Freeze the heap of a newly loaded run of many models, and settle it whole at the next long pause
+        (tui/heap.py), input or not: until then what the run it replaced left in cycles stays frozen."""
+        self.heap.settle_later()
+        if self._pause_timer is None:
+            self._pause_timer = self.set_timer(LONG_PAUSE_S, self._paused)
+
     def _header(self) -> None:
         """The sub-title of the run shown (tui/screens/runs.subtitle), then the tab labels."""
         from .screens.runs import subtitle
@@ -203,7 +213,14 @@ class TcsexamApp(App):
         self.sub_title = subtitle(
             self.shown, self.current + 1, len(self.runs), self.tau2_path, self.config.watch, time.monotonic()
         )
+        if self.checking:  # first, so that a narrow terminal keeps it
+            self.sub_title = f"{CHECKING} · {self.sub_title}"
         self._tab_labels()
+
+    @property
+    def checking(self) -> bool:
+        """Whether the run shown is the cache's view of it, its inputs still being checked."""
+        return self.shown.preview is not None and self.shown.state is None
 
     def _tab_labels(self, width: int | None = None) -> None:
         """Tab labels: short below the -wide breakpoint (so that every tab fits 80 columns), Diagnostics with ⚠ N.
@@ -302,6 +319,27 @@ class TcsexamApp(App):
             description="read the tau2-bench results",
         )
 
+    def on_cached_shown(self, message: CachedShown) -> None:
+        """A reopen: the Overview shows the run as the cache last stored it, marked in the header as being
+        checked, until the load's check of the inputs ends (docs/dashboard.md#the-cache-of-scored-runs)."""
+        slot = self.runs[message.run]
+        if not self._alive() or message.generation != slot.generation or not slot.loading or slot.state is not None:
+            message.drawn.set()
+            return
+        slot.preview = message.state
+        if message.run == self.current:
+            self._show_preview()
+        self._header()
+        self.call_after_refresh(message.drawn.set)  # the check goes on once the view is on screen
+
+    def _show_preview(self) -> None:
+        """The Overview of the cache's view of the run shown; the other panes wait for the checked run."""
+        preview = self.shown.preview
+        assert preview is not None
+        overview = self.main.query_one(OverviewPane)
+        overview.loading = False
+        overview.show_run(RunView(preview, self.selected_model))
+
     def on_state_loaded(self, message: StateLoaded) -> None:
         if not self._alive():
             return
@@ -309,6 +347,7 @@ class TcsexamApp(App):
         if message.generation != slot.generation:
             return  # a newer load is under way or done
         slot.loading = False
+        previewed, slot.preview = slot.preview, None
         slot.state = message.state
         slot.loaded_at = time.strftime("%H:%M:%S")
         slot.problems, slot.problems_text, slot.stale = [], None, None
@@ -317,7 +356,7 @@ class TcsexamApp(App):
             self.notify(f"Reloaded{self._run_named(message.run)}: status {slot.state.document['status']}", markup=False)
         self._watch()
         many = len(slot.state.document["models"]) > STEPPED_FROM
-        self.call_after_refresh(self.heap.settle_later if many else self.heap.settle)  # tui/heap.py
+        self.call_after_refresh(self._settle_later if many else self.heap.settle)  # tui/heap.py
         if message.run != self.current:
             self._diagnostics()
             self._header()
@@ -325,7 +364,10 @@ class TcsexamApp(App):
         for pane in self.run_panes():
             pane.loading = False
         self._diagnostics()
-        self.refresh_panes()
+        # an unchanged reopen: the Overview already shows these numbers (its rows, cursor and scroll stay)
+        self.refresh_panes(
+            keep_overview=previewed is not None and same_but_time(previewed.document, slot.state.document)
+        )
         self._header()
 
     def _run_named(self, number: int) -> str:
@@ -343,6 +385,7 @@ class TcsexamApp(App):
         if message.generation != slot.generation:
             return
         slot.loading = False
+        slot.preview = None  # never shown as the run once its inputs are rejected
         slot.problems = list(message.problems)
         slot.problems_text = format_problems(message.problems)
         kept = slot.state is not None
@@ -551,15 +594,19 @@ class TcsexamApp(App):
             self.load_tau2("watch")
 
     # --- panes: one selection, one truth ------------------------------------------------------
-    def refresh_panes(self) -> None:
+    def refresh_panes(self, keep_overview: bool = False) -> None:
         """Show the run in every pane, one pane per turn of the event loop: keys typed meanwhile (q) are
         handled between them, as a run of 2,000 models takes a few tenths of a second per pane. The
-        first pane (the Overview) chooses the model when none is selected, and the row order."""
+        first pane (the Overview) chooses the model when none is selected, and the row order;
+        ``keep_overview``: it already shows the run's numbers (a reopen's cached view, found unchanged)."""
         if self.state is None:
+            if self.checking:
+                self._show_preview()
             return
         state = self.state
         first, *rest = self.run_panes()
-        first.show_run(RunView(state, self.selected_model))
+        if not keep_overview:
+            first.show_run(RunView(state, self.selected_model))
         overview = self.main.query_one(OverviewPane)
         if self.selected_model not in state.document["models"]:
             self.selected_model = overview.top_model()

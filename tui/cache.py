@@ -13,6 +13,11 @@ used and the per-instance columns, as msgpack (msgspec) with the arrays as raw b
 pickle. It is written atomically (scoring.safety.outputs.write_atomic) and read defensively: a file
 that does not decode, holds another key or arrays of the wrong length is ignored. The CACHE_KEEP
 most recently used files are kept (docs/dashboard.md#the-cache-of-scored-runs).
+
+Beside them, for each run's place (the paths of its inputs, the thresholds, the code digest), the key
+last stored or read there (``LastStored``): a reopen shows that run before any input is read
+(``peek``), and the stat of attempts.csv and cohort.json then decides whether a large run is read in
+the dashboard's process (``stored_before``).
 """
 
 from __future__ import annotations
@@ -31,18 +36,19 @@ from typing import Any
 import msgspec
 import numpy as np
 
+from .columns import InstanceColumns
+from .settings import user_folder
+
 CACHE_FORMAT = 1
 CACHE_KEEP = 8  # scored runs kept: the most recently used
 SUFFIX = ".tcsexam-run"
-HINT = ".tcsexam-hint"  # an empty file: a run with these attempts and cohort was stored (``stored_before``)
+LAST = ".tcsexam-last"  # the key last stored for a run's place (``LastStored``)
 FLOAT = np.dtype("<f8")
 CODE = np.dtype("u1")
 
 
 def cache_folder() -> Path | None:
     """Where scored runs are kept (XDG_CACHE_HOME, else ~/.cache); None without a home."""
-    from .settings import user_folder
-
     folder = user_folder("XDG_CACHE_HOME", ".cache")
     return None if folder is None else folder / "runs"
 
@@ -56,7 +62,9 @@ def code_digest() -> str:
 
     digest = hashlib.sha256(__version__.encode())
     here = Path(__file__).parent
-    files = sorted(Path(scoring.__file__).parent.rglob("*.py")) + [here / "state.py", here / "cache.py"]
+    files = sorted(Path(scoring.__file__).parent.rglob("*.py")) + [
+        here / n for n in ("state.py", "cache.py", "columns.py")
+    ]
     for path in files:
         digest.update(str(path.relative_to(path.parents[1]) if path.is_relative_to(here) else path.name).encode())
         digest.update(path.read_bytes())
@@ -177,26 +185,89 @@ def run_key(run, thresholds: dict[str, float], records: dict[str, str] | None) -
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
-def hint_path(folder: Path, paths, thresholds: dict[str, float]) -> Path | None:
-    """A cheap pre-key, from attempts.csv's and cohort.json's bytes alone: whether a large run is worth
-    reading in the dashboard's own process (rather than in a loader process) before its full key is
-    known. It decides only where the run is read, never what is shown."""
-    digest = hashlib.sha256(code_digest().encode())
-    digest.update(json.dumps(sorted(thresholds.items())).encode())
-    for path in (paths.attempts, paths.cohort):
-        try:
-            with open(path, "rb") as fh:
-                digest.update(str(Path(path).resolve()).encode())
-                digest.update(hashlib.file_digest(fh, "sha256").digest())
-        except OSError:
-            return None
-    return folder / f"{digest.hexdigest()}{HINT}"
+def place_path(folder: Path, paths, thresholds: dict[str, float]) -> Path:
+    """Where the key last stored for a run's place is kept (``LastStored``): named by the paths of its
+    inputs (never their bytes), the thresholds and the code digest, so that it is found before any
+    input is read."""
+    names = [paths.attempts, paths.cohort, paths.records, paths.benchmark]
+    place = {
+        "code": code_digest(),
+        "thresholds": sorted(thresholds.items()),
+        "paths": [None if p is None else os.path.realpath(p) for p in names],
+        "suite": paths.suite,
+        "benchmark": str(paths.benchmark_source),
+    }
+    return folder / f"{hashlib.sha256(json.dumps(place, sort_keys=True).encode()).hexdigest()}{LAST}"
+
+
+class LastStored(msgspec.Struct, forbid_unknown_fields=True):
+    """The key of the scored run last stored (or read) for a run's place, and the stat of its
+    attempts.csv and cohort.json then (``stat_of``)."""
+
+    format: int
+    key: str
+    tables: list[tuple[int, int, int, int, int]]
+
+
+def table_stats(paths) -> list[tuple[int, int, int, int, int]] | None:
+    try:
+        return [stat_of(os.stat(p)) for p in (paths.attempts, paths.cohort)]
+    except OSError:
+        return None
+
+
+def last_stored(folder: Path, paths, thresholds: dict[str, float]) -> LastStored | None:
+    """What ``place_path`` holds; None for nothing there, or a file that does not decode."""
+    with contextlib.suppress(OSError, msgspec.DecodeError, msgspec.ValidationError):
+        last = msgspec.msgpack.decode(place_path(folder, paths, thresholds).read_bytes(), type=LastStored)
+        if last.format == CACHE_FORMAT:
+            return last
+    return None
+
+
+def remember(folder: Path, paths, thresholds: dict[str, float], key: str) -> None:
+    """Keep ``key`` as the run last stored or read at this place (written only when it changed)."""
+    stats = table_stats(paths)
+    if stats is None:
+        return
+    last = LastStored(CACHE_FORMAT, key, stats)
+    if last_stored(folder, paths, thresholds) != last:
+        store(folder, place_path(folder, paths, thresholds), msgspec.msgpack.encode(last))
 
 
 def stored_before(paths, thresholds: dict[str, float]) -> bool:
+    """Whether this run was stored with its attempts.csv and cohort.json as they are now (their stat,
+    as ``trusted`` compares it; nothing is read): whether a large run is worth reading in the
+    dashboard's own process rather than in a loader process. It decides only where the run is read,
+    never what is shown."""
     folder = cache_folder()
-    hint = hint_path(folder, paths, thresholds) if folder is not None else None
-    return hint is not None and hint.is_file()
+    last = last_stored(folder, paths, thresholds) if folder is not None else None
+    return last is not None and [tuple(t) for t in last.tables] == table_stats(paths)
+
+
+class CachedHead(msgspec.Struct):
+    """The start of a cache file (``CachedRun``): what the Overview shows, decoded without the columns."""
+
+    format: int
+    key: str
+    document: dict[str, Any]
+    plan: dict[str, Any] | None
+
+
+def peek(paths, thresholds: dict[str, float]) -> tuple[dict, dict | None] | None:
+    """(document, plan) of the scored run last stored for this place, read before any input is: what a
+    reopen shows at once, marked as being checked; None when there is none, or no such file."""
+    folder = cache_folder()
+    last = last_stored(folder, paths, thresholds) if folder is not None else None
+    if folder is None or last is None:
+        return None
+    path = entry_path(folder, last.key)
+    with contextlib.suppress(OSError, msgspec.DecodeError, msgspec.ValidationError):
+        if stat.S_ISREG(os.lstat(path).st_mode):
+            head = msgspec.msgpack.decode(path.read_bytes(), type=CachedHead)
+            if head.format == CACHE_FORMAT and head.key == last.key:
+                return head.document, head.plan
+    return None
 
 
 class CachedTask(msgspec.Struct, forbid_unknown_fields=True):
@@ -284,8 +355,6 @@ class NotOurs(Exception):
 
 def decode_run(data: bytes, key: str) -> tuple[dict, dict | None, dict[str, str], dict]:
     """(document, plan, records_used, columns) from a cache file; NotOurs for anything else."""
-    from .state import InstanceColumns
-
     try:
         entry = msgspec.msgpack.decode(data, type=CachedRun)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
@@ -348,21 +417,20 @@ def read_run(folder: Path, key: str):
     return found
 
 
-def write_run(folder: Path, key: str, data: bytes, hint: Path | None = None) -> None:
-    """Store a scored run (atomically) and its hint, then keep only the CACHE_KEEP most recently used of
-    each. A cache that cannot be written is no cache: nothing is reported."""
-    store(folder, entry_path(folder, key), data, *([(hint, b"")] if hint is not None else []))
+def write_run(folder: Path, key: str, data: bytes) -> None:
+    """Store a scored run (atomically), then keep only the CACHE_KEEP most recently used. A cache that
+    cannot be written is no cache: nothing is reported."""
+    store(folder, entry_path(folder, key), data)
 
 
-def store(folder: Path, path: Path, data: bytes, *more: tuple[Path, bytes]) -> None:
-    """Write cache files (atomically), then keep only the CACHE_KEEP most recently used of each kind; a
+def store(folder: Path, path: Path, data: bytes) -> None:
+    """Write a cache file (atomically), then keep only the CACHE_KEEP most recently used of each kind; a
     cache that cannot be written is no cache: nothing is reported."""
     from tcsexam.scoring.safety.outputs import write_atomic
 
     with contextlib.suppress(OSError):
-        for target, content in ((path, data), *more):
-            write_atomic(target, content)
-        for suffix in (SUFFIX, HINT, STATS):
+        write_atomic(path, data)
+        for suffix in (SUFFIX, LAST, STATS):
             entries = sorted(
                 (p for p in folder.iterdir() if p.name.endswith(suffix)),
                 key=lambda p: p.stat().st_mtime_ns,
@@ -379,11 +447,19 @@ def restamped(document: dict) -> dict:
     return {**document, "provenance": provenance}
 
 
-class RunCache:
-    """The cache file of one loaded run: ``read`` what was stored for it, ``write`` what scoring gave."""
+def same_but_time(a: dict, b: dict) -> bool:
+    """Whether two index documents differ at most by ``generated_at`` (``restamped``)."""
+    untimed = [{**d, "provenance": {k: v for k, v in d["provenance"].items() if k != "generated_at"}} for d in (a, b)]
+    return untimed[0] == untimed[1]
 
-    def __init__(self, folder: Path, key: str, records: dict[str, str] | None, hint: Path | None = None) -> None:
-        self.folder, self.key, self.records, self.hint = folder, key, records, hint
+
+class RunCache:
+    """The cache file of one loaded run: ``read`` what was stored for it, ``write`` what scoring gave;
+    either way the run's place then names its key (``remember``)."""
+
+    def __init__(self, folder: Path, key: str, records: dict[str, str] | None, run, thresholds: dict) -> None:
+        self.folder, self.key, self.records = folder, key, records
+        self.paths, self.thresholds = run.paths, thresholds
 
     @classmethod
     def for_run(cls, run, thresholds: dict[str, float], say) -> RunCache | None:
@@ -400,10 +476,14 @@ class RunCache:
                 return None
             if records is None:
                 return None
-        return cls(folder, run_key(run, thresholds, records), records, hint_path(folder, run.paths, thresholds))
+        return cls(folder, run_key(run, thresholds, records), records, run, thresholds)
 
     def read(self):
-        return read_run(self.folder, self.key)
+        """The stored run of this key (``read_run``)."""
+        found = read_run(self.folder, self.key)
+        if found is not None:
+            remember(self.folder, self.paths, self.thresholds, self.key)
+        return found
 
     def write(self, document: dict, plan: dict | None, checked) -> None:
         """Store the scored run, unless a records file changed between its hash here and its read by
@@ -411,4 +491,5 @@ class RunCache:
         if any(self.records is None or self.records.get(rel) != sha for rel, sha in checked.records_used.items()):
             return
         data = encode_run(self.key, document, plan, checked.records_used, checked.scores)
-        write_run(self.folder, self.key, data, self.hint)
+        write_run(self.folder, self.key, data)
+        remember(self.folder, self.paths, self.thresholds, self.key)

@@ -17,6 +17,16 @@ class StateLoaded(Message):
 
 
 @dataclass
+class CachedShown(Message):
+    """A reopen's view from the cache, read before the inputs are checked (tui.state.peek_state)."""
+
+    state: Any  # tui.state.DashboardState without its loaded run
+    generation: int = 0
+    run: int = 0
+    drawn: Any = None  # a threading.Event the app sets once the view is drawn (or not to be drawn)
+
+
+@dataclass
 class LoadProgress(Message):
     """What the loader of a run is reading now (sent from its worker)."""
 

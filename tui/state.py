@@ -10,14 +10,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
 
-import numpy as np
-
-from tcsexam.scoring.vocab import FIRST_INCOMPLETE_CODE, RECORD_STATUSES
+from .cache import RunCache, peek, restamped, stored_before
+from .columns import STATUS_CODES as STATUS_CODES
+from .columns import DecodedNames, InstanceColumns, columns_from_score, instance_columns
 
 if TYPE_CHECKING:
     from tcsexam.scoring.stats.differences import InstanceDifference
@@ -82,6 +81,9 @@ class RunSlot:
     generation: int = 0
     progress: str = ""  # what the loader is reading now (while loading)
     load_started: float = 0.0  # time.monotonic() of the load's start
+    # the scored run last stored for its place, shown at once while a reopen checks the inputs (marked
+    # as such; ``state`` stays None until the check ends): tui.state.peek_state
+    preview: DashboardState | None = None
 
     @property
     def name(self) -> str:
@@ -200,19 +202,17 @@ def is_large(paths) -> bool:
 LARGE_ATTEMPTS_BYTES = 256 * 2**10
 
 
-def load_state(config: DashboardConfig, progress=None, started=None) -> DashboardState:
+def load_state(config: DashboardConfig, progress=None, started=None, paths=None) -> DashboardState:
     """Load and score a run (raises scoring.errors.InputError on rejected input); ``progress(text)`` hears
-    what is being read. A large run (``is_large``; ``config.isolate`` True: any run) is loaded in a loader
+    what is being read; ``paths``: the run's input paths when already resolved (``resolve_paths``). A large run (``is_large``; ``config.isolate`` True: any run) is loaded in a loader
     process (``LoaderProcess``), given to ``started(loader)`` (the dashboard stops it when it quits); a
     small one here (it takes about a second, and a loader process would add one for its imports)."""
-    paths = resolve_paths(config)
+    paths = paths if paths is not None else resolve_paths(config)
     if config.isolate is False or (config.isolate is None and not is_large(paths)):
         return load_state_here(config, paths, progress)
-    if config.isolate is None and config.cache:  # a large run stored unchanged: read here, no loader process
-        from .cache import stored_before
-
-        if stored_before(paths, config.thresholds) and (state := load_cached_here(config, paths, progress)):
-            return state
+    stored = config.isolate is None and config.cache and stored_before(paths, config.thresholds)
+    if stored and (state := load_cached_here(config, paths, progress)):  # stored unchanged: no loader process
+        return state
     with LoaderProcess(config) as loader:
         if started is not None:
             started(loader)
@@ -421,8 +421,6 @@ def load_state_here(config, paths=None, progress=None, only_cached=False):
     from tcsexam.scoring.reports.plan import plan_document
     from tcsexam.scoring.stats.planning import DEFAULT_MAX_ATTEMPTS
 
-    from .cache import RunCache
-
     say = progress or (lambda text: None)
     paths = paths if paths is not None else resolve_paths(config)
     say(f"reading {Path(paths.attempts).name}, {Path(paths.cohort).name}, the suite and the reference")
@@ -475,13 +473,23 @@ def scored_state(config: DashboardConfig, paths, run, document: dict, checked, p
     )
 
 
+def peek_state(config: DashboardConfig, paths) -> DashboardState | None:
+    """The scored run last stored for this run's place, read from the cache before any input is
+    (tui/cache.py ``peek``), as a state to show at once while the inputs are checked
+    (docs/dashboard.md#the-cache-of-scored-runs). It has no loaded run, no rows checked and no instance
+    columns (``run`` and ``checked`` are None): only the Overview shows it. None without such a run."""
+    peeked = peek(paths, config.thresholds)
+    if peeked is None:
+        return None
+    document, plan = peeked
+    return DashboardState(document, None, watched_files(paths), plan=plan, demo=uses_demo(config))
+
+
 def state_from_cache(config: DashboardConfig, paths, run, found) -> DashboardState | None:
     """The state of a run whose scored form was in the cache (tui/cache.py): the rows are checked again
     (fast, and they are the loaded run's own rows); None when they raise a problem, which scoring
     then reports."""
     from tcsexam.scoring.pipeline.rules import check_rules
-
-    from .cache import restamped
 
     document, plan, records_used, columns = found
     checked, problems = check_rules(run)
@@ -560,131 +568,6 @@ def load_tau2(path: str) -> dict:
 
 
 # --- instances ------------------------------------------------------------------
-
-# The statuses a scored attempt can hold: ok and the failures, in scoring's code order.
-STATUS_CODES = RECORD_STATUSES[:FIRST_INCOMPLETE_CODE]
-
-
-@dataclass
-class InstanceColumns:
-    """Per-instance results of one attempt as numpy columns (what solver-score writes)."""
-
-    task: str
-    direction: str
-    kind: str
-    names: np.ndarray  # UTF-8 bytes, fixed width (dtype S): 10^6 names in a few MB, sorted in C
-    status: np.ndarray  # uint8 codes into STATUS_CODES
-    A: np.ndarray
-    mu: np.ndarray
-    s: np.ndarray
-    scale: np.ndarray
-    z: np.ndarray
-    phi: np.ndarray
-    relative_score: float
-    unscored: list[str]
-    orders: dict[str, np.ndarray] = field(default_factory=dict)  # ascending permutation per column
-
-    def __len__(self) -> int:
-        return len(self.names)
-
-    def name(self, i: int) -> str:
-        return self.names[i].decode("utf-8")
-
-    def ascending(self, column: str) -> np.ndarray:
-        """Stable ascending permutation by a column, NaN last (computed once per column)."""
-        if column not in self.orders:
-            if column == "instance":
-                key = self.names
-            elif column == "status":
-                key = self.status
-            else:
-                values = getattr(self, column)
-                key = np.where(np.isnan(values), np.inf, values)
-            self.orders[column] = np.argsort(key, kind="stable").astype(np.int32 if len(key) < 2**31 else np.int64)
-        return self.orders[column]
-
-    def descending(self, column: str) -> np.ndarray:
-        """The ascending permutation reversed, NaN still last (computed once per column)."""
-        key = f"-{column}"
-        if key not in self.orders:
-            perm = self.ascending(column)
-            if column in ("instance", "status"):
-                self.orders[key] = perm[::-1].copy()
-            else:
-                n_nan = int(np.isnan(getattr(self, column)).sum())
-                self.orders[key] = np.concatenate([perm[: len(perm) - n_nan][::-1], perm[len(perm) - n_nan :]])
-        return self.orders[key]
-
-    def order(self, column: str, descending: bool, status: int | None = None) -> np.ndarray:
-        """Row indices sorted by a column (NaN last either way), optionally only one status."""
-        perm = self.descending(column) if descending else self.ascending(column)
-        if status is not None:
-            perm = perm[self.status[perm] == status]
-        return perm
-
-    def precompute_orders(self) -> None:
-        """Sort every column once (in a worker thread, after the table is shown in its default order,
-        ``instance`` ascending) so that sorting in the UI is a lookup."""
-        for column in ("instance", "status", "A", "mu", "s", "scale", "z", "phi"):
-            self.descending(column)
-
-
-class DecodedNames(Sequence[str]):
-    """An InstanceColumns' names read as str, each decoded when it is read: the drill-down names 20 of them."""
-
-    def __init__(self, names: np.ndarray) -> None:
-        self._names = names
-
-    def __len__(self) -> int:
-        return len(self._names)
-
-    def __getitem__(self, i):  # an index, or a slice (a list)
-        if isinstance(i, slice):
-            return [n.decode("utf-8") for n in self._names[i]]
-        return self._names[i].decode("utf-8")
-
-
-def instance_columns(scores: dict) -> dict:
-    """The records cross-check's TaskScores by (model, item, attempt) as InstanceColumns. The attempts
-    of a task share one array of its names and its order by name (made once, pickled once)."""
-    first: dict[str, InstanceColumns] = {}
-    out = {}
-    for key, score in scores.items():
-        cols = out[key] = columns_from_score(score, first.get(score.ref.task))
-        first.setdefault(score.ref.task, cols)
-    return out
-
-
-def columns_from_score(score, like: InstanceColumns | None = None) -> InstanceColumns:
-    """Wrap a scoring.pipeline.solver.TaskScore without recomputing anything; ``like``, the columns of
-    another attempt of the same task, lends its names and their order."""
-    ref = score.ref
-    if like is not None:
-        names = like.names
-    elif ref.names:
-        names = np.array([n.encode("utf-8") for n in ref.names], dtype="S")
-    else:
-        names = np.zeros(0, dtype="S1")
-    status = score.codes  # codes into STATUS_CODES: a scored attempt has no incomplete status
-    cols = InstanceColumns(
-        ref.task,
-        ref.direction,
-        ref.kind,
-        names,
-        status,
-        score.A,
-        ref.mu,
-        ref.s,
-        ref.scale,
-        score.z,
-        score.phi,
-        score.relative_score,
-        score.unscored_instances,
-    )
-    if like is not None:
-        cols.orders["instance"] = like.ascending("instance")
-    cols.ascending("instance")  # the table's first view; the other orders are sorted once it is shown
-    return cols
 
 
 def load_instances(state: DashboardState, model: str, item: str, attempt: str) -> InstanceColumns:

@@ -5,6 +5,7 @@ to ``post`` (the app's ``post_message``); the app starts them and handles what t
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,10 +13,11 @@ from textual.message import Message
 
 from tcsexam.scoring.vocab import COHORT_FILE
 
-from .messages import InputsChanged, LoadFailed, LoadProgress, StateLoaded, Tau2Failed, Tau2Loaded
-from .state import DashboardConfig, load_state, resolve_paths, watched_files
+from .messages import CachedShown, InputsChanged, LoadFailed, LoadProgress, StateLoaded, Tau2Failed, Tau2Loaded
+from .state import DashboardConfig, load_state, peek_state, resolve_paths, watched_files
 
 Post = Callable[[Message], object]
+DRAW_WAIT_S = 10.0  # at most this long the check of a reopen waits for its cached view to be drawn
 
 
 class Loaders:
@@ -60,7 +62,9 @@ def load_run(
     wanted: Callable[[], bool],
 ) -> None:
     """Load and score run ``number`` (a thread worker): StateLoaded, or LoadFailed with the problems;
-    LoadProgress while it reads. ``wanted()``: no newer load of the run was asked for meanwhile."""
+    LoadProgress while it reads. ``wanted()``: no newer load of the run was asked for meanwhile. At the
+    start, with the cache on, first CachedShown: the run as last stored for its place, before its inputs
+    are read and checked (docs/dashboard.md#the-cache-of-scored-runs)."""
     from tcsexam.scoring.errors import InputError, Problem, UsageError
 
     from .state import LoaderGone
@@ -72,7 +76,14 @@ def load_run(
         loaders.started(loader, number, wanted())
 
     try:
-        state = load_state(config, lambda text: post(LoadProgress(text, generation, number)), started)
+        paths = resolve_paths(config)  # once per load: the cached view and the check share it
+        if reason == "start" and config.cache and (cached := peek_state(config, paths)) is not None:
+            drawn = threading.Event()
+            post(CachedShown(cached, generation, number, drawn))
+            waited = 0.0  # the check would take the interpreter from the drawing; q ends the wait
+            while not drawn.wait(0.05) and not loaders.quitting and waited < DRAW_WAIT_S:
+                waited += 0.05
+        state = load_state(config, lambda text: post(LoadProgress(text, generation, number)), started, paths)
     except LoaderGone:
         return  # stopped: a newer load of the run replaced it, or the dashboard quit
     except InputError as exc:

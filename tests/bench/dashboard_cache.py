@@ -1,6 +1,7 @@
 """Reopening a run from the cache of scored runs (tui/cache.py): the time to the Overview, before and after.
 
     python -m tests.bench.dashboard_cache [--cohort 2000] [--records 500] [--repeat 2] [--workdir DIR] [--json FILE]
+    python -m tests.bench.dashboard_cache --reopen-only --before PYTHON [--records 2000] [--cohort 0] ...
 
 Generates two runs (tests/bench/synth.py): a leaderboard of --cohort models without records
 (``cohort``) and a run of --records models with a records file for every solver attempt (``run``,
@@ -13,7 +14,14 @@ Generates two runs (tests/bench/synth.py): a leaderboard of --cohort models with
   - hashing: the time to hash the run's records files alone, in this process (part of every reopen).
 
 Reports the best of --repeat for each, and the ratios no cache / reopen. Absolute times drift on a
-shared machine; the ratios hold better.
+shared machine; the ratios hold better. A reopen reports two times: to the Overview holding every model
+(``reopen_s``: what the cache holds, shown at once while the inputs are checked) and to the end of that
+check (``checked_s``: the checked run loaded, the mark gone); ``first_rows_s``: to the Overview's first
+rows (a table of many models is filled a chunk at a time, the first screenful first).
+
+--before PYTHON: the same reopen measured, interleaved, with another install of tcsexam (its
+interpreter, e.g. a venv of an older checkout), each with its own cache folder and first open; prints
+the ratio before / after. --reopen-only skips the --no-cache open (minutes at 3.75 M records).
 """
 
 from __future__ import annotations
@@ -42,19 +50,40 @@ async def drive():
     app = create_app(config)
     async with app.run_test(size=(120, 40)) as pilot:
         table = app.query_one("#overview-table")
-        while not (app.state is not None and table.row_count == len(app.state.document["models"])):
+
+        def shown():  # the checked run, or what the cache holds while it is checked (a reopen)
+            return app.state or getattr(app.shown, "preview", None)
+
+        first_rows_s = None
+        while not (shown() is not None and table.row_count == len(shown().document["models"])):
+            if first_rows_s is None and table.row_count:
+                first_rows_s = time.time() - t0
             await asyncio.sleep(0.02)
         await pilot.pause()
-        print(json.dumps({"overview_s": time.time() - t0, "models": table.row_count}))
+        overview_s = time.time() - t0
+        while app.state is None or app.loading:
+            await asyncio.sleep(0.02)
+        first_rows_s = first_rows_s or overview_s
+        out = {"first_rows_s": first_rows_s, "overview_s": overview_s, "checked_s": time.time() - t0}
+        print(json.dumps({**out, "models": table.row_count}))
 
 asyncio.run(drive())
 """
 
 
-def overview(run_dir: Path, benchmark: Path | None, cache: bool, cache_home: Path) -> float:
+def overview(run_dir: Path, benchmark: Path | None, cache: bool, cache_home: Path, python: str = "") -> dict:
+    """{"overview_s", "checked_s"} of one open in a fresh process (``python``: this interpreter if empty)."""
     t0 = time.time()
     proc = subprocess.run(
-        [sys.executable, "-c", PROBE, str(run_dir), repr(t0), str(benchmark or ""), "cache" if cache else "no"],
+        [
+            python or sys.executable,
+            "-c",
+            PROBE,
+            str(run_dir),
+            repr(t0),
+            str(benchmark or ""),
+            "cache" if cache else "no",
+        ],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -63,7 +92,7 @@ def overview(run_dir: Path, benchmark: Path | None, cache: bool, cache_home: Pat
     )
     if proc.returncode:
         raise SystemExit(f"the headless probe failed:\n{proc.stderr}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])["overview_s"]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
 def hashing(records: Path) -> float:
@@ -79,9 +108,9 @@ def measure(name: str, run_dir: Path, benchmark: Path | None, repeat: int, work:
     for i in range(repeat):
         home = work / f"cache-{name}-{i}"
         shutil.rmtree(home, ignore_errors=True)  # an empty cache folder: the first open stores the run
-        no_cache.append(overview(run_dir, benchmark, False, home))
-        first.append(overview(run_dir, benchmark, True, home))
-        reopen.append(overview(run_dir, benchmark, True, home))
+        no_cache.append(overview(run_dir, benchmark, False, home)["overview_s"])
+        first.append(overview(run_dir, benchmark, True, home)["overview_s"])
+        reopen.append(overview(run_dir, benchmark, True, home)["overview_s"])
     out = {
         "no_cache_s": round(min(no_cache), 2),
         "first_open_s": round(min(first), 2),
@@ -97,6 +126,28 @@ def measure(name: str, run_dir: Path, benchmark: Path | None, repeat: int, work:
     return out
 
 
+def before_after(name: str, run_dir: Path, benchmark: Path | None, before: str, repeat: int, work: Path) -> dict:
+    """Reopen with the ``before`` interpreter and with this one, interleaved, each with its cache folder
+    filled by one first open: the best of ``repeat`` of each, and before / after."""
+    homes = {"before": work / f"cache-{name}-before", "after": work / f"cache-{name}-after"}
+    pythons = {"before": before, "after": ""}
+    for side, home in homes.items():
+        shutil.rmtree(home, ignore_errors=True)
+        overview(run_dir, benchmark, True, home, pythons[side])  # the first open stores the run
+    seen: dict[str, list[dict]] = {"before": [], "after": []}
+    for _ in range(repeat):
+        for side in ("before", "after"):
+            seen[side].append(overview(run_dir, benchmark, True, homes[side], pythons[side]))
+    out: dict = {}
+    for side, runs in seen.items():
+        out[f"{side}_first_rows_s"] = round(min(r["first_rows_s"] for r in runs), 2)
+        out[f"{side}_overview_s"] = round(min(r["overview_s"] for r in runs), 2)
+        out[f"{side}_checked_s"] = round(min(r["checked_s"] for r in runs), 2)
+    for what in ("first_rows", "overview", "checked"):
+        out[f"{what}_before_over_after"] = round(out[f"before_{what}_s"] / out[f"after_{what}_s"], 1)
+    return out
+
+
 def main(argv=None) -> dict:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--cohort", type=int, default=2000, help="models of the run without records")
@@ -104,21 +155,34 @@ def main(argv=None) -> dict:
     p.add_argument("--repeat", type=int, default=2)
     p.add_argument("--workdir")
     p.add_argument("--json")
+    p.add_argument("--before", metavar="PYTHON", help="another install's interpreter: reopen before / after")
+    p.add_argument("--reopen-only", action="store_true", help="with --before: measure the reopen alone")
     args = p.parse_args(argv)
     work = Path(args.workdir or tempfile.mkdtemp(prefix="tcsexam-cache-bench-"))
     synth = [sys.executable, "-m", "tests.bench.synth"]
     cohort = work / f"c{args.cohort}"
-    if not (cohort / "run" / "attempts.csv").exists():
+    if args.cohort and not (cohort / "run" / "attempts.csv").exists():
         subprocess.run([*synth, "cohort", str(cohort), "--models", str(args.cohort)], cwd=ROOT, check=True)
     records = work / f"run{args.records}"
-    if not (records / "attempts.csv").exists():
+    if args.records and not (records / "attempts.csv").exists():
         subprocess.run(
             [*synth, "run", str(records), "--models", str(args.records), "--attempts", "1"], cwd=ROOT, check=True
         )
-    result = {
-        "cohort": {"models": args.cohort, **measure("cohort", cohort / "run", cohort / "bench", args.repeat, work)},
-        "records": {"models": args.records, **measure("records", records, None, args.repeat, work)},
+    runs = {
+        name: (models, run_dir, benchmark)
+        for name, models, run_dir, benchmark in (
+            ("cohort", args.cohort, cohort / "run", cohort / "bench"),
+            ("records", args.records, records, None),
+        )
+        if models
     }
+    result: dict = {}
+    for name, (models, run_dir, benchmark) in runs.items():
+        result[name] = {"models": models}
+        if not args.reopen_only:
+            result[name].update(measure(name, run_dir, benchmark, args.repeat, work))
+        if args.before:
+            result[name].update(before_after(name, run_dir, benchmark, args.before, args.repeat, work))
     text = json.dumps(result, indent=2)
     print(text)
     if args.json:
