@@ -457,3 +457,113 @@ def test_p_values_skipped_below_the_t_cut_off_never_change_a_separation(pairs):
     full, skipped = pair_p_values(d, se, df), pair_p_values_for_holm(d, se, df, 0.05)
     assert np.isnan(full).tolist() == np.isnan(skipped).tolist()
     assert holm_separated(full).tolist() == holm_separated(skipped).tolist()
+
+
+# --- pairs without an se are not computed when the pairs are not listed ---------------------------------------
+
+plain_values = st.one_of(
+    st.sampled_from([0.0, 0.5, 1.0]),  # discrete scores: many exact ties and zero variances
+    st.floats(0.0, 1.0),
+)
+# tiny and huge magnitudes (some differences overflow)
+extreme_values = st.one_of(plain_values, st.sampled_from([1e-300, 5e-324, 1e300, -1e300, 1e308, -1.7e308]))
+
+
+@st.composite
+def cohorts(draw):
+    """Up to 9 models, 0-3 tasks a track (mostly 2-3), about one task mean in 8 missing."""
+    n = draw(st.integers(2, 9))
+    per_track = {t: draw(st.sampled_from([0, 1, 2, 2, 3, 3, 3])) for t in WEIGHTS}
+    values = draw(st.sampled_from([plain_values, plain_values, extreme_values]))
+
+    def value() -> float | None:
+        return None if draw(st.integers(0, 7)) == 0 else draw(values)
+
+    models = {}
+    for i in range(n):
+        models[f"m{i}"] = {f"{t}-{k}": (t, value()) for t in WEIGHTS for k in range(per_track[t])}
+    if draw(st.booleans()):  # a model equal to another up to a constant on each task: se = 0
+        models["m1"] = {item: (t, None if v is None else v + 0.25) for item, (t, v) in models["m0"].items()}
+    indexes = {m: draw(st.sampled_from([10.0, 20.0, 50.0])) for m in models}
+    return indexes, models
+
+
+def ranks_or_error(indexes: dict, models: dict) -> tuple:
+    from tcsexam.scoring.safety.numbers import NumberTooLarge
+
+    try:
+        r = rank_models(indexes, models, WEIGHTS)
+    except NumberTooLarge as error:
+        return ("error", str(error))
+    return ("ranks", {m: (v.best, v.worst) for m, v in r.models.items()})
+
+
+@settings(max_examples=300, deadline=None)
+@given(cohorts())
+def test_skipping_pairs_without_an_se_keeps_every_rank_and_every_error(drawn):
+    """Ranks computed without the pairs that lack an se (the pairs not listed) are those of every pair
+    computed (the pairs listed), and so is a NumberTooLarge."""
+    import tcsexam.scoring.stats.ranks as ranks
+
+    indexes, models = drawn
+    every_pair = ranks_or_error(indexes, models)  # at most 9 models: the pairs are listed, all computed
+    saved = ranks.PAIRS_LISTED_MAX
+    ranks.PAIRS_LISTED_MAX = 1
+    try:
+        skipping = ranks_or_error(indexes, models)
+    finally:
+        ranks.PAIRS_LISTED_MAX = saved
+    assert skipping == every_pair
+
+
+@settings(max_examples=200, deadline=None)
+@given(cohorts())
+def test_holm_p_values_equal_those_of_every_pair_computed(cohort_drawn):
+    """The p-values Holm's separation gets are those of every pair computed, NaN for NaN, bit for bit."""
+    import tcsexam.scoring.stats.ranks as ranks
+    from tcsexam.scoring.safety.numbers import NumberTooLarge
+    from tcsexam.scoring.stats.differences import paired_index_rows, task_matrices
+
+    indexes, models = cohort_drawn
+    matrices = task_matrices(list(models.values()), WEIGHTS)
+    n = len(models)
+    try:
+        a, b = np.triu_indices(n, 1)
+        want = ranks.pair_p_values_for_holm(*paired_index_rows(matrices, a, b, WEIGHTS), 0.05)
+    except NumberTooLarge:
+        with pytest.raises(NumberTooLarge):
+            ranks.holm_p_values(matrices, n, WEIGHTS)
+        return
+    got = ranks.holm_p_values(matrices, n, WEIGHTS)
+    np.testing.assert_array_equal(got, want)
+
+
+def test_a_pair_without_an_se_still_overflows_when_the_pairs_are_not_listed(monkeypatch):
+    """One conjecture task: no pair has an se, yet a theorem difference of 1e308 − (−1e308) is refused
+    as when every pair is computed (docs/safety.md)."""
+    import tcsexam.scoring.stats.ranks as ranks
+    from tcsexam.scoring.safety.numbers import NumberTooLarge
+
+    def model(theorem: float) -> dict:
+        return task_means({"theorem": [theorem, 0.0], "solver": [0, 1], "construction": [0, 1], "conjecture": [1]})
+
+    models = {"A": model(1e308), "B": model(-1e308), "C": model(0.0)}
+    indexes = {"A": 3.0, "B": 2.0, "C": 1.0}
+    with pytest.raises(NumberTooLarge):
+        rank_models(indexes, models, WEIGHTS)
+    monkeypatch.setattr(ranks, "PAIRS_LISTED_MAX", 1)
+    with pytest.raises(NumberTooLarge):
+        rank_models(indexes, models, WEIGHTS)
+
+
+def test_pairs_without_two_common_tasks_get_no_p_and_the_others_are_computed():
+    """Counts decide which pairs have an se: B lacks a theorem task, so A–B and B–C have no p; A–C has
+    one (se = 0 and d ≠ 0: p = 0), and K = 1 counts only it."""
+    from tcsexam.scoring.stats.differences import task_matrices
+    from tcsexam.scoring.stats.ranks import holm_p_values
+
+    a = task_means({"theorem": [1, 1], "solver": [1, 1], "construction": [1, 1], "conjecture": [1, 1]})
+    b = task_means({"theorem": [1, None], "solver": [1, 1], "construction": [1, 1], "conjecture": [1, 1]})
+    c = task_means({"theorem": [0, 0], "solver": [0, 0], "construction": [0, 0], "conjecture": [0, 0]})
+    p = holm_p_values(task_matrices([a, b, c], WEIGHTS), 3, WEIGHTS)
+    assert np.isnan(p[0]) and p[1] == 0.0 and np.isnan(p[2])

@@ -11,6 +11,9 @@ The N(N−1)/2 pairs are computed over arrays, a block of pairs at a time
 (``differences.paired_index_rows``), and Holm's adjustment is one sort of all
 their p-values. The document lists the pairs only while N ≤ 100
 (``PAIRS_LISTED_MAX``); above 5,000 models (``RANKED_MAX``) ranks are not computed.
+When the pairs are not listed only Holm's decisions are needed, and a pair without 2
+common tasks in some track (no se, so no p) is not computed
+(docs/performance.md#leaderboards-of-many-models).
 """
 
 from __future__ import annotations
@@ -124,6 +127,69 @@ def pair_blocks(n: int, block: int = BLOCK_PAIRS) -> Iterator[tuple[int, np.ndar
         i = j
 
 
+def testable_rows(matrices: Mapping[str, np.ndarray], a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Which pairs ``a[k]``, ``b[k]`` have at least 2 tasks both scored in every track of ``matrices``
+    (``task_matrices``): only they have an se (docs/rules.md#intervals), and so a p. Counts of the
+    tasks, no arithmetic on the means."""
+    testable = np.ones(a.size, dtype=bool)
+    for x in matrices.values():
+        present = ~np.isnan(x)
+        if present.all():
+            testable &= x.shape[1] >= 2
+            continue
+        m = np.zeros(a.size, dtype=np.int64)
+        for j in range(x.shape[1]):
+            m += present[a, j] & present[b, j]
+        testable &= m >= 2
+    return testable
+
+
+# Headroom below the largest double (2^1024) for the bound of ``cannot_overflow``.
+OVERFLOW_HEADROOM = 2.0**1000
+
+
+def cannot_overflow(matrices: Mapping[str, np.ndarray], weights: Mapping[str, float]) -> bool:
+    """True when no pair of these models can raise NumberTooLarge (docs/safety.md): every task mean is
+    finite (or missing), and with B the largest magnitude, k the most tasks of a track and W = Σ |w|,
+    16·(k + 1)·(W + 1)·B stays below 2^1000. Every number of a pair is at most that: a per-task
+    difference 2B, a track mean 2B, a deviation 4B, an sd sqrt(k)·8B (squares of deviations divided by
+    a power of two at most twice the largest), the index difference 2B·W, its se 16·sqrt(k)·B·W
+    (docs/performance.md#leaderboards-of-many-models)."""
+    w = np.array([abs(weights[t]) for t in weights], dtype=float)
+    if not np.isfinite(w).all():
+        return False
+    largest, k = 0.0, 0
+    for x in matrices.values():
+        values = x[~np.isnan(x)]
+        if not np.isfinite(values).all():
+            return False
+        if values.size:
+            largest = max(largest, float(np.abs(values).max()))
+        k = max(k, x.shape[1])
+    return 16.0 * (k + 1) * (float(w.sum()) + 1.0) * largest < OVERFLOW_HEADROOM
+
+
+def holm_p_values(
+    matrices: Mapping[str, np.ndarray], n: int, weights: Mapping[str, float], alpha: float = ALPHA
+) -> np.ndarray:
+    """The p-values of all pairs of the ``n`` models of ``matrices`` in list order, as Holm's separation
+    needs them when the pairs are not listed (``pair_p_values_for_holm``): NaN where a pair has no p.
+    A pair without 2 common tasks in some track has no se, so no p, whatever its means: it is not
+    computed, unless a number of some pair could overflow (``cannot_overflow``), when every pair is
+    computed so that the same NumberTooLarge is raised."""
+    p = np.full(n * (n - 1) // 2, np.nan)
+    skip = cannot_overflow(matrices, weights)
+    for start, a, b in pair_blocks(n):
+        rows = testable_rows(matrices, a, b) if skip else np.ones(a.size, dtype=bool)
+        if rows.all():
+            d, se, df = paired_index_rows(matrices, a, b, weights)
+            p[start : start + a.size] = pair_p_values_for_holm(d, se, df, alpha)
+        elif rows.any():
+            d, se, df = paired_index_rows(matrices, a[rows], b[rows], weights)
+            p[start + np.flatnonzero(rows)] = pair_p_values_for_holm(d, se, df, alpha)
+    return p
+
+
 def not_ranked(alpha: float = ALPHA) -> Ranks:
     """docs/rules.md#ranks: the ``ranks`` block of a cohort of more than 5,000 models with an index."""
     return Ranks(method=METHOD, alpha=alpha, models=None, pairs=[], pairs_listed=False, reason=NOT_RANKED_REASON)
@@ -149,14 +215,15 @@ def rank_models(
         return not_ranked(alpha)
     listed = n <= PAIRS_LISTED_MAX
     matrices = task_matrices([task_means[m] for m in ordered], weights)
-    total = n * (n - 1) // 2
-    p = np.empty(total)
     kept: list[tuple[np.ndarray, ...]] = []
-    for start, a, b in pair_blocks(n):
-        d, se, df = paired_index_rows(matrices, a, b, weights)
-        p[start : start + a.size] = pair_p_values(d, se, df) if listed else pair_p_values_for_holm(d, se, df, alpha)
-        if listed:
+    if listed:
+        p = np.empty(n * (n - 1) // 2)
+        for start, a, b in pair_blocks(n):
+            d, se, df = paired_index_rows(matrices, a, b, weights)
+            p[start : start + a.size] = pair_p_values(d, se, df)
             kept.append((a, b, d, se, df))
+    else:
+        p = holm_p_values(matrices, n, weights, alpha)
     separated = holm_separated(p, alpha)  # False where there is no p
     hits = np.flatnonzero(separated)
     starts = _row_starts(n)
