@@ -516,26 +516,38 @@ def test_skipping_pairs_without_an_se_keeps_every_rank_and_every_error(drawn):
     assert skipping == every_pair
 
 
-@settings(max_examples=200, deadline=None)
+def every_pair_p(matrices: dict, n: int) -> np.ndarray:
+    """``pair_p_values_for_holm`` of every pair, in list order: what the ranks were computed from."""
+    from tcsexam.scoring.stats.differences import paired_index_rows
+    from tcsexam.scoring.stats.ranks import pair_p_values_for_holm
+
+    a, b = np.triu_indices(n, 1)
+    return pair_p_values_for_holm(*paired_index_rows(matrices, a, b, WEIGHTS), 0.05)
+
+
+@settings(max_examples=300, deadline=None)
 @given(cohorts())
-def test_holm_p_values_equal_those_of_every_pair_computed(cohort_drawn):
-    """The p-values Holm's separation gets are those of every pair computed, NaN for NaN, bit for bit."""
+def test_holm_p_values_separate_exactly_the_pairs_every_pair_computed_separates(drawn):
+    """The p-values Holm gets when the pairs are not listed: NaN exactly where a pair has no p, the
+    exact p where not 1, and the same separations, as every pair computed (or the same error)."""
     import tcsexam.scoring.stats.ranks as ranks
     from tcsexam.scoring.safety.numbers import NumberTooLarge
-    from tcsexam.scoring.stats.differences import paired_index_rows, task_matrices
+    from tcsexam.scoring.stats.differences import task_matrices
 
-    indexes, models = cohort_drawn
+    indexes, models = drawn
     matrices = task_matrices(list(models.values()), WEIGHTS)
     n = len(models)
     try:
-        a, b = np.triu_indices(n, 1)
-        want = ranks.pair_p_values_for_holm(*paired_index_rows(matrices, a, b, WEIGHTS), 0.05)
+        want = every_pair_p(matrices, n)
     except NumberTooLarge:
         with pytest.raises(NumberTooLarge):
             ranks.holm_p_values(matrices, n, WEIGHTS)
         return
     got = ranks.holm_p_values(matrices, n, WEIGHTS)
-    np.testing.assert_array_equal(got, want)
+    assert np.isnan(got).tolist() == np.isnan(want).tolist()
+    computed = ~np.isnan(got) & (got != 1.0)
+    np.testing.assert_array_equal(got[computed], want[computed])
+    assert ranks.holm_separated(got).tolist() == ranks.holm_separated(want).tolist()
 
 
 def test_a_pair_without_an_se_still_overflows_when_the_pairs_are_not_listed(monkeypatch):
@@ -567,3 +579,132 @@ def test_pairs_without_two_common_tasks_get_no_p_and_the_others_are_computed():
     c = task_means({"theorem": [0, 0], "solver": [0, 0], "construction": [0, 0], "conjecture": [0, 0]})
     p = holm_p_values(task_matrices([a, b, c], WEIGHTS), 3, WEIGHTS)
     assert np.isnan(p[0]) and p[1] == 0.0 and np.isnan(p[2])
+
+
+# --- the screen: bounds in plain floating point decide the pairs that cannot be separated --------------------
+
+screen_values = st.one_of(
+    st.sampled_from([0.0, 0.5, 1.0, 0.1, 0.3]),  # ties, zero variances, sums that round
+    st.floats(0.0, 1.0),
+    st.floats(-1e6, 1e6),
+    st.sampled_from([2.0**-400, -(2.0**-400), 2.0**400, -(2.0**399), 1e-100]),  # the ends of the screen's range
+)
+
+
+@st.composite
+def screen_cohorts(draw):
+    """Up to 8 models, 2-4 tasks a track, some near-equal (differences at the last bits), some missing."""
+    n = draw(st.integers(2, 8))
+    per_track = {t: draw(st.integers(2, 4)) for t in WEIGHTS}
+    base = {f"{t}-{k}": (t, draw(screen_values)) for t in WEIGHTS for k in range(per_track[t])}
+    models = {}
+    for i in range(n):
+        model = {}
+        for item, (t, v) in base.items():
+            how = draw(st.integers(0, 9))
+            if how == 0:
+                model[item] = (t, None)
+            elif how <= 3:  # the base, shifted by a constant a model (se = 0) or by a few ulps
+                model[item] = (t, v + i * 0.125 if how == 1 else float(np.nextafter(v, np.inf)) if how == 2 else v)
+            else:
+                model[item] = (t, draw(screen_values))
+        models[f"m{i}"] = model
+    return models
+
+
+@settings(max_examples=400, deadline=None)
+@given(screen_cohorts())
+def test_the_screen_bounds_the_exact_t_and_df_of_every_testable_pair(models):
+    """docs/performance.md#the-screen: the plain computation's bound is at least the |d|/se and the
+    Welch–Satterthwaite df that ``paired_index_rows`` gives, bit for bit as computed."""
+    from tcsexam.scoring.stats.differences import paired_index_rows, task_matrices
+    from tcsexam.scoring.stats.ranks import screenable, t_upper_rows, testable_rows
+
+    matrices = task_matrices(list(models.values()), WEIGHTS)
+    if not screenable(matrices, WEIGHTS):
+        return
+    a, b = np.triu_indices(len(models), 1)
+    rows = testable_rows(matrices, a, b)
+    a, b = a[rows], b[rows]
+    d, se, df = paired_index_rows(matrices, a, b, WEIGHTS)
+    t_upper, df_upper = t_upper_rows(matrices, a, b, WEIGHTS)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.abs(d) / se
+    finite = np.isfinite(t_upper)
+    assert (t[finite] <= t_upper[finite]).all()
+    assert (se[finite] > 0).all()  # a bound only where the se is not 0
+    tested = ~np.isnan(df)
+    assert (df[tested] <= df_upper[tested] * (1 + 2.0**-30)).all()
+
+
+def test_the_screen_keeps_a_pair_whose_se_is_zero_only_after_rounding():
+    """Differences 0.1, 0.1, 0.1 + 1 ulp: the se is a few ulps, |d|/se is huge; the bound must not
+    call the pair unseparable however small the se."""
+    from tcsexam.scoring.stats.differences import paired_index_rows, task_matrices
+    from tcsexam.scoring.stats.ranks import t_upper_rows
+
+    up = float(np.nextafter(0.1, 1.0))
+    a = task_means(
+        {"theorem": [0.1, 0.1, up], "solver": [0.1, 0.1], "construction": [0.1, 0.1], "conjecture": [0.1, 0.1]}
+    )
+    b = task_means({"theorem": [0.0, 0.0, 0.0], "solver": [0, 0], "construction": [0, 0], "conjecture": [0, 0]})
+    matrices = task_matrices([a, b], WEIGHTS)
+    one = np.array([0])
+    d, se, _ = paired_index_rows(matrices, one, one + 1, WEIGHTS)
+    assert 0 < se[0] < 1e-14 and abs(d[0]) / se[0] > 1e10
+    assert t_upper_rows(matrices, one, one + 1, WEIGHTS)[0][0] >= abs(d[0]) / se[0]
+
+
+@pytest.mark.parametrize("tail", [0.05, 1e-3, 2.5e-8, 1e-12])
+def test_the_t_cut_offs_leave_a_p_of_at_least_the_tail_at_every_df_up_to_the_bound(tail):
+    """Below the cut-off q for a df bound D the two-sided p is at least ``tail`` at D and at every
+    df under it (scipy.stats, independently of scipy.special: the t's tail falls as df grows)."""
+    from scipy import stats
+
+    from tcsexam.scoring.stats.ranks import t_cutoffs
+
+    bounds = np.array([1.0, 2.0, 3.0, 4.0, 7.0, 30.0, 400.0])
+    q = t_cutoffs(bounds, tail)
+    for bound, cut in zip(bounds, q, strict=True):
+        for df in np.linspace(0.5, bound, 9):
+            assert 2 * stats.t.sf(cut, df) >= tail
+        assert 2 * stats.t.sf(cut * 1.001, bound) < tail * 1.01  # not needlessly low
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(st.sampled_from([0.0, 0.05, 0.025, 0.0125, 0.01, 1.0, float("nan")]), st.floats(0.0, 1.0)),
+        max_size=60,
+    ),
+    st.lists(st.booleans(), max_size=60),
+)
+def test_raising_unseparated_p_values_to_one_keeps_every_separation(values, raise_it):
+    """docs/performance.md#the-screen: Holm separates the p-values below a cut; any p at or above it
+    may become 1 (and stays among the K) without changing a separation."""
+    from tcsexam.scoring.stats.ranks import holm_separated
+
+    p = np.array(values, dtype=float)
+    separated = holm_separated(p)
+    raised = p.copy()
+    for i, r in enumerate(raise_it[: p.size]):
+        if r and not separated[i] and not np.isnan(p[i]):
+            raised[i] = 1.0
+    assert holm_separated(raised).tolist() == separated.tolist()
+
+
+@pytest.mark.parametrize("v", [0.1, 0.2, 0.7, 0.9])
+def test_the_screen_gives_no_bound_where_the_plain_mean_rounds_off_a_zero_variance(v):
+    """Seven equal differences v: the exact mean is v and the se 0 (|d|/se infinite), while the plain
+    sum of seven v's divided by 7 is not v, leaving deviations of a few ulps. The bound subtracts
+    what the plain mean's error can add to the squares, so it gives no finite bound."""
+    from tcsexam.scoring.stats.differences import paired_index_rows, task_matrices
+    from tcsexam.scoring.stats.ranks import t_upper_rows
+
+    assert sum([v] * 7) / 7 != v  # the plain mean is off
+    a = task_means({t: [v] * 7 for t in WEIGHTS})
+    b = task_means({t: [0.0] * 7 for t in WEIGHTS})
+    matrices = task_matrices([a, b], WEIGHTS)
+    one = np.array([0])
+    assert paired_index_rows(matrices, one, one + 1, WEIGHTS)[1][0] == 0.0
+    assert t_upper_rows(matrices, one, one + 1, WEIGHTS)[0][0] == np.inf

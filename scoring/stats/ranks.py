@@ -169,24 +169,140 @@ def cannot_overflow(matrices: Mapping[str, np.ndarray], weights: Mapping[str, fl
     return 16.0 * (k + 1) * (float(w.sum()) + 1.0) * largest < OVERFLOW_HEADROOM
 
 
+# The screen of ``t_upper_rows`` holds for task means 0 or of magnitude in [2^-400, 2^400], weights of
+# magnitude in [2^-200, 2^200] and at most 1,000 tasks a track and 1,000 tracks (docs/performance.md#the-screen).
+SCREEN_RANGE: Final = (2.0**-400, 2.0**400)
+SCREEN_WEIGHTS: Final = (2.0**-200, 2.0**200)
+SCREEN_TASKS_MAX: Final = 1000
+SCREEN_SLACK: Final = 2.0**-38  # relative error allowed for every sum of the exact and the plain computation
+ULP_MIN: Final = 5e-324  # 2^-1074, the least double: what a square loses when it underflows
+
+
+def screenable(matrices: Mapping[str, np.ndarray], weights: Mapping[str, float]) -> bool:
+    """Whether ``t_upper_rows`` bounds the pairs of these models (docs/performance.md#the-screen)."""
+    w = np.abs(np.array([weights[t] for t in weights], dtype=float))
+    if w.size > SCREEN_TASKS_MAX or not ((w >= SCREEN_WEIGHTS[0]) & (w <= SCREEN_WEIGHTS[1])).all():
+        return False
+    for x in matrices.values():
+        values = np.abs(x[~np.isnan(x)])
+        inside = (values == 0.0) | ((values >= SCREEN_RANGE[0]) & (values <= SCREEN_RANGE[1]))
+        if x.shape[1] > SCREEN_TASKS_MAX or not inside.all():
+            return False
+    return True
+
+
+def t_upper_rows(
+    matrices: Mapping[str, np.ndarray], a: np.ndarray, b: np.ndarray, weights: Mapping[str, float]
+) -> tuple[np.ndarray, np.ndarray]:
+    """For pairs with 2 common tasks in every track (``testable_rows``) of ``screenable`` models: an
+    upper bound of the |d|/se that ``paired_index_rows`` gives (inf where there is none), computed
+    in plain floating point, and an upper bound of its df, Σ (m − 1) over the tracks
+    (docs/performance.md#the-screen)."""
+    d = np.zeros(a.size)
+    scale = np.zeros(a.size)  # Σ |w|·Σ|x|/m: what the errors of d are relative to
+    var = np.zeros(a.size)  # a lower bound of Σ w²·SS/((m − 1)·m), SS about the exact mean
+    df = np.zeros(a.size, dtype=np.int64)
+    with np.errstate(invalid="ignore", divide="ignore", under="ignore"):
+        for t, w in weights.items():
+            x = matrices[t]
+            gaps = bool(np.isnan(x).any())
+            columns, present = [], []
+            for j in range(x.shape[1]):  # column by column: a reduction along a short last axis is slow
+                column = np.ascontiguousarray(x[:, j])
+                diff = column[a] - column[b]
+                if gaps:
+                    here = ~np.isnan(diff)
+                    diff = np.where(here, diff, 0.0)
+                    present.append(here)
+                columns.append(diff)
+            m = sum(present, np.zeros(a.size, dtype=np.int64)) if gaps else np.full(a.size, x.shape[1])
+            mean = sum(columns, np.zeros(a.size)) / m
+            size = sum((np.abs(c) for c in columns), np.zeros(a.size))
+            ss = np.zeros(a.size)
+            for j, c in enumerate(columns):
+                deviation = c - mean
+                ss += np.square(np.where(present[j], deviation, 0.0) if gaps else deviation)
+            error = SCREEN_SLACK * size / m  # |mean − the exact mean| is below it
+            low = ss * (1.0 - SCREEN_SLACK) - m * (np.square(error) * (1.0 + SCREEN_SLACK) + ULP_MIN)
+            var += w * w * np.maximum(low, 0.0) / ((m - 1) * m)
+            d += w * mean
+            scale += abs(w) * size / m
+            df += m - 1
+        t_upper = (np.abs(d) + SCREEN_SLACK * scale) / np.sqrt(var * (1.0 - SCREEN_SLACK)) * (1.0 + SCREEN_SLACK)
+    t_upper[~(var > 0.0)] = np.inf
+    return t_upper, df
+
+
+P_SLACK: Final = 1e-5  # scipy's t tail is taken to be within 1e-6 of the true one, relatively
+
+
+def t_cutoffs(df: np.ndarray, tail: float) -> np.ndarray:
+    """Per df (an upper bound of a pair's df), a t below which every df up to it gives a two-sided p
+    of at least ``tail``, with room for scipy's error: 2·stdtr(df·(1 + 2^-30), −q) ≥ tail·(1 + 1e-5)
+    (the t's two-sided tail falls as df grows: docs/performance.md#the-screen)."""
+    from scipy.special import stdtr, stdtrit  # imported on use (docs/performance.md#start-up)
+
+    top = df * (1.0 + 2.0**-30)
+    q = -stdtrit(top, tail * (1.0 + 2 * P_SLACK) / 2.0)
+    for _ in range(100):
+        short = 2.0 * stdtr(top, -q) < tail * (1.0 + P_SLACK)
+        if not short.any():
+            return q
+        q = np.where(short, q * (1.0 - 1e-9), q)
+    return np.zeros_like(q)  # no cut-off found: nothing is screened
+
+
 def holm_p_values(
     matrices: Mapping[str, np.ndarray], n: int, weights: Mapping[str, float], alpha: float = ALPHA
 ) -> np.ndarray:
-    """The p-values of all pairs of the ``n`` models of ``matrices`` in list order, as Holm's separation
-    needs them when the pairs are not listed (``pair_p_values_for_holm``): NaN where a pair has no p.
-    A pair without 2 common tasks in some track has no se, so no p, whatever its means: it is not
-    computed, unless a number of some pair could overflow (``cannot_overflow``), when every pair is
-    computed so that the same NumberTooLarge is raised."""
-    p = np.full(n * (n - 1) // 2, np.nan)
-    skip = cannot_overflow(matrices, weights)
+    """p-values of all pairs of the ``n`` models of ``matrices`` in list order that give the same
+    Holm separations as ``pair_p_values_for_holm`` of every pair (docs/performance.md#the-screen):
+    NaN where a pair has no p (fewer than 2 common tasks in a track: counted, not computed), 1 for a
+    pair that the screen proves unseparated, the exact p of the others. Every pair is computed when
+    a number of some pair could overflow (``cannot_overflow``), so that the same NumberTooLarge is
+    raised; no pair is screened when the screen's bounds do not hold (``screenable``)."""
+    total = n * (n - 1) // 2
+    p = np.full(total, np.nan)
+    if not cannot_overflow(matrices, weights):
+        for start, a, b in pair_blocks(n):
+            p[start : start + a.size] = pair_p_values_for_holm(*paired_index_rows(matrices, a, b, weights), alpha)
+        return p
+    screen = screenable(matrices, weights)
+    testable = np.zeros(total, dtype=bool)
+    t_upper = np.full(total, np.inf)
+    df_upper = np.zeros(total, dtype=np.int64)
     for start, a, b in pair_blocks(n):
-        rows = testable_rows(matrices, a, b) if skip else np.ones(a.size, dtype=bool)
-        if rows.all():
-            d, se, df = paired_index_rows(matrices, a, b, weights)
-            p[start : start + a.size] = pair_p_values_for_holm(d, se, df, alpha)
-        elif rows.any():
-            d, se, df = paired_index_rows(matrices, a[rows], b[rows], weights)
-            p[start + np.flatnonzero(rows)] = pair_p_values_for_holm(d, se, df, alpha)
+        rows = testable_rows(matrices, a, b)
+        testable[start : start + a.size] = rows
+        if screen and rows.any():
+            here = start + np.flatnonzero(rows)
+            t_upper[here], df_upper[here] = t_upper_rows(matrices, a[rows], b[rows], weights)
+    k = int(np.count_nonzero(testable))
+    candidates = testable
+    if screen and k:
+        # Holm separates only p < alpha / (K − S + 1) for S separated pairs; S is at most the number of
+        # pairs whose p is not proved to be at least the current bound, which lowers the bound in turn
+        df_of_testable, t_of_testable = df_upper[testable], t_upper[testable]
+        values = np.flatnonzero(np.bincount(df_of_testable))  # the few df bounds there are
+        bound, count = alpha, k + 1
+        while True:
+            cutoff = np.zeros(int(values[-1]) + 1)
+            cutoff[values] = t_cutoffs(values.astype(float), bound)
+            unproved = t_of_testable >= cutoff[df_of_testable]
+            if int(np.count_nonzero(unproved)) >= count:
+                break
+            count = int(np.count_nonzero(unproved))
+            bound = alpha / (k - count + 1)
+        candidates = np.zeros(total, dtype=bool)
+        candidates[np.flatnonzero(testable)[unproved]] = True
+        p[testable & ~candidates] = 1.0
+    picked = np.flatnonzero(candidates)
+    starts = _row_starts(n)
+    for chunk in range(0, picked.size, BLOCK_PAIRS):
+        hits = picked[chunk : chunk + BLOCK_PAIRS]
+        a = np.searchsorted(starts, hits, side="right") - 1
+        b = a + 1 + (hits - starts[a])
+        p[hits] = pair_p_values_for_holm(*paired_index_rows(matrices, a, b, weights), alpha)
     return p
 
 
