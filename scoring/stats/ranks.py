@@ -11,9 +11,10 @@ The N(N−1)/2 pairs are computed over arrays, a block of pairs at a time
 (``differences.paired_index_rows``), and Holm's adjustment is one sort of all
 their p-values. The document lists the pairs only while N ≤ 100
 (``PAIRS_LISTED_MAX``); above 5,000 models (``RANKED_MAX``) ranks are not computed.
-When the pairs are not listed only Holm's decisions are needed, and a pair without 2
-common tasks in some track (no se, so no p) is not computed
-(docs/performance.md#leaderboards-of-many-models).
+When the pairs are not listed only Holm's separations are needed: a pair without 2
+common tasks in some track (no se, so no p) is not computed, and of the others only
+those that a bound in plain floating point cannot prove unseparated
+(docs/performance.md#the-screen).
 """
 
 from __future__ import annotations
@@ -154,7 +155,7 @@ def cannot_overflow(matrices: Mapping[str, np.ndarray], weights: Mapping[str, fl
     16·(k + 1)·(W + 1)·B stays below 2^1000. Every number of a pair is at most that: a per-task
     difference 2B, a track mean 2B, a deviation 4B, an sd sqrt(k)·8B (squares of deviations divided by
     a power of two at most twice the largest), the index difference 2B·W, its se 16·sqrt(k)·B·W
-    (docs/performance.md#leaderboards-of-many-models)."""
+    (docs/performance.md#the-screen)."""
     w = np.array([abs(weights[t]) for t in weights], dtype=float)
     if not np.isfinite(w).all():
         return False
@@ -215,18 +216,27 @@ def t_upper_rows(
                     diff = np.where(here, diff, 0.0)
                     present.append(here)
                 columns.append(diff)
-            m = sum(present, np.zeros(a.size, dtype=np.int64)) if gaps else np.full(a.size, x.shape[1])
-            mean = sum(columns, np.zeros(a.size)) / m
-            size = sum((np.abs(c) for c in columns), np.zeros(a.size))
+            m = sum(present, np.zeros(a.size, dtype=np.int64)) if gaps else x.shape[1]  # an array or one count
+            total, size = columns[0].copy(), np.abs(columns[0])
+            for c in columns[1:]:
+                total += c
+                size += np.abs(c)
+            mean = total / m
             ss = np.zeros(a.size)
             for j, c in enumerate(columns):
-                deviation = c - mean
-                ss += np.square(np.where(present[j], deviation, 0.0) if gaps else deviation)
-            error = SCREEN_SLACK * size / m  # |mean − the exact mean| is below it
-            low = ss * (1.0 - SCREEN_SLACK) - m * (np.square(error) * (1.0 + SCREEN_SLACK) + ULP_MIN)
-            var += w * w * np.maximum(low, 0.0) / ((m - 1) * m)
-            d += w * mean
-            scale += abs(w) * size / m
+                deviation = np.subtract(c, mean, out=total)  # total is no longer needed
+                if gaps:
+                    deviation[~present[j]] = 0.0
+                ss += np.square(deviation, out=deviation)
+            # |mean − the exact mean| ≤ e = SCREEN_SLACK·size/m, and ss exceeds the squares about the exact
+            # mean by at most m·e² (+ m·ULP_MIN for squares that underflow)
+            ss *= 1.0 - SCREEN_SLACK
+            ss -= np.square(size) * (SCREEN_SLACK * SCREEN_SLACK * (1.0 + SCREEN_SLACK) / m) + m * ULP_MIN
+            var += np.maximum(ss, 0.0, out=ss) * (w * w / ((m - 1) * m))
+            mean *= w
+            d += mean
+            size *= abs(w) / m
+            scale += size
             df += m - 1
         t_upper = (np.abs(d) + SCREEN_SLACK * scale) / np.sqrt(var * (1.0 - SCREEN_SLACK)) * (1.0 + SCREEN_SLACK)
     t_upper[~(var > 0.0)] = np.inf
@@ -274,7 +284,10 @@ def holm_p_values(
     for start, a, b in pair_blocks(n):
         rows = testable_rows(matrices, a, b)
         testable[start : start + a.size] = rows
-        if screen and rows.any():
+        if screen and rows.all():
+            here: slice | np.ndarray = slice(start, start + a.size)
+            t_upper[here], df_upper[here] = t_upper_rows(matrices, a, b, weights)
+        elif screen and rows.any():
             here = start + np.flatnonzero(rows)
             t_upper[here], df_upper[here] = t_upper_rows(matrices, a[rows], b[rows], weights)
     k = int(np.count_nonzero(testable))
