@@ -708,3 +708,13 @@ def test_the_screen_gives_no_bound_where_the_plain_mean_rounds_off_a_zero_varian
     one = np.array([0])
     assert paired_index_rows(matrices, one, one + 1, WEIGHTS)[1][0] == 0.0
     assert t_upper_rows(matrices, one, one + 1, WEIGHTS)[0][0] == np.inf
+
+
+def test_the_bounds_kept_in_float32_are_rounded_up():
+    from tcsexam.scoring.stats.ranks import upward_float32
+
+    x = np.array([0.1, 1 / 3, 2.0, 1e-50, 0.0, 3.5e38, np.inf, 0.7])  # 0.7 is above its nearest float32
+    y = upward_float32(x).astype(float)
+    assert (y >= x).all()
+    assert y[2] == 2.0 and y[4] == 0.0  # exact values stay
+    assert (y[[0, 1, 7]] < x[[0, 1, 7]] * (1 + 2.0**-22)).all()  # the next float32 up, no further
