@@ -713,7 +713,7 @@ def test_the_screen_gives_no_bound_where_the_plain_mean_rounds_off_a_zero_varian
 def test_the_bounds_kept_in_float32_are_rounded_up():
     from tcsexam.scoring.stats.ranks import upward_float32
 
-    x = np.array([0.1, 1 / 3, 2.0, 1e-50, 0.0, 3.5e38, np.inf, 0.7])  # 0.7 is above its nearest float32
+    x = np.array([0.1, 1 / 3, 2.0, 1e-50, 0.0, 3.5e38, np.inf, 0.9])  # 0.9 is above its nearest float32
     y = upward_float32(x).astype(float)
     assert (y >= x).all()
     assert y[2] == 2.0 and y[4] == 0.0  # exact values stay
