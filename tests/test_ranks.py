@@ -718,3 +718,15 @@ def test_the_bounds_kept_in_float32_are_rounded_up():
     assert (y >= x).all()
     assert y[2] == 2.0 and y[4] == 0.0  # exact values stay
     assert (y[[0, 1, 7]] < x[[0, 1, 7]] * (1 + 2.0**-22)).all()  # the next float32 up, no further
+
+
+def test_a_cut_off_that_is_not_a_number_proves_nothing(monkeypatch):
+    """Should scipy give no cut-off (NaN), every pair with a p is computed exactly."""
+    import tcsexam.scoring.stats.ranks as ranks
+    from tcsexam.scoring.stats.differences import task_matrices
+
+    indexes, models = cohort(12, 2, seed=3)
+    matrices = task_matrices(list(models.values()), WEIGHTS)
+    monkeypatch.setattr(ranks, "t_cutoffs", lambda df, tail: np.full(df.shape, np.nan))
+    got = ranks.holm_p_values(matrices, 12, WEIGHTS)
+    np.testing.assert_array_equal(got, every_pair_p(matrices, 12))

@@ -313,12 +313,13 @@ def holm_p_values(
         bound, count = alpha, k + 1
         while True:
             cutoffs = t_cutoffs(values.astype(float), bound)
+            # "not below" rather than ">=": a cut-off that is NaN proves nothing
             if values.size == 1:
-                unproved = t_of_testable >= cutoffs[0]
+                unproved = ~(t_of_testable < cutoffs[0])
             else:
                 cutoff = np.zeros(int(values[-1]) + 1)
                 cutoff[values] = cutoffs
-                unproved = t_of_testable >= cutoff[df_of_testable]
+                unproved = ~(t_of_testable < cutoff[df_of_testable])
             if int(np.count_nonzero(unproved)) >= count:
                 break
             count = int(np.count_nonzero(unproved))
