@@ -730,3 +730,60 @@ def test_a_cut_off_that_is_not_a_number_proves_nothing(monkeypatch):
     monkeypatch.setattr(ranks, "t_cutoffs", lambda df, tail: np.full(df.shape, np.nan))
     got = ranks.holm_p_values(matrices, 12, WEIGHTS)
     np.testing.assert_array_equal(got, every_pair_p(matrices, 12))
+
+
+@pytest.mark.parametrize(("seed", "values"), [(0, None), (1, (0.0, 1.0)), (2, (0.0, 0.5, 1.0)), (3, None)])
+def test_the_screen_on_cohorts_of_300_models_separates_as_every_pair_computed(seed, values):
+    """300 models, 2-3 tasks a track, continuous or discrete scores (many ties, se = 0), a few missing:
+    thousands of pairs near and far from Holm's cut."""
+    from tcsexam.scoring.stats.differences import task_matrices
+    from tcsexam.scoring.stats.ranks import holm_p_values, holm_separated
+
+    rng = random.Random(seed)
+    per = 2 + seed % 2
+    models = []
+    for _ in range(300):
+        level = rng.random()
+        models.append(
+            {
+                f"{t}-{k}": (
+                    t,
+                    None
+                    if rng.random() < 0.03
+                    else rng.choice(values)
+                    if values
+                    else min(1.0, max(0.0, level + rng.gauss(0, 0.1))),
+                )
+                for t in WEIGHTS
+                for k in range(per)
+            }
+        )
+    matrices = task_matrices(models, WEIGHTS)
+    got, want = holm_p_values(matrices, 300, WEIGHTS), every_pair_p(matrices, 300)
+    assert np.isnan(got).tolist() == np.isnan(want).tolist()
+    assert holm_separated(got).tolist() == holm_separated(want).tolist()
+    assert holm_separated(want).sum() > 0
+
+
+def test_the_screen_keeps_a_pair_that_holm_separates_only_by_stepping_down():
+    """Three pairs, df 4 each (the bound's df is exact): p(A, C) ≈ 0.001 is below 0.05/3, p(A, B) ≈ 0.02
+    only below 0.05/2, separated after A–C. A screen that started from alpha/(K + 1) = 0.0125
+    would prove p(A, B) above it and lose that separation."""
+    from scipy import stats
+
+    from tcsexam.scoring.stats.differences import task_matrices
+    from tcsexam.scoring.stats.ranks import holm_p_values, holm_separated
+
+    def model(c: float, s: float) -> dict:
+        # per track, tasks f·(c ± s) with f = 10 / w: every pair's w·se is the same on each track
+        return task_means({t: [10 / w * (c + s), 10 / w * (c - s)] for t, w in WEIGHTS.items()})
+
+    t_ac, t_ab = stats.t.isf(0.0005, 4), stats.t.isf(0.01, 4)  # two-sided p 0.001 and 0.02
+    a, c = model(t_ac / 2, 1.0), model(0.0, 0.0)
+    b = model(t_ac / 2 - t_ab, 3.0)  # |cA - cB| / |sA - sB| · 2 = t_ab
+    matrices = task_matrices([a, b, c], WEIGHTS)
+    want = every_pair_p(matrices, 3)
+    assert want == pytest.approx([0.02, 0.001, want[2]], rel=1e-6) and want[2] > 0.5
+    assert holm_separated(want).tolist() == [True, True, False]
+    got = holm_p_values(matrices, 3, WEIGHTS)
+    assert holm_separated(got).tolist() == [True, True, False]
