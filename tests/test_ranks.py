@@ -457,3 +457,333 @@ def test_p_values_skipped_below_the_t_cut_off_never_change_a_separation(pairs):
     full, skipped = pair_p_values(d, se, df), pair_p_values_for_holm(d, se, df, 0.05)
     assert np.isnan(full).tolist() == np.isnan(skipped).tolist()
     assert holm_separated(full).tolist() == holm_separated(skipped).tolist()
+
+
+# --- pairs without an se are not computed when the pairs are not listed ---------------------------------------
+
+plain_values = st.one_of(
+    st.sampled_from([0.0, 0.5, 1.0]),  # discrete scores: many exact ties and zero variances
+    st.floats(0.0, 1.0),
+)
+# tiny and huge magnitudes (some differences overflow)
+extreme_values = st.one_of(plain_values, st.sampled_from([1e-300, 5e-324, 1e300, -1e300, 1e308, -1.7e308]))
+
+
+@st.composite
+def cohorts(draw):
+    """Up to 9 models, 0-3 tasks a track (mostly 2-3), about one task mean in 8 missing."""
+    n = draw(st.integers(2, 9))
+    per_track = {t: draw(st.sampled_from([0, 1, 2, 2, 3, 3, 3])) for t in WEIGHTS}
+    values = draw(st.sampled_from([plain_values, plain_values, extreme_values]))
+
+    def value() -> float | None:
+        return None if draw(st.integers(0, 7)) == 0 else draw(values)
+
+    models = {}
+    for i in range(n):
+        models[f"m{i}"] = {f"{t}-{k}": (t, value()) for t in WEIGHTS for k in range(per_track[t])}
+    if draw(st.booleans()):  # a model equal to another up to a constant on each task: se = 0
+        models["m1"] = {item: (t, None if v is None else v + 0.25) for item, (t, v) in models["m0"].items()}
+    indexes = {m: draw(st.sampled_from([10.0, 20.0, 50.0])) for m in models}
+    return indexes, models
+
+
+def ranks_or_error(indexes: dict, models: dict) -> tuple:
+    from tcsexam.scoring.safety.numbers import NumberTooLarge
+
+    try:
+        r = rank_models(indexes, models, WEIGHTS)
+    except NumberTooLarge as error:
+        return ("error", str(error))
+    return ("ranks", {m: (v.best, v.worst) for m, v in r.models.items()})
+
+
+@settings(max_examples=300, deadline=None)
+@given(cohorts())
+def test_skipping_pairs_without_an_se_keeps_every_rank_and_every_error(drawn):
+    """Ranks computed without the pairs that lack an se (the pairs not listed) are those of every pair
+    computed (the pairs listed), and so is a NumberTooLarge."""
+    import tcsexam.scoring.stats.ranks as ranks
+
+    indexes, models = drawn
+    every_pair = ranks_or_error(indexes, models)  # at most 9 models: the pairs are listed, all computed
+    saved = ranks.PAIRS_LISTED_MAX
+    ranks.PAIRS_LISTED_MAX = 1
+    try:
+        skipping = ranks_or_error(indexes, models)
+    finally:
+        ranks.PAIRS_LISTED_MAX = saved
+    assert skipping == every_pair
+
+
+def every_pair_p(matrices: dict, n: int) -> np.ndarray:
+    """``pair_p_values_for_holm`` of every pair, in list order: what the ranks were computed from."""
+    from tcsexam.scoring.stats.differences import paired_index_rows
+    from tcsexam.scoring.stats.ranks import pair_p_values_for_holm
+
+    a, b = np.triu_indices(n, 1)
+    return pair_p_values_for_holm(*paired_index_rows(matrices, a, b, WEIGHTS), 0.05)
+
+
+@settings(max_examples=300, deadline=None)
+@given(cohorts())
+def test_holm_p_values_separate_exactly_the_pairs_every_pair_computed_separates(drawn):
+    """The p-values Holm gets when the pairs are not listed: NaN exactly where a pair has no p, the
+    exact p where not 1, and the same separations, as every pair computed (or the same error)."""
+    import tcsexam.scoring.stats.ranks as ranks
+    from tcsexam.scoring.safety.numbers import NumberTooLarge
+    from tcsexam.scoring.stats.differences import task_matrices
+
+    indexes, models = drawn
+    matrices = task_matrices(list(models.values()), WEIGHTS)
+    n = len(models)
+    try:
+        want = every_pair_p(matrices, n)
+    except NumberTooLarge:
+        with pytest.raises(NumberTooLarge):
+            ranks.holm_p_values(matrices, n, WEIGHTS)
+        return
+    got = ranks.holm_p_values(matrices, n, WEIGHTS)
+    assert np.isnan(got).tolist() == np.isnan(want).tolist()
+    computed = ~np.isnan(got) & (got != 1.0)
+    np.testing.assert_array_equal(got[computed], want[computed])
+    assert ranks.holm_separated(got).tolist() == ranks.holm_separated(want).tolist()
+
+
+def test_a_pair_without_an_se_still_overflows_when_the_pairs_are_not_listed(monkeypatch):
+    """One conjecture task: no pair has an se, yet a theorem difference of 1e308 − (−1e308) is refused
+    as when every pair is computed (docs/safety.md)."""
+    import tcsexam.scoring.stats.ranks as ranks
+    from tcsexam.scoring.safety.numbers import NumberTooLarge
+
+    def model(theorem: float) -> dict:
+        return task_means({"theorem": [theorem, 0.0], "solver": [0, 1], "construction": [0, 1], "conjecture": [1]})
+
+    models = {"A": model(1e308), "B": model(-1e308), "C": model(0.0)}
+    indexes = {"A": 3.0, "B": 2.0, "C": 1.0}
+    with pytest.raises(NumberTooLarge):
+        rank_models(indexes, models, WEIGHTS)
+    monkeypatch.setattr(ranks, "PAIRS_LISTED_MAX", 1)
+    with pytest.raises(NumberTooLarge):
+        rank_models(indexes, models, WEIGHTS)
+
+
+def test_pairs_without_two_common_tasks_get_no_p_and_the_others_are_computed():
+    """Counts decide which pairs have an se: B lacks a theorem task, so A–B and B–C have no p; A–C has
+    one (se = 0 and d ≠ 0: p = 0), and K = 1 counts only it."""
+    from tcsexam.scoring.stats.differences import task_matrices
+    from tcsexam.scoring.stats.ranks import holm_p_values
+
+    a = task_means({"theorem": [1, 1], "solver": [1, 1], "construction": [1, 1], "conjecture": [1, 1]})
+    b = task_means({"theorem": [1, None], "solver": [1, 1], "construction": [1, 1], "conjecture": [1, 1]})
+    c = task_means({"theorem": [0, 0], "solver": [0, 0], "construction": [0, 0], "conjecture": [0, 0]})
+    p = holm_p_values(task_matrices([a, b, c], WEIGHTS), 3, WEIGHTS)
+    assert np.isnan(p[0]) and p[1] == 0.0 and np.isnan(p[2])
+
+
+# --- the screen: bounds in plain floating point decide the pairs that cannot be separated --------------------
+
+screen_values = st.one_of(
+    st.sampled_from([0.0, 0.5, 1.0, 0.1, 0.3]),  # ties, zero variances, sums that round
+    st.floats(0.0, 1.0),
+    st.floats(-1e6, 1e6),
+    st.sampled_from([2.0**-400, -(2.0**-400), 2.0**400, -(2.0**399), 1e-100]),  # the ends of the screen's range
+)
+
+
+@st.composite
+def screen_cohorts(draw):
+    """Up to 8 models, 2-4 tasks a track, some near-equal (differences at the last bits), some missing."""
+    n = draw(st.integers(2, 8))
+    per_track = {t: draw(st.integers(2, 4)) for t in WEIGHTS}
+    base = {f"{t}-{k}": (t, draw(screen_values)) for t in WEIGHTS for k in range(per_track[t])}
+    models = {}
+    for i in range(n):
+        model = {}
+        for item, (t, v) in base.items():
+            how = draw(st.integers(0, 9))
+            if how == 0:
+                model[item] = (t, None)
+            elif how <= 3:  # the base, shifted by a constant a model (se = 0) or by a few ulps
+                model[item] = (t, v + i * 0.125 if how == 1 else float(np.nextafter(v, np.inf)) if how == 2 else v)
+            else:
+                model[item] = (t, draw(screen_values))
+        models[f"m{i}"] = model
+    return models
+
+
+@settings(max_examples=400, deadline=None)
+@given(screen_cohorts())
+def test_the_screen_bounds_the_exact_t_and_df_of_every_testable_pair(models):
+    """docs/performance.md#the-screen: the plain computation's bound is at least the |d|/se and the
+    Welch–Satterthwaite df that ``paired_index_rows`` gives, bit for bit as computed."""
+    from tcsexam.scoring.stats.differences import paired_index_rows, task_matrices
+    from tcsexam.scoring.stats.ranks import screenable, t_upper_rows, testable_rows
+
+    matrices = task_matrices(list(models.values()), WEIGHTS)
+    if not screenable(matrices, WEIGHTS):
+        return
+    a, b = np.triu_indices(len(models), 1)
+    rows = testable_rows(matrices, a, b)
+    a, b = a[rows], b[rows]
+    d, se, df = paired_index_rows(matrices, a, b, WEIGHTS)
+    t_upper, df_upper = t_upper_rows(matrices, a, b, WEIGHTS)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.abs(d) / se
+    finite = np.isfinite(t_upper)
+    assert (t[finite] <= t_upper[finite]).all()
+    assert (se[finite] > 0).all()  # a bound only where the se is not 0
+    tested = ~np.isnan(df)
+    assert (df[tested] <= df_upper[tested] * (1 + 2.0**-30)).all()
+
+
+def test_the_screen_keeps_a_pair_whose_se_is_zero_only_after_rounding():
+    """Differences 0.1, 0.1, 0.1 + 1 ulp: the se is a few ulps, |d|/se is huge; the bound must not
+    call the pair unseparable however small the se."""
+    from tcsexam.scoring.stats.differences import paired_index_rows, task_matrices
+    from tcsexam.scoring.stats.ranks import t_upper_rows
+
+    up = float(np.nextafter(0.1, 1.0))
+    a = task_means(
+        {"theorem": [0.1, 0.1, up], "solver": [0.1, 0.1], "construction": [0.1, 0.1], "conjecture": [0.1, 0.1]}
+    )
+    b = task_means({"theorem": [0.0, 0.0, 0.0], "solver": [0, 0], "construction": [0, 0], "conjecture": [0, 0]})
+    matrices = task_matrices([a, b], WEIGHTS)
+    one = np.array([0])
+    d, se, _ = paired_index_rows(matrices, one, one + 1, WEIGHTS)
+    assert 0 < se[0] < 1e-14 and abs(d[0]) / se[0] > 1e10
+    assert t_upper_rows(matrices, one, one + 1, WEIGHTS)[0][0] >= abs(d[0]) / se[0]
+
+
+@pytest.mark.parametrize("tail", [0.05, 1e-3, 2.5e-8, 1e-12])
+def test_the_t_cut_offs_leave_a_p_of_at_least_the_tail_at_every_df_up_to_the_bound(tail):
+    """Below the cut-off q for a df bound D the two-sided p is at least ``tail`` at D and at every
+    df under it (scipy.stats, independently of scipy.special: the t's tail falls as df grows)."""
+    from scipy import stats
+
+    from tcsexam.scoring.stats.ranks import t_cutoffs
+
+    bounds = np.array([1.0, 2.0, 3.0, 4.0, 7.0, 30.0, 400.0])
+    q = t_cutoffs(bounds, tail)
+    for bound, cut in zip(bounds, q, strict=True):
+        for df in np.linspace(0.5, bound, 9):
+            assert 2 * stats.t.sf(cut, df) >= tail
+        assert 2 * stats.t.sf(cut * 1.001, bound) < tail * 1.01  # not needlessly low
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(st.sampled_from([0.0, 0.05, 0.025, 0.0125, 0.01, 1.0, float("nan")]), st.floats(0.0, 1.0)),
+        max_size=60,
+    ),
+    st.lists(st.booleans(), max_size=60),
+)
+def test_raising_unseparated_p_values_to_one_keeps_every_separation(values, raise_it):
+    """docs/performance.md#the-screen: Holm separates the p-values below a cut; any p at or above it
+    may become 1 (and stays among the K) without changing a separation."""
+    from tcsexam.scoring.stats.ranks import holm_separated
+
+    p = np.array(values, dtype=float)
+    separated = holm_separated(p)
+    raised = p.copy()
+    for i, r in enumerate(raise_it[: p.size]):
+        if r and not separated[i] and not np.isnan(p[i]):
+            raised[i] = 1.0
+    assert holm_separated(raised).tolist() == separated.tolist()
+
+
+@pytest.mark.parametrize("v", [0.1, 0.2, 0.7, 0.9])
+def test_the_screen_gives_no_bound_where_the_plain_mean_rounds_off_a_zero_variance(v):
+    """Seven equal differences v: the exact mean is v and the se 0 (|d|/se infinite), while the plain
+    sum of seven v's divided by 7 is not v, leaving deviations of a few ulps. The bound subtracts
+    what the plain mean's error can add to the squares, so it gives no finite bound."""
+    from tcsexam.scoring.stats.differences import paired_index_rows, task_matrices
+    from tcsexam.scoring.stats.ranks import t_upper_rows
+
+    assert sum([v] * 7) / 7 != v  # the plain mean is off
+    a = task_means({t: [v] * 7 for t in WEIGHTS})
+    b = task_means({t: [0.0] * 7 for t in WEIGHTS})
+    matrices = task_matrices([a, b], WEIGHTS)
+    one = np.array([0])
+    assert paired_index_rows(matrices, one, one + 1, WEIGHTS)[1][0] == 0.0
+    assert t_upper_rows(matrices, one, one + 1, WEIGHTS)[0][0] == np.inf
+
+
+def test_the_bounds_kept_in_float32_are_rounded_up():
+    from tcsexam.scoring.stats.ranks import upward_float32
+
+    x = np.array([0.1, 1 / 3, 2.0, 1e-50, 0.0, 3.5e38, np.inf, 0.9])  # 0.9 is above its nearest float32
+    y = upward_float32(x).astype(float)
+    assert (y >= x).all()
+    assert y[2] == 2.0 and y[4] == 0.0  # exact values stay
+    assert (y[[0, 1, 7]] < x[[0, 1, 7]] * (1 + 2.0**-22)).all()  # the next float32 up, no further
+
+
+def test_a_cut_off_that_is_not_a_number_proves_nothing(monkeypatch):
+    """Should scipy give no cut-off (NaN), every pair with a p is computed exactly."""
+    import tcsexam.scoring.stats.ranks as ranks
+    from tcsexam.scoring.stats.differences import task_matrices
+
+    indexes, models = cohort(12, 2, seed=3)
+    matrices = task_matrices(list(models.values()), WEIGHTS)
+    monkeypatch.setattr(ranks, "t_cutoffs", lambda df, tail: np.full(df.shape, np.nan))
+    got = ranks.holm_p_values(matrices, 12, WEIGHTS)
+    np.testing.assert_array_equal(got, every_pair_p(matrices, 12))
+
+
+@pytest.mark.parametrize(("seed", "values"), [(0, None), (1, (0.0, 1.0)), (2, (0.0, 0.5, 1.0)), (3, None)])
+def test_the_screen_on_cohorts_of_300_models_separates_as_every_pair_computed(seed, values):
+    """300 models, 2-3 tasks a track, continuous or discrete scores (many ties, se = 0), a few missing:
+    thousands of pairs near and far from Holm's cut."""
+    from tcsexam.scoring.stats.differences import task_matrices
+    from tcsexam.scoring.stats.ranks import holm_p_values, holm_separated
+
+    rng = random.Random(seed)
+    per = 2 + seed % 2
+    models = []
+    for _ in range(300):
+        level = rng.random()
+        models.append(
+            {
+                f"{t}-{k}": (
+                    t,
+                    None
+                    if rng.random() < 0.03
+                    else rng.choice(values)
+                    if values
+                    else min(1.0, max(0.0, level + rng.gauss(0, 0.1))),
+                )
+                for t in WEIGHTS
+                for k in range(per)
+            }
+        )
+    matrices = task_matrices(models, WEIGHTS)
+    got, want = holm_p_values(matrices, 300, WEIGHTS), every_pair_p(matrices, 300)
+    assert np.isnan(got).tolist() == np.isnan(want).tolist()
+    assert holm_separated(got).tolist() == holm_separated(want).tolist()
+    assert holm_separated(want).sum() > 0
+
+
+def test_the_screen_keeps_a_pair_that_holm_separates_only_by_stepping_down():
+    """Three pairs, df 4 each (the bound's df is exact): p(A, C) ≈ 0.001 is below 0.05/3, p(A, B) ≈ 0.02
+    only below 0.05/2, separated after A–C. A screen that started from alpha/(K + 1) = 0.0125
+    would prove p(A, B) above it and lose that separation."""
+    from scipy import stats
+
+    from tcsexam.scoring.stats.differences import task_matrices
+    from tcsexam.scoring.stats.ranks import holm_p_values, holm_separated
+
+    def model(c: float, s: float) -> dict:
+        # per track, tasks f·(c ± s) with f = 10 / w: every pair's w·se is the same on each track
+        return task_means({t: [10 / w * (c + s), 10 / w * (c - s)] for t, w in WEIGHTS.items()})
+
+    t_ac, t_ab = stats.t.isf(0.0005, 4), stats.t.isf(0.01, 4)  # two-sided p 0.001 and 0.02
+    a, c = model(t_ac / 2, 1.0), model(0.0, 0.0)
+    b = model(t_ac / 2 - t_ab, 3.0)  # |cA - cB| / |sA - sB| · 2 = t_ab
+    matrices = task_matrices([a, b, c], WEIGHTS)
+    want = every_pair_p(matrices, 3)
+    assert want == pytest.approx([0.02, 0.001, want[2]], rel=1e-6) and want[2] > 0.5
+    assert holm_separated(want).tolist() == [True, True, False]
+    got = holm_p_values(matrices, 3, WEIGHTS)
+    assert holm_separated(got).tolist() == [True, True, False]
