@@ -1,6 +1,7 @@
 """Every module of scoring/ and tui/ has its place in an import-linter layers contract (pyproject.toml), so
 that `lint-imports` checks each one's imports; a new module left out of them fails here, and so does an
-import circle in tui/, also inside one layer (docs/architecture.md#the-dashboard)."""
+import circle in tui/, also inside one layer, and a module of tui/ over MAX_LINES lines
+(docs/architecture.md#the-dashboard)."""
 
 import pkgutil
 import re
@@ -10,6 +11,7 @@ from pathlib import Path
 from tcsexam import scoring, tui
 
 ROOT = Path(__file__).resolve().parents[1]
+MAX_LINES = 500  # of a module of tui/ (scoring/ is not held to it: scoring/formats/results.py has 521)
 
 
 def named_in_layers() -> set[str]:
@@ -107,3 +109,22 @@ def test_code_and_tests_import_the_one_installed_name():
         for match in bare.finditer(path.read_text(encoding="utf-8"))
     ]
     assert not found
+
+
+def longer_than(folder: Path, limit: int) -> list[str]:
+    """The .py files under ``folder`` of more than ``limit`` lines, each with its count."""
+    counts = {path: len(path.read_text(encoding="utf-8").splitlines()) for path in sorted(folder.rglob("*.py"))}
+    return [f"{path.relative_to(folder)}: {n} lines" for path, n in counts.items() if n > limit]
+
+
+def test_longer_than_counts_lines_in_subfolders(tmp_path):
+    (tmp_path / "pane").mkdir()
+    (tmp_path / "pane" / "long.py").write_text("x = 1\n" * 501)
+    (tmp_path / "short.py").write_text("x = 1\n" * 500)
+    assert longer_than(tmp_path, 500) == [f"{Path('pane', 'long.py')}: 501 lines"]
+
+
+def test_no_module_of_the_dashboard_is_over_the_limit():
+    """A module that grows past it is split by concern (docs/architecture.md#the-dashboard)."""
+    assert len(list((ROOT / "tui").rglob("*.py"))) > 30
+    assert longer_than(ROOT / "tui", MAX_LINES) == []

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from tcsexam.tui.loader import load_state
 from tcsexam.tui.panes import PANES
-from tcsexam.tui.state import DashboardConfig, load_state, load_tau2
+from tcsexam.tui.state import DashboardConfig, load_tau2
 from tests.support.pane_host import PaneHost, feeder
 from tests.test_snapshots import ROOT, TAU2, until_still
 

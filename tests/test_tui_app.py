@@ -327,7 +327,8 @@ async def test_large_runs_load_in_a_helper_process(demo_copy):
 
 
 def test_large_input_threshold(demo_copy):
-    from tcsexam.tui.state import LARGE_INPUT_BYTES, input_bytes, resolve_paths
+    from tcsexam.tui.loader import LARGE_INPUT_BYTES, input_bytes
+    from tcsexam.tui.state import resolve_paths
 
     size = input_bytes(resolve_paths(DashboardConfig(run_dir=str(demo_copy))))
     assert 0 < size < LARGE_INPUT_BYTES  # the demo loads in-process; 10^6 records (50 MB) do not

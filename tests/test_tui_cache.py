@@ -14,7 +14,8 @@ import tcsexam.scoring.pipeline.index as index_module
 import tcsexam.tui.workers as workers_module  # the load worker calls load_state
 from tcsexam.tui.app import CHECKING, create_app
 from tcsexam.tui.cache import SUFFIX, cache_folder, entry_path
-from tcsexam.tui.state import DashboardConfig, load_state_here
+from tcsexam.tui.loader import load_state_here
+from tcsexam.tui.state import DashboardConfig
 from tests.support.dashboard import settle, wait_until
 
 pytestmark = pytest.mark.dashboard
@@ -197,7 +198,7 @@ async def test_a_cached_reopen_shows_the_same_screens_as_a_fresh_load(demo_copy,
 
 
 def gate_the_check(monkeypatch) -> threading.Event:
-    """The load worker's check of the inputs (tui.state.load_state) waits until the event is set."""
+    """The load worker's check of the inputs (tui.loader.load_state) waits until the event is set."""
     real = workers_module.load_state
     release = threading.Event()
 
@@ -385,7 +386,7 @@ async def test_a_reload_shows_the_loads_progress_line(monkeypatch, size):
 
 
 def test_a_large_run_found_in_the_cache_is_read_without_a_loader_process(demo_copy, monkeypatch):
-    import tcsexam.tui.state as state_module
+    import tcsexam.tui.loader as state_module
 
     monkeypatch.setattr(state_module, "is_large", lambda paths: True)
     config = DashboardConfig(run_dir=str(demo_copy))
@@ -523,9 +524,9 @@ class Resolutions:
 @pytest.mark.parametrize("large", [False, True], ids=["small", "large"])
 @pytest.mark.parametrize("open_", ["first", "reopen"])
 def test_a_load_reads_cohort_json_once_and_resolves_the_run_once(demo_copy, monkeypatch, large, open_):
-    import tcsexam.tui.state as state_module
+    import tcsexam.tui.loader as state_module
 
-    if large:  # read in the dashboard's process once stored (tui.state.load_state), else in a loader process
+    if large:  # read in the dashboard's process once stored (tui.loader.load_state), else in a loader process
         monkeypatch.setattr(state_module, "is_large", lambda paths: True)
     config = DashboardConfig(run_dir=str(demo_copy))
     if open_ == "reopen":

@@ -18,20 +18,12 @@ from textual.widgets import DataTable, Select, Static
 from tcsexam.scoring.pipeline.benchmark import demo_run
 from tcsexam.scoring.reports.compare import compare_run
 from tcsexam.tui.app import create_app
+from tcsexam.tui.loader import LARGE_INPUT_BYTES, is_large, load_compact_state, load_state_here
 from tcsexam.tui.panes.compare.instance_diffs import InstanceDiffsScreen
 from tcsexam.tui.panes.compare.pane import ComparePane
 from tcsexam.tui.panes.coverage.pane import WINDOW, CoveragePane
 from tcsexam.tui.panes.overview.pane import OverviewPane
-from tcsexam.tui.state import (
-    LARGE_INPUT_BYTES,
-    DashboardConfig,
-    compare_pair,
-    instance_drilldown,
-    is_large,
-    load_compact_state,
-    load_state_here,
-    resolve_paths,
-)
+from tcsexam.tui.state import DashboardConfig, compare_pair, instance_drilldown, resolve_paths
 from tcsexam.tui.widgets.loading import RunLoadingIndicator
 from tests.bench.dashboard_load import alive  # one /proc check for the benchmark and the tests
 from tests.support.dashboard import cli_compare, loading_cover, rerender, row_at, settle, spy_on_cells
@@ -60,7 +52,7 @@ async def wait_for(pilot, condition, rounds: int = 400) -> None:
 
 
 async def test_q_during_a_load_quits_and_ends_the_loader_process(monkeypatch):
-    import tcsexam.tui.state as state_module
+    import tcsexam.tui.loader as state_module
 
     monkeypatch.setattr(state_module, "load_compact_state", endless_load)
     app = create_app(DashboardConfig(isolate=True))
@@ -78,7 +70,7 @@ async def test_q_during_a_load_quits_and_ends_the_loader_process(monkeypatch):
 
 
 async def test_the_loading_panes_and_the_header_name_what_is_being_read(monkeypatch):
-    import tcsexam.tui.state as state_module
+    import tcsexam.tui.loader as state_module
 
     monkeypatch.setattr(state_module, "load_compact_state", endless_load)
     app = create_app(DashboardConfig(isolate=True))
@@ -306,7 +298,7 @@ def test_the_loader_process_ends_with_the_dashboards_process():
     code = (
         "import sys, time\n"
         "sys.path[:0] = sys.argv[1:]\n"
-        "import test_tui_large_runs as t, tui.state as s\n"
+        "import test_tui_large_runs as t, tui.loader as s\n"
         "loader = s.LoaderProcess(s.DashboardConfig(), t.endless_load)\n"
         "print(loader.process.pid, flush=True)\n"
         "time.sleep(60)\n"
@@ -331,7 +323,7 @@ def test_the_loader_process_ends_with_the_dashboards_process():
 
 
 def test_a_run_with_a_large_attempts_table_is_loaded_in_a_loader_process(demo_copy):
-    from tcsexam.tui.state import LARGE_ATTEMPTS_BYTES
+    from tcsexam.tui.loader import LARGE_ATTEMPTS_BYTES
 
     paths = resolve_paths(DashboardConfig(run_dir=str(demo_copy)))
     assert not is_large(paths)  # the demo loads in the dashboard's process

@@ -2,53 +2,40 @@
 
 from __future__ import annotations
 
-import os
 import time
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from textual import events, on
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.timer import Timer
 from textual.widgets import Header, TabbedContent, TabPane
 
-from . import export, workers
-from .cache import same_but_time
+from . import workers
+from .app_base import STEPPED_FROM
+from .app_export import Exporting
+from .app_loading import LoadingInputs
+from .app_runs import SeveralRuns
 from .commands import Dashboard, DashboardCommands
 from .heap import LONG_PAUSE_S, PIECEMEAL_BEFORE_LONG, SHORT_PAUSE_S, Heap
-from .messages import (
-    CachedShown,
-    DrillDown,
-    InputsChanged,
-    LoadFailed,
-    LoadProgress,
-    ModelOrder,
-    ModelSelected,
-    OpenAttempts,
-    StateLoaded,
-    Tau2Failed,
-    Tau2Loaded,
-)
-from .panes import PANES, RUN_TABS, TAB, see
+from .messages import DrillDown, ModelOrder, ModelSelected, OpenAttempts
+from .panes import PANES, RUN_TABS, TAB
 from .panes.compare.pane import ComparePane
-from .panes.diagnostics.pane import DiagnosticsPane
 from .panes.instances.pane import InstancesPane
-from .panes.leaderboard.pane import LeaderboardPane, LeaderboardRowChosen
 from .panes.overview.pane import TURN_S, OverviewPane
 from .panes.tau2.pane import Tau2Pane
 from .run_view import RunPane, RunView
-from .state import DashboardConfig, DashboardState, RunSlot, has_run, run_configs, watch_targets
+from .state import DashboardConfig, DashboardState, RunSlot, has_run, run_configs
 from .views import plain
 from .widgets.footer import DashboardFooter
 from .widgets.loading import ShowsRun
 
-STEPPED_FROM = 200  # runs of more models are shown pane by pane (refresh_panes)
 CHECKING = "CACHED, checking the inputs"  # the header's mark on a reopen's view from the cache
 
 
-class TcsexamApp(App):
+class TcsexamApp(LoadingInputs, SeveralRuns, Exporting):
     CSS_PATH = "app.tcss"
     TITLE = "tcsexam"
     COMMANDS = App.COMMANDS | {DashboardCommands}
@@ -239,360 +226,6 @@ class TcsexamApp(App):
     def on_resize(self, event: events.Resize) -> None:
         self._tab_labels(event.size.width)
 
-    # --- loading (thread workers report back with messages) ---------------------------
-    def load_runs(self, reason: str) -> None:
-        """Load (again) every run, each in its own worker."""
-        for number in range(len(self.runs)):
-            self.load_run(reason, number)
-
-    def load_run(self, reason: str, number: int | None = None) -> None:
-        slot = self.runs[self.current if number is None else number]
-        number = self.runs.index(slot)
-        slot.loading = True
-        slot.generation += 1
-        slot.progress, slot.load_started = "starting", time.monotonic()
-        self.loaders.stop_run(number)
-        if slot.state is None and number == self.current:
-            for pane in self.run_panes():
-                pane.loading = True
-        self._header()
-        generation = slot.generation
-        self.run_worker(
-            partial(
-                workers.load_run,
-                slot.config,
-                reason,
-                generation,
-                number,
-                self.post_message,
-                self.loaders,
-                lambda: generation == slot.generation,
-            ),
-            thread=True,
-            exclusive=True,
-            group=f"load-{number}",
-            description="load and score the run",
-        )
-
-    def stop_loaders(self) -> None:
-        """End every loader process at once (q, or the app's end during a load)."""
-        self.loaders.stop_all()
-
-    async def action_quit(self) -> None:
-        self.stop_loaders()
-        self.exit()
-
-    def on_unmount(self) -> None:
-        self.stop_loaders()
-
-    def on_load_progress(self, message: LoadProgress) -> None:
-        slot = self.runs[message.run]
-        if message.generation == slot.generation and slot.loading:
-            slot.progress = message.text
-            if message.run == self.current:
-                self._header()
-
-    def load_note(self) -> str:
-        """What the loading panes say: the run shown, what its loader is reading, and for how long."""
-        from .views import plain
-
-        slot = self.shown
-        if not slot.loading:
-            return ""
-        elapsed = time.monotonic() - slot.load_started
-        return f"Loading {plain(slot.name)} · {elapsed:.0f} s · {plain(slot.progress)}\nq quits at any time"
-
-    def load_tau2(self, reason: str, path: str | None = None) -> None:
-        """(Re)read the tau2 file shown, or with ``path`` open another one (the palette): it replaces
-        the one shown only once accepted."""
-        self._tau2_generation += 1
-        self._tau2_request = (path or self.tau2_path, path is not None)
-        if self.tau2_metrics is None:
-            self.main.query_one(Tau2Pane).loading = True
-        path = self._tau2_request[0]
-        assert path is not None  # asked for only with --tau2, a file shown or one opened
-        self.run_worker(
-            partial(workers.read_tau2, path, self._tau2_generation, self.post_message),
-            thread=True,
-            exclusive=True,
-            group="tau2",
-            description="read the tau2-bench results",
-        )
-
-    def on_cached_shown(self, message: CachedShown) -> None:
-        """A reopen: the Overview shows the run as the cache last stored it, marked in the header as being
-        checked, until the load's check of the inputs ends (docs/dashboard.md#the-cache-of-scored-runs)."""
-        slot = self.runs[message.run]
-        if not self._alive() or message.generation != slot.generation or not slot.loading or slot.state is not None:
-            message.drawn.set()
-            return
-        slot.preview = message.state
-        if message.run == self.current:
-            self._show_preview()
-        self._header()
-        self.call_after_refresh(message.drawn.set)  # the check goes on once the view is on screen
-
-    def _show_preview(self) -> None:
-        """The Overview of the cache's view of the run shown; the other panes wait for the checked run."""
-        preview = self.shown.preview
-        assert preview is not None
-        overview = self.main.query_one(OverviewPane)
-        overview.loading = False
-        overview.show_run(RunView(preview, self.selected_model))
-
-    def on_state_loaded(self, message: StateLoaded) -> None:
-        if not self._alive():
-            return
-        slot = self.runs[message.run]
-        if message.generation != slot.generation:
-            return  # a newer load is under way or done
-        slot.loading = False
-        previewed, slot.preview = slot.preview, None
-        slot.state = message.state
-        slot.loaded_at = time.strftime("%H:%M:%S")
-        slot.problems, slot.problems_text, slot.stale = [], None, None
-        self.refresh_leaderboard()
-        if message.reason != "start":
-            self.notify(f"Reloaded{self._run_named(message.run)}: status {slot.state.document['status']}", markup=False)
-        self._watch()
-        many = len(slot.state.document["models"]) > STEPPED_FROM
-        self.call_after_refresh(self._settle_later if many else self.heap.settle)  # tui/heap.py
-        if message.run != self.current:
-            self._diagnostics()
-            self._header()
-            return
-        for pane in self.run_panes():
-            pane.loading = False
-        self._diagnostics()
-        # an unchanged reopen: the Overview already shows these numbers (its rows, cursor and scroll stay)
-        self.refresh_panes(
-            keep_overview=previewed is not None and same_but_time(previewed.document, slot.state.document)
-        )
-        self._header()
-
-    def _run_named(self, number: int) -> str:
-        """`` run NAME`` in a notification when several runs are open (nothing with one)."""
-        from .views import plain
-
-        return f" run {plain(self.runs[number].name)}" if len(self.runs) > 1 else ""
-
-    def on_load_failed(self, message: LoadFailed) -> None:
-        if not self._alive():
-            return
-        from tcsexam.scoring.errors import format_problems
-
-        slot = self.runs[message.run]
-        if message.generation != slot.generation:
-            return
-        slot.loading = False
-        slot.preview = None  # never shown as the run once its inputs are rejected
-        slot.problems = list(message.problems)
-        slot.problems_text = format_problems(message.problems)
-        kept = slot.state is not None
-        slot.stale = (
-            {"at": time.strftime("%H:%M:%S"), "count": len(slot.problems), "loaded_at": slot.loaded_at}
-            if kept
-            else None
-        )
-        self.refresh_leaderboard()
-        self._watch()
-        self.call_after_refresh(self.heap.settle)  # once the panes hold the new state (tui/heap.py)
-        if message.run != self.current:
-            self._diagnostics()
-            self._header()
-            self.notify(
-                f"Inputs of{self._run_named(message.run)} rejected: {len(message.problems)} problem(s); "
-                f"switch to it (R) to see them in {see('diagnostics')}.",
-                severity="error",
-                timeout=6,
-                markup=False,
-            )
-            return
-        if kept:
-            for pane in self.run_panes():
-                pane.loading = False
-        else:
-            self._empty(
-                f"Nothing to show: the inputs were rejected. See {see('diagnostics')}, fix the files and press r "
-                "to reload."
-            )
-        self._diagnostics()
-        self._header()
-        if not kept:
-            # after the next refresh: TabbedContent may still be activating its initial tab
-            self.call_after_refresh(self.action_tab, "diagnostics")
-        self.notify(
-            f"Inputs{self._run_named(message.run)} rejected: {len(message.problems)} problem(s); "
-            f"see {see('diagnostics')}." + (" Showing the last good state." if kept else ""),
-            severity="error",
-            timeout=6,
-            markup=False,
-        )
-
-    def _tau2_current(self, message: Tau2Loaded | Tau2Failed) -> bool:
-        """Whether a tau2 load's answer is still wanted: the app runs, and no later load was asked for."""
-        return self._alive() and message.generation == self._tau2_generation
-
-    @on(Tau2Loaded)
-    def show_tau2(self, message: Tau2Loaded) -> None:
-        if not self._tau2_current(message):
-            return
-        self.tau2_metrics, self.tau2_problems = message.metrics, []
-        from .views import plain
-
-        path, opened = self._tau2_request
-        self.tau2_path = path
-        pane = self.main.query_one(Tau2Pane)
-        pane.loading = False
-        pane.show(message.metrics, message.meta, message.results)
-        self._diagnostics()
-        self._header()
-        if opened:
-            self._watch()  # --watch now follows the file opened
-            self.call_after_refresh(self._open_tab, "tau2")
-            self.notify(f"Opened tau2-bench results {plain(path)}.", markup=False)
-
-    @on(Tau2Failed)
-    def tau2_failed(self, message: Tau2Failed) -> None:
-        if not self._tau2_current(message):
-            return
-        self.tau2_problems = list(message.problems)
-        from .views import plain
-
-        pane = self.main.query_one(Tau2Pane)
-        pane.loading = False
-        path, opened = self._tau2_request
-        if opened:  # the file shown (if any) stays shown, and r and --watch keep following it
-            self._diagnostics()
-            self._header()
-            kept = f"still showing {plain(self.tau2_path)}" if self.tau2_metrics is not None else "nothing opened"
-            self.notify(
-                f"tau2-bench results {plain(path)} rejected: {len(message.problems)} problem(s); "
-                f"see {see('diagnostics')}; {kept}.",
-                severity="error",
-                timeout=6,
-                markup=False,
-            )
-            return
-        pane.show_rejected(len(message.problems), kept=self.tau2_metrics is not None, where=see("diagnostics"))
-        self._diagnostics()
-        self._header()
-        self.notify(
-            f"tau2-bench results rejected: {len(message.problems)} problem(s); see {see('diagnostics')}.",
-            severity="error",
-            markup=False,
-        )
-
-    def _diagnostics(self) -> None:
-        run_dir = self.shown.config.run_dir
-        base = run_dir if run_dir and os.path.isdir(run_dir) else None
-        self.main.query_one(DiagnosticsPane).show(
-            self.problems,
-            self.tau2_problems,
-            self.stale,
-            kept=self.state is not None,
-            base=base,
-            leaderboard=self.leaderboard_problems,
-        )
-
-    # --- several runs: the Leaderboard and the switcher ---------------------------------------
-    @property
-    def leaderboard_problems(self) -> list:
-        """Why ``tcsexam table`` rejects the loaded runs together (a model twice in a group), or []."""
-        return self._leaderboard_problems
-
-    def leaderboard_docs(self) -> list[tuple[str, dict]]:
-        """(source, index document) of every run with an accepted state, in the command line's order."""
-        return [(slot.source, slot.state.document) for slot in self.runs if slot.state is not None]
-
-    def refresh_leaderboard(self, now: bool = False) -> None:
-        """Fill the Leaderboard; with one run only once its tab is open (``now``): one run cannot be
-        rejected by ``tcsexam table``, and its groups of 2,000 models take a second to make."""
-        from .panes.leaderboard.views import leaderboard_groups
-        from .views import plain
-
-        self._leaderboard_stale = not now and len(self.runs) == 1 and self._active_tab() != "leaderboard"
-        if self._leaderboard_stale:
-            self._leaderboard_problems = []
-            return
-        groups, problems = leaderboard_groups(self.leaderboard_docs())
-        self._leaderboard_problems = problems
-        missing = [plain(slot.name) for slot in self.runs if slot.state is None and not slot.loading]
-        self.main.query_one(LeaderboardPane).show(
-            groups, problems, missing, len(self.leaderboard_docs()), self._stale_names()
-        )
-
-    def _stale_names(self, scope: str = "all") -> list[str]:
-        """The runs (all, or the one shown) whose last accepted state is listed while their files are rejected."""
-        from .views import plain
-
-        slots = self.runs if scope == "all" else [self.shown]
-        return [plain(slot.name) for slot in slots if slot.stale and slot.state is not None]
-
-    def on_leaderboard_row_chosen(self, message: LeaderboardRowChosen) -> None:
-        """Enter on a Leaderboard row: show its run, its model selected, in the Overview."""
-        for number, slot in enumerate(self.runs):
-            if slot.source == message.source and slot.state is not None:
-                self.switch_run(number)
-                self.select_model(message.model, "overview")
-                self.call_after_refresh(self._open_tab, "overview")
-                return
-
-    def switch_run(self, number: int) -> None:
-        """Show run ``number`` in every tab; the model (and Instances' task and attempt) stay selected
-        where the new run has them."""
-        if not 0 <= number < len(self.runs) or number == self.current:
-            return
-        self.current = number
-        for pane in self.run_panes():
-            pane.loading = self.state is None and self.shown.loading
-        if self.state is None and not self.shown.loading:
-            self._empty(
-                f"Nothing to show: the inputs of this run were rejected. See {see('diagnostics')}, fix the files "
-                "and press r to reload."
-            )
-        self.refresh_panes()
-        self._diagnostics()
-        self._header()
-
-    def action_runs(self) -> None:
-        """The run switcher (``R``): a list of the runs opened; with one run there is nothing to switch."""
-        from .screens.runs import RunsScreen, run_row
-
-        if len(self.runs) == 1:
-            self.notify("Only one run is open: start `tcsexam tui RUN_DIR RUN_DIR...` to switch.", markup=False)
-            return
-        rows = []
-        for number, slot in enumerate(self.runs):
-            note = "loading" if slot.loading else ("STALE" if slot.stale else ("rejected" if slot.problems else ""))
-            document = slot.state.document if slot.state is not None else None
-            rows.append(run_row(number + 1, number == self.current, slot.name, slot.source, document, note))
-        self.push_screen(RunsScreen(rows, self.current), lambda n: self.switch_run(n) if n is not None else None)
-
-    # --- --watch: a watcher off the UI thread (watchfiles), debounced --------------------------
-    def _watch(self) -> None:
-        """(Re)start the watcher when the set of watched files changed (a reload may name new ones)."""
-        if not self.config.watch:
-            return
-        targets = watch_targets(workers.watched_paths(self.runs if has_run(self.config) else [], self.tau2_path))
-        if targets == self._watch_targets:
-            return
-        self._watch_targets = targets
-        self.run_worker(
-            workers.watch_inputs(targets, self.tau2_path, self.watch_debounce_ms, self.post_message),
-            exclusive=True,
-            group="watch",
-            description="watch the inputs",
-        )
-
-    def on_inputs_changed(self, message: InputsChanged) -> None:
-        if not self._alive():
-            return
-        if message.run and has_run(self.config):
-            self.load_runs("watch")
-        if message.tau2 and self.tau2_path:
-            self.load_tau2("watch")
-
     # --- panes: one selection, one truth ------------------------------------------------------
     def refresh_panes(self, keep_overview: bool = False) -> None:
         """Show the run in every pane, one pane per turn of the event loop: keys typed meanwhile (q) are
@@ -740,16 +373,6 @@ class TcsexamApp(App):
         self.main.query_one(InstancesPane).filter_status(status)
         self.call_after_refresh(self._open_tab, "instances")
 
-    def action_open_tau2(self) -> None:
-        """Ask for a tau2-bench results path and open it as ``--tau2 PATH`` would (escape cancels)."""
-        from .screens.open_tau2 import OpenTau2Screen
-
-        def opened(path: str | None) -> None:
-            if path:
-                self.load_tau2("open", os.path.expanduser(path))
-
-        self.push_screen(OpenTau2Screen(self.tau2_path), opened)
-
     # --- the theme, remembered in tui.settings' file --------------------------------------------
     def _restore_theme(self) -> str:
         """Apply the remembered theme, if any; the theme then in use (what the file is known to hold)."""
@@ -781,135 +404,9 @@ class TcsexamApp(App):
 
         self.push_screen(HelpScreen(help_text(self, self.main, self._active_tab())))
 
-    def action_reload(self) -> None:
-        if has_run(self.config):
-            self.load_runs("reload")
-        if self.tau2_path:
-            self.load_tau2("reload")
-
-    def action_copy_table(self, fmt: str, scope: str = "run") -> None:
-        """Copy the table (docs/commands.md, as ``tcsexam table --format FMT``) of the run shown, or with scope
-        ``all`` of every loaded run (the Leaderboard), to the clipboard."""
-        if scope == "all":
-            docs = self.leaderboard_docs()
-        else:
-            docs = [(self.shown.source, self.state.document)] if self.state is not None else []
-        stale = self._stale_names(scope)
-        table, said = export.table_for_clipboard(docs, fmt, scope, stale)
-        if table is None:
-            self.notify(said, severity="error", markup=False)
-            return
-        self.copy_to_clipboard(table)
-        self.notify(said, severity="warning" if stale else "information", markup=False)
-
     def action_open_palette(self) -> None:
         """``:`` opens the command palette, as ``ctrl+p`` does (k9s's command key)."""
         self.action_command_palette()
-
-    def action_export(self, path: str | None = None) -> None:
-        """Write index.json (to --output, or to ``path``) with the same writer as `tcsexam score` (same
-        content_sha256). It asks first while the view is stale, before it writes over the export of
-        another run, and over a file other than --output (tui/export.py)."""
-        if self.state is None:
-            why = (
-                "the inputs were rejected" if has_run(self.config) else "no run is open (a tau2-bench file is no index)"
-            )
-            self.notify(f"Nothing to export: {why}.", severity="error", markup=False)
-            return
-        if path is not None and path.strip() == "-":
-            self.notify(export.TO_STDOUT, severity="error", markup=False)
-            return
-        target = export.absolute(path) if path else self.export_path
-        if self._refused(target):
-            return
-        other = path is not None and target != self.export_path
-        overwritten = None
-        if not other and self._exported is not None and self._exported[0] != self.current:
-            number, at, written = self._exported  # several runs, one --output
-            if written == target:
-                overwritten = (self.runs[number].name, at, self.shown.name)
-        questions = export.export_questions(target, stale=self.stale, other=other, overwritten=overwritten)
-        if questions:
-            from .screens.confirm import ConfirmScreen
-
-            self.push_screen(
-                ConfirmScreen(" ".join(questions)),
-                lambda yes: (
-                    self._export(target) if yes else self.notify("Export cancelled: nothing written.", markup=False)
-                ),
-            )
-            return
-        self._export(target)
-
-    @property
-    def export_path(self) -> Path:
-        """Where ``e`` writes: --output, else the shown run's RUN_DIR/build/index.json (as `tcsexam score`),
-        as an absolute path."""
-        if self.config.output is not None:
-            return export.absolute(self.config.output)
-        return export.default_output(self.shown.config.run_dir)
-
-    def action_export_to(self) -> None:
-        """``E``: ask where to export (escape cancels), then export there as ``e`` does."""
-        from .screens.open_tau2 import ExportToScreen
-
-        self.push_screen(ExportToScreen(str(self.export_path)), lambda path: self.action_export(path) if path else None)
-
-    def _refused(self, path: Path) -> bool:
-        """Whether ``path`` is refused as the export, said in a notification."""
-        assert self.state is not None
-        why = export.refusal(self.state.run, path)
-        if why is not None:
-            self.notify(why, severity="error", markup=False)
-        return why is not None
-
-    def _export(self, path: Path) -> None:
-        state = self.state
-        assert state is not None  # action_export calls this only with a state; a loaded state is only ever replaced
-        if self._refused(path):  # again: the file may have changed while a question was asked
-            return
-        written, said = export.write_export(path, state.document)
-        if not written:
-            self.notify(said, severity="error", markup=False)
-            return
-        if path == self.export_path:
-            self._exported = (self.current, time.strftime("%H:%M:%S"), path)
-        self.notify(said, title="Export", markup=False)
-
-    # --- the palette's figure -------------------------------------------------------------------
-    def action_save_figure(self) -> None:
-        """The figure of the tab shown (``tcsexam plot``: pass^k, Compare's pair, else the forest), as a PDF
-        beside the run's index.json (--output); drawn in a thread, the notification says where."""
-        state = self.state
-        if state is None:
-            self.notify("No figure: no run is shown.", severity="error", markup=False)
-            return
-        kind = export.figure_kind(self._active_tab())
-        models = self.main.query_one(ComparePane).pair() if kind == "compare" else None
-        if kind == "compare" and models is None:
-            self.notify("No figure: pick A and B in Compare first.", severity="error", markup=False)
-            return
-        target = export.figure_target(self.export_path, kind)
-        source = self.shown.source
-
-        def draw() -> None:
-            saved, said = export.save_figure(state.run, source, state.document, kind, target, models)
-            self.call_from_thread(
-                self.notify, said, title="Figure", severity="information" if saved else "error", markup=False
-            )
-
-        self.run_worker(draw, thread=True, group="figure")
-
-    # --- the palette's Screenshot ---------------------------------------------------------------
-    def deliver_screenshot(
-        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
-    ) -> str | None:
-        """An SVG of the screen, in ``path``, else in the Downloads folder when there is one, else in the
-        current folder; the notification gives the file's absolute path, or why it was not written."""
-        target = export.screenshot_target(filename, path, time_format)
-        saved, said = export.save_screenshot(target, self.export_screenshot())
-        self.notify(said, title="Screenshot", severity="information" if saved else "error", markup=False)
-        return str(target) if saved else None
 
 
 def create_app(config: DashboardConfig | None = None, **kwargs) -> TcsexamApp:

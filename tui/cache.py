@@ -63,7 +63,7 @@ def code_digest() -> str:
     digest = hashlib.sha256(__version__.encode())
     here = Path(__file__).parent
     files = sorted(Path(scoring.__file__).parent.rglob("*.py")) + [
-        here / n for n in ("state.py", "cache.py", "columns.py")
+        here / n for n in ("state.py", "loader.py", "cache.py", "columns.py")
     ]
     for path in files:
         digest.update(str(path.relative_to(path.parents[1]) if path.is_relative_to(here) else path.name).encode())

@@ -1,5 +1,5 @@
 """Per-instance results of scored attempts as numpy columns: what the Instances pane, Compare and the cache of
-scored runs share (tui/cache.py stores them, tui/state.py makes them from the records cross-check). It imports
+scored runs share (tui/cache.py stores them, tui/loader.py makes them from the records cross-check). It imports
 nothing of the dashboard, so that both can import it."""
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ class StateLoaded(Message):
 
 @dataclass
 class CachedShown(Message):
-    """A reopen's view from the cache, read before the inputs are checked (tui.state.peek_state)."""
+    """A reopen's view from the cache, read before the inputs are checked (tui.loader.peek_state)."""
 
     state: Any  # tui.state.DashboardState without its loaded run
     generation: int = 0

@@ -13,15 +13,16 @@ from textual.message import Message
 
 from tcsexam.scoring.vocab import COHORT_FILE
 
+from .loader import load_state, peek_state
 from .messages import CachedShown, InputsChanged, LoadFailed, LoadProgress, StateLoaded, Tau2Failed, Tau2Loaded
-from .state import DashboardConfig, load_state, peek_state, resolve_paths, watched_files
+from .state import DashboardConfig, resolve_paths, watched_files
 
 Post = Callable[[Message], object]
 DRAW_WAIT_S = 10.0  # at most this long the check of a reopen waits for its cached view to be drawn
 
 
 class Loaders:
-    """The loader processes at work (tui.state.LoaderProcess), each with its run's number. Once
+    """The loader processes at work (tui.loader.LoaderProcess), each with its run's number. Once
     ``stop_all`` has run (q, the app's end) a loader that starts is stopped at once."""
 
     def __init__(self) -> None:
@@ -67,7 +68,7 @@ def load_run(
     are read and checked (docs/dashboard.md#the-cache-of-scored-runs)."""
     from tcsexam.scoring.errors import InputError, Problem, UsageError
 
-    from .state import LoaderGone
+    from .loader import LoaderGone
 
     mine: list = []
 
