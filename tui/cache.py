@@ -112,13 +112,18 @@ def trusted(entry: FileStat | None, st: os.stat_result) -> bool:
 
 def records_digests(root: Path, known: dict[str, FileStat] | None = None) -> dict[str, str] | None:
     """sha256 of every file under the records folder by its path relative to it (as the cross-check
-    names them); None when the folder holds anything but folders and regular files (a link, a FIFO):
+    names them), or of the packed records file by its name; None when the folder holds anything but folders and regular files (a link, a FIFO):
     such a run is always scored, the safety rules decide about it (docs/safety.md). A file whose entry
     in ``known`` is ``trusted`` keeps its stored sha256; ``known`` receives the entries as they are now."""
     real = os.path.realpath(root)
     out: dict[str, str] = {}
     now: dict[str, FileStat] = {}
-    for folder, dirs, files in os.walk(real):
+    base = real
+    walked: Any = os.walk(real)
+    if not os.path.isdir(real):  # a packed records file (docs/formats.md#packed-records): its own sha256
+        base = os.path.dirname(real)
+        walked = [(base, [], [os.path.basename(real)])]
+    for folder, dirs, files in walked:
         for name in dirs:
             if os.path.islink(os.path.join(folder, name)):
                 return None
@@ -127,7 +132,7 @@ def records_digests(root: Path, known: dict[str, FileStat] | None = None) -> dic
             st = os.lstat(path)
             if not stat.S_ISREG(st.st_mode):
                 return None
-            rel = os.path.relpath(path, real)
+            rel = os.path.relpath(path, base)
             entry = (known or {}).get(rel)
             if entry is None or not trusted(entry, st):
                 entry = hashed(path, st)

@@ -1,0 +1,189 @@
+"""A run's records packed in one file, RUN_DIR/records.jsonl (docs/formats.md#packed-records).
+
+One line per records file of the folder layout: ``{"model", "item", "attempt", "records"}``, the
+three names its path ``records/<model>/<item>/<attempt>.json`` holds and the list that file holds.
+``PackedRecords`` reads them for the pipeline as ``RecordsRoot`` reads a records folder: each line
+stands for the file ``records/<model>/<item>/<attempt>.json``, so the cross-check, the line-up of
+rows and records and the provenance are the folder layout's, and only a problem of a line names
+the packed file and the line.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import msgspec
+
+from tcsexam.scoring.errors import InputError, Problem
+from tcsexam.scoring.formats.decode import problems_of, syntax_problem
+from tcsexam.scoring.formats.json import check_duplicate_keys
+from tcsexam.scoring.safety.files import RecordsRoot, read_regular_file, records_file
+from tcsexam.scoring.safety.names import check_name
+
+NAMES = ("model", "item", "attempt")
+
+
+class PackedLine(msgspec.Struct, forbid_unknown_fields=True):
+    """One line of records.jsonl: one records file of the folder layout, named by the three parts
+    of its path records/<model>/<item>/<attempt>.json, and the instance records it holds."""
+
+    model: str
+    item: str
+    attempt: str
+    records: msgspec.Raw
+
+
+LINE = msgspec.json.Decoder(PackedLine)
+
+
+def is_packed(path: str | os.PathLike) -> bool:
+    """Whether ``path`` names a packed records file rather than a records folder: anything there
+    but a folder (a FIFO or a device is then refused when it is read, docs/safety.md)."""
+    try:
+        return not stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError:
+        return os.path.lexists(path)  # a link to nothing: refused, as a packed file, when read
+
+
+class PackedRecords:
+    """The records of a packed run (docs/formats.md#packed-records), read as ``RecordsRoot`` reads
+    a records folder: ``path`` makes the path a line stands for (``<file>/<model>/<item>/<attempt>.json``,
+    never opened), ``read_path`` gives that line's records as bytes, ``shown`` and ``located`` put
+    the file and the line into what is said about them."""
+
+    def __init__(self, file: str, lines: dict[str, tuple[int, bytes]]):
+        self.root = file
+        self._lines = lines  # the path a line stands for -> (its line number, its records' bytes)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> PackedRecords:
+        """Read and check the packed file at ``path``; an InputError lists every bad line."""
+        file = os.fspath(path)
+        return cls(file, read_lines(read_regular_file(file, "packed records file"), file))
+
+    def path(self, model: str, item: str, attempt: str) -> str:
+        return records_file(self.root, model, item, attempt)
+
+    def exists(self, path: str) -> bool:
+        return path in self._lines
+
+    def read(self, model: str, item: str, attempt: str) -> tuple[str, bytes | None]:
+        path = self.path(model, item, attempt)
+        return path, self.read_path(path)
+
+    def read_path(self, path: str) -> bytes | None:
+        found = self._lines.get(path)
+        return None if found is None else found[1]
+
+    def shown(self, path: str) -> str:
+        """How a message names the line ``path`` stands for: the packed file and the line."""
+        found = self._lines.get(path)
+        return path if found is None else f"{self.root} line {found[0]}"
+
+    def located(self, problems: list[Problem]) -> list[Problem]:
+        """Problems of the records of a line (named by the path it stands for) as problems of the
+        packed file at that line: 'records.jsonl: line 5, record 2 ('G1'): field 'A': ...'."""
+        out = []
+        for p in problems:
+            found = self._lines.get(p.file)
+            if found is None:
+                out.append(p)
+                continue
+            # a syntax error inside the records is placed within them: 'line 5, records at line 1 column 9'
+            inner = f"records at {p.where}" if p.where.startswith("line ") else p.where
+            where = f"line {found[0]}" + (f", {inner}" if inner else "")
+            out.append(Problem(self.root, where, p.field, p.message))
+        return out
+
+    def parts(self) -> list[tuple[str, ...]]:
+        """The path parts under the records folder of the file each line stands for."""
+        prefix = len(self.root) + 1
+        return [tuple(path[prefix:].split("/")) for path in self._lines]
+
+
+RecordsSource = RecordsRoot | PackedRecords
+
+
+def open_records(path: str | os.PathLike) -> RecordsSource:
+    """The records of a run: a records folder, or a packed records file (read and checked now)."""
+    return PackedRecords.load(path) if is_packed(path) else RecordsRoot(path)
+
+
+def read_lines(data: bytes, file: str) -> dict[str, tuple[int, bytes]]:
+    """Every line of a packed records file checked (docs/formats.md#packed-records): JSON of the
+    line's fields, each once, names that could stand in a path, a list of records, no second line
+    for one (model, item, attempt). The path each line stands for -> (line number, records' bytes)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    lines: dict[str, tuple[int, bytes]] = {}
+    first: dict[tuple[str, str, str], int] = {}
+    problems: list[Problem] = []
+    start, number, end = 0, 0, len(data)
+    while start < end:
+        stop = data.find(b"\n", start)
+        stop = end if stop < 0 else stop
+        number += 1
+        line = data[start:stop]
+        start = stop + 1
+        found, where = line_problems(line, file, number)
+        if found:
+            problems.extend(found)
+            continue
+        assert where is not None
+        key, records = where
+        if key in first:
+            problems.append(Problem(file, f"line {number}", "", f"line {first[key]} holds the same {names_of(key)}"))
+            continue
+        first[key] = number
+        lines[records_file(file, *key)] = (number, records)
+    if number == 0:
+        problems.append(Problem(file, "", "", "file is empty: a packed records file holds one line per records file"))
+    if problems:
+        raise InputError(problems)
+    return lines
+
+
+def names_of(key: tuple[str, str, str]) -> str:
+    return ", ".join(f"{name} '{value}'" for name, value in zip(NAMES, key, strict=True))
+
+
+def line_problems(
+    line: bytes, file: str, number: int
+) -> tuple[list[Problem], tuple[tuple[str, str, str], bytes] | None]:
+    """The problems of one line, or none and its names and the bytes of its records."""
+    at = f"line {number}"
+    if line.isspace() or not line:
+        return [Problem(file, at, "", "empty line: each line holds one records file")], None
+    try:
+        value = LINE.decode(line)
+    except msgspec.ValidationError:
+        return [relined(p, number) for p in problems_of(line, PackedLine, file, at)], None
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
+        return [relined(syntax_problem(exc, line, file), number)], None
+    try:
+        check_duplicate_keys(line, msgspec.json.encode(value), file)
+    except InputError as exc:
+        return [relined(p, number) for p in exc.problems], None
+    found = []
+    for name in NAMES:
+        problem = check_name(getattr(value, name), name)
+        if problem:
+            found.append(Problem(file, at, name, problem))
+    records = bytes(value.records)
+    if not records.startswith(b"["):
+        kind = {b"{": "object", b'"': "string", b"n": "null", b"t": "true", b"f": "false"}.get(records[:1], "number")
+        found.append(Problem(file, at, "records", f"expected a JSON list of instance records, found {kind}"))
+    if found:
+        return found, None
+    return [], ((value.model, value.item, value.attempt), records)
+
+
+def relined(problem: Problem, number: int) -> Problem:
+    """A problem found in one line's bytes (its own 'line 1 column N', or no place) put at ``number``."""
+    where = problem.where
+    if where.startswith("line 1 column "):
+        where = f"line {number} column {where.removeprefix('line 1 column ')}"
+    elif not where.startswith(f"line {number}"):
+        where = f"line {number}" + (f", {where}" if where else "")
+    return Problem(problem.file, where, problem.field, problem.message)
