@@ -10,6 +10,7 @@ the packed file and the line.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 
@@ -35,6 +36,7 @@ class PackedLine(msgspec.Struct, forbid_unknown_fields=True):
 
 
 LINE = msgspec.json.Decoder(PackedLine)
+LINE_FIELDS = PackedLine.__struct_fields__
 
 
 def is_packed(path: str | os.PathLike) -> bool:
@@ -52,15 +54,17 @@ class PackedRecords:
     never opened), ``read_path`` gives that line's records as bytes, ``shown`` and ``located`` put
     the file and the line into what is said about them."""
 
-    def __init__(self, file: str, lines: dict[str, tuple[int, bytes]]):
+    def __init__(self, file: str, lines: dict[str, tuple[int, bytes]], sha256: str = ""):
         self.root = file
         self._lines = lines  # the path a line stands for -> (its line number, its records' bytes)
+        self.sha256 = sha256  # of the file's bytes as read
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> PackedRecords:
         """Read and check the packed file at ``path``; an InputError lists every bad line."""
         file = os.fspath(path)
-        return cls(file, read_lines(read_regular_file(file, "packed records file"), file))
+        data = read_regular_file(file, "packed records file")
+        return cls(file, read_lines(data, file), hashlib.sha256(data).hexdigest())
 
     def path(self, model: str, item: str, attempt: str) -> str:
         return records_file(self.root, model, item, attempt)
@@ -158,6 +162,11 @@ def line_problems(
     try:
         value = LINE.decode(line)
     except msgspec.ValidationError:
+        unknown = unknown_fields(line)
+        if unknown:
+            return [
+                Problem(file, at, key, f"unknown field: a line holds {', '.join(LINE_FIELDS)}") for key in unknown
+            ], None
         return [relined(p, number) for p in problems_of(line, PackedLine, file, at)], None
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         return [relined(syntax_problem(exc, line, file), number)], None
@@ -177,6 +186,15 @@ def line_problems(
     if found:
         return found, None
     return [], ((value.model, value.item, value.attempt), records)
+
+
+def unknown_fields(line: bytes) -> list[str]:
+    """The keys of a line's object that are no field of a line (a line that is an object at all)."""
+    try:
+        keys = msgspec.json.decode(line, type=dict[str, msgspec.Raw])
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return []
+    return [key for key in keys if key not in LINE_FIELDS]
 
 
 def relined(problem: Problem, number: int) -> Problem:
