@@ -45,6 +45,25 @@ async def test_opens_the_demo_and_names_the_top_group_not_a_leader():
         assert str(app.query_one("#overview-table", DataTable).get_row("cirrus-mini")[2]) == "—"
 
 
+async def test_opens_a_packed_run_and_reads_its_instances_from_the_packed_file(demo_copy, tmp_path):
+    # docs/formats.md#packed-records: the dashboard loads records.jsonl through the same loader
+    assert cli_main(["pack", str(demo_copy)]) == 0
+    (demo_copy / "records").rename(tmp_path / "records-moved")
+    app = create_app(DashboardConfig(run_dir=str(demo_copy)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.query_one("#overview-table", DataTable)
+        assert table.row_count == 3
+        first = row_at(table, 0)
+        assert first[0] == "atlas-70b" and first[2].startswith("76.91")
+        await pilot.press("3")
+        await settle(pilot)
+        pane = app.query_one(InstancesPane)
+        assert pane.columns is not None and len(pane.columns) > 0  # one attempt's records, from records.jsonl
+        packed = app.state.document["provenance"]["inputs"]["records"]
+        assert packed["path"] == str((demo_copy / "records.jsonl").resolve()) and packed["files"] == 25
+
+
 async def test_selecting_a_model_reaches_the_other_panes():
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
