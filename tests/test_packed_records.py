@@ -312,3 +312,25 @@ def test_verify_checks_a_packed_run_and_sees_it_change(cli, demo_copy, tmp_path)
     code, text, err = cli("verify", str(out))
     assert code != 0
     assert f"input records: {(packed / 'records.jsonl').resolve()}" in text + err
+
+
+def test_every_line_pack_writes_validates_against_the_schema_of_a_line(cli, demo_copy):
+    import jsonschema
+
+    from tcsexam.scoring.formats.schemas import schema
+
+    validator = jsonschema.Draft202012Validator(schema("packed-records-line"))
+    assert cli("pack", str(demo_copy))[0] == 0
+    lines = [json.loads(line) for line in (demo_copy / "records.jsonl").read_text().splitlines()]
+    assert len(lines) == 25
+    for line in lines:
+        assert validator.is_valid(line), list(validator.iter_errors(line))
+    good = lines[0]
+    for bad in (
+        {k: v for k, v in good.items() if k != "attempt"},
+        {**good, "attempt": 1},
+        {**good, "task": good["item"]},
+        {**good, "records": {"instance": "x"}},
+        {**good, "records": [{"instance": "x", "status": "fine"}]},
+    ):
+        assert not validator.is_valid(bad)

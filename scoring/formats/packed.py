@@ -13,29 +13,37 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+from typing import Generic, TypeVar
 
 import msgspec
 
 from tcsexam.scoring.errors import InputError, Problem
 from tcsexam.scoring.formats.decode import problems_of, syntax_problem
 from tcsexam.scoring.formats.json import check_duplicate_keys
+from tcsexam.scoring.formats.records import Record
 from tcsexam.scoring.safety.files import RecordsRoot, read_regular_file, records_file
 from tcsexam.scoring.safety.names import check_name
 
 NAMES = ("model", "item", "attempt")
+T = TypeVar("T")
 
 
-class PackedLine(msgspec.Struct, forbid_unknown_fields=True):
+class PackedLine(msgspec.Struct, Generic[T], forbid_unknown_fields=True):
     """One line of records.jsonl: one records file of the folder layout, named by the three parts
     of its path records/<model>/<item>/<attempt>.json, and the instance records it holds."""
 
     model: str
     item: str
     attempt: str
-    records: msgspec.Raw
+    records: T  # read as its bytes (msgspec.Raw); the schema's are list[Record]
 
 
-LINE = msgspec.json.Decoder(PackedLine)
+class PackedRecordsLine(PackedLine[list[Record]]):
+    """One line of records.jsonl: one records file of the folder layout, named by the three parts
+    of its path records/<model>/<item>/<attempt>.json, and the list of instance records it holds."""
+
+
+LINE = msgspec.json.Decoder(PackedLine[msgspec.Raw])
 LINE_FIELDS = PackedLine.__struct_fields__
 
 
@@ -167,7 +175,7 @@ def line_problems(
             return [
                 Problem(file, at, key, f"unknown field: a line holds {', '.join(LINE_FIELDS)}") for key in unknown
             ], None
-        return [relined(p, number) for p in problems_of(line, PackedLine, file, at)], None
+        return [relined(p, number) for p in problems_of(line, PackedLine[msgspec.Raw], file, at)], None
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         return [relined(syntax_problem(exc, line, file), number)], None
     try:
