@@ -198,6 +198,18 @@ def test_a_bad_record_in_a_line_is_refused_in_the_folder_layouts_words(cli, demo
     assert in_folder[0].startswith("record 3: field 'A'") and "field 'instance'" in in_folder[1]
 
 
+@pytest.mark.parametrize("command", [("score",), ("compare", "--models", "atlas-70b", "cirrus-mini")])
+def test_an_output_over_the_packed_file_is_refused(cli, demo_copy, tmp_path, command):
+    packed = packed_copy(demo_copy, tmp_path / "packed")
+    before = (packed / "records.jsonl").read_bytes()
+    code, _, err = cli(
+        command[0], str(packed), *command[1:], "--benchmark", BENCH, "--output", str(packed / "records.jsonl")
+    )
+    assert code == 1
+    assert "writing it would destroy the input" in err
+    assert (packed / "records.jsonl").read_bytes() == before
+
+
 # --- pack -----------------------------------------------------------------------------------------------
 
 

@@ -188,7 +188,8 @@ def option_inputs(args) -> tuple[list[Path], list[Path]]:
 
     paths = paths_named(args)
     files = [paths.attempts, paths.cohort] + ([Path(paths.suite)] if paths.suite else [])
-    return files, [paths.records] if paths.records is not None else []
+    packed, folders = paths.records_input()
+    return files + packed, folders
 
 
 def checked_output(args) -> Path | None:
@@ -215,7 +216,8 @@ def thresholds_of(args) -> dict[str, float]:
 def run_inputs(run) -> tuple[list, list]:
     """A loaded run's input files (suite and reference included) and folders: what an output
     must never be (docs/safety.md); checked again once the run is loaded."""
-    return list(run.input_paths.values()), [run.paths.records] if run.paths.records else []
+    packed, folders = run.paths.records_input()
+    return list(run.input_paths.values()) + packed, folders
 
 
 def checked(document: dict, shape) -> dict:

@@ -54,6 +54,13 @@ class RunPaths:
     benchmark_source: BenchmarkSource = GIVEN_BENCHMARK  # provenance.benchmark: how the benchmark folder was found
     benchmark_origin: str = ""  # the setting it came from: '--benchmark', 'TCSEXAM_BENCHMARK' ('' for the sample)
 
+    def records_input(self) -> tuple[list[Path], list[Path]]:
+        """The records as an output is checked against them (docs/safety.md): a packed records file is
+        an input file, a records folder an input folder (no output inside it)."""
+        if self.records is None:
+            return [], []
+        return ([], [self.records]) if self.records.is_dir() else ([self.records], [])
+
 
 class RunOptions(Protocol):
     """The options that name a run's inputs (docs/formats.md): the command line's and the dashboard's."""
