@@ -346,3 +346,34 @@ def test_every_line_pack_writes_validates_against_the_schema_of_a_line(cli, demo
         {**good, "records": [{"instance": "x", "status": "fine"}]},
     ):
         assert not validator.is_valid(bad)
+
+
+# --- read by offset -------------------------------------------------------------------------------------
+
+
+def test_a_line_is_read_again_only_from_the_file_that_was_loaded(demo_copy, tmp_path):
+    import os
+    import pickle
+
+    from tcsexam.scoring.errors import InputError
+    from tcsexam.scoring.formats.packed import PackedRecords
+
+    file = tmp_path / "records.jsonl"
+    file.write_bytes(packed_by_hand(demo_copy))
+    root = PackedRecords.load(file)
+    path, data = root.read("atlas-70b", "maxcut-mqlib", "2")
+    expected = (demo_copy / "records" / "atlas-70b" / "maxcut-mqlib" / "2.json").read_text()
+    assert data is not None and json.loads(data) == json.loads(expected)
+    again = pickle.loads(pickle.dumps(root))  # as the dashboard's loader process sends it back
+    assert again.read_path(path) == data
+    # the same bytes written again (a new mtime and ctime), then a line replaced: never read as checked
+    os.utime(file, ns=(0, 0))
+    with pytest.raises(InputError) as caught:
+        root.read_path(path)
+    assert (
+        str(caught.value)
+        == f"{file}: changed or moved since it was read (another program wrote to it): run the command again"
+    )
+    file.unlink()
+    with pytest.raises(InputError):
+        again.read_path(path)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import weakref
 from typing import Generic, TypeVar
 
 import msgspec
@@ -21,7 +22,7 @@ from tcsexam.scoring.errors import InputError, Problem
 from tcsexam.scoring.formats.decode import problems_of, syntax_problem
 from tcsexam.scoring.formats.json import check_duplicate_keys
 from tcsexam.scoring.formats.records import Record
-from tcsexam.scoring.safety.files import RecordsRoot, read_regular_file, records_file
+from tcsexam.scoring.safety.files import RecordsRoot, Stamp, read_regular_file_stamped, records_file, stamp_of
 from tcsexam.scoring.safety.names import check_name
 
 NAMES = ("model", "item", "attempt")
@@ -60,19 +61,47 @@ class PackedRecords:
     """The records of a packed run (docs/formats.md#packed-records), read as ``RecordsRoot`` reads
     a records folder: ``path`` makes the path a line stands for (``<file>/<model>/<item>/<attempt>.json``,
     never opened), ``read_path`` gives that line's records as bytes, ``shown`` and ``located`` put
-    the file and the line into what is said about them."""
+    the file and the line into what is said about them.
 
-    def __init__(self, file: str, lines: dict[str, tuple[int, bytes]], sha256: str = ""):
+    Every line is checked when the file is loaded; only where each line lies is kept, and a line is
+    read again from the file when its records are wanted (the records of a large run are not held
+    in memory while it is scored). A read first checks that the file is still the one loaded (its
+    device, inode, size, mtime and ctime): what was checked is what is scored."""
+
+    def __init__(self, file: str, lines: dict[str, tuple[int, int, int]], stamp: Stamp, sha256: str):
         self.root = file
-        self._lines = lines  # the path a line stands for -> (its line number, its records' bytes)
-        self.sha256 = sha256  # of the file's bytes as read
+        self._lines = lines  # the path a line stands for -> (its line number, its first byte, its end)
+        self._stamp = stamp
+        self.sha256 = sha256  # of the file's bytes as loaded
+        self._fd: int | None = None
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> PackedRecords:
         """Read and check the packed file at ``path``; an InputError lists every bad line."""
         file = os.fspath(path)
-        data = read_regular_file(file, "packed records file")
-        return cls(file, read_lines(data, file), hashlib.sha256(data).hexdigest())
+        data, stamp = read_regular_file_stamped(file, "packed records file")
+        return cls(file, read_lines(data, file), stamp, hashlib.sha256(data).hexdigest())
+
+    def __getstate__(self) -> dict:  # the dashboard's loader process sends the run back pickled
+        return {**self.__dict__, "_fd": None}
+
+    def _line(self, start: int, stop: int) -> bytes:
+        """The bytes ``start:stop`` of the file, when it is still the file that was loaded."""
+        if self._fd is None:
+            try:
+                fd = os.open(self.root, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+            except OSError:
+                raise InputError([self._changed()]) from None
+            self._fd = fd
+            weakref.finalize(self, os.close, fd)
+        if stamp_of(os.fstat(self._fd)) != self._stamp:
+            raise InputError([self._changed()])
+        return os.pread(self._fd, stop - start, start)
+
+    def _changed(self) -> Problem:
+        return Problem(
+            self.root, "", "", "changed or moved since it was read (another program wrote to it): run the command again"
+        )
 
     def path(self, model: str, item: str, attempt: str) -> str:
         return records_file(self.root, model, item, attempt)
@@ -86,7 +115,10 @@ class PackedRecords:
 
     def read_path(self, path: str) -> bytes | None:
         found = self._lines.get(path)
-        return None if found is None else found[1]
+        if found is None:
+            return None
+        line = self._line(found[1], found[2])
+        return bytes(LINE.decode(line).records)  # checked when loaded, from the same file
 
     def shown(self, path: str) -> str:
         """How a message names the line ``path`` stands for: the packed file and the line."""
@@ -122,33 +154,31 @@ def open_records(path: str | os.PathLike) -> RecordsSource:
     return PackedRecords.load(path) if is_packed(path) else RecordsRoot(path)
 
 
-def read_lines(data: bytes, file: str) -> dict[str, tuple[int, bytes]]:
+def read_lines(data: bytes, file: str) -> dict[str, tuple[int, int, int]]:
     """Every line of a packed records file checked (docs/formats.md#packed-records): JSON of the
     line's fields, each once, names that could stand in a path, a list of records, no second line
-    for one (model, item, attempt). The path each line stands for -> (line number, records' bytes)."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    lines: dict[str, tuple[int, bytes]] = {}
+    for one (model, item, attempt). The path each line stands for -> (line number, its first byte,
+    the byte after it)."""
+    lines: dict[str, tuple[int, int, int]] = {}
     first: dict[tuple[str, str, str], int] = {}
     problems: list[Problem] = []
-    start, number, end = 0, 0, len(data)
+    start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    number, end = 0, len(data)
     while start < end:
         stop = data.find(b"\n", start)
         stop = end if stop < 0 else stop
         number += 1
-        line = data[start:stop]
-        start = stop + 1
-        found, where = line_problems(line, file, number)
+        found, key = line_problems(data[start:stop], file, number)
+        line_start, start = start, stop + 1
         if found:
             problems.extend(found)
             continue
-        assert where is not None
-        key, records = where
+        assert key is not None
         if key in first:
             problems.append(Problem(file, f"line {number}", "", f"line {first[key]} holds the same {names_of(key)}"))
             continue
         first[key] = number
-        lines[records_file(file, *key)] = (number, records)
+        lines[records_file(file, *key)] = (number, line_start, stop)
     if number == 0:
         problems.append(Problem(file, "", "", "file is empty: a packed records file holds one line per records file"))
     if problems:
@@ -160,10 +190,8 @@ def names_of(key: tuple[str, str, str]) -> str:
     return ", ".join(f"{name} '{value}'" for name, value in zip(NAMES, key, strict=True))
 
 
-def line_problems(
-    line: bytes, file: str, number: int
-) -> tuple[list[Problem], tuple[tuple[str, str, str], bytes] | None]:
-    """The problems of one line, or none and its names and the bytes of its records."""
+def line_problems(line: bytes, file: str, number: int) -> tuple[list[Problem], tuple[str, str, str] | None]:
+    """The problems of one line, or none and its (model, item, attempt)."""
     at = f"line {number}"
     if line.isspace() or not line:
         return [Problem(file, at, "", "empty line: each line holds one records file")], None
@@ -187,13 +215,13 @@ def line_problems(
         problem = check_name(getattr(value, name), name)
         if problem:
             found.append(Problem(file, at, name, problem))
-    records = bytes(value.records)
-    if not records.startswith(b"["):
-        kind = {b"{": "object", b'"': "string", b"n": "null", b"t": "true", b"f": "false"}.get(records[:1], "number")
+    first = bytes(memoryview(value.records)[:1])
+    if first != b"[":
+        kind = {b"{": "object", b'"': "string", b"n": "null", b"t": "true", b"f": "false"}.get(first, "number")
         found.append(Problem(file, at, "records", f"expected a JSON list of instance records, found {kind}"))
     if found:
         return found, None
-    return [], ((value.model, value.item, value.attempt), records)
+    return [], (value.model, value.item, value.attempt)
 
 
 def unknown_fields(line: bytes) -> list[str]:
