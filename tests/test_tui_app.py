@@ -345,6 +345,21 @@ async def test_large_runs_load_in_a_helper_process(demo_copy):
         assert app.problems_text and "invalid JSON" in app.problems_text
 
 
+async def test_a_packed_run_loaded_in_a_helper_process_reads_its_lines_here(demo_copy, tmp_path):
+    """A packed run's records cross back from the loader process as the places of its lines, and the
+    dashboard reads a line from the packed file itself (docs/formats.md#packed-records)."""
+    assert cli_main(["pack", str(demo_copy)]) == 0
+    (demo_copy / "records").rename(tmp_path / "records-moved")
+    app = create_app(DashboardConfig(run_dir=str(demo_copy), isolate=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.state is not None and app.state.document["provenance"]["inputs"]["records"]["files"] == 25
+        root = app.state.run.records_root
+        path, data = root.read("cirrus-mini", "sat-race", "1")
+        expected = (tmp_path / "records-moved" / "cirrus-mini" / "sat-race" / "1.json").read_text()
+        assert data is not None and json.loads(data) == json.loads(expected)
+
+
 def test_large_input_threshold(demo_copy):
     from tcsexam.tui.state import LARGE_INPUT_BYTES, input_bytes, resolve_paths
 
