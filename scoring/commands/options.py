@@ -159,7 +159,12 @@ def add_run_arguments(p: argparse.ArgumentParser, positional: bool = True) -> No
     p.add_argument("--suite", help="lite, full or a suite manifest PATH (must agree with the cohort)")
     p.add_argument("--attempts", metavar="CSV", help="attempts table (default RUN_DIR/attempts.csv)")
     add_cohort_argument(p)
-    p.add_argument("--records", metavar="DIR", help="instance records (default RUN_DIR/records when present)")
+    p.add_argument(
+        "--records",
+        metavar="PATH",
+        help="instance records: a folder, or a packed records.jsonl file "
+        "(default RUN_DIR/records or RUN_DIR/records.jsonl when present)",
+    )
     add_benchmark_argument(p)
     p.add_argument(
         "--threshold",
