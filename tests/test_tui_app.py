@@ -49,9 +49,15 @@ async def test_opens_a_packed_run_and_reads_its_instances_from_the_packed_file(d
     # docs/formats.md#packed-records: the dashboard loads records.jsonl through the same loader
     assert cli_main(["pack", str(demo_copy)]) == 0
     (demo_copy / "records").rename(tmp_path / "records-moved")
+    with (demo_copy / "records.jsonl").open("a") as packed:  # a line no row uses: listed, as its file would be
+        packed.write('{"model": "ghost", "item": "sat-race", "attempt": "1", "records": []}\n')
     app = create_app(DashboardConfig(run_dir=str(demo_copy)))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
+        unused = app.state.document["unused_records"]
+        assert [(u["file"], u["reason"]) for u in unused] == [
+            ("ghost/sat-race/1.json", "model 'ghost' is not in the cohort")
+        ]
         table = app.query_one("#overview-table", DataTable)
         assert table.row_count == 3
         first = row_at(table, 0)

@@ -22,7 +22,14 @@ from tcsexam.scoring.errors import InputError, Problem
 from tcsexam.scoring.formats.decode import problems_of, syntax_problem
 from tcsexam.scoring.formats.json import check_duplicate_keys
 from tcsexam.scoring.formats.records import Record
-from tcsexam.scoring.safety.files import RecordsRoot, Stamp, read_regular_file_stamped, records_file, stamp_of
+from tcsexam.scoring.safety.files import (
+    RecordsListing,
+    RecordsRoot,
+    Stamp,
+    read_regular_file_stamped,
+    records_file,
+    stamp_of,
+)
 from tcsexam.scoring.safety.names import check_name
 
 NAMES = ("model", "item", "attempt")
@@ -140,10 +147,11 @@ class PackedRecords:
             out.append(Problem(self.root, where, p.field, p.message))
         return out
 
-    def parts(self) -> list[tuple[str, ...]]:
-        """The path parts under the records folder of the file each line stands for."""
+    def listing(self) -> RecordsListing:
+        """As a records folder's walk lists its files: the path parts under the records folder of the
+        file each line stands for."""
         prefix = len(self.root) + 1
-        return [tuple(path[prefix:].split("/")) for path in self._lines]
+        return RecordsListing(json_files=[tuple(path[prefix:].split("/")) for path in self._lines])
 
 
 RecordsSource = RecordsRoot | PackedRecords

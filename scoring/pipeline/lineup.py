@@ -15,7 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from tcsexam.scoring.formats.inputs import AttemptRow
-from tcsexam.scoring.formats.packed import PackedRecords, RecordsSource
+from tcsexam.scoring.formats.packed import RecordsSource
 from tcsexam.scoring.formats.results import Issue, UnusedRecords
 from tcsexam.scoring.pipeline.rules import Checked
 from tcsexam.scoring.pipeline.run import Run
@@ -47,10 +47,7 @@ def discover_records(root: RecordsSource) -> list[RecordsFile]:
     data; a link to a folder is not walked, a FIFO or device is not a records file, nothing is opened):
     the one walk of ``RecordsRoot.listing``; of a packed run, the file each line stands for
     (docs/formats.md#packed-records)."""
-    if isinstance(root, PackedRecords):
-        found = [records_file_of(parts) for parts in root.parts()]
-    else:
-        found = [records_file_of(tuple(map(shown_name, parts))) for parts in root.listing().json_files]
+    found = [records_file_of(tuple(map(shown_name, parts))) for parts in root.listing().json_files]
     return sorted(found, key=lambda f: f.rel.split("/"))  # folder by folder: m/ before m-v9/
 
 
