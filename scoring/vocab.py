@@ -57,6 +57,8 @@ STATUS_ORDER = {s: i for i, s in enumerate(get_args(RunStatus))}
 # docs/commands.md: the exit codes of every command, and the one of a written document by its status
 # The names of a run folder's inputs (docs/formats.md): RUN_DIR/attempts.csv, RUN_DIR/cohort.json, RUN_DIR/records/
 ATTEMPTS_FILE, COHORT_FILE, RECORDS_FOLDER = "attempts.csv", "cohort.json", "records"
+# the records of a run packed in one file instead of records/ (docs/formats.md#packed-records)
+PACKED_RECORDS_FILE = "records.jsonl"
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
 # a write to a closed pipe (`| head`): 128 + SIGPIPE, as a program that signal stopped (docs/commands.md)

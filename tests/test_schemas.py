@@ -317,7 +317,7 @@ def test_schema_command_writes_one_or_every_schema(cli, tmp_path):
     assert code == 0 and set(json.loads(out)) == set(NAMES)
     folder = tmp_path / "made" / "schemas"
     code, out, _ = cli("schema", "--output", str(folder))
-    assert code == 0 and f"11 files written to {folder}" in out
+    assert code == 0 and f"12 files written to {folder}" in out
     assert sorted(p.name for p in folder.iterdir()) == sorted(f"{n}.schema.json" for n in NAMES)
     assert json.loads((folder / "cohort.schema.json").read_text()) == schema("cohort")
     code, _, _ = cli("schema", "tau2", "--output", str(tmp_path / "one"))

@@ -45,6 +45,31 @@ async def test_opens_the_demo_and_names_the_top_group_not_a_leader():
         assert str(app.query_one("#overview-table", DataTable).get_row("cirrus-mini")[2]) == "—"
 
 
+async def test_opens_a_packed_run_and_reads_its_instances_from_the_packed_file(demo_copy, tmp_path):
+    # docs/formats.md#packed-records: the dashboard loads records.jsonl through the same loader
+    assert cli_main(["pack", str(demo_copy)]) == 0
+    (demo_copy / "records").rename(tmp_path / "records-moved")
+    with (demo_copy / "records.jsonl").open("a") as packed:  # a line no row uses: listed, as its file would be
+        packed.write('{"model": "ghost", "item": "sat-race", "attempt": "1", "records": []}\n')
+    app = create_app(DashboardConfig(run_dir=str(demo_copy)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        unused = app.state.document["unused_records"]
+        assert [(u["file"], u["reason"]) for u in unused] == [
+            ("ghost/sat-race/1.json", "model 'ghost' is not in the cohort")
+        ]
+        table = app.query_one("#overview-table", DataTable)
+        assert table.row_count == 3
+        first = row_at(table, 0)
+        assert first[0] == "atlas-70b" and first[2].startswith("76.91")
+        await pilot.press("3")
+        await settle(pilot)
+        pane = app.query_one(InstancesPane)
+        assert pane.columns is not None and len(pane.columns) > 0  # one attempt's records, from records.jsonl
+        packed = app.state.document["provenance"]["inputs"]["records"]
+        assert packed["path"] == str((demo_copy / "records.jsonl").resolve()) and packed["files"] == 25
+
+
 async def test_selecting_a_model_reaches_the_other_panes():
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -324,6 +349,21 @@ async def test_large_runs_load_in_a_helper_process(demo_copy):
         await pilot.press("r")
         await settle(pilot)
         assert app.problems_text and "invalid JSON" in app.problems_text
+
+
+async def test_a_packed_run_loaded_in_a_helper_process_reads_its_lines_here(demo_copy, tmp_path):
+    """A packed run's records cross back from the loader process as the places of its lines, and the
+    dashboard reads a line from the packed file itself (docs/formats.md#packed-records)."""
+    assert cli_main(["pack", str(demo_copy)]) == 0
+    (demo_copy / "records").rename(tmp_path / "records-moved")
+    app = create_app(DashboardConfig(run_dir=str(demo_copy), isolate=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.state is not None and app.state.document["provenance"]["inputs"]["records"]["files"] == 25
+        root = app.state.run.records_root
+        path, data = root.read("cirrus-mini", "sat-race", "1")
+        expected = (tmp_path / "records-moved" / "cirrus-mini" / "sat-race" / "1.json").read_text()
+        assert data is not None and json.loads(data) == json.loads(expected)
 
 
 def test_large_input_threshold(demo_copy):

@@ -12,6 +12,7 @@ import pytest
 
 import tcsexam.scoring.pipeline.index as index_module
 import tcsexam.tui.workers as workers_module  # the load worker calls load_state
+from tcsexam.scoring.commands.main import main as cli_main
 from tcsexam.tui.app import CHECKING, create_app
 from tcsexam.tui.cache import SUFFIX, cache_folder, entry_path
 from tcsexam.tui.loader import load_state_here
@@ -74,8 +75,22 @@ def test_an_unchanged_run_is_reopened_from_the_cache_without_scoring(demo_copy, 
     assert again.document["provenance"]["content_sha256"] == fresh.document["provenance"]["content_sha256"]
 
 
-@pytest.mark.parametrize("edit", ["attempts", "records"])
-def test_a_changed_input_is_scored_again(demo_copy, monkeypatch, edit):
+def test_an_unchanged_packed_run_is_reopened_from_the_cache_without_scoring(demo_copy, monkeypatch, tmp_path):
+    assert cli_main(["pack", str(demo_copy)]) == 0  # docs/formats.md#packed-records
+    (demo_copy / "records").rename(tmp_path / "records-moved")
+    fresh = load_state_here(DashboardConfig(run_dir=str(demo_copy), cache=False))
+    load_state_here(DashboardConfig(run_dir=str(demo_copy)))
+    counter = ScoreCounter(monkeypatch)
+    again = load_state_here(DashboardConfig(run_dir=str(demo_copy)))
+    assert counter.calls == 0
+    same_state(again, fresh)
+
+
+@pytest.mark.parametrize("edit", ["attempts", "records", "packed records"])
+def test_a_changed_input_is_scored_again(demo_copy, monkeypatch, edit, tmp_path):
+    if edit == "packed records":  # docs/formats.md#packed-records
+        assert cli_main(["pack", str(demo_copy)]) == 0
+        (demo_copy / "records").rename(tmp_path / "records-moved")
     load_state_here(DashboardConfig(run_dir=str(demo_copy)))
     if edit == "attempts":  # one byte: a theorem score of 1 becomes 0
         path = demo_copy / "attempts.csv"
@@ -84,9 +99,14 @@ def test_a_changed_input_is_scored_again(demo_copy, monkeypatch, edit):
         path.write_text(
             text.replace("atlas-70b,theorem,thm-sensitivity,1,1,", "atlas-70b,theorem,thm-sensitivity,1,0,")
         )
-    else:  # one byte more in one records file (a space: the same records, another file)
+    elif edit == "records":  # one byte more in one records file (a space: the same records, another file)
         path = sorted((demo_copy / "records").rglob("*.json"))[0]
         path.write_bytes(path.read_bytes() + b" ")
+    else:  # one byte more in one line (a space: the same records, another file)
+        path = demo_copy / "records.jsonl"
+        data = path.read_bytes()
+        assert data.startswith(b'{"model":')
+        path.write_bytes(b'{"model": ' + data.removeprefix(b'{"model":'))
     counter = ScoreCounter(monkeypatch)
     shown = load_state_here(DashboardConfig(run_dir=str(demo_copy)))
     assert counter.calls == 1

@@ -4,6 +4,7 @@ path, or why nothing was written; `E` asks for another path and refuses what `e`
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -103,9 +104,14 @@ async def test_E_asks_for_a_path_and_writes_there(demo_copy, no_downloads, size)
         assert written.read_text() == "mine"
 
 
-@pytest.mark.parametrize("target", ["attempts.csv", "records", "/dev/null", "-", "."])
+@pytest.mark.parametrize("target", ["attempts.csv", "records", "records.jsonl", "/dev/null", "-", "."])
 async def test_E_refuses_what_the_export_refuses(demo_copy, no_downloads, target):
-    path = str(demo_copy / target) if target in ("attempts.csv", "records") else target
+    if target == "records.jsonl":  # a packed run (docs/formats.md#packed-records): the packed file is an input
+        from tcsexam.scoring.commands.main import main as cli_main
+
+        assert cli_main(["pack", str(demo_copy)]) == 0
+        shutil.rmtree(demo_copy / "records")
+    path = str(demo_copy / target) if target in ("attempts.csv", "records", "records.jsonl") else target
     before = {p: p.read_bytes() for p in demo_copy.rglob("*") if p.is_file()}
     app = create_app(DashboardConfig(run_dir=str(demo_copy)))
     async with app.run_test(size=SIZES["80x24"]) as pilot:

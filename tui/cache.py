@@ -457,9 +457,12 @@ class RunCache:
     """The cache file of one loaded run: ``read`` what was stored for it, ``write`` what scoring gave;
     either way the run's place then names its key (``remember``)."""
 
-    def __init__(self, folder: Path, key: str, records: dict[str, str] | None, run, thresholds: dict) -> None:
+    def __init__(
+        self, folder: Path, key: str, records: dict[str, str] | None, run, thresholds: dict, packed: bool = False
+    ) -> None:
         self.folder, self.key, self.records = folder, key, records
         self.paths, self.thresholds = run.paths, thresholds
+        self.packed = packed  # the records are a packed file (docs/formats.md#packed-records), hashed as read
 
     @classmethod
     def for_run(cls, run, thresholds: dict[str, float], say) -> RunCache | None:
@@ -467,6 +470,14 @@ class RunCache:
         folder = cache_folder()
         if folder is None:
             return None
+        from tcsexam.scoring.formats.packed import PackedRecords
+        from tcsexam.scoring.vocab import PACKED_RECORDS_FILE
+
+        root = run.records_root
+        if isinstance(root, PackedRecords):  # read whole by load_run: its digest is that of the bytes scored
+            packed = {PACKED_RECORDS_FILE: root.sha256}
+            key = run_key(run, thresholds, packed)
+            return cls(folder, key, packed, run, thresholds, packed=True)
         records = None
         if run.paths.records is not None:
             say("checking the records files (to look for the run in the cache)")
@@ -488,7 +499,8 @@ class RunCache:
     def write(self, document: dict, plan: dict | None, checked) -> None:
         """Store the scored run, unless a records file changed between its hash here and its read by
         the cross-check (the key would then not describe what was scored)."""
-        if any(self.records is None or self.records.get(rel) != sha for rel, sha in checked.records_used.items()):
+        records_used = checked.records_used.items()
+        if not self.packed and any(self.records is None or self.records.get(rel) != sha for rel, sha in records_used):
             return
         data = encode_run(self.key, document, plan, checked.records_used, checked.scores)
         write_run(self.folder, self.key, data)

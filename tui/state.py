@@ -145,7 +145,7 @@ class DashboardState:
         if root is None:
             return None
         path = root.path(model, item, attempt)
-        return Path(path) if os.path.lexists(path) else None
+        return Path(path) if root.exists(path) else None
 
 
 def uses_demo(config: DashboardConfig) -> bool:
@@ -266,7 +266,10 @@ def load_instances(state: DashboardState, model: str, item: str, attempt: str) -
     data = state.run.records_root.read_path(str(path))  # a FIFO, folder or link out of the run: a problem
     if data is None:
         raise InputError([Problem(str(path), "", "", "no records file for this attempt")])
-    return columns_from_score(score_attempt_bytes(ref.task(item), data, str(path)))
+    try:
+        return columns_from_score(score_attempt_bytes(ref.task(item), data, str(path)))
+    except InputError as exc:  # a packed run's line is named by its file and line
+        raise InputError(state.run.records_root.located(exc.problems)) from None
 
 
 # --- tables (docs/commands.md) -----------------------------------------------------------------

@@ -159,7 +159,12 @@ def add_run_arguments(p: argparse.ArgumentParser, positional: bool = True) -> No
     p.add_argument("--suite", help="lite, full or a suite manifest PATH (must agree with the cohort)")
     p.add_argument("--attempts", metavar="CSV", help="attempts table (default RUN_DIR/attempts.csv)")
     add_cohort_argument(p)
-    p.add_argument("--records", metavar="DIR", help="instance records (default RUN_DIR/records when present)")
+    p.add_argument(
+        "--records",
+        metavar="PATH",
+        help="instance records: a folder, or a packed records.jsonl file "
+        "(default RUN_DIR/records or RUN_DIR/records.jsonl when present)",
+    )
     add_benchmark_argument(p)
     p.add_argument(
         "--threshold",
@@ -188,7 +193,8 @@ def option_inputs(args) -> tuple[list[Path], list[Path]]:
 
     paths = paths_named(args)
     files = [paths.attempts, paths.cohort] + ([Path(paths.suite)] if paths.suite else [])
-    return files, [paths.records] if paths.records is not None else []
+    packed, folders = paths.records_input()
+    return files + packed, folders
 
 
 def checked_output(args) -> Path | None:
@@ -215,7 +221,8 @@ def thresholds_of(args) -> dict[str, float]:
 def run_inputs(run) -> tuple[list, list]:
     """A loaded run's input files (suite and reference included) and folders: what an output
     must never be (docs/safety.md); checked again once the run is loaded."""
-    return list(run.input_paths.values()), [run.paths.records] if run.paths.records else []
+    packed, folders = run.paths.records_input()
+    return list(run.input_paths.values()) + packed, folders
 
 
 def checked(document: dict, shape) -> dict:

@@ -1,4 +1,4 @@
-"""``init`` and ``fill``: their options and their console text; the work is ``scoring.prepare``
+"""``init``, ``fill`` and ``pack``: their options and their console text; the work is ``scoring.prepare``
 (imported when the command runs: ``--help`` loads no pydantic)."""
 
 from __future__ import annotations
@@ -66,6 +66,19 @@ def run_fill(args) -> int:
     return EXIT_INCOMPLETE if plan.waiting else EXIT_OK
 
 
+def run_pack(args) -> int:
+    """``tcsexam pack`` (docs/commands.md#pack): write RUN_DIR/records.jsonl from RUN_DIR/records/."""
+    from tcsexam.scoring.prepare.pack import pack_run
+
+    report = pack_run(Path(args.run_dir or "."), overwrite=args.overwrite)
+    print(
+        f"pack: {counted(report.lines, 'records file')} ({counted(report.records, 'record')}, "
+        f"{report.size:,} bytes) -> {escape_for_terminal(str(report.target))}"
+    )
+    notify("records/ is unchanged: a run with both records/ and records.jsonl is refused, so move records/ away")
+    return EXIT_OK
+
+
 def add_init_parser(sub):
     from tcsexam.scoring.commands.options import add_benchmark_argument, add_cohort_argument, command_parser
 
@@ -100,7 +113,17 @@ def add_fill_parser(sub):
     return p
 
 
+def add_pack_parser(sub):
+    from tcsexam.scoring.commands.options import command_parser
+
+    p = command_parser(sub, "pack")
+    p.add_argument("run_dir", nargs="?", metavar="RUN_DIR", help="run folder (default: the current folder)")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing records.jsonl")
+    return p
+
+
 def add_parsers(sub) -> None:
-    """Register init and fill on the ``tcsexam`` sub-parsers."""
+    """Register init, fill and pack on the ``tcsexam`` sub-parsers."""
     add_init_parser(sub).set_defaults(handler=run_init)
     add_fill_parser(sub).set_defaults(handler=run_fill)
+    add_pack_parser(sub).set_defaults(handler=run_pack)

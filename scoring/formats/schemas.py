@@ -76,6 +76,7 @@ def attempts_row_model() -> Any:
 
 def _types() -> dict[str, Callable[[], dict]]:
     from tcsexam.scoring.formats.inputs import Cohort, SuiteManifest
+    from tcsexam.scoring.formats.packed import PackedRecordsLine
     from tcsexam.scoring.formats.records import Record
     from tcsexam.scoring.formats.reference import Reference
     from tcsexam.scoring.formats.results import (
@@ -91,6 +92,7 @@ def _types() -> dict[str, Callable[[], dict]]:
         "suite": _pydantic(SuiteManifest),
         "reference": _msgspec(Reference),
         "records": _msgspec(list[Record]),
+        "packed-records-line": _msgspec(PackedRecordsLine),
         "cohort": _pydantic(Cohort),
         "attempts-row": _pydantic(attempts_row_model()),
         "index": _msgspec(IndexDocument),
@@ -107,6 +109,7 @@ NAMES = (
     "suite",
     "reference",
     "records",
+    "packed-records-line",
     "cohort",
     "attempts-row",
     "index",

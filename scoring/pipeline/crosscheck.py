@@ -10,6 +10,7 @@ from collections import defaultdict
 
 from tcsexam.scoring.errors import InputError, Problem, Problems
 from tcsexam.scoring.formats.inputs import AttemptRow
+from tcsexam.scoring.formats.packed import RecordsSource
 from tcsexam.scoring.formats.records import check_records
 from tcsexam.scoring.formats.results import Issue
 from tcsexam.scoring.pipeline.lineup import NOT_LINED_UP
@@ -17,7 +18,7 @@ from tcsexam.scoring.pipeline.reference import TaskReference
 from tcsexam.scoring.pipeline.rules import Checked
 from tcsexam.scoring.pipeline.run import Run
 from tcsexam.scoring.pipeline.solver import TaskScore, score_records, unknown_instances_text
-from tcsexam.scoring.safety.files import RecordsRoot, records_rel
+from tcsexam.scoring.safety.files import records_rel
 from tcsexam.scoring.vocab import CROSS_CHECK_TOLERANCE
 
 
@@ -63,7 +64,7 @@ def rescore_from_records(
                     f"line {row.line}",
                     "score",
                     f"CSV score {row.score!r} differs from {relative!r} re-scored from "
-                    f"{os.path.join(base, rel)} against '{ref.reference_id}' (tolerance 1e-9): {advice}",
+                    f"{root.shown(os.path.join(base, rel))} against '{ref.reference_id}' (tolerance 1e-9): {advice}",
                 )
 
 
@@ -100,7 +101,7 @@ def diagnose_waiting_rows(run: Run, checked: Checked, misaligned: dict[tuple[str
             )
 
 
-def rows_to_rescore(checked: Checked, root: RecordsRoot) -> dict[str, list[tuple[str, AttemptRow, str]]]:
+def rows_to_rescore(checked: Checked, root: RecordsSource) -> dict[str, list[tuple[str, AttemptRow, str]]]:
     """Per task, (model, row, path relative to records/) of every adopted solver row with a valid score:
     the rows the cross-check re-scores when their records file is there (plain strings: 10^4 files,
     no pathlib per file)."""
@@ -131,7 +132,7 @@ def cross_check_advice(misaligned: str | None, model: str, item: str) -> str:
 Outcome = tuple[TaskScore | None, str | None, list[Problem]]  # the score, the file's sha256, its problems
 
 
-def rescore_task(task_ref: TaskReference, root: RecordsRoot, rels: list[str]) -> list[Outcome]:
+def rescore_task(task_ref: TaskReference, root: RecordsSource, rels: list[str]) -> list[Outcome]:
     """Read, check and score the records files ``rels`` (under ``root``) of one task, all of them
     as one set of columns (``check_records``, ``score_records``); per file its TaskScore (None
     when there is no file or it has problems), its sha256 and its problems. docs/safety.md: a folder,
@@ -145,7 +146,7 @@ def rescore_task(task_ref: TaskReference, root: RecordsRoot, rels: list[str]) ->
         try:
             data = root.read_path(path)
         except InputError as exc:
-            outcomes[k] = (None, None, exc.problems)
+            outcomes[k] = (None, None, root.located(exc.problems))
             continue
         if data is not None:
             datas.append(data)
@@ -156,7 +157,7 @@ def rescore_task(task_ref: TaskReference, root: RecordsRoot, rels: list[str]) ->
     for k, data, found in zip(present, datas, problems, strict=True):
         result: TaskScore | list[Problem] = found or next(scores)
         if isinstance(result, list):
-            outcomes[k] = (None, None, result)
+            outcomes[k] = (None, None, root.located(result))
         else:
             outcomes[k] = (result, hashlib.sha256(data).hexdigest(), [])
     return outcomes

@@ -15,10 +15,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from tcsexam.scoring.formats.inputs import AttemptRow
+from tcsexam.scoring.formats.packed import RecordsSource
 from tcsexam.scoring.formats.results import Issue, UnusedRecords
 from tcsexam.scoring.pipeline.rules import Checked
 from tcsexam.scoring.pipeline.run import Run
-from tcsexam.scoring.safety.files import RECORDS_SUFFIX, RecordsRoot
+from tcsexam.scoring.safety.files import RECORDS_SUFFIX
 
 NOT_CHECKED = "score not checked against records"
 NOT_LINED_UP = "attempt names and records file names do not line up"
@@ -41,10 +42,11 @@ def shown_name(name: str) -> str:
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
-def discover_records(root: RecordsRoot) -> list[RecordsFile]:
+def discover_records(root: RecordsSource) -> list[RecordsFile]:
     """Every regular ``.json`` file under the records folder, sorted by path (docs/safety.md: names are
     data; a link to a folder is not walked, a FIFO or device is not a records file, nothing is opened):
-    the one walk of ``RecordsRoot.listing``."""
+    the one walk of ``RecordsRoot.listing``; of a packed run, the file each line stands for
+    (docs/formats.md#packed-records)."""
     found = [records_file_of(tuple(map(shown_name, parts))) for parts in root.listing().json_files]
     return sorted(found, key=lambda f: f.rel.split("/"))  # folder by folder: m/ before m-v9/
 
@@ -133,7 +135,7 @@ def attempt_file_names(files: list[RecordsFile]) -> dict[tuple[str, str], list[s
     return file_names
 
 
-def misaligned_rows(rows: list[AttemptRow], root: RecordsRoot) -> dict[tuple[str, str], str]:
+def misaligned_rows(rows: list[AttemptRow], root: RecordsSource) -> dict[tuple[str, str], str]:
     """``misaligned_tasks`` for the adopted solver ``rows`` (of the cohort and the suite) against the
     records files under ``root``: what ``fill`` checks before it writes a score into any row."""
     adopted: dict[tuple[str, str], list[AttemptRow]] = defaultdict(list)
@@ -207,7 +209,7 @@ def unused_reason(
     return near, why
 
 
-def not_checked_issue(root: RecordsRoot, row: AttemptRow, names: list[str], shift: int) -> Issue | None:
+def not_checked_issue(root: RecordsSource, row: AttemptRow, names: list[str], shift: int) -> Issue | None:
     """A valid adopted solver row without a records file, in a run that holds records of its model;
     ``names`` are the attempts of its task's records files, ``shift`` their numbering's (``shift_of``)."""
     if row.score_status != "valid" or row.score is None:

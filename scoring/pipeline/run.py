@@ -14,6 +14,7 @@ from tcsexam.scoring.errors import InputError, Problem, Problems
 from tcsexam.scoring.formats.attempts import AttemptsTable, load_attempts
 from tcsexam.scoring.formats.inputs import Cohort, SuiteManifest, validate_object
 from tcsexam.scoring.formats.json import parse_json_bytes
+from tcsexam.scoring.formats.packed import RecordsSource, open_records
 from tcsexam.scoring.pipeline.benchmark import (
     GIVEN_BENCHMARK,
     benchmark_origin,
@@ -24,10 +25,17 @@ from tcsexam.scoring.pipeline.benchmark import (
     sample_benchmark_notice,
 )
 from tcsexam.scoring.pipeline.reference import LoadedReference, collector_paused
-from tcsexam.scoring.safety.files import FolderWatch, RecordsRoot, read_regular_file
+from tcsexam.scoring.safety.files import FolderWatch, read_regular_file
 from tcsexam.scoring.safety.names import check_name
 from tcsexam.scoring.safety.terminal import escape_for_terminal, look_alikes
-from tcsexam.scoring.vocab import ATTEMPTS_FILE, COHORT_FILE, RECORDS_FOLDER, TRACKS, BenchmarkSource
+from tcsexam.scoring.vocab import (
+    ATTEMPTS_FILE,
+    COHORT_FILE,
+    PACKED_RECORDS_FILE,
+    RECORDS_FOLDER,
+    TRACKS,
+    BenchmarkSource,
+)
 
 SUITE_NAMES = ("lite", "full")
 
@@ -45,6 +53,13 @@ class RunPaths:
     suite: str | None = None  # --suite as given: a name or a path
     benchmark_source: BenchmarkSource = GIVEN_BENCHMARK  # provenance.benchmark: how the benchmark folder was found
     benchmark_origin: str = ""  # the setting it came from: '--benchmark', 'TCSEXAM_BENCHMARK' ('' for the sample)
+
+    def records_input(self) -> tuple[list[Path], list[Path]]:
+        """The records as an output is checked against them (docs/safety.md): a packed records file is
+        an input file, a records folder an input folder (no output inside it)."""
+        if self.records is None:
+            return [], []
+        return ([], [self.records]) if self.records.is_dir() else ([self.records], [])
 
 
 class RunOptions(Protocol):
@@ -93,10 +108,10 @@ def resolve_run_paths(
     rec: Path | None
     if records:
         rec = Path(records)
-        if not rec.is_dir():
+        if not rec.is_dir() and not rec.is_file():
             raise InputError([Problem(records, "", "", "records directory not found")])
     else:
-        rec = base / RECORDS_FOLDER if base is not None and (base / RECORDS_FOLDER).is_dir() else None
+        rec = run_records(base) if base is not None else None
     if base is None:  # then both --attempts and --cohort were given (checked above)
         assert attempts and cohort
         base = Path(".")
@@ -110,6 +125,28 @@ def resolve_run_paths(
         benchmark_source=source,
         benchmark_origin=benchmark_origin(benchmark),
     )
+
+
+def run_records(base: Path) -> Path | None:
+    """The records of the run folder ``base`` (docs/formats.md#packed-records): its records/ folder or
+    its packed records.jsonl, None without either; both at once is a problem, as the two could differ."""
+    folder, packed = base / RECORDS_FOLDER, base / PACKED_RECORDS_FILE
+    if folder.is_dir() and os.path.lexists(packed):
+        raise InputError(
+            [
+                Problem(
+                    str(packed),
+                    "",
+                    "",
+                    f"the run holds both {RECORDS_FOLDER}/ and {PACKED_RECORDS_FILE}, which could differ: keep one "
+                    f"(move {RECORDS_FOLDER}/ away once {PACKED_RECORDS_FILE} holds its records, or remove "
+                    f"{PACKED_RECORDS_FILE})",
+                )
+            ]
+        )
+    if folder.is_dir():
+        return folder
+    return packed if os.path.lexists(packed) else None
 
 
 def load_suite_file(path: Path) -> tuple[SuiteManifest, bytes]:
@@ -259,7 +296,7 @@ class Run:
     sha256: dict[str, str] = field(default_factory=dict)  # input name -> sha256
     input_paths: dict[str, Path] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)  # row-level problems still to report
-    records_root: RecordsRoot | None = None  # docs/safety.md: the one way into records/ for this load
+    records_root: RecordsSource | None = None  # docs/safety.md: the one way into records/ for this load
     notices: list[str] = field(default_factory=list)  # lines for standard error (the synthetic sample)
     folders: FolderWatch | None = None  # the run's folders, watched from before the first read
 
@@ -355,9 +392,15 @@ def _load_run(paths: RunPaths) -> Run:
         except InputError as exc:
             problems.extend(exc.problems)
 
+    records_root = None
+    if paths.records is not None:
+        try:
+            records_root = open_records(paths.records)
+        except InputError as exc:
+            problems.extend(exc.problems)
+
     problems.raise_if_any()
     assert cohort is not None and attempts is not None and suite is not None and spath is not None
-    records_root = RecordsRoot(paths.records) if paths.records is not None else None
     return Run(
         paths,
         suite,

@@ -16,6 +16,7 @@ from typing import Any
 
 from tcsexam.scoring.errors import InputError, Problem, Problems
 from tcsexam.scoring.formats.inputs import AttemptRow
+from tcsexam.scoring.formats.packed import RecordsSource
 from tcsexam.scoring.safety.files import RecordsRoot, read_regular_file_stamped, records_file
 from tcsexam.scoring.safety.names import check_name
 from tcsexam.scoring.safety.outputs import changed_since_read, check_output, write_atomic, write_atomic_all
@@ -117,7 +118,7 @@ def is_filled(row, new: float, cohort_id: str) -> bool:
     )
 
 
-def plan_row(plan: FillPlan, run, reference, records_root: RecordsRoot, row, run_dir: Path) -> None:
+def plan_row(plan: FillPlan, run, reference, records_root: RecordsSource, row, run_dir: Path) -> None:
     """Score one row from its records file and put it in its list of ``plan``; a problem of its
     records (other than not ready) is raised."""
     from tcsexam.scoring.pipeline.solver import not_ready, score_attempt_bytes
@@ -133,7 +134,10 @@ def plan_row(plan: FillPlan, run, reference, records_root: RecordsRoot, row, run
     try:
         result = score_attempt_bytes(task_ref, data, path)  # exactly as solver-score scores it
     except InputError:
-        reason = not_ready(task_ref, data, path)
+        try:
+            reason = not_ready(task_ref, data, path)
+        except InputError as exc:  # a packed file's line is named by the file and the line
+            raise InputError(records_root.located(exc.problems)) from None
         if reason is None:
             raise
         plan.not_ready.append(NotReady(row, reason))
@@ -143,7 +147,7 @@ def plan_row(plan: FillPlan, run, reference, records_root: RecordsRoot, row, run
     if is_filled(row, new, run.cohort.solver_reference_id):
         plan.unchanged.append(Unchanged(row, out, result))
         return
-    problem = conflict(run, row, new, path)
+    problem = conflict(run, row, new, records_root.shown(path))
     if problem:
         plan.conflicts.append(problem)
     plan.filled.append(Filled(row, row.score, new, out, result))
@@ -155,7 +159,7 @@ def plan_fill(run, reference, run_dir: Path) -> FillPlan:
     the attempt names of a task's rows and records files do not line up (nothing is scored then)."""
     plan = FillPlan()
     problems = Problems()
-    records_root = RecordsRoot(run_dir / RECORDS_FOLDER)
+    records_root = run.records_root or RecordsRoot(run_dir / RECORDS_FOLDER)  # records/ or records.jsonl
     items = {t.item for t in run.suite.tasks}
     rows = [row for row in run.attempts.rows if fills(run, row, items)]
     refuse_misaligned(rows, records_root, str(run.paths.attempts))
@@ -168,13 +172,13 @@ def plan_fill(run, reference, run_dir: Path) -> FillPlan:
     return plan
 
 
-def refuse_misaligned(rows: list[AttemptRow], root: RecordsRoot, file: str) -> None:
+def refuse_misaligned(rows: list[AttemptRow], root: RecordsSource, file: str) -> None:
     """docs/commands.md#fill: when a task's attempt names and records file names do not line up (``1.0``
     for ``1.json``, rows from 0 against files from 1), fill would write one attempt's score into
     another's row: an InputError naming both sides of every such task, before anything is scored."""
     from tcsexam.scoring.pipeline.lineup import NOT_LINED_UP, misaligned_rows
 
-    if not os.path.isdir(root.root):
+    if isinstance(root, RecordsRoot) and not os.path.isdir(root.root):
         return
     found = misaligned_rows(rows, root)
     if found:

@@ -224,6 +224,14 @@ class RecordsRoot:
             return None
         return f"records file resolves to {real}, outside the records folder {self.real_root}"
 
+    def shown(self, path: str) -> str:
+        """How a message names the records file at ``path``: the path itself."""
+        return path
+
+    def located(self, problems: list[Problem]) -> list[Problem]:
+        """Problems of records files as they are (a packed file puts its line in them)."""
+        return problems
+
     def read(self, model: str, item: str, attempt: str) -> tuple[str, bytes | None]:
         """The path of one attempt's records file and its bytes (None when there is no file); a
         folder, FIFO, device, link to nothing or link out of the records folder is a problem."""
