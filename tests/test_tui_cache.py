@@ -430,25 +430,25 @@ def test_a_large_run_found_in_the_cache_is_read_without_a_loader_process(demo_co
 
 
 class HashCounter:
-    """Counts the records files whose sha256 is taken (tui.cache.hashed)."""
+    """Counts the records files whose sha256 is taken (tui.stat_index.hashed)."""
 
     def __init__(self, monkeypatch) -> None:
-        import tcsexam.tui.cache as cache_module
+        import tcsexam.tui.stat_index as stat_index
 
         self.paths: list[str] = []
-        real = cache_module.hashed
+        real = stat_index.hashed
 
         def counted(path, st):
             self.paths.append(path)
             return real(path, st)
 
-        monkeypatch.setattr(cache_module, "hashed", counted)
+        monkeypatch.setattr(stat_index, "hashed", counted)
 
 
 def test_a_reopen_hashes_no_records_file_whose_stat_is_unchanged(demo_copy, monkeypatch):
-    import tcsexam.tui.cache as cache_module
+    import tcsexam.tui.stat_index as stat_index
 
-    monkeypatch.setattr(cache_module, "RACY_NS", 0)  # the files were written a moment ago
+    monkeypatch.setattr(stat_index, "RACY_NS", 0)  # the files were written a moment ago
     files = sorted((demo_copy / "records").rglob("*.json"))
     first = load_state_here(DashboardConfig(run_dir=str(demo_copy)))
     hashes, scores = HashCounter(monkeypatch), ScoreCounter(monkeypatch)
@@ -483,8 +483,9 @@ def test_a_damaged_or_foreign_stat_index_is_no_index(demo_copy, tmp_path, monkey
     import shutil
 
     import tcsexam.tui.cache as cache_module
+    import tcsexam.tui.stat_index as stat_index
 
-    monkeypatch.setattr(cache_module, "RACY_NS", 0)
+    monkeypatch.setattr(stat_index, "RACY_NS", 0)
     other = tmp_path / "other"
     shutil.copytree(demo_copy, other)
     load_state_here(DashboardConfig(run_dir=str(other)))  # the other copy's index

@@ -28,7 +28,6 @@ import hashlib
 import json
 import os
 import stat
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -38,6 +37,7 @@ import numpy as np
 
 from .columns import InstanceColumns
 from .settings import user_folder
+from .stat_index import STATS, FileStat, StatIndex, records_digests, stat_of, stats_path
 
 CACHE_FORMAT = 1
 CACHE_KEEP = 8  # scored runs kept: the most recently used
@@ -63,93 +63,12 @@ def code_digest() -> str:
     digest = hashlib.sha256(__version__.encode())
     here = Path(__file__).parent
     files = sorted(Path(scoring.__file__).parent.rglob("*.py")) + [
-        here / n for n in ("state.py", "loader.py", "cache.py", "columns.py")
+        here / n for n in ("state.py", "loader.py", "cache.py", "stat_index.py", "columns.py")
     ]
     for path in files:
         digest.update(str(path.relative_to(path.parents[1]) if path.is_relative_to(here) else path.name).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
-
-
-STATS = ".tcsexam-stats"  # a records folder's stat index (``StatIndex``)
-# A stored sha256 is trusted only for a file whose ctime was this long before the hash was taken: a
-# file written in the same tick of a coarse clock as it was hashed may change without a new ctime.
-RACY_NS = 2 * 10**9
-
-
-class FileStat(msgspec.Struct, array_like=True):
-    """A records file as ``lstat`` saw it when its sha256 was taken, and when that was."""
-
-    size: int
-    mtime_ns: int
-    ctime_ns: int
-    ino: int
-    dev: int
-    hashed_at_ns: int
-    sha256: str
-
-
-class StatIndex(msgspec.Struct, forbid_unknown_fields=True):
-    format: int
-    root: str
-    files: dict[str, FileStat]
-
-
-def stat_of(st: os.stat_result) -> tuple[int, int, int, int, int]:
-    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev
-
-
-def trusted(entry: FileStat | None, st: os.stat_result) -> bool:
-    """Whether a stored sha256 still describes the file ``st`` describes: the same size, mtime, ctime,
-    inode and device (a write, a rename over it, ``cp -p`` or ``touch -r`` all give a new ctime), and a
-    ctime more than ``RACY_NS`` older than the hash (docs/decisions.md#the-dashboard)."""
-    return (
-        entry is not None
-        and (entry.size, entry.mtime_ns, entry.ctime_ns, entry.ino, entry.dev) == stat_of(st)
-        and entry.ctime_ns < entry.hashed_at_ns - RACY_NS
-    )
-
-
-def records_digests(root: Path, known: dict[str, FileStat] | None = None) -> dict[str, str] | None:
-    """sha256 of every file under the records folder by its path relative to it (as the cross-check
-    names them); None when the folder holds anything but folders and regular files (a link, a FIFO):
-    such a run is always scored, the safety rules decide about it (docs/safety.md). A file whose entry
-    in ``known`` is ``trusted`` keeps its stored sha256; ``known`` receives the entries as they are now."""
-    real = os.path.realpath(root)
-    out: dict[str, str] = {}
-    now: dict[str, FileStat] = {}
-    for folder, dirs, files in os.walk(real):
-        for name in dirs:
-            if os.path.islink(os.path.join(folder, name)):
-                return None
-        for name in files:
-            path = os.path.join(folder, name)
-            st = os.lstat(path)
-            if not stat.S_ISREG(st.st_mode):
-                return None
-            rel = os.path.relpath(path, real)
-            entry = (known or {}).get(rel)
-            if entry is None or not trusted(entry, st):
-                entry = hashed(path, st)
-            out[rel], now[rel] = entry.sha256, entry
-    if known is not None:
-        known.clear()
-        known.update(now)
-    return out
-
-
-def hashed(path: str, st: os.stat_result) -> FileStat:
-    """The file's sha256 and the stat it was taken under; an entry never trusted later (``hashed_at_ns``
-    0) when the file opened is not the one ``st`` describes (replaced between the two)."""
-    at = time.time_ns()
-    with open(path, "rb") as fh:
-        digest = hashlib.file_digest(fh, "sha256").hexdigest()
-        same = stat_of(os.fstat(fh.fileno())) == stat_of(st)
-    return FileStat(*stat_of(st), at if same else 0, digest)
-
-
-def stats_path(folder: Path, root: Path) -> Path:
-    return folder / f"{hashlib.sha256(os.path.realpath(root).encode()).hexdigest()}{STATS}"
 
 
 def indexed_records_digests(folder: Path, root: Path) -> dict[str, str] | None:

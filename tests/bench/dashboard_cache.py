@@ -96,7 +96,7 @@ def overview(run_dir: Path, benchmark: Path | None, cache: bool, cache_home: Pat
 
 
 def hashing(records: Path) -> float:
-    from tcsexam.tui.cache import records_digests
+    from tcsexam.tui.stat_index import records_digests
 
     t0 = time.perf_counter()
     records_digests(records)
