@@ -24,18 +24,27 @@ pytestmark = pytest.mark.dashboard
 SIZES = {"80x24": (80, 24), "200x50": (200, 50)}
 
 
-class ScoreCounter:
-    """Counts the calls of the scoring pipeline (scoring.pipeline.index.score_run)."""
+class CallCounter:
+    """Counts the calls of ``owner.name`` (monkeypatched for the test) and keeps their arguments."""
 
-    def __init__(self, monkeypatch) -> None:
+    def __init__(self, monkeypatch, owner, name: str) -> None:
         self.calls = 0
-        real = index_module.score_run
+        self.args: list[tuple] = []
+        real = getattr(owner, name)
 
         def counted(*args, **kwargs):
             self.calls += 1
+            self.args.append(args)
             return real(*args, **kwargs)
 
-        monkeypatch.setattr(index_module, "score_run", counted)
+        monkeypatch.setattr(owner, name, counted)
+
+
+class ScoreCounter(CallCounter):
+    """Counts the calls of the scoring pipeline (scoring.pipeline.index.score_run)."""
+
+    def __init__(self, monkeypatch) -> None:
+        super().__init__(monkeypatch, index_module, "score_run")
 
 
 def stored_runs() -> list:
@@ -243,20 +252,13 @@ async def fresh_overview(run_dir) -> list[list[str]]:
         return overview_rows(app)
 
 
-class OverviewFills:
+class OverviewFills(CallCounter):
     """Counts the Overview's fills (OverviewPane.show: its table cleared and filled anew)."""
 
     def __init__(self, monkeypatch) -> None:
         from tcsexam.tui.panes.overview.pane import OverviewPane
 
-        self.count = 0
-        real = OverviewPane.show
-
-        def show(pane, *args, **kwargs):
-            self.count += 1
-            return real(pane, *args, **kwargs)
-
-        monkeypatch.setattr(OverviewPane, "show", show)
+        super().__init__(monkeypatch, OverviewPane, "show")
 
 
 class Headers:
@@ -308,7 +310,7 @@ async def test_an_unchanged_reopen_shows_the_cached_overview_before_the_check_th
         assert CHECKING not in app.sub_title
         assert overview_rows(app) == before
     assert counter.calls == 0
-    assert fills.count == 1  # found unchanged: the cached view's rows stay (cursor, scroll), not filled again
+    assert fills.calls == 1  # found unchanged: the cached view's rows stay (cursor, scroll), not filled again
 
 
 @pytest.mark.parametrize("edit", ["attempts", "records"])
@@ -338,7 +340,7 @@ async def test_a_changed_input_is_rescored_and_the_cached_view_stays_marked_unti
         assert CHECKING not in app.sub_title
         assert overview_rows(app) == after
     assert counter.calls == 1
-    assert fills.count == 2  # the cached view, then the checked run
+    assert fills.calls == 2  # the cached view, then the checked run
 
 
 async def test_without_the_cache_nothing_is_shown_before_the_run_is_scored(demo_copy, monkeypatch):
@@ -429,20 +431,17 @@ def test_a_large_run_found_in_the_cache_is_read_without_a_loader_process(demo_co
 # --- the stat index of a records folder: hash again only what changed (as git's index does) -----------
 
 
-class HashCounter:
+class HashCounter(CallCounter):
     """Counts the records files whose sha256 is taken (tui.stat_index.hashed)."""
 
     def __init__(self, monkeypatch) -> None:
         import tcsexam.tui.stat_index as stat_index
 
-        self.paths: list[str] = []
-        real = stat_index.hashed
+        super().__init__(monkeypatch, stat_index, "hashed")
 
-        def counted(path, st):
-            self.paths.append(path)
-            return real(path, st)
-
-        monkeypatch.setattr(stat_index, "hashed", counted)
+    @property
+    def paths(self) -> list[str]:
+        return [args[0] for args in self.args]
 
 
 def test_a_reopen_hashes_no_records_file_whose_stat_is_unchanged(demo_copy, monkeypatch):
@@ -526,20 +525,13 @@ class Opens:
         monkeypatch.setattr(builtins, "open", open_)
 
 
-class Resolutions:
+class Resolutions(CallCounter):
     """Counts the resolutions of a run's input paths (scoring.pipeline.run.paths_named)."""
 
     def __init__(self, monkeypatch) -> None:
         import tcsexam.scoring.pipeline.run as run_module
 
-        self.count = 0
-        real = run_module.paths_named
-
-        def counted(*args, **kwargs):
-            self.count += 1
-            return real(*args, **kwargs)
-
-        monkeypatch.setattr(run_module, "paths_named", counted)
+        super().__init__(monkeypatch, run_module, "paths_named")
 
 
 @pytest.mark.parametrize("large", [False, True], ids=["small", "large"])
@@ -556,5 +548,5 @@ def test_a_load_reads_cohort_json_once_and_resolves_the_run_once(demo_copy, monk
     workers_module.load_run(config, "start", 1, 0, posted.append, workers_module.Loaders(), lambda: True)
     assert [type(m).__name__ for m in posted][-1] == "StateLoaded"
     assert ("CachedShown" in [type(m).__name__ for m in posted]) == (open_ == "reopen")
-    assert resolutions.count == 1
+    assert resolutions.calls == 1
     assert opens.count == (0 if large and open_ == "first" else 1)  # a first large load reads it in the loader
