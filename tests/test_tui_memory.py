@@ -6,7 +6,6 @@ pressed. What a reload replaces dies in reference cycles, and the heap the first
 from __future__ import annotations
 
 import gc
-import time
 import tracemalloc
 
 import pytest
@@ -14,7 +13,7 @@ import pytest
 from tcsexam.tui.app import STEPPED_FROM, create_app
 from tcsexam.tui.state import DashboardConfig
 from tests.bench.synth import write_cohort
-from tests.support.dashboard import settle
+from tests.support.dashboard import settle, wait_until
 
 pytestmark = pytest.mark.dashboard
 
@@ -28,14 +27,15 @@ def unfrozen():
     gc.unfreeze()
 
 
-async def quiet(pilot, app, limit_s: float = 20.0) -> None:
+async def quiet(pilot, app) -> None:
     """Let the dashboard run until it has nothing left to do after a load (no load, no settle of the heap
-    owed or waited for), or ``limit_s`` has passed: what is measured then is what stays."""
-    deadline = time.monotonic() + limit_s
-    while time.monotonic() < deadline:
-        if not app.loading and app._pause_timer is None and app.heap.piecemeal == 0:
-            return
-        await pilot.pause(0.1)
+    owed or waited for): what is measured then is what stays. Waits for that state, never for a time."""
+    await wait_until(
+        pilot,
+        lambda: not app.loading and app._pause_timer is None and app.heap.piecemeal == 0,
+        "the dashboard quiet after a load (no settle of the heap owed)",
+        timeout=120.0,
+    )
 
 
 async def test_five_reloads_of_a_run_of_many_models_keep_the_memory_of_the_first_open(tmp_path):
