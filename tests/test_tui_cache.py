@@ -313,6 +313,52 @@ async def test_an_unchanged_reopen_shows_the_cached_overview_before_the_check_th
     assert fills.calls == 1  # found unchanged: the cached view's rows stay (cursor, scroll), not filled again
 
 
+async def test_a_reopen_shows_the_cached_overview_before_the_runs_inputs_are_even_located(demo_copy, monkeypatch):
+    """Locating a run's inputs imports most of the scoring core: the cached view does not wait for it."""
+    before = await fresh_overview(demo_copy)
+    load_state_here(DashboardConfig(run_dir=str(demo_copy)))
+    real, located = workers_module.resolve_paths, threading.Event()
+
+    def resolve(config):
+        assert located.wait(30), "the test never let the run be located"
+        return real(config)
+
+    monkeypatch.setattr(workers_module, "resolve_paths", resolve)
+    headers = Headers(monkeypatch)
+    app = create_app(DashboardConfig(run_dir=str(demo_copy)))
+    async with app.run_test(size=(200, 50)) as pilot:
+        await wait_until(pilot, lambda: len(overview_rows(app)) == len(before), "the cached Overview")
+        assert overview_rows(app) == before and app.sub_title.startswith(CHECKING) and app.state is None
+        located.set()
+        await marked_until_checked(pilot, app, headers)
+        assert overview_rows(app) == before
+
+
+def test_a_reopen_reads_the_head_of_the_cache_file_alone(demo_copy, monkeypatch):
+    """The Overview's part (the document and the plan) is first in the file with its length before it: a
+    file cut right after it still gives the cached view, and is no stored run for the check."""
+    from tcsexam.tui.cache import HEAD_LENGTH, peek
+    from tcsexam.tui.loader import peek_state
+
+    config = DashboardConfig(run_dir=str(demo_copy))
+    stored = load_state_here(config)
+    (path,) = stored_runs()
+    data = path.read_bytes()
+    head = HEAD_LENGTH + int.from_bytes(data[:HEAD_LENGTH], "little")
+    assert 0 < head < len(data)
+    path.write_bytes(data[:head])
+    document, plan = peek(config)
+    assert without_time(document) == without_time(stored.document) and plan == stored.plan
+    assert peek_state(config).document == document
+    counter = ScoreCounter(monkeypatch)
+    load_state_here(config)
+    assert counter.calls == 1  # scored again, and stored whole
+    path.write_bytes(data[: head - 1])  # a head cut short: nothing to show
+    assert peek(config) is None
+    path.write_bytes((10**12).to_bytes(HEAD_LENGTH, "little") + data[HEAD_LENGTH:])  # a length past the end
+    assert peek(config) is None
+
+
 @pytest.mark.parametrize("edit", ["attempts", "records"])
 async def test_a_changed_input_is_rescored_and_the_cached_view_stays_marked_until_then(demo_copy, monkeypatch, edit):
     before = await fresh_overview(demo_copy)

@@ -14,10 +14,14 @@ pickle. It is written atomically (scoring.safety.outputs.write_atomic) and read 
 that does not decode, holds another key or arrays of the wrong length is ignored. The CACHE_KEEP
 most recently used files are kept (docs/dashboard.md#the-cache-of-scored-runs).
 
-Beside them, for each run's place (the paths of its inputs, the thresholds, the code digest), the key
-last stored or read there (``LastStored``): a reopen shows that run before any input is read
-(``peek``), and the stat of attempts.csv and cohort.json then decides whether a large run is read in
-the dashboard's process (``stored_before``).
+A file is the Overview's part first (``CachedHead``: the index document and the plan), its length
+before it, then the rest (``CachedBody``), so that a reopen reads and decodes the part it shows
+first without the per-instance columns.
+
+Beside them, for each run's place (the paths as the command line names them, the thresholds, the
+code digest), the key last stored or read there (``LastStored``): a reopen shows that run before any
+input is read or even located (``peek``), and the stat of attempts.csv and cohort.json then decides
+whether a large run is read in the dashboard's process (``stored_before``).
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from .columns import InstanceColumns
 from .settings import user_folder
 from .stat_index import STATS, FileStat, StatIndex, records_digests, stat_of, stats_path
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 CACHE_KEEP = 8  # scored runs kept: the most recently used
 SUFFIX = ".tcsexam-run"
 LAST = ".tcsexam-last"  # the key last stored for a run's place (``LastStored``)
@@ -104,17 +108,19 @@ def run_key(run, thresholds: dict[str, float], records: dict[str, str] | None) -
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
-def place_path(folder: Path, paths, thresholds: dict[str, float]) -> Path:
-    """Where the key last stored for a run's place is kept (``LastStored``): named by the paths of its
-    inputs (never their bytes), the thresholds and the code digest, so that it is found before any
-    input is read."""
-    names = [paths.attempts, paths.cohort, paths.records, paths.benchmark]
+def place_path(folder: Path, config) -> Path:
+    """Where the key last stored for a run's place is kept (``LastStored``): named by the paths the
+    command line names (tui.state.DashboardConfig: RUN_DIR and the options, resolved as the file system
+    has them now, the current folder where no RUN_DIR is named; never their bytes), the thresholds and
+    the code digest, so that it is found before any input is read or located. Where the inputs then
+    lie, and what they hold, is what the check of a reopen finds out."""
+    named = [config.run_dir, config.attempts, config.cohort, config.records, config.benchmark]
     place = {
         "code": code_digest(),
-        "thresholds": sorted(thresholds.items()),
-        "paths": [None if p is None else os.path.realpath(p) for p in names],
-        "suite": paths.suite,
-        "benchmark": str(paths.benchmark_source),
+        "thresholds": sorted(config.thresholds.items()),
+        "named": [None if p is None else os.path.realpath(p) for p in named],
+        "here": None if config.run_dir else os.path.realpath("."),
+        "suite": config.suite,
     }
     return folder / f"{hashlib.sha256(json.dumps(place, sort_keys=True).encode()).hexdigest()}{LAST}"
 
@@ -135,37 +141,40 @@ def table_stats(paths) -> list[tuple[int, int, int, int, int]] | None:
         return None
 
 
-def last_stored(folder: Path, paths, thresholds: dict[str, float]) -> LastStored | None:
+def last_stored(folder: Path, config) -> LastStored | None:
     """What ``place_path`` holds; None for nothing there, or a file that does not decode."""
     with contextlib.suppress(OSError, msgspec.DecodeError, msgspec.ValidationError):
-        last = msgspec.msgpack.decode(place_path(folder, paths, thresholds).read_bytes(), type=LastStored)
+        last = msgspec.msgpack.decode(place_path(folder, config).read_bytes(), type=LastStored)
         if last.format == CACHE_FORMAT:
             return last
     return None
 
 
-def remember(folder: Path, paths, thresholds: dict[str, float], key: str) -> None:
+def remember(folder: Path, config, paths, key: str) -> None:
     """Keep ``key`` as the run last stored or read at this place (written only when it changed)."""
     stats = table_stats(paths)
     if stats is None:
         return
     last = LastStored(CACHE_FORMAT, key, stats)
-    if last_stored(folder, paths, thresholds) != last:
-        store(folder, place_path(folder, paths, thresholds), msgspec.msgpack.encode(last))
+    if last_stored(folder, config) != last:
+        store(folder, place_path(folder, config), msgspec.msgpack.encode(last))
 
 
-def stored_before(paths, thresholds: dict[str, float]) -> bool:
+def stored_before(config, paths) -> bool:
     """Whether this run was stored with its attempts.csv and cohort.json as they are now (their stat,
     as ``trusted`` compares it; nothing is read): whether a large run is worth reading in the
     dashboard's own process rather than in a loader process. It decides only where the run is read,
     never what is shown."""
     folder = cache_folder()
-    last = last_stored(folder, paths, thresholds) if folder is not None else None
+    last = last_stored(folder, config) if folder is not None else None
     return last is not None and [tuple(t) for t in last.tables] == table_stats(paths)
 
 
-class CachedHead(msgspec.Struct):
-    """The start of a cache file (``CachedRun``): what the Overview shows, decoded without the columns."""
+HEAD_LENGTH = 8  # bytes: the length of a cache file's head (``CachedHead``), little-endian, first in the file
+
+
+class CachedHead(msgspec.Struct, forbid_unknown_fields=True):
+    """The first part of a cache file: what the Overview shows (the index document) and the plan."""
 
     format: int
     key: str
@@ -173,20 +182,35 @@ class CachedHead(msgspec.Struct):
     plan: dict[str, Any] | None
 
 
-def peek(paths, thresholds: dict[str, float]) -> tuple[dict, dict | None] | None:
-    """(document, plan) of the scored run last stored for this place, read before any input is: what a
-    reopen shows at once, marked as being checked; None when there is none, or no such file."""
+def read_head(path: Path, key: str) -> CachedHead | None:
+    """The head of the cache file ``path`` alone (the rest is not read), when it is a scored run of
+    ``key``; None for no such file or anything else."""
+    with contextlib.suppress(OSError, ValueError, msgspec.DecodeError, msgspec.ValidationError):
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        with open(fd, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            length = int.from_bytes(fh.read(HEAD_LENGTH), "little")
+            if not stat.S_ISREG(st.st_mode) or HEAD_LENGTH + length > st.st_size:
+                return None
+            data = fh.read(length)
+            if len(data) != length:
+                return None
+        head = msgspec.msgpack.decode(data, type=CachedHead)
+        if head.format == CACHE_FORMAT and head.key == key:
+            return head
+    return None
+
+
+def peek(config) -> tuple[dict, dict | None] | None:
+    """(document, plan) of the scored run last stored for this run's place (``place_path``), read before
+    any input is read or located: what a reopen shows at once, marked as being checked; None when there
+    is none, or no such file. Only the file's head is read (``read_head``)."""
     folder = cache_folder()
-    last = last_stored(folder, paths, thresholds) if folder is not None else None
+    last = last_stored(folder, config) if folder is not None else None
     if folder is None or last is None:
         return None
-    path = entry_path(folder, last.key)
-    with contextlib.suppress(OSError, msgspec.DecodeError, msgspec.ValidationError):
-        if stat.S_ISREG(os.lstat(path).st_mode):
-            head = msgspec.msgpack.decode(path.read_bytes(), type=CachedHead)
-            if head.format == CACHE_FORMAT and head.key == last.key:
-                return head.document, head.plan
-    return None
+    head = read_head(entry_path(folder, last.key), last.key)
+    return None if head is None else (head.document, head.plan)
 
 
 class CachedTask(msgspec.Struct, forbid_unknown_fields=True):
@@ -210,11 +234,11 @@ class CachedAttempt(msgspec.Struct, array_like=True):
     unscored: list[str]
 
 
-class CachedRun(msgspec.Struct, forbid_unknown_fields=True):
+class CachedBody(msgspec.Struct, forbid_unknown_fields=True):
+    """The rest of a cache file, after its head (``CachedHead``): the records files used and the columns."""
+
     format: int
     key: str
-    document: dict[str, Any]
-    plan: dict[str, Any] | None
     records_used: dict[str, str]
     tasks: dict[str, CachedTask]
     attempts: list[CachedAttempt]
@@ -252,11 +276,10 @@ def encode_run(key: str, document: dict, plan: dict | None, records_used: dict[s
             return b""
         return np.concatenate([np.asarray(getattr(c, field), dtype) for c in values]).tobytes()
 
-    entry = CachedRun(
+    head = msgspec.msgpack.encode(CachedHead(CACHE_FORMAT, key, document, plan))
+    body = CachedBody(
         CACHE_FORMAT,
         key,
-        document,
-        plan,
         records_used,
         tasks,
         attempts,
@@ -265,7 +288,7 @@ def encode_run(key: str, document: dict, plan: dict | None, records_used: dict[s
         joined("z", FLOAT),
         joined("phi", FLOAT),
     )
-    return msgspec.msgpack.encode(entry)
+    return len(head).to_bytes(HEAD_LENGTH, "little") + head + msgspec.msgpack.encode(body)
 
 
 class NotOurs(Exception):
@@ -274,11 +297,16 @@ class NotOurs(Exception):
 
 def decode_run(data: bytes, key: str) -> tuple[dict, dict | None, dict[str, str], dict]:
     """(document, plan, records_used, columns) from a cache file; NotOurs for anything else."""
+    length = int.from_bytes(data[:HEAD_LENGTH], "little")
+    if len(data) < HEAD_LENGTH + length:
+        raise NotOurs("a head longer than the file")
+    view = memoryview(data)
     try:
-        entry = msgspec.msgpack.decode(data, type=CachedRun)
+        head = msgspec.msgpack.decode(view[HEAD_LENGTH : HEAD_LENGTH + length], type=CachedHead)
+        entry = msgspec.msgpack.decode(view[HEAD_LENGTH + length :], type=CachedBody)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise NotOurs(str(exc)) from None
-    if entry.format != CACHE_FORMAT or entry.key != key:
+    if {head.format, entry.format} != {CACHE_FORMAT} or {head.key, entry.key} != {key}:
         raise NotOurs("another run's or another version's file")
     try:
         status = np.frombuffer(entry.status, CODE)
@@ -311,7 +339,7 @@ def decode_run(data: bytes, key: str) -> tuple[dict, dict | None, dict[str, str]
             columns[(a.model, a.item, a.attempt)] = cols
     except (KeyError, ValueError) as exc:
         raise NotOurs(str(exc)) from None
-    return entry.document, entry.plan, entry.records_used, columns
+    return head.document, head.plan, entry.records_used, columns
 
 
 def read_run(folder: Path, key: str):
@@ -377,16 +405,18 @@ class RunCache:
     either way the run's place then names its key (``remember``)."""
 
     def __init__(
-        self, folder: Path, key: str, records: dict[str, str] | None, run, thresholds: dict, packed: bool = False
+        self, folder: Path, key: str, records: dict[str, str] | None, run, config, packed: bool = False
     ) -> None:
         self.folder, self.key, self.records = folder, key, records
-        self.paths, self.thresholds = run.paths, thresholds
+        self.paths, self.config = run.paths, config  # config: tui.state.DashboardConfig, the run's place
         self.packed = packed  # the records are a packed file (docs/formats.md#packed-records), hashed as read
 
     @classmethod
-    def for_run(cls, run, thresholds: dict[str, float], say) -> RunCache | None:
-        """None when there is no cache folder, or the records folder holds more than plain files."""
+    def for_run(cls, run, config, say) -> RunCache | None:
+        """The cache file of ``run``, loaded as ``config`` names it; None when there is no cache folder, or
+        the records folder holds more than plain files."""
         folder = cache_folder()
+        thresholds = config.thresholds
         if folder is None:
             return None
         from tcsexam.scoring.formats.packed import PackedRecords
@@ -396,7 +426,7 @@ class RunCache:
         if isinstance(root, PackedRecords):  # read whole by load_run: its digest is that of the bytes scored
             packed = {PACKED_RECORDS_FILE: root.sha256}
             key = run_key(run, thresholds, packed)
-            return cls(folder, key, packed, run, thresholds, packed=True)
+            return cls(folder, key, packed, run, config, packed=True)
         records = None
         if run.paths.records is not None:
             say("checking the records files (to look for the run in the cache)")
@@ -406,13 +436,13 @@ class RunCache:
                 return None
             if records is None:
                 return None
-        return cls(folder, run_key(run, thresholds, records), records, run, thresholds)
+        return cls(folder, run_key(run, thresholds, records), records, run, config)
 
     def read(self):
         """The stored run of this key (``read_run``)."""
         found = read_run(self.folder, self.key)
         if found is not None:
-            remember(self.folder, self.paths, self.thresholds, self.key)
+            remember(self.folder, self.config, self.paths, self.key)
         return found
 
     def write(self, document: dict, plan: dict | None, checked) -> None:
@@ -423,4 +453,4 @@ class RunCache:
             return
         data = encode_run(self.key, document, plan, checked.records_used, checked.scores)
         write_run(self.folder, self.key, data)
-        remember(self.folder, self.paths, self.thresholds, self.key)
+        remember(self.folder, self.config, self.paths, self.key)

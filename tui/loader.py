@@ -49,7 +49,7 @@ def load_state(config: DashboardConfig, progress=None, started=None, paths=None)
     paths = paths if paths is not None else resolve_paths(config)
     if config.isolate is False or (config.isolate is None and not is_large(paths)):
         return load_state_here(config, paths, progress)
-    stored = config.isolate is None and config.cache and stored_before(paths, config.thresholds)
+    stored = config.isolate is None and config.cache and stored_before(config, paths)
     if stored and (state := load_cached_here(config, paths, progress)):  # stored unchanged: no loader process
         return state
     with LoaderProcess(config) as loader:
@@ -264,7 +264,7 @@ def load_state_here(config, paths=None, progress=None, only_cached=False):
     paths = paths if paths is not None else resolve_paths(config)
     say(f"reading {Path(paths.attempts).name}, {Path(paths.cohort).name}, the suite and the reference")
     run = load_run(paths)
-    cache = RunCache.for_run(run, config.thresholds, say) if config.cache else None
+    cache = RunCache.for_run(run, config, say) if config.cache else None
     found = cache.read() if cache is not None else None
     if found is not None and (state := state_from_cache(config, paths, run, found)) is not None:
         return state
@@ -312,16 +312,17 @@ def scored_state(config: DashboardConfig, paths, run, document: dict, checked, p
     )
 
 
-def peek_state(config: DashboardConfig, paths) -> DashboardState | None:
-    """The scored run last stored for this run's place, read from the cache before any input is
-    (tui/cache.py ``peek``), as a state to show at once while the inputs are checked
-    (docs/dashboard.md#the-cache-of-scored-runs). It has no loaded run, no rows checked and no instance
-    columns (``run`` and ``checked`` are None): only the Overview shows it. None without such a run."""
-    peeked = peek(paths, config.thresholds)
+def peek_state(config: DashboardConfig) -> DashboardState | None:
+    """The scored run last stored for this run's place, read from the cache before any input is read or
+    located (tui/cache.py ``peek``), as a state to show at once while the inputs are checked
+    (docs/dashboard.md#the-cache-of-scored-runs). It has no loaded run, no rows checked, no instance
+    columns and no watched files (``run`` and ``checked`` are None): only the Overview shows it. None
+    without such a run."""
+    peeked = peek(config)
     if peeked is None:
         return None
     document, plan = peeked
-    return DashboardState(document, None, watched_files(paths), plan=plan, demo=uses_demo(config))
+    return DashboardState(document, None, [], plan=plan, demo=uses_demo(config))
 
 
 def state_from_cache(config: DashboardConfig, paths, run, found) -> DashboardState | None:

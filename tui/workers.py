@@ -77,13 +77,16 @@ def load_run(
         loaders.started(loader, number, wanted())
 
     try:
-        paths = resolve_paths(config)  # once per load: the cached view and the check share it
-        if reason == "start" and config.cache and (cached := peek_state(config, paths)) is not None:
+        # a reopen: what the cache holds for the run's place, before its inputs are located (that imports
+        # most of the scoring core) or read; the check goes on once the view is drawn, as it would take
+        # the interpreter from the drawing; q ends the wait
+        if reason == "start" and config.cache and (cached := peek_state(config)) is not None:
             drawn = threading.Event()
             post(CachedShown(cached, generation, number, drawn))
-            waited = 0.0  # the check would take the interpreter from the drawing; q ends the wait
+            waited = 0.0
             while not drawn.wait(0.05) and not loaders.quitting and waited < DRAW_WAIT_S:
                 waited += 0.05
+        paths = resolve_paths(config)  # once per load
         state = load_state(config, lambda text: post(LoadProgress(text, generation, number)), started, paths)
     except LoaderGone:
         return  # stopped: a newer load of the run replaced it, or the dashboard quit
