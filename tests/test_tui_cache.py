@@ -335,9 +335,9 @@ async def test_a_reopen_shows_the_cached_overview_before_the_runs_inputs_are_eve
 
 
 def test_a_reopen_reads_the_head_of_the_cache_file_alone(demo_copy, monkeypatch):
-    """The Overview's part (the document and the plan) is first in the file with its length before it: a
-    file cut right after it still gives the cached view, and is no stored run for the check."""
-    from tcsexam.tui.cache import HEAD_LENGTH, peek
+    """The Overview's part of the document is first in the file with its length before it: a file cut
+    right after it still gives the cached view, and is no stored run for the check."""
+    from tcsexam.tui.cache import HEAD_LENGTH, overview_part, peek
     from tcsexam.tui.loader import peek_state
 
     config = DashboardConfig(run_dir=str(demo_copy))
@@ -347,9 +347,8 @@ def test_a_reopen_reads_the_head_of_the_cache_file_alone(demo_copy, monkeypatch)
     head = HEAD_LENGTH + int.from_bytes(data[:HEAD_LENGTH], "little")
     assert 0 < head < len(data)
     path.write_bytes(data[:head])
-    document, plan = peek(config)
-    assert without_time(document) == without_time(stored.document) and plan == stored.plan
-    assert peek_state(config).document == document
+    assert without_time(peek(config)) == without_time(overview_part(stored.document))
+    assert peek_state(config).document == peek(config)
     counter = ScoreCounter(monkeypatch)
     load_state_here(config)
     assert counter.calls == 1  # scored again, and stored whole
@@ -357,6 +356,28 @@ def test_a_reopen_reads_the_head_of_the_cache_file_alone(demo_copy, monkeypatch)
     assert peek(config) is None
     path.write_bytes((10**12).to_bytes(HEAD_LENGTH, "little") + data[HEAD_LENGTH:])  # a length past the end
     assert peek(config) is None
+
+
+@pytest.mark.parametrize("run", ["demo", "generated"])
+def test_the_cached_views_part_of_the_document_gives_the_overview_of_the_whole(demo_copy, tmp_path, run):
+    """The head holds only what the Overview reads (tui.cache.overview_part): its rows, status line and
+    each row's detail line are those of the whole document."""
+    from tcsexam.tui.loader import peek_state
+    from tcsexam.tui.panes.overview.views import overview_detail, overview_rows, status_line
+    from tests.bench.synth import write_run
+
+    run_dir = demo_copy
+    if run == "generated":  # 12 models of the Lite suite, two attempts each
+        run_dir = tmp_path / "generated"
+        write_run(run_dir, models=12, attempts=2, suite_name="lite")
+    config = DashboardConfig(run_dir=str(run_dir))
+    whole = load_state_here(config).document
+    part = peek_state(config).document
+    assert part != whole
+    assert overview_rows(part) == overview_rows(whole)
+    assert status_line(part) == status_line(whole)
+    for row in overview_rows(whole):
+        assert overview_detail(row, part) == overview_detail(row, whole)
 
 
 @pytest.mark.parametrize("edit", ["attempts", "records"])

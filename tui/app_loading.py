@@ -12,7 +12,7 @@ from textual import on
 
 from . import workers
 from .app_base import STEPPED_FROM, AppBase
-from .cache import same_but_time
+from .cache import overview_part, same_but_time
 from .messages import CachedShown, InputsChanged, LoadFailed, LoadProgress, StateLoaded, Tau2Failed, Tau2Loaded
 from .panes import see
 from .panes.diagnostics.pane import DiagnosticsPane
@@ -150,7 +150,8 @@ class LoadingInputs(AppBase):
         self._diagnostics()
         # an unchanged reopen: the Overview already shows these numbers (its rows, cursor and scroll stay)
         self.refresh_panes(
-            keep_overview=previewed is not None and same_but_time(previewed.document, slot.state.document)
+            keep_overview=previewed is not None
+            and same_but_time(previewed.document, overview_part(slot.state.document))
         )
         self._header()
 

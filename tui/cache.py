@@ -14,9 +14,9 @@ pickle. It is written atomically (scoring.safety.outputs.write_atomic) and read 
 that does not decode, holds another key or arrays of the wrong length is ignored. The CACHE_KEEP
 most recently used files are kept (docs/dashboard.md#the-cache-of-scored-runs).
 
-A file is the Overview's part first (``CachedHead``: the index document and the plan), its length
-before it, then the rest (``CachedBody``), so that a reopen reads and decodes the part it shows
-first without the per-instance columns.
+A file is the Overview's part first (``CachedHead``: the index document as the Overview reads it,
+``overview_part``), its length before it, then the rest (``CachedBody``: the whole document, the
+plan, the columns), so that a reopen reads and decodes what it shows first without the rest.
 
 Beside them, for each run's place (the paths as the command line names them, the thresholds, the
 code digest), the key last stored or read there (``LastStored``): a reopen shows that run before any
@@ -173,13 +173,31 @@ def stored_before(config, paths) -> bool:
 HEAD_LENGTH = 8  # bytes: the length of a cache file's head (``CachedHead``), little-endian, first in the file
 
 
+OVERVIEW_MODEL_FIELDS = ("status", "index", "track_means", "ci")  # of a model's entry, with its tasks'
+OVERVIEW_TASK_FIELDS = ("track", "status")
+
+
+def overview_part(document: dict) -> dict:
+    """The index document as the Overview reads it (tui/panes/overview/views.py: its rows, status line
+    and detail line): every top-level field, and of each model its status, index, track means and
+    intervals and its tasks' track and status; a third of the objects of the whole document at 2,000
+    models, so that a reopen decodes it in a third of the time."""
+    models = {
+        name: {
+            **{field: m[field] for field in OVERVIEW_MODEL_FIELDS if field in m},
+            "tasks": {t: {f: task[f] for f in OVERVIEW_TASK_FIELDS} for t, task in m["tasks"].items()},
+        }
+        for name, m in document["models"].items()
+    }
+    return {**document, "models": models}
+
+
 class CachedHead(msgspec.Struct, forbid_unknown_fields=True):
-    """The first part of a cache file: what the Overview shows (the index document) and the plan."""
+    """The first part of a cache file: what the Overview shows (``overview_part``)."""
 
     format: int
     key: str
-    document: dict[str, Any]
-    plan: dict[str, Any] | None
+    overview: dict[str, Any]
 
 
 def read_head(path: Path, key: str) -> CachedHead | None:
@@ -201,16 +219,16 @@ def read_head(path: Path, key: str) -> CachedHead | None:
     return None
 
 
-def peek(config) -> tuple[dict, dict | None] | None:
-    """(document, plan) of the scored run last stored for this run's place (``place_path``), read before
-    any input is read or located: what a reopen shows at once, marked as being checked; None when there
-    is none, or no such file. Only the file's head is read (``read_head``)."""
+def peek(config) -> dict | None:
+    """The Overview's part (``overview_part``) of the scored run last stored for this run's place
+    (``place_path``), read before any input is read or located: what a reopen shows at once, marked as
+    being checked; None when there is none, or no such file. Only the file's head is read (``read_head``)."""
     folder = cache_folder()
     last = last_stored(folder, config) if folder is not None else None
     if folder is None or last is None:
         return None
     head = read_head(entry_path(folder, last.key), last.key)
-    return None if head is None else (head.document, head.plan)
+    return None if head is None else head.overview
 
 
 class CachedTask(msgspec.Struct, forbid_unknown_fields=True):
@@ -239,6 +257,8 @@ class CachedBody(msgspec.Struct, forbid_unknown_fields=True):
 
     format: int
     key: str
+    document: dict[str, Any]
+    plan: dict[str, Any] | None
     records_used: dict[str, str]
     tasks: dict[str, CachedTask]
     attempts: list[CachedAttempt]
@@ -276,10 +296,12 @@ def encode_run(key: str, document: dict, plan: dict | None, records_used: dict[s
             return b""
         return np.concatenate([np.asarray(getattr(c, field), dtype) for c in values]).tobytes()
 
-    head = msgspec.msgpack.encode(CachedHead(CACHE_FORMAT, key, document, plan))
+    head = msgspec.msgpack.encode(CachedHead(CACHE_FORMAT, key, overview_part(document)))
     body = CachedBody(
         CACHE_FORMAT,
         key,
+        document,
+        plan,
         records_used,
         tasks,
         attempts,
@@ -339,7 +361,7 @@ def decode_run(data: bytes, key: str) -> tuple[dict, dict | None, dict[str, str]
             columns[(a.model, a.item, a.attempt)] = cols
     except (KeyError, ValueError) as exc:
         raise NotOurs(str(exc)) from None
-    return head.document, head.plan, entry.records_used, columns
+    return entry.document, entry.plan, entry.records_used, columns
 
 
 def read_run(folder: Path, key: str):

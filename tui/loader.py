@@ -316,13 +316,12 @@ def peek_state(config: DashboardConfig) -> DashboardState | None:
     """The scored run last stored for this run's place, read from the cache before any input is read or
     located (tui/cache.py ``peek``), as a state to show at once while the inputs are checked
     (docs/dashboard.md#the-cache-of-scored-runs). It has no loaded run, no rows checked, no instance
-    columns and no watched files (``run`` and ``checked`` are None): only the Overview shows it. None
-    without such a run."""
-    peeked = peek(config)
-    if peeked is None:
+    columns, no plan and no watched files, and its document is the part the Overview reads
+    (tui/cache.py ``overview_part``): only the Overview shows it. None without such a run."""
+    document = peek(config)
+    if document is None:
         return None
-    document, plan = peeked
-    return DashboardState(document, None, [], plan=plan, demo=uses_demo(config))
+    return DashboardState(document, None, [], demo=uses_demo(config))
 
 
 def state_from_cache(config: DashboardConfig, paths, run, found) -> DashboardState | None:
