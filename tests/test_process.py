@@ -253,3 +253,55 @@ def test_memory_running_out_during_a_command_says_so(cli, monkeypatch, demo_copy
     assert code == 1 and not out.exists()
     assert err.splitlines()[-1].startswith("tcsexam: memory ran out")
     assert "MiB" in err and "internal error" not in err and "please report" not in err
+
+
+# --- the end of the dashboard ----------------------------------------------------------------
+
+QUIT_WHILE_WORKING = """
+import sys, threading, time
+import tcsexam.tui.app as app_module
+from tcsexam.tui.cache import WRITING
+from tcsexam.tui.cli import entry
+
+out = sys.argv[1]
+
+class App:  # the dashboard, quit while its thread still works: one writing a cache file, one that never ends
+    return_code = 0
+
+    def __init__(self, config):
+        pass
+
+    def run(self, loop=None):
+        held = threading.Event()
+
+        def write():
+            with WRITING:
+                held.set()
+                time.sleep(0.5)
+                with open(out, "w") as fh:
+                    fh.write("written whole")
+
+        threading.Thread(target=write).start()
+        threading.Thread(target=threading.Event().wait).start()
+        held.wait()
+
+app_module.create_app = App
+sys.argv = ["tcsexam", "tui", sys.argv[2]]
+entry()
+"""
+
+
+def test_the_dashboard_ends_without_waiting_for_its_threads_but_finishes_a_cache_write(tmp_path):
+    """q gives the prompt back while a check of the inputs still runs (docs/performance.md#quitting): the
+    process does not wait for the dashboard's threads, only for a cache file being written."""
+    from tcsexam.scoring.pipeline.benchmark import demo_run
+
+    out = tmp_path / "cache-file"
+    proc = subprocess.run(
+        [sys.executable, "-c", QUIT_WHILE_WORKING, str(out), str(demo_run())],
+        capture_output=True,
+        timeout=120,  # a process that waits for the thread that never ends fails here
+        cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert out.read_text() == "written whole"

@@ -8,6 +8,8 @@ the other one-shot commands pay nothing for living here.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import os
 import sys
 from typing import TYPE_CHECKING
@@ -169,8 +171,16 @@ def run_from_args(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
     app = create_app(config_from_args(args))
-    app.run()
+    # a loop of its own: App.run would otherwise wait, once the app has ended, for its thread workers
+    # (asyncio's default executor), as a reopen's check of the inputs, before it returns (``end_now``)
+    app.run(loop=asyncio.new_event_loop())
+    global dashboard_closed
+    dashboard_closed = True
     return app.return_code or 0
+
+
+dashboard_closed = False  # the dashboard has run and given the terminal back (``entry`` then ends at once)
+CACHE_WRITE_WAIT_S = 10.0  # at most this long the end waits for a cache file being written
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -182,9 +192,28 @@ def main(argv: list[str] | None = None) -> int:
 
 def entry() -> None:
     """Console-script entry: the process made ready before anything imports numpy
-    (``scoring.commands.process.prepare_process``: one BLAS thread, streams that never fail to print)."""
+    (``scoring.commands.process.prepare_process``: one BLAS thread, streams that never fail to print).
+    Once the dashboard has closed, the process ends at once (``end_now``)."""
     prepare_process()
-    sys.exit(main())
+    code = main()
+    if dashboard_closed:
+        end_now(code)
+    sys.exit(code)
+
+
+def end_now(code: int) -> None:
+    """End the process without waiting for the dashboard's threads: a check of a reopen's inputs still
+    reading the run (a thread worker that cannot be stopped), and freeing a large run's objects one by
+    one at the interpreter's exit, held the shell's prompt for seconds after q
+    (docs/performance.md#quitting). A cache file being written
+    (tui/cache.py ``WRITING``) is finished first; the streams are flushed."""
+    from .cache import WRITING
+
+    WRITING.acquire(timeout=CACHE_WRITE_WAIT_S)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
 
 
 if __name__ == "__main__":
