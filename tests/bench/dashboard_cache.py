@@ -2,6 +2,7 @@
 
     python -m tests.bench.dashboard_cache [--cohort 2000] [--records 500] [--repeat 2] [--workdir DIR] [--json FILE]
     python -m tests.bench.dashboard_cache --reopen-only --before PYTHON [--records 2000] [--cohort 0] ...
+    python -m tests.bench.dashboard_cache --cold [--packed] [--records 2000] [--cohort 0] ...
 
 Generates two runs (tests/bench/synth.py): a leaderboard of --cohort models without records
 (``cohort``) and a run of --records models with a records file for every solver attempt (``run``,
@@ -22,6 +23,11 @@ rows (a table of many models is filled a chunk at a time, the first screenful fi
 --before PYTHON: the same reopen measured, interleaved, with another install of tcsexam (its
 interpreter, e.g. a venv of an older checkout), each with its own cache folder and first open; prints
 the ratio before / after. --reopen-only skips the --no-cache open (minutes at 3.75 M records).
+
+--cold: a cold open (``--no-cache``) against `tcsexam score` of the same run, interleaved, each in a
+fresh process, best of --repeat: the dashboard's time to the run loaded (``loaded_s``) and to the
+Overview holding every model (``overview_s``), score's wall time, and the ratios (target: 1.5x).
+--packed adds the same run as one packed records.jsonl (``tcsexam pack``, in a folder of its own).
 """
 
 from __future__ import annotations
@@ -54,17 +60,21 @@ async def drive():
         def shown():  # the checked run, or what the cache holds while it is checked (a reopen)
             return app.state or getattr(app.shown, "preview", None)
 
-        first_rows_s = None
+        first_rows_s = loaded_s = None
         while not (shown() is not None and table.row_count == len(shown().document["models"])):
             if first_rows_s is None and table.row_count:
                 first_rows_s = time.time() - t0
+            if loaded_s is None and app.state is not None:
+                loaded_s = time.time() - t0
             await asyncio.sleep(0.02)
         await pilot.pause()
         overview_s = time.time() - t0
         while app.state is None or app.loading:
             await asyncio.sleep(0.02)
         first_rows_s = first_rows_s or overview_s
-        out = {"first_rows_s": first_rows_s, "overview_s": overview_s, "checked_s": time.time() - t0}
+        checked_s = time.time() - t0
+        out = {"first_rows_s": first_rows_s, "overview_s": overview_s, "checked_s": checked_s}
+        out["loaded_s"] = loaded_s or checked_s
         print(json.dumps({**out, "models": table.row_count}))
 
 asyncio.run(drive())
@@ -148,6 +158,54 @@ def before_after(name: str, run_dir: Path, benchmark: Path | None, before: str, 
     return out
 
 
+def score_wall(run_dir: Path, benchmark: Path | None, work: Path) -> float:
+    """Wall seconds of `tcsexam score RUN_DIR` in a fresh process, from its start to its exit."""
+    cmd = [sys.executable, "-m", "tcsexam.tui.cli", "score", str(run_dir), "--output", str(work / "cold-index.json")]
+    if benchmark is not None:
+        cmd += ["--benchmark", str(benchmark)]
+    t0 = time.time()
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, check=False)
+    if proc.returncode:
+        raise SystemExit(f"score failed:\n{proc.stderr}")
+    return time.time() - t0
+
+
+def packed_copy(run_dir: Path) -> Path:
+    """The run with its records packed into one records.jsonl (``tcsexam pack``), in a folder beside it."""
+    packed = run_dir.with_name(run_dir.name + "-packed")
+    if not (packed / "records.jsonl").exists():
+        packed.mkdir(exist_ok=True)
+        for name in ("attempts.csv", "cohort.json"):
+            shutil.copyfile(run_dir / name, packed / name)
+        (run_dir / "records.jsonl").unlink(missing_ok=True)
+        subprocess.run([sys.executable, "-m", "tcsexam.tui.cli", "pack", str(run_dir)], cwd=ROOT, check=True)
+        os.replace(run_dir / "records.jsonl", packed / "records.jsonl")  # a run holds records/ or the file
+    return packed
+
+
+def cold(runs: dict[str, tuple[Path, Path | None]], repeat: int, work: Path) -> dict:
+    """A cold open (--no-cache) against score of the same run, for each of ``runs`` (name: run folder and
+    benchmark), all interleaved: the best of ``repeat`` of each."""
+    home = work / "cache-cold"  # --no-cache reads and writes nothing there
+    opens: dict[str, list[dict]] = {name: [] for name in runs}
+    scores: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(repeat):
+        for name, (run_dir, benchmark) in runs.items():
+            opens[name].append(overview(run_dir, benchmark, False, home))
+            scores[name].append(score_wall(run_dir, benchmark, work))
+    result: dict = {}
+    for name in runs:
+        out = {
+            "score_s": round(min(scores[name]), 2),
+            "cold_loaded_s": round(min(o["loaded_s"] for o in opens[name]), 2),
+            "cold_overview_s": round(min(o["overview_s"] for o in opens[name]), 2),
+        }
+        out["loaded_over_score"] = round(out["cold_loaded_s"] / out["score_s"], 2)
+        out["overview_over_score"] = round(out["cold_overview_s"] / out["score_s"], 2)
+        result[name] = out
+    return result
+
+
 def main(argv=None) -> dict:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--cohort", type=int, default=2000, help="models of the run without records")
@@ -157,8 +215,11 @@ def main(argv=None) -> dict:
     p.add_argument("--json")
     p.add_argument("--before", metavar="PYTHON", help="another install's interpreter: reopen before / after")
     p.add_argument("--reopen-only", action="store_true", help="with --before: measure the reopen alone")
+    p.add_argument("--cold", action="store_true", help="a cold open (--no-cache) against score, alone")
+    p.add_argument("--packed", action="store_true", help="with --cold: the records run packed too")
     args = p.parse_args(argv)
-    work = Path(args.workdir or tempfile.mkdtemp(prefix="tcsexam-cache-bench-"))
+    # absolute: a relative XDG_CACHE_HOME is no cache folder (the dashboard would use ~/.cache)
+    work = Path(args.workdir or tempfile.mkdtemp(prefix="tcsexam-cache-bench-")).resolve()
     synth = [sys.executable, "-m", "tests.bench.synth"]
     cohort = work / f"c{args.cohort}"
     if args.cohort and not (cohort / "run" / "attempts.csv").exists():
@@ -177,6 +238,12 @@ def main(argv=None) -> dict:
         if models
     }
     result: dict = {}
+    if args.cold:
+        opened = {name: (run_dir, benchmark) for name, (_, run_dir, benchmark) in runs.items()}
+        if args.packed and "records" in runs:
+            opened["packed"] = (packed_copy(runs["records"][1]), None)
+        result = cold(opened, args.repeat, work)
+        runs = {}
     for name, (models, run_dir, benchmark) in runs.items():
         result[name] = {"models": models}
         if not args.reopen_only:
