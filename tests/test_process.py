@@ -4,6 +4,7 @@ in the BLAS import. These run the console script in a process of its own."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -305,3 +306,49 @@ def test_the_dashboard_ends_without_waiting_for_its_threads_but_finishes_a_cache
     )
     assert proc.returncode == 0, proc.stderr.decode()
     assert out.read_text() == "written whole"
+
+
+QUIT_DURING_A_LOAD = """
+import sys, threading
+import tcsexam.tui.workers as workers
+from tcsexam.tui.cli import entry
+
+workers.load_state = lambda *args, **kwargs: threading.Event().wait()  # a load that never ends
+sys.argv = ["tcsexam", "tui", sys.argv[1]]
+entry()
+"""
+
+
+@pytest.mark.dashboard
+def test_q_ends_the_dashboard_while_a_load_in_its_thread_never_ends(demo_copy):
+    """The real console script in a terminal: q while the run is still being read in the dashboard's
+    own thread (as a reopen's check is) ends the process (docs/performance.md#quitting)."""
+    import pty
+    import select
+    import signal
+    import time
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the dashboard
+        os.chdir(ROOT)
+        os.environ["TERM"] = "xterm-256color"
+        os.execv(sys.executable, [sys.executable, "-c", QUIT_DURING_A_LOAD, str(demo_copy)])
+    seen, deadline, status = b"", time.monotonic() + 60, None
+    try:
+        while b"\x1b[?1049h" not in seen and time.monotonic() < deadline:  # the app took the screen
+            if select.select([fd], [], [], 0.1)[0]:
+                seen += os.read(fd, 65536)
+        assert b"\x1b[?1049h" in seen, seen[-2000:]
+        os.write(fd, b"q")
+        while status is None and time.monotonic() < deadline:  # a process that waits for the load hangs
+            if select.select([fd], [], [], 0.1)[0]:
+                with contextlib.suppress(OSError):  # the terminal closed as the process ended
+                    os.read(fd, 65536)
+            done, code = os.waitpid(pid, os.WNOHANG)
+            status = os.waitstatus_to_exitcode(code) if done else None
+    finally:
+        if status is None:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        os.close(fd)
+    assert status == 0
