@@ -91,7 +91,7 @@ AWKWARD_CHARACTERS = st.sampled_from(
 TEXT = st.text(st.one_of(AWKWARD_CHARACTERS, st.characters(exclude_categories=["Cs"])), max_size=6)
 SCALARS = st.one_of(st.none(), st.booleans(), INTEGERS, FLOATS, TEXT)
 DOCUMENTS = st.recursive(
-    SCALARS, lambda inner: st.lists(inner, max_size=5) | st.dictionaries(TEXT, inner, max_size=5), max_leaves=40
+    SCALARS, lambda inner: st.lists(inner, max_size=5) | st.dictionaries(TEXT, inner, max_size=5), max_leaves=30
 )
 
 
@@ -100,22 +100,18 @@ def beyond_bmp(doc: object) -> bool:
     return any(ord(c) > 0xFFFF for c in orjson.dumps(doc).decode("utf-8"))
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(DOCUMENTS)
 def test_any_json_document_is_written_as_rfc8785_writes_it(doc):
-    assert canonical_bytes(doc) == rfc8785.dumps(doc)
-
-
-@settings(max_examples=500, deadline=None)
-@given(st.dictionaries(TEXT, DOCUMENTS, min_size=1, max_size=8))
-def test_orjson_writes_every_plain_document_without_astral_characters(doc):
-    """The fast path is the one tested above, not a fallback to the oracle: only a character beyond
+    """Also: the fast path is the one tested, not a fallback to the oracle: only a character beyond
     U+FFFF (whose UTF-16 order differs from its code point's) sends a plain document to ``rfc8785``."""
-    expected = None if beyond_bmp(doc) else rfc8785.dumps(doc)
-    assert _orjson_form(doc) == expected
+    expected = rfc8785.dumps(doc)
+    assert canonical_bytes(doc) == expected
+    if isinstance(doc, (dict, list)):
+        assert _orjson_form(doc) == (None if beyond_bmp(doc) else expected)
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(FLOATS)
 def test_every_finite_float_is_written_as_ecmascript_does(f):
     assert canonical_bytes([f]) == rfc8785.dumps([f])
