@@ -575,6 +575,7 @@ def test_a_dashboard_start_reads_cohort_json_once_and_resolves_the_run_once(demo
     dashboard opens (the synthetic sample's rule, exit 2) and the first load share one resolution of the
     run's paths and one read of its cohort.json."""
     import tcsexam.tui.app as app_module
+    import tcsexam.tui.heap as heap_module
     import tcsexam.tui.loader as loader_module
     from tcsexam.tui.cli import main
 
@@ -582,6 +583,7 @@ def test_a_dashboard_start_reads_cohort_json_once_and_resolves_the_run_once(demo
         monkeypatch.setattr(loader_module, "is_large", lambda paths: True)
     if open_ == "reopen":
         load_state_here(DashboardConfig(run_dir=str(demo_copy)))
+    monkeypatch.setattr(heap_module, "map_large_blocks", lambda: False)  # a switch of the whole process
     apps: list = []
     real = app_module.create_app
     monkeypatch.setattr(

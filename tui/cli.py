@@ -167,6 +167,7 @@ def run_from_args(args: argparse.Namespace) -> int:
         return 1
 
     from .app import create_app
+    from .heap import map_large_blocks
 
     resolved = check_run_dirs(args)  # fail fast, before the full-screen app
     for d, same in run_dirs_and_repeats(args):
@@ -176,6 +177,7 @@ def run_from_args(args: argparse.Namespace) -> int:
                 f"'{escape_for_terminal(same)}': opened once",
                 file=sys.stderr,
             )
+    map_large_blocks()  # memory that stays flat over reloads (tui/heap.py)
     app = create_app(config_from_args(args), resolved=resolved)
     app.run()
     return app.return_code or 0
