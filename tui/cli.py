@@ -20,6 +20,8 @@ from tcsexam.scoring.safety.terminal import say
 from tcsexam.scoring.vocab import COHORT_FILE
 
 if TYPE_CHECKING:
+    from tcsexam.scoring.pipeline.run import RunPaths
+
     from .state import DashboardConfig
 
 
@@ -103,13 +105,15 @@ def run_dirs_and_repeats(args: argparse.Namespace) -> list[tuple[str, str | None
     return out
 
 
-def check_run_dirs(args: argparse.Namespace) -> None:
+def check_run_dirs(args: argparse.Namespace) -> list[RunPaths]:
     """What ``tcsexam tui RUN_DIR...`` rejects before the full-screen app opens: a RUN_DIR that is not
     a folder (exit 1, as for every command), per-run file overrides with several RUN_DIRs (usage,
     exit 2), a cohort naming a reference the bundled synthetic sample does not hold (usage, exit 2).
-    The synthetic sample's notice goes to standard error."""
+    The synthetic sample's notice goes to standard error. Returns each run's paths, resolved, with its
+    cohort as read for this check: the first load of each run uses them, so that a start resolves a run
+    and reads its cohort.json once (docs/architecture.md)."""
     from tcsexam.scoring.errors import InputError, Problem, UsageError
-    from tcsexam.scoring.pipeline.run import benchmark_notice
+    from tcsexam.scoring.pipeline.run import benchmark_notice, read_cohort_ahead
 
     from .state import has_run, resolve_paths, run_configs
 
@@ -128,11 +132,15 @@ def check_run_dirs(args: argparse.Namespace) -> None:
         )
     config = config_from_args(args)
     if not has_run(config):  # --tau2 alone
-        return
+        return []
+    resolved = []
     for one in run_configs(config):
-        notice = benchmark_notice(resolve_paths(one))
+        paths = read_cohort_ahead(resolve_paths(one))
+        notice = benchmark_notice(paths)
         if notice:
             say(notice, sys.stderr)
+        resolved.append(paths)
+    return resolved
 
 
 def textual_problem() -> str | None:
@@ -159,8 +167,9 @@ def run_from_args(args: argparse.Namespace) -> int:
         return 1
 
     from .app import create_app
+    from .heap import map_large_blocks
 
-    check_run_dirs(args)  # fail fast, before the full-screen app
+    resolved = check_run_dirs(args)  # fail fast, before the full-screen app
     for d, same in run_dirs_and_repeats(args):
         if same is not None:
             print(
@@ -168,7 +177,8 @@ def run_from_args(args: argparse.Namespace) -> int:
                 f"'{escape_for_terminal(same)}': opened once",
                 file=sys.stderr,
             )
-    app = create_app(config_from_args(args))
+    map_large_blocks()  # memory that stays flat over reloads (tui/heap.py)
+    app = create_app(config_from_args(args), resolved=resolved)
     app.run()
     return app.return_code or 0
 

@@ -61,11 +61,13 @@ def load_run(
     post: Post,
     loaders: Loaders,
     wanted: Callable[[], bool],
+    paths=None,
 ) -> None:
     """Load and score run ``number`` (a thread worker): StateLoaded, or LoadFailed with the problems;
     LoadProgress while it reads. ``wanted()``: no newer load of the run was asked for meanwhile. At the
     start, with the cache on, first CachedShown: the run as last stored for its place, before its inputs
-    are read and checked (docs/dashboard.md#the-cache-of-scored-runs)."""
+    are read and checked (docs/dashboard.md#the-cache-of-scored-runs). ``paths``: the run's paths when
+    already resolved (the first load: tui/cli.py ``check_run_dirs``), else resolved here."""
     from tcsexam.scoring.errors import InputError, Problem, UsageError
 
     from .loader import LoaderGone
@@ -77,7 +79,8 @@ def load_run(
         loaders.started(loader, number, wanted())
 
     try:
-        paths = resolve_paths(config)  # once per load: the cached view and the check share it
+        if paths is None:  # once per load: the cached view and the check share it
+            paths = resolve_paths(config)
         if reason == "start" and config.cache and (cached := peek_state(config, paths)) is not None:
             drawn = threading.Event()
             post(CachedShown(cached, generation, number, drawn))
