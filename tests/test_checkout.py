@@ -88,6 +88,20 @@ def test_every_package_folder_is_listed() -> None:
         assert on_disk - listed == set(), "packages missing from pyproject.toml's [tool.setuptools] packages"
 
 
+def test_every_folder_of_shipped_data_with_a_package_name_is_listed() -> None:
+    """A folder whose files are shipped as package data and whose name could be imported must be
+    listed too: the build otherwise warns, once per folder, that it is absent from ``packages``."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    listed = set(config["packages"])
+    for name, patterns in config["package-data"].items():
+        base = ROOT / config["package-dir"].get(name, "")
+        for pattern in patterns:
+            for path in base.glob(pattern):
+                parts = path.parent.relative_to(base).parts
+                if parts and all(part.isidentifier() for part in parts):
+                    assert ".".join([name, *parts]) in listed, (name, pattern)
+
+
 @needs_git
 def test_a_clone_without_links_installs_and_imports(clone, clone_wheel, tmp_path) -> None:
     target = tmp_path / "site"

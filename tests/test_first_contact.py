@@ -87,7 +87,7 @@ def test_the_dashboard_with_a_real_reference_without_a_benchmark_exits_2_before_
     import tcsexam.tui.app
 
     opened = []
-    monkeypatch.setattr(tcsexam.tui.app, "create_app", lambda config: opened.append(config))
+    monkeypatch.setattr(tcsexam.tui.app, "create_app", lambda config, **_: opened.append(config))
     assert tui_main("tui", str(real_run)) == 2
     err = capsys.readouterr().err
     assert "--benchmark" in err and "TCSEXAM_BENCHMARK" in err and opened == []

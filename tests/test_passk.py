@@ -31,6 +31,15 @@ def test_tasks_without_valid_attempts_are_left_out():
     assert mean_pass_hat_k([(0, 0)]) == {}
 
 
+def test_the_same_counts_again_give_the_same_means_in_a_dict_of_the_callers_own():
+    # a leaderboard's models repeat their counts: a caller that changes what it got changes nothing later
+    first = mean_pass_hat_k([(2, 1), (1, 1)])
+    first[1] = -1.0
+    first[7] = 0.0
+    assert mean_pass_hat_k([(2, 1), (1, 1)]) == {1: 0.75, 2: 0.0}
+    assert mean_pass_hat_k([(2, 1), (1, 1)], 1) == {1: 0.75}
+
+
 task_counts = st.lists(st.integers(0, 6).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n))), max_size=40)
 
 

@@ -269,7 +269,7 @@ out = sys.argv[1]
 class App:  # the dashboard, quit while its thread still works: one writing a cache file, one that never ends
     return_code = 0
 
-    def __init__(self, config):
+    def __init__(self, config, **kwargs):
         pass
 
     def run(self, loop=None):

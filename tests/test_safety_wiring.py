@@ -185,7 +185,7 @@ def test_the_dashboard_exits_1_after_a_crash(monkeypatch):
         def run(self, **kwargs):
             return super().run(headless=True)
 
-    monkeypatch.setattr(tcsexam.tui.app, "create_app", lambda config: Crashing())
+    monkeypatch.setattr(tcsexam.tui.app, "create_app", lambda config, **_: Crashing())
     assert main(["tui"]) == 1
 
 
@@ -202,7 +202,7 @@ def test_the_dashboard_exits_0_when_it_quits(monkeypatch):
         def run(self, **kwargs):
             return super().run(headless=True)
 
-    monkeypatch.setattr(tcsexam.tui.app, "create_app", lambda config: Quitting())
+    monkeypatch.setattr(tcsexam.tui.app, "create_app", lambda config, **_: Quitting())
     assert main(["tui"]) == 0
 
 

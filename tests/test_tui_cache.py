@@ -617,3 +617,90 @@ def test_a_load_reads_cohort_json_once_and_resolves_the_run_once(demo_copy, monk
     assert ("CachedShown" in [type(m).__name__ for m in posted]) == (open_ == "reopen")
     assert resolutions.calls == 1
     assert opens.count == (0 if large and open_ == "first" else 1)  # a first large load reads it in the loader
+
+
+class Headless:
+    """Stands for the app the console script runs: the real one, run headless until its run is loaded."""
+
+    def __init__(self, app) -> None:
+        self.app, self.return_code = app, 0
+
+    def run(self, loop=None) -> None:
+        import asyncio
+
+        async def drive() -> None:
+            async with self.app.run_test(size=(120, 40)) as pilot:
+                await settle(pilot)
+                await wait_until(pilot, lambda: self.app.state is not None, "the run loaded")
+
+        asyncio.run(drive())
+
+
+@pytest.mark.parametrize(("large", "open_"), [(False, "first"), (False, "reopen"), (True, "reopen")])
+def test_a_dashboard_start_reads_cohort_json_once_and_resolves_the_run_once(demo_copy, monkeypatch, large, open_):
+    """``tcsexam tui RUN_DIR`` from the command line to the run on screen: the check made before the
+    dashboard opens (the synthetic sample's rule, exit 2) and the first load share one resolution of the
+    run's paths and one read of its cohort.json."""
+    import tcsexam.tui.app as app_module
+    import tcsexam.tui.heap as heap_module
+    import tcsexam.tui.loader as loader_module
+    from tcsexam.tui.cli import main
+
+    if large:  # a stored large run is read in the dashboard's process (tui.loader.load_state)
+        monkeypatch.setattr(loader_module, "is_large", lambda paths: True)
+    if open_ == "reopen":
+        load_state_here(DashboardConfig(run_dir=str(demo_copy)))
+    monkeypatch.setattr(heap_module, "map_large_blocks", lambda: False)  # a switch of the whole process
+    apps: list = []
+    real = app_module.create_app
+    monkeypatch.setattr(
+        app_module, "create_app", lambda config, **kw: apps.append(Headless(real(config, **kw))) or apps[-1]
+    )
+    opens, resolutions = Opens(monkeypatch, demo_copy / "cohort.json"), Resolutions(monkeypatch)
+    assert main(["tui", str(demo_copy)]) == 0
+    [app] = apps
+    assert app.app.state is not None and app.app.problems == []
+    assert opens.count == 1
+    assert resolutions.calls == 1
+
+
+def test_the_loader_process_uses_the_cohort_read_before_the_dashboard_opened(demo_copy, monkeypatch):
+    """A first load in a loader process gets the run's paths with the cohort already read, as pickled
+    across to it, and reads the file no more (tui.loader.load_compact_state)."""
+    import pickle
+
+    import tcsexam.scoring.pipeline.run as run_module
+    from tcsexam.tui.loader import load_compact_state
+    from tcsexam.tui.state import resolve_paths
+
+    config = DashboardConfig(run_dir=str(demo_copy))
+    ahead = run_module.read_cohort_ahead(resolve_paths(config))
+    crossed = pickle.loads(pickle.dumps(ahead))  # what the loader process receives
+    assert crossed.cohort_read is not None and crossed.cohort_read.watch is None
+    opens = Opens(monkeypatch, demo_copy / "cohort.json")
+    state = load_compact_state(config, paths=crossed)
+    assert opens.count == 0
+    assert sorted(state.document["models"]) == sorted(ahead.cohort_read.cohort.models)
+    assert state.run.paths.cohort_read is None  # the read is not kept once used
+
+
+def test_a_cohort_read_ahead_is_not_used_when_the_run_folder_was_replaced_since(demo_copy, tmp_path):
+    """docs/safety.md#a-run-folder-moved-while-it-is-read: a cohort read before the run folder was
+    replaced by another is not the new folder's; the load reads the new folder's own."""
+    import json
+    import shutil
+
+    import tcsexam.scoring.pipeline.run as run_module
+    from tcsexam.tui.state import resolve_paths
+
+    ahead = run_module.read_cohort_ahead(resolve_paths(DashboardConfig(run_dir=str(demo_copy))))
+    other = tmp_path / "other"
+    shutil.copytree(demo_copy, other)
+    cohort = json.loads((other / "cohort.json").read_text())
+    dropped = sorted(cohort["models"])[0]
+    del cohort["models"][dropped]
+    (other / "cohort.json").write_text(json.dumps(cohort))
+    demo_copy.rename(tmp_path / "old")
+    other.rename(demo_copy)
+    run = run_module.load_run(ahead)
+    assert dropped not in run.cohort.models and dropped in ahead.cohort_read.cohort.models

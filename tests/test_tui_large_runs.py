@@ -32,8 +32,9 @@ SIZE = (120, 40)
 PROGRESS = "reading part 1 of the test run"
 
 
-def endless_load(config, progress):
-    """A loader (run in the loader process) that reports once, then never finishes on its own."""
+def endless_load(config, progress, paths=None):
+    """A loader (run in the loader process, as tui.loader.load_compact_state) that reports once, then never
+    finishes on its own."""
     progress(PROGRESS)
     for _ in range(600):
         time.sleep(0.1)

@@ -6,6 +6,9 @@ pressed. What a reload replaces dies in reference cycles, and the heap the first
 from __future__ import annotations
 
 import gc
+import os
+import subprocess
+import sys
 import tracemalloc
 
 import pytest
@@ -58,3 +61,61 @@ async def test_five_reloads_of_a_run_of_many_models_keep_the_memory_of_the_first
         tracemalloc.stop()
     mb = [round(n / 2**20, 1) for n in (first, *after)]
     assert after[-1] <= first * 1.10, f"live memory (MB) after the first open, then after each reload: {mb}"
+
+
+GLIBC = (getattr(os, "confstr", lambda name: None)("CS_GNU_LIBC_VERSION") or "").startswith("glibc")
+
+BLOCKS = """
+import ctypes, sys
+from tcsexam.tui.heap import map_large_blocks
+
+class MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in
+                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+libc = ctypes.CDLL(None)
+libc.mallinfo2.restype = MallInfo2
+libc.malloc.restype = ctypes.c_void_p
+libc.free.argtypes = [ctypes.c_void_p]
+if sys.argv[1] == "mapped":
+    assert map_large_blocks()
+size = 4 * 2**20
+libc.free(libc.malloc(size))  # a large block freed
+block = libc.malloc(size)  # the next one of its size: in a mapping of its own, or in the heap
+print(libc.mallinfo2().hblkhd >= size)
+libc.free(block)
+"""
+
+
+@pytest.mark.skipif(not GLIBC, reason="the C allocator's setting is glibc's")
+@pytest.mark.parametrize(("setting", "own_mapping"), [("default", False), ("mapped", True)])
+def test_large_blocks_keep_their_own_mapping_after_one_was_freed(setting, own_mapping):
+    """docs/performance.md#memory: with ``map_large_blocks`` a large block freed goes back to the system,
+    however many were freed before; glibc's default, once one is freed, serves the next of that size
+    from its heap (what a reload frees there stays resident). Run in a fresh process: the setting is the
+    process's."""
+    proc = subprocess.run([sys.executable, "-c", BLOCKS, setting], capture_output=True, text=True, check=False)
+    if "mallinfo2" in proc.stderr:
+        pytest.skip("glibc before 2.33 has no mallinfo2")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == [str(own_mapping)]
+
+
+def test_the_console_script_sets_the_allocator_before_the_dashboard_opens(monkeypatch, tmp_path):
+    """``tcsexam tui`` calls ``map_large_blocks`` once, before the app is made."""
+    import tcsexam.tui.app as app_module
+    import tcsexam.tui.heap as heap_module
+    from tcsexam.tui.cli import main
+
+    calls: list[str] = []
+
+    class FakeApp:
+        return_code = 0
+
+        def run(self) -> None:
+            calls.append("run")
+
+    monkeypatch.setattr(heap_module, "map_large_blocks", lambda: calls.append("map") or True)
+    monkeypatch.setattr(app_module, "create_app", lambda config, **kw: calls.append("app") or FakeApp())
+    assert main(["tui"]) == 0  # the bundled demo
+    assert calls == ["map", "app", "run"]

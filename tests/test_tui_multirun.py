@@ -520,10 +520,10 @@ def test_cli_the_same_folder_twice_is_opened_once(tmp_path, capsys, monkeypatch)
     class FakeApp:
         return_code = 0
 
-        def run(self):
+        def run(self, loop=None):
             pass
 
-    monkeypatch.setattr(tcsexam.tui.app, "create_app", lambda config: opened.append(config) or FakeApp())
+    monkeypatch.setattr(tcsexam.tui.app, "create_app", lambda config, **_: opened.append(config) or FakeApp())
     assert main(["tui", str(a), str(b), str(tmp_path / "link")]) == 0
     assert f"RUN_DIR '{tmp_path / 'link'}' is the same folder as '{a}': opened once" in capsys.readouterr().err
     [config] = opened

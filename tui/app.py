@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -61,10 +62,14 @@ class TcsexamApp(LoadingInputs, SeveralRuns, Exporting):
         *[Binding(tab.key, f"tab('{tab.id}')", tab.title, show=False) for tab in PANES],
     ]
 
-    def __init__(self, config: DashboardConfig, watch_debounce_ms: int = 300) -> None:
+    def __init__(self, config: DashboardConfig, watch_debounce_ms: int = 300, resolved: Sequence = ()) -> None:
+        """``resolved``: each run's paths as the console script resolved them, its cohort read ahead
+        (tui/cli.py ``check_run_dirs``), for the run's first load."""
         super().__init__()
         self.config = config
         self.runs = [RunSlot(c) for c in run_configs(config)]  # every run opened; tabs 1-5 show runs[current]
+        for slot, paths in zip(self.runs, resolved, strict=False):  # none with --tau2 alone
+            slot.paths = paths
         self.current = 0
         self.tau2_problems: list = []
         self.selected_model: str | None = None

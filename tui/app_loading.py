@@ -41,6 +41,7 @@ class LoadingInputs(AppBase):
                 pane.loading = True
         self._header()
         generation = slot.generation
+        paths, slot.paths = slot.paths, None  # resolved before the dashboard opened: for the first load only
         self.run_worker(
             partial(
                 workers.load_run,
@@ -51,6 +52,7 @@ class LoadingInputs(AppBase):
                 self.post_message,
                 self.loaders,
                 lambda: generation == slot.generation,
+                paths,
             ),
             thread=True,
             exclusive=True,

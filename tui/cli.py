@@ -22,6 +22,8 @@ from tcsexam.scoring.safety.terminal import say
 from tcsexam.scoring.vocab import COHORT_FILE
 
 if TYPE_CHECKING:
+    from tcsexam.scoring.pipeline.run import RunPaths
+
     from .state import DashboardConfig
 
 
@@ -105,13 +107,15 @@ def run_dirs_and_repeats(args: argparse.Namespace) -> list[tuple[str, str | None
     return out
 
 
-def check_run_dirs(args: argparse.Namespace) -> None:
+def check_run_dirs(args: argparse.Namespace) -> list[RunPaths]:
     """What ``tcsexam tui RUN_DIR...`` rejects before the full-screen app opens: a RUN_DIR that is not
     a folder (exit 1, as for every command), per-run file overrides with several RUN_DIRs (usage,
     exit 2), a cohort naming a reference the bundled synthetic sample does not hold (usage, exit 2).
-    The synthetic sample's notice goes to standard error."""
+    The synthetic sample's notice goes to standard error. Returns each run's paths, resolved, with its
+    cohort as read for this check: the first load of each run uses them, so that a start resolves a run
+    and reads its cohort.json once (docs/architecture.md)."""
     from tcsexam.scoring.errors import InputError, Problem, UsageError
-    from tcsexam.scoring.pipeline.run import benchmark_notice
+    from tcsexam.scoring.pipeline.run import benchmark_notice, read_cohort_ahead
 
     from .state import has_run, resolve_paths, run_configs
 
@@ -130,11 +134,15 @@ def check_run_dirs(args: argparse.Namespace) -> None:
         )
     config = config_from_args(args)
     if not has_run(config):  # --tau2 alone
-        return
+        return []
+    resolved = []
     for one in run_configs(config):
-        notice = benchmark_notice(resolve_paths(one))
+        paths = read_cohort_ahead(resolve_paths(one))
+        notice = benchmark_notice(paths)
         if notice:
             say(notice, sys.stderr)
+        resolved.append(paths)
+    return resolved
 
 
 def textual_problem() -> str | None:
@@ -161,8 +169,9 @@ def run_from_args(args: argparse.Namespace) -> int:
         return 1
 
     from .app import create_app
+    from .heap import map_large_blocks
 
-    check_run_dirs(args)  # fail fast, before the full-screen app
+    resolved = check_run_dirs(args)  # fail fast, before the full-screen app
     for d, same in run_dirs_and_repeats(args):
         if same is not None:
             print(
@@ -170,10 +179,15 @@ def run_from_args(args: argparse.Namespace) -> int:
                 f"'{escape_for_terminal(same)}': opened once",
                 file=sys.stderr,
             )
-    app = create_app(config_from_args(args))
+    map_large_blocks()  # memory that stays flat over reloads (tui/heap.py)
+    app = create_app(config_from_args(args), resolved=resolved)
     # a loop of its own: App.run would otherwise wait, once the app has ended, for its thread workers
     # (asyncio's default executor), as a reopen's check of the inputs, before it returns (``end_now``)
-    app.run(loop=asyncio.new_event_loop())
+    loop = asyncio.new_event_loop()
+    try:
+        app.run(loop=loop)
+    finally:
+        loop.close()  # without waiting for its executor
     global dashboard_closed
     dashboard_closed = True
     return app.return_code or 0

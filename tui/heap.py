@@ -17,16 +17,22 @@ which every few tab switches do, inside a frame (40-60 ms on a 60-model run; REA
 An object frozen while alive that then dies in a reference cycle waits for the next whole
 settle (about a thousand objects per tab switch); ``pause_action`` bounds how many piecemeal
 freezes come between two whole settles.
+
+The C allocator's part is set once, when the console script opens the dashboard
+(``map_large_blocks``).
 """
 
 from __future__ import annotations
 
 import gc
+import os
 
 SHORT_PAUSE_S = 0.3  # a pause after input this long: settle what it made
 LONG_PAUSE_S = 2.0  # a pause this long: settle the whole heap, if frozen piecemeal a while
 PIECEMEAL_BEFORE_LONG = 10  # piecemeal settles before a long pause settles the whole heap
 PIECEMEAL_MAX = 50  # at most this many piecemeal settles between whole ones, pause or not
+M_MMAP_THRESHOLD = -3  # glibc's malloc.h: mallopt's parameter for the size served by a mapping of its own
+MMAP_THRESHOLD = 128 * 2**10  # glibc's own starting value, kept fixed
 
 
 def pause_action(paused_s: float, input_since_settle: bool, piecemeal: int) -> str | None:
@@ -73,3 +79,25 @@ class Heap:
         elif action == "recent":
             self.settle_recent()
         return action is not None
+
+
+def map_large_blocks() -> bool:
+    """On glibc, have every block of MMAP_THRESHOLD bytes or more (numpy's arrays, a load's buffers) served
+    by a mapping of its own, given back to the system when it is freed; whether that was set. glibc
+    starts so, but each time such a block is freed it raises the threshold to that block's size, after
+    which blocks of that size come from the heap, where what a reload frees stays resident
+    (docs/performance.md#memory, docs/dashboard-large-runs.md#memory-over-reloads). Setting the
+    threshold turns that raising off, for the whole process."""
+    try:
+        libc = os.confstr("CS_GNU_LIBC_VERSION") or ""
+    except (AttributeError, ValueError, OSError):
+        libc = ""
+    if not libc.startswith("glibc"):
+        return False
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return False
+    return mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD) == 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from functools import partial
 from pathlib import Path
 from typing import overload
 
@@ -52,7 +53,7 @@ def load_state(config: DashboardConfig, progress=None, started=None, paths=None)
     stored = config.isolate is None and config.cache and stored_before(config, paths)
     if stored and (state := load_cached_here(config, paths, progress)):  # stored unchanged: no loader process
         return state
-    with LoaderProcess(config) as loader:
+    with LoaderProcess(config, partial(load_compact_state, paths=paths)) as loader:
         if started is not None:
             started(loader)
         return loader.result(progress)
@@ -211,12 +212,12 @@ def start_resource_tracker() -> None:
         sys.stderr = captured
 
 
-def load_compact_state(config: DashboardConfig, progress=None) -> DashboardState:
+def load_compact_state(config: DashboardConfig, progress=None, paths=None) -> DashboardState:
     """``load_state_here`` without the reference, which is what crosses back from the loader process:
     the per-instance results are in ``state.columns`` (each task's names once, as one bytes array), so
     the dashboard never holds 10^6 instance names as Python strings. The reference is read again in the
     dashboard only if an attempt that was not cross-checked is opened."""
-    state = load_state_here(config, progress=progress)
+    state = load_state_here(config, paths, progress)
     state.run.reference = None
     return state
 

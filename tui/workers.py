@@ -61,11 +61,13 @@ def load_run(
     post: Post,
     loaders: Loaders,
     wanted: Callable[[], bool],
+    paths=None,
 ) -> None:
     """Load and score run ``number`` (a thread worker): StateLoaded, or LoadFailed with the problems;
     LoadProgress while it reads. ``wanted()``: no newer load of the run was asked for meanwhile. At the
     start, with the cache on, first CachedShown: the run as last stored for its place, before its inputs
-    are read and checked (docs/dashboard.md#the-cache-of-scored-runs)."""
+    are read and checked (docs/dashboard.md#the-cache-of-scored-runs). ``paths``: the run's paths when
+    already resolved (the first load: tui/cli.py ``check_run_dirs``), else resolved here."""
     from tcsexam.scoring.errors import InputError, Problem, UsageError
 
     from .loader import LoaderGone
@@ -78,15 +80,16 @@ def load_run(
 
     try:
         # a reopen: what the cache holds for the run's place, before its inputs are located (that imports
-        # most of the scoring core) or read; the check goes on once the view is drawn, as it would take
-        # the interpreter from the drawing; q ends the wait
+        # most of the scoring core, unless the console script did it) or read; the check goes on once the
+        # view is drawn, as it would take the interpreter from the drawing; q ends the wait
         if reason == "start" and config.cache and (cached := peek_state(config)) is not None:
             drawn = threading.Event()
             post(CachedShown(cached, generation, number, drawn))
             waited = 0.0
             while not drawn.wait(0.05) and not loaders.quitting and waited < DRAW_WAIT_S:
                 waited += 0.05
-        paths = resolve_paths(config)  # once per load
+        if paths is None:  # once per load
+            paths = resolve_paths(config)
         state = load_state(config, lambda text: post(LoadProgress(text, generation, number)), started, paths)
     except LoaderGone:
         return  # stopped: a newer load of the run replaced it, or the dashboard quit

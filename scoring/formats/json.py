@@ -218,16 +218,98 @@ def dumps(obj: Any, *, indent: bool = True, finite: bool = False) -> bytes:
     return orjson.dumps(obj, option=option)
 
 
+_SAFE_WHOLE = 2**53 - 1  # RFC 8785 writes numbers as doubles: whole numbers beyond this have no form
+_PLAIN = frozenset({str, bool, type(None)})  # written alike by orjson and RFC 8785
+_ASTRAL = (b"\xf0", b"\xf1", b"\xf2", b"\xf3", b"\xf4")  # UTF-8 lead bytes of characters beyond U+FFFF
+
+
+class _NotPlain(Exception):
+    """A value the fast path of ``canonical_bytes`` leaves to ``rfc8785`` (see there)."""
+
+
 def canonical_bytes(obj: Any) -> bytes:
     """docs/formats.md#indexjson: the RFC 8785 form of ``obj`` (JSON Canonicalization Scheme: sorted keys,
     no white space, numbers as ECMAScript writes doubles), UTF-8, which any RFC 8785 implementation
-    writes alike. A whole number beyond 2**53 - 1 in magnitude has no such form: OverflowError."""
-    import rfc8785  # here: only hashing needs it
+    writes alike. A whole number beyond 2**53 - 1 in magnitude has no such form: OverflowError.
+
+    The ``rfc8785`` package defines the form here; it is pure Python, so a document of plain dicts,
+    lists, strings, whole numbers within range, finite floats, booleans and None, with no character
+    beyond U+FFFF, is written by orjson instead (sorted keys, no white space): orjson escapes strings as
+    RFC 8785 does and sorts keys by code point, which is RFC 8785's UTF-16 order below U+10000; each
+    float is handed to it already written the ECMAScript way (``_ecmascript``). Anything else (and any
+    error) goes to ``rfc8785``, which writes it or refuses it with its own message. Tests hold the two
+    paths equal byte for byte."""
+    written = _orjson_form(obj)
+    if written is not None:
+        return written
+    import rfc8785  # here: only hashing needs it, and only for what orjson is not given
 
     try:
         return rfc8785.dumps(obj)
     except rfc8785.IntegerDomainError as exc:
         raise OverflowError(str(exc)) from None
+
+
+def _orjson_form(obj: Any) -> bytes | None:
+    """``canonical_bytes`` written by orjson, or None for a document left to ``rfc8785``: one with a
+    value other than those listed there, or with a character beyond U+FFFF anywhere (keys sort by
+    UTF-16 code units, where such a character comes before U+E000 to U+FFFF)."""
+    try:
+        written = orjson.dumps(_floats_written(obj), option=orjson.OPT_SORT_KEYS)
+    except (_NotPlain, TypeError):  # orjson: a key that is not a string, a lone surrogate, deep nesting
+        return None
+    return None if any(lead in written for lead in _ASTRAL) else written
+
+
+def _floats_written(obj: Any) -> Any:
+    """``obj`` with every float replaced by its RFC 8785 text (an ``orjson.Fragment``, written as is);
+    ``_NotPlain`` for a value ``canonical_bytes`` leaves to ``rfc8785``."""
+    texts: dict[float, orjson.Fragment] = {}  # scores repeat: 0.0, 1.0, 0.5 ...
+
+    def value(v: Any) -> Any:
+        kind = type(v)
+        if kind is dict:
+            return {k: x if type(x) in _PLAIN else value(x) for k, x in v.items()}
+        if kind is list:
+            return [x if type(x) in _PLAIN else value(x) for x in v]
+        if kind is float:
+            text = texts.get(v)
+            if text is None:
+                text = texts[v] = orjson.Fragment(_ecmascript(v))
+            return text
+        if kind is int and -_SAFE_WHOLE <= v <= _SAFE_WHOLE:
+            return v
+        raise _NotPlain
+
+    return value(obj)
+
+
+def _ecmascript(f: float) -> str:
+    """A finite float as RFC 8785 writes it: ECMAScript's Number::toString (ECMA-262, 7.1.12.1), from the
+    shortest digits that read back as ``f``, which Python's ``repr`` gives too. Without an exponent
+    (1e-4 <= |f| < 1e16) only a whole number's ".0" and the sign of -0 go; otherwise the digits are
+    placed by ECMAScript's rules (a point within 21 digits, zeros after "0." up to 1e-7, else an exponent
+    with its sign). Not finite: ``_NotPlain``."""
+    text = repr(f)
+    if "e" not in text:
+        if "n" in text:  # inf, nan
+            raise _NotPlain
+        if text.endswith(".0"):
+            text = text[:-2]
+            return "0" if text == "-0" else text
+        return text
+    sign, text = ("-", text[1:]) if text[0] == "-" else ("", text)
+    mantissa, exponent = text.split("e")
+    digits = mantissa.replace(".", "")
+    k, n = len(digits), int(exponent) + 1  # the value is 0.digits * 10**n
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return sign + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return sign + "0." + "0" * -n + digits
+    fraction = "." + digits[1:] if k > 1 else ""
+    return f"{sign}{digits[0]}{fraction}e{'+' if n > 0 else '-'}{abs(n - 1)}"
 
 
 def writer_canonical_bytes(obj: Any) -> bytes:

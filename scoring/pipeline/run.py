@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -53,6 +53,12 @@ class RunPaths:
     suite: str | None = None  # --suite as given: a name or a path
     benchmark_source: BenchmarkSource = GIVEN_BENCHMARK  # provenance.benchmark: how the benchmark folder was found
     benchmark_origin: str = ""  # the setting it came from: '--benchmark', 'TCSEXAM_BENCHMARK' ('' for the sample)
+    cohort_read: CohortRead | None = field(default=None, compare=False, repr=False)  # ``read_cohort_ahead``
+
+    @property
+    def folders(self) -> list[Path]:
+        """The folders the run is read from (those of attempts.csv and cohort.json, and records/)."""
+        return [self.attempts.parent, self.cohort.parent] + ([self.records] if self.records is not None else [])
 
     def records_input(self) -> tuple[list[Path], list[Path]]:
         """The records as an output is checked against them (docs/safety.md): a packed records file is
@@ -60,6 +66,22 @@ class RunPaths:
         if self.records is None:
             return [], []
         return ([], [self.records]) if self.records.is_dir() else ([self.records], [])
+
+
+@dataclass
+class CohortRead:
+    """A run's cohort file read ahead of its load (``read_cohort_ahead``), with the identities of the run's
+    folders, held open from before that read. The load uses it instead of reading the file again only
+    when it holds the very same folders (docs/safety.md#a-run-folder-moved-while-it-is-read); the folders
+    stay held while this lives in the process that read it (a loader process gets the identities only)."""
+
+    cohort: Cohort
+    data: bytes
+    folders: list[tuple[str, tuple[int, int]]]
+    watch: FolderWatch | None = None
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "watch": None}
 
 
 class RunOptions(Protocol):
@@ -224,14 +246,36 @@ def look_alike_problem(kind: str, name: str, other: str) -> str:
     )
 
 
-def benchmark_notice(paths: RunPaths) -> str | None:
-    """The synthetic-sample rule (docs/formats.md) for a run not loaded yet: its notice line, None, or a
-    UsageError; a cohort that cannot be read is left for the load to report."""
+def read_cohort_ahead(paths: RunPaths) -> RunPaths:
+    """``paths`` with the cohort file read (``cohort_read``), for a check made before the run is loaded
+    (``benchmark_notice``) whose read the load then reuses: the file is read once. ``paths`` as it is when
+    the cohort cannot be read: the load reads it and reports why."""
+    watch = FolderWatch(paths.folders)
     try:
-        cohort, _ = load_cohort_file(paths.cohort)
+        cohort, data = load_cohort_file(paths.cohort)
     except InputError:
+        watch.close()
+        return paths
+    return replace(paths, cohort_read=CohortRead(cohort, data, watch.identities(), watch))
+
+
+def benchmark_notice(paths: RunPaths) -> str | None:
+    """The synthetic-sample rule (docs/formats.md) for a run not loaded yet, its cohort read ahead
+    (``read_cohort_ahead``): its notice line, None, or a UsageError; None when the cohort could not be
+    read (the load reports why)."""
+    if paths.cohort_read is None:
         return None
-    return sample_benchmark_notice(paths.benchmark_source, paths.benchmark, cohort.solver_reference_id)
+    reference_id = paths.cohort_read.cohort.solver_reference_id
+    return sample_benchmark_notice(paths.benchmark_source, paths.benchmark, reference_id)
+
+
+def cohort_of(paths: RunPaths, folders: FolderWatch) -> tuple[Cohort, bytes]:
+    """The run's cohort and its bytes: as read ahead (``read_cohort_ahead``) when that read held the
+    folders this load holds, else read now."""
+    ahead = paths.cohort_read
+    if ahead is not None and ahead.folders == folders.identities():
+        return ahead.cohort, ahead.data
+    return load_cohort_file(paths.cohort)
 
 
 def _checked(name: str, kind: str) -> str:
@@ -348,9 +392,7 @@ def load_run(paths: RunPaths) -> Run:
 
 
 def _load_run(paths: RunPaths) -> Run:
-    folders = FolderWatch(
-        [paths.attempts.parent, paths.cohort.parent] + ([paths.records] if paths.records is not None else [])
-    )
+    folders = FolderWatch(paths.folders)
     problems = Problems()
     sha: dict[str, str] = {}
     where: dict[str, Path] = {}
@@ -359,7 +401,7 @@ def _load_run(paths: RunPaths) -> Run:
     notices: list[str] = []
     missing = 0  # 1 when the cohort file is not there
     try:
-        cohort, data = load_cohort_file(paths.cohort)
+        cohort, data = cohort_of(paths, folders)
         sha["cohort"], where["cohort"] = sha256_bytes(data), paths.cohort
     except InputError as exc:
         problems.extend(exc.problems)
@@ -402,7 +444,7 @@ def _load_run(paths: RunPaths) -> Run:
     problems.raise_if_any()
     assert cohort is not None and attempts is not None and suite is not None and spath is not None
     return Run(
-        paths,
+        replace(paths, cohort_read=None),  # the read ahead is used: its folders need not stay held
         suite,
         spath,
         cohort,

@@ -381,6 +381,10 @@ class FolderWatch:
                 )
         return found
 
+    def identities(self) -> list[tuple[str, tuple[int, int]]]:
+        """Each folder held, with its identity (st_dev, st_ino) as it was opened."""
+        return [(folder, identity) for folder, _, identity in self._held]
+
     def close(self) -> None:
         self._close()
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from functools import lru_cache
 
 DEFAULT_THRESHOLDS = {"theorem": 1.0, "conjecture": 1.0, "construction": 1.0, "solver": 0.5}
 
@@ -73,7 +74,16 @@ def task_pass_hat_k(n: int, c: int) -> dict[int, float]:
 
 def mean_pass_hat_k(counts: list[tuple[int, int]], max_k: int | None = None) -> dict[int, float]:
     """Mean of pass^k over the tasks with n >= k (docs/rules.md#passk), for k = 1..max_k (default:
-    the largest n). ``counts`` holds (n, c) per task; tasks with n = 0 are left out."""
+    the largest n). ``counts`` holds (n, c) per task; tasks with n = 0 are left out. The same
+    counts recur across the models of a leaderboard (a track of 2 tasks and 1 attempt has 3
+    possible): their means are computed once."""
+    return dict(_mean_pass_hat_k(tuple(counts), max_k))
+
+
+@lru_cache(maxsize=4096)
+def _mean_pass_hat_k(counts: tuple[tuple[int, int], ...], max_k: int | None) -> dict[int, float]:
+    """``mean_pass_hat_k`` of ``counts`` (a tuple, so that it can be remembered; the caller copies
+    the dict)."""
     tally = Counter((n, c) for n, c in counts if n >= 1)  # tasks share few (n, c) pairs: each once
     if not tally:
         return {}

@@ -2,11 +2,16 @@
 
     python -m tests.bench.dashboard_memory RUN_DIR [--benchmark DIR] [--reloads 5] [--before PYTHON]
 
-Opens RUN_DIR headless (``App.run_test``, 120x40) in a fresh process, waits until the load is done and
-the heap settled (no load, no settle owed: tui/heap.py; at most 30 s), then presses ``r`` --reloads times,
-waiting the same way after each. Prints the process's resident memory (VmRSS) after the first open and
-after each reload, and the last over the first. --before PYTHON: the same with another install's
-interpreter (e.g. a venv of an older checkout), run first, and its ratio beside.
+Opens RUN_DIR headless (``App.run_test``, 120x40) in a fresh process set up as ``tcsexam tui`` sets up
+its own (tui/heap.py ``map_large_blocks``, where the install has it), waits until the load is done and the
+whole heap settled after it (no load, no settle owed, and a whole settle since the load began:
+tui/heap.py; at most 90 s), then presses ``r`` --reloads times, waiting the same way after each. Prints
+the process's resident memory (VmRSS) after the first open and after each reload, and the last over the
+first. --before PYTHON: the same with another install's interpreter (e.g. a venv of an older checkout),
+run first, and its ratio beside.
+
+Waiting for a whole settle matters: until it runs, the run a reload replaced is still held (it dies in
+reference cycles), and a reading taken then counts both runs.
 """
 
 from __future__ import annotations
@@ -21,18 +26,30 @@ ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """
 import asyncio, json, sys, time
+from tcsexam.tui import heap
 from tcsexam.tui.app import create_app
 from tcsexam.tui.state import DashboardConfig
+
+if hasattr(heap, "map_large_blocks"):  # as the console script does before it opens the dashboard
+    heap.map_large_blocks()
+settles = [0]
+whole = heap.Heap.settle
+
+def counted(self):
+    settles[0] += 1
+    whole(self)
+
+heap.Heap.settle = counted
 
 def rss_mb():
     for line in open("/proc/self/status"):
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
 
-async def quiet(pilot, app):
-    deadline = time.monotonic() + 30
+async def quiet(pilot, app, before):
+    deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
-        if not app.loading and app._pause_timer is None and app.heap.piecemeal == 0:
+        if not app.loading and app._pause_timer is None and app.heap.piecemeal == 0 and settles[0] > before:
             break
         await pilot.pause(0.1)
 
@@ -42,13 +59,14 @@ async def drive():
     async with app.run_test(size=(120, 40)) as pilot:
         while app.state is None or app.loading:
             await pilot.pause(0.1)
-        await quiet(pilot, app)
+        await quiet(pilot, app, 0)
         seen = [rss_mb()]
         for _ in range(int(sys.argv[3])):
+            before = settles[0]
             await pilot.press("r")
             while app.loading:
                 await pilot.pause(0.1)
-            await quiet(pilot, app)
+            await quiet(pilot, app, before)
             seen.append(rss_mb())
         print(json.dumps(seen))
 
