@@ -301,11 +301,12 @@ async def test_a_model_twice_in_a_group_is_tables_rejection_in_the_tab_and_diagn
         await settle(pilot)
         assert "Not a leaderboard" in text_of(app, "#leaderboard-summary")
         [(_, rows)] = leaderboard_tables(app)
-        assert len(rows) == 3 and all("a group takes each model once" in r[3] for r in rows)
+        # the cells wrap where the run's folder (a temporary path of any length) ends: read them as words
+        assert len(rows) == 3 and all("a group takes each model once" in " ".join(r[3].split()) for r in rows)
         assert {r[0] for r in rows} == {str(b)}
         assert "⚠ 3" in str(app.main.query_one("TabbedContent").get_tab("diagnostics").label)
         diag = app.main.query_one("#diagnostics-leaderboard", DataTable)
-        assert diag.row_count == 3 and "a group takes each model once" in str(diag.get_row_at(0)[3])
+        assert diag.row_count == 3 and "a group takes each model once" in " ".join(str(diag.get_row_at(0)[3]).split())
         # every run tab still works
         assert app.main.query_one("#overview-table", DataTable).row_count == 3
 
