@@ -134,10 +134,11 @@ async def test_a1_watch_runs_in_a_worker_off_the_event_loop(demo_copy):
             )
         )
         tmp.replace(csv)
-        for _ in range(60):
-            await pilot.pause(0.05)
-            if app.state.document["models"]["cirrus-mini"]["coverage"]["not_valid"] == []:
-                break
+        await wait_until(
+            pilot,
+            lambda: app.state.document["models"]["cirrus-mini"]["coverage"]["not_valid"] == [],
+            "the run read again after the rename",
+        )
         assert app.state.document["models"]["cirrus-mini"]["coverage"]["not_valid"] == []
 
 
