@@ -312,7 +312,7 @@ def test_the_loader_process_ends_with_the_dashboards_process():
         assert alive(pid)
         parent.send_signal(signal.SIGKILL)
         parent.wait(10)
-        for _ in range(100):
+        for _ in range(600):  # up to 30 s: the loader looks for its parent every 0.2 s
             if not alive(pid):
                 break
             time.sleep(0.05)
