@@ -88,14 +88,35 @@ DASHBOARD_MODULES = {
 }
 
 
+# The modules holding the suite's longest tests (10-30 s each, `--durations`), run first: pytest-xdist hands
+# the tests out in collection order, and a long test handed out last keeps one worker busy while the
+# others have nothing left to do.
+START_FIRST = (
+    "test_tui_keys",
+    "test_tui_memory",
+    "test_docs",
+    "test_bench_smoke",
+    "test_tui_hostile_names",
+    "test_tui_large_runs",
+    "test_tui_cache",
+    "test_safety_wiring",
+    "test_planner_sim",
+    "test_tui_holds_up",
+)
+
+
 def pytest_collection_modifyitems(items) -> None:
     """Mark the dashboard's tests (its modules, and every test that drives the app) ``dashboard``:
-    ``-m "not dashboard"`` runs the scoring core and the command line alone (README, Development)."""
+    ``-m "not dashboard"`` runs the scoring core and the command line alone (README, Development).
+    Then move the modules of START_FIRST to the front, in that order (each module's tests stay together
+    and in their order)."""
     for item in items:
         module = item.path.stem
         test = getattr(item, "obj", None)
         if module.startswith("test_tui_") or module in DASHBOARD_MODULES or inspect.iscoroutinefunction(test):
             item.add_marker(pytest.mark.dashboard)
+    first = {module: n for n, module in enumerate(START_FIRST)}
+    items.sort(key=lambda item: first.get(item.path.stem, len(first)))
 
 
 def pytest_xdist_auto_num_workers(config) -> int:

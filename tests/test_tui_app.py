@@ -19,7 +19,15 @@ from tcsexam.tui.panes.overview.pane import OverviewPane
 from tcsexam.tui.screens.attempts import AttemptsScreen
 from tcsexam.tui.screens.help import HelpScreen
 from tcsexam.tui.state import DashboardConfig
-from tests.support.dashboard import cli_compare, notifications, row_at, run_command, select_options, settle
+from tests.support.dashboard import (
+    cli_compare,
+    notifications,
+    row_at,
+    run_command,
+    select_options,
+    settle,
+    wait_until,
+)
 
 SIZE = (140, 45)
 DATA = Path(__file__).resolve().parent / "data" / "tau2"
@@ -237,11 +245,8 @@ async def test_watch_survives_a_half_written_file(demo_copy):
         csv = demo_copy / "attempts.csv"
         full = csv.read_text()
         csv.write_text(full[: len(full) // 2].rsplit(",", 3)[0])  # caught half-written: a broken last row
-        for _ in range(20):
-            await pilot.pause(0.05)
-            await settle(pilot, 1)
-            if app.problems_text:
-                break
+        await wait_until(pilot, lambda: app.problems_text, "the half-written file's problem shown")
+        await settle(pilot)
         assert app.problems_text and app.state is not None
         csv.write_text(
             full.replace(
@@ -249,11 +254,8 @@ async def test_watch_survives_a_half_written_file(demo_copy):
                 "cirrus-mini,theorem,thm-ramsey-bound,1,1,selected,valid",
             )
         )
-        for _ in range(20):
-            await pilot.pause(0.05)
-            await settle(pilot, 1)
-            if app.problems_text is None:
-                break
+        await wait_until(pilot, lambda: app.problems_text is None, "the mended file read without a problem")
+        await settle(pilot)
         assert app.problems_text is None
         assert app.state.document["models"]["cirrus-mini"]["coverage"]["not_valid"] == []
 

@@ -134,10 +134,11 @@ async def test_a1_watch_runs_in_a_worker_off_the_event_loop(demo_copy):
             )
         )
         tmp.replace(csv)
-        for _ in range(60):
-            await pilot.pause(0.05)
-            if app.state.document["models"]["cirrus-mini"]["coverage"]["not_valid"] == []:
-                break
+        await wait_until(
+            pilot,
+            lambda: app.state.document["models"]["cirrus-mini"]["coverage"]["not_valid"] == [],
+            "the run read again after the rename",
+        )
         assert app.state.document["models"]["cirrus-mini"]["coverage"]["not_valid"] == []
 
 
@@ -687,8 +688,6 @@ async def test_a_burst_of_tab_keys_ends_on_the_last_and_stays():
     """Keys sent at once, as a terminal delivers fast typing: the tab of each key opened and focused
     its table when its activation was handled, by then another tab's, and TabbedContent followed the
     focus back, activating again: two tabs took turns for a minute (seen in a real terminal)."""
-    import asyncio
-
     from textual import events
     from textual.widgets import TabbedContent
 
@@ -700,11 +699,12 @@ async def test_a_burst_of_tab_keys_ends_on_the_last_and_stays():
             event.set_sender(app)
             send_to_driver(app, event)
         tabs = app.main.query_one(TabbedContent)
+        await settle(pilot)  # every key of the burst handled
         seen = []
-        for _ in range(12):  # 1.2 s after the burst
-            await asyncio.sleep(0.1)
+        for _ in range(12):  # twelve more rounds of the app's messages, however long each takes
+            await pilot.pause()
             seen.append(tabs.active)
-        assert seen[-6:] == ["instances"] * 6, seen  # the last key's tab, and it stays
+        assert seen == ["instances"] * 12, seen  # the last key's tab, and it stays
         assert app.focused is app.main.query_one(InstanceTable)
 
 

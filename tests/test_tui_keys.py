@@ -3,6 +3,8 @@ other tab, `?` lists the keys of the tab shown, the footer keeps `?` and `q`, th
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from textual.widgets import TabbedContent
 
@@ -17,20 +19,34 @@ def active(app) -> str:
     return app.main.query_one(TabbedContent).active
 
 
+def every_ordered_pair(items: list) -> list:
+    """A walk through ``items`` that steps once from each item to each item, itself included: item i, then
+    i and each later item in turn, for each i, and the first again at the end (a de Bruijn sequence of
+    order 2). len(items)² steps, where pressing a start key and then a target key for each pair takes twice as many."""
+    walk = []
+    for i, a in enumerate(items):
+        walk.append(a)
+        for b in items[i + 1 :]:
+            walk += [a, b]
+    return walk + walk[:1]
+
+
 @pytest.mark.parametrize("size", SIZES)
 async def test_every_tab_key_opens_its_tab_from_every_tab(size):
     """`7` from Coverage, pass^k or Compare used to leave the tab open: the focus stayed on the tab
     left (Diagnostics' table is hidden while there are no problems) and the tabs follow the focus."""
+    walk = every_ordered_pair(list(PANES))
+    steps = [(start.id, target.id) for start, target in itertools.pairwise(walk)]
+    assert sorted(steps) == sorted((start.id, target.id) for start in PANES for target in PANES)  # each once
     app = create_app()
     async with app.run_test(size=SIZES[size]) as pilot:
         await settle(pilot)
-        for start in PANES:
-            for target in PANES:
-                await pilot.press(start.key)
-                await wait_until(pilot, lambda start=start: active(app) == start.id, f"tab {start.id}")
-                await pilot.press(target.key)
-                await settle(pilot)
-                assert active(app) == target.id, f"{target.key} from {start.id}"
+        await pilot.press(walk[0].key)
+        await wait_until(pilot, lambda: active(app) == walk[0].id, f"tab {walk[0].id}")
+        for start, target in itertools.pairwise(walk):
+            await pilot.press(target.key)
+            await settle(pilot)
+            assert active(app) == target.id, f"{target.key} from {start.id}"
 
 
 def this_tab_section(text: str) -> str:

@@ -64,7 +64,7 @@ async def test_q_during_a_load_quits_and_ends_the_loader_process(monkeypatch):
         pid = loaders[0].process.pid
         assert alive(pid)
         await pilot.press("q")
-        await wait_for(pilot, lambda: not alive(pid), rounds=40)  # well before the loader's own 60 s
+        await wait_for(pilot, lambda: not alive(pid))  # within 10 s or more of waits, well before the loader's own 60 s
     assert not alive(pid)
     assert not app.loaders.running()  # the worker waiting for it has returned
     assert not [w for w in app.workers if not w.is_finished]
@@ -313,7 +313,7 @@ def test_the_loader_process_ends_with_the_dashboards_process():
         assert alive(pid)
         parent.send_signal(signal.SIGKILL)
         parent.wait(10)
-        for _ in range(100):
+        for _ in range(600):  # up to 30 s: the loader looks for its parent every 0.2 s
             if not alive(pid):
                 break
             time.sleep(0.05)
