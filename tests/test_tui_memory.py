@@ -112,7 +112,7 @@ def test_the_console_script_sets_the_allocator_before_the_dashboard_opens(monkey
     class FakeApp:
         return_code = 0
 
-        def run(self) -> None:
+        def run(self, **kwargs: object) -> None:  # the console script passes its own event loop
             calls.append("run")
 
     monkeypatch.setattr(heap_module, "map_large_blocks", lambda: calls.append("map") or True)
