@@ -261,7 +261,7 @@ def test_memory_running_out_during_a_command_says_so(cli, monkeypatch, demo_copy
 QUIT_WHILE_WORKING = """
 import sys, threading, time
 import tcsexam.tui.app as app_module
-from tcsexam.tui.cache import WRITING
+from tcsexam.tui.writes import WRITING
 from tcsexam.tui.cli import entry
 
 out = sys.argv[1]

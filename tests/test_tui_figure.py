@@ -35,6 +35,27 @@ def test_without_matplotlib_the_figure_names_the_extra(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_the_figure_is_written_while_the_end_of_the_process_waits(cli, demo_copy, tmp_path, monkeypatch):
+    """The figure is drawn in a thread; q ends the process at once (tui/cli.py end_now) but not while
+    the figure's file is being written (tui/writes.py), which would leave a temporary file behind."""
+    import json
+
+    from tcsexam.scoring.safety import outputs
+    from tcsexam.tui.writes import WRITING
+
+    held = []
+    real = outputs.write_atomic
+    monkeypatch.setattr(outputs, "write_atomic", lambda path, data: (held.append(WRITING.locked()), real(path, data)))
+    cli("score", str(demo_copy), "--output", str(tmp_path / "index.json"))
+    document = json.loads((tmp_path / "index.json").read_text())
+    monkeypatch.setattr(export, "refusal", lambda *args: None)  # the target's checks are another test's
+    target = tmp_path / "figure-forest.pdf"
+    saved, said = export.save_figure(None, "index.json", document, "forest", target, None)
+    assert saved, said
+    assert held == [True] and not WRITING.locked()
+    assert target.read_bytes().startswith(b"%PDF")
+
+
 async def test_the_palette_saves_the_figure_of_the_tab_beside_index_json(demo_copy, tmp_path):
     output = tmp_path / "out" / "index.json"
     app = create_app(DashboardConfig(run_dir=str(demo_copy), output=str(output)))

@@ -32,7 +32,6 @@ import hashlib
 import json
 import os
 import stat
-import threading
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -393,13 +392,12 @@ def write_run(folder: Path, key: str, data: bytes) -> None:
     store(folder, entry_path(folder, key), data)
 
 
-WRITING = threading.Lock()  # held while a cache file is written: the process ends between writes (tui/cli.py)
-
-
 def store(folder: Path, path: Path, data: bytes) -> None:
     """Write a cache file (atomically), then keep only the CACHE_KEEP most recently used of each kind; a
     cache that cannot be written is no cache: nothing is reported."""
     from tcsexam.scoring.safety.outputs import write_atomic
+
+    from .writes import WRITING
 
     with WRITING, contextlib.suppress(OSError):
         write_atomic(path, data)

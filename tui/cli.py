@@ -194,7 +194,7 @@ def run_from_args(args: argparse.Namespace) -> int:
 
 
 dashboard_closed = False  # the dashboard has run and given the terminal back (``entry`` then ends at once)
-CACHE_WRITE_WAIT_S = 10.0  # at most this long the end waits for a cache file being written
+WRITE_WAIT_S = 10.0  # at most this long the end waits for a file being written (tui/writes.py)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -219,11 +219,11 @@ def end_now(code: int) -> None:
     """End the process without waiting for the dashboard's threads: a check of a reopen's inputs still
     reading the run (a thread worker that cannot be stopped), and freeing a large run's objects one by
     one at the interpreter's exit, held the shell's prompt for seconds after q
-    (docs/performance.md#quitting). A cache file being written
-    (tui/cache.py ``WRITING``) is finished first; the streams are flushed."""
-    from .cache import WRITING
+    (docs/performance.md#quitting). A file being written from a thread (a cache file, a figure:
+    tui/writes.py) is finished first; the streams are flushed."""
+    from .writes import WRITING
 
-    WRITING.acquire(timeout=CACHE_WRITE_WAIT_S)
+    WRITING.acquire(timeout=WRITE_WAIT_S)
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()

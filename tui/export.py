@@ -151,12 +151,16 @@ def save_figure(
     from tcsexam.scoring.reports.figures import build_figure, figure_bytes
     from tcsexam.scoring.safety.outputs import write_atomic
 
+    from .writes import WRITING
+
     why = refusal(run, target, "Figure")
     if why is not None:
         return False, why
     try:
         missing: list[str] = []
-        write_atomic(target, figure_bytes(build_figure([(source, document)], kind, "column", models), ".pdf", missing))
+        drawn = figure_bytes(build_figure([(source, document)], kind, "column", models), ".pdf", missing)
+        with WRITING:  # drawn in a thread: q ends the process after this write, not in it (tui/writes.py)
+            write_atomic(target, drawn)
     except (OSError, InputError) as exc:
         reason = exc.problems[0].message if isinstance(exc, InputError) else exc.strerror or str(exc)
         return False, f"Figure not saved: {plain(reason)} ({plain(target)})"
