@@ -241,11 +241,48 @@ def _modules_after(*argv: str) -> tuple[int, set[str]]:
         "import sys, runpy; sys.argv = ['tcsexam', *sys.argv[1:]]\n"
         "try:\n    runpy.run_module('tcsexam.tui.cli', run_name='__main__')\n"
         "except SystemExit as exc:\n    code = exc.code\n"
-        "print('MODULES', ' '.join(sorted(m.split('.')[0] for m in sys.modules)))\nsys.exit(code)"
+        "print('MODULES', ' '.join(sorted(sys.modules)))\nsys.exit(code)"
     )
     proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, cwd=ROOT)
     line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("MODULES"))
-    return proc.returncode, set(line.split()[1:])
+    return proc.returncode, set(line.split()[1:])  # a package's modules with the package itself
+
+
+def test_a_command_imports_only_its_own_module(tmp_path):
+    """The command line imports the module of the command it runs and no other command's (plot,
+    compare, tau2 ... cost their imports only when they run); ``--help`` lists every command from
+    their help texts alone."""
+    from tcsexam.scoring.commands.main import COMMANDS
+
+    modules_of_commands = {f"tcsexam.scoring.commands.{m}" for m in COMMANDS.values()}
+    cases = [
+        (["score", str(demo_run()), "--output", str(tmp_path / "index.json")], 3, "score"),
+        (["validate", str(demo_run())], 3, "score"),
+        (["table", "--help"], 0, "reports"),
+        (["--help"], 0, None),
+        (["--version"], 0, None),
+    ]
+    for argv, expected, own in cases:
+        code, modules = _modules_after(*argv)
+        assert code == expected, argv
+        others = modules_of_commands - {f"tcsexam.scoring.commands.{own}"}
+        assert not modules & others, (argv, sorted(modules & others))
+    assert "asyncio" not in _modules_after("score", str(demo_run()), "--output", "-")[1]  # the dashboard's
+
+
+def test_the_command_registry_is_the_order_of_help():
+    """Every command of ``COMMANDS`` in its order, each from its own module, and ``tcsexam --help`` the
+    same whichever command's module was loaded."""
+    from tcsexam.scoring.commands.main import COMMANDS
+    from tcsexam.scoring.commands.main import build_parser as headless
+
+    full, sub = headless()
+    assert list(sub.choices) == list(COMMANDS)
+    for name, module in COMMANDS.items():
+        assert sub.choices[name].get_default("handler").__module__ == f"tcsexam.scoring.commands.{module}", name
+    for argv in (["score", "run"], ["--help"], ["plot"], ["no-such-command"]):
+        lazy, _ = headless(argv)
+        assert lazy.format_help() == full.format_help(), argv
 
 
 def test_version_and_help_import_neither_numpy_nor_pydantic():
@@ -349,8 +386,9 @@ def test_a_rejection_crosses_a_process_boundary_intact():
     assert isinstance(back, InputError) and back.problems == exc.problems and str(back) == str(exc)
 
 
-def test_table_and_diff_load_no_scipy(tmp_path):
-    """Only a t quantile, a rank p-value or a solver score needs scipy: reading an index.json does not
+def test_table_and_diff_load_no_scipy_numpy_or_pydantic(tmp_path):
+    """Only a t quantile, a rank p-value or a solver score needs scipy, and only scoring a run needs
+    the input schemas (pydantic) and numpy: reading an index.json and checking its content hash do not
     (docs/performance.md#start-up)."""
     index = tmp_path / "index.json"
     code, _ = _modules_after("score", str(demo_run()), "--output", str(index))
@@ -358,4 +396,5 @@ def test_table_and_diff_load_no_scipy(tmp_path):
     for argv in (["table", str(index)], ["diff", str(index), str(index)]):
         code, modules = _modules_after(*argv)
         assert code == 0, argv
-        assert "numpy" in modules and "scipy" not in modules, argv
+        assert "msgspec" in modules, argv  # it did read the document
+        assert not modules & {"scipy", "numpy", "pydantic"}, (argv, modules & {"scipy", "numpy", "pydantic"})

@@ -53,3 +53,18 @@ def test_a_paused_collector_stays_paused(collector_on):
     gc.disable()
     build_index(load_run(resolve_run_paths(str(demo_run()))))
     assert not gc.isenabled()  # a caller's own choice is kept
+
+
+def test_score_and_validate_keep_it_paused_until_they_have_printed(monkeypatch, collector_on, cli, tmp_path):
+    """Given back after scoring, the collector walked the whole document at its next allocation; score
+    and validate keep it paused while they write and print, and give it back at their end."""
+    from tcsexam.scoring.commands import score
+
+    seen: list[bool] = []
+    for name in ("summary_table", "findings"):
+        real = getattr(score, name)
+        monkeypatch.setattr(score, name, lambda document, real=real: seen.append(gc.isenabled()) or real(document))
+    assert cli("score", str(demo_run()), "--output", str(tmp_path / "index.json"))[0] == 3
+    assert cli("validate", str(demo_run()))[0] == 3
+    assert seen and not any(seen)
+    assert gc.isenabled()

@@ -23,7 +23,8 @@ import rfc8785
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tcsexam.scoring.pipeline.index import build_index, content_sha256, write_index
+from tcsexam.scoring.formats.json import content_sha256
+from tcsexam.scoring.pipeline.index import build_index, write_index
 from tcsexam.scoring.pipeline.run import load_run, resolve_run_paths
 from tcsexam.scoring.reports.index_file import read_index
 

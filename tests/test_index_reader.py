@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tcsexam.scoring.commands.main import main
+from tcsexam.scoring.formats.json import content_sha256
 from tcsexam.scoring.formats.schemas import schema
 from tcsexam.scoring.pipeline.benchmark import demo_run
-from tcsexam.scoring.pipeline.index import content_sha256
 from tcsexam.scoring.reports.table import FORMATS
 
 WORK = Path(tempfile.mkdtemp(prefix="tcsexam-index-reader-"))  # one scored demo for the whole module

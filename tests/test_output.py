@@ -9,9 +9,8 @@ import os
 import msgspec
 import pytest
 
-from tcsexam.scoring.formats.json import dumps
+from tcsexam.scoring.formats.json import content_sha256, dumps
 from tcsexam.scoring.formats.results import IndexDocument, SolverScoreOutput
-from tcsexam.scoring.pipeline.index import content_sha256
 from tcsexam.scoring.safety.outputs import write_atomic
 from tests.support.runs import full_rows
 

@@ -8,7 +8,6 @@ the other one-shot commands pay nothing for living here.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import os
 import sys
@@ -27,11 +26,11 @@ if TYPE_CHECKING:
     from .state import DashboardConfig
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """``scoring.commands``'s parser with the dashboard's ``tui`` command added."""
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """``scoring.commands``'s parser with the dashboard's ``tui`` command added (``argv``: see there)."""
     from tcsexam.scoring.commands.options import command_parser
 
-    parser, sub = build_scoring_parser()
+    parser, sub = build_scoring_parser(argv)
     p = command_parser(sub, "tui")
     p.add_argument(
         "run_dirs",
@@ -183,6 +182,8 @@ def run_from_args(args: argparse.Namespace) -> int:
     app = create_app(config_from_args(args), resolved=resolved)
     # a loop of its own: App.run would otherwise wait, once the app has ended, for its thread workers
     # (asyncio's default executor), as a reopen's check of the inputs, before it returns (``end_now``)
+    import asyncio  # here: the one-shot commands load no asyncio
+
     loop = asyncio.new_event_loop()
     try:
         app.run(loop=loop)
@@ -199,7 +200,8 @@ WRITE_WAIT_S = 10.0  # at most this long the end waits for a file being written 
 
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv`` and run its command; returns the exit code of docs/commands.md."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     return run(args.handler, args, parser)
 

@@ -1,5 +1,6 @@
-"""The ``tcsexam`` command line (docs/commands.md): ``build_parser`` (each command module registers its
-parsers and the handler that runs them) and ``run``, the one place where every failure becomes its
+"""The ``tcsexam`` command line (docs/commands.md): ``COMMANDS`` (every command and the module that
+declares and runs it), ``build_parser`` (each command module registers its parsers and the handler
+that runs them; a command imports only its own module) and ``run``, the one place where every failure becomes its
 exit code: 1 rejected input (every problem on stderr, naming file, line or record, and field) and
 memory that ran out, 2 usage, 128 + N on a signal during a write, 141 on a closed pipe; no traceback
 reaches the user. The handlers return 0 (complete or provisional) or 3 (incomplete, output still
@@ -9,12 +10,14 @@ written).
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
+from collections.abc import Sequence
 
 from tcsexam.scoring import __version__
-from tcsexam.scoring.commands import compare, demo, docs, plan, plot, prepare, reference, reports, schema, score, tau2
 from tcsexam.scoring.commands.options import (
     Parser,
+    command_texts,
     epilog,
 )
 from tcsexam.scoring.commands.process import (
@@ -28,10 +31,35 @@ from tcsexam.scoring.safety.outputs import Interrupted, WriteFailed
 from tcsexam.scoring.safety.terminal import say as say_on
 from tcsexam.scoring.vocab import EXIT_CLOSED_PIPE, EXIT_REJECTED, EXIT_USAGE
 
+# Every command, in the order of --help, and its module in this package (whose ``add_parsers``
+# registers the commands it holds, in this order). A command imports only its own module.
+COMMANDS: dict[str, str] = {
+    "demo": "demo",
+    "solver-score": "score",
+    "score": "score",
+    "validate": "score",
+    "reference": "reference",
+    "tau2": "tau2",
+    "compare": "compare",
+    "schema": "schema",
+    "init": "prepare",
+    "fill": "prepare",
+    "pack": "prepare",
+    "table": "reports",
+    "diff": "reports",
+    "verify": "reports",
+    "plot": "plot",
+    "plan": "plan",
+    "docs": "docs",
+}
 
-def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
+
+def build_parser(argv: Sequence[str] | None = None) -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
     """The headless commands of docs/commands.md; returns the parser and its subcommands (the shell in
-    ``tui.cli`` adds ``tui`` to them)."""
+    ``tui.cli`` adds ``tui`` to them). With ``argv``, only the module of the command it names is
+    imported and that command's parser is complete; every other command is its name and one-line help
+    (enough for ``tcsexam --help`` and for argparse's list of choices). Without it, every command is
+    complete."""
     parser = Parser(
         prog="tcsexam",
         description="Scoring engine and dashboard for the TCSExam benchmark. Formats, rules and every "
@@ -48,10 +76,21 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
 
-    # the order of --help
-    for module in (demo, score, reference, tau2, compare, schema, prepare, reports, plot, plan, docs):
-        module.add_parsers(sub)
+    named = None if argv is None else command_named(argv)
+    loaded: set[str] = set()
+    for name, module in COMMANDS.items():
+        if argv is not None and COMMANDS.get(named or "") != module:
+            sub.add_parser(name, help=command_texts()[name]["help"])
+        elif module not in loaded:
+            importlib.import_module(f"{__package__}.{module}").add_parsers(sub)
+            loaded.add(module)
     return parser, sub
+
+
+def command_named(argv: Sequence[str]) -> str | None:
+    """The command a command line names: its first word that is not an option (the ``tcsexam`` parser
+    has no option that takes a value)."""
+    return next((word for word in argv if not word.startswith("-")), None)
 
 
 def run(command, args, parser: argparse.ArgumentParser) -> int:
@@ -102,6 +141,7 @@ def _outcome(command, args, parser: argparse.ArgumentParser) -> int:
 def main(argv: list[str] | None = None) -> int:
     """The headless command line (``python -m scoring``); ``tcsexam`` itself is ``tui.cli``."""
     prepare_process()
-    parser, _ = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser, _ = build_parser(argv)
     args = parser.parse_args(argv)
     return run(args.handler, args, parser)

@@ -95,6 +95,13 @@ def default_index_path(args) -> str:
 
 
 def cmd_score(args) -> int:
+    from tcsexam.scoring.pipeline.reference import collector_paused
+
+    with collector_paused():  # see ``cmd_validate``
+        return _score(args)
+
+
+def _score(args) -> int:
     from tcsexam.scoring.formats.json import dumps
     from tcsexam.scoring.pipeline.index import build_index, write_index
 
@@ -118,6 +125,16 @@ def cmd_score(args) -> int:
 
 
 def cmd_validate(args) -> int:
+    """The cyclic garbage collector stays paused from loading to the last line printed, as it is
+    while the run is scored (``pipeline.index.score_run``): the document makes no cycles, and the
+    collector, given back, walked all of it at its next allocation (docs/performance.md)."""
+    from tcsexam.scoring.pipeline.reference import collector_paused
+
+    with collector_paused():
+        return _validate(args)
+
+
+def _validate(args) -> int:
     from tcsexam.scoring.pipeline.index import build_index
 
     run = load_for(args)

@@ -1,14 +1,25 @@
-"""Strict JSON reading and atomic JSON writing.
+"""Strict JSON reading and atomic JSON writing; index.json's content hash.
 
 Reading rejects NaN, Infinity, numbers that overflow a double and nesting
 deeper than 1024 (orjson's parser enforces all four), and a key that appears
 twice in one object (README "Safety"). Input files are read only through
 ``scoring.safety.files.read_regular_file`` and written
 only through ``scoring.safety.outputs.write_atomic`` (docs/commands.md and docs/safety.md).
+
+``content_sha256`` is the sha256 of the RFC 8785 form (UTF-8) of the whole
+document without ``provenance.generated_at``, without ``content_sha256``
+itself and without each input's ``path``: the same inputs give the same hash
+wherever they sit on disk, and anyone can recompute it with an RFC 8785
+implementation. The document names the method (``provenance.hash_method``);
+one that names none was written by an earlier version, which hashed the
+tool's own canonical JSON, and is checked by that method. It lives here, beside
+the canonical forms, so that the reports that check an index.json's hash
+(``table``, ``diff``) load none of the scoring pipeline.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -20,6 +31,7 @@ import orjson
 
 from tcsexam.scoring.errors import InputError, Problem
 from tcsexam.scoring.safety.outputs import write_atomic
+from tcsexam.scoring.vocab import HASH_METHOD
 
 
 class _DuplicateKey(Exception):
@@ -320,6 +332,27 @@ def writer_canonical_bytes(obj: Any) -> bytes:
         return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS | orjson.OPT_SERIALIZE_NUMPY)
     except TypeError as exc:  # orjson: an integer beyond 64 bits
         raise OverflowError(str(exc)) from None
+
+
+def content_sha256(document: dict) -> str:
+    """docs/formats.md#indexjson: sha256 over the canonical JSON of ``document`` less ``generated_at``,
+    ``content_sha256`` and each input's ``path``: the same inputs give the same hash wherever they sit on
+    disk. The canonical JSON is RFC 8785's when the document names that method (``hash_method``), else the
+    tool's own writer's, as earlier versions hashed. OverflowError: a whole number the method cannot write
+    (``largest_whole``)."""
+    prov = {k: v for k, v in document.get("provenance", {}).items() if k not in ("generated_at", "content_sha256")}
+    if "inputs" in prov:
+        prov["inputs"] = {
+            name: {k: v for k, v in entry.items() if k != "path"} for name, entry in prov["inputs"].items()
+        }
+    canonical = canonical_bytes if prov.get("hash_method") == HASH_METHOD else writer_canonical_bytes
+    return hashlib.sha256(canonical({**document, "provenance": prov})).hexdigest()
+
+
+def largest_whole(document: dict) -> int:
+    """docs/formats.md#indexjson: the largest whole number (in magnitude) the document's hash method can
+    write: 2**53 - 1 for RFC 8785 (its numbers are doubles), 2**63 - 1 for the earlier writer."""
+    return 2**53 - 1 if document.get("provenance", {}).get("hash_method") == HASH_METHOD else 2**63 - 1
 
 
 def write_json(path: Path, obj: Any, *, indent: bool = True, finite: bool = False) -> None:

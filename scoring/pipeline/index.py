@@ -1,17 +1,8 @@
-"""index.json (docs/formats.md#indexjson): document assembly, provenance and content hash.
-
-``content_sha256`` is the sha256 of the RFC 8785 form (UTF-8) of the whole
-document without ``provenance.generated_at``, without ``content_sha256``
-itself and without each input's ``path``: the same inputs give the same hash
-wherever they sit on disk, and anyone can recompute it with an RFC 8785
-implementation. The document names the method (``provenance.hash_method``);
-one that names none was written by an earlier version, which hashed the
-tool's own canonical JSON, and is checked by that method.
-"""
+"""index.json (docs/formats.md#indexjson): document assembly and provenance; its content hash is
+``formats.json.content_sha256``."""
 
 from __future__ import annotations
 
-import hashlib
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -19,7 +10,7 @@ import msgspec
 
 from tcsexam.scoring import __version__
 from tcsexam.scoring.errors import InputError
-from tcsexam.scoring.formats.json import canonical_bytes, write_json, writer_canonical_bytes
+from tcsexam.scoring.formats.json import content_sha256, write_json
 from tcsexam.scoring.formats.results import IndexDocument, InputDigest, Provenance
 from tcsexam.scoring.pipeline.aggregate import evaluate_run
 from tcsexam.scoring.pipeline.crosscheck import records_digest
@@ -27,27 +18,6 @@ from tcsexam.scoring.pipeline.reference import collector_paused
 from tcsexam.scoring.pipeline.rules import Checked
 from tcsexam.scoring.pipeline.run import Run
 from tcsexam.scoring.vocab import HASH_METHOD, METRIC_ID, WEIGHTS
-
-
-def content_sha256(document: dict) -> str:
-    """docs/formats.md#indexjson: sha256 over the canonical JSON of ``document`` less ``generated_at``,
-    ``content_sha256`` and each input's ``path``: the same inputs give the same hash wherever they sit on
-    disk. The canonical JSON is RFC 8785's when the document names that method (``hash_method``), else the
-    tool's own writer's, as earlier versions hashed. OverflowError: a whole number the method cannot write
-    (``largest_whole``)."""
-    prov = {k: v for k, v in document.get("provenance", {}).items() if k not in ("generated_at", "content_sha256")}
-    if "inputs" in prov:
-        prov["inputs"] = {
-            name: {k: v for k, v in entry.items() if k != "path"} for name, entry in prov["inputs"].items()
-        }
-    canonical = canonical_bytes if prov.get("hash_method") == HASH_METHOD else writer_canonical_bytes
-    return hashlib.sha256(canonical({**document, "provenance": prov})).hexdigest()
-
-
-def largest_whole(document: dict) -> int:
-    """docs/formats.md#indexjson: the largest whole number (in magnitude) the document's hash method can
-    write: 2**53 - 1 for RFC 8785 (its numbers are doubles), 2**63 - 1 for the earlier writer."""
-    return 2**53 - 1 if document.get("provenance", {}).get("hash_method") == HASH_METHOD else 2**63 - 1
 
 
 def provenance(run: Run, records_used: dict[str, str], generated_at: str | None = None) -> Provenance:

@@ -61,7 +61,7 @@ def instance_z(A: np.ndarray, mu: np.ndarray, scale: np.ndarray, direction: str)
 
 def instance_phi(z: np.ndarray) -> np.ndarray:
     """docs/rules.md#solver-score: instance score Phi(z), the standard normal CDF; a failure (z NaN) scores 0."""
-    from scipy.special import ndtr  # imported here: validate and --version load no scipy (docs/performance.md)
+    from scipy.special import ndtr  # imported here: what computes no Phi may load no scipy (docs/performance.md)
 
     phi = ndtr(z)
     phi[np.isnan(z)] = 0.0

@@ -35,9 +35,8 @@ def read_index(data: bytes, file: str) -> IndexFile:
     import msgspec  # here: ``tcsexam --help`` imports the command modules, and stays light
 
     from tcsexam.scoring.formats.decode import decode, problem_at, unchecked_constraints
-    from tcsexam.scoring.formats.json import json_body
+    from tcsexam.scoring.formats.json import content_sha256, json_body, largest_whole
     from tcsexam.scoring.formats.results import IndexDocument
-    from tcsexam.scoring.pipeline.index import content_sha256, largest_whole
 
     typed = decode(data, IndexDocument, file, holds="an index.json written by tcsexam score")
     found = unchecked_constraints(typed, IndexDocument)

@@ -246,7 +246,7 @@ def verify_index(
 
     ``recompute(paths, thresholds)`` builds the document from the inputs at ``paths`` with the pipeline
     ``score`` runs, so every check of ``score`` holds for whatever the folders hold now."""
-    from tcsexam.scoring.pipeline.index import content_sha256
+    from tcsexam.scoring.formats.json import content_sha256
 
     doc = loaded.document
     findings = [loaded.edited] if loaded.edited else []

@@ -29,7 +29,7 @@ METHOD: Final = "task-clustered-t"
 
 
 def stdtrit(df: Any, p: Any) -> Any:
-    """scipy.special.stdtrit, imported on first use: commands that need no t quantile (validate,
+    """scipy.special.stdtrit, imported on first use: commands that need no t quantile (table, diff,
     --version) load no scipy (docs/performance.md#start-up)."""
     from scipy.special import stdtrit as inverse_t
 
