@@ -129,3 +129,47 @@ def test_a_cut_cell_ends_with_an_ellipsis_where_its_text_goes_on():
     assert "".join(s.text for s in cut_line(line, 7, 0, 6)) == "  1–22 "  # only the padding is cut
     assert "".join(s.text for s in cut_line(line, 7, 4, 7))[4:] == "…2 "  # the left edge cuts "  1–"
     assert "".join(s.text for s in cut_line([Segment("       ")], 7, 0, 3)) == "       "
+
+
+def instance_cells(table) -> list[tuple[str, str]]:
+    """(the cell's whole text, the part of it the Instances table draws) of every visible cell that the
+    screen shows, read from the lines the table renders (its rows are text, not a DataTable's)."""
+    from tcsexam.tui.panes.instances.table import format_row
+
+    width, start = table.scrollable_content_region.width, int(table.scroll_offset.x)
+    out = []
+    for y in range(min(table.size.height, len(table.order) - int(table.scroll_offset.y))):
+        text = format_row(table.cols, int(table.order[int(table.scroll_offset.y) + y]), table.widths)
+        line = table.render_line(y).text
+        x = 0
+        for w in table.widths:
+            a, b = max(x, start), min(x + w, start + width)
+            if a < b:
+                out.append((text[x : x + w], line[a - start : b - start]))
+            x += w + 1
+    return out
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 50)])
+async def test_no_instance_number_is_cut_into_another(run60, size):
+    """The Instances table draws its own lines: a cell the screen's edge cuts ends with … there too (at 80
+    columns the Phi column of an attempt with a 'timeout' row is one character short: 0.97 for 0.979)."""
+    from tcsexam.tui.panes.instances.table import InstanceTable
+
+    app = create_app(DashboardConfig(run_dir=str(run60)))
+    checked = 0
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        table = app.query_one(InstanceTable)
+        table.focus()
+        for step in range(4):  # then scrolled right: the cells the left edge cuts
+            for whole, shown in instance_cells(table):
+                part, value = shown.strip(), whole.strip()
+                if any(c.isdigit() for c in value) and part:
+                    checked += 1
+                    assert part == value or part.endswith("…") or part.startswith("…"), (step, value, part)
+            table.scroll_to(x=table.scroll_offset.x + 3, animate=False)
+            await pilot.pause()
+    assert checked > 50
