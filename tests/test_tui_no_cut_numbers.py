@@ -1,6 +1,7 @@
 """No number is cut into another number (docs/dashboard.md#terminal-sizes): a cell that the table's edge
-cuts ends with … where its text goes on, or is not shown at all, in every table of every tab, at 80, 120
-and 200 columns, and when a table is scrolled right. Rank comes before "Uncertainty from" in the Overview.
+cuts ends with … where its text goes on, or is not shown at all, in every table of every tab and of the
+screens opened over them (the worst instances, tau2's simulations and reward), at 80, 120 and 200
+columns, and when a table is scrolled right. Rank comes before "Uncertainty from" in the Overview.
 
 What is checked is the line each table draws (its rendered strip), cell by cell: the part of a cell that
 shows, when it holds a digit, is the whole cell's text, or ends (or, scrolled, starts) with …."""
@@ -67,12 +68,18 @@ async def test_no_table_shows_a_number_cut_into_another(size):
     checked = 0
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
-        for tab in "123458":
-            await pilot.press(tab)
+        # every tab, then the tables of the screens opened over them: the worst instances (w), a tau2 task's
+        # simulations and one simulation's reward breakdown (6, then enter twice)
+        for keys in ("1", "2", "3", "4", "5", "6", "7", "8", "1w", "6", "enter", "enter"):
+            await pilot.press(*(keys if keys != "enter" else [keys]))
             await settle(pilot)
             for table in app.screen.query(DataTable):
                 if table.display and table.region.width:
-                    checked += assert_no_number_cut(table, f"tab {tab} at {size}")
+                    checked += assert_no_number_cut(table, f"{keys} at {size}")
+            if keys == "1w":
+                await pilot.press("escape")
+                await settle(pilot)
+        await pilot.press("escape", "escape")
         await pilot.press("1")
         await settle(pilot)
         overview = app.query_one("#overview-table", DataTable)
