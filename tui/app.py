@@ -400,6 +400,10 @@ class TcsexamApp(LoadingInputs, SeveralRuns, Exporting):
             self.notify(f"Theme not remembered: {plain(error)}.", severity="warning", markup=False)
 
     # --- actions --------------------------------------------------------------------------
+    def get_system_commands(self, screen):
+        """Textual's palette commands, less its Quit: the palette's Quit is the q key's (tui/commands.py)."""
+        return (command for command in super().get_system_commands(screen) if command.title != "Quit")
+
     def action_tab(self, tab: str) -> None:
         self.main.query_one(TabbedContent).active = tab
 
