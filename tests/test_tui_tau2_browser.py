@@ -256,6 +256,11 @@ async def test_every_checks_outcome_is_on_screen_first_and_long_assertions_wrap(
         assert shown_failed == failed, lines
         assert shown_failed + shown_met == sum(c["met"] is not None for c in checks), lines
         assert all(len(line) <= size[0] for line in lines)
+        # "not met" is coloured (red), "met" is not
+        table = app.screen.query_one("#tau2-reward", DataTable)
+        outcomes = [table.get_row_at(i)[0] for i in range(table.row_count)]
+        red = [o.plain for o in outcomes if any("red" in str(span.style) for span in o.spans)]
+        assert red == ["✗ not met"] * failed, red
 
 
 def test_a_simulations_missing_cost_is_written_as_the_summary_writes_it():
