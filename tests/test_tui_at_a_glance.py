@@ -80,7 +80,8 @@ async def test_coverage_fits_many_models_keeps_its_legend_and_gives_an_issue_in_
 @pytest.mark.parametrize("size", SIZES)
 async def test_the_header_keeps_the_runs_status_after_a_long_folder(tmp_path, size):
     """docs/dashboard.md#tabs: the header gives the run's status right after its folder, and a folder too
-    long for the header keeps its start and end with … between, so that the status is never cut away."""
+    long for the header keeps its start and end with … between, so that the status is never cut away (the
+    suite after it may be)."""
     import shutil
 
     from tcsexam.scoring.pipeline.benchmark import demo_run
@@ -92,5 +93,5 @@ async def test_the_header_keeps_the_runs_status_after_a_long_folder(tmp_path, si
     async with app.run_test(size=SIZES[size]) as pilot:
         await settle(pilot)
         header = screen_lines(app)[0]
-        assert "run-final · incomplete · lite/offline" in header, header
+        assert "run-final · incomplete" in header, header
         assert str(run) in header or "…" in header, header

@@ -271,8 +271,8 @@ class Headers:
         self.seen: list[tuple[bool, int, str]] = []
         real = TcsexamApp._header
 
-        def header(app) -> None:
-            real(app)
+        def header(app, width=None) -> None:
+            real(app, width)
             self.seen.append((app.state is not None, len(overview_rows(app)), app.sub_title))
 
         monkeypatch.setattr(TcsexamApp, "_header", header)

@@ -34,7 +34,7 @@ from .widgets.footer import DashboardFooter
 from .widgets.loading import ShowsRun
 
 CHECKING = "CACHED, checking the inputs"  # the header's mark on a reopen's view from the cache
-HEADER_SPARE = 28  # the header's cells around its sub-title: the icon, the padding that centres it, "tcsexam — "
+HEADER_SPARE = 30  # the header's cells around its sub-title (the icon, the padding, "tcsexam — "), and a … after it
 
 
 class TcsexamApp(LoadingInputs, SeveralRuns, Exporting):

@@ -102,9 +102,14 @@ def subtitle(
         )
         # first, so that a narrow terminal keeps it; with several runs after the run's (short) name
         parts.insert(1 if count > 1 else 0, marker)
-    over = cell_len(" · ".join(parts)) - room if room is not None else 0
-    if name is not None and over > 0:
-        parts[parts.index(name)] = middle_ellipsis(source, max(cell_len(name) - over, NAME_WIDTH))
+    if name is not None and room is not None:
+        # what must show: up to the run's status (or, without a run yet, the part after the folder); what
+        # follows (the suite, watching) may be cut by the header's edge
+        at = parts.index(name)
+        end = parts.index(document["status"], at + 1) if document is not None else at + 1
+        over = cell_len(" · ".join(parts[: end + 1])) - room
+        if over > 0:
+            parts[at] = middle_ellipsis(source, max(cell_len(name) - over, NAME_WIDTH))
     return " · ".join(parts)
 
 
