@@ -75,3 +75,23 @@ async def test_coverage_fits_many_models_keeps_its_legend_and_gives_an_issue_in_
         assert "complete" in text_of(app, "#coverage-legend")
         issue = text_of(app, "#issue-detail")
         assert INCOMPLETE in issue and "attempts.csv" in issue  # the issue in full and the file it is about
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_header_keeps_the_runs_status_after_a_long_folder(tmp_path, size):
+    """docs/dashboard.md#tabs: the header gives the run's status right after its folder, and a folder too
+    long for the header keeps its start and end with … between, so that the status is never cut away (the
+    suite after it may be)."""
+    import shutil
+
+    from tcsexam.scoring.pipeline.benchmark import demo_run
+    from tests.support.dashboard import screen_lines
+
+    run = tmp_path / "a-rather-long-folder-name-for-experiments" / "sweep-2026-12-01-all-models" / "run-final"
+    shutil.copytree(demo_run(), run)
+    app = create_app(DashboardConfig(run_dir=str(run)))
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        header = screen_lines(app)[0]
+        assert "run-final · incomplete" in header, header
+        assert str(run) in header or "…" in header, header

@@ -271,8 +271,8 @@ class Headers:
         self.seen: list[tuple[bool, int, str]] = []
         real = TcsexamApp._header
 
-        def header(app) -> None:
-            real(app)
+        def header(app, width=None) -> None:
+            real(app, width)
             self.seen.append((app.state is not None, len(overview_rows(app)), app.sub_title))
 
         monkeypatch.setattr(TcsexamApp, "_header", header)
@@ -704,3 +704,17 @@ def test_a_cohort_read_ahead_is_not_used_when_the_run_folder_was_replaced_since(
     other.rename(demo_copy)
     run = run_module.load_run(ahead)
     assert dropped not in run.cohort.models and dropped in ahead.cohort_read.cohort.models
+
+
+def test_the_check_of_the_records_files_says_how_far_it_is_the_count_first(demo_copy):
+    """docs/dashboard.md#reloads-and-rejected-input: while the records files are checked (to look for the
+    run in the cache: 26 s at 2,000 models in a review, cut at 120 columns before any count), the progress
+    line starts with how many are checked of how many."""
+    files = [p for p in (demo_copy / "records").rglob("*") if p.is_file()]
+    heard: list[str] = []
+    load_state_here(DashboardConfig(run_dir=str(demo_copy)), progress=heard.append)
+    checks = [line for line in heard if "records files checked" in line]
+    assert (
+        checks and checks[-1] == f"{len(files)} / {len(files)} records files checked (to look for the run in the cache)"
+    )
+    assert all(re.match(r"[\d,]+ / [\d,]+ records files checked", line) for line in checks), checks

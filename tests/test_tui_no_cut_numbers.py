@@ -1,6 +1,7 @@
 """No number is cut into another number (docs/dashboard.md#terminal-sizes): a cell that the table's edge
-cuts ends with … where its text goes on, or is not shown at all, in every table of every tab, at 80, 120
-and 200 columns, and when a table is scrolled right. Rank comes before "Uncertainty from" in the Overview.
+cuts ends with … where its text goes on, or is not shown at all, in every table of every tab and of the
+screens opened over them (the worst instances, tau2's simulations and reward), at 80, 120 and 200
+columns, and when a table is scrolled right. Rank comes before "Uncertainty from" in the Overview.
 
 What is checked is the line each table draws (its rendered strip), cell by cell: the part of a cell that
 shows, when it holds a digit, is the whole cell's text, or ends (or, scrolled, starts) with …."""
@@ -67,12 +68,18 @@ async def test_no_table_shows_a_number_cut_into_another(size):
     checked = 0
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
-        for tab in "123458":
-            await pilot.press(tab)
+        # every tab, then the tables of the screens opened over them: the worst instances (w), a tau2 task's
+        # simulations and one simulation's reward breakdown (6, then enter twice)
+        for keys in ("1", "2", "3", "4", "5", "6", "7", "8", "1w", "6", "enter", "enter"):
+            await pilot.press(*(keys if keys != "enter" else [keys]))
             await settle(pilot)
             for table in app.screen.query(DataTable):
                 if table.display and table.region.width:
-                    checked += assert_no_number_cut(table, f"tab {tab} at {size}")
+                    checked += assert_no_number_cut(table, f"{keys} at {size}")
+            if keys == "1w":
+                await pilot.press("escape")
+                await settle(pilot)
+        await pilot.press("escape", "escape")
         await pilot.press("1")
         await settle(pilot)
         overview = app.query_one("#overview-table", DataTable)
@@ -129,3 +136,47 @@ def test_a_cut_cell_ends_with_an_ellipsis_where_its_text_goes_on():
     assert "".join(s.text for s in cut_line(line, 7, 0, 6)) == "  1–22 "  # only the padding is cut
     assert "".join(s.text for s in cut_line(line, 7, 4, 7))[4:] == "…2 "  # the left edge cuts "  1–"
     assert "".join(s.text for s in cut_line([Segment("       ")], 7, 0, 3)) == "       "
+
+
+def instance_cells(table) -> list[tuple[str, str]]:
+    """(the cell's whole text, the part of it the Instances table draws) of every visible cell that the
+    screen shows, read from the lines the table renders (its rows are text, not a DataTable's)."""
+    from tcsexam.tui.panes.instances.table import format_row
+
+    width, start = table.scrollable_content_region.width, int(table.scroll_offset.x)
+    out = []
+    for y in range(min(table.size.height, len(table.order) - int(table.scroll_offset.y))):
+        text = format_row(table.cols, int(table.order[int(table.scroll_offset.y) + y]), table.widths)
+        line = table.render_line(y).text
+        x = 0
+        for w in table.widths:
+            a, b = max(x, start), min(x + w, start + width)
+            if a < b:
+                out.append((text[x : x + w], line[a - start : b - start]))
+            x += w + 1
+    return out
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 50)])
+async def test_no_instance_number_is_cut_into_another(run60, size):
+    """The Instances table draws its own lines: a cell the screen's edge cuts ends with … there too (at 80
+    columns the Phi column of an attempt with a 'timeout' row is one character short: 0.97 for 0.979)."""
+    from tcsexam.tui.panes.instances.table import InstanceTable
+
+    app = create_app(DashboardConfig(run_dir=str(run60)))
+    checked = 0
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        table = app.query_one(InstanceTable)
+        table.focus()
+        for step in range(4):  # then scrolled right: the cells the left edge cuts
+            for whole, shown in instance_cells(table):
+                part, value = shown.strip(), whole.strip()
+                if any(c.isdigit() for c in value) and part:
+                    checked += 1
+                    assert part == value or part.endswith("…") or part.startswith("…"), (step, value, part)
+            table.scroll_to(x=table.scroll_offset.x + 3, animate=False)
+            await pilot.pause()
+    assert checked > 50

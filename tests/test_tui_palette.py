@@ -399,3 +399,39 @@ async def test_the_worst_instances_and_pass_k_keys_are_in_the_palette_with_their
             await wait_until(pilot, lambda: app.screen is app.main, "the palette closed")
         await run_command(pilot, "Worst instances of")
         await wait_until(pilot, lambda: isinstance(app.screen, WorstScreen), "the worst instances")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 50)])
+async def test_every_key_of_the_tab_shown_is_in_the_palette_with_its_key_and_runs_there(size):
+    """docs/dashboard.md#command-palette: every key the footer offers in a tab (help and quit, sort and
+    filter, the tab's own keys) and every tab key is in the palette, named by its key (`key s`), and the
+    command does what the key does."""
+    from textual.command import CommandList, CommandPalette
+
+    from tcsexam.tui.screens.sort_picker import SortPicker
+    from tcsexam.tui.widgets.footer import footer_items
+
+    app = create_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        for tab in "1236":
+            await pilot.press(tab)
+            await settle(pilot)
+            items, _ = footer_items(app.screen)
+            keys = {item.display for item in items if item.enabled} | {str(n) for n in range(1, 9)}
+            assert {"?", "q", "/", "s"} & keys  # the footer's keys were read
+            await pilot.press("ctrl+p")
+            await palette_hits(pilot, "")
+            options = app.screen.query_one(CommandList)
+            prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+            missing = sorted(k for k in keys if not any(f"key {k}" in p for p in prompts))
+            assert not missing, (tab, missing, prompts)
+            assert sum(p.startswith("Quit") for p in prompts) == 1  # one Quit: the q key's
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: not isinstance(app.screen, CommandPalette), "the palette closed")
+        await run_command(pilot, "Go to Coverage")
+        await wait_until(pilot, lambda: app.main.query_one("TabbedContent").active == "coverage", "Coverage")
+        await run_command(pilot, "Go to Overview")
+        await wait_until(pilot, lambda: app.main.query_one("TabbedContent").active == "overview", "the Overview")
+        await run_command(pilot, "Sort by")
+        await wait_until(pilot, lambda: isinstance(app.screen, SortPicker), "the sort picker")

@@ -470,6 +470,9 @@ def test_a_short_interval_shows_both_whiskers_and_half_line_ends():
     # ±3.9 on a 17-character scale to 100 (6.25 points a character): the ends at 46.1 and 53.9 fall within
     # the point's own character (position 8 = 50); one character each side is drawn, as half lines
     assert forest_gauge(50.0, 3.9, 100.0, 17)[7:10] == "╶●╴"
+    # 49 to 53 (x 7.84 to 8.48, the point at 8.16): both ends round to the point's own character, and still
+    # each side gets its whisker, where rounding the ends alone drew the point bare
+    assert forest_gauge(51.0, 2.0, 100.0, 17)[7:10] == "╶●╴"
     # 40 to 60 on 21 characters (5 points a character): whole characters, 8 to 12
     assert forest_gauge(50.0, 10.0, 100.0, 21)[8:13] == "──●──"
     # 37.5 to 62.5 on 21 characters: the ends at 7.5 and 12.5 lie half into characters 8 (rounded) and 12

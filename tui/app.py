@@ -34,6 +34,7 @@ from .widgets.footer import DashboardFooter
 from .widgets.loading import ShowsRun
 
 CHECKING = "CACHED, checking the inputs"  # the header's mark on a reopen's view from the cache
+HEADER_SPARE = 30  # the header's cells around its sub-title (the icon, the padding, "tcsexam — "), and a … after it
 
 
 class TcsexamApp(LoadingInputs, SeveralRuns, Exporting):
@@ -198,16 +199,19 @@ class TcsexamApp(LoadingInputs, SeveralRuns, Exporting):
         if self._pause_timer is None:
             self._pause_timer = self.set_timer(LONG_PAUSE_S, self._paused)
 
-    def _header(self) -> None:
-        """The sub-title of the run shown (tui/screens/runs.subtitle), then the tab labels."""
+    def _header(self, width: int | None = None) -> None:
+        """The sub-title of the run shown (tui/screens/runs.subtitle), in the room the header has for it, then
+        the tab labels. ``width``: the terminal's new width, in a resize."""
         from .screens.runs import subtitle
 
+        width = self.size.width if width is None else width
+        room = width - HEADER_SPARE - (len(f"{CHECKING} · ") if self.checking else 0) if width else None
         self.sub_title = subtitle(
-            self.shown, self.current + 1, len(self.runs), self.tau2_path, self.config.watch, time.monotonic()
+            self.shown, self.current + 1, len(self.runs), self.tau2_path, self.config.watch, time.monotonic(), room
         )
         if self.checking:  # first, so that a narrow terminal keeps it
             self.sub_title = f"{CHECKING} · {self.sub_title}"
-        self._tab_labels()
+        self._tab_labels(width)
 
     @property
     def checking(self) -> bool:
@@ -229,7 +233,7 @@ class TcsexamApp(LoadingInputs, SeveralRuns, Exporting):
                 widget.label = label
 
     def on_resize(self, event: events.Resize) -> None:
-        self._tab_labels(event.size.width)
+        self._header(event.size.width)
 
     # --- panes: one selection, one truth ------------------------------------------------------
     def refresh_panes(self, keep_overview: bool = False) -> None:
@@ -400,6 +404,10 @@ class TcsexamApp(LoadingInputs, SeveralRuns, Exporting):
             self.notify(f"Theme not remembered: {plain(error)}.", severity="warning", markup=False)
 
     # --- actions --------------------------------------------------------------------------
+    def get_system_commands(self, screen):
+        """Textual's palette commands, less its Quit: the palette's Quit is the q key's (tui/commands.py)."""
+        return (command for command in super().get_system_commands(screen) if command.title != "Quit")
+
     def action_tab(self, tab: str) -> None:
         self.main.query_one(TabbedContent).active = tab
 

@@ -75,9 +75,10 @@ def code_digest() -> str:
     return digest.hexdigest()
 
 
-def indexed_records_digests(folder: Path, root: Path) -> dict[str, str] | None:
+def indexed_records_digests(folder: Path, root: Path, say=None) -> dict[str, str] | None:
     """``records_digests`` with the folder's stat index in the cache ``folder``: read (a file that does
-    not decode, or is another folder's, is no index), then written back as the files are now."""
+    not decode, or is another folder's, is no index), then written back as the files are now; ``say``
+    hears how far the check is."""
     path = stats_path(folder, root)
     real = os.path.realpath(root)
     known: dict[str, FileStat] = {}
@@ -86,7 +87,7 @@ def indexed_records_digests(folder: Path, root: Path) -> dict[str, str] | None:
         if index.format == CACHE_FORMAT and index.root == real:
             known = index.files
     before = dict(known)
-    digests = records_digests(root, known)
+    digests = records_digests(root, known, say)
     if digests is not None and known != before:
         store(folder, path, msgspec.msgpack.encode(StatIndex(CACHE_FORMAT, real, known)))
     return digests
@@ -453,9 +454,9 @@ class RunCache:
             return cls(folder, key, packed, run, config, packed=True)
         records = None
         if run.paths.records is not None:
-            say("checking the records files (to look for the run in the cache)")
+            say("listing the records files (to look for the run in the cache)")
             try:
-                records = indexed_records_digests(folder, run.paths.records)
+                records = indexed_records_digests(folder, run.paths.records, say)
             except OSError:
                 return None
             if records is None:

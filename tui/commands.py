@@ -62,6 +62,10 @@ class Dashboard(Protocol):
     def select_model(self, model: str, tab: str | None = None) -> None: ...
     def compare_with(self, model: str) -> None: ...
     def post_message(self, message: Message) -> bool: ...
+    def get_key_display(self, binding: Binding) -> str: ...
+    async def run_action(self, action: str, default_namespace: Any = None) -> bool: ...
+
+    COMMAND_PALETTE_BINDING: ClassVar[str]
 
 
 class DashboardCommands(Provider):
@@ -78,7 +82,10 @@ class DashboardCommands(Provider):
             models = found if len(found) <= MODEL_HITS else []
         app = self.app
 
+        named = {"worst", "passk"}  # the actions a command below runs: their keys are not listed again
+
         def keyed(action: str, help_text: str) -> str:
+            named.add(action)
             hint = key_hint(type(app).BINDINGS, action)
             return f"{hint} · {help_text}" if hint else help_text
 
@@ -99,6 +106,7 @@ class DashboardCommands(Provider):
             ),
             ("Open tau2 results…", app.action_open_tau2, "a tau2-bench results.json or folder, as --tau2 PATH"),
         ]
+        out += self._key_commands(named)
         runs = getattr(app, "runs", [])
         if len(runs) > 1:
             out += [
@@ -148,6 +156,22 @@ class DashboardCommands(Provider):
                 out.append(
                     (f"Jump to task {plain(task.item)}", partial(app.jump_to_task, task.item), f"{task.track} task")
                 )
+        return out
+
+    def _key_commands(self, named: set[str]) -> list[Command]:
+        """A command for every key of the screen the palette was opened over that no other command runs:
+        the tab keys and each key its footer shows (help, quit, sort, filter, a tab's own keys), named by its
+        key and run as the key runs it (the key's description, as the footer and help give it)."""
+        app = self.app
+        out: list[Command] = []
+        for key, (node, binding, enabled, _) in self.screen.active_bindings.items():
+            action = binding.action.removeprefix("app.")
+            tab = action.startswith("tab(")
+            if not enabled or action in named or key == app.COMMAND_PALETTE_BINDING or not (binding.show or tab):
+                continue
+            named.add(action)
+            text = f"Go to {binding.description}" if tab else binding.description
+            out.append((text, partial(app.run_action, binding.action, node), f"key {app.get_key_display(binding)}"))
         return out
 
     def _model_commands(self) -> list[Command]:

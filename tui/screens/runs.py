@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -10,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from ..textual_ext.data_table import SteadyDataTable
-from ..views import DASH, cells, plain
+from ..views import DASH, NAME_WIDTH, cells, middle_ellipsis, plain
 from ..widgets.footer import DashboardFooter
 
 RUN_COLUMNS = ("run", "name", "suite / protocol", "status", "RUN_DIR")
@@ -60,15 +61,27 @@ def load_clock(slot, now: float | None) -> str:
     return f"{max(0.0, (now or slot.load_started) - slot.load_started):.0f} s"
 
 
-def subtitle(slot, number: int, count: int, tau2_path: str | None, watching: bool, now: float | None = None) -> str:
+def subtitle(
+    slot,
+    number: int,
+    count: int,
+    tau2_path: str | None,
+    watching: bool,
+    now: float | None = None,
+    room: int | None = None,
+) -> str:
     """The header's sub-title (plain text, never markup: names are data, docs/safety.md) for run ``slot``
     (number ``number`` of ``count`` open): the run, its status or its loader's progress, --watch, and a
-    stale marker while its inputs are rejected."""
+    stale marker while its inputs are rejected. ``room``: the cells the header has for it; a run's folder
+    too long for them keeps its start and end with … between, so that the status after it shows."""
     document = slot.state.document if slot.state is not None else None
+    name = None
     if count > 1:
         parts = run_header(slot.name, document, number, count)
     else:
-        parts = [plain(run_source(slot, tau2_path))]
+        source = run_source(slot, tau2_path)
+        name = plain(source)
+        parts = [name]
         if document is not None:
             parts.append(f"{plain(document['suite'])}/{plain(document['solver_protocol'])}")
     if document is not None:
@@ -89,6 +102,14 @@ def subtitle(slot, number: int, count: int, tau2_path: str | None, watching: boo
         )
         # first, so that a narrow terminal keeps it; with several runs after the run's (short) name
         parts.insert(1 if count > 1 else 0, marker)
+    if name is not None and room is not None:
+        # what must show: up to the run's status (or, without a run yet, the part after the folder); what
+        # follows (the suite, watching) may be cut by the header's edge
+        at = parts.index(name)
+        end = parts.index(document["status"], at + 1) if document is not None else at + 1
+        over = cell_len(" · ".join(parts[: end + 1])) - room
+        if over > 0:
+            parts[at] = middle_ellipsis(source, max(cell_len(name) - over, NAME_WIDTH))
     return " · ".join(parts)
 
 

@@ -125,5 +125,5 @@ class FiltersRows:
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "filter":
-            return not isinstance(self.app.focused, Input)  # type: ignore[attr-defined]
+            return not isinstance(self.screen.focused, Input)  # type: ignore[attr-defined]  # this screen's line, not the palette's
         return True

@@ -477,7 +477,7 @@ The line under the table explains how the instance under the cursor got its Phi.
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action in ("search_next", "search_previous"):
             return True if self.query_text else None  # shown, greyed, until there is a search
-        return not (action == "focus_jump" and isinstance(self.app.focused, Input))  # "/" typed in the jump box
+        return not (action == "focus_jump" and isinstance(self.screen.focused, Input))  # "/" typed in the jump box
 
     def action_focus_jump(self) -> None:
         """Focus the jump box now, not after the next frame: keys typed right after / land in it."""

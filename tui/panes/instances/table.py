@@ -21,6 +21,7 @@ from textual.strip import Strip
 from tcsexam.scoring.reports.numbers import TRACK_DIGITS
 
 from ...state import STATUS_CODES, InstanceColumns
+from ...textual_ext.data_table import cut_line
 from ...views import fmt, fmt_sig, plain
 
 COLUMNS = ("instance", "status", "A", "mu", "s", "scale", "z", "phi")
@@ -64,6 +65,22 @@ def format_row(cols: InstanceColumns, i: int, widths: tuple[int, ...] = WIDTHS) 
         _score(cols.phi[i], widths[7]),
     ]
     return " ".join(parts)
+
+
+def shown_part(text: str, widths: tuple[int, ...], start: int, width: int) -> str:
+    """The part [start, start + width) of a line of ``format_row`` that the screen shows, where a cell the
+    edge cuts ends (or, scrolled, starts) with … as in every other table (textual_ext.data_table.cut_line):
+    never ``0.97`` for ``0.979``."""
+    end = start + width
+    chars = list(text[start:end].ljust(width))
+    x = 0
+    for w in widths:
+        if x < end and x + w > start and (x < start or x + w > end):
+            cut = cut_line([Segment(text[x : x + w])], w, max(start - x, 0), min(end - x, w))
+            shown = "".join(s.text for s in cut)[max(start - x, 0) : min(end - x, w)]
+            chars[max(x, start) - start : min(x + w, end) - start] = shown
+        x += w + 1
+    return "".join(chars)
 
 
 def header_line(widths: tuple[int, ...] = WIDTHS, sort: tuple[str, bool] | None = None) -> str:
@@ -248,10 +265,10 @@ class InstanceTable(ScrollView, can_focus=True):
         if self.cols is None or position >= len(self.order):
             return Strip.blank(width)
         i = int(self.order[position])
-        text = format_row(self.cols, i, self.widths)
+        text = shown_part(format_row(self.cols, i, self.widths), self.widths, self.scroll_offset.x, width)
         cursor_style = self._cursor_style if self.has_focus else self._blurred_cursor_style
         style = (
             cursor_style if position == self.cursor else (self._failure_style if self.cols.status[i] != 0 else Style())
         )
-        strip = Strip([Segment(text, style)]).crop(self.scroll_offset.x, self.scroll_offset.x + width)
+        strip = Strip([Segment(text, style)])
         return strip.extend_cell_length(width, style if position == self.cursor else Style())
