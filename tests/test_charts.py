@@ -1,74 +1,20 @@
-"""The dashboard's charts (tui/charts.py): the pure choices, and the charts rendered to plain text.
-
-Rendering uses textual-plotext's Plot with the colourless 'clear' theme, so no terminal is needed; the
-expected positions are read off the rendered lines (tick labels on the left, model labels below).
-"""
+"""The dashboard's charts (tui/charts.py): text rows, worked out by hand here, then as the dashboard shows them."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from rich.text import Text
 from textual.widgets import Select
-from textual_plotext import PlotextPlot
-from textual_plotext.plot import Plot
 
 from tcsexam.tui import charts
 from tcsexam.tui.app import create_app
 from tcsexam.tui.panes.instances.pane import InstancesPane
-from tests.support.dashboard import settle
+from tcsexam.tui.state import DashboardConfig
+from tests.support.dashboard import row_at, screen_lines, settle
 
 DEMO = Path(__file__).resolve().parents[1] / "sample_runs" / "demo"
-
-
-def render(draw, width: int = 80, height: int = 16) -> list[str]:
-    plt = Plot()
-    plt.clear_data()
-    plt.clear_figure()
-    draw(plt)
-    plt.plotsize(width, height)
-    plt._set_size(width, height)
-    plt.theme("clear")
-    return Text.from_ansi(plt.build()).plain.split("\n")
-
-
-def row_of(lines: list[str], label: str) -> int:
-    """Index of the line whose y tick label is ``label``."""
-    hits = [i for i, line in enumerate(lines) if line.split("┤")[0].strip() == label and "┤" in line]
-    assert len(hits) == 1, (label, lines)
-    return hits[0]
-
-
-def body(lines: list[str]) -> list[str]:
-    """The lines inside the frame (between ┌ and └)."""
-    top = next(i for i, line in enumerate(lines) if "┌" in line)
-    bottom = next(i for i, line in enumerate(lines) if "└" in line)
-    return lines[top + 1 : bottom]
-
-
-# --- ticks ------------------------------------------------------------------------------------------------------
-
-
-def test_count_ticks_are_integers_in_steps_of_1_2_5():
-    assert charts.count_ticks(9, 5) == [0, 2, 4, 6, 8, 10]
-    assert charts.count_ticks(3, 5) == [0, 1, 2, 3]
-    assert charts.count_ticks(10, 2) == [0, 5, 10]
-    # 89,981 in at most 5 steps: 10,000 needs 9 steps, 20,000 needs 5 -> 0 .. 100,000
-    assert charts.count_ticks(89_981, 5) == [0, 20_000, 40_000, 60_000, 80_000, 100_000]
-    assert charts.count_ticks(0) == [0, 1]
-    assert charts.count_ticks(10**400, 5)[-1] >= 10**400  # any count: the step's search is bounded
-    assert len(charts.count_ticks(10**400, 5)) <= 6
-
-
-def test_tick_labels_are_round():
-    assert [charts.tick_label(t) for t in charts.PASSK_TICKS] == ["0", "0.25", "0.5", "0.75", "1"]
-
-
-def test_tick_budget_leaves_two_rows_per_step():
-    assert charts.tick_budget(9) == 2  # (9 - 5) // 2
-    assert charts.tick_budget(16) == 5  # (16 - 5) // 2
-    assert charts.tick_budget(3) == 1
+TAU2_GRADED = Path(__file__).parent / "data" / "tau2" / "derived" / "derived_A_graded_4x5.json"
 
 
 def test_fit_title_takes_the_longest_that_fits_else_the_shortest():
@@ -79,57 +25,23 @@ def test_fit_title_takes_the_longest_that_fits_else_the_shortest():
     assert charts.fit_title(titles, 1) == "s"
 
 
-# --- pass^k -----------------------------------------------------------------------------------------------------
-
-DEMO_ATLAS = {
-    "P theorem": [0.9333, 0.8667, 0.8],
-    "S solver": [0.9333, 0.8667, 0.8],
-    "C construction": [0.4667, 0.2667, 0.2],
-    "O conjecture": [0.2, 0.0667, 0.0],
-}
+# --- pass^k: a sparkline on the 0..1 scale ------------------------------------------------------------------------
 
 
-def test_identical_series_are_grouped_in_first_seen_order():
-    assert charts.tie_groups(DEMO_ATLAS) == [["P theorem", "S solver"], ["C construction"], ["O conjecture"]]
-    assert charts.tie_groups({"a": [0.5, 0.25], "b": [0.5]}) == [["a"], ["b"]]  # lengths differ
-    assert charts.tie_groups({"a": [0.5, 0.25], "b": [0.5, 0.250001]}) == [["a"], ["b"]]  # values differ
-    assert charts.tie_note(charts.tie_groups(DEMO_ATLAS)) == "P theorem = S solver"
-    assert charts.tie_note([["a"], ["b"]]) == ""
+def test_the_sparkline_puts_each_value_on_one_0_to_1_scale_in_sevenths():
+    # glyph i (0..7) stands for i/7: 0 the lowest, 1 the highest, 0.5 (3.5 sevenths, rounded up) the fifth
+    assert charts.sparkline([0.0, 0.5, 1.0]) == "▁▅█"
+    # 0.07 is 0.49 sevenths (▁), 0.08 is 0.56 (▂); 0.92 is 6.44 (▇), 0.93 is 6.51 (█)
+    assert charts.sparkline([0.07, 0.08, 0.92, 0.93]) == "▁▂▇█"
+    # the demo's atlas-70b: theorem 0.933, 0.867, 0.8 (6.53, 6.07, 5.6 sevenths); conjecture 0.2, 0.0667, 0
+    assert charts.sparkline([0.9333, 0.8667, 0.8]) == "█▇▇"
+    assert charts.sparkline([0.2, 0.0667, 0.0]) == "▂▁▁"
 
 
-def test_a_single_k_is_a_sentence():
-    assert (
-        charts.single_point_note(1, "attempt per task")
-        == "only pass^1: one attempt per task (its value is in the table)"
-    )
-    assert charts.single_point_note(0, "trial per task").startswith("no pass^k")
-    assert charts.single_point_note(2, "trial per task") is None
-    lines = render(lambda plt: charts.draw_passk(plt, {"P theorem": [0.0], "S solver": [0.0]}))
-    text = "\n".join(lines)
-    assert "only pass^1: one attempt per task" in text
-    assert "┌" not in text and "┤" not in text  # no frame, no axis: nothing that looks like a plot
-
-
-def test_passk_names_the_tie_and_marks_each_integer_k():
-    lines = render(lambda plt: charts.draw_passk(plt, DEMO_ATLAS), height=20)
-    assert "P theorem = S solver" in lines[0]
-    inside = "".join(line.split("┤")[-1] if "┤" in line else line[5:] for line in body(lines))
-    assert inside.count("P") == 3 and inside.count("C") == 3 and inside.count("O") == 3
-    assert inside.count("S") == 0  # drawn once, as P
-    assert any(line.startswith("pass^k") for line in lines)  # y label
-
-
-def test_passk_lines_stay_inside_the_frame():
-    for width in (40, 60, 80):
-        lines = render(lambda plt: charts.draw_passk(plt, DEMO_ATLAS), width=width)
-        right = next(line for line in lines if "┐" in line).index("┐")
-        for line in body(lines):
-            assert line.rstrip().endswith("│") and len(line.rstrip()) == right + 1, line
-
-
-def test_passk_zero_is_drawn_on_the_zero_row():
-    lines = render(lambda plt: charts.draw_passk(plt, {"O conjecture": [0.2, 0.0667, 0.0]}), height=20)
-    assert "O" in lines[row_of(lines, "0")]
+def test_the_sparkline_stops_at_the_first_missing_value_and_is_a_dash_without_any():
+    assert charts.sparkline([1.0, None]) == "█"  # a track with fewer attempts per task than another
+    assert charts.sparkline([]) == "—"
+    assert charts.sparkline([None, None]) == "—"
 
 
 # --- histogram --------------------------------------------------------------------------------------------------
@@ -179,11 +91,6 @@ def histogram_text(app) -> str:
     return str(app.query_one("#instances-histogram").render())
 
 
-def plot_text(app, selector: str) -> str:
-    """What the plot widget renders on screen (through its figure cache)."""
-    return app.query_one(selector, PlotextPlot).render().plain
-
-
 async def test_histogram_follows_the_status_filter():
     records = json.loads((DEMO / "records" / "atlas-70b" / "tsp-concorde" / "1.json").read_text())
     crashes = sum(r["status"] == "crash" for r in records)
@@ -205,25 +112,41 @@ async def test_histogram_follows_the_status_filter():
         assert text != everything
 
 
-async def test_a_chart_is_drawn_again_for_its_new_size():
+async def test_the_passk_tab_shows_each_track_as_a_sparkline_and_its_numbers_at_80x24():
+    """The demo's atlas-70b, three attempts per task: theorem 0.933, 0.867, 0.800 (█▇▇), construction
+    0.467, 0.267, 0.200 (3.27, 1.87, 1.4 sevenths: ▄▃▂), conjecture 0.200, 0.067, 0.000 (▂▁▁)."""
     app = create_app()
-    async with app.run_test(size=(140, 45)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("4")
         await settle(pilot)
-        assert "pass^k by k   (P theorem = S solver: identical, drawn once)" in plot_text(app, "#passk-plot")
-        await pilot.resize_terminal(60, 40)  # tall enough to keep the chart (it hides below 34 lines)
+        lines = screen_lines(app)
+        rows = {line.split()[1]: line.split()[2:] for line in lines if line.split()[:1] in (["P"], ["S"], ["C"], ["O"])}
+        assert rows["theorem"][2:] == ["█▇▇", "0.933", "0.867", "0.800"]
+        assert rows["construction"][2:] == ["▄▃▂", "0.467", "0.267", "0.200"]
+        assert rows["conjecture"][2:] == ["▂▁▁", "0.200", "0.067", "0.000"]
+        assert not any(c in "".join(lines) for c in "┤└┌")  # no plotted axes left
+
+
+async def test_the_tau2_tab_shows_the_runs_passk_as_a_sparkline_and_its_numbers_at_80x24():
+    """Five tasks of four trials with 4, 3, 2, 1 and 0 successes: pass^1 = 10/20 = 0.5, pass^2 = (6+3+1)/6/5
+    = 0.333, pass^3 = (4+1)/4/5 = 0.25, pass^4 = 1/5 = 0.2; in sevenths 3.5, 2.33, 1.75, 1.4: ▅▃▃▂."""
+    app = create_app(DashboardConfig(run_dir=None, tau2=str(TAU2_GRADED)))
+    async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        text = plot_text(app, "#passk-plot")
-        assert "pass^k · P theorem = S solver: identical" in text  # the long title would not fit
-        assert "drawn once" not in text
+        await pilot.press("6")
+        await settle(pilot)
+        table = app.query_one("#tau2-passk")
+        assert [str(c.label) for c in table.ordered_columns] == ["pass^k", "pass^1", "pass^2", "pass^3", "pass^4"]
+        assert row_at(table, 0) == ["▅▃▃▂", "0.500", "0.333", "0.250", "0.200"]
+        table.scroll_visible(animate=False)
+        await settle(pilot)
+        assert any(line.split()[:5] == ["▅▃▃▂", "0.500", "0.333", "0.250", "0.200"] for line in screen_lines(app))
 
 
 async def test_the_instances_histogram_on_screen_counts_every_row_shown_once():
     """At 200×50 the histogram is text rows: ten bins and the failures, whose counts add up to the rows the
     table shows (the demo's tsp-concorde attempt of atlas-70b: its records file, counted here)."""
-    from tests.support.dashboard import screen_lines
-
     records = json.loads((DEMO / "records" / "atlas-70b" / "tsp-concorde" / "1.json").read_text())
     app = create_app()
     async with app.run_test(size=(200, 50)) as pilot:

@@ -214,8 +214,10 @@ def test_passk_rows():
     }
     kmax, rows = passk_rows(doc, "m")
     assert kmax == 2
-    assert rows[0] == ["P theorem", "1", "2", "0.500", "0.250"]  # 3 decimals, as every mean
-    assert rows[1] == ["S solver", "0.5", "1", "1.000", "—"]
+    # the sparkline: 0.5 is 3.5 sevenths (▅), 0.25 is 1.75 (▃), 1 the top (█); then 3 decimals, as every mean
+    assert rows[0] == ["P theorem", "1", "2", "▅▃", "0.500", "0.250"]
+    assert rows[1] == ["S solver", "0.5", "1", "█", "1.000", "—"]
+    assert rows[2] == ["C construction", "1", "0", "—", "—", "—"]
 
 
 def test_explain_instance_names_the_binding_floor():

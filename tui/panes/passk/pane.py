@@ -1,4 +1,4 @@
-"""pass^k per track for the selected model: a table and a line plot; below it the planner (docs/rules.md#planning-attempts):
+"""pass^k per track for the selected model: a table, each track's pass^1..n as a sparkline and as numbers; below it the planner (docs/rules.md#planning-attempts):
 the projected index half-width by attempts per task and the attempts a target half-width needs."""
 
 from __future__ import annotations
@@ -9,15 +9,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Static
-from textual_plotext import PlotextPlot
 
-from tcsexam.scoring.vocab import TRACK_LETTERS as LETTERS
-from tcsexam.scoring.vocab import TRACKS
-
-from ...charts import TRACK_COLORS, draw_passk, redraw
 from ...textual_ext.data_table import SteadyDataTable
 from ...views import cells, shares_text, text
-from ...widgets.chart_plot import ChartPlot
 from ...widgets.loading import ShowsRun
 from .views import parse_target, passk_rows, plan_row, plan_summary, target_text
 
@@ -30,7 +24,7 @@ EXPLAIN = (
 )
 
 
-PARTS = ("#passk-explain", "#passk-table", "#passk-plot", "#plan-title", "#plan-table", "#plan-controls")
+PARTS = ("#passk-explain", "#passk-table", "#plan-title", "#plan-table", "#plan-controls")
 
 
 class PassKPane(ShowsRun, Vertical):
@@ -38,10 +32,8 @@ class PassKPane(ShowsRun, Vertical):
     SCOPED_CSS = False
     DEFAULT_CSS = """
     #passk-explain { height: auto; padding: 0 0 1 0; color: $text-muted; }
-    .-short #passk-plot { display: none; }
     .-short #passk-explain { padding: 0; }
     #passk-table { height: auto; }
-    #passk-plot { height: 1fr; min-height: 8; }
     #plan-title { height: auto; color: $text-muted; padding-top: 1; }
     #plan-table { height: auto; }
     #plan-controls { height: 1; }
@@ -72,7 +64,6 @@ target H (index points) to see the attempts per task it needs.
             yield Static("target H", classes="plan-label")
             yield Input(placeholder="points", id="plan-target", type="number", compact=True)
             yield Static("", id="plan-needed", markup=False)
-        yield ChartPlot(id="passk-plot")
 
     def show_empty(self, message: str) -> None:
         self.document = None
@@ -100,18 +91,9 @@ target H (index points) to see the attempts per task it needs.
         kmax, rows = passk_rows(document, model)
         table = self.query_one("#passk-table", DataTable)
         table.clear(columns=True)
-        table.add_columns("track", "threshold", "tasks", *[f"pass^{k}" for k in range(1, kmax + 1)])
+        table.add_columns("track", "threshold", "tasks", "pass^k", *[f"pass^{k}" for k in range(1, kmax + 1)])
         for r in rows:
             table.add_row(*cells(*r))
-        pk = document["models"][model]["pass_hat_k"]
-        series = {
-            f"{LETTERS[t]} {t}": [pk[t]["by_k"][str(k)] for k in range(1, len(pk[t]["by_k"]) + 1)]
-            for t in TRACKS
-            if pk[t]["by_k"]
-        }
-        colors = {f"{LETTERS[t]} {t}": TRACK_COLORS[t] for t in TRACKS}
-        plot = self.query_one(PlotextPlot)
-        redraw(plot, lambda plt: draw_passk(plt, series, colors, "attempt per task", plot.size.width or 80))
 
     def _plan(self, document: dict, model: str, plan: dict | None) -> None:
         """The planner's projection for the model (`tcsexam plan`'s document, made by the state loader)."""

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from tcsexam.scoring.vocab import TRACK_LETTERS as LETTERS
 from tcsexam.scoring.vocab import TRACKS
 
+from ...charts import sparkline
 from ...views import (
     fmt,
 )
@@ -19,15 +20,15 @@ if TYPE_CHECKING:
 
 
 def passk_rows(document: dict, model: str) -> tuple[int, list[list[str]]]:
-    """(largest k, rows of track, threshold, tasks, pass^1..pass^K)."""
+    """(largest k, rows of track, threshold, tasks, pass^1..pass^K as a sparkline, then as numbers)."""
     pk = document["models"][model]["pass_hat_k"]
     kmax = max((len(v["by_k"]) for v in pk.values()), default=0)
     rows = []
     for t in TRACKS:
         v = pk[t]
+        values = [v["by_k"].get(str(k)) for k in range(1, kmax + 1)]
         rows.append(
-            [f"{LETTERS[t]} {t}", f"{v['threshold']:g}", str(v["tasks"])]
-            + [fmt(v["by_k"].get(str(k))) for k in range(1, kmax + 1)]
+            [f"{LETTERS[t]} {t}", f"{v['threshold']:g}", str(v["tasks"]), sparkline(values)] + [fmt(x) for x in values]
         )
     return kmax, rows
 

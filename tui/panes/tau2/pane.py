@@ -1,4 +1,4 @@
-"""tau2-bench tab: per-task table, pass^k curve, termination reasons and the reward-gate audit."""
+"""tau2-bench tab: per-task table, pass^k by k (a sparkline and the numbers), termination reasons and the reward-gate audit."""
 
 from __future__ import annotations
 
@@ -6,13 +6,11 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
-from textual_plotext import PlotextPlot
 
-from ...charts import INDEX_COLOR, draw_passk, redraw
+from ...charts import sparkline
 from ...find import count_note, filtered, sort_choice
 from ...textual_ext.data_table import SteadyDataTable
 from ...views import cells, fmt, plain
-from ...widgets.chart_plot import ChartPlot
 from ...widgets.filter_bar import FilterBar, FiltersRows
 from ...widgets.loading import FILTER_BINDING, SORT_BINDINGS
 from .views import cost_text, tau2_columns, tau2_meta_line, tau2_sorted, tau2_task_rows
@@ -26,21 +24,20 @@ NO_FILE = (
 
 class Tau2Pane(FiltersRows, Vertical):
     """The summary pinned on top; below it, scrolling, the per-task table (Enter lists a task's
-    simulations: simulations.py beside it), the pass^k plot, the reasons and the audit. ``/``
+    simulations: simulations.py beside it), pass^k by k, the reasons and the audit. ``/``
     filters the tasks by id, and by termination reason as their status."""
 
     # The pane's own rules. Not scoped: the size classes (-short) sit on the screen, above the pane.
     SCOPED_CSS = False
     DEFAULT_CSS = """
     #tau2-summary { height: auto; padding: 0 0 1 0; color: $text-muted; }
-    .-short #tau2-plot { display: none; }
     .-short #tau2-summary { padding: 0; }
     #tau2-scroll { height: 1fr; }
     #tau2-body { height: auto; }
     #tau2-tasks { height: auto; max-height: 70vh; }
     #tau2-task-detail { height: auto; color: $text-muted; }
     #tau2-bottom { height: auto; }
-    #tau2-plot { width: 2fr; height: 14; }
+    #tau2-passk { width: 2fr; height: auto; }
     #tau2-reasons { width: 1fr; height: auto; }
     .-short #tau2-reasons { width: 1fr; }
     #tau2-audit { height: auto; max-height: 80vh; }
@@ -82,7 +79,7 @@ termination reasons and the reward-gate audit. Independent of the selected model
                 yield SteadyDataTable(id="tau2-tasks", cursor_type="row", zebra_stripes=True)
             yield Static("", id="tau2-task-detail", markup=False)
             with Horizontal(id="tau2-bottom"):
-                yield ChartPlot(id="tau2-plot")
+                yield SteadyDataTable(id="tau2-passk", cursor_type="none")
                 yield SteadyDataTable(id="tau2-reasons", cursor_type="none")
             yield Static("Audit", id="tau2-audit-title", classes="section-title", markup=False)
             yield SteadyDataTable(id="tau2-audit", cursor_type="row", zebra_stripes=True)
@@ -131,7 +128,7 @@ termination reasons and the reward-gate audit. Independent of the selected model
         reasons.add_columns("termination reason", "runs")
         for k, v in m["termination_reasons"].items():
             reasons.add_row(*cells(k, v))
-        self._plot(m)
+        self._passk(m)
         audit = self.query_one("#tau2-audit", DataTable)
         audit.clear(columns=True)
         audit.add_columns("task_id", "trial", "stored", "derived", "finding")
@@ -148,11 +145,13 @@ termination reasons and the reward-gate audit. Independent of the selected model
             "from its reward_info under its reward_basis."
         )
 
-    def _plot(self, m: dict) -> None:
-        """The run's pass^k by k (tui/charts.py draws it)."""
-        series = {"●": [m["pass_hat_k"][str(k)] for k in range(1, len(m["pass_hat_k"]) + 1)]}
-        plot = self.query_one(PlotextPlot)
-        redraw(plot, lambda plt: draw_passk(plt, series, {"●": INDEX_COLOR}, "trial per task", plot.size.width or 80))
+    def _passk(self, m: dict) -> None:
+        """The run's pass^k by k, one row as in the pass^k tab: a sparkline on the 0..1 scale, then the numbers."""
+        values = [m["pass_hat_k"][str(k)] for k in range(1, len(m["pass_hat_k"]) + 1)]
+        table = self.query_one("#tau2-passk", DataTable)
+        table.clear(columns=True)
+        table.add_columns("pass^k", *[f"pass^{k}" for k in range(1, len(values) + 1)])
+        table.add_row(*cells(sparkline(values), *[fmt(v) for v in values]))
 
     # --- the per-task table: sortable, the cursor kept on its task ---------------------------
     def _tasks(self, top: bool = False) -> None:
