@@ -1,6 +1,6 @@
 """What tcsexam says it supports is what CI tests (docs/development.md#set-up-and-test): the Pythons
 of the classifiers and of requires-python are those .ci/run runs the suite on; CI installs the
-newest releases of every extra; plotext stays below the release that broke the dashboard's charts."""
+newest releases of every extra."""
 
 from __future__ import annotations
 
@@ -78,11 +78,6 @@ def test_every_dependency_has_an_upper_bound():
         if not any(s.operator in ("<", "<=", "~=") for s in r.specifier)
     ]
     assert unbounded == []
-
-
-def test_plotext_is_held_below_the_release_that_removed_what_textual_plotext_imports():
-    (plotext,) = [Requirement(r) for r in PROJECT["dependencies"] if Requirement(r).name == "plotext"]
-    assert plotext.specifier.contains("5.3.2") and not plotext.specifier.contains("6.0.0")
 
 
 def test_the_frames_extra_brings_pandas():

@@ -37,7 +37,7 @@ REPO = Path(__file__).resolve().parent.parent
 TUI = REPO / "tui"
 QUARANTINE = TUI / "textual_ext"
 READ_BY_WIDGETS = (DataTable, Widget, Select, App, Screen, Footer, ScrollView)
-FRAMEWORK = ("textual", "textual_plotext")  # textual-plotext's plot is a Textual widget
+FRAMEWORK = ("textual",)
 
 
 def is_private(name: str) -> bool:
