@@ -11,12 +11,12 @@ import contextlib
 import html
 import json
 import re
-import time
 from pathlib import Path
 
 from textual.widgets import DataTable
 
 from tcsexam.scoring.commands.main import main as cli_main
+from tests.support.waiting import tries
 
 
 def notifications(app) -> list[str]:
@@ -140,13 +140,11 @@ def cli_compare(run: Path, a: str, b: str, capsys) -> dict:
 
 async def wait_until(pilot, condition, what, timeout: float = 30.0) -> None:
     """Let the dashboard run, a pilot pause at a time, until ``condition()`` holds: a test waits for the
-    state it needs rather than for a fixed time. Fails the test after ``timeout`` seconds (generous: only
-    a broken dashboard, or a machine far too busy, takes that long), saying ``what`` (a string, or a
-    function giving one then) was awaited."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what() if callable(what) else what}: still not so after {timeout:g} s")
+    state it needs rather than for a fixed time. Fails the test after ``timeout`` seconds
+    (tests/support/waiting.py), saying ``what`` (a string, or a function giving one then) was awaited."""
+    for _ in tries(what, timeout):
+        if condition():
+            return
         await pilot.pause()
 
 
