@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tcsexam.scoring.safety.terminal import say
+from tests.support.waiting import tries
 
 ROOT = Path(__file__).resolve().parents[1]
 NAME = "modèle-日本"  # not in ISO-8859-1
@@ -326,26 +327,28 @@ def test_q_ends_the_dashboard_while_a_load_in_its_thread_never_ends(demo_copy):
     import pty
     import select
     import signal
-    import time
 
     pid, fd = pty.fork()
     if pid == 0:  # the child: the dashboard
         os.chdir(ROOT)
         os.environ["TERM"] = "xterm-256color"
         os.execv(sys.executable, [sys.executable, "-c", QUIT_DURING_A_LOAD, str(demo_copy)])
-    seen, deadline, status = b"", time.monotonic() + 60, None
+    seen, status = bytearray(), None
     try:
-        while b"\x1b[?1049h" not in seen and time.monotonic() < deadline:  # the app took the screen
+        for _ in tries(lambda: f"the app taking the screen (it wrote {bytes(seen[-2000:])!r})", 60):
+            if b"\x1b[?1049h" in seen:
+                break
             if select.select([fd], [], [], 0.1)[0]:
-                seen += os.read(fd, 65536)
-        assert b"\x1b[?1049h" in seen, seen[-2000:]
+                seen.extend(os.read(fd, 65536))
         os.write(fd, b"q")
-        while status is None and time.monotonic() < deadline:  # a process that waits for the load hangs
+        for _ in tries("the process ended after q", 60):  # a process that waits for the load hangs
             if select.select([fd], [], [], 0.1)[0]:
                 with contextlib.suppress(OSError):  # the terminal closed as the process ended
                     os.read(fd, 65536)
             done, code = os.waitpid(pid, os.WNOHANG)
-            status = os.waitstatus_to_exitcode(code) if done else None
+            if done:
+                status = os.waitstatus_to_exitcode(code)
+                break
     finally:
         if status is None:
             os.kill(pid, signal.SIGKILL)

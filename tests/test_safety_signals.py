@@ -10,12 +10,12 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.support.processes import shell_signals
+from tests.support.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 OLD = b'{"old": "index"}\n' * 1000
@@ -57,15 +57,20 @@ def start_writer(tmp_path: Path, mode: str = "handled"):
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         preexec_fn=shell_signals,
     )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:  # wait until the temporary file holds data
+
+    def writing_or_ended() -> str | None:
         temps = [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
         if temps and temps[0].stat().st_size > 0:
-            return child, target
-        if child.poll() is not None:
-            break
-        time.sleep(0.005)
-    child.kill()
+            return "writing"
+        return "ended" if child.poll() is not None else None
+
+    try:
+        state = wait_for(writing_or_ended, "the writer's temporary file holding data")
+    except AssertionError:
+        child.kill()
+        raise
+    if state == "writing":
+        return child, target
     raise AssertionError(f"the writer never started writing (exit {child.poll()})")
 
 

@@ -26,6 +26,7 @@ from tcsexam.scoring.stats.uncertainty import ci_block, track_interval, welch_sa
 from tcsexam.scoring.vocab import WEIGHTS
 from tests.support.processes import shell_signals
 from tests.support.runs import csv_text, full_rows
+from tests.support.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 TCSEXAM = [sys.executable, "-c", "from tcsexam.tui.cli import entry; entry()"]
@@ -64,15 +65,17 @@ def start_score(run: Path, out: Path, **popen) -> subprocess.Popen:
 
 def wait_for_temp(folder: Path, child: subprocess.Popen, timeout: float = 120) -> bool:
     """True once the write's temporary file exists; False when the command ended first."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+
+    def temp_or_ended() -> str | None:
         if any(name.endswith(".tmp") for name in os.listdir(folder)):
-            return True
-        if child.poll() is not None:
-            return False
-        time.sleep(0.001)
-    child.kill()
-    raise AssertionError("score never started writing")
+            return "temp"
+        return "ended" if child.poll() is not None else None
+
+    try:
+        return wait_for(temp_or_ended, "score's temporary file", timeout, pause=0.001) == "temp"
+    except AssertionError:
+        child.kill()
+        raise
 
 
 def group_is_gone(pgid: int) -> bool:

@@ -26,7 +26,7 @@ from tcsexam.tui.panes.overview.pane import OverviewPane
 from tcsexam.tui.state import DashboardConfig, compare_pair, instance_drilldown, resolve_paths
 from tcsexam.tui.widgets.loading import RunLoadingIndicator
 from tests.bench.dashboard_load import alive  # one /proc check for the benchmark and the tests
-from tests.support.dashboard import cli_compare, loading_cover, rerender, row_at, settle, spy_on_cells
+from tests.support.dashboard import cli_compare, loading_cover, rerender, row_at, settle, spy_on_cells, wait_until
 
 SIZE = (120, 40)
 PROGRESS = "reading part 1 of the test run"
@@ -41,14 +41,6 @@ def endless_load(config, progress, paths=None):
     raise RuntimeError("the test's loader was not stopped")
 
 
-async def wait_for(pilot, condition, rounds: int = 400) -> None:
-    for _ in range(rounds):
-        if condition():
-            return
-        await pilot.pause(0.025)
-    raise AssertionError("the condition never held")
-
-
 # --- the loader process ---------------------------------------------------------------------------
 
 
@@ -58,13 +50,13 @@ async def test_q_during_a_load_quits_and_ends_the_loader_process(monkeypatch):
     monkeypatch.setattr(state_module, "load_compact_state", endless_load)
     app = create_app(DashboardConfig(isolate=True))
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: PROGRESS in app.sub_title)
+        await wait_until(pilot, lambda: PROGRESS in app.sub_title, "the loader's progress in the header")
         loaders = app.loaders.running()
         assert len(loaders) == 1
         pid = loaders[0].process.pid
         assert alive(pid)
         await pilot.press("q")
-        await wait_for(pilot, lambda: not alive(pid))  # within 10 s or more of waits, well before the loader's own 60 s
+        await wait_until(pilot, lambda: not alive(pid), "the loader process gone")  # before the loader's own 60 s
     assert not alive(pid)
     assert not app.loaders.running()  # the worker waiting for it has returned
     assert not [w for w in app.workers if not w.is_finished]
@@ -76,14 +68,14 @@ async def test_the_loading_panes_and_the_header_name_what_is_being_read(monkeypa
     monkeypatch.setattr(state_module, "load_compact_state", endless_load)
     app = create_app(DashboardConfig(isolate=True))
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: PROGRESS in app.sub_title)
+        await wait_until(pilot, lambda: PROGRESS in app.sub_title, "the loader's progress in the header")
         indicator = loading_cover(app.main.query_one(OverviewPane))
         assert isinstance(indicator, RunLoadingIndicator)
         shown = str(indicator.render())
         # how long first, then what is being read (docs/dashboard-large-runs.md)
         assert re.search(r"Loading DEMO · \d+ s · " + re.escape(PROGRESS), shown) and "q quits" in shown
         await pilot.press("2")  # a tab switch is handled while it loads
-        await wait_for(pilot, lambda: app.main.query_one("TabbedContent").active == "coverage")
+        await wait_until(pilot, lambda: app.main.query_one("TabbedContent").active == "coverage", "the Coverage tab")
         await pilot.press("q")
 
 
@@ -217,7 +209,7 @@ async def test_compare_shows_a_pair_that_the_document_does_not_list(monkeypatch)
         await settle(pilot)
         pane = app.main.query_one("#compare")
         assert (pane.query_one("#compare-a", Select).value, pane.query_one("#compare-b", Select).value) == (a, b)
-        await wait_for(pilot, lambda: pane.query_one("#compare-table", DataTable).row_count > 0)
+        await wait_until(pilot, lambda: pane.query_one("#compare-table", DataTable).row_count > 0, "the compare table")
         expected = compare_run(state.document, state.checked, a, b)["index"]
         verdict = str(pane.query_one("#compare-verdict", Static).render())
         # cirrus-mini is incomplete: the difference is over the tasks both have, not of indices
@@ -374,7 +366,7 @@ async def test_the_overview_of_many_models_fills_in_chunks_and_sorts_the_rows_it
         assert table.row_count == FILL_CHUNK  # the first chunk at once, the others in later turns
         await pilot.pause()
         pane.action_sort_reverse()  # a sort while rows are still being added starts the fill again
-        await wait_for(pilot, lambda: pane._filling is None)
+        await wait_until(pilot, lambda: pane._filling is None, "the pane filled")
         expected = [r.model for r in sort_rows(overview_rows(doc), 2, False)]
         shown = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
         assert shown == expected

@@ -11,12 +11,12 @@ import contextlib
 import html
 import json
 import re
-import time
 from pathlib import Path
 
 from textual.widgets import DataTable
 
 from tcsexam.scoring.commands.main import main as cli_main
+from tests.support.waiting import tries
 
 
 def notifications(app) -> list[str]:
@@ -140,33 +140,48 @@ def cli_compare(run: Path, a: str, b: str, capsys) -> dict:
 
 async def wait_until(pilot, condition, what, timeout: float = 30.0) -> None:
     """Let the dashboard run, a pilot pause at a time, until ``condition()`` holds: a test waits for the
-    state it needs rather than for a fixed time. Fails the test after ``timeout`` seconds (generous: only
-    a broken dashboard, or a machine far too busy, takes that long), saying ``what`` (a string, or a
-    function giving one then) was awaited."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what() if callable(what) else what}: still not so after {timeout:g} s")
+    state it needs rather than for a fixed time. Fails the test after ``timeout`` seconds
+    (tests/support/waiting.py), saying ``what`` (a string, or a function giving one then) was awaited."""
+    for _ in tries(what, timeout):
+        if condition():
+            return
         await pilot.pause()
 
 
-async def settle(pilot, rounds: int = 3) -> None:
-    """Let the dashboard's thread workers finish and their messages be handled; fails the test
-    when loading has not finished by then."""
+def unfinished(app) -> list[str]:
+    """What the dashboard has yet to do, each named; empty when it is still: a thread worker at work
+    (--watch's aside, which runs until the app exits), a run loading, a message or callback waiting in
+    the queue of the app or of a widget of any screen open, the layout, repaint or callbacks the screen
+    shown owes before its next frame."""
+    waiting = [f"worker {w.name!r}" for w in app.workers if w.group != "watch" and not w.is_finished]
+    if app.loading:
+        waiting.append("a load")
+    shown = app.screen  # a screen under a modal one draws its frames once it is shown again
+    if shown._layout_required or shown._scroll_required or shown._repaint_required or shown._recompose_required:
+        waiting.append(f"the layout of {shown!r}")
+    if shown._dirty_widgets or shown._callbacks:
+        waiting.append(f"a frame of {shown!r}")
+    for node in [app, *(node for screen in app.screen_stack for node in screen.walk_children(with_self=True))]:
+        if node.message_queue_size or node._next_callbacks:
+            waiting.append(f"the messages of {node!r}")
+    return waiting
+
+
+async def settle(pilot, timeout: float = 30.0) -> None:
+    """Let the dashboard finish what it has started (``unfinished``): wait for its thread workers, then
+    let it handle its messages and draw a frame (a pilot pause), again until nothing is left. One pause
+    when nothing was pending; fails the test, naming what is left, after ``timeout`` seconds."""
     from textual.worker import WorkerCancelled
 
-    for _ in range(rounds):
-        busy = [w for w in pilot.app.workers if w.group != "watch"]  # --watch's runs until the app exits
+    app = pilot.app
+    for _ in tries(lambda: "the dashboard still, not waiting on " + ", ".join(unfinished(app)), timeout):
+        busy = [w for w in app.workers if w.group != "watch"]  # --watch's runs until the app exits
         if busy:
             with contextlib.suppress(WorkerCancelled):  # an exclusive worker replaced by a newer one
-                await pilot.app.workers.wait_for_complete(busy)
+                await app.workers.wait_for_complete(busy)
         await pilot.pause()
-    for _ in range(500):  # the worker's message may still be on its way to the app
-        if not pilot.app.loading:
-            break
-        await pilot.pause(0.01)
-    assert not pilot.app.loading, "the dashboard was still loading"
-    await pilot.pause()
+        if not unfinished(app):
+            return
 
 
 def palette_prompts(app) -> list[str]:
