@@ -8,7 +8,6 @@ import copy
 import csv
 import itertools
 import os
-import pickle
 import re
 import time
 
@@ -18,7 +17,8 @@ from textual.widgets import DataTable, Select, Static
 from tcsexam.scoring.pipeline.benchmark import demo_run
 from tcsexam.scoring.reports.compare import compare_run
 from tcsexam.tui.app import create_app
-from tcsexam.tui.loader import LARGE_INPUT_BYTES, is_large, load_compact_state, load_state_here
+from tcsexam.tui.cache import same_but_time
+from tcsexam.tui.loader import LARGE_INPUT_BYTES, is_large, load_compact_state, load_state_here, taken_back
 from tcsexam.tui.panes.compare.instance_diffs import InstanceDiffsScreen
 from tcsexam.tui.panes.compare.pane import ComparePane
 from tcsexam.tui.panes.coverage.pane import WINDOW, CoveragePane
@@ -130,11 +130,16 @@ def large_demo(demo_copy):
     return demo_copy
 
 
-def test_what_crosses_back_from_the_loader_process_has_every_attempts_phi_and_no_reference(large_demo):
-    config = DashboardConfig(run_dir=str(large_demo))
-    data = pickle.dumps(load_compact_state(config), protocol=pickle.HIGHEST_PROTOCOL)  # as loader_main sends it
-    assert b"TaskReference" not in data and b"TaskScore" not in data
-    crossed, here = pickle.loads(data), load_state_here(config)
+@pytest.mark.parametrize("cache", [False, True])
+def test_what_crosses_back_from_the_loader_process_has_every_attempts_phi_and_no_reference(large_demo, cache):
+    config = DashboardConfig(run_dir=str(large_demo), cache=cache)
+    rest, columnar = load_compact_state(config)  # what loader_main sends
+    assert b"TaskReference" not in rest and b"TaskScore" not in rest
+    # the per-instance results cross as raw arrays, never pickled (docs/dashboard-large-runs.md)
+    assert b"InstanceColumns" not in rest and b"numpy" not in rest
+    crossed, here = taken_back(rest, columnar), load_state_here(config)
+    assert same_but_time(crossed.document, here.document)
+    assert crossed.plan == here.plan and crossed.checked.records_used == here.checked.records_used
     for state in (crossed, here):
         assert state.checked.scores is state.columns  # one copy of the per-instance results
     assert crossed.columns.keys() == here.columns.keys() and here.columns

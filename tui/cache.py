@@ -471,12 +471,14 @@ class RunCache:
             remember(self.folder, self.config, self.paths, self.key)
         return found
 
-    def write(self, document: dict, plan: dict | None, checked) -> None:
+    def write(self, document: dict, plan: dict | None, checked) -> bytes | None:
         """Store the scored run, unless a records file changed between its hash here and its read by
-        the cross-check (the key would then not describe what was scored)."""
+        the cross-check (the key would then not describe what was scored); the file's bytes, or None
+        when it is not stored."""
         records_used = checked.records_used.items()
         if not self.packed and any(self.records is None or self.records.get(rel) != sha for rel, sha in records_used):
-            return
+            return None
         data = encode_run(self.key, document, plan, checked.records_used, checked.scores)
         write_run(self.folder, self.key, data)
         remember(self.folder, self.config, self.paths, self.key)
+        return data

@@ -13,7 +13,7 @@ from functools import partial
 from pathlib import Path
 from typing import overload
 
-from .cache import RunCache, peek, restamped, stored_before
+from .cache import RunCache, decode_run, encode_run, peek, restamped, stored_before
 from .columns import instance_columns
 from .state import DashboardConfig, DashboardState, resolve_paths, uses_demo, watched_files
 
@@ -66,9 +66,11 @@ class LoaderGone(Exception):
 class LoaderProcess:
     """``load_compact_state`` in a fresh (spawned) process, so that scoring a run never holds the
     dashboard's interpreter: the UI answers keys while it works, and ``stop`` ends it at once (q during a
-    load). It reports progress lines, then sends the state back pickled; the state is unpickled here
-    from a reader that lets other threads run between its frames (``yielding_loads``). The process also
-    ends by itself when the dashboard's process is gone (``watch_parent``)."""
+    load). It reports progress lines, then sends the state back in two parts (``load_compact_state``):
+    the run and its checked rows pickled, unpickled here from a reader that lets other threads run
+    between its frames (``yielding_loads``), and the document, the plan and the per-instance columns in
+    the form of a cache file (tui/cache.py), decoded here as a reopen decodes it (``taken_back``). The
+    process also ends by itself when the dashboard's process is gone (``watch_parent``)."""
 
     def __init__(self, config: DashboardConfig, target=None) -> None:
         import multiprocessing
@@ -102,8 +104,9 @@ class LoaderProcess:
                     kind, payload = self._pipe.recv()
                     if kind == "state":
                         if progress is not None:
-                            progress(f"receiving the scored run ({payload / 2**20:.1f} MB)")
-                        return yielding_loads(self._pipe.recv_bytes())
+                            progress(f"receiving the scored run ({sum(payload) / 2**20:.1f} MB)")
+                        rest = self._pipe.recv_bytes()
+                        return taken_back(rest, self._pipe.recv_bytes())
                 except (EOFError, OSError):
                     raise LoaderGone(f"the loader process ended (exit code {self.process.exitcode})") from None
                 if kind == "progress":
@@ -127,16 +130,14 @@ class LoaderProcess:
 
 
 def loader_main(target, config: DashboardConfig, pipe, parent: int) -> None:
-    """The loader process: ``target(config, progress)``, its progress lines and its result sent on ``pipe``."""
-    import pickle
-
+    """The loader process: ``target(config, progress)``, its progress lines and its result (parts of
+    bytes, ``load_compact_state``) sent on ``pipe``."""
     from tcsexam.scoring.errors import InputError, UsageError
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     watch_parent(parent)
     try:
-        state = target(config, lambda text: pipe.send(("progress", text)))
-        data = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+        parts = target(config, lambda text: pipe.send(("progress", text)))
     except InputError as exc:
         pipe.send(("rejected", list(exc.problems)))
         return
@@ -146,8 +147,9 @@ def loader_main(target, config: DashboardConfig, pipe, parent: int) -> None:
     except Exception as exc:  # a bug: reported by the dashboard as an internal error
         pipe.send(("failed", f"{type(exc).__name__}: {exc}"))
         return
-    pipe.send(("state", len(data)))
-    pipe.send_bytes(data)
+    pipe.send(("state", [len(part) for part in parts]))
+    for part in parts:
+        pipe.send_bytes(part)
 
 
 def watch_parent(parent: int) -> None:
@@ -212,13 +214,39 @@ def start_resource_tracker() -> None:
         sys.stderr = captured
 
 
-def load_compact_state(config: DashboardConfig, progress=None, paths=None) -> DashboardState:
-    """``load_state_here`` without the reference, which is what crosses back from the loader process:
-    the per-instance results are in ``state.columns`` (each task's names once, as one bytes array), so
-    the dashboard never holds 10^6 instance names as Python strings. The reference is read again in the
-    dashboard only if an attempt that was not cross-checked is opened."""
-    state = load_state_here(config, paths, progress)
+HANDED_BACK = "handed back by the loader process"  # the key of the columnar part when no cache file is written
+
+
+def load_compact_state(config: DashboardConfig, progress=None, paths=None) -> tuple[bytes, bytes]:
+    """``load_state_here`` as it crosses back from the loader process, in two parts (``taken_back``
+    makes the state again): the state without the reference, its document, its plan and its
+    per-instance columns, pickled with the key of the second part; and those in the form of a cache
+    file (tui/cache.py ``encode_run``: the columns as raw arrays, each task's names once), the very bytes
+    written to the cache when the run is stored, so that the dashboard never holds 10^6 instance names
+    as Python strings and nothing large is pickled. The reference is read again in the dashboard only
+    if an attempt that was not cross-checked is opened."""
+    import pickle
+
+    encoded: list[tuple[str, bytes]] = []
+    state = load_state_here(config, paths, progress, encoded=encoded)
+    checked = state.checked
+    key, data = encoded[0] if encoded else (HANDED_BACK, encode_state(HANDED_BACK, state))
     state.run.reference = None
+    state.document, state.plan, state.columns, checked.scores = {}, None, {}, {}
+    return pickle.dumps((key, state), protocol=pickle.HIGHEST_PROTOCOL), data
+
+
+def encode_state(key: str, state: DashboardState) -> bytes:
+    """A state's document, plan, records files used and columns in the form of a cache file."""
+    return encode_run(key, state.document, state.plan, state.checked.records_used, state.columns)
+
+
+def taken_back(rest: bytes, data: bytes) -> DashboardState:
+    """The state the loader process handed back in two parts (``load_compact_state``)."""
+    key, state = yielding_loads(rest)
+    document, plan, records_used, columns = decode_run(data, key)
+    state.document, state.plan, state.columns = document, plan, columns
+    state.checked.records_used, state.checked.scores = records_used, columns
     return state
 
 
@@ -250,12 +278,14 @@ def load_cached_here(config: DashboardConfig, paths, progress=None) -> Dashboard
 
 
 @overload
-def load_state_here(config: DashboardConfig, paths=..., progress=...) -> DashboardState: ...
+def load_state_here(config: DashboardConfig, paths=..., progress=..., *, encoded=...) -> DashboardState: ...
 @overload
 def load_state_here(config: DashboardConfig, paths, progress, only_cached: bool) -> DashboardState | None: ...
-def load_state_here(config, paths=None, progress=None, only_cached=False):
+def load_state_here(config, paths=None, progress=None, only_cached=False, encoded=None):
     """Load and score a run in this process; ``progress(text)`` names each step and the files read. With
-    ``only_cached``, None when the scored run is not in the cache (tui/cache.py), rather than scoring it."""
+    ``only_cached``, None when the scored run is not in the cache (tui/cache.py), rather than scoring it.
+    ``encoded``: a list, given the scored run's cache file as (key, bytes) when it is written (it is
+    then not encoded again to cross back from a loader process, ``load_compact_state``)."""
     from tcsexam.scoring.pipeline.index import score_run
     from tcsexam.scoring.pipeline.run import load_run
     from tcsexam.scoring.reports.plan import plan_document
@@ -292,8 +322,8 @@ def load_state_here(config, paths=None, progress=None, only_cached=False):
     checked.scores = instance_columns(checked.scores)
     say(f"planning attempts for {models:,} models")
     plan = plan_document(document, checked, DEFAULT_MAX_ATTEMPTS, None)
-    if cache is not None:
-        cache.write(document, plan, checked)
+    if cache is not None and (data := cache.write(document, plan, checked)) is not None and encoded is not None:
+        encoded.append((cache.key, data))
     return scored_state(config, paths, run, document, checked, plan)
 
 
