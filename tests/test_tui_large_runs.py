@@ -32,7 +32,7 @@ SIZE = (120, 40)
 PROGRESS = "reading part 1 of the test run"
 
 
-def endless_load(config, progress, paths=None):
+def endless_load(config, progress, paths=None, scored=None):
     """A loader (run in the loader process, as tui.loader.load_compact_state) that reports once, then never
     finishes on its own."""
     progress(PROGRESS)
@@ -84,6 +84,32 @@ async def test_the_loading_panes_and_the_header_name_what_is_being_read(monkeypa
         assert re.search(r"Loading DEMO · \d+ s · " + re.escape(PROGRESS), shown) and "q quits" in shown
         await pilot.press("2")  # a tab switch is handled while it loads
         await wait_for(pilot, lambda: app.main.query_one("TabbedContent").active == "coverage")
+        await pilot.press("q")
+
+
+def scored_then_endless_load(config, progress, paths=None, scored=None):
+    """A loader (as ``endless_load``) that scores the run and says so, then never sends the rest of it."""
+    scored(load_state_here(config, paths).document)
+    endless_load(config, progress)
+
+
+async def test_a_run_scored_in_a_loader_process_shows_its_overview_before_the_rest_crosses_over(monkeypatch):
+    """docs/dashboard-large-runs.md: the Overview shows a run as soon as it is scored, unmarked (its
+    numbers are current, not the cache's), while the other tabs wait for the rest of it."""
+    import tcsexam.tui.loader as state_module
+
+    monkeypatch.setattr(state_module, "load_compact_state", scored_then_endless_load)
+    app = create_app(DashboardConfig(isolate=True, cache=False))  # a cold open: nothing was shown before
+    expected = load_state_here(DashboardConfig(cache=False)).document
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.main.query_one("#overview-table", DataTable)
+        await wait_for(pilot, lambda: table.row_count == len(expected["models"]))
+        assert app.state is None and app.loaders.running()  # the rest has not crossed over
+        assert "CACHED" not in app.sub_title
+        shown = {row_at(table, i)[0] for i in range(table.row_count)}
+        assert shown == set(expected["models"])
+        assert loading_cover(app.main.query_one(OverviewPane)) is None
+        assert isinstance(loading_cover(app.main.query_one(CoveragePane)), RunLoadingIndicator)
         await pilot.press("q")
 
 
