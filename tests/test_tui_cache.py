@@ -678,7 +678,7 @@ def test_the_loader_process_uses_the_cohort_read_before_the_dashboard_opened(dem
     crossed = pickle.loads(pickle.dumps(ahead))  # what the loader process receives
     assert crossed.cohort_read is not None and crossed.cohort_read.watch is None
     opens = Opens(monkeypatch, demo_copy / "cohort.json")
-    state = taken_back(*load_compact_state(config, paths=crossed))
+    state = taken_back(iter(load_compact_state(config, paths=crossed)))
     assert opens.count == 0
     assert sorted(state.document["models"]) == sorted(ahead.cohort_read.cohort.models)
     assert state.run.paths.cohort_read is None  # the read is not kept once used

@@ -163,7 +163,7 @@ def test_what_crosses_back_from_the_loader_process_has_every_attempts_phi_and_no
     assert b"TaskReference" not in rest and b"TaskScore" not in rest
     # the per-instance results cross as raw arrays, never pickled (docs/dashboard-large-runs.md)
     assert b"InstanceColumns" not in rest and b"numpy" not in rest
-    crossed, here = taken_back(rest, columnar), load_state_here(config)
+    crossed, here = taken_back(iter((rest, columnar))), load_state_here(config)
     assert same_but_time(crossed.document, here.document)
     assert crossed.plan == here.plan and crossed.checked.records_used == here.checked.records_used
     for state in (crossed, here):

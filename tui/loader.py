@@ -111,8 +111,7 @@ class LoaderProcess:
                     if kind == "state":
                         if progress is not None:
                             progress(f"receiving the scored run ({sum(payload) / 2**20:.1f} MB)")
-                        rest = self._pipe.recv_bytes()
-                        return taken_back(rest, self._pipe.recv_bytes())
+                        return taken_back(iter(self._pipe.recv_bytes, None))
                 except (EOFError, OSError):
                     raise LoaderGone(f"the loader process ended (exit code {self.process.exitcode})") from None
                 if kind == "progress":
@@ -253,14 +252,16 @@ def load_compact_state(config: DashboardConfig, progress=None, paths=None, score
 
 
 def encode_state(key: str, state: DashboardState) -> bytes:
-    """A state's document, plan, records files used and columns in the form of a cache file."""
-    return encode_run(key, state.document, state.plan, state.checked.records_used, state.columns)
+    """A state's document, plan, records files used and columns in the form of a cache file; the state's
+    per-instance arrays are let go as they are encoded (the loader process keeps nothing)."""
+    return encode_run(key, state.document, state.plan, state.checked.records_used, state.columns, consume=True)
 
 
-def taken_back(rest: bytes, data: bytes) -> DashboardState:
-    """The state the loader process handed back in two parts (``load_compact_state``)."""
-    key, state = yielding_loads(rest)
-    document, plan, records_used, columns = decode_run(data, key)
+def taken_back(parts) -> DashboardState:
+    """The state the loader process handed back in two parts (``load_compact_state``), from an iterator
+    of them: the first is unpickled and let go before the second is taken."""
+    key, state = yielding_loads(next(parts))
+    document, plan, records_used, columns = decode_run(next(parts), key)
     state.document, state.plan, state.columns = document, plan, columns
     state.checked.records_used, state.checked.scores = records_used, columns
     return state
