@@ -26,8 +26,10 @@ the ratio before / after. --reopen-only skips the --no-cache open (minutes at 3.
 
 --cold: a cold open (``--no-cache``) against `tcsexam score` of the same run, interleaved, each in a
 fresh process, best of --repeat: the dashboard's time to the run loaded (``loaded_s``) and to the
-Overview holding every model (``overview_s``), score's wall time, and the ratios (target: 1.5x); the peak resident size of the dashboard's process and of its
-loader process (the largest of the repeats).
+Overview holding every model (``overview_s``), score's wall time, and the ratios (target: 1.5x); the CPU
+time of each whole process (the dashboard's with its loader process, to the probe's end; score's) and its
+ratio; the peak resident size of the dashboard's process and of its loader process (the largest of the
+repeats).
 --packed adds the same run as one packed records.jsonl (``tcsexam pack``, in a folder of its own).
 With --before PYTHON the other install's cold open is measured too, interleaved (``before_`` figures).
 """
@@ -87,8 +89,18 @@ asyncio.run(drive())
 """
 
 
+def children_cpu() -> float:
+    """CPU seconds (user + system) of this process's children that have ended (and theirs)."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def overview(run_dir: Path, benchmark: Path | None, cache: bool, cache_home: Path, python: str = "") -> dict:
-    """{"overview_s", "checked_s"} of one open in a fresh process (``python``: this interpreter if empty)."""
+    """{"overview_s", "checked_s", ...} of one open in a fresh process (``python``: this interpreter if
+    empty); ``cpu_s``: the CPU time of that process and its loader process, to the probe's end."""
+    cpu = children_cpu()
     t0 = time.time()
     proc = subprocess.run(
         [
@@ -108,7 +120,7 @@ def overview(run_dir: Path, benchmark: Path | None, cache: bool, cache_home: Pat
     )
     if proc.returncode:
         raise SystemExit(f"the headless probe failed:\n{proc.stderr}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return {**json.loads(proc.stdout.strip().splitlines()[-1]), "cpu_s": children_cpu() - cpu}
 
 
 def hashing(records: Path) -> float:
@@ -164,16 +176,17 @@ def before_after(name: str, run_dir: Path, benchmark: Path | None, before: str, 
     return out
 
 
-def score_wall(run_dir: Path, benchmark: Path | None, work: Path) -> float:
-    """Wall seconds of `tcsexam score RUN_DIR` in a fresh process, from its start to its exit."""
+def score_wall(run_dir: Path, benchmark: Path | None, work: Path) -> tuple[float, float]:
+    """Wall seconds of `tcsexam score RUN_DIR` in a fresh process, from its start to its exit, and its
+    CPU seconds."""
     cmd = [sys.executable, "-m", "tcsexam.tui.cli", "score", str(run_dir), "--output", str(work / "cold-index.json")]
     if benchmark is not None:
         cmd += ["--benchmark", str(benchmark)]
-    t0 = time.time()
+    cpu, t0 = children_cpu(), time.time()
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, check=False)
     if proc.returncode:
         raise SystemExit(f"score failed:\n{proc.stderr}")
-    return time.time() - t0
+    return time.time() - t0, children_cpu() - cpu
 
 
 def packed_copy(run_dir: Path) -> Path:
@@ -196,7 +209,7 @@ def cold(runs: dict[str, tuple[Path, Path | None]], repeat: int, work: Path, bef
     home = work / "cache-cold"  # --no-cache reads and writes nothing there
     sides = {"before_": before, "": ""} if before else {"": ""}
     opens: dict[tuple[str, str], list[dict]] = {(side, name): [] for side in sides for name in runs}
-    scores: dict[str, list[float]] = {name: [] for name in runs}
+    scores: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
     for _ in range(repeat):
         for name, (run_dir, benchmark) in runs.items():
             for side, python in sides.items():
@@ -204,13 +217,18 @@ def cold(runs: dict[str, tuple[Path, Path | None]], repeat: int, work: Path, bef
             scores[name].append(score_wall(run_dir, benchmark, work))
     result: dict = {}
     for name in runs:
-        out = {"score_s": round(min(scores[name]), 2)}
+        out = {
+            "score_s": round(min(w for w, _ in scores[name]), 2),
+            "score_cpu_s": round(min(c for _, c in scores[name]), 2),
+        }
         for side in sides:
             seen = opens[side, name]
             out[f"{side}cold_loaded_s"] = round(min(o["loaded_s"] for o in seen), 2)
             out[f"{side}cold_overview_s"] = round(min(o["overview_s"] for o in seen), 2)
             out[f"{side}loaded_over_score"] = round(out[f"{side}cold_loaded_s"] / out["score_s"], 2)
             out[f"{side}overview_over_score"] = round(out[f"{side}cold_overview_s"] / out["score_s"], 2)
+            out[f"{side}cold_cpu_s"] = round(min(o["cpu_s"] for o in seen), 2)
+            out[f"{side}cpu_over_score"] = round(out[f"{side}cold_cpu_s"] / out["score_cpu_s"], 2)
             out[f"{side}app_peak_mb"] = round(max(o["app_peak_mb"] for o in seen))
             out[f"{side}loader_peak_mb"] = round(max(o["loader_peak_mb"] for o in seen))
         result[name] = out
