@@ -670,7 +670,7 @@ def test_the_loader_process_uses_the_cohort_read_before_the_dashboard_opened(dem
     import pickle
 
     import tcsexam.scoring.pipeline.run as run_module
-    from tcsexam.tui.loader import load_compact_state
+    from tcsexam.tui.loader import load_compact_state, taken_back
     from tcsexam.tui.state import resolve_paths
 
     config = DashboardConfig(run_dir=str(demo_copy))
@@ -678,7 +678,7 @@ def test_the_loader_process_uses_the_cohort_read_before_the_dashboard_opened(dem
     crossed = pickle.loads(pickle.dumps(ahead))  # what the loader process receives
     assert crossed.cohort_read is not None and crossed.cohort_read.watch is None
     opens = Opens(monkeypatch, demo_copy / "cohort.json")
-    state = load_compact_state(config, paths=crossed)
+    state = taken_back(iter(load_compact_state(config, paths=crossed)))
     assert opens.count == 0
     assert sorted(state.document["models"]) == sorted(ahead.cohort_read.cohort.models)
     assert state.run.paths.cohort_read is None  # the read is not kept once used

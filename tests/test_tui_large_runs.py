@@ -8,7 +8,6 @@ import copy
 import csv
 import itertools
 import os
-import pickle
 import re
 import time
 
@@ -18,7 +17,8 @@ from textual.widgets import DataTable, Select, Static
 from tcsexam.scoring.pipeline.benchmark import demo_run
 from tcsexam.scoring.reports.compare import compare_run
 from tcsexam.tui.app import create_app
-from tcsexam.tui.loader import LARGE_INPUT_BYTES, is_large, load_compact_state, load_state_here
+from tcsexam.tui.cache import same_but_time
+from tcsexam.tui.loader import LARGE_INPUT_BYTES, is_large, load_compact_state, load_state_here, taken_back
 from tcsexam.tui.panes.compare.instance_diffs import InstanceDiffsScreen
 from tcsexam.tui.panes.compare.pane import ComparePane
 from tcsexam.tui.panes.coverage.pane import WINDOW, CoveragePane
@@ -32,7 +32,7 @@ SIZE = (120, 40)
 PROGRESS = "reading part 1 of the test run"
 
 
-def endless_load(config, progress, paths=None):
+def endless_load(config, progress, paths=None, scored=None):
     """A loader (run in the loader process, as tui.loader.load_compact_state) that reports once, then never
     finishes on its own."""
     progress(PROGRESS)
@@ -79,6 +79,32 @@ async def test_the_loading_panes_and_the_header_name_what_is_being_read(monkeypa
         await pilot.press("q")
 
 
+def scored_then_endless_load(config, progress, paths=None, scored=None):
+    """A loader (as ``endless_load``) that scores the run and says so, then never sends the rest of it."""
+    scored(load_state_here(config, paths).document)
+    endless_load(config, progress)
+
+
+async def test_a_run_scored_in_a_loader_process_shows_its_overview_before_the_rest_crosses_over(monkeypatch):
+    """docs/dashboard-large-runs.md: the Overview shows a run as soon as it is scored, unmarked (its
+    numbers are current, not the cache's), while the other tabs wait for the rest of it."""
+    import tcsexam.tui.loader as state_module
+
+    monkeypatch.setattr(state_module, "load_compact_state", scored_then_endless_load)
+    app = create_app(DashboardConfig(isolate=True, cache=False))  # a cold open: nothing was shown before
+    expected = load_state_here(DashboardConfig(cache=False)).document
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.main.query_one("#overview-table", DataTable)
+        await wait_for(pilot, lambda: table.row_count == len(expected["models"]))
+        assert app.state is None and app.loaders.running()  # the rest has not crossed over
+        assert "CACHED" not in app.sub_title
+        shown = {row_at(table, i)[0] for i in range(table.row_count)}
+        assert shown == set(expected["models"])
+        assert loading_cover(app.main.query_one(OverviewPane)) is None
+        assert isinstance(loading_cover(app.main.query_one(CoveragePane)), RunLoadingIndicator)
+        await pilot.press("q")
+
+
 def test_the_progress_counts_the_records_files_the_cross_check_reads():
     """Every adopted, valid, scored solver row's records file is read once: the last line says N / N."""
     with open(demo_run() / "attempts.csv", newline="") as f:
@@ -122,11 +148,16 @@ def large_demo(demo_copy):
     return demo_copy
 
 
-def test_what_crosses_back_from_the_loader_process_has_every_attempts_phi_and_no_reference(large_demo):
-    config = DashboardConfig(run_dir=str(large_demo))
-    data = pickle.dumps(load_compact_state(config), protocol=pickle.HIGHEST_PROTOCOL)  # as loader_main sends it
-    assert b"TaskReference" not in data and b"TaskScore" not in data
-    crossed, here = pickle.loads(data), load_state_here(config)
+@pytest.mark.parametrize("cache", [False, True])
+def test_what_crosses_back_from_the_loader_process_has_every_attempts_phi_and_no_reference(large_demo, cache):
+    config = DashboardConfig(run_dir=str(large_demo), cache=cache)
+    rest, columnar = load_compact_state(config)  # what loader_main sends
+    assert b"TaskReference" not in rest and b"TaskScore" not in rest
+    # the per-instance results cross as raw arrays, never pickled (docs/dashboard-large-runs.md)
+    assert b"InstanceColumns" not in rest and b"numpy" not in rest
+    crossed, here = taken_back(iter((rest, columnar))), load_state_here(config)
+    assert same_but_time(crossed.document, here.document)
+    assert crossed.plan == here.plan and crossed.checked.records_used == here.checked.records_used
     for state in (crossed, here):
         assert state.checked.scores is state.columns  # one copy of the per-instance results
     assert crossed.columns.keys() == here.columns.keys() and here.columns

@@ -216,7 +216,7 @@ class TcsexamApp(LoadingInputs, SeveralRuns, Exporting):
     @property
     def checking(self) -> bool:
         """Whether the run shown is the cache's view of it, its inputs still being checked."""
-        return self.shown.preview is not None and self.shown.state is None
+        return self.shown.preview is not None and self.shown.state is None and not self.shown.preview_scored
 
     def _tab_labels(self, width: int | None = None) -> None:
         """Tab labels: short below the -wide breakpoint (so that every tab fits 80 columns), Diagnostics with ⚠ N.
@@ -242,7 +242,7 @@ class TcsexamApp(LoadingInputs, SeveralRuns, Exporting):
         first pane (the Overview) chooses the model when none is selected, and the row order;
         ``keep_overview``: it already shows the run's numbers (a reopen's cached view, found unchanged)."""
         if self.state is None:
-            if self.checking:
+            if self.shown.preview is not None:
                 self._show_preview()
             return
         state = self.state

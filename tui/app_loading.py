@@ -13,7 +13,16 @@ from textual import on
 from . import workers
 from .app_base import STEPPED_FROM, AppBase
 from .cache import overview_part, same_but_time
-from .messages import CachedShown, InputsChanged, LoadFailed, LoadProgress, StateLoaded, Tau2Failed, Tau2Loaded
+from .messages import (
+    CachedShown,
+    InputsChanged,
+    LoadFailed,
+    LoadProgress,
+    ScoredShown,
+    StateLoaded,
+    Tau2Failed,
+    Tau2Loaded,
+)
 from .panes import see
 from .panes.diagnostics.pane import DiagnosticsPane
 from .panes.overview.pane import OverviewPane
@@ -108,15 +117,27 @@ class LoadingInputs(AppBase):
     def on_cached_shown(self, message: CachedShown) -> None:
         """A reopen: the Overview shows the run as the cache last stored it, marked in the header as being
         checked, until the load's check of the inputs ends (docs/dashboard.md#the-cache-of-scored-runs)."""
-        slot = self.runs[message.run]
-        if not self._alive() or message.generation != slot.generation or not slot.loading or slot.state is not None:
+        if self._preview(message.state, message.generation, message.run, scored=False):
+            self.call_after_refresh(message.drawn.set)  # the check goes on once the view is on screen
+        else:
             message.drawn.set()
-            return
-        slot.preview = message.state
-        if message.run == self.current:
+
+    def on_scored_shown(self, message: ScoredShown) -> None:
+        """A run scored in a loader process: the Overview shows it, unmarked, while the rest crosses over
+        (docs/dashboard-large-runs.md)."""
+        self._preview(message.state, message.generation, message.run, scored=True)
+
+    def _preview(self, state, generation: int, number: int, scored: bool) -> bool:
+        """Show ``state`` in the Overview of run ``number`` until its load ends; False when that load is
+        no longer the one wanted, or the run already shows a loaded state."""
+        slot = self.runs[number]
+        if not self._alive() or generation != slot.generation or not slot.loading or slot.state is not None:
+            return False
+        slot.preview, slot.preview_scored = state, scored
+        if number == self.current:
             self._show_preview()
         self._header()
-        self.call_after_refresh(message.drawn.set)  # the check goes on once the view is on screen
+        return True
 
     def _show_preview(self) -> None:
         """The Overview of the cache's view of the run shown; the other panes wait for the checked run."""

@@ -263,18 +263,23 @@ class CachedBody(msgspec.Struct, forbid_unknown_fields=True):
     records_used: dict[str, str]
     tasks: dict[str, CachedTask]
     attempts: list[CachedAttempt]
-    status: bytes
-    A: bytes
-    z: bytes
-    phi: bytes
+    # the per-instance arrays: decoded as views of the file's bytes, not copies (and encoded from views)
+    status: memoryview
+    A: memoryview
+    z: memoryview
+    phi: memoryview
 
 
 def entry_path(folder: Path, key: str) -> Path:
     return folder / f"{key}{SUFFIX}"
 
 
-def encode_run(key: str, document: dict, plan: dict | None, records_used: dict[str, str], columns: dict) -> bytes:
-    """A scored run's cache file: the columns of each task's attempts share its names, mu, s and scale."""
+def encode_run(
+    key: str, document: dict, plan: dict | None, records_used: dict[str, str], columns: dict, consume: bool = False
+) -> bytes:
+    """A scored run's cache file: the columns of each task's attempts share its names, mu, s and scale.
+    ``consume``: each attempt's per-instance arrays are let go once joined (the columns are of no more use
+    to the caller), so that they are never held twice."""
     tasks: dict[str, CachedTask] = {}
     attempts: list[CachedAttempt] = []
     at = 0
@@ -292,10 +297,12 @@ def encode_run(key: str, document: dict, plan: dict | None, records_used: dict[s
         at += n
     values = list(columns.values())
 
-    def joined(field: str, dtype: np.dtype) -> bytes:
-        if not values:
-            return b""
-        return np.concatenate([np.asarray(getattr(c, field), dtype) for c in values]).tobytes()
+    def joined(field: str, dtype: np.dtype) -> memoryview:  # encoded as bytes, without a copy
+        out = np.concatenate([np.asarray(getattr(c, field), dtype) for c in values]) if values else np.zeros(0, dtype)
+        if consume:
+            for c in values:
+                setattr(c, field, None)
+        return out.data
 
     head = msgspec.msgpack.encode(CachedHead(CACHE_FORMAT, key, overview_part(document)))
     body = CachedBody(
@@ -470,12 +477,14 @@ class RunCache:
             remember(self.folder, self.config, self.paths, self.key)
         return found
 
-    def write(self, document: dict, plan: dict | None, checked) -> None:
+    def write(self, document: dict, plan: dict | None, checked) -> bytes | None:
         """Store the scored run, unless a records file changed between its hash here and its read by
-        the cross-check (the key would then not describe what was scored)."""
+        the cross-check (the key would then not describe what was scored); the file's bytes, or None
+        when it is not stored."""
         records_used = checked.records_used.items()
         if not self.packed and any(self.records is None or self.records.get(rel) != sha for rel, sha in records_used):
-            return
+            return None
         data = encode_run(self.key, document, plan, checked.records_used, checked.scores)
         write_run(self.folder, self.key, data)
         remember(self.folder, self.config, self.paths, self.key)
+        return data

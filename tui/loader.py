@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import overload
 
-from .cache import RunCache, peek, restamped, stored_before
+from .cache import RunCache, decode_run, encode_run, overview_part, peek, restamped, stored_before
 from .columns import instance_columns
 from .state import DashboardConfig, DashboardState, resolve_paths, uses_demo, watched_files
 
@@ -45,8 +46,8 @@ LARGE_ATTEMPTS_BYTES = 256 * 2**10
 def load_state(config: DashboardConfig, progress=None, started=None, paths=None) -> DashboardState:
     """Load and score a run (raises scoring.errors.InputError on rejected input); ``progress(text)`` hears
     what is being read; ``paths``: the run's input paths when already resolved (``resolve_paths``). A large run (``is_large``; ``config.isolate`` True: any run) is loaded in a loader
-    process (``LoaderProcess``), given to ``started(loader)`` (the dashboard stops it when it quits); a
-    small one here (it takes about a second, and a loader process would add one for its imports)."""
+    process (``LoaderProcess``), given to ``started(loader)`` (the dashboard stops it when it quits, and
+    may set its ``scored``); a small one here (it takes about a second, and a loader process would add one for its imports)."""
     paths = paths if paths is not None else resolve_paths(config)
     if config.isolate is False or (config.isolate is None and not is_large(paths)):
         return load_state_here(config, paths, progress)
@@ -66,13 +67,16 @@ class LoaderGone(Exception):
 class LoaderProcess:
     """``load_compact_state`` in a fresh (spawned) process, so that scoring a run never holds the
     dashboard's interpreter: the UI answers keys while it works, and ``stop`` ends it at once (q during a
-    load). It reports progress lines, then sends the state back pickled; the state is unpickled here
-    from a reader that lets other threads run between its frames (``yielding_loads``). The process also
-    ends by itself when the dashboard's process is gone (``watch_parent``)."""
+    load). It reports progress lines, then sends the state back in two parts (``load_compact_state``):
+    the run and its checked rows pickled, unpickled here from a reader that lets other threads run
+    between its frames (``yielding_loads``), and the document, the plan and the per-instance columns in
+    the form of a cache file (tui/cache.py), decoded here as a reopen decodes it (``taken_back``). The
+    process also ends by itself when the dashboard's process is gone (``watch_parent``)."""
 
     def __init__(self, config: DashboardConfig, target=None) -> None:
         import multiprocessing
 
+        self.scored: Callable[[dict], object] | None = None  # hears the Overview's part once the run is scored
         start_resource_tracker()
         context = multiprocessing.get_context("spawn")
         self._pipe, child_end = context.Pipe(duplex=False)
@@ -92,8 +96,12 @@ class LoaderProcess:
         self.stop()
 
     def result(self, progress=None) -> DashboardState:
-        """Wait for the state (``progress(text)`` for each progress line); raises the loader's InputError or
-        UsageError, a RuntimeError for its internal error, LoaderGone when it ended without a result."""
+        """Wait for the state (``progress(text)`` for each progress line, ``self.scored(document)`` for the
+        Overview's part of the index document, tui/cache.py ``overview_part``, as soon as the run is
+        scored); raises the loader's InputError or UsageError, a RuntimeError for its internal error,
+        LoaderGone when it ended without a result."""
+        import msgspec
+
         from tcsexam.scoring.errors import InputError, UsageError
 
         try:
@@ -102,13 +110,16 @@ class LoaderProcess:
                     kind, payload = self._pipe.recv()
                     if kind == "state":
                         if progress is not None:
-                            progress(f"receiving the scored run ({payload / 2**20:.1f} MB)")
-                        return yielding_loads(self._pipe.recv_bytes())
+                            progress(f"receiving the scored run ({sum(payload) / 2**20:.1f} MB)")
+                        return taken_back(iter(self._pipe.recv_bytes, None))
                 except (EOFError, OSError):
                     raise LoaderGone(f"the loader process ended (exit code {self.process.exitcode})") from None
                 if kind == "progress":
                     if progress is not None:
                         progress(payload)
+                elif kind == "overview":
+                    if self.scored is not None:
+                        self.scored(msgspec.msgpack.decode(payload))
                 elif kind == "rejected":
                     raise InputError(payload)
                 elif kind == "usage":
@@ -127,16 +138,24 @@ class LoaderProcess:
 
 
 def loader_main(target, config: DashboardConfig, pipe, parent: int) -> None:
-    """The loader process: ``target(config, progress)``, its progress lines and its result sent on ``pipe``."""
-    import pickle
+    """The loader process: ``target(config, progress)``, its progress lines and its result (parts of
+    bytes, ``load_compact_state``) sent on ``pipe``, and before it the Overview's part of the index
+    document as soon as the run is scored."""
+    import msgspec
 
     from tcsexam.scoring.errors import InputError, UsageError
 
+    from .heap import map_large_blocks
+
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    map_large_blocks()  # as in the dashboard's process: a large block freed is given back at once
     watch_parent(parent)
+
+    def scored(document: dict) -> None:
+        pipe.send(("overview", msgspec.msgpack.encode(overview_part(document))))
+
     try:
-        state = target(config, lambda text: pipe.send(("progress", text)))
-        data = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+        parts = target(config, lambda text: pipe.send(("progress", text)), scored=scored)
     except InputError as exc:
         pipe.send(("rejected", list(exc.problems)))
         return
@@ -146,8 +165,9 @@ def loader_main(target, config: DashboardConfig, pipe, parent: int) -> None:
     except Exception as exc:  # a bug: reported by the dashboard as an internal error
         pipe.send(("failed", f"{type(exc).__name__}: {exc}"))
         return
-    pipe.send(("state", len(data)))
-    pipe.send_bytes(data)
+    pipe.send(("state", [len(part) for part in parts]))
+    for part in parts:
+        pipe.send_bytes(part)
 
 
 def watch_parent(parent: int) -> None:
@@ -212,13 +232,41 @@ def start_resource_tracker() -> None:
         sys.stderr = captured
 
 
-def load_compact_state(config: DashboardConfig, progress=None, paths=None) -> DashboardState:
-    """``load_state_here`` without the reference, which is what crosses back from the loader process:
-    the per-instance results are in ``state.columns`` (each task's names once, as one bytes array), so
-    the dashboard never holds 10^6 instance names as Python strings. The reference is read again in the
-    dashboard only if an attempt that was not cross-checked is opened."""
-    state = load_state_here(config, paths, progress)
+HANDED_BACK = "handed back by the loader process"  # the key of the columnar part when no cache file is written
+
+
+def load_compact_state(config: DashboardConfig, progress=None, paths=None, scored=None) -> tuple[bytes, bytes]:
+    """``load_state_here`` as it crosses back from the loader process, in two parts (``taken_back``
+    makes the state again): the state without the reference, its document, its plan and its
+    per-instance columns, pickled with the key of the second part; and those in the form of a cache
+    file (tui/cache.py ``encode_run``: the columns as raw arrays, each task's names once), the very bytes
+    written to the cache when the run is stored, so that the dashboard never holds 10^6 instance names
+    as Python strings and nothing large is pickled. The reference is read again in the dashboard only
+    if an attempt that was not cross-checked is opened. ``scored(document)``: as ``load_state_here``'s."""
+    import pickle
+
+    encoded: list[tuple[str, bytes]] = []
+    state = load_state_here(config, paths, progress, encoded=encoded, scored=scored)
+    checked = state.checked
+    key, data = encoded[0] if encoded else (HANDED_BACK, encode_state(HANDED_BACK, state))
     state.run.reference = None
+    state.document, state.plan, state.columns, checked.scores = {}, None, {}, {}
+    return pickle.dumps((key, state), protocol=pickle.HIGHEST_PROTOCOL), data
+
+
+def encode_state(key: str, state: DashboardState) -> bytes:
+    """A state's document, plan, records files used and columns in the form of a cache file; the state's
+    per-instance arrays are let go as they are encoded (the loader process keeps nothing)."""
+    return encode_run(key, state.document, state.plan, state.checked.records_used, state.columns, consume=True)
+
+
+def taken_back(parts) -> DashboardState:
+    """The state the loader process handed back in two parts (``load_compact_state``), from an iterator
+    of them: the first is unpickled and let go before the second is taken."""
+    key, state = yielding_loads(next(parts))
+    document, plan, records_used, columns = decode_run(next(parts), key)
+    state.document, state.plan, state.columns = document, plan, columns
+    state.checked.records_used, state.checked.scores = records_used, columns
     return state
 
 
@@ -250,12 +298,15 @@ def load_cached_here(config: DashboardConfig, paths, progress=None) -> Dashboard
 
 
 @overload
-def load_state_here(config: DashboardConfig, paths=..., progress=...) -> DashboardState: ...
+def load_state_here(config: DashboardConfig, paths=..., progress=..., *, encoded=..., scored=...) -> DashboardState: ...
 @overload
 def load_state_here(config: DashboardConfig, paths, progress, only_cached: bool) -> DashboardState | None: ...
-def load_state_here(config, paths=None, progress=None, only_cached=False):
+def load_state_here(config, paths=None, progress=None, only_cached=False, encoded=None, scored=None):
     """Load and score a run in this process; ``progress(text)`` names each step and the files read. With
-    ``only_cached``, None when the scored run is not in the cache (tui/cache.py), rather than scoring it."""
+    ``only_cached``, None when the scored run is not in the cache (tui/cache.py), rather than scoring it.
+    ``encoded``: a list, given the scored run's cache file as (key, bytes) when it is written (it is
+    then not encoded again to cross back from a loader process, ``load_compact_state``). ``scored``:
+    called with the index document as soon as the run is scored (not when it was in the cache)."""
     from tcsexam.scoring.pipeline.index import score_run
     from tcsexam.scoring.pipeline.run import load_run
     from tcsexam.scoring.reports.plan import plan_document
@@ -286,14 +337,16 @@ def load_state_here(config, paths=None, progress=None, only_cached=False):
         document, checked = score_run(run, config.thresholds)
     finally:
         run.records_root = root
+    if scored is not None:
+        scored(document)
     if checked.scores:
         say(f"making the instance columns of {len(checked.scores):,} attempts")
     # one copy of the per-instance results: compare_run reads each re-scored attempt's phi from checked.scores
     checked.scores = instance_columns(checked.scores)
     say(f"planning attempts for {models:,} models")
     plan = plan_document(document, checked, DEFAULT_MAX_ATTEMPTS, None)
-    if cache is not None:
-        cache.write(document, plan, checked)
+    if cache is not None and (data := cache.write(document, plan, checked)) is not None and encoded is not None:
+        encoded.append((cache.key, data))
     return scored_state(config, paths, run, document, checked, plan)
 
 
@@ -320,8 +373,12 @@ def peek_state(config: DashboardConfig) -> DashboardState | None:
     columns, no plan and no watched files, and its document is the part the Overview reads
     (tui/cache.py ``overview_part``): only the Overview shows it. None without such a run."""
     document = peek(config)
-    if document is None:
-        return None
+    return None if document is None else overview_state(config, document)
+
+
+def overview_state(config: DashboardConfig, document: dict) -> DashboardState:
+    """A state that only the Overview shows: the Overview's part of an index document (tui/cache.py
+    ``overview_part``), no loaded run, no rows checked, no instance columns, no plan, no watched files."""
     return DashboardState(document, None, [], demo=uses_demo(config))
 
 

@@ -27,6 +27,16 @@ class CachedShown(Message):
 
 
 @dataclass
+class ScoredShown(Message):
+    """The Overview's part of a run just scored in a loader process (tui.loader.LoaderProcess), shown
+    while the rest of it crosses over: current numbers, not the cache's, so not marked."""
+
+    state: Any  # tui.state.DashboardState without its loaded run (tui.loader.overview_state)
+    generation: int = 0
+    run: int = 0
+
+
+@dataclass
 class LoadProgress(Message):
     """What the loader of a run is reading now (sent from its worker)."""
 

@@ -82,6 +82,7 @@ class RunSlot:
     # the scored run last stored for its place, shown at once while a reopen checks the inputs (marked
     # as such; ``state`` stays None until the check ends): tui.loader.peek_state
     preview: DashboardState | None = None
+    preview_scored: bool = False  # the preview is the run just scored, not the cache's view (not marked)
     # its paths resolved, and its cohort read, before the dashboard opened (scoring.pipeline.run
     # ``read_cohort_ahead``): the first load uses them and drops them
     paths: Any = None

@@ -13,8 +13,17 @@ from textual.message import Message
 
 from tcsexam.scoring.vocab import COHORT_FILE
 
-from .loader import load_state, peek_state
-from .messages import CachedShown, InputsChanged, LoadFailed, LoadProgress, StateLoaded, Tau2Failed, Tau2Loaded
+from .loader import load_state, overview_state, peek_state
+from .messages import (
+    CachedShown,
+    InputsChanged,
+    LoadFailed,
+    LoadProgress,
+    ScoredShown,
+    StateLoaded,
+    Tau2Failed,
+    Tau2Loaded,
+)
 from .state import DashboardConfig, resolve_paths, watched_files
 
 Post = Callable[[Message], object]
@@ -66,8 +75,9 @@ def load_run(
     """Load and score run ``number`` (a thread worker): StateLoaded, or LoadFailed with the problems;
     LoadProgress while it reads. ``wanted()``: no newer load of the run was asked for meanwhile. At the
     start, with the cache on, first CachedShown: the run as last stored for its place, before its inputs
-    are read and checked (docs/dashboard.md#the-cache-of-scored-runs). ``paths``: the run's paths when
-    already resolved (the first load: tui/cli.py ``check_run_dirs``), else resolved here."""
+    are read and checked (docs/dashboard.md#the-cache-of-scored-runs); in a loader process, ScoredShown
+    as soon as the run is scored, with the Overview's part of it. ``paths``: the run's paths
+    when already resolved (the first load: tui/cli.py ``check_run_dirs``), else resolved here."""
     from tcsexam.scoring.errors import InputError, Problem, UsageError
 
     from .loader import LoaderGone
@@ -76,6 +86,8 @@ def load_run(
 
     def started(loader) -> None:
         mine.append(loader)
+        # the Overview's part of the run, as soon as the loader process has scored it
+        loader.scored = lambda document: post(ScoredShown(overview_state(config, document), generation, number))
         loaders.started(loader, number, wanted())
 
     try:

@@ -26,8 +26,12 @@ the ratio before / after. --reopen-only skips the --no-cache open (minutes at 3.
 
 --cold: a cold open (``--no-cache``) against `tcsexam score` of the same run, interleaved, each in a
 fresh process, best of --repeat: the dashboard's time to the run loaded (``loaded_s``) and to the
-Overview holding every model (``overview_s``), score's wall time, and the ratios (target: 1.5x).
+Overview holding every model (``overview_s``), score's wall time, and the ratios (target: 1.5x); the CPU
+time of each whole process (the dashboard's with its loader process, to the probe's end; score's) and its
+ratio; the peak resident size of the dashboard's process and of its loader process (the largest of the
+repeats).
 --packed adds the same run as one packed records.jsonl (``tcsexam pack``, in a folder of its own).
+With --before PYTHON the other install's cold open is measured too, interleaved (``before_`` figures).
 """
 
 from __future__ import annotations
@@ -75,14 +79,28 @@ async def drive():
         checked_s = time.time() - t0
         out = {"first_rows_s": first_rows_s, "overview_s": overview_s, "checked_s": checked_s}
         out["loaded_s"] = loaded_s or checked_s
-        print(json.dumps({**out, "models": table.row_count}))
+        models = table.row_count
+    import resource  # peak resident sizes: this process's, and its loader's (joined once it has answered)
+    out["app_peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    out["loader_peak_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(json.dumps({**out, "models": models}))
 
 asyncio.run(drive())
 """
 
 
+def children_cpu() -> float:
+    """CPU seconds (user + system) of this process's children that have ended (and theirs)."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def overview(run_dir: Path, benchmark: Path | None, cache: bool, cache_home: Path, python: str = "") -> dict:
-    """{"overview_s", "checked_s"} of one open in a fresh process (``python``: this interpreter if empty)."""
+    """{"overview_s", "checked_s", ...} of one open in a fresh process (``python``: this interpreter if
+    empty); ``cpu_s``: the CPU time of that process and its loader process, to the probe's end."""
+    cpu = children_cpu()
     t0 = time.time()
     proc = subprocess.run(
         [
@@ -102,7 +120,7 @@ def overview(run_dir: Path, benchmark: Path | None, cache: bool, cache_home: Pat
     )
     if proc.returncode:
         raise SystemExit(f"the headless probe failed:\n{proc.stderr}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return {**json.loads(proc.stdout.strip().splitlines()[-1]), "cpu_s": children_cpu() - cpu}
 
 
 def hashing(records: Path) -> float:
@@ -158,16 +176,17 @@ def before_after(name: str, run_dir: Path, benchmark: Path | None, before: str, 
     return out
 
 
-def score_wall(run_dir: Path, benchmark: Path | None, work: Path) -> float:
-    """Wall seconds of `tcsexam score RUN_DIR` in a fresh process, from its start to its exit."""
+def score_wall(run_dir: Path, benchmark: Path | None, work: Path) -> tuple[float, float]:
+    """Wall seconds of `tcsexam score RUN_DIR` in a fresh process, from its start to its exit, and its
+    CPU seconds."""
     cmd = [sys.executable, "-m", "tcsexam.tui.cli", "score", str(run_dir), "--output", str(work / "cold-index.json")]
     if benchmark is not None:
         cmd += ["--benchmark", str(benchmark)]
-    t0 = time.time()
+    cpu, t0 = children_cpu(), time.time()
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, check=False)
     if proc.returncode:
         raise SystemExit(f"score failed:\n{proc.stderr}")
-    return time.time() - t0
+    return time.time() - t0, children_cpu() - cpu
 
 
 def packed_copy(run_dir: Path) -> Path:
@@ -183,25 +202,35 @@ def packed_copy(run_dir: Path) -> Path:
     return packed
 
 
-def cold(runs: dict[str, tuple[Path, Path | None]], repeat: int, work: Path) -> dict:
+def cold(runs: dict[str, tuple[Path, Path | None]], repeat: int, work: Path, before: str = "") -> dict:
     """A cold open (--no-cache) against score of the same run, for each of ``runs`` (name: run folder and
-    benchmark), all interleaved: the best of ``repeat`` of each."""
+    benchmark), all interleaved: the best of ``repeat`` of each. ``before``: another install's interpreter,
+    whose cold open is measured too, interleaved with this one's (``before_`` figures)."""
     home = work / "cache-cold"  # --no-cache reads and writes nothing there
-    opens: dict[str, list[dict]] = {name: [] for name in runs}
-    scores: dict[str, list[float]] = {name: [] for name in runs}
+    sides = {"before_": before, "": ""} if before else {"": ""}
+    opens: dict[tuple[str, str], list[dict]] = {(side, name): [] for side in sides for name in runs}
+    scores: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
     for _ in range(repeat):
         for name, (run_dir, benchmark) in runs.items():
-            opens[name].append(overview(run_dir, benchmark, False, home))
+            for side, python in sides.items():
+                opens[side, name].append(overview(run_dir, benchmark, False, home, python))
             scores[name].append(score_wall(run_dir, benchmark, work))
     result: dict = {}
     for name in runs:
         out = {
-            "score_s": round(min(scores[name]), 2),
-            "cold_loaded_s": round(min(o["loaded_s"] for o in opens[name]), 2),
-            "cold_overview_s": round(min(o["overview_s"] for o in opens[name]), 2),
+            "score_s": round(min(w for w, _ in scores[name]), 2),
+            "score_cpu_s": round(min(c for _, c in scores[name]), 2),
         }
-        out["loaded_over_score"] = round(out["cold_loaded_s"] / out["score_s"], 2)
-        out["overview_over_score"] = round(out["cold_overview_s"] / out["score_s"], 2)
+        for side in sides:
+            seen = opens[side, name]
+            out[f"{side}cold_loaded_s"] = round(min(o["loaded_s"] for o in seen), 2)
+            out[f"{side}cold_overview_s"] = round(min(o["overview_s"] for o in seen), 2)
+            out[f"{side}loaded_over_score"] = round(out[f"{side}cold_loaded_s"] / out["score_s"], 2)
+            out[f"{side}overview_over_score"] = round(out[f"{side}cold_overview_s"] / out["score_s"], 2)
+            out[f"{side}cold_cpu_s"] = round(min(o["cpu_s"] for o in seen), 2)
+            out[f"{side}cpu_over_score"] = round(out[f"{side}cold_cpu_s"] / out["score_cpu_s"], 2)
+            out[f"{side}app_peak_mb"] = round(max(o["app_peak_mb"] for o in seen))
+            out[f"{side}loader_peak_mb"] = round(max(o["loader_peak_mb"] for o in seen))
         result[name] = out
     return result
 
@@ -213,7 +242,9 @@ def main(argv=None) -> dict:
     p.add_argument("--repeat", type=int, default=2)
     p.add_argument("--workdir")
     p.add_argument("--json")
-    p.add_argument("--before", metavar="PYTHON", help="another install's interpreter: reopen before / after")
+    p.add_argument(
+        "--before", metavar="PYTHON", help="another install's interpreter: reopen (or --cold) before / after"
+    )
     p.add_argument("--reopen-only", action="store_true", help="with --before: measure the reopen alone")
     p.add_argument("--cold", action="store_true", help="a cold open (--no-cache) against score, alone")
     p.add_argument("--packed", action="store_true", help="with --cold: the records run packed too")
@@ -242,7 +273,7 @@ def main(argv=None) -> dict:
         opened = {name: (run_dir, benchmark) for name, (_, run_dir, benchmark) in runs.items()}
         if args.packed and "records" in runs:
             opened["packed"] = (packed_copy(runs["records"][1]), None)
-        result = cold(opened, args.repeat, work)
+        result = cold(opened, args.repeat, work, args.before or "")
         runs = {}
     for name, (models, run_dir, benchmark) in runs.items():
         result[name] = {"models": models}
