@@ -95,7 +95,7 @@ async def test_a_run_scored_in_a_loader_process_shows_its_overview_before_the_re
     expected = load_state_here(DashboardConfig(cache=False)).document
     async with app.run_test(size=SIZE) as pilot:
         table = app.main.query_one("#overview-table", DataTable)
-        await wait_for(pilot, lambda: table.row_count == len(expected["models"]))
+        await wait_until(pilot, lambda: table.row_count == len(expected["models"]), "every model in the Overview")
         assert app.state is None and app.loaders.running()  # the rest has not crossed over
         assert "CACHED" not in app.sub_title
         shown = {row_at(table, i)[0] for i in range(table.row_count)}
