@@ -37,6 +37,27 @@ async def test_a_wider_screen_draws_a_wider_plot():
     assert plots[1] - plots[0] == 60  # every column but the plot keeps its width
 
 
+async def test_a_resized_terminal_redraws_the_plot_at_its_new_free_width():
+    """Started at 80 columns, then widened to 200 and narrowed to 120: the plot is as wide as a start at
+    that size draws it (not the width of the first layout, which left a band at 200 or cut the tracks)."""
+
+    def plot(app) -> int:
+        table = app.query_one("#overview-table", DataTable)
+        return table.ordered_columns[3].get_render_width(table) if table.ordered_columns else 0
+
+    fresh = {}
+    for size in ((200, 50), (120, 40)):
+        async with create_app().run_test(size=size) as pilot:
+            await settle(pilot)
+            fresh[size] = plot(pilot.app)
+    assert fresh[(200, 50)] > fresh[(120, 40)] > 0
+    async with create_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for size in ((200, 50), (120, 40)):
+            await pilot.resize_terminal(*size)
+            await wait_until(pilot, lambda size=size: plot(pilot.app) == fresh[size], f"the plot's width at {size}")
+
+
 @pytest.mark.parametrize("size", [(80, 24), (200, 50)])
 async def test_the_sort_picker_sorts_by_the_intervals_lower_end(size):
     app = create_app()

@@ -189,6 +189,11 @@ Moving the cursor selects the model for every other tab. `Enter` opens its Insta
         if model in table.rows and table.cursor_row != table.get_row_index(model):
             table.move_cursor(row=table.get_row_index(model))
 
+    def on_resize(self) -> None:
+        """The plot takes the free width at every size, a terminal resized too: a new width redraws it."""
+        if self.rows and self._gauge_width() != self._scale[1]:
+            self._fill()
+
     def _fill(self, selected: str | None = None) -> None:
         table = self.query_one(DataTable)
         current = selected
