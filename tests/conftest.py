@@ -11,6 +11,7 @@ import pytest
 import textual.constants
 
 from tcsexam.scoring.commands.main import main
+from tests.support.dashboard import shorten_idle_waits
 from tests.support.runs import Workspace
 
 # The dashboard's tests run without animations (a tab's underline, a scroll, a fade end at once), as
@@ -19,6 +20,7 @@ from tests.support.runs import Workspace
 if "TEXTUAL_ANIMATIONS" not in os.environ:
     os.environ["TEXTUAL_ANIMATIONS"] = "none"  # also for the dashboards the tests start in a terminal
     textual.constants.TEXTUAL_ANIMATIONS = "none"  # type: ignore[misc]
+shorten_idle_waits()  # Pilot's wait after each key: a 5 ms window instead of 20 ms (tests/support/dashboard.py)
 
 
 @pytest.fixture(autouse=True)

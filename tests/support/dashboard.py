@@ -18,6 +18,22 @@ from textual.widgets import DataTable
 from tcsexam.scoring.commands.main import main as cli_main
 from tests.support.waiting import tries
 
+IDLE_WINDOW_S = 0.005  # the window of Pilot's idle wait in the suite (Textual's own: 0.02 s)
+
+
+def shorten_idle_waits(window: float = IDLE_WINDOW_S) -> None:
+    """Pilot's ``press`` waits twice after each key, and ``pause()`` once, until the process has used
+    less than a twentieth of a CPU over a window of 20 ms (``textual._wait.wait_for_idle``): for a
+    suite that presses thousands of keys, most of the dashboard half asleep. No test relies on that
+    window (each waits for the state it needs: ``settle``, ``wait_until``), so the suite keeps the rule
+    (a twentieth) over a shorter window. Measured in docs/development.md."""
+    from textual import _wait
+
+    if not (hasattr(_wait, "SLEEP_GRANULARITY") and hasattr(_wait, "SLEEP_IDLE")):
+        raise RuntimeError("textual._wait no longer has SLEEP_GRANULARITY and SLEEP_IDLE: mend shorten_idle_waits")
+    _wait.SLEEP_GRANULARITY = window
+    _wait.SLEEP_IDLE = window / 20
+
 
 def notifications(app) -> list[str]:
     """The messages of the notifications the app shows now. Textual has no public accessor for them:
