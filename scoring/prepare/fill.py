@@ -17,7 +17,7 @@ from typing import Any
 from tcsexam.scoring.errors import InputError, Problem, Problems
 from tcsexam.scoring.formats.inputs import AttemptRow
 from tcsexam.scoring.formats.packed import RecordsSource
-from tcsexam.scoring.safety.files import RecordsRoot, read_regular_file_stamped, records_file
+from tcsexam.scoring.safety.files import RecordsRoot, read_regular_file_stamped, records_file, records_rel
 from tcsexam.scoring.safety.names import check_name
 from tcsexam.scoring.safety.outputs import changed_since_read, check_output, write_atomic, write_atomic_all
 from tcsexam.scoring.safety.terminal import escape_for_terminal
@@ -118,39 +118,60 @@ def is_filled(row, new: float, cohort_id: str) -> bool:
     )
 
 
-def plan_row(plan: FillPlan, run, reference, records_root: RecordsSource, row, run_dir: Path) -> None:
-    """Score one row from its records file and put it in its list of ``plan``; a problem of its
-    records (other than not ready) is raised."""
-    from tcsexam.scoring.pipeline.solver import not_ready, score_attempt_bytes
+def plan_row(plan: FillPlan, run, reference, records_root: RecordsSource, row, outcome, run_dir: Path) -> None:
+    """Put one row in its list of ``plan`` from ``outcome``, its records file read, checked and scored
+    (``task_outcomes``; None when the reference has no such task); a problem of its records (other
+    than not ready) is raised."""
+    from tcsexam.scoring.pipeline.solver import not_ready
 
-    check_row_names(row, str(run.paths.attempts))
-    path, data = records_root.read(row.model, row.item, row.attempt)
-    if data is None:
-        plan.no_records.append(row)
-        return
-    if not reference.has_task(row.item):
+    if outcome is None:  # the reference lacks the task: a records file for it is a problem
+        _, data = records_root.read(row.model, row.item, row.attempt)
+        if data is None:
+            plan.no_records.append(row)
+            return
         raise InputError([reference.lacking_task(row.item)])
-    task_ref = reference.task(row.item)
-    try:
-        result = score_attempt_bytes(task_ref, data, path)  # exactly as solver-score scores it
-    except InputError:
+    result, _, found = outcome
+    if found:
+        path, data = records_root.read(row.model, row.item, row.attempt)
         try:
-            reason = not_ready(task_ref, data, path)
+            reason = None if data is None else not_ready(reference.task(row.item), data, path)
         except InputError as exc:  # a packed file's line is named by the file and the line
             raise InputError(records_root.located(exc.problems)) from None
         if reason is None:
-            raise
+            raise InputError(found)
         plan.not_ready.append(NotReady(row, reason))
+        return
+    if result is None:
+        plan.no_records.append(row)
         return
     new = result.relative_score
     out = Path(records_file(str(run_dir / "solver-scores"), row.model, row.item, row.attempt))
     if is_filled(row, new, run.cohort.solver_reference_id):
         plan.unchanged.append(Unchanged(row, out, result))
         return
+    path = records_root.path(row.model, row.item, row.attempt)
     problem = conflict(run, row, new, records_root.shown(path))
     if problem:
         plan.conflicts.append(problem)
     plan.filled.append(Filled(row, row.score, new, out, result))
+
+
+def task_outcomes(rows: list[AttemptRow], reference, records_root: RecordsSource) -> list[Any]:
+    """Each row's records file read, checked and scored, the files of one task together, exactly as
+    ``score``'s cross-check scores them (``pipeline.crosscheck.rescore_task``); None for a row whose
+    task the reference lacks. The rows' names are checked (``check_row_names``)."""
+    from tcsexam.scoring.pipeline.crosscheck import rescore_task
+
+    by_item: dict[str, list[int]] = {}
+    for k, row in enumerate(rows):
+        if reference.has_task(row.item):
+            by_item.setdefault(row.item, []).append(k)
+    out: list[Any] = [None] * len(rows)
+    for item, ks in by_item.items():
+        rels = [records_rel(rows[k].model, item, rows[k].attempt) for k in ks]
+        for k, outcome in zip(ks, rescore_task(reference.task(item), records_root, rels), strict=True):
+            out[k] = outcome
+    return out
 
 
 def plan_fill(run, reference, run_dir: Path) -> FillPlan:
@@ -161,11 +182,20 @@ def plan_fill(run, reference, run_dir: Path) -> FillPlan:
     problems = Problems()
     records_root = run.records_root or RecordsRoot(run_dir / RECORDS_FOLDER)  # records/ or records.jsonl
     items = {t.item for t in run.suite.tasks}
-    rows = [row for row in run.attempts.rows if fills(run, row, items)]
-    refuse_misaligned(rows, records_root, str(run.paths.attempts))
-    for row in rows:
+    file = str(run.paths.attempts)
+    rows = []
+    for row in run.attempts.rows:
+        if fills(run, row, items):
+            try:
+                check_row_names(row, file)
+            except InputError as exc:
+                problems.extend(exc.problems)
+                continue
+            rows.append(row)
+    refuse_misaligned(rows, records_root, file)
+    for row, outcome in zip(rows, task_outcomes(rows, reference, records_root), strict=True):
         try:
-            plan_row(plan, run, reference, records_root, row, run_dir)
+            plan_row(plan, run, reference, records_root, row, outcome, run_dir)
         except InputError as exc:
             problems.extend(exc.problems)
     problems.raise_if_any()

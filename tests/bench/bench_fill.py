@@ -1,6 +1,6 @@
 """``tcsexam fill`` against ``tcsexam score`` on the same run, reported as ratios measured in one run.
 
-    python -m tests.bench.bench_fill [--models 2000] [--reps 3] [--workdir DIR]
+    python -m tests.bench.bench_fill [--models 2000] [--reps 3] [--workdir DIR] [--before OTHER/bin/tcsexam]
 
 The run (``synth.write_run`` on the bundled Lite sample suite, one attempt: 5 solver tasks, so
 10,000 records files at 2,000 models, about 150 records each) is generated into a temporary
@@ -10,13 +10,15 @@ empty (``score_status`` missing) and ``solver-scores/`` is removed, outside the 
 process; ``fill`` then scores the records and writes a solver-scores file for every attempt
 and attempts.csv. ``score`` reads the same run (filled) and writes index.json. Interleaved,
 best of ``--reps``, each in a fresh process (``bench_tau2.measure``: wall, CPU, peak memory).
-Target: fill at most 1.5x score.
+Target: fill at most 1.5x score. ``--before`` runs another install's ``fill`` in the same rounds
+and checks that both write the same attempts.csv and solver-scores files.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import io
 import os
 import shutil
@@ -42,11 +44,20 @@ def emptied(table: str) -> str:
     return buf.getvalue()
 
 
+def written_digest(run: Path) -> str:
+    """One digest of what fill wrote: attempts.csv and every solver-scores file, by path."""
+    digest = hashlib.sha256((run / "attempts.csv").read_bytes())
+    for path in sorted((run / "solver-scores").rglob("*.json")):
+        digest.update(str(path.relative_to(run)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=int, default=2000)
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--workdir", type=Path, help="keep the generated run here (and reuse it)")
+    parser.add_argument("--before", help="another install's tcsexam, measured in the same rounds")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         folder = (args.workdir or Path(tmp)) / f"fill-{args.models}"
@@ -59,13 +70,20 @@ def main(argv: list[str] | None = None) -> None:
         tcsexam = str(Path(sys.executable).parent / "tcsexam")
         bench = str(sample_root() / "benchmark")
         score = [tcsexam, "score", str(run), "--benchmark", bench, "--output", str(folder / "index.json")]
-        fill = [tcsexam, "fill", str(run), "--benchmark", bench]
+        fills = {"fill": [tcsexam, "fill", str(run), "--benchmark", bench]}
+        if args.before:
+            fills["before"] = [args.before, "fill", str(run), "--benchmark", bench]
         files = sum(1 for _ in (run / "records").rglob("*.json"))
-        runs: dict[str, list[tuple[float, float, float]]] = {"fill": [], "score": []}
+        runs: dict[str, list[tuple[float, float, float]]] = {"fill": [], "before": [], "score": []}
         for _ in range(max(args.reps, 1)):
-            (run / "attempts.csv").write_text(empty, encoding="utf-8")
-            shutil.rmtree(run / "solver-scores", ignore_errors=True)
-            runs["fill"].append(measure(fill, folder))
+            outputs = set()
+            for name, fill in fills.items():
+                (run / "attempts.csv").write_text(empty, encoding="utf-8")
+                shutil.rmtree(run / "solver-scores", ignore_errors=True)
+                runs[name].append(measure(fill, folder))
+                outputs.add(written_digest(run))
+            if len(outputs) > 1:
+                raise SystemExit("fill and --before wrote different files")
             runs["score"].append(measure(score, folder))  # on the table fill has just written
         written = sum(1 for _ in (run / "solver-scores").rglob("*.json"))
         (fw, fc, fm), (sw, sc, sm) = best_of(runs["fill"]), best_of(runs["score"])
@@ -75,6 +93,10 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  fill   wall {fw:7.2f} s  CPU {fc:7.2f} s  peak {fm:6.0f} MiB")
         print(f"  score  wall {sw:7.2f} s  CPU {sc:7.2f} s  peak {sm:6.0f} MiB")
         print(f"  fill / score: wall {fw / sw:.2f}x, CPU {fc / sc:.2f}x")
+        if args.before:
+            bw, bc, bm = best_of(runs["before"])
+            print(f"  before wall {bw:7.2f} s  CPU {bc:7.2f} s  peak {bm:6.0f} MiB (the same files written)")
+            print(f"  before / score: wall {bw / sw:.2f}x, CPU {bc / sc:.2f}x")
 
 
 if __name__ == "__main__":
