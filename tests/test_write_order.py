@@ -129,3 +129,43 @@ def test_a_rename_that_fails_leaves_the_files_before_it_new_and_the_rest_old(tmp
     assert str(caught.value) == f"cannot write {files[2][0]}: Input/output error"
     assert kept.read_bytes() == b"new kept" and files[1][0].read_bytes() == b"new a"
     assert not files[2][0].exists() and temporaries(tmp_path) == []
+
+
+def test_a_batch_writes_through_links_where_each_path_leads(tmp_path):
+    """write_atomic_all resolves each path as write_atomic does (a folder's resolved name kept for the
+    batch): through a folder that is a link, '..' after that link, and a file that is a link."""
+    deep = tmp_path / "deep"
+    real = deep / "real"
+    real.mkdir(parents=True)
+    (tmp_path / "via").symlink_to(real)  # a folder that is a link
+    (real / "target.json").write_bytes(b"old")
+    (tmp_path / "via" / "latest.json").symlink_to(real / "target.json")  # a file that is a link, in that folder
+    write_atomic_all(
+        [
+            (tmp_path / "via" / "a.json", b"a"),
+            (tmp_path / "via" / "latest.json", b"t"),
+            (tmp_path / "via" / ".." / "up.json", b"up"),  # .. of via's target: deep/, not tmp_path/
+        ]
+    )
+    assert (real / "a.json").read_bytes() == b"a"
+    assert (real / "latest.json").is_symlink() and (real / "target.json").read_bytes() == b"t"
+    assert (deep / "up.json").read_bytes() == b"up" and not (tmp_path / "up.json").exists()
+    assert temporaries(tmp_path) == []
+
+
+def test_each_of_many_outputs_is_checked_against_the_inputs_and_folders(tmp_path):
+    from tcsexam.scoring.errors import InputError
+    from tcsexam.scoring.safety.outputs import check_outputs
+
+    table, records = tmp_path / "attempts.csv", tmp_path / "records"
+    table.write_text("x")
+    records.mkdir()
+    (tmp_path / "alias").symlink_to(records)
+    fine = [tmp_path / "out" / "a.json", tmp_path / "out" / "b.json"]
+    assert check_outputs(fine, [table], [records]) == fine
+    with pytest.raises(InputError) as caught:
+        check_outputs([*fine, tmp_path / "out" / ".." / "attempts.csv"], [table], [records])
+    assert caught.value.problems[0].message == f"output is the input {table}: writing it would destroy the input"
+    with pytest.raises(InputError) as caught:
+        check_outputs([*fine, tmp_path / "alias" / "c.json"], [table], [records])
+    assert caught.value.problems[0].message == f"output lies inside the input folder {records}"

@@ -19,7 +19,13 @@ from tcsexam.scoring.formats.inputs import AttemptRow
 from tcsexam.scoring.formats.packed import RecordsSource
 from tcsexam.scoring.safety.files import RecordsRoot, read_regular_file_stamped, records_file, records_rel
 from tcsexam.scoring.safety.names import check_name
-from tcsexam.scoring.safety.outputs import changed_since_read, check_output, write_atomic, write_atomic_all
+from tcsexam.scoring.safety.outputs import (
+    changed_since_read,
+    check_output,
+    check_outputs,
+    write_atomic,
+    write_atomic_all,
+)
 from tcsexam.scoring.safety.terminal import escape_for_terminal
 from tcsexam.scoring.vocab import CROSS_CHECK_TOLERANCE, RECORDS_FOLDER
 
@@ -294,8 +300,8 @@ def fill_run(run_dir: Path, benchmark, *, overwrite: bool, dry_run: bool, notify
     text, new_text, stamp = edited_table(run, plan)
     if not dry_run:
         outputs = [(f.output, f.result) for f in plan.filled] + [(u.output, u.result) for u in plan.unchanged]
-        for out, _ in outputs:  # docs/safety.md: every output is checked before the first is written
-            check_output(out, inputs, [str(run_dir / RECORDS_FOLDER)])
+        # docs/safety.md: every output is checked before the first is written
+        check_outputs([out for out, _ in outputs], inputs, [str(run_dir / RECORDS_FOLDER)])
         # docs/safety.md#how-a-file-is-written: one flush of all their data, then the renames
         write_atomic_all(
             (out, solver_score_bytes(result, reference.suite, reference.reference_id)) for out, result in outputs

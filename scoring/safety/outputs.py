@@ -33,7 +33,32 @@ def check_output(
     (a file with several hard links, a link that does not resolve to the file it opens).
     Inputs that do not exist are skipped. ``-`` with standard output closed is an InputError too.
     """
-    text = os.fspath(path)
+    (checked,) = check_outputs([path], inputs, folders)
+    return checked
+
+
+def check_outputs(
+    paths: Iterable[str | os.PathLike],
+    inputs: Iterable[str | os.PathLike] = (),
+    folders: Iterable[str | os.PathLike] = (),
+) -> list[Path | None]:
+    """``check_output`` for each of ``paths`` (fill's thousands of outputs), the inputs' identities
+    and the folders' resolved names found once; the first refused output raises."""
+    identities: dict[tuple[int, int], str] = {}
+    for source in inputs:
+        try:
+            other = os.stat(source)
+        except OSError:
+            continue
+        identities.setdefault((other.st_dev, other.st_ino), os.fspath(source))
+    tops = [(os.path.realpath(folder).rstrip(os.sep) + os.sep, os.fspath(folder)) for folder in folders]
+    parents: dict[str, str] = {}
+    return [_check_one(os.fspath(path), identities, tops, parents) for path in paths]
+
+
+def _check_one(
+    text: str, identities: dict[tuple[int, int], str], tops: list[tuple[str, str]], parents: dict[str, str]
+) -> Path | None:
     if text == "":
         raise ValueError("empty output path: commands.options.output_argument rejects it as a usage error")
     if text == "-":
@@ -61,40 +86,38 @@ def check_output(
                     )
                 ]
             )
-        for source in inputs:
-            try:
-                other = os.stat(source)
-            except OSError:
-                continue
-            if (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino):
-                raise InputError(
-                    [
-                        Problem(
-                            text, "", "", f"output is the input {os.fspath(source)}: writing it would destroy the input"
-                        )
-                    ]
-                )
+        _refuse_an_input(text, st, identities)
         problem = _hard_link_problem(st)
         if problem:
             raise InputError([Problem(text, "", "", problem)])
-    real = os.fspath(resolve_output(text))
-    for folder in folders:
-        top = os.path.realpath(folder)
-        if real.startswith(top.rstrip(os.sep) + os.sep):
-            raise InputError([Problem(text, "", "", f"output lies inside the input folder {os.fspath(folder)}")])
+    real = os.fspath(resolve_output(text, parents))
+    if st is None:  # 'new/../attempts.csv': the kernel finds no file, the write lands on the input
+        with contextlib.suppress(OSError):
+            _refuse_an_input(text, os.stat(real), identities)
+    for top, folder in tops:
+        if real.startswith(top):
+            raise InputError([Problem(text, "", "", f"output lies inside the input folder {folder}")])
     return Path(text)
 
 
-def resolve_output(path: str | os.PathLike) -> Path:
+def _refuse_an_input(text: str, st: os.stat_result, identities: dict[tuple[int, int], str]) -> None:
+    source = identities.get((st.st_dev, st.st_ino))
+    if source is not None:
+        raise InputError([Problem(text, "", "", f"output is the input {source}: writing it would destroy the input")])
+
+
+def resolve_output(path: str | os.PathLike, parents: dict[str, str] | None = None) -> Path:
     """The file a write to ``path`` lands in: ``path`` with every symbolic link resolved.
 
     docs/safety.md: an output that is a link is written through, at the file it points to; the
     link itself stays (``latest.json -> index-x.json``; ``/dev/stdout`` when standard output is
     a file). When the resolved name is not the file ``path`` opens (a /proc link to a deleted
     file, a pipe or a socket), writing there would create a stray file: an InputError.
+    ``parents`` (one batch of outputs) keeps each folder's resolved name, so that a file that is
+    not a link costs one ``lstat`` instead of one per part of its path.
     """
     text = os.fspath(path)
-    real = os.path.realpath(text)
+    real = _resolved(text, parents) if parents is not None else os.path.realpath(text)
     try:
         opened = os.stat(text)
     except FileNotFoundError:
@@ -110,6 +133,21 @@ def resolve_output(path: str | os.PathLike) -> Path:
             [Problem(text, "", "", f"output resolves to {real}, which is not the file it opens: nothing written")]
         )
     return Path(real)
+
+
+def _resolved(text: str, parents: dict[str, str]) -> str:
+    """``os.path.realpath(text)``, the folder's part looked up in ``parents`` (and kept there)."""
+    head, name = os.path.split(text)
+    try:
+        link = stat.S_ISLNK(os.lstat(text).st_mode)
+    except OSError:
+        link = False
+    if link or name in ("", ".", "..") or not head:
+        return os.path.realpath(text)
+    top = parents.get(head)
+    if top is None:
+        top = parents[head] = os.path.realpath(head)
+    return os.path.join(top, name)
 
 
 def _hard_link_problem(st: os.stat_result) -> str | None:
@@ -365,10 +403,11 @@ class _Batch:
         self.renamed = 0
         self.made: list[Path] = []
         self.shown = ""
+        self.parents: dict[str, str] = {}  # resolve_output's folders, for this batch
 
     def write(self, path: str | os.PathLike, data: bytes | bytearray) -> None:
         self.shown = os.fspath(path)
-        target = resolve_output(self.shown)
+        target = resolve_output(self.shown, self.parents)
         missing = _missing_folders(target.parent)
         with _signals_held():
             for folder in reversed(missing):  # outermost first
