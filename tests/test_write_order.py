@@ -143,11 +143,12 @@ def test_a_batch_writes_through_links_where_each_path_leads(tmp_path):
     write_atomic_all(
         [
             (tmp_path / "via" / "a.json", b"a"),
+            (tmp_path / "via" / "sub" / "d.json", b"d"),  # a new folder under the link
             (tmp_path / "via" / "latest.json", b"t"),
             (tmp_path / "via" / ".." / "up.json", b"up"),  # .. of via's target: deep/, not tmp_path/
         ]
     )
-    assert (real / "a.json").read_bytes() == b"a"
+    assert (real / "a.json").read_bytes() == b"a" and (real / "sub" / "d.json").read_bytes() == b"d"
     assert (real / "latest.json").is_symlink() and (real / "target.json").read_bytes() == b"t"
     assert (deep / "up.json").read_bytes() == b"up" and not (tmp_path / "up.json").exists()
     assert temporaries(tmp_path) == []

@@ -136,17 +136,20 @@ def resolve_output(path: str | os.PathLike, parents: dict[str, str] | None = Non
 
 
 def _resolved(text: str, parents: dict[str, str]) -> str:
-    """``os.path.realpath(text)``, the folder's part looked up in ``parents`` (and kept there)."""
+    """``os.path.realpath(text)``, each folder of it resolved once (and kept in ``parents``): a part
+    that is not a link is its resolved folder's name joined with its own."""
     head, name = os.path.split(text)
+    if name in ("", ".", "..") or not head or head == text:
+        return os.path.realpath(text)
     try:
         link = stat.S_ISLNK(os.lstat(text).st_mode)
     except OSError:
         link = False
-    if link or name in ("", ".", "..") or not head:
+    if link:
         return os.path.realpath(text)
     top = parents.get(head)
     if top is None:
-        top = parents[head] = os.path.realpath(head)
+        top = parents[head] = _resolved(head, parents)
     return os.path.join(top, name)
 
 
