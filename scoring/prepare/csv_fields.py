@@ -28,58 +28,75 @@ def scan_csv(text: str) -> list[CsvRecord]:
         newline = text.find("\n", i)
         stop = n if newline < 0 else newline
         body = stop - 1 if stop > i and text[stop - 1] == "\r" else stop
-        if text.find('"', i, stop) < 0 and text.find("\r", i, body) < 0:  # no quote: fields are split on ','
-            cells = text[i:body].split(",")
-            places, pos = [], i
-            for cell in cells:
-                places.append((pos, pos + len(cell)))
-                pos += len(cell) + 1
-            records.append(CsvRecord(places, cells, body))
+        if text.find('"', i, stop) < 0 and text.find("\r", i, body) < 0:
+            records.append(_plain_record(text, i, body))  # no quote, no bare CR: fields are split on ','
             i = stop + 1
-            continue
-        spans: list[tuple[int, int]] = []
-        values: list[str] = []
-        while True:
-            start = i
-            if i < n and text[i] == '"':
-                i += 1
-                buf = []
-                while i < n:
-                    c = text[i]
-                    if c == '"':
-                        if i + 1 < n and text[i + 1] == '"':
-                            buf.append('"')
-                            i += 2
-                            continue
-                        i += 1
-                        break
-                    buf.append(c)
-                    i += 1
-                m = _FIELD_END.search(text, i)
-                j = m.start() if m else n
-                buf.append(text[i:j])  # non-strict: text after the closing quote belongs to the field
-                i = j
-                value = "".join(buf)
-            else:
-                m = _FIELD_END.search(text, i)
-                j = m.start() if m else n
-                value = text[i:j]
-                i = j
-            spans.append((start, i))
-            values.append(value)
-            if i < n and text[i] == ",":
-                i += 1
-                continue
-            break
-        end = i
-        if i < n and text[i] == "\r":
-            i += 1
-            if i < n and text[i] == "\n":
-                i += 1
-        elif i < n and text[i] == "\n":
-            i += 1
-        records.append(CsvRecord(spans, values, end))
+        else:
+            record = _quoted_record(text, i)
+            records.append(record)
+            i = _after_terminator(text, record.end)
     return records
+
+
+def _plain_record(text: str, start: int, body: int) -> CsvRecord:
+    """The record of ``text[start:body]``, a line with no quote and no CR: its fields split on ','."""
+    cells = text[start:body].split(",")
+    places, pos = [], start
+    for cell in cells:
+        places.append((pos, pos + len(cell)))
+        pos += len(cell) + 1
+    return CsvRecord(places, cells, body)
+
+
+def _quoted_record(text: str, i: int) -> CsvRecord:
+    """The record starting at ``i``, field by field (quoted fields may hold commas and line breaks)."""
+    spans: list[tuple[int, int]] = []
+    values: list[str] = []
+    while True:
+        start = i
+        value, i = _quoted_field(text, i) if text.startswith('"', i) else _bare_field(text, i)
+        spans.append((start, i))
+        values.append(value)
+        if not text.startswith(",", i):
+            return CsvRecord(spans, values, i)
+        i += 1
+
+
+def _bare_field(text: str, i: int) -> tuple[str, int]:
+    """An unquoted field from ``i`` to the next comma or line break: its value and where it ends."""
+    m = _FIELD_END.search(text, i)
+    j = m.start() if m else len(text)
+    return text[i:j], j
+
+
+def _quoted_field(text: str, i: int) -> tuple[str, int]:
+    """A field opening with a quote at ``i``: its value ('""' read as '"') and where it ends."""
+    n = len(text)
+    i += 1
+    buf = []
+    while i < n:
+        c = text[i]
+        if c == '"':
+            if i + 1 < n and text[i + 1] == '"':
+                buf.append('"')
+                i += 2
+                continue
+            i += 1
+            break
+        buf.append(c)
+        i += 1
+    rest, j = _bare_field(text, i)
+    buf.append(rest)  # non-strict: text after the closing quote belongs to the field
+    return "".join(buf), j
+
+
+def _after_terminator(text: str, i: int) -> int:
+    """Where the next record starts: past a CRLF, CR or LF at ``i`` (or ``i`` itself at the end)."""
+    if text.startswith("\r\n", i):
+        return i + 2
+    if text.startswith(("\r", "\n"), i):
+        return i + 1
+    return i
 
 
 def csv_cell(value: str, was_quoted: bool) -> str:
