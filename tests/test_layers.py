@@ -3,6 +3,7 @@ that `lint-imports` checks each one's imports; a new module left out of them fai
 import circle in tui/, also inside one layer, and a module of tui/ over MAX_LINES lines
 (docs/architecture.md#the-dashboard)."""
 
+import ast
 import pkgutil
 import re
 import tomllib
@@ -132,3 +133,33 @@ def test_no_module_of_the_dashboard_is_over_the_limit():
     """A module that grows past it is split by concern (docs/architecture.md#the-dashboard)."""
     assert len(list((ROOT / "tui").rglob("*.py"))) > 30
     assert longer_than(ROOT / "tui", MAX_LINES) == []
+
+
+def spelled(source: str, names: set[str]) -> list[tuple[int, str]]:
+    """(line, name) wherever one of ``names`` is a string constant in code: a string standing alone as a
+    statement (a docstring) is prose, not code."""
+    tree = ast.parse(source)
+    prose = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+    return [
+        (n.lineno, n.value)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and n.value in names and id(n) not in prose
+    ]
+
+
+def test_spelled_finds_a_name_in_code_and_not_in_prose():
+    source = '"""attempts.csv"""\n# attempts.csv\npath = root / "attempts.csv"\n'
+    assert spelled(source, {"attempts.csv"}) == [(3, "attempts.csv")]
+    assert spelled('def f():\n    """Reads attempts.csv."""\n    return "attempts.csv"\n', {"attempts.csv"}) == [
+        (3, "attempts.csv")
+    ]
+
+
+def test_a_run_folders_file_names_are_spelled_once():
+    """attempts.csv and cohort.json are named once, by scoring/vocab.py; every module takes them from there."""
+    names = {"attempts.csv", "cohort.json"}
+    found = []
+    for folder in ("scoring", "tui", "sample_runs"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            found += [(str(path.relative_to(ROOT)), name) for _, name in spelled(path.read_text("utf-8"), names)]
+    assert sorted(found) == [("scoring/vocab.py", "attempts.csv"), ("scoring/vocab.py", "cohort.json")], found

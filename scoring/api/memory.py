@@ -20,6 +20,7 @@ from typing import Any
 from tcsexam.scoring.errors import InputError, Problem
 from tcsexam.scoring.safety.files import records_file
 from tcsexam.scoring.safety.names import check_name
+from tcsexam.scoring.vocab import ATTEMPTS_FILE, COHORT_FILE, RECORDS_FOLDER
 
 RecordsKey = tuple[str, str, str]  # (model, item, attempt)
 COHORT = "cohort"
@@ -72,12 +73,12 @@ def write_run(
 ) -> dict[str, str]:
     """Write the objects into ``folder`` as a run folder; the names of its files as problems show
     them (``named``). A records key that is no (model, item, attempt) of names is rejected."""
-    names = {str(folder / "cohort.json"): COHORT, str(folder / "attempts.csv"): ROWS}
-    (folder / "cohort.json").write_text(json.dumps(cohort, allow_nan=False, default=str), encoding="utf-8")
-    (folder / "attempts.csv").write_text(attempts_csv(row_dicts(rows)), encoding="utf-8")
+    names = {str(folder / COHORT_FILE): COHORT, str(folder / ATTEMPTS_FILE): ROWS}
+    (folder / COHORT_FILE).write_text(json.dumps(cohort, allow_nan=False, default=str), encoding="utf-8")
+    (folder / ATTEMPTS_FILE).write_text(attempts_csv(row_dicts(rows)), encoding="utf-8")
     if records is None:
         return names
-    root = folder / "records"
+    root = folder / RECORDS_FOLDER
     root.mkdir()
     names[str(root)] = RECORDS
     problems = [p for key in records for p in key_problems(key)]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from tcsexam.scoring.vocab import ATTEMPTS_FILE
 from tcsexam.scoring.vocab import TRACK_LETTERS as LETTERS
 
 from ...views import (
@@ -69,7 +70,7 @@ def attempts_file(document: dict) -> str:
     import os
 
     path = ((document.get("provenance") or {}).get("inputs") or {}).get("attempts", {}).get("path")
-    return os.path.basename(path) if path else "attempts.csv"
+    return os.path.basename(path) if path else ATTEMPTS_FILE
 
 
 def records_file(document: dict, model: str, item: str, attempt: str) -> str | None:
