@@ -152,6 +152,8 @@ def relative_score(reference: dict, item: str, records: list[dict]) -> float:
 
 
 def make_demo(references: dict[str, dict], suites: dict[str, dict], seed: int = 7) -> tuple[dict, list[dict], dict]:
+    """The demo run: every model's rows and solver records (one random stream, in a fixed order), then
+    the few rows that tell its story (a replaced attempt, provisional ones, a failed judge, a gap)."""
     rng = random.Random(seed)
     lite_ref = references["lite"]
     cohort: dict = {"suite": "lite", "solver_protocol": "offline", "solver_reference_id": REFERENCE_ID,
@@ -166,24 +168,35 @@ def make_demo(references: dict[str, dict], suites: dict[str, dict], seed: int = 
         cohort["models"][model] = plan
         for task in suites["lite"]["tasks"]:
             item, track = task["item"], task["track"]
-            n = plan.get("attempts_per_item", {}).get(item, per_task)
-            for a in range(1, n + 1):
-                row = {"model": model, "track": track, "item": item, "attempt": str(a), "score": "",
-                       "adoption_status": "selected", "score_status": "valid",
-                       "score_type": "fixed_reference_relative" if track == "solver" else "original_task_score",
-                       "solver_protocol": "offline" if track == "solver" else "", "note": "", "reference_id": ""}
-                if track == "solver":
-                    unscored = [u for u in lite_ref["unscored_reference_instances"] if u["task"] == item][:1]
-                    recs = instance_records(rng, lite_ref["tasks"][item], unscored, skill)
-                    records[(model, item, str(a))] = recs
-                    row["score"] = repr(relative_score(lite_ref, item, recs))
-                    row["reference_id"] = REFERENCE_ID
-                elif track == "construction":
-                    row["score"] = repr(round(max(0.0, rng.gauss(0.6 + 0.6 * skill, 0.35)), 4))
-                else:
-                    p = skill if track == "theorem" else skill * 0.3
-                    row["score"] = "1" if rng.random() < p else "0"
-                rows.append(row)
+            for a in range(1, plan.get("attempts_per_item", {}).get(item, per_task) + 1):
+                rows.append(demo_row(rng, lite_ref, (model, track, item, str(a)), skill, records))
+    return cohort, demo_story(rows), records
+
+
+def demo_row(rng: random.Random, lite_ref: dict, key: tuple[str, str, str, str], skill: float, records: dict) -> dict:
+    """One attempt's row, drawn from ``rng`` by the model's skill; a solver attempt's records go into ``records``."""
+    model, track, item, attempt = key
+    row = {"model": model, "track": track, "item": item, "attempt": attempt, "score": "",
+           "adoption_status": "selected", "score_status": "valid",
+           "score_type": "fixed_reference_relative" if track == "solver" else "original_task_score",
+           "solver_protocol": "offline" if track == "solver" else "", "note": "", "reference_id": ""}
+    if track == "solver":
+        unscored = [u for u in lite_ref["unscored_reference_instances"] if u["task"] == item][:1]
+        recs = instance_records(rng, lite_ref["tasks"][item], unscored, skill)
+        records[(model, item, attempt)] = recs
+        row["score"] = repr(relative_score(lite_ref, item, recs))
+        row["reference_id"] = REFERENCE_ID
+    elif track == "construction":
+        row["score"] = repr(round(max(0.0, rng.gauss(0.6 + 0.6 * skill, 0.35)), 4))
+    else:
+        p = skill if track == "theorem" else skill * 0.3
+        row["score"] = "1" if rng.random() < p else "0"
+    return row
+
+
+def demo_story(rows: list[dict]) -> list[dict]:
+    """The demo's rows with what a real run meets: a replaced attempt, provisional attempts, a failed
+    judge, a missing attempt and a row of a model outside the cohort."""
     # atlas: attempt 1 of one theorem task failed on infrastructure and was replaced by attempt 4
     for row in rows:
         if (row["model"], row["item"], row["attempt"]) == ("atlas-70b", "thm-pcp-gap", "1"):
@@ -204,7 +217,7 @@ def make_demo(references: dict[str, dict], suites: dict[str, dict], seed: int = 
     rows = [r for r in rows if not (r["model"] == "cirrus-mini" and r["item"] == "con-expander")]
     # a row of a model outside the cohort (kept in the table, not aggregated)
     rows.append({**rows[0], "model": "atlas-70b-draft", "note": "dry run before the cohort was declared"})
-    return cohort, rows, records
+    return rows
 
 
 def write_json(path: Path, obj, indent: int | None = 1) -> None:
@@ -214,6 +227,7 @@ def write_json(path: Path, obj, indent: int | None = 1) -> None:
 
 def write_all(root: Path = HERE) -> None:
     from tcsexam.scoring.formats.inputs import ATTEMPTS_COLUMNS
+    from tcsexam.scoring.vocab import ATTEMPTS_FILE, COHORT_FILE, RECORDS_FOLDER
 
     suites = suite_manifests()
     refs = make_references()
@@ -223,17 +237,17 @@ def write_all(root: Path = HERE) -> None:
         write_json(bench / "references" / REFERENCE_ID / f"{name}.json", refs[name])
     cohort, rows, records = make_demo(refs, suites)
     demo = root / "demo"
-    if (demo / "records").exists():
-        shutil.rmtree(demo / "records")
-    write_json(demo / "cohort.json", cohort, indent=2)
+    if (demo / RECORDS_FOLDER).exists():
+        shutil.rmtree(demo / RECORDS_FOLDER)
+    write_json(demo / COHORT_FILE, cohort, indent=2)
     buf = io.StringIO()
     # the columns in the order `tcsexam init` writes them (AttemptRow)
     writer = csv.DictWriter(buf, fieldnames=list(ATTEMPTS_COLUMNS), lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
-    (demo / "attempts.csv").write_text(buf.getvalue(), encoding="utf-8")
+    (demo / ATTEMPTS_FILE).write_text(buf.getvalue(), encoding="utf-8")
     for (model, item, attempt), recs in records.items():
-        write_json(demo / "records" / model / item / f"{attempt}.json", recs, indent=None)
+        write_json(demo / RECORDS_FOLDER / model / item / f"{attempt}.json", recs, indent=None)
 
 
 if __name__ == "__main__":

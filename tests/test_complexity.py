@@ -1,4 +1,4 @@
-"""No function of scoring/ or tui/ above cyclomatic complexity 20, as radon counts it (docs/development.md#complexity).
+"""No function of scoring/, tui/ or sample_runs/ above cyclomatic complexity 20, as radon counts it (docs/development.md#complexity).
 
 radon comes with the dev extra, which the first suite of .ci/run installs; without it the tests skip
 and say why.
@@ -21,7 +21,7 @@ from radon.visitors import Class, Function  # noqa: E402
 LIMIT = 20
 ROOT = Path(__file__).resolve().parents[1]
 # each folder, with the least it holds (so that a moved folder cannot pass by holding nothing)
-FOLDERS = {"scoring": (40, 300), "tui": (30, 300)}
+FOLDERS = {"scoring": (40, 300), "tui": (30, 300), "sample_runs": (1, 8)}
 
 
 def functions_in(blocks: Iterable[Function | Class]) -> Iterator[Function]:
