@@ -163,3 +163,18 @@ def test_a_run_folders_file_names_are_spelled_once():
         for path in sorted((ROOT / folder).rglob("*.py")):
             found += [(str(path.relative_to(ROOT)), name) for _, name in spelled(path.read_text("utf-8"), names)]
     assert sorted(found) == [("scoring/vocab.py", "attempts.csv"), ("scoring/vocab.py", "cohort.json")], found
+
+
+def test_the_app_stylesheet_styles_no_panes_own_widgets():
+    """A pane's rules are its widgets' DEFAULT_CSS, in its folder: no id or class of app.tcss is given by
+    a module of tui/panes/ (docs/architecture.md#the-dashboard)."""
+    sheet = re.sub(r"/\*.*?\*/", "", (ROOT / "tui" / "app.tcss").read_text(encoding="utf-8"), flags=re.S)
+    selectors = set(re.findall(r"[#.]([A-Za-z][\w-]*)", re.sub(r"\{[^}]*\}", "", sheet)))
+    assert {"help-body", "section-title", "gone"} <= selectors  # the sheet is read: what the dashboard shares
+    given = set()
+    for path in (ROOT / "tui" / "panes").rglob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        for names in re.findall(r"""\b(?:id|classes)=["']([^"']+)["']""", source):
+            given.update(names.split())
+    shared = {"section-title", "gone"}  # classes every pane uses, styled once
+    assert (selectors & given) - shared == set()

@@ -403,7 +403,8 @@ def test_objective_values_have_four_significant_digits_never_mixed_notation():
 
 
 def test_every_interval_is_written_with_one_spacing_and_the_quantitys_decimals():
-    from tcsexam.tui.views import fmt_cost, fmt_pm
+    from tcsexam.tui.panes.overview.views import fmt_pm
+    from tcsexam.tui.panes.tau2.views import fmt_cost
 
     assert fmt_pm(92.2, 5.5712, 2) == "92.20 ± 5.57"
     assert fmt_pm(0.9333, 0.076, 3) == "0.933 ± 0.076"

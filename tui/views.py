@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tcsexam.scoring.reports.numbers import TRACK_DIGITS, number, with_half_width
+from tcsexam.scoring.reports.numbers import TRACK_DIGITS, number
 from tcsexam.scoring.safety.terminal import escape_for_terminal
 from tcsexam.scoring.vocab import TRACK_LETTERS as LETTERS
 from tcsexam.scoring.vocab import TRACKS
@@ -63,12 +63,6 @@ def fmt(x: float | None, digits: int = TRACK_DIGITS, signed: bool = False) -> st
     return number(x, digits, null=DASH, signed=signed)
 
 
-def fmt_pm(x: float | None, pm: float | None, digits: int) -> str:
-    """``x ± h`` (the 95% half-width; scoring.reports.numbers.with_half_width), ``x`` alone without an
-    interval, — for null."""
-    return with_half_width(x, pm, digits, null=DASH)
-
-
 def fmt_sig(x: float | None, digits: int = SIGNIFICANT) -> str:
     """An objective value with ``digits`` significant digits, written out (47560, 479.1, 0.07830) from 10^-3 to
     below 10^9, in e-notation outside (1.235e+13); — for null or NaN."""
@@ -85,11 +79,6 @@ def fmt_sig(x: float | None, digits: int = SIGNIFICANT) -> str:
         if magnitude < 9:
             return f"{rounded:.{max(digits - 1 - magnitude, 0)}f}"
     return f"{x:.{digits - 1}e}"
-
-
-def fmt_cost(cost: float | None) -> str:
-    """tau2's agent cost in US dollars (what tau2-bench records): $0.0471; — for null."""
-    return DASH if cost is None else f"${cost:.4f}"
 
 
 def half_width(ci: dict | None) -> float | None:

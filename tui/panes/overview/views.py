@@ -8,14 +8,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tcsexam.scoring.reports.numbers import INDEX_DIGITS, TRACK_DIGITS
+from tcsexam.scoring.reports.numbers import INDEX_DIGITS, TRACK_DIGITS, with_half_width
 from tcsexam.scoring.vocab import STATUS_ORDER, TRACKS, rank_text
 from tcsexam.scoring.vocab import TRACK_LETTERS as LETTERS
 
 from ...views import (
     DASH,
     fmt,
-    fmt_pm,
     half_width,
     middle_ellipsis,
     shares_text,
@@ -23,6 +22,13 @@ from ...views import (
 
 if TYPE_CHECKING:
     from tcsexam.scoring.formats.results import Ranks
+
+
+def fmt_pm(x: float | None, pm: float | None, digits: int) -> str:
+    """``x ± h`` (the 95% half-width; scoring.reports.numbers.with_half_width), ``x`` alone without an
+    interval, — for null."""
+    return with_half_width(x, pm, digits, null=DASH)
+
 
 STATUS_STYLE = {"complete": "bold green", "provisional": "bold yellow", "incomplete": "bold red"}
 

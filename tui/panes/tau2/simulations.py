@@ -4,19 +4,22 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from ...textual_ext.data_table import SteadyDataTable
 from ...views import cells, plain
 from ...widgets.footer import DashboardFooter
+from .browser import Tau2BrowserScreen
 from .views import TAU2_SIMULATION_COLUMNS, tau2_simulation_rows
 
 
-class Tau2SimulationsScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q", "dismiss", "Close")]
+class Tau2SimulationsScreen(Tau2BrowserScreen):
+    DEFAULT_CSS = """
+    #tau2-simulations-body { height: auto; max-height: 90%; }
+    #tau2-simulations-title { height: auto; padding-bottom: 1; }
+    #tau2-simulations { height: auto; }
+    """
 
     def __init__(self, results, task_id: str) -> None:
         from tcsexam.scoring.tau2.trajectory import task_simulations

@@ -7,19 +7,25 @@ import textwrap
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from ...textual_ext.data_table import SteadyDataTable
 from ...views import cells, fmt, plain
 from ...widgets.footer import DashboardFooter
+from .browser import Tau2BrowserScreen
 from .views import OUTCOME_STYLE, TAU2_REWARD_COLUMNS, tau2_message_blocks, tau2_reward_rows
 
 
-class Tau2TrajectoryScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q", "dismiss", "Close")]
+class Tau2TrajectoryScreen(Tau2BrowserScreen):
+    DEFAULT_CSS = """
+    #tau2-trajectory-title, #tau2-trajectory-note { height: auto; padding-bottom: 1; }
+    #tau2-trajectory-note { padding-bottom: 0; }
+    #tau2-trajectory-scroll { height: 1fr; }
+    #tau2-reward { height: auto; }
+    #tau2-messages { height: auto; }
+    .tau2-message { height: auto; padding-top: 1; }
+    """
 
     def __init__(self, results, simulation: dict, task_id: str) -> None:
         super().__init__()

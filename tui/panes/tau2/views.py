@@ -5,17 +5,16 @@ No textual here: each function is testable without a terminal.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...views import (
     DASH,
     fmt,
-    fmt_cost,
     plain,
 )
 
-if TYPE_CHECKING:
-    pass
+
+def fmt_cost(cost: float | None) -> str:
+    """tau2's agent cost in US dollars (what tau2-bench records): $0.0471; — for null."""
+    return DASH if cost is None else f"${cost:.4f}"
 
 
 def short(name: str, width: int) -> str:
