@@ -208,6 +208,29 @@ async def test_leaderboard_equals_tcsexam_table_csv(two_runs, tmp_path, capsys):
         assert leaderboard_tables(app) == expected
 
 
+@pytest.mark.parametrize("size", [(80, 24), (200, 50)])
+async def test_the_leaderboard_line_names_the_run_of_the_focused_tables_row(two_runs, size):
+    """Under the tables, the cursor row's model and run: that of the table with the focus (the first when
+    the tab opens), never the last table drawn."""
+    demo, online, docs = two_runs
+    app = both(demo, online)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("8")
+        await settle(pilot)
+        pane = app.main.query_one(LeaderboardPane)
+        detail = pane.query_one("#leaderboard-detail", Static)
+        first, second = list(pane.query(DataTable))  # lite / offline (the demo), lite / online
+        assert app.screen.focused is first
+        assert str(detail.render()) == f"{first.get_row_at(0)[1]} · run {demo}".replace(" †", "")
+        second.focus()
+        await settle(pilot)
+        assert str(detail.render()) == f"{second.get_row_at(0)[1]} · run {online}".replace(" †", "")
+        await pilot.press("down")
+        await settle(pilot)
+        assert str(detail.render()) == f"{second.get_row_at(1)[1]} · run {online}".replace(" †", "")
+
+
 async def test_enter_on_a_leaderboard_row_shows_its_run_and_model(two_runs):
     demo, online, docs = two_runs
     app = both(demo, online)

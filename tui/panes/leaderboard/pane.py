@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -175,9 +175,23 @@ copies the leaderboard as Markdown, `C` as LaTeX.
             body.mount(*widgets)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        """The cursor row's model in full (the table caps long names) and the run it comes from."""
+        """The cursor row's model in full (the table caps long names) and the run it comes from: the row of
+        the table that has the focus, or before any has it, of the first (each table's cursor starts on a row)."""
         event.stop()
-        key = event.row_key.value if event.row_key is not None else None
+        focused = self.screen.focused
+        first = self.query(LeaderboardTable).first() if self.query(LeaderboardTable) else None
+        if event.data_table is focused or (not isinstance(focused, LeaderboardTable) and event.data_table is first):
+            self._show_detail(event.data_table)
+
+    @on(events.DescendantFocus)
+    def _table_focused(self, event: events.DescendantFocus) -> None:
+        if isinstance(event.widget, LeaderboardTable):
+            self._show_detail(event.widget)
+
+    def _show_detail(self, table: DataTable) -> None:
+        if not table.row_count:
+            return
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         if key in self.keys:
             source, model = self.keys[key]
             self.query_one("#leaderboard-detail", Static).update(text((model, "bold"), " · run ", source))
