@@ -24,11 +24,13 @@ class PaneHost(App):
     CSS_PATH = str(Path(dashboard.__file__).with_name("app.tcss"))
     VERTICAL_BREAKPOINTS = dashboard.TcsexamApp.VERTICAL_BREAKPOINTS
     HORIZONTAL_BREAKPOINTS = dashboard.TcsexamApp.HORIZONTAL_BREAKPOINTS
+    loading = False  # as the dashboard's app says when no run is loading (settle asks it)
 
-    def __init__(self, tab: Tab, feed: Callable[[object], None]) -> None:
+    def __init__(self, tab: Tab, feed: Callable[[object], None], state: DashboardState | None = None) -> None:
         super().__init__()
         self.tab = tab
         self.feed = feed
+        self.state = state  # the run a pane reads from the app (the Overview's worst instances)
 
     @property
     def main(self):
