@@ -246,3 +246,36 @@ async def test_the_footer_shows_the_new_tabs_keys_in_the_frame_after_the_key(siz
             await pilot.press(key)
             await pilot.pause()
             assert shown in drawn() and gone not in drawn(), (key, drawn())
+
+
+def test_every_table_of_the_dashboard_takes_j_k_g_G():
+    """No table of tui/ is a plain DataTable: each is a SteadyDataTable, or a subclass keeping its keys."""
+    import ast
+    import importlib
+    import pkgutil
+    from pathlib import Path
+
+    from tcsexam import tui
+    from tcsexam.tui.textual_ext.data_table import SteadyDataTable
+
+    root = Path(tui.__file__).parent
+    plain = []
+    for path in sorted(root.rglob("*.py")):
+        if path.parent.name == "textual_ext":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            called = isinstance(node, ast.Call) and getattr(node.func, "id", None) == "DataTable"
+            based = isinstance(node, ast.ClassDef) and any(getattr(b, "id", None) == "DataTable" for b in node.bases)
+            if called or based:
+                plain.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert plain == []
+    for module in pkgutil.walk_packages(tui.__path__, "tcsexam.tui."):
+        importlib.import_module(module.name)
+    tables, todo = [], [SteadyDataTable]
+    while todo:
+        cls = todo.pop()
+        tables.append(cls)
+        todo += cls.__subclasses__()
+    assert len(tables) >= 7  # the Overview's, Coverage's two, Compare's, the Leaderboard's, the worst list's, ...
+    for cls in tables:
+        assert {"j", "k", "g", "G"} <= set(cls._merged_bindings.key_to_bindings), cls.__name__

@@ -13,6 +13,7 @@ from textual.widgets import Input, Select, Static
 
 from tcsexam.tui.app import create_app
 from tcsexam.tui.help_text import PALETTE
+from tcsexam.tui.panes import PANES
 from tcsexam.tui.panes.instances.pane import InstancesPane
 from tcsexam.tui.panes.instances.table import InstanceTable
 from tcsexam.tui.screens.open_tau2 import OpenTau2Screen
@@ -414,7 +415,7 @@ async def test_every_key_of_the_tab_shown_is_in_the_palette_with_its_key_and_run
     app = create_app()
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
-        for tab in "1236":
+        for tab in [pane.key for pane in PANES]:  # every tab, each with its own keys
             await pilot.press(tab)
             await settle(pilot)
             items, _ = footer_items(app.screen)
