@@ -145,7 +145,21 @@ async def test_e_writes_where_tcsexam_score_writes_and_the_palette_says_so(demo_
     assert not list(no_downloads.iterdir())  # nothing in the current folder
 
 
-async def test_with_two_runs_e_writes_into_each_runs_own_folder(tmp_path, no_downloads):
+async def palette_export_target(app, pilot) -> list[str]:
+    """The palette's export commands as shown (each names the file it writes); the palette closed again."""
+    from textual.command import CommandPalette
+
+    await run_command(pilot, "Export index.json", enter=False)
+    hits = app.screen.query_one(CommandList)
+    shown = [str(hits.get_option_at_index(i).prompt) for i in range(hits.option_count)]
+    await pilot.press("escape")
+    await wait_until(pilot, lambda: not isinstance(app.screen, CommandPalette), "the palette closed")
+    return [hit for hit in shown if "key e" in hit]
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_with_two_runs_e_writes_into_each_runs_own_folder(tmp_path, no_downloads, size):
+    """With several runs open, `e` and the palette's export name the shown run's own build/index.json."""
     import shutil
 
     from tcsexam.scoring.pipeline.benchmark import demo_run
@@ -154,12 +168,16 @@ async def test_with_two_runs_e_writes_into_each_runs_own_folder(tmp_path, no_dow
     for run in (first, second):
         shutil.copytree(demo_run(), run)
     app = create_app(DashboardConfig(run_dir=str(first), more_runs=[str(second)]))
-    async with app.run_test(size=SIZES["80x24"]) as pilot:
+    async with app.run_test(size=SIZES[size]) as pilot:
         await settle(pilot)
+        (hit,) = await palette_export_target(app, pilot)
+        assert hit.endswith(f"key e · write {first / 'build' / 'index.json'}"), hit
         await pilot.press("e")
         await wait_until(pilot, lambda: said(app, "Wrote"), "the first export's notification")
         app.switch_run(1)
         await settle(pilot)
+        (hit,) = await palette_export_target(app, pilot)
+        assert hit.endswith(f"key e · write {second / 'build' / 'index.json'}"), hit
         await pilot.press("e")
         await wait_until(pilot, lambda: said(app, f"Wrote {second}"), "the second export's notification")
         assert not isinstance(app.screen, ConfirmScreen)  # another file: nothing to ask
