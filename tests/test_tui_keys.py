@@ -228,6 +228,31 @@ async def test_help_lists_the_tabs_keys_compactly_first_and_slash_filters_it(siz
 
 
 @pytest.mark.parametrize("size", SIZES)
+async def test_q_closes_the_help_on_every_tab_and_types_only_after_slash(size):
+    """`?` then `q` closes the help, as the help says (its filter's field, hidden until `/`, took the q);
+    after `/`, a q typed is part of the filter."""
+    from tcsexam.tui.panes import PANES
+    from tcsexam.tui.screens.help import HelpScreen
+
+    app = create_app()
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        for pane in PANES:
+            await pilot.press(pane.key)
+            await settle(pilot)
+            await pilot.press("question_mark")
+            await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help screen")
+            await pilot.press("q")
+            await wait_until(pilot, lambda: not isinstance(app.screen, HelpScreen), f"the help closed on {pane.id}")
+            assert app.is_running and active(app) == pane.id
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help screen")
+        await pilot.press("slash", "q")
+        await wait_until(pilot, lambda: app.screen.query_one("#help-filter").value == "q", "q in the filter")
+        assert isinstance(app.screen, HelpScreen)
+
+
+@pytest.mark.parametrize("size", SIZES)
 async def test_the_footer_shows_the_new_tabs_keys_in_the_frame_after_the_key(size):
     """The footer follows the tab at once: the line drawn after `2` shows Coverage's `a` and no longer
     Overview's `p`, and back (what was last drawn, not what the footer would draw now)."""

@@ -55,6 +55,9 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,q,question_mark", "dismiss", "Close"),
         Binding("slash", "find", "Filter", priority=True),
     ]
+    # The text takes the focus (arrows and pages scroll it; q and escape close): the filter's field is
+    # hidden until `/`, and a hidden field given the focus took every key typed, q included
+    AUTO_FOCUS = "#help-scroll"
 
     def __init__(self, text: str) -> None:
         super().__init__()
