@@ -84,6 +84,37 @@ async def test_slash_filters_the_overview_by_name_and_by_status(size):
 
 
 @pytest.mark.parametrize("size", SIZES)
+async def test_escape_on_the_table_clears_a_filter_kept_with_enter_on_every_pane(size):
+    """The help's `esc  Clear filter` holds once Enter has given the keyboard back to the table, in each
+    pane with a filter bar: the filter gone, the bar hidden, the table's rows back; with no filter on,
+    escape is not offered."""
+    panes = {"1": "#overview-filter", "2": "#coverage-filter", "5": "#compare-filter", "8": "#leaderboard-filter"}
+    app = create_app()
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        for key, selector in panes.items():
+            await pilot.press(key)
+            await settle(pilot)
+            bar = app.main.query_one(selector, FilterBar)
+            pane = bar.parent
+            assert pane.check_action("clear_filter", ()) is False, selector  # nothing to clear: not offered
+            counted = bar.query_one(".filter-count", Static)
+            burst(app, "/cirrus")
+            await pilot.press("enter")
+            await wait_until(pilot, lambda bar=bar: bar.applied == "cirrus", f"the filter of {selector} kept")
+            await settle(pilot)
+            assert not isinstance(app.focused, Input) and bar.has_class("-open"), selector
+            assert str(counted.render()).startswith("1 of 3 "), selector  # the filter holds models back
+            await pilot.press("escape")
+            await wait_until(pilot, lambda bar=bar: bar.applied == "", f"the filter of {selector} cleared")
+            await settle(pilot)
+            assert not bar.has_class("-open") and not isinstance(app.focused, Input), selector
+            assert str(counted.render()) in ("", "3 of 3 models", "3 of 3 models in the pickers", "3 of 3 rows"), (
+                selector
+            )
+
+
+@pytest.mark.parametrize("size", SIZES)
 async def test_a_reload_keeps_the_cursor_on_its_model_and_the_filter(size):
     app = create_app()
     async with app.run_test(size=SIZES[size]) as pilot:

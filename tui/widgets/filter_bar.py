@@ -118,12 +118,18 @@ class FilterBar(Horizontal):
 
 class FiltersRows:
     """What a pane with a FilterBar mixes in: ``/`` opens the bar, except while an Input has the
-    keyboard (a "/" typed in the filter itself, or in another field)."""
+    keyboard (a "/" typed in the filter itself, or in another field); escape clears a filter kept
+    with Enter (tui/widgets/loading.py CLEAR_FILTER_BINDING, last of a pane's keys)."""
 
     def action_filter(self) -> None:
         self.query_one(FilterBar).open()  # type: ignore[attr-defined]
 
+    def action_clear_filter(self) -> None:
+        self.query_one(FilterBar).action_clear()  # type: ignore[attr-defined]
+
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "filter":
             return not isinstance(self.screen.focused, Input)  # type: ignore[attr-defined]  # this screen's line, not the palette's
+        if action == "clear_filter":
+            return bool(self.query_one(FilterBar).applied.strip())  # type: ignore[attr-defined]
         return True

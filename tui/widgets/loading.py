@@ -14,6 +14,9 @@ SORT_BINDINGS = [Binding("s", "sort_pick", "Sort by…"), Binding("S", "sort_rev
 # after it are routed, so a fast burst ("/model-01") lands in the bar; the pane's check_action turns it off
 # while an Input has the keyboard (a "/" typed in a filter)
 FILTER_BINDING = Binding("slash", "filter", "Filter", priority=True)
+# escape on a pane whose rows a filter holds clears it, as the bar's own escape does while typing in it
+# (shown, and run, only while a filter is on: FiltersRows.check_action)
+CLEAR_FILTER_BINDING = Binding("escape", "clear_filter", "Clear filter")
 
 
 class RunLoadingIndicator(LoadingIndicator):

@@ -18,7 +18,7 @@ from ...messages import CompareComputed, InstanceDiffsComputed
 from ...textual_ext.data_table import SteadyDataTable
 from ...views import cells, middle_ellipsis, plain, text
 from ...widgets.filter_bar import FilterBar, FiltersRows
-from ...widgets.loading import FILTER_BINDING, ShowsRun
+from ...widgets.loading import CLEAR_FILTER_BINDING, FILTER_BINDING, ShowsRun
 from .views import COMPARE_COLUMNS, TASK_DIFF_COLUMNS, compare_rows, mde_text, task_difference_rows
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ class ComparePane(FiltersRows, ShowsRun, Vertical):
     """A follows the selected model; B is the model next to A in the Overview's order until one is
     picked (the picker, or the palette's "Compare A vs B"); ``/`` narrows both pickers."""
 
-    BINDINGS = [FILTER_BINDING]
+    BINDINGS = [FILTER_BINDING, CLEAR_FILTER_BINDING]
 
     # The pane's own rules. Not scoped: the size classes (-short) sit on the screen, above the pane.
     SCOPED_CSS = False

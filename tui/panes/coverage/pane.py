@@ -19,7 +19,7 @@ from ...messages import DrillDown, OpenAttempts
 from ...textual_ext.data_table import SteadyDataTable
 from ...views import cells, middle_ellipsis, plain, text
 from ...widgets.filter_bar import FilterBar, FiltersRows
-from ...widgets.loading import FILTER_BINDING, ShowsRun
+from ...widgets.loading import CLEAR_FILTER_BINDING, FILTER_BINDING, ShowsRun
 from .views import (
     KIND_STYLE,
     compact_cell,
@@ -115,7 +115,7 @@ def cell_text(cell: tuple, compact: bool) -> Text:
 class CoveragePane(FiltersRows, ShowsRun, Vertical):
     """``/`` filters the models (the grid's columns) and the issues by name and status."""
 
-    BINDINGS = [FILTER_BINDING]
+    BINDINGS = [FILTER_BINDING, CLEAR_FILTER_BINDING]
     # The pane's own rules. Not scoped: the size classes (-short) sit on the screen, above the pane.
     SCOPED_CSS = False
     DEFAULT_CSS = """

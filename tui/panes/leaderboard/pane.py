@@ -12,13 +12,14 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
+from textual.widget import AwaitMount
 from textual.widgets import DataTable, Static
 
 from ...find import count_note
 from ...textual_ext.data_table import SteadyDataTable
 from ...views import cells, plain, problem_rows, text
 from ...widgets.filter_bar import FilterBar, FiltersRows
-from ...widgets.loading import FILTER_BINDING
+from ...widgets.loading import CLEAR_FILTER_BINDING, FILTER_BINDING
 from .views import LeaderboardGroup
 
 
@@ -68,12 +69,15 @@ copies the leaderboard as Markdown, `C` as LaTeX.
         FILTER_BINDING,
         Binding("c", "app.copy_table('markdown', 'all')", "Copy Markdown"),
         Binding("C", "app.copy_table('latex', 'all')", "Copy LaTeX"),
+        CLEAR_FILTER_BINDING,
     ]
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.keys: dict[str, tuple[str, str]] = {}  # row key -> (source, model)
         self.shown: tuple | None = None  # show()'s arguments, shown again when the filter changes
+        self.tables: list[LeaderboardTable] = []  # those show() mounted last (the old ones may still be removed)
+        self.mounting: AwaitMount | None = None  # their mount, until it is done
 
     def compose(self) -> ComposeResult:
         yield Static("Loading the runs…", id="leaderboard-summary", markup=False)
@@ -88,11 +92,14 @@ copies the leaderboard as Markdown, `C` as LaTeX.
             self.show(*self.shown)
 
     @on(FilterBar.Done)
-    def _filter_done(self, event: FilterBar.Done) -> None:
+    async def _filter_done(self, event: FilterBar.Done) -> None:
         event.stop()
-        tables = self.query(LeaderboardTable)
-        if tables:
-            tables.first().focus()
+        # the tables the filter's last change rebuilt, once mounted (Enter right after typing: those
+        # queried at once were the ones being removed, and the keyboard stayed in the bar)
+        if self.mounting is not None:
+            await self.mounting
+        if self.tables:
+            self.tables[0].focus()
 
     def _rows(self, group: LeaderboardGroup) -> list[tuple[int, list[str], tuple[str, str]]]:
         """(position, cells, key) of the group's rows that the filter leaves (name: the model; status:
@@ -171,8 +178,8 @@ copies the leaderboard as Markdown, `C` as LaTeX.
             widgets.append(table)
             for note in g.notes:
                 widgets.append(Static(Text(plain(note)), classes="leaderboard-note"))
-        if widgets:
-            body.mount(*widgets)
+        self.tables = [w for w in widgets if isinstance(w, LeaderboardTable)]
+        self.mounting = body.mount(*widgets) if widgets else None
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         """The cursor row's model in full (the table caps long names) and the run it comes from: the row of

@@ -22,7 +22,7 @@ from ...messages import DrillDown, ModelOrder, ModelSelected, WorstComputed
 from ...textual_ext.data_table import SteadyDataTable
 from ...views import cells, text
 from ...widgets.filter_bar import FilterBar, FiltersRows
-from ...widgets.loading import FILTER_BINDING, SORT_BINDINGS, ShowsRun
+from ...widgets.loading import CLEAR_FILTER_BINDING, FILTER_BINDING, SORT_BINDINGS, ShowsRun
 from .views import (
     COLUMN_TIPS,
     GAUGE_COLUMN,
@@ -116,6 +116,7 @@ Moving the cursor selects the model for every other tab. `Enter` opens its Insta
         *SORT_BINDINGS,
         Binding("c", "app.copy_table('markdown')", "Copy Markdown"),
         Binding("C", "app.copy_table('latex')", "Copy LaTeX"),
+        CLEAR_FILTER_BINDING,
     ]
 
     def __init__(self, **kwargs) -> None:

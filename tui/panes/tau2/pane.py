@@ -12,7 +12,7 @@ from ...find import count_note, filtered, sort_choice
 from ...textual_ext.data_table import SteadyDataTable
 from ...views import cells, fmt, plain
 from ...widgets.filter_bar import FilterBar, FiltersRows
-from ...widgets.loading import FILTER_BINDING, SORT_BINDINGS
+from ...widgets.loading import CLEAR_FILTER_BINDING, FILTER_BINDING, SORT_BINDINGS
 from .views import cost_text, tau2_columns, tau2_meta_line, tau2_sorted, tau2_task_rows
 
 NO_FILE = (
@@ -50,7 +50,7 @@ Enter lists a task's simulations, Enter on one shows its messages and reward bre
 termination reasons and the reward-gate audit. Independent of the selected model.
 """  # its section of the help (tui/help_text.py)
 
-    BINDINGS = [FILTER_BINDING, *SORT_BINDINGS]
+    BINDINGS = [FILTER_BINDING, *SORT_BINDINGS, CLEAR_FILTER_BINDING]
 
     def action_sort_pick(self) -> None:
         from ...screens.sort_picker import SortPicker
