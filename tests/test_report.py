@@ -230,20 +230,39 @@ def test_output_is_never_one_of_the_inputs(ws, cli, tmp_path):
     assert code == 1 and Path(path).read_bytes() == before and "output is the input" in err
 
 
-def test_malformed_index_is_rejected_naming_the_field(cli, tmp_path):
-    path = tmp_path / "bad.json"
-    path.write_text(
-        json.dumps(
-            {
-                "suite": "lite",
-                "solver_protocol": "offline",
-                "status": "complete",
-                "models": {"m": {"status": "complete", "index": "high", "track_means": {}}},
-            }
-        )
-    )
-    code, _, err = cli("table", str(path))
+def test_malformed_index_is_rejected_naming_the_field(ws, cli, tmp_path):
+    doc = doc_for(ws, {"m": {}})
+    doc["models"]["m"]["index"] = "high"
+    code, _, err = cli("table", save(tmp_path, "bad.json", doc))
     assert code == 1 and "models.m" in err and "'index'" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", ["table", "verify", "diff"])
+def test_a_file_that_is_no_index_is_named_so_not_picked_apart(ws, cli, tmp_path, command):
+    """A cohort.json, a compare output or another JSON object given for an index.json: one problem saying
+    it is none (its keys would each be 'unknown field'), and what it looks like where that is plain."""
+    ws.write_cohort(models={"atlas-70b": {"attempts_per_task": 1}, "mid": {"attempts_per_task": 1}})
+    other = {"suite": "lite", "models": {"m": {}}, "status": "complete", "tracks": {}}
+    for path, looks in [
+        (ws.run / "cohort.json", " It looks like a run's cohort.json: tcsexam score RUN writes the run's index.json."),
+        (save(tmp_path, "cmp.json", {"models": ["a", "b"], "difference": 1.0, "mde": 2.0}), COMPARE),
+        (
+            save(tmp_path, "sims.json", {"info": {}, "simulations": []}),
+            " It looks like tau2-bench results: tcsexam tau2 reads them.",
+        ),
+        (save(tmp_path, "other.json", other), ""),
+    ]:
+        args = [command, str(path)] + ([str(path)] if command == "diff" else [])
+        code, out, err = cli(*args)
+        lines = [line.strip() for line in err.splitlines() if "not an index.json" in line]
+        assert code == 1 and lines and "unknown field" not in err and "Traceback" not in err, err
+        assert (
+            lines[0]
+            == f"{path}: not an index.json written by tcsexam score: it has no 'metric_id' or 'provenance'.{looks}"
+        )
+
+
+COMPARE = " It looks like the output of tcsexam compare."
 
 
 # --- HTML -----------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from tcsexam.scoring.errors import InputError
+from tcsexam.scoring.errors import InputError, Problem
 from tcsexam.scoring.safety.files import read_regular_file
 
 
@@ -38,7 +38,11 @@ def read_index(data: bytes, file: str) -> IndexFile:
     from tcsexam.scoring.formats.json import content_sha256, json_body, largest_whole
     from tcsexam.scoring.formats.results import IndexDocument
 
-    typed = decode(data, IndexDocument, file, holds="an index.json written by tcsexam score")
+    try:
+        typed = decode(data, IndexDocument, file, holds="an index.json written by tcsexam score")
+    except InputError:
+        check_is_an_index(data, file)
+        raise
     found = unchecked_constraints(typed, IndexDocument)
     del typed
     document = msgspec.json.decode(json_body(data, file))  # the JSON shape every report reads (the same values)
@@ -57,6 +61,44 @@ def read_index(data: bytes, file: str) -> IndexFile:
             "it was edited after tcsexam score wrote it"
         )
     return IndexFile(file, document, edited)
+
+
+# the keys of a JSON object that tell what else a file given for an index.json is, and what reads it
+_OTHER_FILES = (
+    ({"simulations"}, "tau2-bench results: tcsexam tau2 reads them"),
+    ({"simulation_index"}, "tau2-bench results: tcsexam tau2 reads them"),
+    ({"models", "difference", "mde"}, "the output of tcsexam compare"),
+)
+
+
+def check_is_an_index(data: bytes, file: str) -> None:
+    """Reject, with one problem that says so, a JSON object that is no index.json at all (it has neither
+    'metric_id' nor 'provenance'): its problems as an index.json (every key 'unknown') would hide that
+    the wrong file was given. Anything else is left to the index's own problems."""
+    import msgspec
+
+    try:
+        keys = set(msgspec.json.decode(data, type=dict[str, msgspec.Raw]))
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return
+    if keys & {"metric_id", "provenance"}:
+        return
+    from tcsexam.scoring.formats.inputs import Cohort
+
+    if {"suite", "models"} <= keys <= set(Cohort.model_fields):
+        what = " It looks like a run's cohort.json: tcsexam score RUN writes the run's index.json."
+    else:
+        what = next((f" It looks like {name}." for marks, name in _OTHER_FILES if marks <= keys), "")
+    raise InputError(
+        [
+            Problem(
+                file,
+                "",
+                "",
+                "not an index.json written by tcsexam score: it has no 'metric_id' or 'provenance'." + what,
+            )
+        ]
+    )
 
 
 def edited_warning(loaded: IndexFile) -> str | None:
