@@ -213,7 +213,8 @@ def test_track_disagreeing_with_manifest_rejected(ws):
         ("construction", "c1", "-0.1", ">= 0"),
         ("construction", "c1", "inf", "finite"),
         ("construction", "c1", "nan", "finite"),
-        ("construction", "c1", "1e400", "finite"),
+        ("construction", "c1", "1e400", "'1e400' is out of range: a score must be finite"),  # as typed, not 'inf'
+        ("construction", "c1", "-1e400", "'-1e400' is out of range"),
     ],
 )
 def test_scores_outside_their_track_range_rejected(ws, track, item, score, fragment):

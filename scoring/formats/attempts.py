@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -48,7 +49,12 @@ class AttemptsTable:
 def parse_score(text: str) -> float:
     """A decimal number; 'nan'/'inf' parse to non-finite floats (judged later by the rules). A
     decimal comma or a percentage is refused with the number as it should be written."""
-    if _NUMBER.match(text) or _NON_FINITE.match(text):
+    if _NUMBER.match(text):
+        value = float(text)
+        if math.isinf(value):  # '1e400' is no score written as infinity: say what was typed
+            raise ValueError(f"{text!r} is out of range: a score must be finite (within about ±1.8e308)")
+        return value
+    if _NON_FINITE.match(text):
         return float(text)
     raise ValueError(f"not a number: {text!r}{number_hint(text)}")
 
