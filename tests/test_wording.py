@@ -107,3 +107,17 @@ def test_every_test_time_given_names_the_machine_it_was_taken_on():
                 r"suite|pytest|-n auto|tests", paragraph
             ):
                 assert re.search(r"x86_64", paragraph) and re.search(r"\d cores", paragraph), (page, paragraph)
+
+
+def test_every_count_shown_takes_its_nouns_number():
+    """A count is written through grammar.counted ('1 problem', '2 problems'), never as '1 problem(s)'."""
+    pattern = re.compile(r"\}\s\w+\(s\)")
+    found = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for folder in ("scoring", "tui")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert found == []
+    assert pattern.search('f"{count} problem(s)"') and not pattern.search("f\"{counted(count, 'problem')}\"")

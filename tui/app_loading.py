@@ -10,6 +10,8 @@ from functools import partial
 
 from textual import on
 
+from tcsexam.scoring.grammar import counted
+
 from . import workers
 from .app_base import STEPPED_FROM, AppBase
 from .cache import overview_part, same_but_time
@@ -209,7 +211,7 @@ class LoadingInputs(AppBase):
             self._diagnostics()
             self._header()
             self.notify(
-                f"Inputs of{self._run_named(message.run)} rejected: {len(message.problems)} problem(s); "
+                f"Inputs of{self._run_named(message.run)} rejected: {counted(len(message.problems), 'problem')}; "
                 f"switch to it (R) to see them in {see('diagnostics')}.",
                 severity="error",
                 timeout=6,
@@ -230,7 +232,7 @@ class LoadingInputs(AppBase):
             # after the next refresh: TabbedContent may still be activating its initial tab
             self.call_after_refresh(self.action_tab, "diagnostics")
         self.notify(
-            f"Inputs{self._run_named(message.run)} rejected: {len(message.problems)} problem(s); "
+            f"Inputs{self._run_named(message.run)} rejected: {counted(len(message.problems), 'problem')}; "
             f"see {see('diagnostics')}." + (" Showing the last good state." if kept else ""),
             severity="error",
             timeout=6,
@@ -275,7 +277,7 @@ class LoadingInputs(AppBase):
             self._header()
             kept = f"still showing {plain(self.tau2_path)}" if self.tau2_metrics is not None else "nothing opened"
             self.notify(
-                f"tau2-bench results {plain(path)} rejected: {len(message.problems)} problem(s); "
+                f"tau2-bench results {plain(path)} rejected: {counted(len(message.problems), 'problem')}; "
                 f"see {see('diagnostics')}; {kept}.",
                 severity="error",
                 timeout=6,
@@ -286,7 +288,7 @@ class LoadingInputs(AppBase):
         self._diagnostics()
         self._header()
         self.notify(
-            f"tau2-bench results rejected: {len(message.problems)} problem(s); see {see('diagnostics')}.",
+            f"tau2-bench results rejected: {counted(len(message.problems), 'problem')}; see {see('diagnostics')}.",
             severity="error",
             markup=False,
         )

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from tcsexam.scoring.errors import InputError
+from tcsexam.scoring.grammar import counted
 
 from .views import plain
 
@@ -50,7 +51,7 @@ def export_questions(
     questions = []
     if stale:
         questions.append(
-            f"The inputs on disk were rejected at {stale['at']} ({stale['count']} problem(s)). "
+            f"The inputs on disk were rejected at {stale['at']} ({counted(stale['count'], 'problem')}). "
             f"Export the last good state, loaded at {stale['loaded_at']}, to {plain(target)}? "
             "Its input hashes describe the files as they were then."
         )
@@ -119,7 +120,7 @@ def table_for_clipboard(docs: list[tuple[str, dict]], fmt: str, scope: str, stal
         table = table_text(docs, fmt)
     except InputError as exc:
         return None, f"Nothing copied: {plain(exc.problems[0].message)}"
-    what = f"the leaderboard of {len(docs)} run(s)" if scope == "all" else "the table"
+    what = f"the leaderboard of {counted(len(docs), 'run')}" if scope == "all" else "the table"
     said = f"Copied {what} as {FORMATS[fmt].label} ({len(table.splitlines())} lines) to the clipboard."
     if stale:
         said += f" STALE: {', '.join(stale)} as last accepted; its files are now rejected."

@@ -15,6 +15,8 @@ from textual.message import Message
 from textual.widget import AwaitMount
 from textual.widgets import DataTable, Static
 
+from tcsexam.scoring.grammar import counted
+
 from ...find import count_note
 from ...textual_ext.data_table import SteadyDataTable
 from ...views import cells, plain, problem_rows, text
@@ -127,7 +129,7 @@ copies the leaderboard as Markdown, `C` as LaTeX.
         if problems:
             parts.append(
                 (
-                    f"Not a leaderboard: tcsexam table rejects these {runs} runs ({len(problems)} problem(s), "
+                    f"Not a leaderboard: tcsexam table rejects these {runs} runs ({counted(len(problems), 'problem')}, "
                     "also in Diagnostics): a group takes each model once.",
                     "bold red",
                 )

@@ -7,6 +7,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
+from tcsexam.scoring.grammar import counted
+
 from ...charts import sparkline
 from ...find import count_note, filtered, sort_choice
 from ...textual_ext.data_table import SteadyDataTable
@@ -94,7 +96,7 @@ termination reasons and the reward-gate audit. Independent of the selected model
 
     def show_rejected(self, count: int, kept: bool, where: str) -> None:
         """The file was rejected: its ``count`` problems are listed in the tab ``where`` names."""
-        note = f"tau2-bench results rejected: {count} problem(s), listed in {where}. " + (
+        note = f"tau2-bench results rejected: {counted(count, 'problem')}, listed in {where}. " + (
             "Showing the last good read of the file until it is fixed (r reloads)."
             if kept
             else "Fix the file and press r to reload."
@@ -138,7 +140,7 @@ termination reasons and the reward-gate audit. Independent of the selected model
             )
         audit.set_class(not m["audit"], "gone")
         self.query_one("#tau2-audit-title", Static).update(
-            f"Reward-gate audit: {len(m['audit'])} finding(s) (reward re-derived from reward_info under its "
+            f"Reward-gate audit: {counted(len(m['audit']), 'finding')} (reward re-derived from reward_info under its "
             "reward_basis)"
             if m["audit"]
             else "Reward-gate audit: no findings. Every evaluated run's stored reward matches the reward re-derived "

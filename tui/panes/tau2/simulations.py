@@ -7,6 +7,8 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
+from tcsexam.scoring.grammar import counted
+
 from ...textual_ext.data_table import SteadyDataTable
 from ...views import cells, plain
 from ...widgets.footer import DashboardFooter
@@ -32,7 +34,7 @@ class Tau2SimulationsScreen(Tau2BrowserScreen):
         with Vertical(id="tau2-simulations-body", classes="tau2-browser"):
             yield Static(
                 Text(
-                    f"task {plain(self.task_id)}: {len(self.simulations)} simulation(s). "
+                    f"task {plain(self.task_id)}: {counted(len(self.simulations), 'simulation')}. "
                     "Enter shows a simulation's messages and reward; escape closes."
                 ),
                 id="tau2-simulations-title",

@@ -10,6 +10,8 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
+from tcsexam.scoring.grammar import counted
+
 from ...textual_ext.data_table import SteadyDataTable
 from ...views import cells, fmt, plain
 from ...widgets.footer import DashboardFooter
@@ -76,7 +78,7 @@ class Tau2TrajectoryScreen(Tau2BrowserScreen):
         self.trajectory = trajectory
         blocks = tau2_message_blocks(trajectory)
         self.query_one("#tau2-trajectory-note", Static).update(
-            Text(f"Reward (reward_info), then {len(blocks)} message(s).")
+            Text(f"Reward (reward_info), then {counted(len(blocks), 'message')}.")
         )
         table = self.query_one("#tau2-reward", DataTable)
         rows = tau2_reward_rows(trajectory["reward"])
