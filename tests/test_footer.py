@@ -6,7 +6,7 @@ from __future__ import annotations
 from tcsexam.tui.app import create_app
 from tcsexam.tui.panes.instances.pane import InstancesPane
 from tcsexam.tui.screens.sort_picker import SortPicker
-from tcsexam.tui.widgets.footer import DashboardFooter, footer_items, short_label
+from tcsexam.tui.widgets.footer import DashboardFooter, footer_items, short_labels
 from tests.support.dashboard import settle, wait_until
 
 
@@ -65,8 +65,21 @@ async def test_a_key_that_does_not_fit_is_left_out_whole():
         assert text.rstrip().endswith("^p palette")
         left = [item for _, _, item in footer._spans][:-1]
         assert 0 < len(left) < len(footer_items(app.screen)[0])  # some left out at 80 columns
+        every = footer_items(app.screen)[0]
+        short = dict(zip([i.key for i in every], short_labels([i.description for i in every]), strict=True))
         for item in left:  # some are left out: the others are shortened first
-            assert f" {item.display} {short_label(item.description)} " in text
+            assert f" {item.display} {short[item.key]} " in text
         # what is left out is whole keys: the text before the palette is the kept keys and blanks
-        drawn = "".join(f" {item.display} {short_label(item.description)} " for item in left)
+        drawn = "".join(f" {item.display} {short[item.key]} " for item in left)
         assert text.startswith(drawn) and not text[len(drawn) : text.index("▏")].strip()
+
+
+def test_short_labels_are_first_words_unless_two_keys_would_read_alike():
+    assert short_labels(["Sort by…", "Reverse sort", "Copy Markdown", "Copy LaTeX", "Quit"]) == [
+        "Sort",
+        "Reverse",
+        "Copy Markdown",
+        "Copy LaTeX",
+        "Quit",
+    ]
+    assert short_labels(["Export", "Export to…", "Help"]) == ["Export", "Export to…", "Help"]

@@ -90,7 +90,7 @@ async def test_help_lists_every_key_of_the_tab_shown(size):
 
 @pytest.mark.parametrize("size", SIZES)
 async def test_the_footer_keeps_help_and_quit_and_shortens_before_it_drops(size):
-    from tcsexam.tui.widgets.footer import DashboardFooter, footer_items, short_label
+    from tcsexam.tui.widgets.footer import DashboardFooter, footer_items, short_labels
 
     app = create_app()
     async with app.run_test(size=SIZES[size]) as pilot:
@@ -104,10 +104,13 @@ async def test_the_footer_keeps_help_and_quit_and_shortens_before_it_drops(size)
             assert " ? Help" in text and " q Quit" in text, (tab.id, text)
             items, _ = footer_items(app.screen)
             drawn = [item for _, _, item in footer._spans][:-1]  # the last: the palette's key
+            short = dict(zip([i.key for i in items], short_labels([i.description for i in items]), strict=True))
             if len(drawn) < len(items):  # a key left out: every key drawn has its short label
                 for item in drawn:
-                    assert f" {item.display} {short_label(item.description)} " in text
-                    assert item.description == short_label(item.description) or item.description not in text
+                    assert f" {item.display} {short[item.key]} " in text
+                    assert item.description == short[item.key] or f" {item.display} {item.description} " not in text
+            labels = [text[x0:x1].strip().removeprefix(item.display).strip() for x0, x1, item in footer._spans]
+            assert len(set(labels)) == len(labels), (tab.id, labels)  # no two keys read alike ("c Copy  C Copy")
             if size == "200x50":  # the widest terminal: every key with its full label
                 assert len(drawn) == len(items)
                 for item in items:

@@ -50,9 +50,14 @@ def footer_items(screen: Screen) -> tuple[list[FooterItem], FooterItem | None]:
 KEPT = ("question_mark", "q")  # the keys the footer never leaves out: help (every other key) and quit
 
 
-def short_label(description: str) -> str:
-    """A key's label where the full labels do not fit: its first word ("Sort column" -> "Sort")."""
-    return description.split(" ", 1)[0]
+def short_labels(descriptions: list[str]) -> list[str]:
+    """The keys' labels where the full labels do not fit: each its first word ("Sort column" -> "Sort"),
+    but where two keys shown share it ("Copy Markdown", "Copy LaTeX"), their full labels, so that no
+    two keys read alike."""
+    first = [description.split(" ", 1)[0] for description in descriptions]
+    return [
+        word if first.count(word) == 1 else description for word, description in zip(first, descriptions, strict=True)
+    ]
 
 
 def fitted(items: list[tuple[FooterItem, Content, Content]], room: int) -> list[tuple[FooterItem, Content]]:
@@ -94,11 +99,12 @@ class DashboardFooter(Widget, can_focus=False):
         if screen is self.screen:
             self.refresh()
 
-    def _item(self, item: FooterItem, short: bool = False) -> Content:
+    def _item(self, item: FooterItem, label: str | None = None) -> Content:
+        """The key and its label (``label``, or its description in full)."""
         key_style = self.get_visual_style("footer-key--key")
         description_style = self.get_visual_style("footer-key--description")
         content = Content.assemble((f" {item.display} ", key_style))
-        description = short_label(item.description) if short else item.description
+        description = item.description if label is None else label
         if description:
             content = Content.assemble(content, (f"{description} ", description_style))
         if item.key == self._hover and item.enabled:
@@ -119,7 +125,9 @@ class DashboardFooter(Widget, can_focus=False):
         spans: list[tuple[int, int, FooterItem]] = []
         parts: list[Content] = []
         x = 0
-        for item, part in fitted([(item, self._item(item), self._item(item, short=True)) for item in items], room):
+        shorts = short_labels([item.description for item in items])
+        both = [(item, self._item(item), self._item(item, short)) for item, short in zip(items, shorts, strict=True)]
+        for item, part in fitted(both, room):
             spans.append((x, x + part.cell_length, item))
             parts.append(part)
             x += part.cell_length
