@@ -298,7 +298,7 @@ def test_records_names_are_data_and_only_regular_files_count(ws, cli):
     assert [u["file"] for u in document["unused_records"]] == ["m/s1/\\xff.json"]
 
 
-# --- compare of an incomplete model; the Overview's leader among complete models --------------------
+# --- compare of an incomplete model; the Overview's leader among models with an index --------------------
 
 
 def test_compare_of_an_incomplete_model_names_the_tasks_left_out_and_exits_3(tmp_path, cli):
@@ -334,9 +334,9 @@ def test_the_leader_line_says_it_is_among_complete_models():
         }
 
     one_of_two = doc({"my-llm-v1": 56.86, "my-llm-v2": None})
-    assert ranked_scope(one_of_two) == " among complete models (1 of 2)"
+    assert ranked_scope(one_of_two) == " among models with an index (1 of 2)"
     assert "".join(p for p, _ in top_line(one_of_two)) == (
-        "Leader among complete models (1 of 2): my-llm-v1 with 56.86 points"
+        "Leader among models with an index (1 of 2): my-llm-v1 with 56.86 points"
     )
     assert ranked_scope(doc({"a": 50.0})) == ""
     assert "".join(p for p, _ in top_line(doc({"a": 50.0}))) == "Leader: a with 50.00 points"

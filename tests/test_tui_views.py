@@ -118,13 +118,13 @@ def test_no_leader_while_the_top_group_holds_two_models():
     # c has the higher index (75.5 > 60) but is not separated from a: no leader, the group is counted;
     # b has no index, so the ranks are among the complete models, 2 of 3
     assert leader(DOC) is None
-    assert plain_top_line(DOC) == "No single leader: 2 share rank 1 among complete models (2 of 3)"
+    assert plain_top_line(DOC) == "No single leader: 2 share rank 1 among models with an index (2 of 3)"
 
 
 def test_a_lone_top_model_is_named_leader():
     alone = {**DOC, "ranks": {**DOC["ranks"], "models": {"c": {"best": 1, "worst": 1}, "a": {"best": 2, "worst": 2}}}}
     assert leader(alone) == "c"
-    assert plain_top_line(alone) == "Leader among complete models (2 of 3): c with 75.50 points"
+    assert plain_top_line(alone) == "Leader among models with an index (2 of 3): c with 75.50 points"
     every = copy.deepcopy(alone)
     del every["models"]["b"]
     assert plain_top_line(every) == "Leader: c with 75.50 points"  # every model ranked: no scope
@@ -140,7 +140,7 @@ def test_the_status_line_is_one_line_of_status_leader_and_suite():
     }
     line = "".join(part for part, _ in status_line(run, demo=True))
     assert line == (
-        "DEMO · Run incomplete (1 incomplete) · No single leader: 2 share rank 1 among complete models (2 of 3)"
+        "DEMO · Run incomplete (1 incomplete) · No single leader: 2 share rank 1 among models with an index (2 of 3)"
         " · lite/offline/ref-test"
     )
     assert "\n" not in line
@@ -151,7 +151,7 @@ def test_a_top_group_of_thousands_is_a_count_not_a_list():
     for i in range(2000):
         doc["models"][f"m{i:04d}"] = doc["models"]["c"]
     doc["ranks"]["models"].update({f"m{i:04d}": {"best": 1, "worst": 2002} for i in range(2000)})
-    assert plain_top_line(doc) == "No single leader: 2,002 share rank 1 among complete models (2,002 of 2,003)"
+    assert plain_top_line(doc) == "No single leader: 2,002 share rank 1 among models with an index (2,002 of 2,003)"
 
 
 def test_no_index_no_leader():

@@ -220,11 +220,11 @@ def top_group(document: dict) -> list[str]:
 
 
 def ranked_scope(document: dict) -> str:
-    """' among complete models (k of n)' when some model of the run has no index (it is incomplete and
+    """' among models with an index (k of n)' when some model of the run has none (it is incomplete and
     not ranked, docs/rules.md#ranks), else '': what a leader or a top group is chosen among."""
     models = document["models"]
     ranked = sum(1 for m in models.values() if m["index"] is not None)
-    return "" if ranked == len(models) else f" among complete models ({ranked:,} of {len(models):,})"
+    return "" if ranked == len(models) else f" among models with an index ({ranked:,} of {len(models):,})"
 
 
 def top_line(document: dict) -> tuple:
