@@ -46,7 +46,10 @@ async def test_opens_the_demo_and_names_the_top_group_not_a_leader():
         table = app.query_one("#overview-table", DataTable)
         assert table.row_count == 3
         summary = text_of(app, "#overview-summary")
-        assert "Leader:" not in summary and "No single leader: 2 share rank 1 among models with an index (2 of 3)" in summary
+        assert (
+            "Leader:" not in summary
+            and "No single leader: 2 share rank 1 among models with an index (2 of 3)" in summary
+        )
         first = row_at(table, 0)
         assert first[0] == "atlas-70b" and first[2].startswith("76.91") and first[4] == "1–2"
         assert row_at(table, 1)[4] == "1–2" and str(table.get_row("cirrus-mini")[4]) == "—"

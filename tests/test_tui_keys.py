@@ -10,7 +10,7 @@ from textual.widgets import TabbedContent
 
 from tcsexam.tui.app import create_app
 from tcsexam.tui.panes import PANES
-from tests.support.dashboard import settle, wait_until
+from tests.support.dashboard import bound_keys, settle, wait_until
 
 SIZES = {"80x24": (80, 24), "200x50": (200, 50)}
 
@@ -306,4 +306,4 @@ def test_every_table_of_the_dashboard_takes_j_k_g_G():
         todo += cls.__subclasses__()
     assert len(tables) >= 7  # the Overview's, Coverage's two, Compare's, the Leaderboard's, the worst list's, ...
     for cls in tables:
-        assert {"j", "k", "g", "G"} <= set(cls._merged_bindings.key_to_bindings), cls.__name__
+        assert {"j", "k", "g", "G"} <= bound_keys(cls), cls.__name__

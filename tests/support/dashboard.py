@@ -247,3 +247,8 @@ async def run_command(pilot, query: str, *, enter: bool = True) -> list[str]:
         await pilot.press("enter")
         await settle(pilot)
     return prompts
+
+
+def bound_keys(cls) -> set[str]:
+    """The keys a widget class is bound to, its bases' included as Textual merges them (inherit_bindings)."""
+    return set(cls._merged_bindings.key_to_bindings)
