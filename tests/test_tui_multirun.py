@@ -208,6 +208,14 @@ async def test_leaderboard_equals_tcsexam_table_csv(two_runs, tmp_path, capsys):
         assert leaderboard_tables(app) == expected
 
 
+async def open_leaderboard(app, pilot) -> LeaderboardPane:
+    """The app started and its Leaderboard tab (8) open: its pane."""
+    await settle(pilot)
+    await pilot.press("8")
+    await settle(pilot)
+    return app.main.query_one(LeaderboardPane)
+
+
 @pytest.mark.parametrize("size", [(80, 24), (200, 50)])
 async def test_the_leaderboard_line_names_the_run_of_the_focused_tables_row(two_runs, size):
     """Under the tables, the cursor row's model and run: that of the table with the focus (the first when
@@ -215,10 +223,7 @@ async def test_the_leaderboard_line_names_the_run_of_the_focused_tables_row(two_
     demo, online, docs = two_runs
     app = both(demo, online)
     async with app.run_test(size=size) as pilot:
-        await settle(pilot)
-        await pilot.press("8")
-        await settle(pilot)
-        pane = app.main.query_one(LeaderboardPane)
+        pane = await open_leaderboard(app, pilot)
         detail = pane.query_one("#leaderboard-detail", Static)
         first, second = list(pane.query(DataTable))  # lite / offline (the demo), lite / online
         assert app.screen.focused is first
@@ -235,10 +240,7 @@ async def test_enter_on_a_leaderboard_row_shows_its_run_and_model(two_runs):
     demo, online, docs = two_runs
     app = both(demo, online)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("8")
-        await settle(pilot)
-        tables = list(app.main.query_one(LeaderboardPane).query(DataTable))
+        tables = list((await open_leaderboard(app, pilot)).query(DataTable))
         online_table = tables[1]  # lite / online
         keys = [online_table.coordinate_to_cell_key((i, 0)).row_key.value for i in range(online_table.row_count)]
         row = next(i for i, k in enumerate(keys) if str(online_table.get_row_at(i)[1]).startswith("delta-mini"))
