@@ -265,6 +265,14 @@ def test_a_file_that_is_no_index_is_named_so_not_picked_apart(ws, cli, tmp_path,
 COMPARE = " It looks like the output of tcsexam compare."
 
 
+def test_a_key_that_is_not_utf8_is_the_index_readers_problem_not_an_internal_error(ws, cli, tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_bytes(json.dumps(doc_for(ws, {"m": {}})).encode().replace(b'"metric_id"', b'"\xffmetric_id"', 1))
+    for command in ("table", "verify"):
+        code, _, err = cli(command, str(path))
+        assert code == 1 and "internal error" not in err and "UTF-8" in err, err
+
+
 # --- HTML -----------------------------------------------------------------------------------------
 
 

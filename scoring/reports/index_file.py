@@ -79,7 +79,7 @@ def check_is_an_index(data: bytes, file: str) -> None:
 
     try:
         keys = set(msgspec.json.decode(data, type=dict[str, msgspec.Raw]))
-    except (msgspec.DecodeError, msgspec.ValidationError):
+    except (msgspec.DecodeError, UnicodeDecodeError):  # not JSON, or a key not UTF-8: the index's own problem
         return
     if keys & {"metric_id", "provenance"}:
         return
