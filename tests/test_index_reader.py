@@ -190,7 +190,7 @@ def mutated_document(draw) -> bytes:
                 parent.pop(path[-1])
             elif isinstance(parent, dict):
                 parent[draw(st.text(max_size=8))] = draw(JSON_VALUES)
-        except (KeyError, IndexError, TypeError):  # an earlier mutation took the path away
+        except (KeyError, IndexError, TypeError, AttributeError):  # an earlier mutation took the path away
             continue
     if draw(st.booleans()):
         with contextlib.suppress(Exception):  # a document no hash can be made of is written as it is
