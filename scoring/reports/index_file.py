@@ -63,14 +63,6 @@ def read_index(data: bytes, file: str) -> IndexFile:
     return IndexFile(file, document, edited)
 
 
-# the keys of a JSON object that tell what else a file given for an index.json is, and what reads it
-_OTHER_FILES = (
-    ({"simulations"}, "tau2-bench results: tcsexam tau2 reads them"),
-    ({"simulation_index"}, "tau2-bench results: tcsexam tau2 reads them"),
-    ({"models", "difference", "mde"}, "the output of tcsexam compare"),
-)
-
-
 def check_is_an_index(data: bytes, file: str) -> None:
     """Reject, with one problem that says so, a JSON object that is no index.json at all (it has neither
     'metric_id' nor 'provenance'): its problems as an index.json (every key 'unknown') would hide that
@@ -83,12 +75,7 @@ def check_is_an_index(data: bytes, file: str) -> None:
         return
     if keys & {"metric_id", "provenance"}:
         return
-    from tcsexam.scoring.formats.inputs import Cohort
-
-    if {"suite", "models"} <= keys <= set(Cohort.model_fields):
-        what = " It looks like a run's cohort.json: tcsexam score RUN writes the run's index.json."
-    else:
-        what = next((f" It looks like {name}." for marks, name in _OTHER_FILES if marks <= keys), "")
+    what = _looks_like(keys)
     raise InputError(
         [
             Problem(
@@ -99,6 +86,19 @@ def check_is_an_index(data: bytes, file: str) -> None:
             )
         ]
     )
+
+
+def _looks_like(keys: set[str]) -> str:
+    """What a JSON object with these top-level keys plainly is, and what reads it ('' when not plain)."""
+    from tcsexam.scoring.formats.inputs import Cohort
+
+    if {"suite", "models"} <= keys <= set(Cohort.model_fields):
+        return " It looks like a run's cohort.json: tcsexam score RUN writes the run's index.json."
+    if keys & {"simulations", "simulation_index"}:
+        return " It looks like tau2-bench results: tcsexam tau2 reads them."
+    if {"models", "difference", "mde"} <= keys:
+        return " It looks like the output of tcsexam compare."
+    return ""
 
 
 def edited_warning(loaded: IndexFile) -> str | None:

@@ -188,7 +188,7 @@ copies the leaderboard as Markdown, `C` as LaTeX.
         the table that has the focus, or before any has it, of the first (each table's cursor starts on a row)."""
         event.stop()
         focused = self.screen.focused
-        first = self.query(LeaderboardTable).first() if self.query(LeaderboardTable) else None
+        first = self.tables[0] if self.tables else None
         if event.data_table is focused or (not isinstance(focused, LeaderboardTable) and event.data_table is first):
             self._show_detail(event.data_table)
 
