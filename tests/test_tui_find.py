@@ -94,6 +94,8 @@ async def test_escape_on_the_table_clears_a_filter_kept_with_enter_on_every_pane
         await settle(pilot)
         for key, selector in panes.items():
             await pilot.press(key)
+            tab = selector.removeprefix("#").removesuffix("-filter")
+            await wait_until(pilot, lambda tab=tab: app.main.query_one("TabbedContent").active == tab, f"the tab {tab}")
             await settle(pilot)
             bar = app.main.query_one(selector, FilterBar)
             pane = bar.parent

@@ -242,6 +242,7 @@ async def test_q_closes_the_help_on_every_tab_and_types_only_after_slash(size):
         await settle(pilot)
         for pane in PANES:
             await pilot.press(pane.key)
+            await wait_until(pilot, lambda pane=pane: active(app) == pane.id, f"the tab {pane.id}")
             await settle(pilot)
             await pilot.press("question_mark")
             await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help screen")
