@@ -181,6 +181,51 @@ def test_a_folder_that_is_no_run_is_named():
     assert [(p.file, p.message) for p in error.value.problems] == [("no-such-run-folder", "run directory not found")]
 
 
+def copied_demo(folder: Path) -> Path:
+    import shutil
+
+    run = folder / "run.v1"  # a dot in the folder's name: a problem's file name keeps it
+    shutil.copytree(demo_run(), run)
+    return run
+
+
+def test_problems_of_a_folder_run_name_its_files_as_the_command_does(tmp_path):
+    """A run read from a folder: a problem of score() names the file and says the value as
+    ``tcsexam validate`` does (no part of it is taken for a run in memory's private folder)."""
+    run = copied_demo(tmp_path)
+    table = run / "attempts.csv"
+    lines = table.read_text().splitlines(keepends=True)
+    cells = lines[1].split(",")
+    cells[4] = "1.0o"
+    lines[1] = ",".join(cells)
+    table.write_text("".join(lines))
+    with pytest.raises(api.InputError) as error:
+        api.score(api.load_run(run))
+    assert [(p.file, p.where, p.field, p.message) for p in error.value.problems] == [
+        (str(table), "line 2", "score", "not a number: '1.0o'")
+    ]
+
+
+def test_writing_an_index_never_replaces_an_input_of_its_run(tmp_path):
+    """docs/safety.md, as ``tcsexam score --output`` refuses it: index.write() over the run's
+    attempts.csv or cohort.json, or into its records folder, raises InputError and leaves the run
+    as it was; elsewhere it writes index.json."""
+    run = copied_demo(tmp_path)
+    index = api.score(api.load_run(run))
+    before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
+    for target, says in (
+        (run / "attempts.csv", "writing it would destroy the input"),
+        (run / "cohort.json", "writing it would destroy the input"),
+        (run / "records" / "index.json", "inside the input folder"),
+    ):
+        with pytest.raises(api.InputError) as error:
+            index.write(target)
+        assert says in error.value.problems[0].message
+    assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
+    index.write(tmp_path / "out" / "index.json")
+    assert api.read_index(tmp_path / "out" / "index.json").data == index.data
+
+
 def test_compare_names_a_model_outside_the_cohort(scored):
     with pytest.raises(api.InputError) as error:
         api.compare(scored, "atlas-70b", "atlas-7b")

@@ -35,8 +35,7 @@ def refusal(run, path: Path, what: str = "Export") -> str | None:
     from tcsexam.scoring.safety.outputs import check_output
 
     try:
-        packed, folders = run.paths.records_input()
-        check_output(str(path), [str(p) for p in [*run.input_paths.values(), *packed]], [str(p) for p in folders])
+        check_output(str(path), *run.inputs())
     except InputError as exc:
         return f"{what} refused: {plain(exc.problems[0].message)} ({plain(path)}); nothing written."
     return None

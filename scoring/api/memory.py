@@ -128,9 +128,12 @@ def _row(line: int) -> str:
 
 
 @contextmanager
-def problems_named(names: Mapping[str, str], folder: Path) -> Iterator[None]:
-    """Re-raise an InputError of the block with its problems named after the objects."""
+def problems_named(names: Mapping[str, str], folder: Path | None) -> Iterator[None]:
+    """Re-raise an InputError of the block with its problems named after the objects of a run in
+    memory (its private ``folder``); a run read from a folder (None) keeps its problems as they are."""
     try:
         yield
     except InputError as exc:
+        if folder is None:
+            raise
         raise InputError([named(p, names, folder) for p in exc.problems]) from None

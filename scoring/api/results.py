@@ -4,6 +4,7 @@ document (docs/formats.md), the same numbers the commands write."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
@@ -20,6 +21,7 @@ from tcsexam.scoring.pipeline.index import score_run, write_index
 from tcsexam.scoring.pipeline.rules import Checked
 from tcsexam.scoring.reports import compare as comparing
 from tcsexam.scoring.reports import index_file
+from tcsexam.scoring.safety.outputs import check_output
 
 
 class Index:
@@ -34,8 +36,10 @@ class Index:
         file: str | None = None,
         edited: str | None = None,
         checked: Checked | None = None,
+        inputs: tuple[list[Path], list[Path]] = ([], []),
     ) -> None:
         self.data = data
+        self._inputs = inputs  # the files and folders of the run scored here: never written over
         self.file = file  # the index.json it was read from, None for a run scored here
         self.edited = edited  # what to say when a stored document does not hash to its content_sha256
         self.checked = checked
@@ -54,8 +58,12 @@ class Index:
         return list(self.data["models"])
 
     def write(self, path: PathLike) -> None:
-        """Write the document as index.json at ``path`` (atomically, as ``tcsexam score`` does)."""
-        write_index(Path(path), self.data)
+        """Write the document as index.json at ``path`` (atomically, as ``tcsexam score`` does). As there
+        (docs/safety.md), ``path`` is never an input of the run scored here nor inside its records folder,
+        never a folder, FIFO or device: InputError, nothing written."""
+        target = check_output(os.fspath(path) if os.fspath(path) != "-" else "./-", *self._inputs)
+        assert target is not None  # "./-" is a file named "-", not standard output
+        write_index(target, self.data)
 
     def to_frame(self, library: frames.Library | None = None) -> Any:
         """Models × tracks (docs/api.md#data-frames): per model one row per track and one for the
@@ -85,10 +93,10 @@ def score(run: Run, *, thresholds: Mapping[str, float] | None = None) -> Index:
     """Score a loaded run as ``tcsexam score`` does (docs/rules.md): an incomplete run gives an
     Index whose status is 'incomplete' with every missing piece named; rejected input raises
     InputError. ``thresholds``: the pass^k threshold per track (``--threshold``)."""
-    with problems_named(run.names, run.folder or Path()):
+    with problems_named(run.names, run.folder):
         data, checked = score_run(run.loaded, dict(thresholds) if thresholds else None)
     in_memory_inputs(run, data)
-    return Index(data, checked=checked)
+    return Index(data, checked=checked, inputs=run.loaded.inputs())
 
 
 def read_index(path: PathLike) -> Index:

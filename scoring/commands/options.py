@@ -211,18 +211,11 @@ def run_and_target(args):
     if args.output:
         checked_output(args)
     run = load_for(args)
-    return run, output_target(args, *run_inputs(run)) if args.output else None
+    return run, output_target(args, *run.inputs()) if args.output else None
 
 
 def thresholds_of(args) -> dict[str, float]:
     return dict(args.threshold)
-
-
-def run_inputs(run) -> tuple[list, list]:
-    """A loaded run's input files (suite and reference included) and folders: what an output
-    must never be (docs/safety.md); checked again once the run is loaded."""
-    packed, folders = run.paths.records_input()
-    return list(run.input_paths.values()) + packed, folders
 
 
 def checked(document: dict, shape) -> dict:

@@ -344,6 +344,12 @@ class Run:
     notices: list[str] = field(default_factory=list)  # lines for standard error (the synthetic sample)
     folders: FolderWatch | None = None  # the run's folders, watched from before the first read
 
+    def inputs(self) -> tuple[list[Path], list[Path]]:
+        """The run's input files (suite and reference included) and folders: what an output must never
+        be, nor lie inside (docs/safety.md)."""
+        packed, folders = self.paths.records_input()
+        return list(self.input_paths.values()) + packed, folders
+
     def check_folders(self) -> None:
         """docs/safety.md#a-run-folder-moved-while-it-is-read: an InputError when a folder of the
         run was moved, deleted or replaced since the load began; then it stops being watched."""
