@@ -55,6 +55,43 @@ def test_a_suite_the_benchmark_lacks_is_the_cohorts_field_listing_the_suites(ws,
     assert code == 1 and "'Lite' is not a suite of the benchmark" in err
 
 
+def test_a_reference_the_benchmark_lacks_is_the_cohorts_field_listing_the_references(ws, cli):
+    """With records the reference is needed: one problem of cohort.json's solver_reference_id naming the
+    file looked for and the references the benchmark holds for the suite; fill says the same."""
+    ws.write_rows(full_rows())
+    ws.write_records("m", "s1", "1", [{"instance": "a", "status": "ok", "A": 12}])
+    ws.write_cohort(solver_reference_id="ref-tset")
+    looked_for = ws.bench / "references" / "ref-tset" / "lite.json"
+    said = (
+        f"{ws.run / 'cohort.json'}: field 'solver_reference_id': 'ref-tset': {looked_for} not found "
+        "(the benchmark's references for suite 'lite': ref-test)"
+    )
+    code, _, err = validate(cli, ws, "--benchmark", str(ws.bench))
+    assert code == 1 and said in err and "1 problem in 1 file" in err
+    before = (ws.run / "attempts.csv").read_bytes()
+    code, _, err = cli("fill", str(ws.run), "--benchmark", str(ws.bench))
+    assert code == 1 and said in err
+    assert (ws.run / "attempts.csv").read_bytes() == before
+
+
+def test_a_reference_the_benchmark_lacks_is_a_warning_when_no_records_need_it(ws, cli):
+    """Without records the typed-in solver scores are scored; that nothing can check them against the
+    reference the cohort names is said, not left silent."""
+    ws.write_rows(full_rows())
+    ws.write_cohort(solver_reference_id="ref-tset")
+    code, _, err = validate(cli, ws, "--benchmark", str(ws.bench))
+    assert code == 0, err
+    assert (
+        f"warning: {ws.run / 'cohort.json'}: solver_reference_id 'ref-tset': "
+        f"{ws.bench / 'references' / 'ref-tset' / 'lite.json'} not found "
+        "(the benchmark's references for suite 'lite': ref-test): the solver scores typed into the attempts "
+        "table cannot be re-scored against it"
+    ) in err
+    ws.write_cohort(solver_reference_id="ref-test")  # the reference it holds: no such warning
+    code, _, err = validate(cli, ws, "--benchmark", str(ws.bench))
+    assert code == 0 and "solver_reference_id" not in err
+
+
 def test_a_semicolon_separated_table_is_said_to_be_so_once(ws, cli):
     path = ws.run / "attempts.csv"
     path.write_text(csv_text(full_rows()).replace(",", ";"))

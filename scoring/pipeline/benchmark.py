@@ -122,17 +122,43 @@ def reference_if_there(path: Path) -> LoadedReference | None:
         return None
 
 
-def cohort_reference(benchmark: Path, reference_id: str, suite: str, needed: str) -> LoadedReference:
+def cohort_reference(benchmark: Path, reference_id: str, suite: str, needed: str, cohort: Path) -> LoadedReference:
     """The reference a cohort names (docs/formats.md#reference), loaded from BENCHMARK/references/ and checked to be
-    the one named; one not there is a single problem saying what it is ``needed`` for (a FIFO or a
-    folder at its path stays its own problem)."""
+    the one named; one not there is a single problem of the ``cohort`` file's ``solver_reference_id``,
+    saying what it is ``needed`` for and which references the benchmark holds (a FIFO or a folder at its
+    path stays its own problem)."""
     path = reference_path(benchmark, reference_id, suite)
     reference = reference_if_there(path)
     if reference is None:
-        message = f"reference '{reference_id}' for suite '{suite}' not found: {needed}"
-        raise InputError([Problem(str(path), "", "", message)])
+        message = f"'{reference_id}': {path} not found ({references_held(benchmark, suite)}): {needed}"
+        raise InputError([Problem(str(cohort), "", "solver_reference_id", message)])
     check_reference_identity(reference, reference_id, suite)
     return reference
+
+
+def unheld_reference_notice(benchmark: Path, reference_id: str, suite: str, cohort: Path) -> str | None:
+    """A run without records whose cohort names a reference the benchmark does not hold is scored (its
+    solver scores were typed in), with this warning: nothing can check them against that reference
+    (docs/formats.md#reference). None when the benchmark holds it."""
+    path = reference_path(benchmark, reference_id, suite)
+    if os.path.lexists(path):
+        return None
+    return (
+        f"warning: {cohort}: solver_reference_id '{reference_id}': {path} not found "
+        f"({references_held(benchmark, suite)}): the solver scores typed into the attempts table cannot be "
+        "re-scored against it"
+    )
+
+
+def references_held(benchmark: Path, suite: str) -> str:
+    """Which references the benchmark holds for ``suite``, as a problem says it."""
+    root = benchmark / "references"
+    held = sorted(p.parent.name for p in root.glob(f"*/{suite}.json")) if root.is_dir() else []
+    return (
+        f"the benchmark's references for suite '{suite}': {', '.join(held)}"
+        if held
+        else (f"the benchmark {benchmark} holds no reference for suite '{suite}'")
+    )
 
 
 def resolve_reference(spec: str, benchmark: Path, reference_id: str | None) -> LoadedReference:

@@ -23,6 +23,7 @@ from tcsexam.scoring.pipeline.benchmark import (
     locate_benchmark,
     missing_benchmark,
     sample_benchmark_notice,
+    unheld_reference_notice,
 )
 from tcsexam.scoring.pipeline.reference import LoadedReference, collector_paused
 from tcsexam.scoring.safety.files import FolderWatch, read_regular_file
@@ -434,11 +435,18 @@ def _load_run(paths: RunPaths) -> Run:
     if paths.records is not None and cohort is not None and spath is not None:
         try:
             reference = cohort_reference(
-                paths.benchmark, cohort.solver_reference_id, cohort.suite, "needed to re-score the records"
+                paths.benchmark,
+                cohort.solver_reference_id,
+                cohort.suite,
+                "needed to re-score the records",
+                paths.cohort,
             )
             sha["reference"], where["reference"] = reference.sha256, reference.path
         except InputError as exc:
             problems.extend(exc.problems)
+    elif cohort is not None and spath is not None:
+        notice = unheld_reference_notice(paths.benchmark, cohort.solver_reference_id, cohort.suite, paths.cohort)
+        notices += [notice] if notice else []
 
     records_root = None
     if paths.records is not None:

@@ -255,7 +255,11 @@ def loaded_run(run_dir: Path, benchmark, notify: Callable[[str], None]):
     reference = run.reference
     if reference is None:
         reference = cohort_reference(
-            paths.benchmark, run.cohort.solver_reference_id, run.cohort.suite, "needed to score the records"
+            paths.benchmark,
+            run.cohort.solver_reference_id,
+            run.cohort.suite,
+            "needed to score the records",
+            paths.cohort,
         )
     return run, reference
 
