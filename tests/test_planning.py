@@ -205,3 +205,40 @@ def test_plan_and_mde_are_json_without_nan():
         allow_nan=False,
     )
     json.dumps(mde(PAIR, WEIGHTS), allow_nan=False)
+
+
+# The first-contact run of docs/rules.md#planning-attempts: two tasks a track; theorem and conjecture
+# with task means equal (σ_b² = 0), solver and construction with spread between tasks.
+NARROWEST = {
+    "theorem": TrackVariance(m=2, s_w2=0.25, sigma_b2=0.0),
+    "solver": TrackVariance(m=2, s_w2=0.002639, sigma_b2=0.02085),
+    "construction": TrackVariance(m=2, s_w2=0.05, sigma_b2=0.155),
+    "conjecture": TrackVariance(m=2, s_w2=0.25, sigma_b2=0.0),
+}
+
+
+def oracle_half_width(tracks: dict[str, TrackVariance], r: int) -> float:
+    """t(0.975, df)·sqrt(var) worked out here: var terms w²·(σ_b² + s_w²/r)/m, Welch–Satterthwaite df."""
+    terms = [(WEIGHTS[t] ** 2 * (v.sigma_b2 + v.s_w2 / r) / v.m, v.m) for t, v in tracks.items()]
+    var = sum(v for v, _ in terms)
+    df = var**2 / sum(v * v / (m - 1) for v, m in terms)
+    return float(stats.t.ppf(0.975, df)) * math.sqrt(var)
+
+
+def test_the_projected_half_width_can_be_narrowest_before_the_most_attempts():
+    """docs/rules.md#planning-attempts: var(r) only falls, but with σ_b² = 0 in two tracks the degrees of
+    freedom fall too, and the half-width is narrowest at r = 3 (44.6 points), 52.0 at r = 10."""
+    widths = {r: projected_half_width(NARROWEST, WEIGHTS, r) for r in range(1, 11)}
+    for r, h in widths.items():
+        assert h == pytest.approx(oracle_half_width(NARROWEST, r), rel=1e-12)
+    assert min(widths, key=lambda r: widths[r]) == 3
+    assert [round(widths[r], 1) for r in (1, 2, 3, 4, 10)] == [55.2, 45.8, 44.6, 45.2, 52.0]
+
+
+def test_plan_says_where_a_projection_that_widens_again_is_narrowest():
+    from tcsexam.scoring.commands.text import plan_notes
+
+    widens = {"half_width": {"1": 55.23, "2": 45.81, "3": 44.59, "4": 45.19}}
+    assert plan_notes(widens)[0].startswith("  note: the projection is narrowest at r=3 (44.59); beyond it")
+    falls = {"half_width": {"1": 55.23, "2": 45.81, "3": 44.59, "4": None}}
+    assert plan_notes(falls) == []

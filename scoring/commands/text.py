@@ -154,13 +154,20 @@ def format_plan(result: dict) -> str:
 
 
 def plan_notes(m: dict) -> list[str]:
-    """Beside a model's projection: the run's own half-width at its own attempts, and which tracks' σ_b²
-    was clipped at 0 (docs/rules.md#planning-attempts)."""
+    """Beside a model's projection: the run's own half-width at its own attempts, the attempts where the
+    projection is narrowest when more make it wider, and which tracks' σ_b² was clipped at 0
+    (docs/rules.md#planning-attempts)."""
     lines = []
     observed = m.get("observed")
     if observed is not None:
         at = f"at r={observed['attempts']}" if observed["attempts"] is not None else "with attempts varying by task"
         lines.append(f"  observed: index 95% half-width {fmt(observed['half_width'], 2)} {at} (the run's own interval)")
+    widths = [(r, h) for r, h in m["half_width"].items() if h is not None]
+    if widths and (best := min(widths, key=lambda rh: rh[1])) != widths[-1]:
+        lines.append(
+            f"  note: the projection is narrowest at r={best[0]} ({best[1]:.2f}); beyond it the t quantile grows "
+            "faster than the variance falls (fewer degrees of freedom as the tracks with little spread weigh less)"
+        )
     if m.get("clipped"):
         lines.append(
             f"  note: σ_b² clipped at 0 for {', '.join(m['clipped'])} (task means vary less than attempt noise "
