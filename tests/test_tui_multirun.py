@@ -236,6 +236,31 @@ async def test_the_leaderboard_line_names_the_run_of_the_focused_tables_row(two_
         assert str(detail.render()) == f"{second.get_row_at(1)[1]} · run {online}".replace(" †", "")
 
 
+@pytest.mark.parametrize("size", [(80, 24), (200, 50)])
+async def test_a_reload_keeps_the_leaderboards_focus_and_its_cursor_on_its_model(two_runs, size):
+    """docs/dashboard.md: a reload keeps the cursor on its model. The tables are made again; the focus
+    stays on the table it was on, its cursor on the same run's model, and Enter still shows it."""
+    demo, online, docs = two_runs
+    app = both(demo, online)
+    async with app.run_test(size=size) as pilot:
+        pane = await open_leaderboard(app, pilot)
+        detail = pane.query_one("#leaderboard-detail", Static)
+        second = list(pane.query(DataTable))[1]  # lite / online
+        second.focus()
+        await pilot.press("down", "down")
+        await settle(pilot)
+        before = str(detail.render())
+        assert before.endswith(f" · run {online}") and second.cursor_row == 2
+        await pilot.press("r")
+        await settle(pilot)
+        await wait_until(pilot, lambda: second not in pane.tables and app.screen.focused in pane.tables, "tables anew")
+        assert app.screen.focused is pane.tables[1] and pane.tables[1].cursor_row == 2
+        assert str(detail.render()) == before
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: tab_open(app, "overview"), "the Overview opened")
+        assert app.current == 1 and app.selected_model == before.split(" · ")[0]
+
+
 async def test_enter_on_a_leaderboard_row_shows_its_run_and_model(two_runs):
     demo, online, docs = two_runs
     app = both(demo, online)

@@ -121,6 +121,7 @@ copies the leaderboard as Markdown, `C` as LaTeX.
         would give; ``missing`` names the runs that have no accepted state to list, ``stale`` those listed
         from their last accepted state while their files are rejected."""
         self.shown = (groups, problems, missing, runs, stale)
+        place = self._focused_place()
         summary = self.query_one("#leaderboard-summary", Static)
         body = self.query_one("#leaderboard-groups", VerticalScroll)
         body.remove_children()
@@ -182,6 +183,29 @@ copies the leaderboard as Markdown, `C` as LaTeX.
                 widgets.append(Static(Text(plain(note)), classes="leaderboard-note"))
         self.tables = [w for w in widgets if isinstance(w, LeaderboardTable)]
         self.mounting = body.mount(*widgets) if widgets else None
+        if place is not None and self.mounting is not None:
+            self.call_later(self._keep_place, self.mounting, *place)
+
+    def _focused_place(self) -> tuple[int, tuple[str, str] | None] | None:
+        """The focused table's position among the tables and its cursor row's (run, model), or None when
+        no table of the pane has the focus."""
+        focused = self.screen.focused
+        if not isinstance(focused, LeaderboardTable) or focused not in self.tables:
+            return None
+        row = focused.coordinate_to_cell_key(focused.cursor_coordinate).row_key.value if focused.row_count else None
+        return self.tables.index(focused), self.keys.get(row) if row is not None else None
+
+    async def _keep_place(self, mounting: AwaitMount, position: int, key: tuple[str, str] | None) -> None:
+        """After a rebuild (a reload, runs added or removed), the focus on the table in the focused one's
+        position and the cursor on the row of the same run and model, where the tables have them."""
+        await mounting
+        if mounting is not self.mounting or not self.tables:
+            return  # rebuilt again meanwhile: that rebuild keeps the place
+        table = self.tables[min(position, len(self.tables) - 1)]
+        rows = [row for row, at in self.keys.items() if at == key and row in table.rows]
+        if rows:
+            table.move_cursor(row=table.get_row_index(rows[0]))
+        table.focus()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         """The cursor row's model in full (the table caps long names) and the run it comes from: the row of
