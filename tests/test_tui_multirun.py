@@ -253,7 +253,11 @@ async def test_a_reload_keeps_the_leaderboards_focus_and_its_cursor_on_its_model
         assert before.endswith(f" · run {online}") and second.cursor_row == 2
         await pilot.press("r")
         await settle(pilot)
-        await wait_until(pilot, lambda: second not in pane.tables and app.screen.focused in pane.tables, "tables anew")
+        await wait_until(
+            pilot,
+            lambda: second not in pane.tables and app.screen.focused in pane.tables,
+            "tables made anew, one focused",
+        )
         assert app.screen.focused is pane.tables[1] and pane.tables[1].cursor_row == 2
         assert str(detail.render()) == before
         await pilot.press("enter")

@@ -80,6 +80,7 @@ copies the leaderboard as Markdown, `C` as LaTeX.
         self.shown: tuple | None = None  # show()'s arguments, shown again when the filter changes
         self.tables: list[LeaderboardTable] = []  # those show() mounted last (the old ones may still be removed)
         self.mounting: AwaitMount | None = None  # their mount, until it is done
+        self.place: tuple[int, tuple[str, str] | None] | None = None  # the focus to keep once they are mounted
 
     def compose(self) -> ComposeResult:
         yield Static("Loading the runs…", id="leaderboard-summary", markup=False)
@@ -121,7 +122,7 @@ copies the leaderboard as Markdown, `C` as LaTeX.
         would give; ``missing`` names the runs that have no accepted state to list, ``stale`` those listed
         from their last accepted state while their files are rejected."""
         self.shown = (groups, problems, missing, runs, stale)
-        place = self._focused_place()
+        place = self.place = self._focused_place() or self.place  # a place not yet kept is carried on
         summary = self.query_one("#leaderboard-summary", Static)
         body = self.query_one("#leaderboard-groups", VerticalScroll)
         body.remove_children()
@@ -199,13 +200,16 @@ copies the leaderboard as Markdown, `C` as LaTeX.
         """After a rebuild (a reload, runs added or removed), the focus on the table in the focused one's
         position and the cursor on the row of the same run and model, where the tables have them."""
         await mounting
-        if mounting is not self.mounting or not self.tables:
+        if mounting is not self.mounting:
             return  # rebuilt again meanwhile: that rebuild keeps the place
+        self.place = None
+        if not self.tables:
+            return
         table = self.tables[min(position, len(self.tables) - 1)]
         rows = [row for row, at in self.keys.items() if at == key and row in table.rows]
         if rows:
             table.move_cursor(row=table.get_row_index(rows[0]))
-        table.focus()
+        self.screen.set_focus(table)  # now, not later: a rebuild that comes first must find it focused
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         """The cursor row's model in full (the table caps long names) and the run it comes from: the row of
