@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from textual.widgets import DataTable, Select, Static
+from textual.widgets import DataTable, Input, Select, Static
 
 from tcsexam.scoring.commands.main import main as cli_main
 from tcsexam.scoring.pipeline.benchmark import demo_run
@@ -483,10 +483,33 @@ async def test_planning_shows_tcsexam_plan_and_the_attempts_a_target_needs(size,
         assert needed is not None and text_of(app, "#plan-needed") == f"H = 10: {needed} attempts per task."
         # the typed digits went to the field, not to the tab keys
         assert app.query_one("TabbedContent").active == "passk"
+        # escape and Enter give the keyboard back to the tab's table, the target kept
+        for key in ("escape", "enter"):
+            app.query_one("#plan-target").focus()
+            await settle(pilot)
+            await pilot.press(key)
+            await settle(pilot)
+            assert app.screen.focused is app.query_one("#passk-table")
+            assert text_of(app, "#plan-needed") == f"H = 10: {needed} attempts per task."
         # the selection moves: the plan follows the model
         app.select_model("borealis-8x22b")
         await settle(pilot)
         assert "borealis-8x22b" in text_of(app, "#plan-title")
+
+
+async def test_q_quits_from_the_target_field_which_a_number_cannot_hold():
+    """docs/dashboard.md: q quits everywhere; the target field takes only what a number holds."""
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        app.query_one("#plan-target").focus()
+        await pilot.press("1", "2")
+        await settle(pilot)
+        assert app.query_one("#plan-target", Input).value == "12"
+        await pilot.press("q")
+    assert app.return_code == 0
 
 
 @pytest.mark.parametrize("key, fmt", [("c", "markdown"), ("C", "latex")])

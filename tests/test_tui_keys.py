@@ -216,7 +216,7 @@ async def test_help_lists_the_tabs_keys_compactly_first_and_slash_filters_it(siz
         await pilot.press("question_mark")
         await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help screen")
         await pilot.pause()
-        lines = [line.strip(" │") for line in screen_lines(app)]
+        lines = [line.strip(" │▁▂▃▄▅▆▇█▔") for line in screen_lines(app)]
         first = next(i for i, line in enumerate(lines) if line.startswith("Keys of this tab: 1 Overview"))
         keys = [line for line in lines[first + 1 :] if line][:4]
         assert keys[0].split()[0] == "/" and keys[1].split()[0] == "s", keys  # one key a line, straight away

@@ -384,9 +384,16 @@ def test_plan_row_and_target():
         None,
         2.5,
     ]
-    assert target_text(9.5, 10, 10) == "H = 9.5: 10 attempts per task."
-    assert target_text(1.0, None, 10) == "H = 1: not reached with up to 10 attempts per task."
-    assert target_text(None, None, 10).startswith("Type a target")
+    widths = {str(r): 20.0 - r for r in range(1, 11)}
+    assert target_text("9.5", widths, 10) == "H = 9.5: 10 attempts per task."
+    assert target_text("1", widths, None) == "H = 1: not reached with up to 10 attempts per task."
+    assert target_text("", widths, None).startswith("Type a target")
+    assert target_text("-3", widths, None) == "H must be a positive number of index points, not -3."
+    assert target_text("0", widths, None) == "H must be a positive number of index points, not 0."
+    # no projection at all (every r null): said so, never "not reached"
+    assert target_text("129", dict.fromkeys(widths), None) == (
+        "H = 129: nothing to project for this model (a track has fewer than 2 tasks or no task with 2 attempts)."
+    )
 
 
 # --- number conventions, names, the forest plot (docs/dashboard.md#numbers, #names, #tabs) -----------------------

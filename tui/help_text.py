@@ -76,7 +76,16 @@ def help_text(app: App, main: DOMNode, shown: str | None) -> str:
         (f"`{app.get_key_display(Binding(app.COMMAND_PALETTE_BINDING, ''))}`", "command palette (below)"),
         *MOVING,
     ]
-    keys = {tab.id: declared_bindings(main.query_one(f"TabPane#{tab.id}")) for tab in PANES}
+    # a key that does in a tab what it does everywhere (q in a field of its own) is listed once, with every tab's
+    same = {(b.key, b.action) for b in everywhere}
+    keys = {
+        tab.id: [
+            b
+            for b in declared_bindings(main.query_one(f"TabPane#{tab.id}"))
+            if (b.key, b.action.removeprefix("app.")) not in same
+        ]
+        for tab in PANES
+    }
     parts = [INTRO]
     if shown in TAB:
         parts += [f"## Keys of this tab: {TAB[shown].label()}", key_table(app, keys[shown] + everywhere)]

@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Input, Static
 from ...textual_ext.data_table import SteadyDataTable
 from ...views import cells, shares_text, text
 from ...widgets.loading import ShowsRun
+from .target import TargetField
 from .views import parse_target, passk_rows, plan_row, plan_summary, target_text
 
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ target H (index points) to see the attempts per task it needs.
         yield SteadyDataTable(id="plan-table", cursor_type="none", show_cursor=False)
         with Horizontal(id="plan-controls"):
             yield Static("target H", classes="plan-label")
-            yield Input(placeholder="points", id="plan-target", type="number", compact=True)
+            yield TargetField(id="plan-target")
             yield Static("", id="plan-needed", markup=False)
 
     def show_empty(self, message: str) -> None:
@@ -127,6 +128,12 @@ target H (index points) to see the attempts per task it needs.
         event.stop()
         self._target()
 
+    @on(Input.Submitted, "#plan-target")
+    def _target_done(self, event: Input.Submitted) -> None:
+        """Enter or escape in the target field: the keyboard goes back to the pass^k table."""
+        event.stop()
+        self.query_one("#passk-table").focus()
+
     def _target(self) -> None:
         from ...state import attempts_needed
 
@@ -134,5 +141,6 @@ target H (index points) to see the attempts per task it needs.
         if self.plan_entry is None:
             needed.update("")
             return
-        target = parse_target(self.query_one("#plan-target", Input).value)
-        needed.update(target_text(target, attempts_needed(self.plan_entry, target), len(self.plan_entry["half_width"])))
+        typed = self.query_one("#plan-target", Input).value
+        widths = self.plan_entry["half_width"]
+        needed.update(target_text(typed, widths, attempts_needed(self.plan_entry, parse_target(typed))))

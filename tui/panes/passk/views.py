@@ -5,6 +5,7 @@ No textual here: each function is testable without a terminal.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from tcsexam.scoring.vocab import TRACK_LETTERS as LETTERS
@@ -48,12 +49,18 @@ def plan_summary(plan_entry: dict) -> str:
     return "m tasks, variance within a task s_w², between tasks σ_b²:   " + "   ".join(parts)
 
 
-def target_text(target: float | None, needed: int | None, attempts: int) -> str:
-    """What the target half-width H asks for (docs/rules.md#planning-attempts attempts_for_target)."""
-    if target is None:
+def target_text(typed: str, half_width: Mapping[str, float | None], needed: int | None) -> str:
+    """What the target half-width H typed asks for (docs/rules.md#planning-attempts attempts_for_target), given
+    the projected half-width by attempts and the fewest attempts reaching H (``needed``)."""
+    if not typed.strip():
         return "Type a target half-width H (index points) to see the attempts per task it needs."
+    target = parse_target(typed)
+    if target is None:
+        return f"H must be a positive number of index points, not {typed}."
+    if all(h is None for h in half_width.values()):
+        return f"H = {target:g}: nothing to project for this model (a track has fewer than 2 tasks or no task with 2 attempts)."
     if needed is None:
-        return f"H = {target:g}: not reached with up to {attempts} attempts per task."
+        return f"H = {target:g}: not reached with up to {len(half_width)} attempts per task."
     return f"H = {target:g}: {needed} attempt{'s' if needed != 1 else ''} per task."
 
 
