@@ -24,6 +24,7 @@ from tests.support.dashboard import (
     notifications,
     row_at,
     run_command,
+    screen_lines,
     select_options,
     settle,
     wait_until,
@@ -330,6 +331,31 @@ async def test_tau2_tab_shows_the_metrics():
         assert all(row_at(tasks, i)[0].startswith("[mobile_data_issue]") for i in range(5))  # not read as markup
         assert app.query_one("#tau2-audit", DataTable).row_count == len(app.tau2_metrics["audit"]) > 0
         assert "avg_reward 0.605, avg_agent_cost $" in text_of(app, "#tau2-summary")  # 3 decimals; cost in dollars
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="tests/data/tau2 is missing")
+async def test_with_a_tau2_file_alone_no_tab_waits_for_a_run_and_no_run_key_is_offered():
+    """docs/dashboard.md: with --tau2 alone every run tab, the Leaderboard too, says there is no run;
+    export and the run switcher are not offered (footer, help) and their keys do nothing."""
+    from tcsexam.tui.screens.help import HelpScreen
+
+    app = create_app(DashboardConfig(tau2=str(DATA / "derived" / "derived_C_edge_4x5.json")))
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        await pilot.press("8")
+        await settle(pilot)
+        assert text_of(app, "#leaderboard-summary").startswith("No run: the dashboard was started with --tau2 only")
+        footer = " ".join(screen_lines(app)[-1:])
+        assert "Export" not in footer and "Runs" not in footer and "Quit" in footer
+        screens = len(app.screen_stack)
+        await pilot.press("E", "R", "e")
+        await settle(pilot)
+        assert len(app.screen_stack) == screens and not notifications(app)  # nothing opened, nothing said
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
+        await pilot.pause()
+        shown = "\n".join(screen_lines(app))
+        assert "Export to" not in shown and "run switcher" not in shown
 
 
 async def test_bad_tau2_file_does_not_crash(tmp_path):

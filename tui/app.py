@@ -25,6 +25,7 @@ from .messages import DrillDown, ModelOrder, ModelSelected, OpenAttempts
 from .panes import PANES, RUN_TABS, TAB
 from .panes.compare.pane import ComparePane
 from .panes.instances.pane import InstancesPane
+from .panes.leaderboard.pane import LeaderboardPane
 from .panes.overview.pane import TURN_S, OverviewPane
 from .panes.tau2.pane import Tau2Pane
 from .run_view import RunPane, RunView
@@ -35,6 +36,10 @@ from .widgets.loading import ShowsRun
 
 CHECKING = "CACHED, checking the inputs"  # the header's mark on a reopen's view from the cache
 HEADER_SPARE = 30  # the header's cells around its sub-title (the icon, the padding, "tcsexam — "), and a … after it
+
+
+NO_RUN = "No run: the dashboard was started with --tau2 only. Start `tcsexam tui RUN_DIR --tau2 FILE` to score a run beside it."
+RUN_ACTIONS = frozenset({"export", "export_to", "runs"})  # the keys that need a run (check_action)
 
 
 class TcsexamApp(LoadingInputs, SeveralRuns, Exporting):
@@ -135,6 +140,10 @@ class TcsexamApp(LoadingInputs, SeveralRuns, Exporting):
         except Exception:
             return False
 
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        """With --tau2 alone there is no run: no export and no run switcher in the footer, the help or the keys."""
+        return action not in RUN_ACTIONS or has_run(self.config)
+
     def run_panes(self) -> list[RunPane]:
         """The panes that show a run, in the tabs' order."""
         return [cast(RunPane, self.main.query_one(tab.widget)) for tab in RUN_TABS]
@@ -181,10 +190,8 @@ class TcsexamApp(LoadingInputs, SeveralRuns, Exporting):
         if has_run(self.config):
             self.load_runs("start")
         else:
-            self._empty(
-                "No run: the dashboard was started with --tau2 only. "
-                "Start `tcsexam tui RUN_DIR --tau2 FILE` to score a run beside it."
-            )
+            self._empty(NO_RUN)
+            self.main.query_one(LeaderboardPane).show_empty(NO_RUN)
         if self.config.tau2:
             self.load_tau2("start")
         else:

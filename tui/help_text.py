@@ -69,7 +69,7 @@ def key_table(app: App, bindings: list[Binding], extra: list[tuple[str, str]] | 
 def help_text(app: App, main: DOMNode, shown: str | None) -> str:
     """The help: the keys of the tab ``shown`` first, then the keys of every tab, then each tab's keys
     and section. ``main``: the dashboard's screen, whose tabs are read."""
-    everywhere = [b for b in Binding.make_bindings(type(app).BINDINGS) if b.show]
+    everywhere = [b for b in Binding.make_bindings(type(app).BINDINGS) if b.show and app.check_action(b.action, ())]
     tabs = f"switch tab: {', '.join(tab.title for tab in PANES)}"
     everywhere_rows = [
         (f"`{PANES[0].key}`–`{PANES[-1].key}`", tabs),

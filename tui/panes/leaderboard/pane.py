@@ -104,6 +104,13 @@ copies the leaderboard as Markdown, `C` as LaTeX.
         if self.tables:
             self.tables[0].focus()
 
+    def show_empty(self, message: str) -> None:
+        """No run to list (the dashboard was started with a tau2-bench file alone): ``message`` instead."""
+        self.shown = None
+        self.query_one("#leaderboard-summary", Static).update(message)
+        self.query_one("#leaderboard-groups", VerticalScroll).remove_children()
+        self.tables, self.keys = [], {}
+
     def _rows(self, group: LeaderboardGroup) -> list[tuple[int, list[str], tuple[str, str]]]:
         """(position, cells, key) of the group's rows that the filter leaves (name: the model; status:
         the status cell)."""
