@@ -122,6 +122,8 @@ async def test_E_refuses_what_the_export_refuses(demo_copy, no_downloads, target
             await settle(pilot)
         await wait_until(pilot, lambda: said(app, "Export refused"), f"the refusal of {target}")
         assert not said(app, "Wrote")
+        if target != "-":  # the dashboard never writes to standard output: no refusal suggests it
+            assert not said(app, "standard output")
     assert {p: p.read_bytes() for p in demo_copy.rglob("*") if p.is_file()} == before
     assert not list(no_downloads.iterdir())
 

@@ -81,8 +81,7 @@ def _check_one(
                         text,
                         "",
                         "",
-                        f"output is {_kind_of(st.st_mode)}: an output must be a "
-                        "regular file (or - for standard output)",
+                        f"output is {_kind_of(st.st_mode)}: an output must be a regular file",
                     )
                 ]
             )
