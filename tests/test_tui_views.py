@@ -188,6 +188,23 @@ def test_issue_rows_include_provisional_and_ignored():
     assert next(r for r in rows if r.kind == "ignored row").reason == "line 9: model not in cohort"
 
 
+def test_an_issues_source_is_its_row_a_missing_row_or_the_model_as_a_whole():
+    """The Coverage line under an issue says where it comes from: its attempts.csv line; a planned attempt
+    with no row; or, for a finding of the model as a whole (no task, no line), no row at all."""
+    doc = copy.deepcopy(DOC)
+    doc["models"]["c"]["issues"] = [
+        {"kind": "warning", "item": "", "attempt": None, "line": None, "message": "score not checked against records"},
+        {"kind": "warning", "item": "t1", "attempt": "1", "line": 7, "message": "score reads as a percentage"},
+    ]
+    sources = {(r.model, r.item, r.kind): r.source for r in issue_rows(doc) if r.model in ("b", "c")}
+    assert sources[("c", "—", "warning")] == "the model as a whole, not one row"
+    assert sources[("c", "t1", "warning")].endswith("attempts.csv line 7")
+    assert (
+        sources[("b", "t1", "incomplete")].startswith("no row in ")
+        and "for an attempt the cohort plans" in (sources[("b", "t1", "incomplete")])
+    )
+
+
 def test_an_ignored_row_with_a_close_name_is_a_warning_naming_it():
     doc = copy.deepcopy(DOC)
     doc["ignored_rows"]["rows"][0]["did_you_mean"] = "a"

@@ -128,11 +128,12 @@ def issue_rows(document: dict) -> list[IssueRow]:
     source = attempts_file(document)
     for name, m in document["models"].items():
         for i in m["issues"]:
-            where = (
-                f"{source} line {i['line']}"
-                if i.get("line") is not None
-                else f"no row in {source} for an attempt the cohort plans"
-            )
+            if i.get("line") is not None:
+                where = f"{source} line {i['line']}"
+            elif i["item"]:  # a task's planned attempts missing
+                where = f"no row in {source} for an attempt the cohort plans"
+            else:  # a finding of the model as a whole (a cohort typo, its solver scores not checked)
+                where = "the model as a whole, not one row"
             track = m["tasks"].get(i["item"], {}).get("track")
             records = records_file(document, name, i["item"], i["attempt"]) if i["attempt"] else None
             if track == "solver" and records is not None:
