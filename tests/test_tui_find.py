@@ -21,7 +21,7 @@ from tcsexam.tui.panes.overview.worst import WorstScreen
 from tcsexam.tui.screens.sort_picker import SortPicker
 from tcsexam.tui.state import STATUS_CODES, DashboardConfig
 from tcsexam.tui.widgets.filter_bar import FilterBar
-from tests.support.dashboard import notifications, row_at, send_to_driver, settle, wait_until
+from tests.support.dashboard import notifications, row_at, screen_lines, send_to_driver, settle, wait_until
 
 SIZES = {"80x24": (80, 24), "200x50": (200, 50)}
 TAU2 = Path(__file__).resolve().parent / "data" / "tau2" / "derived" / "derived_C_edge_4x5.json"
@@ -474,6 +474,17 @@ async def test_slash_filters_the_tau2_tasks_by_id_and_termination_reason(size):
 
         await wait_until(pilot, lambda: ids() == sorted(with_reason), lambda: f"rows {ids()}")
         assert bar_count(app, "#tau2-filter") == f"{len(with_reason)} of {len(metrics['tasks'])} tasks"
+        # a filter that leaves no task: the line under the table names none (it kept the last one highlighted)
+        detail = app.main.query_one("#tau2-task-detail", Static)
+        assert str(detail.render()).startswith("task ")
+        burst(app, "zzz")
+        await wait_until(pilot, lambda: not tasks.row_count, "no row left")
+        await settle(pilot)
+        assert str(detail.render()) == ""
+        # the count says why, naming the statuses there are; where the line is too short for it, "…" says so
+        (line,) = [line.rstrip() for line in screen_lines(app) if "0 of 5 tasks" in line]
+        assert "no status starts with" in line
+        assert line.endswith("…") if size == "80x24" else line.endswith(")")
 
 
 # --- 2,000 models: a burst of keys, one answer -----------------------------------------------------

@@ -28,7 +28,9 @@ class FilterBar(Horizontal):
     FilterBar { display: none; height: 1; }
     FilterBar.-open { display: block; }
     FilterBar Input { width: 1fr; }
-    FilterBar .filter-count { width: auto; max-width: 60%; color: $text-muted; padding: 0 1; }
+    FilterBar .filter-count {
+        width: auto; max-width: 60%; color: $text-muted; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis;
+    }
     """
     BINDINGS = [Binding("escape", "clear", "Clear filter")]
 

@@ -188,6 +188,8 @@ termination reasons and the reward-gate audit. Independent of the selected model
             tasks.move_cursor(row=tasks.get_row_index(current))
         else:
             tasks.move_cursor(row=0)
+        if not ordered:  # no row, so no highlight to name one: the line names none
+            self.query_one("#tau2-task-detail", Static).update("")
 
     def sort_by(self, column: int) -> None:
         """Sort by a column (-1: reverse the current one; the current one again: reverse); the cursor
