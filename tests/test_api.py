@@ -142,6 +142,16 @@ def test_problems_in_objects_name_the_object_the_row_and_the_field():
     assert "rows: rows[3]: field 'score': not a number: '85%'" in str(error.value)
 
 
+def test_a_row_that_is_no_dict_is_named_not_an_internal_error():
+    cohort, rows, records = demo_objects()
+    rows[2] = list(rows[2].values())
+    with pytest.raises(api.InputError) as error:
+        api.run_from_objects(cohort, rows, records)
+    assert [(p.file, p.where, p.message) for p in error.value.problems] == [
+        ("rows", "rows[2]", "a row is a dict of column names to values, not a list")
+    ]
+
+
 def test_a_key_no_row_has_is_named_as_a_key_not_a_header():
     """Objects have no header: a column every row needs and no row holds is said so, for every row."""
     cohort, rows, records = demo_objects()

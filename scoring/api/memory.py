@@ -39,7 +39,15 @@ def row_dicts(rows: Any) -> list[Mapping[str, Any]]:
         return list(rows.to_dict("records"))
     if isinstance(rows, Mapping | str | bytes):
         raise TypeError("rows must be a list of dicts (one per attempt) or a data frame")
-    return list(rows)
+    found = list(rows)
+    problems = [
+        Problem(ROWS, f"rows[{i}]", "", f"a row is a dict of column names to values, not a {type(row).__name__}")
+        for i, row in enumerate(found)
+        if not isinstance(row, Mapping)
+    ]
+    if problems:
+        raise InputError(problems)
+    return found
 
 
 def cell(value: Any) -> str:
