@@ -212,6 +212,34 @@ def test_a_row_typo_still_suggests_the_cohorts_name(ws, cli):
     )
 
 
+NFC, NFD = "caf\u00e9", "cafe\u0301"  # 'café' typed as one character, and as 'e' and a combining accent
+
+
+def test_rows_naming_the_cohorts_model_in_another_unicode_form_are_one_finding_saying_so(ws, cli):
+    """A name that looks the same as the cohort's is what was meant, however unlike difflib finds the two
+    (here 0.67): one finding, whose message writes both out in escapes, not eight rows 'not in cohort'."""
+    ws.write_cohort(models={NFC: {"attempts_per_task": 1}})
+    ws.write_rows(full_rows(NFD))
+    code, lines, _ = validate(cli, ws)
+    assert code == 3
+    assert lines[1:] == [
+        f"warning: {NFC}: -: no row names '{NFC}', while 7 rows name '{NFD}', which is not in the cohort "
+        "('cafe\\u0301' and 'caf\\xe9' look the same but are written with other characters): a typo in "
+        f"{ws.run / 'cohort.json'} (models.{NFC})? Write '{NFD}' there; its 7 incomplete findings, and the "
+        f"7 ignored rows and 0 unused records files of '{NFD}', follow from it and are not listed"
+    ]
+
+
+def test_a_row_naming_a_model_in_another_unicode_form_asks_for_the_cohorts(ws, cli):
+    ws.write_cohort(models={NFC: {"attempts_per_task": 1}})
+    ws.write_rows(full_rows(NFC) + [row(model=NFD, item="t1", attempt="2")])
+    code, lines, _ = validate(cli, ws)
+    assert (
+        f"warning: {NFD}: t1 attempt 2 (line 9): ignored row: model not in cohort; did you mean '{NFC}'? "
+        "('cafe\\u0301' and 'caf\\xe9' look the same but are written with other characters)"
+    ) in lines
+
+
 def test_score_counts_many_models_without_records_in_one_line(ws, cli):
     """score names each model up to five; more are one line (validate still has one finding a model)."""
     models = [f"m{k}" for k in range(6)]

@@ -41,9 +41,10 @@ from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.pipeline.crosscheck import diagnose_waiting_rows, rescore_from_records
 from tcsexam.scoring.pipeline.lineup import NOT_CHECKED, Lineup, line_up
 from tcsexam.scoring.pipeline.plausible import implausible_scores
-from tcsexam.scoring.pipeline.rules import Checked, Ignored, check_rules
+from tcsexam.scoring.pipeline.rules import MODEL_NOT_IN_COHORT, Checked, Ignored, check_rules
 from tcsexam.scoring.pipeline.run import Run
 from tcsexam.scoring.safety.numbers import NumberTooLarge, finite_fsum, finite_mean, require_finite
+from tcsexam.scoring.safety.terminal import written_apart
 from tcsexam.scoring.stats.passk import DEFAULT_THRESHOLDS, mean_pass_hat_k, successes
 from tcsexam.scoring.stats.planning import shares_of_ci
 from tcsexam.scoring.stats.ranks import rank_models
@@ -282,8 +283,8 @@ def cohort_typo_issue(typo: CohortTypo, run: Run) -> Issue:
     files = f" and {counted(typo.records_files, 'records file')}" if typo.records_files else ""
     message = (
         f"no row names '{typo.cohort_model}', while {counted(typo.rows, 'row')}{files} name '{typo.rows_model}', "
-        f"which is not in the cohort: a typo in {run.paths.cohort} (models.{typo.cohort_model})? "
-        f"Write '{typo.rows_model}' there"
+        f"which is not in the cohort{written_apart(typo.rows_model, typo.cohort_model)}: a typo in "
+        f"{run.paths.cohort} (models.{typo.cohort_model})? Write '{typo.rows_model}' there"
     )
     return Issue("warning", "", None, None, message)
 
@@ -316,7 +317,9 @@ def ignored_row_finding(row: dict) -> tuple[str, str]:
     A row whose name is close to one of the cohort or suite is a warning asking whether that name
     was meant; any other is an ``ignored row`` with its reason."""
     if row.get("did_you_mean"):
-        return "warning", f"ignored row: {row['reason']}; did you mean '{row['did_you_mean']}'?"
+        name = row["model"] if row["reason"] == MODEL_NOT_IN_COHORT else row["item"]
+        apart = written_apart(name, row["did_you_mean"])
+        return "warning", f"ignored row: {row['reason']}; did you mean '{row['did_you_mean']}'?{apart}"
     return "ignored row", row["reason"]
 
 

@@ -18,6 +18,7 @@ from tcsexam.scoring.formats.results import Issue
 from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.pipeline.run import Run
 from tcsexam.scoring.pipeline.solver import TaskScore
+from tcsexam.scoring.safety.terminal import shown_as
 from tcsexam.scoring.vocab import SCORE_RANGES, TRACK_SCORE_TYPE, range_text
 
 
@@ -53,17 +54,19 @@ CLOSE_NAME_CUTOFF = 0.8
 
 
 class CloseNames:
-    """The name of ``names`` closest to a given one, when it is close enough to be what was meant
-    (``CLOSE_NAME_CUTOFF``); remembered per name, as an ignored name is usually on many rows."""
+    """The name of ``names`` a given one was meant to be: one that looks the same on a screen
+    (``shown_as``: 'café' as one character or as 'e' and an accent), else the closest when it is
+    close enough (``CLOSE_NAME_CUTOFF``); remembered per name, as an ignored name is usually on many rows."""
 
     def __init__(self, names: Iterable[str]):
         self.names = sorted(names)
+        self.shown = {shown_as(n): n for n in reversed(self.names)}  # the first name of each look
         self.seen: dict[str, str | None] = {}
 
     def __call__(self, name: str) -> str | None:
         if name not in self.seen:
             close = difflib.get_close_matches(name, self.names, n=1, cutoff=CLOSE_NAME_CUTOFF)
-            self.seen[name] = close[0] if close else None
+            self.seen[name] = self.shown.get(shown_as(name)) or (close[0] if close else None)
         return self.seen[name]
 
 

@@ -34,15 +34,28 @@ def _escape_char(match: re.Match) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
+def shown_as(name: str) -> str:
+    """What ``name`` shows as on a screen: without the characters ``escape_for_terminal`` escapes, in
+    Unicode NFKC form ('é' as one character or as 'e' and an accent; 'ﬁ' and 'fi')."""
+    return unicodedata.normalize("NFKC", _UNSAFE.sub("", name))
+
+
+def written_apart(name: str, other: str) -> str:
+    """When two different names look the same (``shown_as``), the words that say how they differ, with
+    each written out in escapes ('caf\\xe9' and 'cafe\\u0301'); else ''."""
+    if name == other or shown_as(name) != shown_as(other):
+        return ""
+    return f" ({name!a} and {other!a} look the same but are written with other characters)"
+
+
 def look_alikes(names: Iterable[str]) -> list[tuple[str, str]]:
     """(name, an earlier name it looks the same as) for each of ``names`` that shows on a screen
-    as an earlier one does: equal once the characters ``escape_for_terminal`` escapes are removed
-    and both are in Unicode NFKC form ('é' as one character or as 'e' and an accent; 'ﬁ' and 'fi').
-    docs/safety.md#look-alike-names: such names are rejected where they are read."""
+    as an earlier one does (``shown_as``). docs/safety.md#look-alike-names: such names are rejected
+    where they are read."""
     first: dict[str, str] = {}
     found = []
     for name in names:
-        other = first.setdefault(unicodedata.normalize("NFKC", _UNSAFE.sub("", name)), name)
+        other = first.setdefault(shown_as(name), name)
         if other != name:
             found.append((name, other))
     return found
