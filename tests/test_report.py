@@ -430,6 +430,11 @@ def test_diff_judges_a_typo_against_the_old_half_width(demo_copy, cli, tmp_path)
     assert d["half_width_grew"] == [{"model": "atlas-70b", "old": pytest.approx(old_hw), "new": pytest.approx(new_hw)}]
     assert f"atlas-70b: index 95% half-width {old_hw:.2f} -> {new_hw:.2f}, more than twofold" in out
     assert out.count("more than twofold") == 1
+    # C's track line is marked, and a line says what the mark means
+    c = d["models"]["atlas-70b"]["tracks"]["construction"]
+    assert c["exceeds_half_width"] is True
+    assert f"  C: {c['old']:.3f} -> {c['new']:.3f} (+{c['change']:.3f}) *" in out.splitlines()
+    assert "* the track mean moved by more than its 95% half-width (the old one, else the new one)" in out
 
 
 def test_diff_falls_back_to_the_new_half_width_and_says_so(ws, cli, tmp_path):

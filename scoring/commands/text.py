@@ -205,6 +205,8 @@ def diff_lines(d: dict) -> list[str]:
                     f"  {TRACK_LETTERS[t]}: {fmt(c['old'], 3)} -> {fmt(c['new'], 3)} "
                     f"({fmt(c['change'], 3, signed=True)}){mark}"
                 )
+    if any(c["exceeds_half_width"] for e in d["models"].values() for c in e["tracks"].values() if c["old"] != c["new"]):
+        lines.append("* the track mean moved by more than its 95% half-width (the old one, else the new one)")
     for name in d["added"]:
         lines.append(f"added: {name}")
     for name in d["removed"]:
