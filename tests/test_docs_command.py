@@ -174,3 +174,31 @@ def test_the_package_metadata_names_the_project_urls():
 def test_a_page_printed_to_a_pipe_is_plain_text(cli, topic):
     code, out, _ = cli("docs", topic)
     assert code == 0 and "\x1b" not in out and out.count("\n") > 5
+
+
+def test_validates_help_and_the_docs_list_the_same_kinds_of_finding():
+    """`validate --help` and docs/commands.md say which KINDs a finding line starts with: the same list
+    (the docs had left out `unused records`)."""
+    helped = tomllib.loads((ROOT / "scoring" / "commands" / "help.toml").read_text())
+    text = next(v for v in _strings(helped) if "KIND one of:" in v)
+    in_help = [k.strip() for k in re.search(r"KIND one of: ([^(]+)", text).group(1).split(",")]
+    page = (ROOT / "docs" / "commands.md").read_text()
+    listed = re.search(r"KIND one of ((?:`[^`]+`,?\s*)+)", page).group(1)
+    assert re.findall(r"`([^`]+)`", listed) == in_help == [
+        "warning",
+        "incomplete",
+        "provisional",
+        "excluded",
+        "ignored row",
+        "unused records",
+    ]
+
+
+def _strings(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
