@@ -184,14 +184,18 @@ def test_validates_help_and_the_docs_list_the_same_kinds_of_finding():
     in_help = [k.strip() for k in re.search(r"KIND one of: ([^(]+)", text).group(1).split(",")]
     page = (ROOT / "docs" / "commands.md").read_text()
     listed = re.search(r"KIND one of ((?:`[^`]+`,?\s*)+)", page).group(1)
-    assert re.findall(r"`([^`]+)`", listed) == in_help == [
-        "warning",
-        "incomplete",
-        "provisional",
-        "excluded",
-        "ignored row",
-        "unused records",
-    ]
+    assert (
+        re.findall(r"`([^`]+)`", listed)
+        == in_help
+        == [
+            "warning",
+            "incomplete",
+            "provisional",
+            "excluded",
+            "ignored row",
+            "unused records",
+        ]
+    )
 
 
 def _strings(value) -> list[str]:

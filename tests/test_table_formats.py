@@ -451,3 +451,12 @@ def test_console_text_uses_the_same_conventions():
     from tcsexam.scoring.commands.text import fmt
 
     assert fmt(-0.00001, 4) == "0.0000" and fmt(-0.00001, 4, signed=True) == "+0.0000" and fmt(None) == "NA"
+
+
+def test_every_format_aligns_the_words_left_and_the_numbers_right():
+    """rank, index, P, S, C, O and tasks right-aligned, model and status left, alike in Markdown and LaTeX
+    (LaTeX had the index left-aligned)."""
+    lines = two_groups("latex").splitlines()
+    assert [line for line in lines if line.startswith(r"\begin{tabular}")] == [r"\begin{tabular}{rllrrrrrr}"] * 2
+    markdown = [line for line in two_groups("markdown").splitlines() if set(line) <= set("|-: ") and "---" in line]
+    assert markdown == ["|---:|:---|:---|---:|---:|---:|---:|---:|---:|"] * 2

@@ -139,6 +139,7 @@ def build_groups(docs: list[tuple[str, dict]]) -> list[Group]:
 
 
 HEADER = ["rank", "model", "status", "index", *(TRACK_LETTERS[t] for t in TRACKS), "tasks"]
+LEFT = ("model", "status")  # the columns of words, aligned left; the numbers right, in every format
 
 
 def with_hw(cell: Cell, digits: int, pm: str, null: str = NULL) -> str:
@@ -237,7 +238,7 @@ class Markdown(TableFormat):
         for g in groups:
             out.append(f"### {self.text(g.suite)} / {self.text(g.protocol)}\n")
             out.append("| " + " | ".join(HEADER) + " |")
-            out.append("|" + "|".join(["---:", ":---", ":---", *["---:"] * 5, "---:"]) + "|")
+            out.append("|" + "|".join(":---" if h in LEFT else "---:" for h in HEADER) + "|")
             for row in g.rows:
                 cells = text_cells(row, di, dt, PM, NULL, "–", " " + PROVISIONAL_MARK, self.text)
                 out.append("| " + " | ".join(cells) + " |")
@@ -294,7 +295,7 @@ class Latex(TableFormat):
         for g in groups:
             title = f"{self.text(g.suite)} / {self.text(g.protocol)}"
             out.append(f"% {title}")
-            out.append(r"\begin{tabular}{rlllrrrrr}")
+            out.append(r"\begin{tabular}{" + "".join("l" if h in LEFT else "r" for h in HEADER) + "}")
             out.append(r"\toprule")
             out.append(r"\multicolumn{9}{l}{" + title + r"} \\")
             out.append(r"\midrule")
@@ -456,7 +457,7 @@ class Html(TableFormat):
             out.append(f"<h2>{self.text(g.suite)} / {self.text(g.protocol)}</h2>")
             out.append(
                 f"<table><caption>{legend(self.text, PM.strip(), '–', PROVISIONAL_MARK)}</caption><thead><tr>"
-                + "".join(f'<th class="{"l" if h in ("model", "status") else ""}">{h}</th>' for h in HEADER)
+                + "".join(f'<th class="{"l" if h in LEFT else ""}">{h}</th>' for h in HEADER)
                 + "</tr></thead><tbody>"
             )
             for row in g.rows:
