@@ -167,6 +167,19 @@ def test_planned_attempts_above_the_bound_are_rejected_naming_the_field(ws, cli)
     assert code == 0 and "init: 7000 planned attempts" in out, err
 
 
+def test_a_cohort_of_no_model_and_a_suite_of_no_task_are_said_in_the_projects_words(ws, cli):
+    ws.write_rows(full_rows())
+    ws.write_cohort(models={})
+    code, _, err = validate(cli, ws, "--benchmark", str(ws.bench))
+    assert code == 1
+    assert f"{ws.run / 'cohort.json'}: field 'models': must hold at least 1 entry, got 0" in err
+    assert "dictionary" not in err and "after validation" not in err  # not the library's words
+    ws.write_cohort(models={"m": {"attempts_per_task": 1}})
+    ws.write_json(ws.bench / "suites" / "lite.json", {"suite": "lite", "tasks": []})
+    code, _, err = validate(cli, ws, "--benchmark", str(ws.bench))
+    assert code == 1 and "field 'tasks': must hold at least 1 entry, got 0" in err
+
+
 def test_a_header_of_a_hundred_thousand_named_columns_is_read(ws, cli):
     # the duplicate-column check is linear: 10^5 extra columns (over 120 s when it was quadratic)
     extra = [f"x{i}" for i in range(100_000)]

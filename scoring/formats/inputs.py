@@ -27,6 +27,7 @@ from tcsexam.scoring.formats.wording import (
     not_a,
     one_of,
 )
+from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.vocab import (
     ADOPTED,
     MAX_PLANNED_ATTEMPTS,
@@ -157,6 +158,9 @@ def reworded(err: Any, in_union: bool) -> str:
         return UNKNOWN_FIELD
     if kind == "string_too_short":
         return NON_EMPTY
+    if kind == "too_short":  # a list or object that must hold something (the cohort's models, a suite's tasks)
+        ctx = err["ctx"]
+        return f"must hold at least {counted(ctx['min_length'], 'entry', 'entries')}, got {ctx.get('actual_length', 0)}"
     if kind in ("int_type", "int_from_float", "int_parsing") and not in_union:
         return must_be("a whole number", found)
     if kind in ("int_type", "float_type", "int_from_float", "float_parsing", "int_parsing", "finite_number"):
