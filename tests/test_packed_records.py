@@ -106,6 +106,24 @@ def test_records_named_with_the_records_option_may_be_a_packed_file(cli, demo_co
 # --- refused ------------------------------------------------------------------------------------------
 
 
+def test_a_file_that_is_no_packed_records_file_is_one_problem_not_one_a_line(cli, demo_copy):
+    """--records attempts.csv (a slip): one problem saying what a packed records file holds, not a
+    hundred 'invalid JSON' lines; a packed file whose one line is cut short keeps its own line and column."""
+    table = demo_copy / "attempts.csv"
+    lines = len(table.read_text().splitlines())
+    code, _, err = cli("validate", str(demo_copy), "--records", str(table), "--benchmark", BENCH)
+    assert code == 1
+    assert err.splitlines()[:2] == [
+        f"{table}: 1 problem",
+        f"  {table}: not a packed records file: none of its {lines} lines is JSON (each line holds one object of "
+        "model, item, attempt, records); line 1: invalid JSON: invalid character",
+    ]
+    cut = demo_copy / "cut.jsonl"
+    cut.write_text('{"model": "atlas-70b"')
+    code, _, err = cli("validate", str(demo_copy), "--records", str(cut), "--benchmark", BENCH)
+    assert code == 1 and f"{cut}: line 1 column 22: invalid JSON" in err
+
+
 def test_a_run_with_both_records_and_records_jsonl_is_refused(cli, demo_copy):
     (demo_copy / "records.jsonl").write_bytes(packed_by_hand(demo_copy))
     code, _, err = cli("score", str(demo_copy), "--benchmark", BENCH)

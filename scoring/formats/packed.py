@@ -22,6 +22,7 @@ from tcsexam.scoring.errors import InputError, Problem
 from tcsexam.scoring.formats.decode import problems_of, syntax_problem
 from tcsexam.scoring.formats.json import check_duplicate_keys
 from tcsexam.scoring.formats.records import Record
+from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.safety.files import (
     RecordsListing,
     RecordsRoot,
@@ -189,6 +190,17 @@ def read_lines(data: bytes, file: str) -> dict[str, tuple[int, int, int]]:
         lines[records_file(file, *key)] = (number, line_start, stop)
     if number == 0:
         problems.append(Problem(file, "", "", "file is empty: a packed records file holds one line per records file"))
+    opens = data[3 if data.startswith(b"\xef\xbb\xbf") else 0 :].lstrip()[:1]
+    if problems and not lines and opens != b"{" and all(p.message.startswith("invalid JSON") for p in problems):
+        problems = [  # a CSV, a records file of one attempt, ...: one problem, not one a line
+            Problem(
+                file,
+                "",
+                "",
+                f"not a packed records file: none of its {counted(number, 'line')} is JSON (each line holds one "
+                f"object of {', '.join(LINE_FIELDS)}); line 1: {problems[0].message}",
+            )
+        ]
     if problems:
         raise InputError(problems)
     return lines
