@@ -167,6 +167,20 @@ def test_planned_attempts_above_the_bound_are_rejected_naming_the_field(ws, cli)
     assert code == 0 and "init: 7000 planned attempts" in out, err
 
 
+def test_a_utf16_table_is_named_so_and_a_latin1_byte_by_its_line_and_column(ws, cli):
+    path = ws.write_rows(full_rows())
+    text = path.read_text(encoding="utf-8")
+    path.write_bytes(text.encode("utf-16"))  # a spreadsheet's "Unicode text": a BOM FF FE, two bytes a character
+    code, _, err = validate(cli, ws, "--benchmark", str(ws.bench))
+    assert code == 1
+    assert f"{path}: line 1: UTF-16 text (a spreadsheet's 'Unicode text'), not UTF-8: save it as 'CSV UTF-8'" in err
+    lines = text.splitlines(keepends=True)
+    lines[2] = "m\u00e9" + lines[2][1:]  # 'mé' in Latin-1: the byte e9 in column 2 of line 3
+    path.write_bytes("".join(lines).encode("latin-1"))
+    code, _, err = validate(cli, ws, "--benchmark", str(ws.bench))
+    assert code == 1 and f"{path}: line 3: byte 0xe9 in column 2 is not valid UTF-8; save the file as UTF-8" in err
+
+
 def test_a_cohort_of_no_model_and_a_suite_of_no_task_are_said_in_the_projects_words(ws, cli):
     ws.write_rows(full_rows())
     ws.write_cohort(models={})

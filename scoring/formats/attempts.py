@@ -70,13 +70,18 @@ def number_hint(text: str) -> str:
 
 
 def decode_csv(data: bytes, file: str) -> str:
+    """The table's text (docs/formats.md#attempts-table: UTF-8, a BOM allowed); a UTF-16 file (a
+    spreadsheet's "Unicode text") is said to be one, other bytes by their line and offset."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+            message = "UTF-16 text (a spreadsheet's 'Unicode text'), not UTF-8: save it as 'CSV UTF-8'"
+            raise InputError([Problem(file, "line 1", "", message)]) from None
         line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError(
-            [Problem(file, f"line {line}", "", f"not valid UTF-8 (byte {exc.start}); save the file as UTF-8")]
-        ) from None
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        message = f"byte {data[exc.start]:#04x} in column {column} is not valid UTF-8; save the file as UTF-8"
+        raise InputError([Problem(file, f"line {line}", "", message)]) from None
 
 
 def read_header(reader, file: str) -> list[str]:
