@@ -10,7 +10,6 @@ import math
 from pathlib import Path
 
 import pytest
-from textual import events
 from textual.widgets import DataTable, Input, Select, Static
 
 from tcsexam.tui.app import create_app
@@ -21,19 +20,10 @@ from tcsexam.tui.panes.overview.worst import WorstScreen
 from tcsexam.tui.screens.sort_picker import SortPicker
 from tcsexam.tui.state import STATUS_CODES, DashboardConfig
 from tcsexam.tui.widgets.filter_bar import FilterBar
-from tests.support.dashboard import notifications, row_at, screen_lines, send_to_driver, settle, wait_until
+from tests.support.dashboard import burst, notifications, row_at, screen_lines, settle, wait_until
 
 SIZES = {"80x24": (80, 24), "200x50": (200, 50)}
 TAU2 = Path(__file__).resolve().parent / "data" / "tau2" / "derived" / "derived_C_edge_4x5.json"
-KEY_NAMES = {"/": "slash", ":": "colon", "-": "minus", " ": "space", ",": "comma", "_": "underscore"}
-
-
-def burst(app, typed: str) -> None:
-    """Keys sent as a terminal sends a paste or a fast typist's keys: all at once, no pause between."""
-    for char in typed:
-        event = events.Key(KEY_NAMES.get(char, char), char)
-        event.set_sender(app)
-        send_to_driver(app, event)
 
 
 def rows(table: DataTable, column: int = 0) -> list[str]:

@@ -230,6 +230,22 @@ async def test_help_lists_the_tabs_keys_compactly_first_and_slash_filters_it(siz
         assert any(line.split()[0] == "w" for line in body)  # the key itself
 
 
+async def test_keys_typed_right_after_slash_in_the_help_land_in_its_filter():
+    """A burst ('/' and a word at once, as a fast typist or a paste sends them): every key reaches the
+    help's filter; none is lost to the field not having the keyboard yet."""
+    from tcsexam.tui.screens.help import HelpScreen
+    from tests.support.dashboard import burst
+
+    app = create_app()
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help screen")
+        await settle(pilot)
+        burst(app, "/sort")
+        await wait_until(pilot, lambda: app.screen.query_one("#help-filter").value == "sort", "the burst in the filter")
+
+
 @pytest.mark.parametrize("size", SIZES)
 async def test_q_closes_the_help_on_every_tab_and_types_only_after_slash(size):
     """`?` then `q` closes the help, as the help says (its filter's field, hidden until `/`, took the q);

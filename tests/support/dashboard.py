@@ -252,3 +252,24 @@ async def run_command(pilot, query: str, *, enter: bool = True) -> list[str]:
 def bound_keys(cls) -> set[str]:
     """The keys a widget class is bound to, its bases' included as Textual merges them (inherit_bindings)."""
     return set(cls._merged_bindings.key_to_bindings)
+
+
+KEY_NAMES = {
+    "/": "slash",
+    ":": "colon",
+    "-": "minus",
+    " ": "space",
+    ",": "comma",
+    "_": "underscore",
+    "?": "question_mark",
+}
+
+
+def burst(app, typed: str) -> None:
+    """Keys sent as a terminal sends a paste or a fast typist's keys: all at once, no pause between."""
+    from textual import events
+
+    for char in typed:
+        event = events.Key(KEY_NAMES.get(char, char), char)
+        event.set_sender(app)
+        send_to_driver(app, event)

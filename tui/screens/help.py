@@ -80,9 +80,11 @@ class HelpScreen(ModalScreen[None]):
         return out
 
     def action_find(self) -> None:
+        """Show the filter's field and put the keyboard in it at once: keys typed right after ``/`` land there
+        (``focus()`` would wait for the keys already queued, and lose them)."""
         field = self.query_one("#help-filter", Input)
         field.set_class(False, "gone")
-        field.focus()
+        self.set_focus(field)
 
     @on(Input.Changed, "#help-filter")
     def _filter(self, event: Input.Changed) -> None:
