@@ -181,6 +181,20 @@ def test_a_utf16_table_is_named_so_and_a_latin1_byte_by_its_line_and_column(ws, 
     assert code == 1 and f"{path}: line 3: byte 0xe9 in column 2 is not valid UTF-8; save the file as UTF-8" in err
 
 
+def test_every_run_command_given_a_file_for_its_run_folder_says_so_alike(ws, cli):
+    """attempts.csv named instead of its folder: the same sentence from init, fill, pack and validate
+    (init said 'cannot use as output: Not a directory' of a path inside the file, pack 'records folder
+    not found'); nothing written."""
+    table = ws.write_rows(full_rows())
+    before = table.read_bytes()
+    for command in ("init", "fill", "pack", "validate"):
+        code, _, err = (
+            cli(command, str(table), "--benchmark", str(ws.bench)) if command != "pack" else cli(command, str(table))
+        )
+        assert code == 1 and f"{table}: is a file, expected a run directory" in err, (command, err)
+    assert table.read_bytes() == before and sorted(p.name for p in ws.run.iterdir()) == ["attempts.csv", "cohort.json"]
+
+
 def test_a_cohort_of_no_model_and_a_suite_of_no_task_are_said_in_the_projects_words(ws, cli):
     ws.write_rows(full_rows())
     ws.write_cohort(models={})

@@ -126,8 +126,8 @@ def resolve_run_paths(
         base = Path(".")
     if base is not None and not base.exists() and not (attempts and cohort):
         raise InputError([Problem(str(base), "", "", "run directory not found")])
-    if base is not None and base.exists() and not base.is_dir():
-        raise InputError([Problem(str(base), "", "", "is a file, expected a run directory")])
+    if base is not None:
+        refuse_a_file_as_run_dir(base)
     rec: Path | None
     if records:
         rec = Path(records)
@@ -284,6 +284,13 @@ def _checked(name: str, kind: str) -> str:
     if problem:  # the loaders reject such names where they are read: here it is a bug
         raise ValueError(problem)
     return name
+
+
+def refuse_a_file_as_run_dir(base: Path) -> None:
+    """docs/formats.md: RUN_DIR is a folder; a file given for it (attempts.csv named instead of its
+    folder) is said to be one."""
+    if base.exists() and not base.is_dir():
+        raise InputError([Problem(str(base), "", "", "is a file, expected a run directory")])
 
 
 def suite_path(benchmark: Path, name: str) -> Path:

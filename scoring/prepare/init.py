@@ -149,8 +149,15 @@ def init_run(
     existing one the planned rows it lacks (``append_missing``). The synthetic sample's notice goes
     to ``notify`` as soon as the cohort is read."""
     from tcsexam.scoring.pipeline.benchmark import benchmark_origin, locate_benchmark, sample_benchmark_notice
-    from tcsexam.scoring.pipeline.run import benchmark_problem, load_cohort_file, load_suite_file, suite_path
+    from tcsexam.scoring.pipeline.run import (
+        benchmark_problem,
+        load_cohort_file,
+        load_suite_file,
+        refuse_a_file_as_run_dir,
+        suite_path,
+    )
 
+    refuse_a_file_as_run_dir(run_dir)
     benchmark, source = locate_benchmark(benchmark_option)
     target = run_dir / ATTEMPTS_FILE
     check_output(str(target), [str(cohort_path)])  # docs/safety.md: never an input, a folder or a device

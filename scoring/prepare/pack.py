@@ -38,6 +38,9 @@ def pack_run(run_dir: Path, *, overwrite: bool = False) -> PackReport:
     """docs/commands.md#pack: write RUN_DIR/records.jsonl from RUN_DIR/records/, atomically. An
     InputError, nothing written, when there is no records/, when records.jsonl is there and
     ``overwrite`` is not given, or when any records file cannot be packed (every one listed)."""
+    from tcsexam.scoring.pipeline.run import refuse_a_file_as_run_dir
+
+    refuse_a_file_as_run_dir(run_dir)
     folder, target = run_dir / RECORDS_FOLDER, run_dir / PACKED_RECORDS_FILE
     if not folder.is_dir():
         raise InputError([Problem(str(folder), "", "", "records folder not found: pack reads the run's records/")])
