@@ -186,6 +186,7 @@ def diff_lines(d: dict) -> list[str]:
         if d[key]["old"] != d[key]["new"]:
             lines.append(f"{key}: {d[key]['old']} -> {d[key]['new']}")
     grew = {g["model"]: g for g in d["half_width_grew"]}
+    marked = False
     for name, e in d["models"].items():
         i = e["index"]
         status = (
@@ -198,14 +199,10 @@ def diff_lines(d: dict) -> list[str]:
         if name in grew:
             g = grew[name]
             lines.append(f"{name}: index 95% half-width {fmt(g['old'], 2)} -> {fmt(g['new'], 2)}, more than twofold")
-        for t, c in e["tracks"].items():
-            if c["old"] != c["new"]:
-                mark = " *" if c["exceeds_half_width"] else ""
-                lines.append(
-                    f"  {TRACK_LETTERS[t]}: {fmt(c['old'], 3)} -> {fmt(c['new'], 3)} "
-                    f"({fmt(c['change'], 3, signed=True)}){mark}"
-                )
-    if any(c["exceeds_half_width"] for e in d["models"].values() for c in e["tracks"].values() if c["old"] != c["new"]):
+        moved = track_lines(e["tracks"])
+        marked = marked or any(line.endswith(" *") for line in moved)  # the lines made just above
+        lines += moved
+    if marked:
         lines.append("* the track mean moved by more than its 95% half-width (the old one, else the new one)")
     for name in d["added"]:
         lines.append(f"added: {name}")
@@ -214,6 +211,16 @@ def diff_lines(d: dict) -> list[str]:
     for inp in d["inputs_changed"]:
         lines.append(f"input changed: {inp['input']}: {inp['old'] or 'NA'} -> {inp['new'] or 'NA'}")
     return lines
+
+
+def track_lines(tracks: dict) -> list[str]:
+    """``diff``'s line of each track mean that moved, marked ``*`` when it moved by more than its half-width."""
+    return [
+        f"  {TRACK_LETTERS[t]}: {fmt(c['old'], 3)} -> {fmt(c['new'], 3)} ({fmt(c['change'], 3, signed=True)})"
+        + (" *" if c["exceeds_half_width"] else "")
+        for t, c in tracks.items()
+        if c["old"] != c["new"]
+    ]
 
 
 def half_width_verdict(c: dict) -> str:

@@ -321,7 +321,14 @@ case(
     "field 'models'",
     {C: js({k: v for k, v in COHORT.items() if k != "models"})},
 )
-case("cohort-no-models", SCORE, 1, "at least 1 item", "field 'models'", {C: js({**COHORT, "models": {}})})
+case(
+    "cohort-no-models",
+    SCORE,
+    1,
+    "must hold at least 1 entry, got 0",
+    "field 'models'",
+    {C: js({**COHORT, "models": {}})},
+)
 case(
     "cohort-unknown-key",
     SCORE,
@@ -409,7 +416,14 @@ case(
     "field 'tasks'",
     {S: js({"suite": "lite", "tasks": {"t1": "theorem"}})},
 )
-case("suite-no-tasks", SCORE, 1, "at least 1 item", "field 'tasks'", {S: js({"suite": "lite", "tasks": []})})
+case(
+    "suite-no-tasks",
+    SCORE,
+    1,
+    "must hold at least 1 entry, got 0",
+    "field 'tasks'",
+    {S: js({"suite": "lite", "tasks": []})},
+)
 case("suite-truncated-json", SCORE, 1, "invalid JSON", "line 1 column", {S: js(MINI_SUITE)[:-3]})
 
 # --- reference (through the records cross-check, and through solver-score) -------------------
