@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import unicodedata
 
 import pytest
 
@@ -166,6 +167,24 @@ def test_the_score_summary_is_ascii_with_the_dashboards_decimals(ws, cli):
     lines = out.splitlines()
     assert lines[1].split() == ["m", "complete", "50.25", "0.500", "0.375", "0.800", "0.000"]
     assert lines[2].split() == ["n", "incomplete", "NA", "NA", "0.375", "0.800", "0.000"]
+
+
+def test_the_score_summary_keeps_its_columns_for_wide_and_combining_characters(ws, cli):
+    """A name in CJK (two columns a character) or with a combining accent (none) pads to the same
+    terminal column as an ASCII one: the status column starts at column 25 on every line."""
+    names = ["m", "\u6a21\u578b-\u00e9", "cafe\u0301"]  # 'm', '模型-é' (6 columns), 'café' (4 columns)
+    ws.write_rows([r for name in names for r in full_rows(model=name)])
+    ws.write_cohort(models={name: {"attempts_per_task": 1} for name in names})
+    code, out, _ = cli(*ws.score_args())
+
+    def column_of(line: str, word: str) -> int:
+        before = line[: line.index(word)]
+        return sum(
+            0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) == "W" else 1 for c in before
+        )
+
+    rows = out.splitlines()[1:4]
+    assert [column_of(line, "complete") for line in rows] == [25, 25, 25], rows
 
 
 def test_compare_and_diff_text_are_ascii_with_minus_signs_and_na(ws, cli, tmp_path):

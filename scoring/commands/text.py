@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.reports.numbers import INDEX_DIGITS, TRACK_DIGITS, number
-from tcsexam.scoring.safety.terminal import escape_for_terminal
+from tcsexam.scoring.safety.terminal import escape_for_terminal, padded
 from tcsexam.scoring.vocab import NA, TRACK_LETTERS, TRACKS
 
 
@@ -239,7 +239,7 @@ def summary_table(document: dict) -> str:
     rows = [f"{'model':<24} {'status':<12} {'index':>8}  " + "  ".join(f"{TRACK_LETTERS[t]:>6}" for t in TRACKS)]
     for name, m in document["models"].items():
         rows.append(
-            f"{escape_for_terminal(name):<24} {m['status']:<12} {fmt(m['index'], INDEX_DIGITS):>8}  "
+            f"{padded(escape_for_terminal(name), 24)} {m['status']:<12} {fmt(m['index'], INDEX_DIGITS):>8}  "
             + "  ".join(f"{fmt(m['track_means'][t]):>6}" for t in TRACKS)
         )
     return "\n".join(rows)

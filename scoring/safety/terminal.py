@@ -40,6 +40,19 @@ def shown_as(name: str) -> str:
     return unicodedata.normalize("NFKC", _UNSAFE.sub("", name))
 
 
+def width_on_screen(text: str) -> int:
+    """The columns ``text`` takes on a terminal: two for a wide character (CJK, full-width forms), none
+    for a combining mark, one for every other."""
+    return sum(
+        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text
+    )
+
+
+def padded(text: str, width: int) -> str:
+    """``text`` followed by spaces up to ``width`` columns on a terminal (``width_on_screen``)."""
+    return text + " " * max(0, width - width_on_screen(text))
+
+
 def written_apart(name: str, other: str) -> str:
     """When two different names look the same (``shown_as``), the words that say how they differ, with
     each written out in escapes ('caf\\xe9' and 'cafe\\u0301'); else ''."""
