@@ -137,8 +137,9 @@ def test_polars_is_taken_when_pandas_is_missing(scored, monkeypatch):
 
 def test_a_numeric_column_without_any_value_is_numeric_in_pandas():
     """docs/api.md#data-frames: a missing value is NaN in a pandas column of numbers, even when the
-    column has no value at all (a run whose only model is incomplete: no index, no interval, no rank)."""
-    pytest.importorskip("pandas")
+    column has no value at all (a run whose only model is incomplete: no index, no interval, no rank);
+    a column of whole numbers with a value missing stays whole (Int64, <NA>)."""
+    pandas = pytest.importorskip("pandas")
     from tcsexam.scoring.api.frames import make_frame
 
     rows = [
@@ -146,5 +147,14 @@ def test_a_numeric_column_without_any_value_is_numeric_in_pandas():
         {"model": "n", "value": None, "tasks": 3, "rank_best": None},
     ]
     frame = make_frame(rows, ("model", "value", "tasks", "rank_best"), "pandas")
-    assert [frame[name].dtype.kind for name in ("value", "tasks", "rank_best")] == ["f", "f", "f"]
-    assert frame["model"].tolist() == ["m", "n"] and frame["tasks"].tolist()[1] == 3.0
+    assert [frame[name].dtype.kind for name in ("value", "rank_best")] == ["f", "f"]
+    assert str(frame["tasks"].dtype) == "Int64"
+    assert frame["model"].tolist() == ["m", "n"] and frame["tasks"].tolist() == [pandas.NA, 3]
+
+
+def test_the_index_frames_task_counts_are_whole_numbers(scored):
+    pytest.importorskip("pandas")
+    frame = scored.to_frame("pandas")
+    assert str(frame["tasks"].dtype) == "Int64"
+    assert frame[frame["track"] == "index"]["tasks"].isna().all()
+    assert (frame[frame["track"] != "index"]["tasks"].dropna() >= 1).all()

@@ -39,8 +39,8 @@ def frame_library(library: Library | None) -> Any:
 
 
 def make_frame(rows: list[Row], columns: tuple[str, ...], library: Library | None) -> Any:
-    """A data frame of ``rows`` with ``columns`` in this order (missing values are None: NaN in a
-    pandas float column, null in polars)."""
+    """A data frame of ``rows`` with ``columns`` in this order (missing values are None: null in polars;
+    in pandas <NA> in a column of whole numbers, which is Int64, NaN in a column of other numbers)."""
     module = frame_library(library)
     if module.__name__ == "polars":
         return (
@@ -50,8 +50,11 @@ def make_frame(rows: list[Row], columns: tuple[str, ...], library: Library | Non
         )
     frame = module.DataFrame(rows, columns=list(columns))
     for name in columns:  # a column of numbers with no value at all is still a column of numbers (NaN)
-        if all(is_number(row.get(name)) for row in rows):
-            frame[name] = module.to_numeric(frame[name])
+        values = [row.get(name) for row in rows]
+        if all(is_number(v) for v in values):
+            whole = any(v is not None for v in values) and all(v is None or isinstance(v, int) for v in values)
+            # counts and ranks stay whole numbers where some are missing (pandas' Int64, <NA>), not floats
+            frame[name] = frame[name].astype("Int64") if whole else module.to_numeric(frame[name])
     return frame
 
 
