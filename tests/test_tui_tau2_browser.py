@@ -211,7 +211,7 @@ async def test_the_task_id_is_not_cut_when_the_screen_has_room(monkeypatch):
 
 
 @pytest.mark.parametrize("size", SIZES)
-async def test_with_only_tau2_the_header_names_the_file_and_export_says_there_is_no_run(monkeypatch, size):
+async def test_with_only_tau2_the_header_names_the_file_and_export_is_not_offered(monkeypatch, size):
     monkeypatch.chdir(DATA)
     app = create_app(DashboardConfig(tau2=FOUR.name))
     async with app.run_test(size=SIZES[size]) as pilot:
@@ -220,10 +220,11 @@ async def test_with_only_tau2_the_header_names_the_file_and_export_says_there_is
         shown = app.sub_title
         assert FOUR.name in shown or (FOUR.name[:12] in shown and shown.endswith(FOUR.name[-12:])), shown
         assert "no run" not in shown
+        # no run, no index to export: e is not offered (footer, help, palette) and does nothing
         await pilot.press("e")
-        await pilot.pause()
-        (note,) = notifications(app)
-        assert "no run is open" in note and "rejected" not in note
+        await settle(pilot)
+        assert notifications(app) == [] and not any(app.query("ExportToScreen"))
+        assert not app.check_action("export", ())
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 50)])

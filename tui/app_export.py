@@ -9,7 +9,6 @@ from pathlib import Path
 from . import export
 from .app_base import AppBase
 from .panes.compare.pane import ComparePane
-from .state import has_run
 
 
 class Exporting(AppBase):
@@ -32,11 +31,8 @@ class Exporting(AppBase):
         """Write index.json (to --output, or to ``path``) with the same writer as `tcsexam score` (same
         content_sha256). It asks first while the view is stale, before it writes over the export of
         another run, and over a file other than --output (tui/export.py)."""
-        if self.state is None:
-            why = (
-                "the inputs were rejected" if has_run(self.config) else "no run is open (a tau2-bench file is no index)"
-            )
-            self.notify(f"Nothing to export: {why}.", severity="error", markup=False)
+        if self.state is None:  # with --tau2 alone the key is not offered (app.check_action)
+            self.notify("Nothing to export: the inputs were rejected.", severity="error", markup=False)
             return
         if path is not None and path.strip() == "-":
             self.notify(export.TO_STDOUT, severity="error", markup=False)
