@@ -265,6 +265,29 @@ async def test_a_reload_keeps_the_leaderboards_focus_and_its_cursor_on_its_model
         assert app.current == 1 and app.selected_model == before.split(" · ")[0]
 
 
+async def test_a_leaderboard_rebuild_never_takes_the_keyboard_back_from_the_filter(two_runs):
+    """The focus kept across a rebuild goes back to a table only if the keyboard stayed where the rebuild
+    left it: keys typed in the filter opened meanwhile stay there."""
+    from textual.widgets import Input
+
+    demo, online, docs = two_runs
+    app = both(demo, online)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await open_leaderboard(app, pilot)
+        list(pane.query(DataTable))[1].focus()
+        await settle(pilot)
+        pane.show(*pane.shown)  # a rebuild in flight (a reload, --watch), then the filter opened and typed in
+        await pilot.press("slash", "d", "e")
+        await settle(pilot)
+        assert isinstance(app.screen.focused, Input) and app.screen.focused.value == "de"
+        assert pane.place is None  # nothing left to take back later
+        # a filter that leaves no row: the line under the tables names no model any more
+        await pilot.press(*"zzz")
+        await wait_until(pilot, lambda: not any(t.row_count for t in pane.tables), "no row left")
+        await settle(pilot)
+        assert str(pane.query_one("#leaderboard-detail", Static).render()) == ""
+
+
 async def test_enter_on_a_leaderboard_row_shows_its_run_and_model(two_runs):
     demo, online, docs = two_runs
     app = both(demo, online)

@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
-from textual.widget import AwaitMount
+from textual.widget import AwaitMount, Widget
 from textual.widgets import DataTable, Static
 
 from tcsexam.scoring.grammar import counted
@@ -129,7 +129,8 @@ copies the leaderboard as Markdown, `C` as LaTeX.
         would give; ``missing`` names the runs that have no accepted state to list, ``stale`` those listed
         from their last accepted state while their files are rejected."""
         self.shown = (groups, problems, missing, runs, stale)
-        place = self.place = self._focused_place() or self.place  # a place not yet kept is carried on
+        # the focused table's place; one not yet kept is carried on, unless the keyboard went elsewhere since
+        place = self.place = self._focused_place() or (self.place if self._focus_left_behind() else None)
         summary = self.query_one("#leaderboard-summary", Static)
         body = self.query_one("#leaderboard-groups", VerticalScroll)
         body.remove_children()
@@ -189,6 +190,8 @@ copies the leaderboard as Markdown, `C` as LaTeX.
             widgets.append(table)
             for note in g.notes:
                 widgets.append(Static(Text(plain(note)), classes="leaderboard-note"))
+        if not any(left):  # no row to name (a filter that leaves none): the line under the tables names none
+            self.query_one("#leaderboard-detail", Static).update("")
         self.tables = [w for w in widgets if isinstance(w, LeaderboardTable)]
         self.mounting = body.mount(*widgets) if widgets else None
         if place is not None and self.mounting is not None:
@@ -203,14 +206,26 @@ copies the leaderboard as Markdown, `C` as LaTeX.
         row = focused.coordinate_to_cell_key(focused.cursor_coordinate).row_key.value if focused.row_count else None
         return self.tables.index(focused), self.keys.get(row) if row is not None else None
 
+    def _focus_left_behind(self) -> bool:
+        """Whether the keyboard is where a rebuild left it: nowhere, on the groups' scroll (where Textual
+        moves it off a removed table), or on a table being removed; not in the filter or another tab."""
+        focused = self.screen.focused
+        return (
+            focused is None
+            or focused is self.query_one("#leaderboard-groups")
+            or (isinstance(focused, LeaderboardTable) and focused not in self.tables)
+        )
+
     async def _keep_place(self, mounting: AwaitMount, position: int, key: tuple[str, str] | None) -> None:
         """After a rebuild (a reload, runs added or removed), the focus on the table in the focused one's
-        position and the cursor on the row of the same run and model, where the tables have them."""
+        position and the cursor on the row of the same run and model, where the tables have them; only while
+        the tab is shown and the keyboard has not gone elsewhere meanwhile (a tab switched to, the filter)."""
         await mounting
         if mounting is not self.mounting:
             return  # rebuilt again meanwhile: that rebuild keeps the place
         self.place = None
-        if not self.tables:
+        shown = all(node.display for node in self.ancestors_with_self if isinstance(node, Widget))
+        if not self.tables or not shown or not self._focus_left_behind():
             return
         table = self.tables[min(position, len(self.tables) - 1)]
         rows = [row for row, at in self.keys.items() if at == key and row in table.rows]
