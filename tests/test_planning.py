@@ -240,5 +240,7 @@ def test_plan_says_where_a_projection_that_widens_again_is_narrowest():
 
     widens = {"half_width": {"1": 55.23, "2": 45.81, "3": 44.59, "4": 45.19}}
     assert plan_notes(widens)[0].startswith("  note: the projection is narrowest at r=3 (44.59); beyond it")
-    falls = {"half_width": {"1": 55.23, "2": 45.81, "3": 44.59, "4": None}}
+    falls = {"half_width": {"1": 55.23, "2": 45.81, "3": 44.59, "4": 44.0}}
     assert plan_notes(falls) == []
+    flat = {"half_width": dict.fromkeys(("1", "2", "3", "4"), 12.5)}  # s_w² = 0 everywhere: the same at every r
+    assert plan_notes(flat) == []

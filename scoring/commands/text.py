@@ -163,7 +163,8 @@ def plan_notes(m: dict) -> list[str]:
         at = f"at r={observed['attempts']}" if observed["attempts"] is not None else "with attempts varying by task"
         lines.append(f"  observed: index 95% half-width {fmt(observed['half_width'], 2)} {at} (the run's own interval)")
     widths = [(r, h) for r, h in m["half_width"].items() if h is not None]
-    if widths and (best := min(widths, key=lambda rh: rh[1])) != widths[-1]:
+    best = min(widths, key=lambda rh: rh[1]) if widths else None
+    if best is not None and f"{widths[-1][1]:.2f}" != f"{best[1]:.2f}":  # wider at the most attempts, as printed
         lines.append(
             f"  note: the projection is narrowest at r={best[0]} ({best[1]:.2f}); beyond it the t quantile grows "
             "faster than the variance falls (fewer degrees of freedom as the tracks with little spread weigh less)"
