@@ -87,6 +87,9 @@ def test_a_reference_the_benchmark_lacks_is_a_warning_when_no_records_need_it(ws
         "(the benchmark's references for suite 'lite': ref-test): the solver scores typed into the attempts "
         "table cannot be re-scored against it"
     ) in err
+    # fill needs the reference to score records: its problem alone, not the warning beside it
+    code, _, err = cli("fill", str(ws.run), "--benchmark", str(ws.bench))
+    assert code == 1 and "field 'solver_reference_id'" in err and "warning" not in err
     ws.write_cohort(solver_reference_id="ref-test")  # the reference it holds: no such warning
     code, _, err = validate(cli, ws, "--benchmark", str(ws.bench))
     assert code == 0 and "solver_reference_id" not in err

@@ -248,12 +248,10 @@ def loaded_run(run_dir: Path, benchmark, notify: Callable[[str], None]):
 
     paths = resolve_run_paths(str(run_dir), benchmark=benchmark)
     run = load_run(paths)
-    for notice in run.notices:
-        notify(notice)
     if run.problems:
         raise InputError(run.problems)
     reference = run.reference
-    if reference is None:
+    if reference is None:  # before the notices: a reference fill needs and lacks is its problem, not a warning
         reference = cohort_reference(
             paths.benchmark,
             run.cohort.solver_reference_id,
@@ -261,6 +259,8 @@ def loaded_run(run_dir: Path, benchmark, notify: Callable[[str], None]):
             "needed to score the records",
             paths.cohort,
         )
+    for notice in run.notices:
+        notify(notice)
     return run, reference
 
 
