@@ -358,6 +358,36 @@ async def test_with_a_tau2_file_alone_no_tab_waits_for_a_run_and_no_run_key_is_o
         assert "Export to" not in shown and "run switcher" not in shown
 
 
+async def test_diagnostics_says_what_an_accepted_runs_load_said_on_the_side(demo_copy, tmp_path):
+    """A run without records whose cohort names a reference the benchmark lacks is scored, with a warning
+    on standard error from the commands (docs/formats.md): the dashboard says it under Diagnostics."""
+    import csv
+    import json
+    import shutil
+
+    from tcsexam.scoring.pipeline.benchmark import sample_root
+
+    bench = tmp_path / "bench"
+    shutil.copytree(sample_root() / "benchmark", bench)
+    cohort = json.loads((demo_copy / "cohort.json").read_text())
+    cohort["solver_reference_id"] = "mylab-k3"
+    (demo_copy / "cohort.json").write_text(json.dumps(cohort))
+    shutil.rmtree(demo_copy / "records")
+    with open(demo_copy / "attempts.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    with open(demo_copy / "attempts.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows({**r, "reference_id": ""} for r in rows)
+    app = create_app(DashboardConfig(run_dir=str(demo_copy), benchmark=str(bench)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.state is not None
+        shown = text_of(app, "#diagnostics-text")
+        assert shown.startswith("No problems: the inputs were accepted.")
+        assert "solver_reference_id 'mylab-k3'" in shown and "cannot be re-scored against it" in shown
+
+
 async def test_bad_tau2_file_does_not_crash(tmp_path):
     bad = tmp_path / "r.json"
     bad.write_text("{")

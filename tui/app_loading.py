@@ -303,6 +303,7 @@ class LoadingInputs(AppBase):
             kept=self.state is not None,
             base=base,
             leaderboard=self.leaderboard_problems,
+            notices=self.state.run.notices if self.state is not None and self.state.run is not None else (),
         )
 
     # --- --watch: a watcher off the UI thread (watchfiles), debounced --------------------------

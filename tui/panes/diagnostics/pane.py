@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -57,11 +58,14 @@ runs together.
         kept: bool,
         base: str | None = None,
         leaderboard: list | None = None,
+        notices: Sequence[str] = (),
     ) -> None:
         """Problems of the run (files under ``base`` named relative to it), of the tau2 file, and why
-        the Leaderboard's runs cannot be tabled together (``tcsexam table``'s rejection, docs/commands.md)."""
-        self._shown = (problems, tau2_problems, stale, kept, base, leaderboard)
-        heading = ACCEPTED
+        the Leaderboard's runs cannot be tabled together (``tcsexam table``'s rejection, docs/commands.md);
+        under an accepted run, what its load said on the side (``notices``: the lines the commands print
+        on standard error, as a reference the benchmark lacks)."""
+        self._shown = (problems, tau2_problems, stale, kept, base, leaderboard, notices)
+        heading = ACCEPTED + "".join("\n" + plain(notice) for notice in notices)
         if problems:
             files = Counter(p.file for p in problems)
             heading = (
