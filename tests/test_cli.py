@@ -105,6 +105,22 @@ def test_unwritable_output_is_a_clean_error(ws, cli, tmp_path):
     assert code == 1 and f"{blocker / 'index.json'}: cannot use as output: Not a directory" in err  # docs/safety.md
 
 
+def test_an_output_that_is_a_folder_names_the_standard_output_only_where_it_is_one(ws, cli, tmp_path):
+    """A command's --output takes '-' for standard output, and its refusal of a folder says so; plot
+    (a figure is never written to standard output) does not."""
+    ws.write_rows(full_rows())
+    code, _, err = cli(*ws.score_args()[:-2], "--output", str(tmp_path))
+    assert (
+        code == 1
+        and f"{tmp_path}: output is a directory: an output must be a regular file (or - for standard output)" in err
+    )
+    assert cli(*ws.score_args())[0] == 0
+    folder = tmp_path / "figure.pdf"
+    folder.mkdir()
+    code, _, err = cli("plot", str(ws.out), "--output", str(folder))
+    assert code == 1 and "an output must be a regular file" in err and "standard output" not in err
+
+
 def test_no_traceback_in_a_real_process(tmp_path):
     bad = tmp_path / "run"
     bad.mkdir()

@@ -89,7 +89,7 @@ def output_target(args, inputs=(), folders=()) -> Path | None:
     """The checked ``--output`` (docs/safety.md), before anything is computed; None is standard output."""
     from tcsexam.scoring.safety.outputs import check_output
 
-    return check_output(args.output, [str(p) for p in inputs if p], [str(p) for p in folders if p])
+    return check_output(args.output, [str(p) for p in inputs if p], [str(p) for p in folders if p], stdout_ok=True)
 
 
 def check_name_options(*options: tuple[str, str | None, str]) -> None:
@@ -201,7 +201,7 @@ def checked_output(args) -> Path | None:
     """docs/safety.md for a run command's ``--output``: never an input nor inside records/, never a
     folder, FIFO or device (exit 1, nothing touched); None for standard output (``-``)."""
     files, folders = option_inputs(args)
-    return check_output(args.output, files, folders)
+    return check_output(args.output, files, folders, stdout_ok=True)
 
 
 def run_and_target(args):

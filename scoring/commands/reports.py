@@ -23,7 +23,7 @@ from tcsexam.scoring.vocab import EXIT_OK, EXIT_REJECTED
 def emit(text: str, output: str | None, inputs: list[str]) -> None:
     """Text to standard output, or to ``--output`` (``-`` is standard output; docs/safety.md: never an
     input, a folder or a device)."""
-    write_to(None if output is None else check_output(output, inputs), text.encode("utf-8"))
+    write_to(None if output is None else check_output(output, inputs, stdout_ok=True), text.encode("utf-8"))
 
 
 def read_indexes(names: list[str]) -> list[IndexFile]:

@@ -21,7 +21,11 @@ from tcsexam.scoring.safety.files import Stamp, _kind_of, stamp_of
 
 
 def check_output(
-    path: str | os.PathLike, inputs: Iterable[str | os.PathLike] = (), folders: Iterable[str | os.PathLike] = ()
+    path: str | os.PathLike,
+    inputs: Iterable[str | os.PathLike] = (),
+    folders: Iterable[str | os.PathLike] = (),
+    *,
+    stdout_ok: bool = False,
 ) -> Path | None:
     """Check an output before anything is computed or written; None means standard output (``-``).
 
@@ -32,8 +36,10 @@ def check_output(
     file could be an input; after resolving links), or when ``write_atomic`` would refuse it
     (a file with several hard links, a link that does not resolve to the file it opens).
     Inputs that do not exist are skipped. ``-`` with standard output closed is an InputError too.
+    ``stdout_ok``: the writer takes ``-`` for standard output (a command's ``--output``), and a refusal
+    says so.
     """
-    (checked,) = check_outputs([path], inputs, folders)
+    (checked,) = check_outputs([path], inputs, folders, stdout_ok=stdout_ok)
     return checked
 
 
@@ -41,6 +47,8 @@ def check_outputs(
     paths: Iterable[str | os.PathLike],
     inputs: Iterable[str | os.PathLike] = (),
     folders: Iterable[str | os.PathLike] = (),
+    *,
+    stdout_ok: bool = False,
 ) -> list[Path | None]:
     """``check_output`` for each of ``paths`` (fill's thousands of outputs), the inputs' identities
     and the folders' resolved names found once; the first refused output raises."""
@@ -53,11 +61,15 @@ def check_outputs(
         identities.setdefault((other.st_dev, other.st_ino), os.fspath(source))
     tops = [(os.path.realpath(folder).rstrip(os.sep) + os.sep, os.fspath(folder)) for folder in folders]
     parents: dict[str, str] = {}
-    return [_check_one(os.fspath(path), identities, tops, parents) for path in paths]
+    return [_check_one(os.fspath(path), identities, tops, parents, stdout_ok) for path in paths]
 
 
 def _check_one(
-    text: str, identities: dict[tuple[int, int], str], tops: list[tuple[str, str]], parents: dict[str, str]
+    text: str,
+    identities: dict[tuple[int, int], str],
+    tops: list[tuple[str, str]],
+    parents: dict[str, str],
+    stdout_ok: bool = False,
 ) -> Path | None:
     if text == "":
         raise ValueError("empty output path: commands.options.output_argument rejects it as a usage error")
@@ -81,7 +93,8 @@ def _check_one(
                         text,
                         "",
                         "",
-                        f"output is {_kind_of(st.st_mode)}: an output must be a regular file",
+                        f"output is {_kind_of(st.st_mode)}: an output must be a regular file"
+                        + (" (or - for standard output)" if stdout_ok else ""),
                     )
                 ]
             )
