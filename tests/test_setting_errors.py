@@ -182,6 +182,11 @@ def test_a_utf16_table_is_named_so_and_a_latin1_byte_by_its_line_and_column(ws, 
     path.write_bytes("".join(lines).encode("latin-1"))
     code, _, err = validate(cli, ws, "--benchmark", str(ws.bench))
     assert code == 1 and f"{path}: line 3: byte 0xe9 in column 2 is not valid UTF-8; save the file as UTF-8" in err
+    # the column counts characters: 'ü' before it (two bytes in UTF-8) is one
+    raw = "".join(lines).encode("utf-8").replace(b"m\xc3\xa9", b"\xc3\xbcx\xe9", 1)
+    path.write_bytes(raw)
+    code, _, err = validate(cli, ws, "--benchmark", str(ws.bench))
+    assert code == 1 and f"{path}: line 3: byte 0xe9 in column 3 is not valid UTF-8" in err
 
 
 def test_every_run_command_given_a_file_for_its_run_folder_says_so_alike(ws, cli):

@@ -79,7 +79,8 @@ def decode_csv(data: bytes, file: str) -> str:
             message = "UTF-16 text (a spreadsheet's 'Unicode text'), not UTF-8: save it as 'CSV UTF-8'"
             raise InputError([Problem(file, "line 1", "", message)]) from None
         line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        before = data[data.rfind(b"\n", 0, exc.start) + 1 : exc.start]  # valid UTF-8: the first bad byte is later
+        column = len(before.decode("utf-8", errors="replace").removeprefix("\ufeff")) + 1  # in characters
         message = f"byte {data[exc.start]:#04x} in column {column} is not valid UTF-8; save the file as UTF-8"
         raise InputError([Problem(file, f"line {line}", "", message)]) from None
 

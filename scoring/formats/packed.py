@@ -22,7 +22,6 @@ from tcsexam.scoring.errors import InputError, Problem
 from tcsexam.scoring.formats.decode import problems_of, syntax_problem
 from tcsexam.scoring.formats.json import check_duplicate_keys
 from tcsexam.scoring.formats.records import Record
-from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.safety.files import (
     RecordsListing,
     RecordsRoot,
@@ -197,7 +196,8 @@ def read_lines(data: bytes, file: str) -> dict[str, tuple[int, int, int]]:
                 file,
                 "",
                 "",
-                f"not a packed records file: none of its {counted(number, 'line')} is JSON (each line holds one "
+                f"not a packed records file: {'its line is not' if number == 1 else f'none of its {number:,} lines is'} "
+                "JSON (each line holds one "
                 f"object of {', '.join(LINE_FIELDS)}); line 1: {problems[0].message}",
             )
         ]
