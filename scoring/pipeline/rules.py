@@ -11,6 +11,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from tcsexam.scoring.errors import Problems
 from tcsexam.scoring.formats.inputs import AttemptRow
@@ -60,8 +61,12 @@ class CloseNames:
 
     def __init__(self, names: Iterable[str]):
         self.names = sorted(names)
-        self.shown = {shown_as(n): n for n in reversed(self.names)}  # the first name of each look
         self.seen: dict[str, str | None] = {}
+
+    @cached_property
+    def shown(self) -> dict[str, str]:
+        """Each look's first name; made at the first name asked about (most runs ignore no row)."""
+        return {shown_as(n): n for n in reversed(self.names)}
 
     def __call__(self, name: str) -> str | None:
         if name not in self.seen:
