@@ -227,6 +227,11 @@ def _rows_adapter() -> TypeAdapter:
     return TypeAdapter(list[AttemptRow])
 
 
+@cache
+def _row_adapter() -> TypeAdapter:
+    return TypeAdapter(AttemptRow)
+
+
 def validate_rows(pending: list[tuple[int, dict]], file: str, found: list) -> list[tuple[int, AttemptRow]]:
     """The valid rows, validated in one pydantic call; when some row fails, row by row, so that
     each problem is worded with its line (and added to ``found``) and the good rows are kept."""
@@ -239,7 +244,7 @@ def validate_rows(pending: list[tuple[int, dict]], file: str, found: list) -> li
     valid = []
     for line, data in pending:
         try:
-            valid.append((line, AttemptRow.model_validate(data)))
+            valid.append((line, _row_adapter().validate_python(data)))
         except ValidationError as exc:
             found.extend((line, p) for p in problems_from_validation(exc, file, where=f"line {line}"))
     return valid

@@ -10,8 +10,8 @@ next to their rules (``scoring.pipeline.reference``, ``scoring.pipeline.solver``
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Annotated, Any
+from dataclasses import dataclass, fields
+from typing import Annotated, Any, get_args, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
@@ -92,9 +92,14 @@ class Column:
     skeleton: str | None = None
 
 
-class AttemptRow(BaseModel):
-    """One row of attempts.csv (``line`` is its line in the file). Each field annotated with a
-    ``Column`` is a column, in the order init writes them: a new column is one field here."""
+@dataclass(slots=True, kw_only=True)
+class AttemptRow:
+    """One row of attempts.csv (``line`` is its line in the file), as pydantic validates it
+    (``formats.attempts.validate_rows``). Each field annotated with a ``Column`` is a column, in the
+    order init writes them: a new column is one field here. A plain class with slots, not a pydantic
+    model: a run holds one per row (10^6 at the largest), and a model's per-instance dict and set of
+    fields set cost ten times the memory and twice the time to validate and to cross from the
+    dashboard's loader process (docs/performance.md#the-attempt-rows)."""
 
     line: int
     model: Annotated[NonEmpty, Column(required=True)]
@@ -118,9 +123,17 @@ class AttemptRow(BaseModel):
         return (self.model, self.track, self.item, self.attempt)
 
 
+# AttemptRow's fields: name -> (its annotated type, its default or dataclasses.MISSING)
+ATTEMPT_ROW_FIELDS: dict[str, tuple[Any, Any]] = {
+    f.name: (get_type_hints(AttemptRow, include_extras=True)[f.name], f.default) for f in fields(AttemptRow)
+}
+
 # the columns of attempts.csv, from AttemptRow: name -> Column, the required ones, the optional ones
 ATTEMPTS_COLUMNS: dict[str, Column] = {
-    name: meta for name, info in AttemptRow.model_fields.items() for meta in info.metadata if isinstance(meta, Column)
+    name: meta
+    for name, (annotated, _) in ATTEMPT_ROW_FIELDS.items()
+    for meta in get_args(annotated)[1:]
+    if isinstance(meta, Column)
 }
 REQUIRED_COLUMNS = tuple(name for name, column in ATTEMPTS_COLUMNS.items() if column.required)
 OPTIONAL_COLUMNS = tuple(name for name, column in ATTEMPTS_COLUMNS.items() if not column.required)

@@ -14,6 +14,7 @@ schemas' descriptions, which users read: they say what the format is, in the pro
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -41,18 +42,18 @@ def attempts_row_model() -> Any:
     from pydantic import ConfigDict, Field, create_model
 
     from tcsexam.scoring.formats.attempts import _NON_FINITE, _NUMBER
-    from tcsexam.scoring.formats.inputs import AttemptRow
+    from tcsexam.scoring.formats.inputs import ATTEMPT_ROW_FIELDS
     from tcsexam.scoring.vocab import ADOPTED
 
     fields: dict[str, Any] = {}
-    for name, info in AttemptRow.model_fields.items():
+    for name, (annotated, default) in ATTEMPT_ROW_FIELDS.items():
         if name == "line":  # where the row sits, not a cell
             continue
         if name == "score":
             cell = Annotated[str, Field(pattern=f"^$|{_NUMBER.pattern}|{_NON_FINITE.pattern}")]
             fields[name] = (cell, ...)
         else:
-            fields[name] = (info.annotation, info)
+            fields[name] = (annotated, ... if default is dataclasses.MISSING else default)
     rules: list[Any] = [
         {  # an adopted row's score is empty or finite
             "if": {"properties": {"adoption_status": {"enum": list(ADOPTED)}}, "required": ["adoption_status"]},
