@@ -16,6 +16,7 @@ from tcsexam.scoring.commands.main import main as cli_main
 from tcsexam.tui.app import CHECKING, create_app
 from tcsexam.tui.cache import SUFFIX, cache_folder, entry_path
 from tcsexam.tui.loader import load_state_here
+from tcsexam.tui.panes.overview.pane import OverviewPane
 from tcsexam.tui.state import DashboardConfig
 from tests.support.dashboard import settle, wait_until
 
@@ -256,8 +257,6 @@ class OverviewFills(CallCounter):
     """Counts the Overview's fills (OverviewPane.show: its table cleared and filled anew)."""
 
     def __init__(self, monkeypatch) -> None:
-        from tcsexam.tui.panes.overview.pane import OverviewPane
-
         super().__init__(monkeypatch, OverviewPane, "show")
 
 
@@ -309,6 +308,8 @@ async def test_an_unchanged_reopen_shows_the_cached_overview_before_the_check_th
         await marked_until_checked(pilot, app, headers)
         assert CHECKING not in app.sub_title
         assert overview_rows(app) == before
+        # one copy of the run: the Overview reads the checked run's document, the cached view is let go
+        assert app.screen.query_one(OverviewPane).document is app.state.document
     assert counter.calls == 0
     assert fills.calls == 1  # found unchanged: the cached view's rows stay (cursor, scroll), not filled again
 

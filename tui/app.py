@@ -254,9 +254,11 @@ class TcsexamApp(LoadingInputs, SeveralRuns, Exporting):
             return
         state = self.state
         first, *rest = self.run_panes()
-        if not keep_overview:
-            first.show_run(RunView(state, self.selected_model))
         overview = self.main.query_one(OverviewPane)
+        if keep_overview:
+            overview.keep_showing(state.document)
+        else:
+            first.show_run(RunView(state, self.selected_model))
         if self.selected_model not in state.document["models"]:
             self.selected_model = overview.top_model()
         view = RunView(state, self.selected_model, overview.order())

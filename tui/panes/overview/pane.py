@@ -149,6 +149,12 @@ Moving the cursor selects the model for every other tab. `Enter` opens its Insta
     def show_run(self, view: RunView) -> None:
         self.show(view.document, view.model, demo=view.demo)
 
+    def keep_showing(self, document: dict) -> None:
+        """Hold the checked run's ``document`` in place of the cached view shown while it was checked,
+        found to hold the same numbers (tui/app_loading.py): the rows, the cursor and the scroll stay,
+        and the view, a second copy of every model's tasks, is let go (docs/dashboard-large-runs.md#memory-over-reloads)."""
+        self.document = document
+
     def show(self, document: dict, selected: str | None, demo: bool = False) -> None:
         self.document = document
         self.rows = overview_rows(document)
