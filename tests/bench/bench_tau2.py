@@ -1,10 +1,12 @@
 """``tcsexam tau2`` against the floor of its work, reported as ratios measured in one run.
 
-    python -m tests.bench.bench_tau2 [--sizes 10000,50000] [--reps 3] [--workdir DIR]
+    python -m tests.bench.bench_tau2 [--sizes 10000,50000] [--shapes tau2-bench,compact] [--reps 3] [--workdir DIR]
 
-For each size, a results file of that many simulations (``tau2_synth``: the real 5-task, 4-trial
-gpt-4.1 run of tests/data/tau2 copied under new task ids; 10,000 simulations are about 125 MB) is
-generated into a temporary folder (or ``--workdir``, where it is kept and reused). Then, interleaved,
+For each size and shape, a results file of that many simulations (``tau2_synth``: the real 5-task,
+4-trial gpt-4.1 run of tests/data/tau2 copied under new task ids) is generated into a temporary
+folder (or ``--workdir``, where it is kept and reused): ``tau2-bench`` writes it as tau2-bench does
+(indented by 2, ASCII with escapes; 10,000 simulations are about 200 MB), ``compact`` without white
+space and with raw UTF-8 text (about 125 MB). Then, interleaved,
 best of ``--reps``: ``tcsexam tau2 FILE --output OUT`` and the floor, a process that reads the same
 file and decodes it with msgspec into Structs of only the fields the command uses (its Structs
 are written out below, not imported, so that the floor does not import the project). Each runs
@@ -117,10 +119,10 @@ def best_of(runs: list[tuple[float, float, float]]) -> tuple[float, float, float
     return min(r[0] for r in runs), min(r[1] for r in runs), min(r[2] for r in runs)
 
 
-def bench_size(sims: int, folder: Path, reps: int) -> None:
-    source = folder / f"tau2-{sims}.json"
+def bench_size(sims: int, shape: str, folder: Path, reps: int) -> None:
+    source = folder / f"tau2-{sims}-{shape}.json"
     if not source.exists():
-        write_tau2(source, sims)
+        write_tau2(source, sims, compact=shape == "compact")
     size_mb = source.stat().st_size / 2**20
     tcsexam = str(Path(sys.executable).parent / "tcsexam")
     commands = {
@@ -133,7 +135,7 @@ def bench_size(sims: int, folder: Path, reps: int) -> None:
             runs[name].append(measure(cmd, folder))
     (tw, tc, tm), (fw, fc, fm) = best_of(runs["tau2"]), best_of(runs["floor"])
     load = os.getloadavg()[0]
-    print(f"{sims:,} simulations ({size_mb:.0f} MiB), best of {reps}, load {load:.1f}:")
+    print(f"{sims:,} simulations, {shape} ({size_mb:.0f} MiB), best of {reps}, load {load:.1f}:")
     print(f"  tau2   wall {tw:7.2f} s  CPU {tc:7.2f} s  peak {tm:7.0f} MiB ({tm / size_mb:.2f}x the file)")
     print(f"  floor  wall {fw:7.2f} s  CPU {fc:7.2f} s  peak {fm:7.0f} MiB ({fm / size_mb:.2f}x the file)")
     print(f"  tau2 / floor: CPU {tc / fc:.2f}x, wall {tw / fw:.2f}x, memory {tm / fm:.2f}x")
@@ -142,15 +144,20 @@ def bench_size(sims: int, folder: Path, reps: int) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10000,50000", help="simulations per file, comma-separated")
+    parser.add_argument("--shapes", default="tau2-bench,compact", help="tau2-bench, compact or both")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--workdir", type=Path, help="keep the generated files here (and reuse them)")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
+    shapes = args.shapes.split(",")
+    if not set(shapes) <= {"tau2-bench", "compact"}:
+        parser.error(f"--shapes: tau2-bench or compact, not {args.shapes!r}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.workdir or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
         for sims in sizes:
-            bench_size(sims, folder, max(args.reps, 1))
+            for shape in shapes:
+                bench_size(sims, shape, folder, max(args.reps, 1))
 
 
 if __name__ == "__main__":
