@@ -8,11 +8,13 @@ import json
 import re
 from pathlib import Path
 
+import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tcsexam.scoring.errors import InputError
+from tcsexam.scoring.formats import read_keys
 from tcsexam.scoring.formats.json import has_digit_run
 from tcsexam.scoring.tau2.files import load_tau2_results
 from tcsexam.scoring.tau2.trajectory import simulation_trajectory
@@ -181,3 +183,19 @@ def test_a_run_of_digits_is_found_wherever_it_starts(before, run, after, length)
     raw = f"{before}{'5' * run}{after}".encode()
     longest = max((len(m) for m in re.findall(rb"[0-9]+", raw)), default=0)
     assert has_digit_run(raw, length) == (longest >= length)
+
+
+@given(
+    lengths=st.lists(st.integers(0, 3 * read_keys._BATCH + 5), min_size=1, max_size=4),
+    every=st.integers(1, 5000),
+    offset=st.integers(0, 4999),
+)
+def test_the_colons_of_values_of_any_size_are_counted_as_their_bytes_hold(lengths, every, offset):
+    """The key check counts ':' in the values it does not walk into, large ones slice by slice; a
+    count one too high would hide a key twice (docs/tau2.md#what-is-checked)."""
+    values = []
+    for n in lengths:
+        value = bytearray(b"a" * n)
+        value[offset % every :: every] = b":" * len(range(offset % every, n, every))
+        values.append(bytes(value))
+    assert read_keys._colons([msgspec.Raw(v) for v in values]) == sum(v.count(b":") for v in values)
