@@ -145,10 +145,10 @@ def loader_main(target, config: DashboardConfig, pipe, parent: int) -> None:
 
     from tcsexam.scoring.errors import InputError, UsageError
 
-    from .heap import map_large_blocks
-
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    map_large_blocks()  # as in the dashboard's process: a large block freed is given back at once
+    # glibc's own threshold for large blocks (not the dashboard's ``map_large_blocks``): this process
+    # ends after one load, and a mapping per block freed made its scoring a third slower
+    # (docs/performance.md#over-reloads-of-the-dashboard)
     watch_parent(parent)
 
     def scored(document: dict) -> None:
