@@ -51,3 +51,18 @@ def test_coverage_simulation_runs_on_a_tiny_size():
     report = coverage(["--runs", "50", "--tasks", "5"])
     assert set(report["track_coverage"]) == {"theorem", "solver", "construction", "conjecture"}
     assert 0.0 <= report["index_coverage"] <= 1.0
+
+
+def test_the_benches_compile_the_modules_where_the_import_system_reads_them():
+    """An editable install imports through a tree of links: bytecode written beside the checkout's
+    files is never read, and a bench whose processes compile the project on every run times that."""
+    import importlib.util
+    from pathlib import Path
+
+    import tcsexam.scoring.formats.read_keys as module
+    from tests.bench.installed import compile_installed
+
+    cached = Path(importlib.util.cache_from_source(module.__file__))
+    cached.unlink(missing_ok=True)
+    compile_installed()
+    assert cached.is_file()

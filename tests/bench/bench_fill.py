@@ -28,6 +28,7 @@ from pathlib import Path
 
 from tcsexam.scoring.pipeline.benchmark import sample_root
 from tests.bench.bench_tau2 import best_of, measure
+from tests.bench.installed import compile_installed, python_of
 from tests.bench.synth import write_run
 
 
@@ -59,6 +60,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workdir", type=Path, help="keep the generated run here (and reuse it)")
     parser.add_argument("--before", help="another install's tcsexam, measured in the same rounds")
     args = parser.parse_args(argv)
+    compile_installed()
+    if args.before:
+        compile_installed(python_of(args.before))
     with tempfile.TemporaryDirectory() as tmp:
         folder = (args.workdir or Path(tmp)) / f"fill-{args.models}"
         run = folder / "run"

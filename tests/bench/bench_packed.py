@@ -23,6 +23,7 @@ from pathlib import Path
 
 from tcsexam.scoring.pipeline.benchmark import sample_root
 from tests.bench.bench_tau2 import best_of, measure
+from tests.bench.installed import compile_installed
 from tests.bench.synth import write_run
 
 
@@ -40,6 +41,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--workdir", type=Path, help="keep the generated runs here (and reuse them)")
     args = parser.parse_args(argv)
+    compile_installed()
     with tempfile.TemporaryDirectory() as tmp:
         folder = (args.workdir or Path(tmp)) / f"packed-{args.suite}-{args.models}"
         run, packed = folder / "folder-run", folder / "packed-run"

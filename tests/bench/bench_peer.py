@@ -20,6 +20,7 @@ import tempfile
 from pathlib import Path
 
 from tests.bench.bench_tau2 import best_of, measure
+from tests.bench.installed import compile_installed
 from tests.bench.synth import write_cohort
 
 
@@ -51,6 +52,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--workdir", type=Path, help="keep the generated cohorts here (and reuse them)")
     args = parser.parse_args(argv)
+    compile_installed()
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.workdir or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -33,7 +32,8 @@ from pathlib import Path
 import orjson
 
 from tcsexam.scoring.pipeline.benchmark import sample_root
-from tests.bench.bench_tau2 import ROOT, best_of, measure
+from tests.bench.bench_tau2 import best_of, measure
+from tests.bench.installed import compile_installed, python_of
 from tests.bench.synth import REFERENCE_ID, write_run
 
 FLOOR = """
@@ -110,12 +110,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workdir", type=Path, help="keep the generated runs here (and reuse them)")
     parser.add_argument("--before", help="another tcsexam executable, measured alongside")
     args = parser.parse_args(argv)
-    subprocess.run(
-        [sys.executable, "-m", "compileall", "-q", "scoring", "tui", "sample_runs"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-    )
+    compile_installed()
+    if args.before:
+        compile_installed(python_of(args.before))
     tcsexam = str(Path(sys.executable).parent / "tcsexam")
     bench = str(sample_root() / "benchmark")
     with tempfile.TemporaryDirectory() as tmp:

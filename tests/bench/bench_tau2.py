@@ -25,6 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from tests.bench.installed import compile_installed
 from tests.bench.tau2_synth import write_tau2
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -148,6 +149,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--workdir", type=Path, help="keep the generated files here (and reuse them)")
     args = parser.parse_args(argv)
+    compile_installed()
     sizes = [int(s) for s in args.sizes.split(",")]
     shapes = args.shapes.split(",")
     if not set(shapes) <= {"tau2-bench", "compact"}:

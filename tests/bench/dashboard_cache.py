@@ -46,6 +46,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from tests.bench.installed import compile_installed
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """
@@ -249,6 +251,9 @@ def main(argv=None) -> dict:
     p.add_argument("--cold", action="store_true", help="a cold open (--no-cache) against score, alone")
     p.add_argument("--packed", action="store_true", help="with --cold: the records run packed too")
     args = p.parse_args(argv)
+    compile_installed()
+    if args.before:
+        compile_installed(args.before)
     # absolute: a relative XDG_CACHE_HOME is no cache folder (the dashboard would use ~/.cache)
     work = Path(args.workdir or tempfile.mkdtemp(prefix="tcsexam-cache-bench-")).resolve()
     synth = [sys.executable, "-m", "tests.bench.synth"]

@@ -33,6 +33,8 @@ import termios
 import time
 from pathlib import Path
 
+from tests.bench.installed import compile_installed
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # The headless probe (a fresh process): prints {"overview_s", "dashboard_mb", "loader_mb"} as one JSON line.
@@ -170,9 +172,8 @@ def main(argv=None) -> dict:
     a = p.parse_args(argv)
     from tests.bench.synth import write_cohort
 
-    # as an install does: compile the sources once (this environment sets PYTHONDONTWRITEBYTECODE, and a
-    # module the dashboard imports while it runs would be compiled on its event loop each time)
-    subprocess.run([sys.executable, "-m", "compileall", "-q", "scoring", "tui"], cwd=ROOT, check=True)
+    # as an install does (a module the dashboard imports while it runs is not compiled on its event loop)
+    compile_installed()
     with tempfile.TemporaryDirectory(dir=a.workdir) as tmp:
         out = Path(tmp) / f"cohort-{a.models}"
         write_cohort(out, a.models)

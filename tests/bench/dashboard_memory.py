@@ -22,6 +22,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.bench.installed import compile_installed
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """
@@ -91,6 +93,9 @@ def main(argv=None) -> dict:
     p.add_argument("--reloads", type=int, default=5)
     p.add_argument("--before", metavar="PYTHON", help="another install's interpreter, measured first")
     args = p.parse_args(argv)
+    compile_installed()
+    if args.before:
+        compile_installed(args.before)
     result = {}
     if args.before:
         result["before"] = reloads(args.before, args.run_dir, args.benchmark, args.reloads)

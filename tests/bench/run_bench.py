@@ -53,6 +53,7 @@ from pathlib import Path
 
 import orjson
 
+from tests.bench.installed import compile_installed
 from tests.bench.synth import write_big, write_cohort, write_run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -207,14 +208,7 @@ def main(argv=None) -> dict:
         p.error(f"--only: unknown part(s) {', '.join(sorted(unknown))}")
     work = Path(a.workdir or tempfile.mkdtemp(prefix="tcsexam-bench-"))
     exe = [sys.executable, "-m", "tcsexam.tui.cli"]
-    # as an install does: compile the sources once, so that no run pays for compiling them
-    # (this environment sets PYTHONDONTWRITEBYTECODE, which leaves them uncompiled otherwise)
-    subprocess.run(
-        [sys.executable, "-m", "compileall", "-q", "scoring", "tui", "sample_runs"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-    )
+    compile_installed()  # as an install does: no run pays for compiling the sources
     report: dict = {
         "date": date.today().isoformat(),
         "python": platform.python_version(),
