@@ -6,8 +6,10 @@ The run (``synth.write_run`` on the bundled Lite sample suite, one attempt: 5 so
 10,000 records files at 2,000 models, about 150 records each) is generated into a temporary
 folder (or ``--workdir``, where it is kept and reused). ``fill`` needs solver rows without a
 score: before each ``fill`` the run's attempts.csv is replaced by a copy whose solver rows are
-empty (``score_status`` missing) and ``solver-scores/`` is removed, outside the measured
-process; ``fill`` then scores the records and writes a solver-scores file for every attempt
+empty (``score_status`` missing) and ``solver-scores/`` is moved aside, outside the measured
+process (into ``removed/`` beside the run, deleted once every figure is measured: on ext4 a
+file or folder made within about 30 s of 22,000 deletions waits while the kernel skips the
+recently deleted inodes, which took fill from about 6 s to 12-16 s); ``fill`` then scores the records and writes a solver-scores file for every attempt
 and attempts.csv. ``score`` reads the same run (filled) and writes index.json. Interleaved,
 best of ``--reps``, each in a fresh process (``bench_tau2.measure``: wall, CPU, peak memory).
 Target: fill at most 1.5x score. ``--before`` runs another install's ``fill`` in the same rounds
@@ -79,17 +81,21 @@ def main(argv: list[str] | None = None) -> None:
             fills["before"] = [args.before, "fill", str(run), "--benchmark", bench]
         files = sum(1 for _ in (run / "records").rglob("*.json"))
         runs: dict[str, list[tuple[float, float, float]]] = {"fill": [], "before": [], "score": []}
-        for _ in range(max(args.reps, 1)):
+        removed = folder / "removed"
+        removed.mkdir(exist_ok=True)
+        for rep in range(max(args.reps, 1)):
             outputs = set()
             for name, fill in fills.items():
                 (run / "attempts.csv").write_text(empty, encoding="utf-8")
-                shutil.rmtree(run / "solver-scores", ignore_errors=True)
+                if (run / "solver-scores").exists():
+                    (run / "solver-scores").rename(removed / f"{name}-{rep}-{os.getpid()}")
                 runs[name].append(measure(fill, folder))
                 outputs.add(written_digest(run))
             if len(outputs) > 1:
                 raise SystemExit("fill and --before wrote different files")
             runs["score"].append(measure(score, folder))  # on the table fill has just written
         written = sum(1 for _ in (run / "solver-scores").rglob("*.json"))
+        shutil.rmtree(removed)
         (fw, fc, fm), (sw, sc, sm) = best_of(runs["fill"]), best_of(runs["score"])
         load = os.getloadavg()[0]
         print(f"{args.models:,} models, {files:,} records files; fill wrote {written:,} solver-score files")
