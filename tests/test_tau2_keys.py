@@ -119,6 +119,48 @@ def test_a_key_twice_where_no_field_is_read_changes_nothing(cli, tmp_path, case)
     assert [metrics["pass_hat_k"][str(k)] for k in range(1, 5)] == pytest.approx(FOUR_PASS_K, abs=1e-12)
 
 
+# Values of the file's own object that change how it is walked: decoded with the file in one call
+# (objects, lists of objects, scalars), or value by value (a list of numbers or of lists).
+FILE_VALUES = {
+    "a number": '"extra": 7',
+    "a string holding ':'": '"extra": "12:00:00"',
+    "a string holding an escaped ':'": '"extra": "12\\u003a00"',
+    "an object of objects": '"extra": {"a": {"b": 1, "c": "x:y"}}',
+    "a list of objects": '"extra": [{"a": 1}, null, {"b:c": [1, 2]}]',
+    "a list of numbers": '"extra": [1, 2.5, 3]',
+    "a list of lists": '"extra": [[{"a": 1}], []]',
+}
+
+
+def with_first_pair(text: str, pair: str) -> str:
+    """The JSON text of an object, ``pair`` ('"key": value') written as its first pair."""
+    assert text.startswith("{")
+    return "{" + pair + ", " + text[1:]
+
+
+@pytest.mark.parametrize("value", sorted(FILE_VALUES))
+@pytest.mark.parametrize("case", ["the file itself", "a simulation", "reward_breakdown", "a key holding ':'"])
+def test_a_key_twice_is_named_whatever_else_the_file_holds(cli, tmp_path, value, case):
+    place, pairs, key = READ_FROM[case]
+    text = with_first_pair(with_pairs(four(), place, pairs), FILE_VALUES[value])
+    code, err, out, path = run_tau2(cli, tmp_path, text)
+    assert code == 1 and not out.exists()
+    assert f"{path}: field '{key}': key '{key}' appears twice in one object" in err
+
+
+@pytest.mark.parametrize("value", sorted(FILE_VALUES))
+def test_a_file_without_a_key_twice_is_read_without_parsing_it_again(tmp_path, monkeypatch, value):
+    """The ':' are counted exactly whatever the file's own values are (an escaped ':' included), so
+    the slow parse that names a repeated key does not run on a file that has none."""
+    parsed = []
+    repeated_key = read_keys._repeated_key
+    monkeypatch.setattr(read_keys, "_repeated_key", lambda *a: parsed.append(1) or repeated_key(*a))
+    path = tmp_path / "results.json"
+    path.write_text(with_first_pair(json.dumps(four(), indent=2), FILE_VALUES[value]), encoding="utf-8")
+    assert len(load_tau2_results(path).simulations) == 20
+    assert parsed == []
+
+
 def test_the_browser_names_a_key_twice_in_the_messages_it_opens(tmp_path):
     text = with_pairs(four(), lambda d: d["simulations"][2]["messages"][1], '"role": "user", "role": "assistant"')
     path = tmp_path / "results.json"
