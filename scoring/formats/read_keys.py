@@ -46,13 +46,31 @@ def check_read_keys(data: bytes, type_: object, file: str) -> None:
     integer too long to read, or has a key twice in one object read from: the problem names the
     file and the key, as for every JSON input."""
     check_utf8(data, file)
-    check_integer_lengths(data, file)
     walk = _Walk()
-    expected = walk.file(data, type_)
-    if walk.colon_in_key or expected != data.count(b":"):
+    try:  # the parsers here go deeper into the stack than the typed decode that read the file did
+        check_integer_lengths(data, file)
+        expected = walk.file(data, type_)
+        key = _repeated_key(data, type_) if walk.colon_in_key or expected != data.count(b":") else None
+    except RecursionError as exc:
+        raise InputError([syntax_problem(exc, data, file)]) from None
+    if key is not None:
+        raise InputError([_twice(file, key)])
+
+
+def repeated_key_problem(data: bytes, type_: object, file: str) -> Problem | None:
+    """A key twice in one object of ``data`` read from, as ``check_read_keys`` words it, found by
+    parsing ``data`` again; for a file the typed decode refused (a key twice whose values differ
+    in type is refused there, worded from the wrong one), None when there is none or the file is
+    not JSON."""
+    try:
         key = _repeated_key(data, type_)
-        if key is not None:
-            raise InputError([Problem(file, "", key, f"key '{key}' appears twice in one object")])
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, or too deep: the decode's problem says so
+        return None
+    return None if key is None else _twice(file, key)
+
+
+def _twice(file: str, key: str) -> Problem:
+    return Problem(file, "", key, f"key '{key}' appears twice in one object")
 
 
 def check_utf8(data: bytes, file: str) -> None:
@@ -149,8 +167,11 @@ class _Walk:
 # {key: raw value}, a scalar as itself (``_Walk.file``)
 _Top = dict[str, list[_Level | None] | _Level | str | int | float | bool | None]
 
-# a pair of a file's own object whose value is a scalar: the key and the value as written
-_SCALAR_PAIR = re.compile(rb'\s*("(?:[^"\\]|\\.)*")\s*:\s*("(?:[^"\\]|\\.)*"|[-+0-9.eE]+|true|false|null)\s*,?')
+# a pair of a file's own object whose value is a scalar: the key and the value as written. A string
+# is matched without backtracking (possessive: Python 3.11): otherwise the regular expression
+# engine keeps an entry for each character or escape it may go back to, 100-190 bytes each
+_STRING = rb'"(?:[^"\\]++|\\.)*+"'
+_SCALAR_PAIR = re.compile(rb"\s*(" + _STRING + rb")\s*:\s*(" + _STRING + rb"|[-+0-9.eE]+|true|false|null)\s*,?")
 
 
 def _leading_scalars(data: bytes) -> dict[str, bytes]:

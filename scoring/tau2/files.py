@@ -26,20 +26,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import msgspec
 
 from tcsexam.scoring.errors import InputError, Problem, Problems
 from tcsexam.scoring.formats.decode import decode
 from tcsexam.scoring.formats.json import json_body
-from tcsexam.scoring.formats.read_keys import check_read_keys
+from tcsexam.scoring.formats.read_keys import check_read_keys, repeated_key_problem
 from tcsexam.scoring.formats.wording import describe
 from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.safety.files import read_regular_file
 from tcsexam.scoring.safety.names import check_name
 
 RESULTS_FILE = "results.json"
+
+T = TypeVar("T")
 
 
 SIMULATIONS_DIR = "simulations"
@@ -183,18 +185,26 @@ def parse_results_json(data: bytes, file: str = RESULTS_FILE) -> Tau2Results:
 
 def _decode_results(data: bytes, file: str) -> ResultsFile:
     """results.json decoded; its keys checked where they are read (docs/tau2.md#what-is-checked)."""
-    results = decode(data, ResultsFile, file, _RESULTS, where=_simulation_label, holds=HOLDS, check_keys=False)
-    check_read_keys(json_body(data, file), ResultsFile, file)
-    return results
+    return _decode_checked(data, ResultsFile, file, _RESULTS, where=_simulation_label, holds=HOLDS)
 
 
 def _decode_simulation(data: bytes, file: str) -> Simulation:
     """A dir-format run's simulation file decoded; its keys checked as results.json's are."""
-    sim = decode(
-        data, Simulation, file, _SIMULATION, holds="a simulation file holds one simulation object", check_keys=False
-    )
-    check_read_keys(json_body(data, file), Simulation, file)
-    return sim
+    return _decode_checked(data, Simulation, file, _SIMULATION, holds="a simulation file holds one simulation object")
+
+
+def _decode_checked(data: bytes, type_: type[T], file: str, decoder: msgspec.json.Decoder, **wording) -> T:
+    """``data`` decoded as ``type_`` and its keys checked where they are read; a key twice is named
+    even where the typed decode refused one of its values."""
+    try:
+        value = decode(data, type_, file, decoder, check_keys=False, **wording)
+    except InputError:
+        twice = repeated_key_problem(json_body(data, file), type_, file)
+        if twice is None:
+            raise
+        raise InputError([twice]) from None
+    check_read_keys(json_body(data, file), type_, file)
+    return value
 
 
 def _json_run(results: ResultsFile, file: str) -> Tau2Results:
