@@ -1,12 +1,14 @@
 """``tcsexam tau2`` against the floor of its work, reported as ratios measured in one run.
 
-    python -m tests.bench.bench_tau2 [--sizes 10000,50000] [--shapes tau2-bench,compact] [--reps 3] [--workdir DIR]
+    python -m tests.bench.bench_tau2 [--sizes 10000,50000] [--shapes tau2-bench,compact,dir] [--reps 3] [--workdir DIR]
 
 For each size and shape, a results file of that many simulations (``tau2_synth``: the real 5-task,
 4-trial gpt-4.1 run of tests/data/tau2 copied under new task ids) is generated into a temporary
 folder (or ``--workdir``, where it is kept and reused): ``tau2-bench`` writes it as tau2-bench does
 (indented by 2, ASCII with escapes; 10,000 simulations are about 200 MB), ``compact`` without white
-space and with raw UTF-8 text (about 125 MB). Then, interleaved,
+space and with raw UTF-8 text (about 125 MB), ``dir`` in tau2-bench's dir format (results.json with a
+``simulation_index``, one file a simulation in simulations/, converted from the first shape; its
+floor reads the index and every simulation file). Then, interleaved,
 best of ``--reps``: ``tcsexam tau2 FILE --output OUT`` and the floor, a process that reads the same
 file and decodes it with msgspec into Structs of only the fields the command uses (its Structs
 are written out below, not imported, so that the floor does not import the project). Each runs
@@ -27,6 +29,7 @@ from pathlib import Path
 
 from tests.bench.installed import compile_installed
 from tests.bench.tau2_synth import write_tau2
+from tests.support.runs import to_dir_format
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,7 +47,7 @@ sys.exit(os.waitstatus_to_exitcode(status))
 """
 
 # The floor: read the file and decode the fields tcsexam tau2 reads (docs/tau2.md), nothing else.
-FLOOR = """
+STRUCTS = """
 import sys
 import msgspec
 
@@ -97,11 +100,42 @@ class Results(msgspec.Struct):
     info: Info
     simulations: list[Simulation]
 
+class Entry(msgspec.Struct):
+    id: str
+    task_id: str | int
+    trial: int
+    reward: float | None = None
+    termination_reason: str | None = None
+
+class Index(msgspec.Struct):
+    info: Info
+    simulation_index: list[Entry]
+"""
+
+FLOOR = (
+    STRUCTS
+    + """
 with open(sys.argv[1], "rb") as f:
     data = f.read()
 run = msgspec.json.decode(data, type=Results)
 print(len(run.simulations))
 """
+)
+
+# The floor of a run in the dir format: results.json's index, and each simulation file it lists.
+FLOOR_DIR = (
+    STRUCTS
+    + """
+import os
+with open(os.path.join(sys.argv[1], "results.json"), "rb") as f:
+    index = msgspec.json.decode(f.read(), type=Index)
+sims = []
+for entry in index.simulation_index:
+    with open(os.path.join(sys.argv[1], "simulations", entry.id + ".json"), "rb") as f:
+        sims.append(msgspec.json.decode(f.read(), type=Simulation))
+print(len(sims))
+"""
+)
 
 
 def measure(cmd: list[str], scratch: Path) -> tuple[float, float, float]:
@@ -121,14 +155,25 @@ def best_of(runs: list[tuple[float, float, float]]) -> tuple[float, float, float
 
 
 def bench_size(sims: int, shape: str, folder: Path, reps: int) -> None:
-    source = folder / f"tau2-{sims}-{shape}.json"
-    if not source.exists():
-        write_tau2(source, sims, compact=shape == "compact")
-    size_mb = source.stat().st_size / 2**20
+    if shape == "dir":  # tau2-bench's dir format, converted from its own json shape
+        source = folder / f"tau2-{sims}-dir"
+        if not source.exists():
+            indented = folder / f"tau2-{sims}-tau2-bench.json"
+            if not indented.exists():
+                write_tau2(indented, sims, compact=False)
+            to_dir_format(indented, source)
+        size_mb = sum(f.stat().st_size for f in source.rglob("*.json")) / 2**20
+        floor = FLOOR_DIR
+    else:
+        source = folder / f"tau2-{sims}-{shape}.json"
+        if not source.exists():
+            write_tau2(source, sims, compact=shape == "compact")
+        size_mb = source.stat().st_size / 2**20
+        floor = FLOOR
     tcsexam = str(Path(sys.executable).parent / "tcsexam")
     commands = {
         "tau2": [tcsexam, "tau2", str(source), "--output", str(folder / f"out-{sims}.json")],
-        "floor": [sys.executable, "-c", FLOOR, str(source)],
+        "floor": [sys.executable, "-c", floor, str(source)],
     }
     runs: dict[str, list[tuple[float, float, float]]] = {name: [] for name in commands}
     for _ in range(reps):
@@ -145,15 +190,15 @@ def bench_size(sims: int, shape: str, folder: Path, reps: int) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10000,50000", help="simulations per file, comma-separated")
-    parser.add_argument("--shapes", default="tau2-bench,compact", help="tau2-bench, compact or both")
+    parser.add_argument("--shapes", default="tau2-bench,compact", help="tau2-bench, compact, dir (comma-separated)")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--workdir", type=Path, help="keep the generated files here (and reuse them)")
     args = parser.parse_args(argv)
     compile_installed()
     sizes = [int(s) for s in args.sizes.split(",")]
     shapes = args.shapes.split(",")
-    if not set(shapes) <= {"tau2-bench", "compact"}:
-        parser.error(f"--shapes: tau2-bench or compact, not {args.shapes!r}")
+    if not set(shapes) <= {"tau2-bench", "compact", "dir"}:
+        parser.error(f"--shapes: tau2-bench, compact or dir, not {args.shapes!r}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.workdir or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
