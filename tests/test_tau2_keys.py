@@ -193,6 +193,37 @@ def test_dir_format_a_key_twice_in_a_simulation_file_or_the_index_is_rejected(tm
     assert len(load_tau2_results(folder).simulations) == 20
 
 
+@pytest.mark.parametrize("together", [1, 2**20])  # each file's keys checked alone, or all 20 at once
+def test_dir_format_every_simulation_file_is_named_with_its_own_problems_in_the_index_order(
+    tmp_path, monkeypatch, together
+):
+    """The simulation files' keys are checked many files at a time: each problem still names its
+    own file, files without one are not named, and the files come in the index's order."""
+    from tcsexam.scoring.tau2 import files
+
+    monkeypatch.setattr(files, "CHECKED_TOGETHER", together)
+    folder = to_dir_format(FOUR, tmp_path / "run")
+    index = json.loads((folder / "results.json").read_text())["simulation_index"]
+    sims = [folder / "simulations" / f"{entry['id']}.json" for entry in index]
+    edits = {
+        2: ('"db_match": ', '"db_match": true, "db_match": '),  # a key twice, read from
+        5: ('"role": ', '"role": "user", "role": '),  # a key twice in a message: not read
+        11: ('"trial": ', '"trial": 9, "x": '),  # disagrees with its index entry
+        17: ('"met": ', '"met": false, "met": '),  # a key twice, read from
+    }
+    for n, (old, new) in edits.items():
+        text = sims[n].read_text()
+        assert old in text
+        sims[n].write_text(text.replace(old, new, 1))
+    with pytest.raises(InputError) as caught:
+        load_tau2_results(folder)
+    assert [(p.file, p.field) for p in caught.value.problems] == [
+        (str(sims[2]), "db_match"),
+        (str(sims[11]), "trial"),
+        (str(sims[17]), "met"),
+    ]
+
+
 def test_a_byte_that_is_not_utf8_in_unread_text_is_still_rejected(cli, tmp_path):
     text = with_pairs(four(), lambda d: d["simulations"][9]["messages"][2], '"content": "caf\\u00e9"').encode()
     bad = text.replace(b"caf\\u00e9", b"caf\xe9")  # latin-1, not UTF-8

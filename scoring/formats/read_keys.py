@@ -57,6 +57,38 @@ def check_read_keys(data: bytes, type_: object, file: str) -> None:
         raise InputError([_twice(file, key)])
 
 
+def check_read_keys_of_files(files: list[tuple[bytes, str]], type_: object) -> list[Problem]:
+    """``check_read_keys`` for many files (bytes, name) of ``type_`` (a dir-format run's simulation
+    files): the problems of all of them. Their objects are walked together, as one file's many
+    objects are; only when the ':' of all of them say a key was dropped (or a key holds ':') is
+    each file checked on its own, to name the file and the key."""
+    problems: list[Problem] = []
+    walked: list[tuple[bytes, str]] = []
+    for data, file in files:
+        try:
+            check_utf8(data, file)
+            check_integer_lengths(data, file)
+        except InputError as exc:
+            problems.extend(exc.problems)
+            continue
+        except RecursionError as exc:
+            problems.append(syntax_problem(exc, data, file))
+            continue
+        walked.append((data, file))
+    walk = _Walk()
+    try:
+        expected = walk.value([msgspec.Raw(data) for data, _ in walked], type_)
+        dropped = walk.colon_in_key or expected != sum(data.count(b":") for data, _ in walked)
+    except RecursionError:
+        dropped = True
+    for data, file in walked if dropped else ():
+        try:
+            check_read_keys(data, type_, file)
+        except InputError as exc:
+            problems.extend(exc.problems)
+    return problems
+
+
 def repeated_key_problem(data: bytes, type_: object, file: str) -> Problem | None:
     """A key twice in one object of ``data`` read from, as ``check_read_keys`` words it, found by
     parsing ``data`` again; for a file the typed decode refused (a key twice whose values differ

@@ -33,7 +33,7 @@ import msgspec
 from tcsexam.scoring.errors import InputError, Problem, Problems
 from tcsexam.scoring.formats.decode import decode
 from tcsexam.scoring.formats.json import json_body
-from tcsexam.scoring.formats.read_keys import check_read_keys, repeated_key_problem
+from tcsexam.scoring.formats.read_keys import check_read_keys, check_read_keys_of_files, repeated_key_problem
 from tcsexam.scoring.formats.wording import describe
 from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.safety.files import read_regular_file
@@ -189,13 +189,17 @@ def _decode_results(data: bytes, file: str) -> ResultsFile:
 
 
 def _decode_simulation(data: bytes, file: str) -> Simulation:
-    """A dir-format run's simulation file decoded; its keys checked as results.json's are."""
-    return _decode_checked(data, Simulation, file, _SIMULATION, holds="a simulation file holds one simulation object")
+    """A dir-format run's simulation file decoded; its keys are checked with the others' by
+    ``check_read_keys_of_files`` (``_load_dir``)."""
+    holds = "a simulation file holds one simulation object"
+    return _decode_checked(data, Simulation, file, _SIMULATION, check=False, holds=holds)
 
 
-def _decode_checked(data: bytes, type_: type[T], file: str, decoder: msgspec.json.Decoder, **wording) -> T:
-    """``data`` decoded as ``type_`` and its keys checked where they are read; a key twice is named
-    even where the typed decode refused one of its values."""
+def _decode_checked(
+    data: bytes, type_: type[T], file: str, decoder: msgspec.json.Decoder, check: bool = True, **wording
+) -> T:
+    """``data`` decoded as ``type_`` and, with ``check``, its keys checked where they are read; a
+    key twice is named even where the typed decode refused one of its values."""
     try:
         value = decode(data, type_, file, decoder, check_keys=False, **wording)
     except InputError:
@@ -203,8 +207,28 @@ def _decode_checked(data: bytes, type_: type[T], file: str, decoder: msgspec.jso
         if twice is None:
             raise
         raise InputError([twice]) from None
-    check_read_keys(json_body(data, file), type_, file)
+    if check:
+        check_read_keys(json_body(data, file), type_, file)
     return value
+
+
+# simulation files whose keys are checked together (``_load_dir``): about this many bytes at a time
+CHECKED_TOGETHER = 8 * 2**20
+
+
+def _disagreements(sim: Simulation, entry: IndexEntry, i: int, sim_file: str, file: str) -> list[Problem]:
+    """Where a simulation file's id, task_id or trial differs from its simulation_index entry ``i``."""
+    return [
+        Problem(
+            sim_file, "", name, f"{describe(ours)}, but {file}'s simulation_index entry {i} says {describe(theirs)}"
+        )
+        for name, ours, theirs in (
+            ("id", sim.id, entry.id),
+            ("task_id", sim.task_id, entry.task_id),
+            ("trial", sim.trial, entry.trial),
+        )
+        if ours != theirs or type(ours) is not type(theirs)
+    ]
 
 
 def _json_run(results: ResultsFile, file: str) -> Tau2Results:
@@ -280,28 +304,39 @@ def _load_dir(results: ResultsFile, meta: Path, sims_dir: Path) -> Tau2Results:
     simulations: list[Simulation] = []
     origins: list[tuple[str, str]] = []
     entries: list[tuple[int, IndexEntry]] = []
+    found: dict[str, list[Problem]] = {}  # each simulation file's problems, in the index's order
+    pending: list[tuple[int, IndexEntry, Simulation, bytes, str]] = []
+    pending_bytes = 0
+
+    def check_pending() -> None:
+        """The keys of the files decoded since the last check, then each good file against its entry."""
+        for problem in check_read_keys_of_files([(body, name) for *_, body, name in pending], Simulation):
+            found[problem.file].append(problem)
+        for i, entry, sim, _, name in pending:
+            if not found[name]:
+                found[name].extend(_disagreements(sim, entry, i, name, file))
+                simulations.append(sim)
+                origins.append((name, ""))
+                entries.append((i, entry))
+        pending.clear()
+
     for i, entry in listed:
         sim_file = sims_dir / f"{entry.id}.json"
+        name = str(sim_file)
+        found[name] = []
         try:
             data = read_file(sim_file, f"simulation file (listed in {file}, simulation_index entry {i})")
-            sim = _decode_simulation(data, str(sim_file))
+            sim = _decode_simulation(data, name)
         except InputError as exc:
-            problems.extend(exc.problems)
+            found[name].extend(exc.problems)
             continue
-        for name, ours, theirs in (
-            ("id", sim.id, entry.id),
-            ("task_id", sim.task_id, entry.task_id),
-            ("trial", sim.trial, entry.trial),
-        ):
-            if ours != theirs or type(ours) is not type(theirs):
-                problems.add(
-                    str(sim_file),
-                    "",
-                    name,
-                    f"{describe(ours)}, but {file}'s simulation_index entry {i} says {describe(theirs)}",
-                )
-        simulations.append(sim)
-        origins.append((str(sim_file), ""))
-        entries.append((i, entry))
+        pending.append((i, entry, sim, json_body(data, name), name))
+        pending_bytes += len(data)
+        if pending_bytes >= CHECKED_TOGETHER:
+            check_pending()
+            pending_bytes = 0
+    check_pending()
+    for items in found.values():
+        problems.extend(items)
     problems.raise_if_any()
     return Tau2Results(results.info, simulations, origins, entries)
