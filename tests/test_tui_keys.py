@@ -86,6 +86,7 @@ async def test_help_lists_every_key_of_the_tab_shown(size):
                 assert f"| `{key}` |" in section, (tab.id, key)
             await pilot.press("escape")
             await wait_until(pilot, lambda: not isinstance(app.screen, HelpScreen), "the help closed")
+            await settle(pilot)  # the help gone and the tab's focus back before the next tab's key
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -265,6 +266,7 @@ async def test_q_closes_the_help_on_every_tab_and_types_only_after_slash(size):
             await pilot.press("q")
             await wait_until(pilot, lambda: not isinstance(app.screen, HelpScreen), f"the help closed on {pane.id}")
             assert app.is_running and active(app) == pane.id
+            await settle(pilot)  # the help gone and the tab's focus back before the next tab's key
         await pilot.press("question_mark")
         await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help screen")
         await pilot.press("slash", "q")
