@@ -226,21 +226,14 @@ _UNREAD = dict[str, Any]
 @cache
 def _reads_lists_of_objects(t: Any) -> bool:
     """Whether a field of the object type ``t`` reads a list of objects."""
-    if not _is_object(t):
-        return False
-    listed = [strip_optional(read) for _, read in _read_objects(t)]
-    return any(get_origin(r) is list and _is_object(strip_optional(get_args(r)[0])) for r in listed)
+    return _is_object(t) and any(_shape(read)[0] == "objects" for _, read in _read_objects(t))
 
 
 def _inner(type_: object | None, listed: bool) -> object:
     """The type of the objects of a file's value of ``type_`` (None: no field reads it), which
     decoded as objects (or, ``listed``, as a list of objects)."""
-    if type_ is None:
-        return _UNREAD
-    t = strip_optional(type_)
-    if listed and get_origin(t) is list:
-        t = strip_optional(get_args(t)[0])
-    return t if _is_object(t) else _UNREAD
+    shape, inner = _shape(type_) if type_ is not None else ("scalar", None)
+    return inner if shape == ("objects" if listed else "object") else _UNREAD
 
 
 @cache

@@ -39,9 +39,9 @@ from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.safety.files import read_regular_file
 from tcsexam.scoring.safety.names import check_name
 
-RESULTS_FILE = "results.json"
-
 T = TypeVar("T")
+
+RESULTS_FILE = "results.json"
 
 
 SIMULATIONS_DIR = "simulations"
