@@ -337,6 +337,23 @@ def test_attempts_table_problems_come_in_line_order_and_good_rows_stay():
     assert [(r.line, r.attempt) for r in table.rows] == [(5, "a3"), (8, "a6")]
 
 
+def test_a_table_of_several_batches_keeps_every_good_row_and_names_each_bad_one_in_line_order():
+    # rows are validated VALIDATED_TOGETHER at a time: a batch with a bad row is re-checked row by row,
+    # the others stay one call; every row is kept or named, whichever batch it falls in
+    from tcsexam.scoring.formats.attempts import VALIDATED_TOGETHER, parse_attempts
+    from tcsexam.scoring.formats.inputs import REQUIRED_COLUMNS
+
+    total = 2 * VALIDATED_TOGETHER + 10
+    bad = {3: "poetry", VALIDATED_TOGETHER + 1: "prose", total + 1: "verse"}  # line -> an unknown track
+    lines = [",".join(REQUIRED_COLUMNS)]
+    for line in range(2, total + 2):
+        lines.append(f"m,{bad.get(line, 'theorem')},p1,a{line},1,selected,valid,original_task_score,")
+    table = parse_attempts("\n".join(lines) + "\n", "attempts.csv")
+    assert [(p.where, p.field) for p in table.problems] == [(f"line {n}", "track") for n in sorted(bad)]
+    assert [r.line for r in table.rows] == [n for n in range(2, total + 2) if n not in bad]
+    assert [r.attempt for r in table.rows] == [f"a{n}" for n in range(2, total + 2) if n not in bad]
+
+
 def test_an_interval_that_overflows_names_its_model_and_row_among_many(ws, cli):
     # the ci blocks of all models are one array computation; an overflow in one of them is still
     # reported for that model, at the row of its largest score (docs/safety.md), in cohort order, and the

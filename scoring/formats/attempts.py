@@ -13,9 +13,11 @@ import io
 import math
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cache
+from itertools import islice
 from operator import itemgetter
 from pathlib import Path
 
@@ -147,10 +149,9 @@ def row_data(cells: list[str], fields: list[str], pick, line: int, file: str) ->
     return data
 
 
-def records_of(reader, ncolumns: int, fields: list[str], pick, file: str, found: list) -> list[tuple[int, dict]]:
-    """(line, cells by column) of every non-blank record after the header; a record of another
-    length, a malformed one (the last read) and a bad score are added to ``found``."""
-    pending: list[tuple[int, dict]] = []
+def records_of(reader, ncolumns: int, fields: list[str], pick, file: str, found: list) -> Iterator[tuple[int, dict]]:
+    """(line, cells by column) of every non-blank record after the header, as they are read; a record
+    of another length, a malformed one (the last read) and a bad score are added to ``found``."""
     start = 1
     while True:
         try:
@@ -172,8 +173,7 @@ def records_of(reader, ncolumns: int, fields: list[str], pick, file: str, found:
         if isinstance(data, Problem):
             found.append((line, data))
         else:
-            pending.append((line, data))
-    return pending
+            yield line, data
 
 
 def row_problems(row: AttemptRow, file: str) -> list[Problem]:
@@ -211,15 +211,21 @@ def parse_attempts(text: str, file: str) -> AttemptsTable:
     fields = [c for c in ATTEMPTS_COLUMNS if c in index]
     pick = itemgetter(*(index[c] for c in fields))  # the known columns of a row, in one call
     found: list[tuple[int, Problem]] = []  # problems by line, sorted at the end
-    pending = records_of(reader, len(columns), fields, pick, file, found)
+    records = records_of(reader, len(columns), fields, pick, file, found)
     rows: list[AttemptRow] = []
-    for line, row in validate_rows(pending, file, found):
-        problems = row_problems(row, file)
-        found.extend((line, p) for p in problems)
-        if not problems:
-            rows.append(row)
+    # validated VALIDATED_TOGETHER rows at a time: the rows' dictionaries are let go batch by batch, so
+    # that they never take more than a batch's memory and the rows kept are laid out together
+    while pending := list(islice(records, VALIDATED_TOGETHER)):
+        for line, row in validate_rows(pending, file, found):
+            problems = row_problems(row, file)
+            found.extend((line, p) for p in problems)
+            if not problems:
+                rows.append(row)
     found.sort(key=itemgetter(0))  # stable: a line's problems keep their order
     return AttemptsTable(Path(file), rows, columns, [p for _, p in found])
+
+
+VALIDATED_TOGETHER = 4096  # rows per pydantic call (parse_attempts)
 
 
 @cache
