@@ -76,6 +76,19 @@ def demo_copy(tmp_path) -> Path:
     return target
 
 
+@pytest.fixture
+def large_demo(demo_copy) -> Path:
+    """The demo, large by its files' size (a sparse file in records/ takes them over LARGE_INPUT_BYTES):
+    the dashboard loads it as it loads a run of thousands of models (tui/loader.py ``is_large``)."""
+    from tcsexam.tui.loader import LARGE_INPUT_BYTES, is_large
+    from tcsexam.tui.state import DashboardConfig, resolve_paths
+
+    with open(demo_copy / "records" / "padding.bin", "wb") as f:
+        f.truncate(LARGE_INPUT_BYTES + 1)
+    assert is_large(resolve_paths(DashboardConfig(run_dir=str(demo_copy))))
+    return demo_copy
+
+
 # --- the two halves of the suite ---------------------------------------------------------------------
 
 DASHBOARD_MODULES = {

@@ -232,9 +232,9 @@ def gate_the_check(monkeypatch) -> threading.Event:
     real = workers_module.load_state
     release = threading.Event()
 
-    def load(config, progress=None, started=None, paths=None):
+    def load(config, progress=None, started=None, paths=None, let_go=None):
         assert release.wait(30), "the test never released the check"
-        return real(config, progress, started, paths)
+        return real(config, progress, started, paths, let_go)
 
     monkeypatch.setattr(workers_module, "load_state", load)
     return release
@@ -449,13 +449,13 @@ async def test_a_reload_shows_the_loads_progress_line(monkeypatch, size):
     release = threading.Event()
     calls = []
 
-    def load(config, progress=None, started=None, paths=None):
+    def load(config, progress=None, started=None, paths=None, let_go=None):
         calls.append(config)
         if len(calls) == 1:
-            return real(config, progress, started, paths)
+            return real(config, progress, started, paths, let_go)
         progress("12 / 40 records files re-scored")
         release.wait(30)
-        return real(config, progress, started, paths)
+        return real(config, progress, started, paths, let_go)
 
     monkeypatch.setattr(workers_module, "load_state", load)
     app = create_app(DashboardConfig())

@@ -104,9 +104,9 @@ async def test_a1_a_pane_waiting_for_its_data_shows_the_loading_indicator(monkey
     gate = threading.Event()
     real = workers_module.load_state
 
-    def slow(config, progress=None, started=None, paths=None):
+    def slow(config, progress=None, started=None, paths=None, let_go=None):
         gate.wait(10)
-        return real(config, progress, started, paths)
+        return real(config, progress, started, paths, let_go)
 
     monkeypatch.setattr(workers_module, "load_state", slow)
     app = create_app()

@@ -18,7 +18,7 @@ from tcsexam.scoring.pipeline.benchmark import demo_run
 from tcsexam.scoring.reports.compare import compare_run
 from tcsexam.tui.app import create_app
 from tcsexam.tui.cache import same_but_time
-from tcsexam.tui.loader import LARGE_INPUT_BYTES, is_large, load_compact_state, load_state_here, taken_back
+from tcsexam.tui.loader import is_large, load_compact_state, load_state_here, taken_back
 from tcsexam.tui.panes.compare.instance_diffs import InstanceDiffsScreen
 from tcsexam.tui.panes.compare.pane import ComparePane
 from tcsexam.tui.panes.coverage.pane import WINDOW, CoveragePane
@@ -139,15 +139,6 @@ async def test_a_rejected_run_comes_back_from_the_loader_process_as_problems(dem
 # --- per-instance results at any size ---------------------------------------------------------------
 
 
-@pytest.fixture
-def large_demo(demo_copy):
-    """The demo, large by its files' size (a sparse file in records/ takes them over LARGE_INPUT_BYTES)."""
-    with open(demo_copy / "records" / "padding.bin", "wb") as f:
-        f.truncate(LARGE_INPUT_BYTES + 1)
-    assert is_large(resolve_paths(DashboardConfig(run_dir=str(demo_copy))))
-    return demo_copy
-
-
 @pytest.mark.parametrize("cache", [False, True])
 def test_what_crosses_back_from_the_loader_process_has_every_attempts_phi_and_no_reference(large_demo, cache):
     config = DashboardConfig(run_dir=str(large_demo), cache=cache)
@@ -229,7 +220,9 @@ async def test_compare_shows_a_pair_that_the_document_does_not_list(monkeypatch)
     import tcsexam.tui.workers as workers_module
 
     state = demo_state_with(unlisted)
-    monkeypatch.setattr(workers_module, "load_state", lambda config, progress=None, started=None, paths=None: state)
+    monkeypatch.setattr(
+        workers_module, "load_state", lambda config, progress=None, started=None, paths=None, let_go=None: state
+    )
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -252,7 +245,9 @@ async def test_ranks_not_computed_show_a_dash_and_say_why_once(monkeypatch):
     import tcsexam.tui.workers as workers_module
 
     state = demo_state_with(not_computed)
-    monkeypatch.setattr(workers_module, "load_state", lambda config, progress=None, started=None, paths=None: state)
+    monkeypatch.setattr(
+        workers_module, "load_state", lambda config, progress=None, started=None, paths=None, let_go=None: state
+    )
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

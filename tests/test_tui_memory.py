@@ -119,3 +119,79 @@ def test_the_console_script_sets_the_allocator_before_the_dashboard_opens(monkey
     monkeypatch.setattr(app_module, "create_app", lambda config, **kw: calls.append("app") or FakeApp())
     assert main(["tui"]) == 0  # the bundled demo
     assert calls == ["map", "app", "run"]
+
+
+# --- a large run's reload lets go of the run shown before the new one is decoded -------------------------
+
+
+def watch_decodes(monkeypatch, refs: list) -> list[list[bool]]:
+    """For each decode of a scored run's bulk (tui/cache.py ``decode_run``, from the cache or from a loader
+    process), which of the weak references in ``refs`` still reach their object when it starts."""
+    import tcsexam.tui.cache as cache_module
+    import tcsexam.tui.loader as loader_module
+
+    seen: list[list[bool]] = []
+    real = cache_module.decode_run
+
+    def decode(data, key):
+        seen.append([ref() is not None for ref in refs])
+        return real(data, key)
+
+    monkeypatch.setattr(cache_module, "decode_run", decode)
+    monkeypatch.setattr(loader_module, "decode_run", decode)
+    return seen
+
+
+@pytest.mark.parametrize("cache", [True, False], ids=["from-the-cache", "from-a-loader-process"])
+async def test_a_reload_of_a_large_run_lets_go_of_the_run_shown_before_the_new_one_is_decoded(
+    large_demo, monkeypatch, cache
+):
+    """docs/dashboard-large-runs.md#memory-over-reloads: once the reloaded inputs have passed their checks,
+    the state shown, the per-instance columns the Instances pane drew and everything they hold are gone
+    (collected, not only dropped) before the new run is decoded, so that the new run is not laid out in
+    the gaps of the old one. The reload itself is what the first open showed."""
+    import weakref
+
+    from textual.widgets import Select
+
+    from tcsexam.tui.panes.instances.pane import InstancesPane
+
+    refs: list = []
+    seen = watch_decodes(monkeypatch, refs)
+    app = create_app(DashboardConfig(run_dir=str(large_demo), cache=cache))
+    async with app.run_test(size=(140, 45)) as pilot:
+        await settle(pilot)
+        await quiet(pilot, app)
+        await pilot.press("3")
+        await settle(pilot)
+        pane = app.query_one(InstancesPane)
+        pane.query_one("#instances-task", Select).value = "tsp-concorde"
+        await settle(pilot)
+        assert pane.key == ("atlas-70b", "tsp-concorde", "1") and pane._histogram_of is not None
+        old = app.state
+        refs += [weakref.ref(old), weakref.ref(pane.columns.phi)]
+        first_document = old.document
+        del old
+        decodes = len(seen)
+        await pilot.press("r")
+        await settle(pilot)
+        await quiet(pilot, app)
+        assert seen[decodes:] == [[False, False]]
+        assert app.state is not None and app.state.document["models"] == first_document["models"]
+        assert pane.key == ("atlas-70b", "tsp-concorde", "1")
+
+
+async def test_a_reload_of_a_large_run_whose_inputs_are_rejected_keeps_the_run_shown(large_demo):
+    """The run shown is let go only once the new inputs have passed every check: rejected ones leave it
+    shown, marked stale (docs/dashboard.md)."""
+    app = create_app(DashboardConfig(run_dir=str(large_demo)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await quiet(pilot, app)
+        old = app.state
+        csv = large_demo / "attempts.csv"
+        csv.write_text(csv.read_text().replace("selected,valid", "selected,bogus", 1))
+        await pilot.press("r")
+        await settle(pilot)
+        await quiet(pilot, app)
+        assert app.state is old and app.sub_title.startswith("STALE: inputs rejected at ")

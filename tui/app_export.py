@@ -9,6 +9,7 @@ from pathlib import Path
 from . import export
 from .app_base import AppBase
 from .panes.compare.pane import ComparePane
+from .textual_ext.workers import released
 
 
 class Exporting(AppBase):
@@ -116,7 +117,7 @@ class Exporting(AppBase):
                 self.notify, said, title="Figure", severity="information" if saved else "error", markup=False
             )
 
-        self.run_worker(draw, thread=True, group="figure")
+        self.run_worker(released(draw), thread=True, group="figure")
 
     # --- the palette's Screenshot ---------------------------------------------------------------
     def deliver_screenshot(

@@ -18,6 +18,7 @@ from .cache import overview_part, same_but_time
 from .messages import (
     CachedShown,
     InputsChanged,
+    LetGo,
     LoadFailed,
     LoadProgress,
     ScoredShown,
@@ -31,6 +32,7 @@ from .panes.overview.pane import OverviewPane
 from .panes.tau2.pane import Tau2Pane
 from .run_view import RunView
 from .state import has_run, watch_targets
+from .textual_ext.workers import released
 
 
 class LoadingInputs(AppBase):
@@ -54,16 +56,18 @@ class LoadingInputs(AppBase):
         generation = slot.generation
         paths, slot.paths = slot.paths, None  # resolved before the dashboard opened: for the first load only
         self.run_worker(
-            partial(
-                workers.load_run,
-                slot.config,
-                reason,
-                generation,
-                number,
-                self.post_message,
-                self.loaders,
-                lambda: generation == slot.generation,
-                paths,
+            released(
+                partial(
+                    workers.load_run,
+                    slot.config,
+                    reason,
+                    generation,
+                    number,
+                    self.post_message,
+                    self.loaders,
+                    lambda: generation == slot.generation,
+                    paths,
+                )
             ),
             thread=True,
             exclusive=True,
@@ -109,7 +113,7 @@ class LoadingInputs(AppBase):
         path = self._tau2_request[0]
         assert path is not None  # asked for only with --tau2, a file shown or one opened
         self.run_worker(
-            partial(workers.read_tau2, path, self._tau2_generation, self.post_message),
+            released(partial(workers.read_tau2, path, self._tau2_generation, self.post_message)),
             thread=True,
             exclusive=True,
             group="tau2",
@@ -148,6 +152,21 @@ class LoadingInputs(AppBase):
         overview = self.main.query_one(OverviewPane)
         overview.loading = False
         overview.show_run(RunView(preview, self.selected_model))
+
+    def on_let_go(self, message: LetGo) -> None:
+        """A large run's new inputs passed every check: the state it shows is let go before the new one is
+        decoded, its panes showing the load meanwhile (about a second at 2,000 models), so that the new
+        run is not laid out in the gaps of the old one (docs/dashboard-large-runs.md#memory-over-reloads)."""
+        slot = self.runs[message.run]
+        if self._alive() and message.generation == slot.generation and slot.loading and slot.state is not None:
+            slot.state = None
+            if message.run == self.current:
+                for pane in self.run_panes():
+                    pane.show_empty("")
+                    pane.loading = True
+            self.refresh_leaderboard()
+            self.heap.settle()  # what the old state leaves dies in reference cycles (tui/heap.py)
+        message.done.set()
 
     def on_state_loaded(self, message: StateLoaded) -> None:
         if not self._alive():

@@ -372,17 +372,22 @@ def decode_run(data: bytes, key: str) -> tuple[dict, dict | None, dict[str, str]
     return entry.document, entry.plan, entry.records_used, columns
 
 
-def read_run(folder: Path, key: str):
-    """The cached scored run of ``key`` (``decode_run``), or None: no file, or one that is not ours
-    (then it is removed, so that it is written anew)."""
+def stored_run(folder: Path, key: str) -> bytes | None:
+    """The bytes of the cache file of ``key``, not yet decoded (``decoded_run``); None when there is none."""
     path = entry_path(folder, key)
     try:
         st = os.lstat(path)
         if not stat.S_ISREG(st.st_mode):
             return None
-        data = path.read_bytes()
+        return path.read_bytes()
     except OSError:
         return None
+
+
+def decoded_run(folder: Path, key: str, data: bytes):
+    """The scored run in ``data``, the cache file of ``key`` (``decode_run``), or None when the file is
+    not ours (then it is removed, so that it is written anew)."""
+    path = entry_path(folder, key)
     try:
         found = decode_run(data, key)
     except NotOurs:
@@ -470,9 +475,13 @@ class RunCache:
                 return None
         return cls(folder, run_key(run, thresholds, records), records, run, config)
 
-    def read(self):
-        """The stored run of this key (``read_run``)."""
-        found = read_run(self.folder, self.key)
+    def stored(self) -> bytes | None:
+        """The cache file of this key, not yet decoded (``stored_run``)."""
+        return stored_run(self.folder, self.key)
+
+    def decoded(self, data: bytes):
+        """The stored run in ``data``, from ``stored`` (``decoded_run``)."""
+        found = decoded_run(self.folder, self.key, data)
         if found is not None:
             remember(self.folder, self.config, self.paths, self.key)
         return found

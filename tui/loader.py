@@ -43,21 +43,24 @@ def is_large(paths) -> bool:
 LARGE_ATTEMPTS_BYTES = 256 * 2**10
 
 
-def load_state(config: DashboardConfig, progress=None, started=None, paths=None) -> DashboardState:
+def load_state(config: DashboardConfig, progress=None, started=None, paths=None, let_go=None) -> DashboardState:
     """Load and score a run (raises scoring.errors.InputError on rejected input); ``progress(text)`` hears
     what is being read; ``paths``: the run's input paths when already resolved (``resolve_paths``). A large run (``is_large``; ``config.isolate`` True: any run) is loaded in a loader
     process (``LoaderProcess``), given to ``started(loader)`` (the dashboard stops it when it quits, and
-    may set its ``scored``); a small one here (it takes about a second, and a loader process would add one for its imports)."""
+    may set its ``scored``); a small one here (it takes about a second, and a loader process would add one for its imports).
+    ``let_go()``: called once a large run's inputs have passed every check, before the bulk of its state is
+    decoded, so that the dashboard lets go of the run it replaces first
+    (docs/dashboard-large-runs.md#memory-over-reloads)."""
     paths = paths if paths is not None else resolve_paths(config)
     if config.isolate is False or (config.isolate is None and not is_large(paths)):
         return load_state_here(config, paths, progress)
     stored = config.isolate is None and config.cache and stored_before(config, paths)
-    if stored and (state := load_cached_here(config, paths, progress)):  # stored unchanged: no loader process
+    if stored and (state := load_cached_here(config, paths, progress, let_go)):  # stored unchanged: no loader process
         return state
     with LoaderProcess(config, partial(load_compact_state, paths=paths)) as loader:
         if started is not None:
             started(loader)
-        return loader.result(progress)
+        return loader.result(progress, let_go)
 
 
 class LoaderGone(Exception):
@@ -95,10 +98,10 @@ class LoaderProcess:
     def __exit__(self, *exc) -> None:
         self.stop()
 
-    def result(self, progress=None) -> DashboardState:
+    def result(self, progress=None, let_go=None) -> DashboardState:
         """Wait for the state (``progress(text)`` for each progress line, ``self.scored(document)`` for the
         Overview's part of the index document, tui/cache.py ``overview_part``, as soon as the run is
-        scored); raises the loader's InputError or UsageError, a RuntimeError for its internal error,
+        scored, ``let_go()`` once the state is on its way, before it is decoded: ``load_state``); raises the loader's InputError or UsageError, a RuntimeError for its internal error,
         LoaderGone when it ended without a result."""
         import msgspec
 
@@ -111,6 +114,8 @@ class LoaderProcess:
                     if kind == "state":
                         if progress is not None:
                             progress(f"receiving the scored run ({sum(payload) / 2**20:.1f} MB)")
+                        if let_go is not None:
+                            let_go()
                         return taken_back(iter(self._pipe.recv_bytes, None))
                 except (EOFError, OSError):
                     raise LoaderGone(f"the loader process ended (exit code {self.process.exitcode})") from None
@@ -292,21 +297,25 @@ class CountingRecordsRoot:
         return self._root.read_path(path)
 
 
-def load_cached_here(config: DashboardConfig, paths, progress=None) -> DashboardState | None:
-    """The run's state from the cache of scored runs, read in this process; None when it is not there."""
-    return load_state_here(config, paths, progress, only_cached=True)
+def load_cached_here(config: DashboardConfig, paths, progress=None, let_go=None) -> DashboardState | None:
+    """The run's state from the cache of scored runs, read in this process; None when it is not there.
+    ``let_go``: as ``load_state``'s."""
+    return load_state_here(config, paths, progress, only_cached=True, let_go=let_go)
 
 
 @overload
 def load_state_here(config: DashboardConfig, paths=..., progress=..., *, encoded=..., scored=...) -> DashboardState: ...
 @overload
-def load_state_here(config: DashboardConfig, paths, progress, only_cached: bool) -> DashboardState | None: ...
-def load_state_here(config, paths=None, progress=None, only_cached=False, encoded=None, scored=None):
+def load_state_here(
+    config: DashboardConfig, paths, progress, only_cached: bool, let_go=...
+) -> DashboardState | None: ...
+def load_state_here(config, paths=None, progress=None, only_cached=False, encoded=None, scored=None, let_go=None):
     """Load and score a run in this process; ``progress(text)`` names each step and the files read. With
     ``only_cached``, None when the scored run is not in the cache (tui/cache.py), rather than scoring it.
     ``encoded``: a list, given the scored run's cache file as (key, bytes) when it is written (it is
     then not encoded again to cross back from a loader process, ``load_compact_state``). ``scored``:
-    called with the index document as soon as the run is scored (not when it was in the cache)."""
+    called with the index document as soon as the run is scored (not when it was in the cache).
+    ``let_go``: as ``load_state``'s, for a run read from the cache."""
     from tcsexam.scoring.pipeline.index import score_run
     from tcsexam.scoring.pipeline.run import load_run
     from tcsexam.scoring.reports.plan import plan_document
@@ -317,8 +326,12 @@ def load_state_here(config, paths=None, progress=None, only_cached=False, encode
     say(f"reading {Path(paths.attempts).name}, {Path(paths.cohort).name}, the suite and the reference")
     run = load_run(paths)
     cache = RunCache.for_run(run, config, say) if config.cache else None
-    found = cache.read() if cache is not None else None
-    if found is not None and (state := state_from_cache(config, paths, run, found)) is not None:
+    data = cache.stored() if cache is not None else None
+    if (
+        cache is not None
+        and data is not None
+        and (state := state_from_cache(config, paths, run, cache, data, let_go)) is not None
+    ):
         return state
     if only_cached:
         run.check_folders()
@@ -382,16 +395,24 @@ def overview_state(config: DashboardConfig, document: dict) -> DashboardState:
     return DashboardState(document, None, [], demo=uses_demo(config))
 
 
-def state_from_cache(config: DashboardConfig, paths, run, found) -> DashboardState | None:
-    """The state of a run whose scored form was in the cache (tui/cache.py): the rows are checked again
-    (fast, and they are the loaded run's own rows); None when they raise a problem, which scoring
-    then reports."""
+def state_from_cache(
+    config: DashboardConfig, paths, run, cache: RunCache, data: bytes, let_go=None
+) -> DashboardState | None:
+    """The state of a run whose scored form is in the cache file ``data`` (tui/cache.py): ``let_go()`` is
+    called first (the file is the scoring of these very inputs, which passed every check then), the rows
+    are checked again (fast, and they are the loaded run's own rows) and the file decoded; None when the
+    rows raise a problem, which scoring then reports, or the file is not ours."""
     from tcsexam.scoring.pipeline.rules import check_rules
 
-    document, plan, records_used, columns = found
+    if let_go is not None:
+        let_go()
     checked, problems = check_rules(run)
     if problems:
         return None
     run.check_folders()
+    found = cache.decoded(data)
+    if found is None:
+        return None
+    document, plan, records_used, columns = found
     checked.records_used, checked.scores = records_used, columns
     return scored_state(config, paths, run, restamped(document), checked, plan)

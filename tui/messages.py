@@ -37,6 +37,17 @@ class ScoredShown(Message):
 
 
 @dataclass
+class LetGo(Message):
+    """A large run's new inputs passed every check (tui.loader.load_state): the app lets go of the state
+    the run shows before the new one is decoded, so that the new run's objects do not fill the gaps
+    between the old one's (docs/dashboard-large-runs.md#memory-over-reloads)."""
+
+    generation: int = 0
+    run: int = 0
+    done: Any = None  # a threading.Event the app sets once the old state is let go (or is not to be)
+
+
+@dataclass
 class LoadProgress(Message):
     """What the loader of a run is reading now (sent from its worker)."""
 

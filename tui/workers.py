@@ -17,6 +17,7 @@ from .loader import load_state, overview_state, peek_state
 from .messages import (
     CachedShown,
     InputsChanged,
+    LetGo,
     LoadFailed,
     LoadProgress,
     ScoredShown,
@@ -27,7 +28,7 @@ from .messages import (
 from .state import DashboardConfig, resolve_paths, watched_files
 
 Post = Callable[[Message], object]
-DRAW_WAIT_S = 10.0  # at most this long the check of a reopen waits for its cached view to be drawn
+APP_WAIT_S = 10.0  # at most this long a load waits for the app to draw a cached view or let go of a run
 
 
 class Loaders:
@@ -62,6 +63,13 @@ class Loaders:
             loader.stop()
 
 
+def wait_for_app(done: threading.Event, loaders: Loaders) -> None:
+    """Wait until the app has set ``done``, the dashboard quits, or APP_WAIT_S have passed."""
+    waited = 0.0
+    while not done.wait(0.05) and not loaders.quitting and waited < APP_WAIT_S:
+        waited += 0.05
+
+
 def load_run(
     config: DashboardConfig,
     reason: str,
@@ -90,6 +98,13 @@ def load_run(
         loader.scored = lambda document: post(ScoredShown(overview_state(config, document), generation, number))
         loaders.started(loader, number, wanted())
 
+    def let_go() -> None:
+        # the new run passed its checks: the app lets go of the one it shows before this one is decoded
+        # (docs/dashboard-large-runs.md#memory-over-reloads)
+        done = threading.Event()
+        post(LetGo(generation, number, done))
+        wait_for_app(done, loaders)
+
     try:
         # a reopen: what the cache holds for the run's place, before its inputs are located (that imports
         # most of the scoring core, unless the console script did it) or read; the check goes on once the
@@ -97,12 +112,10 @@ def load_run(
         if reason == "start" and config.cache and (cached := peek_state(config)) is not None:
             drawn = threading.Event()
             post(CachedShown(cached, generation, number, drawn))
-            waited = 0.0
-            while not drawn.wait(0.05) and not loaders.quitting and waited < DRAW_WAIT_S:
-                waited += 0.05
+            wait_for_app(drawn, loaders)
         if paths is None:  # once per load
             paths = resolve_paths(config)
-        state = load_state(config, lambda text: post(LoadProgress(text, generation, number)), started, paths)
+        state = load_state(config, lambda text: post(LoadProgress(text, generation, number)), started, paths, let_go)
     except LoaderGone:
         return  # stopped: a newer load of the run replaced it, or the dashboard quit
     except InputError as exc:

@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Select, Static
 from ...find import count_note, filtered, neighbour
 from ...messages import CompareComputed, InstanceDiffsComputed
 from ...textual_ext.data_table import SteadyDataTable
+from ...textual_ext.workers import released
 from ...views import cells, middle_ellipsis, plain, text
 from ...widgets.filter_bar import FilterBar, FiltersRows
 from ...widgets.loading import CLEAR_FILTER_BINDING, FILTER_BINDING, ShowsRun
@@ -236,6 +237,7 @@ on a solver task lists the instances where the two differ most.
         self._compare_worker(self.state, pair)
 
     @work(thread=True, exclusive=True, group="compare", description="compare two models")
+    @released
     def _compare_worker(self, state, pair: tuple) -> None:
         from tcsexam.scoring.errors import InputError
 
@@ -316,6 +318,7 @@ on a solver task lists the instances where the two differ most.
         self._instances_worker(self.state, pair, item)
 
     @work(thread=True, exclusive=True, group="compare-instances", description="largest instance differences")
+    @released
     def _instances_worker(self, state, pair: tuple[str, str], item: str) -> None:
         from ...state import instance_drilldown
 

@@ -16,6 +16,7 @@ from textual.widgets import Input, Select, Static
 from ...charts import histogram_bars
 from ...messages import InstancesFailed, InstancesLoaded
 from ...state import STATUS_CODES, DashboardState, InstanceColumns, load_instances
+from ...textual_ext.workers import released
 from ...views import plain, text
 from ...widgets.loading import SORT_BINDINGS, ShowsRun
 from .parts import HistogramRows, InstancesHeader
@@ -105,6 +106,7 @@ The line under the table explains how the instance under the cursor got its Phi.
 
     def show_empty(self, message: str) -> None:
         self.state, self.model, self.columns, self.key, self._wanted, self._attempts_for = (None,) * 6
+        self._histogram_of = None  # it holds the columns drawn, and with them the file they are read from
         self._status(message)
         self.query_one(InstanceTable).set_data(None)
 
@@ -238,6 +240,7 @@ The line under the table explains how the instance under the cursor got its Phi.
         self.query_one(InstanceTable).loading = False
 
     @work(thread=True, exclusive=True, group="instances", description="score one attempt's instances")
+    @released
     def load(self, key: tuple) -> None:
         """Worker: reads the state itself (a worker's arguments are formatted on the UI thread)."""
         from tcsexam.scoring.errors import InputError

@@ -20,6 +20,7 @@ from ...find import count_note, filtered, sort_choice
 from ...forest import forest_gauge, forest_header, forest_top, gauge_width
 from ...messages import DrillDown, ModelOrder, ModelSelected, WorstComputed
 from ...textual_ext.data_table import SteadyDataTable
+from ...textual_ext.workers import released
 from ...views import cells, text
 from ...widgets.filter_bar import FilterBar, FiltersRows
 from ...widgets.loading import CLEAR_FILTER_BINDING, FILTER_BINDING, SORT_BINDINGS, ShowsRun
@@ -359,6 +360,7 @@ Moving the cursor selects the model for every other tab. `Enter` opens its Insta
         self._worst_worker(state, model)
 
     @work(thread=True, exclusive=True, group="worst", description="a model's worst instances")
+    @released
     def _worst_worker(self, state, model: str) -> None:
         from ...find import worst_instances
         from ...state import STATUS_CODES

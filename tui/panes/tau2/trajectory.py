@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Static
 from tcsexam.scoring.grammar import counted
 
 from ...textual_ext.data_table import SteadyDataTable
+from ...textual_ext.workers import released
 from ...views import cells, fmt, plain
 from ...widgets.footer import DashboardFooter
 from .browser import Tau2BrowserScreen
@@ -59,6 +60,7 @@ class Tau2TrajectoryScreen(Tau2BrowserScreen):
         self._read(self.simulation["slot"])
 
     @work(thread=True, exclusive=True, description="read a tau2-bench simulation")
+    @released
     def _read(self, slot: int) -> None:
         from tcsexam.scoring.errors import InputError
         from tcsexam.scoring.tau2.trajectory import simulation_trajectory
