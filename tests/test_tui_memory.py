@@ -149,7 +149,8 @@ async def test_a_reload_of_a_large_run_lets_go_of_the_run_shown_before_the_new_o
     """docs/dashboard-large-runs.md#memory-over-reloads: once the reloaded inputs have passed their checks,
     the state shown, the per-instance columns the Instances pane drew and everything they hold are gone
     (collected, not only dropped) before the new run is decoded, so that the new run is not laid out in
-    the gaps of the old one. The reload itself is what the first open showed."""
+    the gaps of the old one. The reload itself is what the first open showed, and the keyboard is where
+    it was."""
     import weakref
 
     from textual.widgets import Select
@@ -161,7 +162,6 @@ async def test_a_reload_of_a_large_run_lets_go_of_the_run_shown_before_the_new_o
     app = create_app(DashboardConfig(run_dir=str(large_demo), cache=cache))
     async with app.run_test(size=(140, 45)) as pilot:
         await settle(pilot)
-        await quiet(pilot, app)
         await pilot.press("3")
         await settle(pilot)
         pane = app.query_one(InstancesPane)
@@ -169,16 +169,18 @@ async def test_a_reload_of_a_large_run_lets_go_of_the_run_shown_before_the_new_o
         await settle(pilot)
         assert pane.key == ("atlas-70b", "tsp-concorde", "1") and pane._histogram_of is not None
         old = app.state
+        focused = app.main.focused
+        assert focused is not None
         refs += [weakref.ref(old), weakref.ref(pane.columns.phi)]
         first_document = old.document
         del old
         decodes = len(seen)
         await pilot.press("r")
         await settle(pilot)
-        await quiet(pilot, app)
         assert seen[decodes:] == [[False, False]]
         assert app.state is not None and app.state.document["models"] == first_document["models"]
         assert pane.key == ("atlas-70b", "tsp-concorde", "1")
+        assert app.main.focused is focused  # the keys go where they went before the reload
 
 
 async def test_a_reload_of_a_large_run_whose_inputs_are_rejected_keeps_the_run_shown(large_demo):
@@ -187,11 +189,57 @@ async def test_a_reload_of_a_large_run_whose_inputs_are_rejected_keeps_the_run_s
     app = create_app(DashboardConfig(run_dir=str(large_demo)))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await quiet(pilot, app)
         old = app.state
         csv = large_demo / "attempts.csv"
         csv.write_text(csv.read_text().replace("selected,valid", "selected,bogus", 1))
         await pilot.press("r")
         await settle(pilot)
-        await quiet(pilot, app)
         assert app.state is old and app.sub_title.startswith("STALE: inputs rejected at ")
+
+
+@pytest.mark.parametrize("tab", ["1", "2", "3", "5"])
+async def test_a_reload_of_a_large_run_leaves_the_keyboard_where_it_was(large_demo, tab):
+    """The panes a let-go empties are filled again, and the widget that had the keyboard has it again."""
+    app = create_app(DashboardConfig(run_dir=str(large_demo)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press(tab)
+        await settle(pilot)
+        focused = app.main.focused
+        assert focused is not None
+        await pilot.press("r")
+        await settle(pilot)
+        assert not app.loading and app.main.focused is focused
+
+
+async def test_a_tab_opened_while_a_large_run_is_decoded_keeps_the_keyboard(large_demo, monkeypatch):
+    """The keyboard goes back where it was only if its tab is still the one open."""
+    import threading
+
+    import tcsexam.tui.cache as cache_module
+    import tcsexam.tui.loader as loader_module
+
+    gate, armed = threading.Event(), threading.Event()
+    real = cache_module.decode_run
+
+    def decode(data, key):
+        if armed.is_set():
+            assert gate.wait(30), "the test never let the decode go on"
+        return real(data, key)
+
+    monkeypatch.setattr(cache_module, "decode_run", decode)
+    monkeypatch.setattr(loader_module, "decode_run", decode)
+    app = create_app(DashboardConfig(run_dir=str(large_demo)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        overview = app.main.focused
+        assert overview is not None and overview.id == "overview-table"
+        armed.set()
+        await pilot.press("r")
+        await wait_until(pilot, lambda: app.state is None, "the run shown let go")
+        await pilot.press("2")
+        await wait_until(pilot, lambda: app.main.query_one("TabbedContent").active == "coverage", "Coverage open")
+        gate.set()
+        await settle(pilot)
+        assert app.state is not None and app.main.query_one("TabbedContent").active == "coverage"
+        assert app.main.focused is not overview

@@ -12,6 +12,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Header, TabbedContent, TabPane
 
 from . import workers
@@ -94,6 +95,7 @@ class TcsexamApp(LoadingInputs, SeveralRuns, Exporting):
         self.loaders = workers.Loaders()  # the loader processes at work
         self._leaderboard_problems: list = []  # why `tcsexam table` rejects the loaded runs together
         self._leaderboard_stale = False  # one run: the Leaderboard is filled once its tab opens
+        self._focus_to_restore: Widget | None = None  # had the keyboard when a let-go emptied its pane (on_let_go)
 
     # the run shown: its state, the problems of its last rejected load (empty: accepted), its stale mark
     @property
@@ -259,10 +261,11 @@ class TcsexamApp(LoadingInputs, SeveralRuns, Exporting):
             overview.keep_showing(state.document)
         else:
             first.show_run(RunView(state, self.selected_model))
+        self._give_back_focus(first)
         if self.selected_model not in state.document["models"]:
             self.selected_model = overview.top_model()
         view = RunView(state, self.selected_model, overview.order())
-        steps = [partial(pane.show_run, view) for pane in rest]
+        steps = [partial(self._show_in, pane, view) for pane in rest]
         if len(state.document["models"]) <= STEPPED_FROM:
             for step in steps:
                 step()
@@ -275,6 +278,22 @@ class TcsexamApp(LoadingInputs, SeveralRuns, Exporting):
             self.set_timer(TURN_S, partial(run, rest[1:]))
 
         self.set_timer(TURN_S, partial(run, steps))
+
+    def _show_in(self, pane: RunPane, view: RunView) -> None:
+        pane.show_run(view)
+        self._give_back_focus(pane)
+
+    def _give_back_focus(self, pane: RunPane) -> None:
+        """Once ``pane`` shows the run again, the keyboard goes back to the widget of it that had it when a
+        let-go emptied the panes (tui/app_loading.py ``on_let_go``: an emptied part is hidden, and a hidden
+        widget hands the keyboard on), unless another tab has been opened since."""
+        widget = self._focus_to_restore
+        if widget is None or pane not in widget.ancestors_with_self:
+            return
+        self._focus_to_restore = None
+        active = self._active_tab()
+        if active is not None and widget.is_mounted and self.main.query_one(f"TabPane#{active}") in widget.ancestors:
+            self.call_after_refresh(self.main.set_focus, widget)  # once the pane's styles show it
 
     def on_model_selected(self, message: ModelSelected) -> None:
         if not self._alive():

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 from textual.app import App
 
 if TYPE_CHECKING:
+    from textual.widget import Widget
+
     from . import workers
     from .heap import Heap
     from .run_view import RunPane
@@ -41,6 +43,7 @@ class AppBase(App):
         _tau2_request: tuple[str | None, bool]
         _leaderboard_problems: list
         _leaderboard_stale: bool
+        _focus_to_restore: Widget | None
 
         @property
         def shown(self) -> RunSlot: ...

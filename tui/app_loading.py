@@ -161,6 +161,7 @@ class LoadingInputs(AppBase):
         if self._alive() and message.generation == slot.generation and slot.loading and slot.state is not None:
             slot.state = None
             if message.run == self.current:
+                self._focus_to_restore = self.main.focused  # given back as the panes show the new run
                 for pane in self.run_panes():
                     pane.show_empty("")
                     pane.loading = True
