@@ -5,13 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from textual.widgets import Select
-
 from tcsexam.tui import charts
 from tcsexam.tui.app import create_app
-from tcsexam.tui.panes.instances.pane import InstancesPane
 from tcsexam.tui.state import DashboardConfig
-from tests.support.dashboard import row_at, screen_lines, settle
+from tests.support.dashboard import open_instances, row_at, screen_lines, settle
 
 DEMO = Path(__file__).resolve().parents[1] / "sample_runs" / "demo"
 TAU2_GRADED = Path(__file__).parent / "data" / "tau2" / "derived" / "derived_A_graded_4x5.json"
@@ -98,11 +95,7 @@ async def test_histogram_follows_the_status_filter():
     app = create_app()
     async with app.run_test(size=(140, 45)) as pilot:
         await settle(pilot)
-        await pilot.press("3")
-        await settle(pilot)
-        pane = app.query_one(InstancesPane)
-        pane.query_one("#instances-task", Select).value = "tsp-concorde"
-        await settle(pilot)
+        pane = await open_instances(pilot, "tsp-concorde")
         assert pane.key == ("atlas-70b", "tsp-concorde", "1")
         everything = histogram_text(app)
         pane.filter_status("crash")
@@ -151,11 +144,7 @@ async def test_the_instances_histogram_on_screen_counts_every_row_shown_once():
     app = create_app()
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(pilot)
-        await pilot.press("3")
-        await settle(pilot)
-        pane = app.query_one(InstancesPane)
-        pane.query_one("#instances-task", Select).value = "tsp-concorde"
-        await settle(pilot)
+        pane = await open_instances(pilot, "tsp-concorde")
         rows = [line for line in screen_lines(app) if " │" in line and line.split(" │")[0].strip()[:1] in "0.f"]
         bins = [line for line in rows if line.split(" │")[0].strip() in ("0–.1", ".9–1", "fail") or "–." in line]
         assert len(bins) == 11, rows

@@ -16,7 +16,7 @@ import pytest
 from tcsexam.tui.app import STEPPED_FROM, create_app
 from tcsexam.tui.state import DashboardConfig
 from tests.bench.synth import write_cohort
-from tests.support.dashboard import settle, wait_until
+from tests.support.dashboard import open_instances, settle, wait_until
 
 pytestmark = pytest.mark.dashboard
 
@@ -153,20 +153,12 @@ async def test_a_reload_of_a_large_run_lets_go_of_the_run_shown_before_the_new_o
     it was."""
     import weakref
 
-    from textual.widgets import Select
-
-    from tcsexam.tui.panes.instances.pane import InstancesPane
-
     refs: list = []
     seen = watch_decodes(monkeypatch, refs)
     app = create_app(DashboardConfig(run_dir=str(large_demo), cache=cache))
     async with app.run_test(size=(140, 45)) as pilot:
         await settle(pilot)
-        await pilot.press("3")
-        await settle(pilot)
-        pane = app.query_one(InstancesPane)
-        pane.query_one("#instances-task", Select).value = "tsp-concorde"
-        await settle(pilot)
+        pane = await open_instances(pilot, "tsp-concorde")
         assert pane.key == ("atlas-70b", "tsp-concorde", "1") and pane._histogram_of is not None
         old = app.state
         focused = app.main.focused

@@ -183,6 +183,20 @@ def unfinished(app) -> list[str]:
     return waiting
 
 
+async def open_instances(pilot, task: str):
+    """The Instances tab opened (key 3) on the selected model's ``task``, once it shows that attempt: its pane."""
+    from textual.widgets import Select
+
+    from tcsexam.tui.panes.instances.pane import InstancesPane
+
+    await pilot.press("3")
+    await settle(pilot)
+    pane = pilot.app.query_one(InstancesPane)
+    pane.query_one("#instances-task", Select).value = task
+    await settle(pilot)
+    return pane
+
+
 async def settle(pilot, timeout: float = 30.0) -> None:
     """Let the dashboard finish what it has started (``unfinished``): wait for its thread workers, then
     let it handle its messages and draw a frame (a pilot pause), again until nothing is left. One pause
