@@ -9,6 +9,7 @@ import gc
 import os
 import subprocess
 import sys
+import threading
 import tracemalloc
 
 import pytest
@@ -16,7 +17,7 @@ import pytest
 from tcsexam.tui.app import STEPPED_FROM, create_app
 from tcsexam.tui.state import DashboardConfig
 from tests.bench.synth import write_cohort
-from tests.support.dashboard import open_instances, settle, wait_until
+from tests.support.dashboard import notifications, open_instances, settle, wait_until
 
 pytestmark = pytest.mark.dashboard
 
@@ -189,7 +190,7 @@ async def test_a_reload_of_a_large_run_whose_inputs_are_rejected_keeps_the_run_s
         assert app.state is old and app.sub_title.startswith("STALE: inputs rejected at ")
 
 
-@pytest.mark.parametrize("tab", ["1", "2", "3", "5"])
+@pytest.mark.parametrize("tab", ["1", "2", "5"])  # the panes whose focused part an emptied pane hides
 async def test_a_reload_of_a_large_run_leaves_the_keyboard_where_it_was(large_demo, tab):
     """The panes a let-go empties are filled again, and the widget that had the keyboard has it again."""
     app = create_app(DashboardConfig(run_dir=str(large_demo)))
@@ -234,4 +235,100 @@ async def test_a_tab_opened_while_a_large_run_is_decoded_keeps_the_keyboard(larg
         gate.set()
         await settle(pilot)
         assert app.state is not None and app.main.query_one("TabbedContent").active == "coverage"
-        assert app.main.focused is not overview
+        assert app.main.focused is not None and app.main.focused.id == "coverage-grid"
+
+
+def gate_decodes(monkeypatch) -> tuple[threading.Event, threading.Event]:
+    """(armed, gate): once ``armed`` is set, the next decode of a scored run's bulk waits for ``gate``."""
+    import tcsexam.tui.cache as cache_module
+    import tcsexam.tui.loader as loader_module
+
+    armed, gate = threading.Event(), threading.Event()
+    real = cache_module.decode_run
+
+    def decode(data, key):
+        if armed.is_set():
+            armed.clear()
+            assert gate.wait(30), "the test never let the decode go on"
+        return real(data, key)
+
+    monkeypatch.setattr(cache_module, "decode_run", decode)
+    monkeypatch.setattr(loader_module, "decode_run", decode)
+    return armed, gate
+
+
+async def test_export_while_a_large_run_is_decoded_says_so_and_writes_nothing(large_demo, monkeypatch, tmp_path):
+    """``e`` while the run is let go, and a stale view's export question answered after a reload let it go:
+    "being reloaded", nothing written, the dashboard still up."""
+    from tcsexam.tui.screens.confirm import ConfirmScreen
+
+    out = tmp_path / "out" / "index.json"
+    armed, gate = gate_decodes(monkeypatch)
+    app = create_app(DashboardConfig(run_dir=str(large_demo), output=str(out)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        csv = large_demo / "attempts.csv"
+        good = csv.read_text()
+        csv.write_text(good.replace("selected,valid", "selected,bogus", 1))
+        await pilot.press("r")
+        await settle(pilot)
+        assert app.stale
+        await pilot.press("e")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the stale export's question")
+        csv.write_text(good)
+        armed.set()
+        app.action_reload()  # as --watch does
+        await wait_until(pilot, lambda: app.state is None, "the run shown let go")
+        await pilot.press("y")
+        await wait_until(pilot, lambda: not isinstance(app.screen, ConfirmScreen), "the question answered")
+        await pilot.press("e")
+        await pilot.pause()
+        said = notifications(app)
+        assert said[-2:] == ["Nothing to export yet: the run is being reloaded; export it once it is shown."] * 2
+        gate.set()
+        await settle(pilot)
+        assert app.state is not None and not app.stale and not out.exists()
+
+
+async def test_a_newer_reload_rejected_while_a_let_go_run_is_decoded_shows_that_run_stale(large_demo, monkeypatch):
+    """--watch: a reload lets go of the run shown, then the file changes again and the newer reload is
+    rejected while the first one decodes: the first one's run, good, is shown, marked stale."""
+    armed, gate = gate_decodes(monkeypatch)
+    app = create_app(DashboardConfig(run_dir=str(large_demo)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        armed.set()
+        app.action_reload()
+        await wait_until(pilot, lambda: app.state is None, "the run shown let go")
+        csv = large_demo / "attempts.csv"
+        csv.write_text(csv.read_text().replace("selected,valid", "selected,bogus", 1))
+        app.action_reload()
+        await wait_until(pilot, lambda: not app.shown.loading, "the newer load rejected")
+        gate.set()
+        await settle(pilot)
+        assert app.state is not None and app.sub_title.startswith("STALE: inputs rejected at ")
+
+
+async def test_a_loader_process_killed_after_the_let_go_is_a_failed_load_not_a_blank(large_demo, monkeypatch):
+    """A loader process that dies (the out-of-memory killer) once the run shown was let go: the load
+    fails, saying so, instead of loading for ever."""
+    import tcsexam.tui.workers as workers_module
+
+    real, armed = workers_module.wait_for_app, threading.Event()
+
+    def wait(done, loaders):
+        real(done, loaders)
+        if armed.is_set():
+            armed.clear()
+            for loader in loaders.running():
+                loader.process.kill()
+                loader.process.join()
+
+    app = create_app(DashboardConfig(run_dir=str(large_demo), cache=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        monkeypatch.setattr(workers_module, "wait_for_app", wait)
+        armed.set()
+        await pilot.press("r")
+        await wait_until(pilot, lambda: not app.shown.loading, "the load ended", timeout=60)
+        assert app.state is None and "the loader process ended" in (app.problems_text or "")

@@ -284,16 +284,19 @@ class TcsexamApp(LoadingInputs, SeveralRuns, Exporting):
         self._give_back_focus(pane)
 
     def _give_back_focus(self, pane: RunPane) -> None:
-        """Once ``pane`` shows the run again, the keyboard goes back to the widget of it that had it when a
-        let-go emptied the panes (tui/app_loading.py ``on_let_go``: an emptied part is hidden, and a hidden
-        widget hands the keyboard on), unless another tab has been opened since."""
-        widget = self._focus_to_restore
-        if widget is None or pane not in widget.ancestors_with_self:
-            return
-        self._focus_to_restore = None
+        """Once ``pane`` shows the run again, and it is the open tab's, the keyboard goes back to the widget
+        of it that had it when a let-go emptied the panes (tui/app_loading.py ``on_let_go``: an emptied part
+        is hidden, and a hidden widget hands the keyboard on), or, when another tab was opened meanwhile,
+        to that tab's main widget if nothing has it."""
         active = self._active_tab()
-        if active is not None and widget.is_mounted and self.main.query_one(f"TabPane#{active}") in widget.ancestors:
+        tab = self.main.query_one(f"TabPane#{active}") if active is not None else None
+        if tab is None or not isinstance(pane, Widget) or tab not in pane.ancestors_with_self:
+            return
+        widget, self._focus_to_restore = self._focus_to_restore, None
+        if widget is not None and widget.is_mounted and tab in widget.ancestors:
             self.call_after_refresh(self.main.set_focus, widget)  # once the pane's styles show it
+        elif self.main.focused is None:
+            self.call_after_refresh(self._focus_pane, tab)
 
     def on_model_selected(self, message: ModelSelected) -> None:
         if not self._alive():
@@ -384,8 +387,9 @@ class TcsexamApp(LoadingInputs, SeveralRuns, Exporting):
         """Put the keyboard on the pane's main table when its tab opens. An activation handled after
         another tab was chosen (keys typed faster than they are handled) is passed over: focusing its
         pane would make TabbedContent, which follows the focus, open it again, and two such tabs
-        would take turns for as long as they kept re-activating each other."""
-        if event.tabbed_content.active != event.pane.id:
+        would take turns for as long as they kept re-activating each other. One handled while the app is
+        torn down finds no panes: passed over too."""
+        if event.tabbed_content.active != event.pane.id or not self._alive():
             return
         if event.pane.id == "leaderboard" and self._leaderboard_stale:
             self.refresh_leaderboard(now=True)

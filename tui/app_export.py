@@ -33,7 +33,7 @@ class Exporting(AppBase):
         content_sha256). It asks first while the view is stale, before it writes over the export of
         another run, and over a file other than --output (tui/export.py)."""
         if self.state is None:  # with --tau2 alone the key is not offered (app.check_action)
-            self.notify("Nothing to export: the inputs were rejected.", severity="error", markup=False)
+            self._nothing_to_export()
             return
         if path is not None and path.strip() == "-":
             self.notify(export.TO_STDOUT, severity="error", markup=False)
@@ -82,9 +82,21 @@ class Exporting(AppBase):
             self.notify(why, severity="error", markup=False)
         return why is not None
 
+    def _nothing_to_export(self) -> None:
+        """No state is shown: a large run being decoded by a reload (tui/app_loading.py ``on_let_go``), or
+        rejected inputs."""
+        said = (
+            "Nothing to export yet: the run is being reloaded; export it once it is shown."
+            if self.shown.loading
+            else "Nothing to export: the inputs were rejected."
+        )
+        self.notify(said, severity="error", markup=False)
+
     def _export(self, path: Path) -> None:
         state = self.state
-        assert state is not None  # action_export calls this only with a state; a loaded state is only ever replaced
+        if state is None:  # a reload let go of the run while the question was asked
+            self._nothing_to_export()
+            return
         if self._refused(path):  # again: the file may have changed while a question was asked
             return
         written, said = export.write_export(path, state.document)

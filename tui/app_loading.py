@@ -159,7 +159,7 @@ class LoadingInputs(AppBase):
         run is not laid out in the gaps of the old one (docs/dashboard-large-runs.md#memory-over-reloads)."""
         slot = self.runs[message.run]
         if self._alive() and message.generation == slot.generation and slot.loading and slot.state is not None:
-            slot.state = None
+            slot.state, slot.let_go_by = None, message.generation
             if message.run == self.current:
                 self._focus_to_restore = self.main.focused  # given back as the panes show the new run
                 for pane in self.run_panes():
@@ -174,8 +174,10 @@ class LoadingInputs(AppBase):
             return
         slot = self.runs[message.run]
         if message.generation != slot.generation:
+            if slot.state is None and slot.let_go_by == message.generation:
+                self._shown_meanwhile(message)
             return  # a newer load is under way or done
-        slot.loading = False
+        slot.loading, slot.let_go_by = False, None
         previewed, slot.preview = slot.preview, None
         slot.state = message.state
         slot.loaded_at = time.strftime("%H:%M:%S")
@@ -199,6 +201,24 @@ class LoadingInputs(AppBase):
             and same_but_time(previewed.document, overview_part(slot.state.document))
         )
         self._header()
+
+    def _shown_meanwhile(self, message: StateLoaded) -> None:
+        """The run of a load that let go of the state shown, come in after a newer load of the run was
+        asked for: it is good, so it is shown while the newer load goes on, which replaces it, or keeps it
+        marked stale when its inputs are rejected (or already has)."""
+        slot = self.runs[message.run]
+        slot.state, slot.let_go_by = message.state, None
+        slot.loaded_at = time.strftime("%H:%M:%S")
+        if not slot.loading and slot.problems:  # the newer load ended first: its inputs were rejected
+            slot.stale = {"at": time.strftime("%H:%M:%S"), "count": len(slot.problems), "loaded_at": slot.loaded_at}
+        self.refresh_leaderboard()
+        self.call_after_refresh(self.heap.settle)
+        if message.run == self.current:
+            for pane in self.run_panes():
+                pane.loading = False
+            self._diagnostics()
+            self.refresh_panes()
+            self._header()
 
     def _run_named(self, number: int) -> str:
         """`` run NAME`` in a notification when several runs are open (nothing with one)."""

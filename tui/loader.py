@@ -398,18 +398,18 @@ def overview_state(config: DashboardConfig, document: dict) -> DashboardState:
 def state_from_cache(
     config: DashboardConfig, paths, run, cache: RunCache, data: bytes, let_go=None
 ) -> DashboardState | None:
-    """The state of a run whose scored form is in the cache file ``data`` (tui/cache.py): ``let_go()`` is
-    called first (the file is the scoring of these very inputs, which passed every check then), the rows
-    are checked again (fast, and they are the loaded run's own rows) and the file decoded; None when the
-    rows raise a problem, which scoring then reports, or the file is not ours."""
+    """The state of a run whose scored form is in the cache file ``data`` (tui/cache.py): the rows are
+    checked again (fast, and they are the loaded run's own rows) and the run's folders, then ``let_go()``
+    is called and the file decoded; None when the rows raise a problem, which scoring then reports, or
+    the file is not ours."""
     from tcsexam.scoring.pipeline.rules import check_rules
 
-    if let_go is not None:
-        let_go()
     checked, problems = check_rules(run)
     if problems:
         return None
     run.check_folders()
+    if let_go is not None:
+        let_go()
     found = cache.decoded(data)
     if found is None:
         return None

@@ -77,6 +77,7 @@ class RunSlot:
     loaded_at: str | None = None
     loading: bool = False
     generation: int = 0
+    let_go_by: int | None = None  # the load (its generation) that let go of the state shown, until it is shown
     progress: str = ""  # what the loader is reading now (while loading)
     load_started: float = 0.0  # time.monotonic() of the load's start
     # the scored run last stored for its place, shown at once while a reopen checks the inputs (marked

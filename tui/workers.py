@@ -104,6 +104,8 @@ def load_run(
         done = threading.Event()
         post(LetGo(generation, number, done))
         wait_for_app(done, loaders)
+        if loaders.quitting or not wanted():  # q, or a newer load of the run: this one is not decoded
+            raise LoaderGone("stopped")
 
     try:
         # a reopen: what the cache holds for the run's place, before its inputs are located (that imports
@@ -116,8 +118,10 @@ def load_run(
         if paths is None:  # once per load
             paths = resolve_paths(config)
         state = load_state(config, lambda text: post(LoadProgress(text, generation, number)), started, paths, let_go)
-    except LoaderGone:
-        return  # stopped: a newer load of the run replaced it, or the dashboard quit
+    except LoaderGone as exc:
+        if wanted() and not loaders.quitting:  # not stopped by the dashboard: killed (out of memory?)
+            post(LoadFailed([Problem("tcsexam", "", "", str(exc))], reason, generation, number))
+        return  # else stopped: a newer load of the run replaced it, or the dashboard quit
     except InputError as exc:
         post(LoadFailed(exc.problems, reason, generation, number))
         return
