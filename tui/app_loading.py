@@ -155,7 +155,7 @@ class LoadingInputs(AppBase):
 
     def on_let_go(self, message: LetGo) -> None:
         """A large run's new inputs passed every check: the state it shows is let go before the new one is
-        decoded, its panes showing the load meanwhile (1-2 s at 2,000 models), so that the new
+        decoded, its panes showing the load meanwhile (about a second at 2,000 models), so that the new
         run is not laid out in the gaps of the old one (docs/dashboard-large-runs.md#memory-over-reloads)."""
         slot = self.runs[message.run]
         if self._alive() and message.generation == slot.generation and slot.loading and slot.state is not None:
