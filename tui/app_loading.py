@@ -210,7 +210,7 @@ class LoadingInputs(AppBase):
         slot.state, slot.let_go_by = message.state, None
         slot.loaded_at = time.strftime("%H:%M:%S")
         if not slot.loading and slot.problems:  # the newer load ended first: its inputs were rejected
-            slot.stale = {"at": time.strftime("%H:%M:%S"), "count": len(slot.problems), "loaded_at": slot.loaded_at}
+            slot.mark_stale()
         self.refresh_leaderboard()
         self.call_after_refresh(self.heap.settle)
         if message.run == self.current:
@@ -239,11 +239,9 @@ class LoadingInputs(AppBase):
         slot.problems = list(message.problems)
         slot.problems_text = format_problems(message.problems)
         kept = slot.state is not None
-        slot.stale = (
-            {"at": time.strftime("%H:%M:%S"), "count": len(slot.problems), "loaded_at": slot.loaded_at}
-            if kept
-            else None
-        )
+        slot.stale = None
+        if kept:
+            slot.mark_stale()
         self.refresh_leaderboard()
         self._watch()
         self.call_after_refresh(self.heap.settle)  # once the panes hold the new state (tui/heap.py)

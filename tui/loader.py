@@ -326,10 +326,9 @@ def load_state_here(config, paths=None, progress=None, only_cached=False, encode
     say(f"reading {Path(paths.attempts).name}, {Path(paths.cohort).name}, the suite and the reference")
     run = load_run(paths)
     cache = RunCache.for_run(run, config, say) if config.cache else None
-    data = cache.stored() if cache is not None else None
     if (
         cache is not None
-        and data is not None
+        and (data := cache.stored()) is not None
         and (state := state_from_cache(config, paths, run, cache, data, let_go)) is not None
     ):
         return state

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -91,6 +92,10 @@ class RunSlot:
     @property
     def name(self) -> str:
         return run_name(self.config)
+
+    def mark_stale(self) -> None:
+        """The state shown is kept while the inputs on disk are rejected (``problems``): since now."""
+        self.stale = {"at": time.strftime("%H:%M:%S"), "count": len(self.problems), "loaded_at": self.loaded_at}
 
     @property
     def source(self) -> str:
