@@ -170,22 +170,32 @@ class LoadingInputs(AppBase):
         message.done.set()
 
     def on_state_loaded(self, message: StateLoaded) -> None:
+        """A load's run, shown. An older load's run is dropped, unless that load let go of the state shown
+        (``on_let_go``) before a newer one was asked for: its run is good, so it is shown while the newer
+        load goes on, which replaces it, or keeps it marked stale when its inputs are rejected (or already
+        has)."""
         if not self._alive():
             return
         slot = self.runs[message.run]
-        if message.generation != slot.generation:
-            if slot.state is None and slot.let_go_by == message.generation:
-                self._shown_meanwhile(message)
+        latest = message.generation == slot.generation
+        if not latest and not (slot.state is None and slot.let_go_by == message.generation):
             return  # a newer load is under way or done
-        slot.loading, slot.let_go_by = False, None
-        previewed, slot.preview = slot.preview, None
-        slot.state = message.state
+        previewed = None
+        if latest:
+            slot.loading = False
+            previewed, slot.preview = slot.preview, None
+            slot.problems, slot.problems_text, slot.stale = [], None, None
+        slot.state, slot.let_go_by = message.state, None
         slot.loaded_at = time.strftime("%H:%M:%S")
-        slot.problems, slot.problems_text, slot.stale = [], None, None
+        if not slot.loading and slot.problems:  # an older load's run, after the newer load's inputs were rejected
+            slot.mark_stale()
         self.refresh_leaderboard()
-        if message.reason != "start":
-            self.notify(f"Reloaded{self._run_named(message.run)}: status {slot.state.document['status']}", markup=False)
-        self._watch()
+        if latest:
+            if message.reason != "start":
+                self.notify(
+                    f"Reloaded{self._run_named(message.run)}: status {slot.state.document['status']}", markup=False
+                )
+            self._watch()
         many = len(slot.state.document["models"]) > STEPPED_FROM
         self.call_after_refresh(self._settle_later if many else self.heap.settle)  # tui/heap.py
         if message.run != self.current:
@@ -201,24 +211,6 @@ class LoadingInputs(AppBase):
             and same_but_time(previewed.document, overview_part(slot.state.document))
         )
         self._header()
-
-    def _shown_meanwhile(self, message: StateLoaded) -> None:
-        """The run of a load that let go of the state shown, come in after a newer load of the run was
-        asked for: it is good, so it is shown while the newer load goes on, which replaces it, or keeps it
-        marked stale when its inputs are rejected (or already has)."""
-        slot = self.runs[message.run]
-        slot.state, slot.let_go_by = message.state, None
-        slot.loaded_at = time.strftime("%H:%M:%S")
-        if not slot.loading and slot.problems:  # the newer load ended first: its inputs were rejected
-            slot.mark_stale()
-        self.refresh_leaderboard()
-        self.call_after_refresh(self.heap.settle)
-        if message.run == self.current:
-            for pane in self.run_panes():
-                pane.loading = False
-            self._diagnostics()
-            self.refresh_panes()
-            self._header()
 
     def _run_named(self, number: int) -> str:
         """`` run NAME`` in a notification when several runs are open (nothing with one)."""

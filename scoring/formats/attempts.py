@@ -48,6 +48,9 @@ class AttemptsTable:
     sha256: str = ""
 
 
+VALIDATED_TOGETHER = 4096  # rows per pydantic call (parse_attempts)
+
+
 def parse_score(text: str) -> float:
     """A decimal number; 'nan'/'inf' parse to non-finite floats (judged later by the rules). A
     decimal comma or a percentage is refused with the number as it should be written."""
@@ -225,9 +228,6 @@ def parse_attempts(text: str, file: str) -> AttemptsTable:
     return AttemptsTable(Path(file), rows, columns, [p for _, p in found])
 
 
-VALIDATED_TOGETHER = 4096  # rows per pydantic call (parse_attempts)
-
-
 @cache
 def _rows_adapter() -> TypeAdapter:
     return TypeAdapter(list[AttemptRow])
@@ -239,7 +239,7 @@ def _row_adapter() -> TypeAdapter:
 
 
 def validate_rows(pending: list[tuple[int, dict]], file: str, found: list) -> list[tuple[int, AttemptRow]]:
-    """The valid rows, validated in one pydantic call; when some row fails, row by row, so that
+    """The valid rows of a batch, validated in one pydantic call; when some row fails, row by row, so that
     each problem is worded with its line (and added to ``found``) and the good rows are kept."""
     try:
         return list(
