@@ -368,8 +368,9 @@ def test_the_field_scanner_reads_what_the_csv_module_reads(text):
         expected = [r for r in csv.reader(io.StringIO(text, newline=""), strict=False) if "".join(r).strip()]
     except csv.Error:
         return  # the reader rejects it: attempts.csv would be rejected before any edit
-    got = [r.values for r in scan_csv(text) if "".join(r.values).strip()]
+    got = [r.values for r in scan_csv(text) if not r.blank]
     assert got == expected
+    assert [r.blank for r in scan_csv(text)] == [not "".join(r.values).strip() for r in scan_csv(text)]
     for rec in scan_csv(text):  # spans cover the fields: the text between them is only commas
         for (_, e0), (s1, _) in itertools.pairwise(rec.spans):
             assert text[e0:s1] == ","

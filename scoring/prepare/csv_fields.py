@@ -3,20 +3,50 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from tcsexam.scoring.formats.inputs import ATTEMPTS_COLUMNS
 
 _FIELD_END = re.compile(r"[,\r\n]")
 
 
-@dataclass
 class CsvRecord:
-    """One CSV record of the text: each field's span (raw, quotes included) and unquoted value."""
+    """One CSV record of the text: each field's span (raw, quotes included) and unquoted value, and
+    where its line terminator (or the text) starts. A line with no quote and no CR is split on its
+    commas only when its fields are asked for: fill edits a few of 40,000 lines."""
 
-    spans: list[tuple[int, int]]
-    values: list[str]
-    end: int  # where the record's line terminator (or the text) starts
+    __slots__ = ("_spans", "_start", "_text", "_values", "end")
+
+    def __init__(self, text: str, start: int, end: int, spans=None, values=None) -> None:
+        self._text, self._start, self.end = text, start, end
+        self._spans: list[tuple[int, int]] | None = spans
+        self._values: list[str] | None = values
+
+    @property
+    def values(self) -> list[str]:
+        if self._values is None:
+            self._values = self._text[self._start : self.end].split(",")
+        return self._values
+
+    @property
+    def spans(self) -> list[tuple[int, int]]:
+        if self._spans is None:
+            places, pos = [], self._start
+            for cell in self.values:
+                places.append((pos, pos + len(cell)))
+                pos += len(cell) + 1
+            self._spans = places
+        return self._spans
+
+    @property
+    def start(self) -> int:
+        return self._start
+
+    @property
+    def blank(self) -> bool:
+        """Every field empty or white space: the csv reader's rows skip such a record."""
+        if self._values is None:
+            return not self._text[self._start : self.end].replace(",", "").strip()
+        return not "".join(self._values).strip()
 
 
 def scan_csv(text: str) -> list[CsvRecord]:
@@ -29,23 +59,13 @@ def scan_csv(text: str) -> list[CsvRecord]:
         stop = n if newline < 0 else newline
         body = stop - 1 if stop > i and text[stop - 1] == "\r" else stop
         if text.find('"', i, stop) < 0 and text.find("\r", i, body) < 0:
-            records.append(_plain_record(text, i, body))  # no quote, no bare CR: fields are split on ','
+            records.append(CsvRecord(text, i, body))  # no quote, no bare CR: fields are split on ','
             i = stop + 1
         else:
             record = _quoted_record(text, i)
             records.append(record)
             i = _after_terminator(text, record.end)
     return records
-
-
-def _plain_record(text: str, start: int, body: int) -> CsvRecord:
-    """The record of ``text[start:body]``, a line with no quote and no CR: its fields split on ','."""
-    cells = text[start:body].split(",")
-    places, pos = [], start
-    for cell in cells:
-        places.append((pos, pos + len(cell)))
-        pos += len(cell) + 1
-    return CsvRecord(places, cells, body)
 
 
 def _quoted_record(text: str, i: int) -> CsvRecord:
@@ -58,7 +78,7 @@ def _quoted_record(text: str, i: int) -> CsvRecord:
         spans.append((start, i))
         values.append(value)
         if not text.startswith(",", i):
-            return CsvRecord(spans, values, i)
+            return CsvRecord(text, spans[0][0], i, spans, values)
         i += 1
 
 
@@ -123,21 +143,24 @@ def appended_rows(text: str, rows: list[list[str]]) -> str:
 
 
 def edits_by_record(records: list[CsvRecord], columns: list[str], rows, edits: dict[int, dict[str, str]]) -> dict:
-    """``edits`` keyed by the record (``id``) of each edited row, after checking that the scanner's
-    records are the reader's rows, one for one (else a ValueError: never written)."""
+    """``edits`` keyed by the record (``id``) of each edited row, after checking that the scanner
+    finds as many rows as the reader and that each edited record names the edited row's model,
+    item and attempt (else a ValueError: never written). A row not edited is kept byte for byte,
+    so only the edited ones are split into fields."""
     index = {c: i for i, c in enumerate(columns)}
-    data = [r for r in records[1:] if "".join(r.values).strip()]  # blank records are skipped, as the reader does
+    data = [r for r in records[1:] if not r.blank]  # blank records are skipped, as the reader does
     if len(data) != len(rows):  # pragma: no cover - the reader and the scanner disagree: never write
         raise ValueError("attempts.csv: the field scanner and the CSV reader disagree on the rows")
     by_record: dict[int, dict[str, str]] = {}
     for rec, row in zip(data, rows, strict=True):
-        cells = [v.strip() for v in rec.values]
-        if (cells[index["model"]], cells[index["item"]], cells[index["attempt"]]) != (row.model, row.item, row.attempt):
+        if row.line not in edits:
+            continue
+        cells = rec.values
+        if tuple(cells[index[c]].strip() for c in ("model", "item", "attempt")) != (row.model, row.item, row.attempt):
             raise ValueError(
                 f"attempts.csv line {row.line}: the field scanner and the CSV reader disagree"
             )  # pragma: no cover
-        if row.line in edits:
-            by_record[id(rec)] = edits[row.line]
+        by_record[id(rec)] = edits[row.line]
     return by_record
 
 
@@ -146,7 +169,7 @@ def edited_record(text: str, rec: CsvRecord, index: dict[str, int], changes: dic
     value needs), from its first field to its line terminator; checked to read back as intended."""
     # the cells of a row in the order they sit in the line, whatever the order of the columns
     spans = sorted((rec.spans[index[column]], value) for column, value in changes.items() if column in index)
-    pos = rec.spans[0][0]
+    pos = rec.start
     pieces = []
     for (start, end), value in spans:
         pieces.append(text[pos:start])
@@ -172,10 +195,10 @@ def edited_text(text: str, columns: list[str], rows, edits: dict[int, dict[str, 
     for k, rec in enumerate(records):
         changes = by_record.get(id(rec), {})
         if any(column in index for column in changes):
-            pieces.append(text[pos : rec.spans[0][0]])
+            pieces.append(text[pos : rec.start])
             pieces.append(edited_record(text, rec, index, changes))
             pos = rec.end
-        if append and (k == 0 or "".join(rec.values).strip()):
+        if append and (k == 0 or not rec.blank):
             pieces.append(text[pos : rec.end])
             pos = rec.end
             cells = (
