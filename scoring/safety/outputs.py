@@ -315,10 +315,11 @@ def _signals_held() -> Iterator[None]:
             signal.raise_signal(signum)  # to this thread: the handler runs now, outside the step
 
 
-def _missing_folders(folder: Path) -> list[Path]:
-    """The folders of ``folder`` and its parents that do not exist yet, deepest first."""
+def _missing_folders(folder: Path, present: set[Path] | frozenset[Path] = frozenset()) -> list[Path]:
+    """The folders of ``folder`` and its parents that do not exist yet, deepest first; a folder of
+    ``present`` (found or made earlier in the same batch) is taken as there without a look."""
     missing = []
-    while not folder.exists() and folder != folder.parent:
+    while folder not in present and not folder.exists() and folder != folder.parent:
         missing.append(folder)
         folder = folder.parent
     return missing
@@ -419,20 +420,25 @@ class _Batch:
         self.made: list[Path] = []
         self.shown = ""
         self.parents: dict[str, str] = {}  # resolve_output's folders, for this batch
+        self.folders: set[Path] = set()  # the folders files were written into or made
 
     def write(self, path: str | os.PathLike, data: bytes | bytearray) -> None:
         self.shown = os.fspath(path)
         target = resolve_output(self.shown, self.parents)
-        missing = _missing_folders(target.parent)
+        missing = _missing_folders(target.parent, self.folders)
         with _signals_held():
             for folder in reversed(missing):  # outermost first
                 os.mkdir(folder)
                 self.made.append(folder)
             fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
             self.pending.append((self.shown, target, tmp))
-        with os.fdopen(fd, "wb") as fh:
-            _take_identity(fh.fileno(), target)
-            fh.write(data)
+        self.folders.add(target.parent)
+        self.folders.update(missing)
+        try:
+            _take_identity(fd, target)
+            _write_all(fd, data)
+        finally:
+            os.close(fd)
 
     def rename_all(self) -> None:
         with _signals_held():  # a signal waits for the renames (no write is left: they are quick)
@@ -450,6 +456,13 @@ class _Batch:
             for folder in sorted(self.made, key=lambda f: len(f.parts), reverse=True):  # deepest first
                 with contextlib.suppress(OSError):  # one something else filled, or a file renamed into, stays
                     os.rmdir(folder)
+
+
+def _write_all(fd: int, data: bytes | bytearray) -> None:
+    """Write all of ``data`` to ``fd`` (``os.write`` may write a part)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def sync_folder(folder: Path) -> None:
