@@ -14,6 +14,13 @@ and attempts.csv. ``score`` reads the same run (filled) and writes index.json. I
 best of ``--reps``, each in a fresh process (``bench_tau2.measure``: wall, CPU, peak memory).
 Target: fill at most 1.5x score. ``--before`` runs another install's ``fill`` in the same rounds
 and checks that both write the same attempts.csv and solver-scores files.
+
+The file system's floor, in the same rounds: a process that writes files of the same names and
+sizes as fill's outputs (``FS_FLOOR``: each folder made, a temporary file written beside its
+target, one ``sync``, the renames, one ``sync``; no check, no JSON). What it costs is what the
+layout of one file per attempt asks of this file system at this moment: its system time moves
+by seconds from sitting to sitting (on ext4, creating files soon after many were deleted is
+slow), so fill's own work is printed as fill minus the floor as well.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import argparse
 import csv
 import hashlib
 import io
+import json
 import os
 import shutil
 import sys
@@ -32,6 +40,23 @@ from tcsexam.scoring.pipeline.benchmark import sample_root
 from tests.bench.bench_tau2 import best_of, measure
 from tests.bench.installed import compile_installed, python_of
 from tests.bench.synth import write_run
+
+FS_FLOOR = """
+import json, os, sys, tempfile
+target, manifest = sys.argv[1], json.load(open(sys.argv[2]))
+pending = []
+for rel, size in manifest:
+    path = os.path.join(target, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".f.", suffix=".tmp", dir=os.path.dirname(path))
+    os.write(fd, bytes(size))
+    os.close(fd)
+    pending.append((tmp, path))
+os.sync()
+for tmp, path in pending:
+    os.replace(tmp, path)
+os.sync()
+"""
 
 
 def emptied(table: str) -> str:
@@ -80,9 +105,10 @@ def main(argv: list[str] | None = None) -> None:
         if args.before:
             fills["before"] = [args.before, "fill", str(run), "--benchmark", bench]
         files = sum(1 for _ in (run / "records").rglob("*.json"))
-        runs: dict[str, list[tuple[float, float, float]]] = {"fill": [], "before": [], "score": []}
+        runs: dict[str, list[tuple[float, float, float]]] = {"fill": [], "before": [], "score": [], "floor": []}
         removed = folder / "removed"
         removed.mkdir(exist_ok=True)
+        manifest, floor_out = folder / "floor-manifest.json", folder / "floor-out"
         for rep in range(max(args.reps, 1)):
             outputs = set()
             for name, fill in fills.items():
@@ -94,15 +120,27 @@ def main(argv: list[str] | None = None) -> None:
             if len(outputs) > 1:
                 raise SystemExit("fill and --before wrote different files")
             runs["score"].append(measure(score, folder))  # on the table fill has just written
+            if not manifest.exists():
+                scores = run / "solver-scores"
+                sizes = [[str(p.relative_to(scores)), p.stat().st_size] for p in sorted(scores.rglob("*.json"))]
+                manifest.write_text(json.dumps(sizes), encoding="utf-8")
+            if floor_out.exists():
+                floor_out.rename(removed / f"floor-{rep}-{os.getpid()}")
+            runs["floor"].append(measure([sys.executable, "-c", FS_FLOOR, str(floor_out), str(manifest)], folder))
         written = sum(1 for _ in (run / "solver-scores").rglob("*.json"))
+        if floor_out.exists():
+            floor_out.rename(removed / f"floor-last-{os.getpid()}")
         shutil.rmtree(removed)
         (fw, fc, fm), (sw, sc, sm) = best_of(runs["fill"]), best_of(runs["score"])
+        lw, lc, _ = best_of(runs["floor"])
         load = os.getloadavg()[0]
         print(f"{args.models:,} models, {files:,} records files; fill wrote {written:,} solver-score files")
         print(f"best of {args.reps}, load {load:.1f}:")
         print(f"  fill   wall {fw:7.2f} s  CPU {fc:7.2f} s  peak {fm:6.0f} MiB")
         print(f"  score  wall {sw:7.2f} s  CPU {sc:7.2f} s  peak {sm:6.0f} MiB")
+        print(f"  floor  wall {lw:7.2f} s  CPU {lc:7.2f} s  (the same files written, nothing else)")
         print(f"  fill / score: wall {fw / sw:.2f}x, CPU {fc / sc:.2f}x")
+        print(f"  fill - floor: wall {fw - lw:.2f} s, CPU {fc - lc:.2f} s; that over score: CPU {(fc - lc) / sc:.2f}x")
         if args.before:
             bw, bc, bm = best_of(runs["before"])
             print(f"  before wall {bw:7.2f} s  CPU {bc:7.2f} s  peak {bm:6.0f} MiB (the same files written)")
