@@ -341,6 +341,29 @@ def test_any_other_records_problem_rejects_and_writes_nothing(ws, cli):
     assert str(bad) in err and "record 0" in err and "status" in err
 
 
+@pytest.mark.parametrize("edit", ["same size", "shorter"])
+def test_filling_again_rewrites_only_the_outputs_that_changed(ws, cli, edit):
+    """docs/commands.md#fill: an output already holding the bytes fill would write is left as it
+    is (same file, same time stamp); one that differs, even by a byte of the same length, is
+    written again."""
+    ws.write_rows(blank_solver(full_rows()))
+    ws.write_records("m", "s1", "1", S1_HALF)
+    ws.write_records("m", "s2", "1", S2_ALL)
+    assert fill(cli, ws)[0] == 0
+    kept, edited = ws.run / "solver-scores/m/s1/1.json", ws.run / "solver-scores/m/s2/1.json"
+    expected = edited.read_bytes()
+    was = os.stat(kept)
+    changed = expected.replace(b'"relative_score"', b'"relative_scorf"') if edit == "same size" else b"{}\n"
+    assert changed != expected and (len(changed) == len(expected)) == (edit == "same size")
+    edited.write_bytes(changed)
+    code, out, err = fill(cli, ws)
+    assert code == 0, err
+    assert "already filled 2" in out
+    now = os.stat(kept)
+    assert (now.st_ino, now.st_mtime_ns) == (was.st_ino, was.st_mtime_ns)
+    assert edited.read_bytes() == expected
+
+
 def test_dry_run_prints_the_changes_and_writes_nothing(ws, cli):
     ws.write_rows(blank_solver(full_rows()))
     ws.write_records("m", "s1", "1", S1_HALF)

@@ -131,6 +131,14 @@ def test_a_rename_that_fails_leaves_the_files_before_it_new_and_the_rest_old(tmp
     assert not files[2][0].exists() and temporaries(tmp_path) == []
 
 
+def test_a_batch_with_nothing_to_write_flushes_nothing(monkeypatch):
+    """fill with every output up to date writes none: no sync of the whole machine for nothing."""
+    synced: list[int] = []
+    monkeypatch.setattr(outputs.os, "sync", lambda: synced.append(1))
+    write_atomic_all(iter(()))
+    assert synced == []
+
+
 def test_a_batch_writes_through_links_where_each_path_leads(tmp_path):
     """write_atomic_all resolves each path as write_atomic does (a folder's resolved name kept for the
     batch): through a folder that is a link, '..' after that link, and a file that is a link."""

@@ -17,7 +17,13 @@ from typing import Any
 from tcsexam.scoring.errors import InputError, Problem, Problems
 from tcsexam.scoring.formats.inputs import AttemptRow
 from tcsexam.scoring.formats.packed import RecordsSource
-from tcsexam.scoring.safety.files import RecordsRoot, read_regular_file_stamped, records_file, records_rel
+from tcsexam.scoring.safety.files import (
+    RecordsRoot,
+    read_regular_file,
+    read_regular_file_stamped,
+    records_file,
+    records_rel,
+)
 from tcsexam.scoring.safety.names import check_name
 from tcsexam.scoring.safety.outputs import (
     changed_since_read,
@@ -307,12 +313,25 @@ def fill_run(run_dir: Path, benchmark, *, overwrite: bool, dry_run: bool, notify
         # docs/safety.md: every output is checked before the first is written
         check_outputs([out for out, _ in outputs], inputs, [str(run_dir / RECORDS_FOLDER)])
         # docs/safety.md#how-a-file-is-written: one flush of all their data, then the renames
-        write_atomic_all(
+        encoded = (
             (out, solver_score_bytes(result, reference.suite, reference.reference_id)) for out, result in outputs
         )
+        write_atomic_all((out, data) for out, data in encoded if not holds(out, data))
         if new_text != text:  # attempts.csv last, after every solver-score output is in place
             write_atomic(attempts, new_text.encode("utf-8"), unchanged=stamp)
     return FillReport(plan, dry_run, new_text != text)
+
+
+def holds(path: Path, data: bytes | bytearray) -> bool:
+    """Whether the file ``path`` holds exactly ``data`` already: such a solver-score output is left
+    as it is (docs/commands.md#fill), so that filling a run again rewrites only what changed.
+    ``check_outputs`` has found every output absent or a regular file of one name."""
+    try:
+        if os.stat(path).st_size != len(data):
+            return False
+        return read_regular_file(path, "solver-score output", len(data) + 1) == data
+    except (OSError, InputError):  # absent, or changed meanwhile: written as any other
+        return False
 
 
 def who(row) -> str:

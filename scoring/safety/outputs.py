@@ -401,9 +401,10 @@ def write_atomic_all(files: Iterable[tuple[str | os.PathLike, bytes | bytearray]
         try:
             for path, data in files:
                 batch.write(path, data)
-            os.sync()  # their data
-            batch.rename_all()
-            os.sync()  # their names: one flush, where syncing each folder costs as much as each file
+            if batch.pending:
+                os.sync()  # their data
+                batch.rename_all()
+                os.sync()  # their names: one flush, where syncing each folder costs as much as each file
         except BaseException as exc:
             batch.clean_up()
             if isinstance(exc, OSError) and not isinstance(exc, WriteFailed):
