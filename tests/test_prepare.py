@@ -364,6 +364,63 @@ def test_filling_again_rewrites_only_the_outputs_that_changed(ws, cli, edit):
     assert edited.read_bytes() == expected
 
 
+def test_a_kept_output_the_new_table_relies_on_is_flushed_before_the_table(ws, cli, monkeypatch):
+    """docs/safety.md: once attempts.csv is the new one, every output it relies on is on disk, a
+    kept one too (restored by a copy, or renamed by a fill killed before its flush)."""
+    from tcsexam.scoring.prepare import fill as fill_module
+
+    ws.write_rows(blank_solver(full_rows()))
+    ws.write_records("m", "s1", "1", S1_HALF)
+    ws.write_records("m", "s2", "1", S2_ALL)
+    blank = (ws.run / "attempts.csv").read_bytes()
+    assert fill(cli, ws)[0] == 0
+    (ws.run / "attempts.csv").write_bytes(blank)  # the scores gone, the outputs still there
+    events: list[str] = []
+    monkeypatch.setattr(os, "sync", lambda: events.append("sync"))
+    real = fill_module.write_atomic
+    monkeypatch.setattr(fill_module, "write_atomic", lambda *a, **k: events.append("table") or real(*a, **k))
+    code, out, err = fill(cli, ws)
+    assert code == 0 and "filled 2" in out, err
+    assert events == ["sync", "table"]
+
+
+def test_an_output_that_gains_a_name_while_fill_runs_is_refused_even_when_it_holds_the_bytes(ws, cli, monkeypatch):
+    from tcsexam.scoring.prepare import fill as fill_module
+
+    ws.write_rows(blank_solver(full_rows()))
+    ws.write_records("m", "s1", "1", S1_HALF)
+    ws.write_records("m", "s2", "1", S2_ALL)
+    assert fill(cli, ws)[0] == 0
+    output = ws.run / "solver-scores/m/s1/1.json"
+    real = fill_module.check_outputs
+
+    def then_link(*args, **kwargs):
+        checked = real(*args, **kwargs)
+        os.link(output, ws.run / "other-name.json")
+        return checked
+
+    monkeypatch.setattr(fill_module, "check_outputs", then_link)
+    code, _, err = fill(cli, ws)
+    assert code == 1 and "hard links" in err and "1.json" in err
+
+
+def test_the_scanner_and_the_reader_must_agree_on_every_row_that_gains_a_cell():
+    """attempts.csv's edit checks that the field scanner's records are the reader's rows: the edited
+    ones always, and every one when a column is appended to each (else nothing is written)."""
+    from types import SimpleNamespace
+
+    from tcsexam.scoring.prepare.csv_fields import edited_text
+
+    text = "model,item,attempt,score\nm,s,1,\nm,s,2,\n"
+    rows = [SimpleNamespace(model="m", item="s", attempt=a, line=n) for a, n in (("9", 2), ("2", 3))]  # line 2 differs
+    kept = edited_text(text, ["model", "item", "attempt", "score"], rows, {3: {"score": "1.0"}})
+    assert kept == "model,item,attempt,score\nm,s,1,\nm,s,2,1.0\n"  # line 2 is kept as it is: no harm
+    with pytest.raises(ValueError, match="line 2"):  # line 2 edited
+        edited_text(text, ["model", "item", "attempt", "score"], rows, {2: {"score": "1.0"}})
+    with pytest.raises(ValueError, match="line 2"):  # line 2 gains a reference_id cell
+        edited_text(text, ["model", "item", "attempt", "score"], rows, {3: {"score": "1.0", "reference_id": "r"}})
+
+
 def test_dry_run_prints_the_changes_and_writes_nothing(ws, cli):
     ws.write_rows(blank_solver(full_rows()))
     ws.write_records("m", "s1", "1", S1_HALF)
@@ -385,7 +442,7 @@ def test_excluded_and_other_tracks_are_not_filled(ws, cli):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=["a", ",", '"', "\r", "\n", " ", "é"], max_size=40))
+@given(st.text(alphabet=["a", ",", '"', "\r", "\n", " ", "\t", "\x0b", "\x85", "\u2028", "é"], max_size=40))
 def test_the_field_scanner_reads_what_the_csv_module_reads(text):
     try:
         expected = [r for r in csv.reader(io.StringIO(text, newline=""), strict=False) if "".join(r).strip()]

@@ -142,25 +142,26 @@ def appended_rows(text: str, rows: list[list[str]]) -> str:
     return head + "".join(",".join(csv_cell(v, False) for v in cells) + eol for cells in rows)
 
 
-def edits_by_record(records: list[CsvRecord], columns: list[str], rows, edits: dict[int, dict[str, str]]) -> dict:
+def edits_by_record(
+    records: list[CsvRecord], columns: list[str], rows, edits: dict[int, dict[str, str]], *, every: bool = False
+) -> dict:
     """``edits`` keyed by the record (``id``) of each edited row, after checking that the scanner
-    finds as many rows as the reader and that each edited record names the edited row's model,
-    item and attempt (else a ValueError: never written). A row not edited is kept byte for byte,
-    so only the edited ones are split into fields."""
+    finds as many rows as the reader and that each edited record (``every``: each record) names
+    its row's model, item and attempt (else a ValueError: never written). A record that is not
+    edited and gains no cell is kept byte for byte, so it is split into fields only with ``every``."""
     index = {c: i for i, c in enumerate(columns)}
     data = [r for r in records[1:] if not r.blank]  # blank records are skipped, as the reader does
     if len(data) != len(rows):  # pragma: no cover - the reader and the scanner disagree: never write
         raise ValueError("attempts.csv: the field scanner and the CSV reader disagree on the rows")
     by_record: dict[int, dict[str, str]] = {}
     for rec, row in zip(data, rows, strict=True):
-        if row.line not in edits:
+        if not every and row.line not in edits:
             continue
         cells = rec.values
         if tuple(cells[index[c]].strip() for c in ("model", "item", "attempt")) != (row.model, row.item, row.attempt):
-            raise ValueError(
-                f"attempts.csv line {row.line}: the field scanner and the CSV reader disagree"
-            )  # pragma: no cover
-        by_record[id(rec)] = edits[row.line]
+            raise ValueError(f"attempts.csv line {row.line}: the field scanner and the CSV reader disagree")
+        if row.line in edits:
+            by_record[id(rec)] = edits[row.line]
     return by_record
 
 
@@ -189,7 +190,7 @@ def edited_text(text: str, columns: list[str], rows, edits: dict[int, dict[str, 
     edited = {column for changes in edits.values() for column in changes}
     append = [c for c in ATTEMPTS_COLUMNS if c not in columns and c in edited]
     index = {c: i for i, c in enumerate(columns)}
-    by_record = edits_by_record(records, columns, rows, edits)
+    by_record = edits_by_record(records, columns, rows, edits, every=bool(append))  # appended: every row edited
     pieces: list[str] = []
     pos = 0
     for k, rec in enumerate(records):

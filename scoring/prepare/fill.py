@@ -313,10 +313,19 @@ def fill_run(run_dir: Path, benchmark, *, overwrite: bool, dry_run: bool, notify
         # docs/safety.md: every output is checked before the first is written
         check_outputs([out for out, _ in outputs], inputs, [str(run_dir / RECORDS_FOLDER)])
         # docs/safety.md#how-a-file-is-written: one flush of all their data, then the renames
-        encoded = (
-            (out, solver_score_bytes(result, reference.suite, reference.reference_id)) for out, result in outputs
-        )
-        write_atomic_all((out, data) for out, data in encoded if not holds(out, data))
+        kept: list[Path] = []
+
+        def to_write():
+            for out, result in outputs:
+                data = solver_score_bytes(result, reference.suite, reference.reference_id)
+                if holds(out, data):
+                    kept.append(out)
+                else:
+                    yield out, data
+
+        write_atomic_all(to_write())
+        if kept and new_text != text:  # docs/safety.md: a file kept may be unflushed; the new table relies on it
+            os.sync()
         if new_text != text:  # attempts.csv last, after every solver-score output is in place
             write_atomic(attempts, new_text.encode("utf-8"), unchanged=stamp)
     return FillReport(plan, dry_run, new_text != text)
@@ -325,9 +334,11 @@ def fill_run(run_dir: Path, benchmark, *, overwrite: bool, dry_run: bool, notify
 def holds(path: Path, data: bytes | bytearray) -> bool:
     """Whether the file ``path`` holds exactly ``data`` already: such a solver-score output is left
     as it is (docs/commands.md#fill), so that filling a run again rewrites only what changed.
-    ``check_outputs`` has found every output absent or a regular file of one name."""
+    ``check_outputs`` has found every output absent or a regular file of one name; one that has
+    gained a name since is written, and so refused, as before."""
     try:
-        if os.stat(path).st_size != len(data):
+        st = os.stat(path)
+        if st.st_size != len(data) or st.st_nlink != 1:
             return False
         return read_regular_file(path, "solver-score output", len(data) + 1) == data
     except (OSError, InputError):  # absent, or changed meanwhile: written as any other
