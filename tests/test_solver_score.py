@@ -293,3 +293,30 @@ def test_a_syntax_or_encoding_error_after_a_bad_record_is_what_is_reported():
             read_records(data, "r.json", "objective")
         (problem,) = info.value.problems
         assert problem.where == where and problem.message.startswith("invalid JSON")
+
+
+@pytest.mark.parametrize("field", ["z", "A", "phi", "mu", "s", "scale", "relative_score"])
+def test_a_non_finite_number_never_reaches_a_solver_score_file(field):
+    """The last guard before a solver-score file is written (pipeline.solver.output_is_finite): the
+    null of a failure's A and z is allowed, an infinity or a NaN anywhere else is not."""
+    import dataclasses
+
+    from tcsexam.scoring.pipeline.solver import output_is_finite
+
+    good = score(
+        {"e1": [10, 12, 14], "e2": [10, 12, 14]},
+        [{"instance": "e1", "status": "ok", "A": 12}, {"instance": "e2", "status": "timeout"}],
+    )
+    assert math.isnan(good.z[1]) and math.isnan(good.A[1]) and output_is_finite(good)
+    if field == "relative_score":
+        bad = dataclasses.replace(good, relative_score=math.inf)
+    elif field in ("mu", "s", "scale"):
+        values = getattr(good.ref, field).copy()
+        values[1] = math.inf
+        bad = dataclasses.replace(good, ref=dataclasses.replace(good.ref, **{field: values}))
+    else:
+        values = getattr(good, field).copy()
+        values[0] = -math.inf if field != "phi" else math.nan  # instance e1 did not fail
+        bad = dataclasses.replace(good, **{field: values})
+    assert not output_is_finite(bad)
+    assert output_is_finite(good)  # the check changed nothing it was given
