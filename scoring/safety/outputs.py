@@ -391,7 +391,8 @@ def write_atomic_all(files: Iterable[tuple[str | os.PathLike, bytes | bytearray]
     are written, one ``os.sync`` puts their data on disk; then each is checked as ``write_atomic``
     checks (``_check_replaceable``) and renamed over its file, and a second ``os.sync`` puts the
     new names on disk (a folder per file, as fill's solver-scores/<model>/<item>/ often are,
-    would make one fsync per folder as dear as one per file). So a file is, at any moment,
+    would make one fsync per folder as dear as one per file); with no file given, nothing is
+    flushed. So a file is, at any moment,
     absent, old or complete. A failure or a signal removes
     every temporary file not yet renamed and the folders this call made that are still empty;
     files already renamed stay, each whole. An OSError comes back as ``WriteFailed`` naming the
