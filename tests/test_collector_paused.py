@@ -74,16 +74,13 @@ def test_fill_keeps_it_paused_while_it_scores_edits_and_writes(monkeypatch, coll
     """fill holds every row, score and output until it writes them, as score holds its run: the
     collector, left on, walked them again and again (docs/performance.md#fill-measured-again)."""
     from tcsexam.scoring.prepare import fill
-    from tests.support.runs import full_rows
-    from tests.test_prepare import S1_HALF, S2_ALL, blank_solver
+    from tests.test_prepare import fillable
 
     seen: list[bool] = []
     for name in ("plan_fill", "edited_table", "write_atomic_all"):
         real = getattr(fill, name)
         monkeypatch.setattr(fill, name, lambda *a, real=real, **k: seen.append(gc.isenabled()) or real(*a, **k))
-    ws.write_rows(blank_solver(full_rows()))
-    ws.write_records("m", "s1", "1", S1_HALF)
-    ws.write_records("m", "s2", "1", S2_ALL)
+    fillable(ws)
     code, _, err = cli("fill", str(ws.run), "--benchmark", str(ws.bench))
     assert code == 0, err
     assert (ws.run / "solver-scores/m/s1/1.json").is_file()

@@ -161,10 +161,15 @@ def blank_solver(rows):
     return rows
 
 
-def test_fill_writes_the_relative_score_status_reference_and_solver_score_output(ws, cli, tmp_path):
+def fillable(ws):
+    """The mini run with its solver rows blank and the records of both solver tasks: s1 scores 0.25."""
     ws.write_rows(blank_solver(full_rows()))
     ws.write_records("m", "s1", "1", S1_HALF)
     ws.write_records("m", "s2", "1", S2_ALL)
+
+
+def test_fill_writes_the_relative_score_status_reference_and_solver_score_output(ws, cli, tmp_path):
+    fillable(ws)
     code, out, err = fill(cli, ws)
     assert code == 0, err
     rows = list(csv.DictReader(io.StringIO((ws.run / "attempts.csv").read_text())))
@@ -346,9 +351,7 @@ def test_filling_again_rewrites_only_the_outputs_that_changed(ws, cli, edit):
     """docs/commands.md#fill: an output already holding the bytes fill would write is left as it
     is (same file, same time stamp); one that differs, even by a byte of the same length, is
     written again."""
-    ws.write_rows(blank_solver(full_rows()))
-    ws.write_records("m", "s1", "1", S1_HALF)
-    ws.write_records("m", "s2", "1", S2_ALL)
+    fillable(ws)
     assert fill(cli, ws)[0] == 0
     kept, edited = ws.run / "solver-scores/m/s1/1.json", ws.run / "solver-scores/m/s2/1.json"
     expected = edited.read_bytes()
@@ -369,9 +372,7 @@ def test_a_kept_output_the_new_table_relies_on_is_flushed_before_the_table(ws, c
     kept one too (restored by a copy, or renamed by a fill killed before its flush)."""
     from tcsexam.scoring.prepare import fill as fill_module
 
-    ws.write_rows(blank_solver(full_rows()))
-    ws.write_records("m", "s1", "1", S1_HALF)
-    ws.write_records("m", "s2", "1", S2_ALL)
+    fillable(ws)
     blank = (ws.run / "attempts.csv").read_bytes()
     assert fill(cli, ws)[0] == 0
     (ws.run / "attempts.csv").write_bytes(blank)  # the scores gone, the outputs still there
@@ -387,9 +388,7 @@ def test_a_kept_output_the_new_table_relies_on_is_flushed_before_the_table(ws, c
 def test_an_output_that_gains_a_name_while_fill_runs_is_refused_even_when_it_holds_the_bytes(ws, cli, monkeypatch):
     from tcsexam.scoring.prepare import fill as fill_module
 
-    ws.write_rows(blank_solver(full_rows()))
-    ws.write_records("m", "s1", "1", S1_HALF)
-    ws.write_records("m", "s2", "1", S2_ALL)
+    fillable(ws)
     assert fill(cli, ws)[0] == 0
     output = ws.run / "solver-scores/m/s1/1.json"
     real = fill_module.check_outputs
@@ -422,9 +421,7 @@ def test_the_scanner_and_the_reader_must_agree_on_every_row_that_gains_a_cell():
 
 
 def test_dry_run_prints_the_changes_and_writes_nothing(ws, cli):
-    ws.write_rows(blank_solver(full_rows()))
-    ws.write_records("m", "s1", "1", S1_HALF)
-    ws.write_records("m", "s2", "1", S2_ALL)
+    fillable(ws)
     before = tree(ws.run)
     code, out, _ = fill(cli, ws, "--dry-run")
     assert code == 0 and tree(ws.run) == before

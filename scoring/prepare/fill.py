@@ -324,9 +324,9 @@ def fill_run(run_dir: Path, benchmark, *, overwrite: bool, dry_run: bool, notify
                     yield out, data
 
         write_atomic_all(to_write())
-        if kept and new_text != text:  # docs/safety.md: a file kept may be unflushed; the new table relies on it
-            os.sync()
         if new_text != text:  # attempts.csv last, after every solver-score output is in place
+            if kept:  # docs/safety.md: a file kept may be unflushed, and the new table relies on it
+                os.sync()
             write_atomic(attempts, new_text.encode("utf-8"), unchanged=stamp)
     return FillReport(plan, dry_run, new_text != text)
 
