@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
+import stat
 from pathlib import Path
 
 import pytest
@@ -160,6 +161,30 @@ def test_a_batch_writes_through_links_where_each_path_leads(tmp_path):
     assert (real / "latest.json").is_symlink() and (real / "target.json").read_bytes() == b"t"
     assert (deep / "up.json").read_bytes() == b"up" and not (tmp_path / "up.json").exists()
     assert temporaries(tmp_path) == []
+
+
+def test_a_batch_keeps_the_mode_of_each_file_it_replaces_and_gives_a_new_one_the_usual_mode(tmp_path):
+    """A file the batch replaces keeps its mode; one it creates has 0666 less the umask, not the 0600
+    of a temporary file."""
+    kept = tmp_path / "kept.json"
+    kept.write_bytes(b"old")
+    os.chmod(kept, 0o640)
+    private = tmp_path / "sub" / "private.json"
+    private.parent.mkdir()
+    private.write_bytes(b"old")
+    os.chmod(private, 0o600)
+    write_atomic_all(
+        [(kept, b"new"), (tmp_path / "new.json", b"n"), (private, b"p"), (tmp_path / "a" / "b.json", b"b")]
+    )
+    mask = os.umask(0)
+    os.umask(mask)  # the process's, as the write found it
+    modes = {
+        p.name: stat.S_IMODE(os.stat(p).st_mode)
+        for p in (kept, tmp_path / "new.json", private, tmp_path / "a" / "b.json")
+    }
+    usual = 0o666 & ~mask
+    assert modes == {"kept.json": 0o640, "new.json": usual, "private.json": 0o600, "b.json": usual}
+    assert kept.read_bytes() == b"new" and private.read_bytes() == b"p"
 
 
 def test_each_of_many_outputs_is_checked_against_the_inputs_and_folders(tmp_path):

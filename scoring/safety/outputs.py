@@ -102,7 +102,7 @@ def _check_one(
         problem = _hard_link_problem(st)
         if problem:
             raise InputError([Problem(text, "", "", problem)])
-    real = os.fspath(resolve_output(text, parents))
+    real = _output_target(text, parents)[0]
     if st is None:  # 'new/../attempts.csv': the kernel finds no file, the write lands on the input
         with contextlib.suppress(OSError):
             _refuse_an_input(text, os.stat(real), identities)
@@ -128,12 +128,19 @@ def resolve_output(path: str | os.PathLike, parents: dict[str, str] | None = Non
     ``parents`` (one batch of outputs) keeps each folder's resolved name, so that a file that is
     not a link costs one ``lstat`` instead of one per part of its path.
     """
-    text = os.fspath(path)
-    real = _resolved(text, parents) if parents is not None else os.path.realpath(text)
+    return Path(_output_target(os.fspath(path), parents)[0])
+
+
+def _output_target(text: str, parents: dict[str, str] | None) -> tuple[str, bool]:
+    """``resolve_output``'s file as text, and whether no file is there yet. With ``parents``, a name
+    that ``lstat`` does not find is known absent from that one call (nothing to follow)."""
+    real, absent = _resolved(text, parents) if parents is not None else (os.path.realpath(text), False)
+    if absent:
+        return real, True
     try:
         opened = os.stat(text)
     except FileNotFoundError:
-        return Path(real)  # nothing there yet (a link to nothing makes the file it names)
+        return real, True  # nothing there yet (a link to nothing makes the file it names)
     except OSError as exc:
         raise InputError([Problem(text, "", "", f"cannot use as output: {exc.strerror or exc}")]) from None
     try:
@@ -144,25 +151,30 @@ def resolve_output(path: str | os.PathLike, parents: dict[str, str] | None = Non
         raise InputError(
             [Problem(text, "", "", f"output resolves to {real}, which is not the file it opens: nothing written")]
         )
-    return Path(real)
+    return real, False
 
 
-def _resolved(text: str, parents: dict[str, str]) -> str:
+def _resolved(text: str, parents: dict[str, str]) -> tuple[str, bool]:
     """``os.path.realpath(text)``, each folder of it resolved once (and kept in ``parents``): a part
-    that is not a link is its resolved folder's name joined with its own."""
+    that is not a link is its resolved folder's name joined with its own; and whether ``lstat``
+    found no file of that name."""
     head, name = os.path.split(text)
     if name in ("", ".", "..") or not head or head == text:
-        return os.path.realpath(text)
+        return os.path.realpath(text), False
     try:
         link = stat.S_ISLNK(os.lstat(text).st_mode)
+    except FileNotFoundError:
+        link, absent = False, True
     except OSError:
-        link = False
+        link, absent = False, False
+    else:
+        absent = False
     if link:
-        return os.path.realpath(text)
+        return os.path.realpath(text), False
     top = parents.get(head)
     if top is None:
-        top = parents[head] = _resolved(head, parents)
-    return os.path.join(top, name)
+        top = parents[head] = _resolved(head, parents)[0]
+    return os.path.join(top, name), absent
 
 
 def _hard_link_problem(st: os.stat_result) -> str | None:
@@ -178,14 +190,17 @@ def _hard_link_problem(st: os.stat_result) -> str | None:
     return None
 
 
-def _take_identity(fd: int, target: Path) -> None:
+def _take_identity(fd: int, target: str | os.PathLike, absent: bool = False) -> None:
     """Give the temporary file ``fd`` the owner, group and mode of the file it replaces (mkstemp
-    makes 0600 files of the running user), else the usual mode of a new file. The owner comes back
-    only where the system allows (root); else the group when the user is in it; the mode always,
-    after the owner (a change of owner clears the set-id bits)."""
+    makes 0600 files of the running user), else (or when ``absent``: just found missing) the usual
+    mode of a new file. The owner comes back only where the system allows (root); else the group
+    when the user is in it; the mode always, after the owner (a change of owner clears the set-id
+    bits)."""
     try:
-        old = os.stat(target)
+        old = None if absent else os.stat(target)
     except FileNotFoundError:
+        old = None
+    if old is None:
         os.fchmod(fd, _NEW_FILE_MODE)
         return
     own = os.fstat(fd)
@@ -198,7 +213,7 @@ def _take_identity(fd: int, target: Path) -> None:
     os.fchmod(fd, old.st_mode & 0o7777)
 
 
-def _check_replaceable(shown: str, target: Path, unchanged: Stamp | None) -> None:
+def _check_replaceable(shown: str, target: str | os.PathLike, unchanged: Stamp | None) -> None:
     """Right before the rename: ``target`` is still a regular file of one name that is not a link
     (something may have changed it during the write), and, with ``unchanged``, still the file that
     was read (same stamp); else an InputError naming ``shown`` and nothing is replaced."""
@@ -315,13 +330,17 @@ def _signals_held() -> Iterator[None]:
             signal.raise_signal(signum)  # to this thread: the handler runs now, outside the step
 
 
-def _missing_folders(folder: Path, present: set[Path] | frozenset[Path] = frozenset()) -> list[Path]:
-    """The folders of ``folder`` and its parents that do not exist yet, deepest first; a folder of
-    ``present`` (found or made earlier in the same batch) is taken as there without a look."""
+def _missing_folders(folder: str, present: set[str] | frozenset[str] = frozenset()) -> list[str]:
+    """The folders of ``folder`` (an absolute name) and its parents that do not exist yet, deepest
+    first; a folder of ``present`` (found or made earlier in the same batch) is taken as there
+    without a look."""
     missing = []
-    while folder not in present and not folder.exists() and folder != folder.parent:
+    while folder not in present and not os.path.exists(folder):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
         missing.append(folder)
-        folder = folder.parent
+        folder = parent
     return missing
 
 
@@ -351,7 +370,7 @@ def write_atomic(
     """
     shown = os.fspath(path)
     target = resolve_output(shown)
-    made = _missing_folders(target.parent)
+    made = _missing_folders(os.fspath(target.parent))
     tmp: str | None = None
     with _signals_raise():
         try:
@@ -417,27 +436,28 @@ class _Batch:
     """The temporary files of ``write_atomic_all``: written, then renamed in order."""
 
     def __init__(self) -> None:
-        self.pending: list[tuple[str, Path, str]] = []  # (path as given, target, temporary file)
+        self.pending: list[tuple[str, str, str]] = []  # (path as given, target, temporary file)
         self.renamed = 0
-        self.made: list[Path] = []
+        self.made: list[str] = []
         self.shown = ""
         self.parents: dict[str, str] = {}  # resolve_output's folders, for this batch
-        self.folders: set[Path] = set()  # the folders files were written into or made
+        self.folders: set[str] = set()  # the folders files were written into or made
 
     def write(self, path: str | os.PathLike, data: bytes | bytearray) -> None:
         self.shown = os.fspath(path)
-        target = resolve_output(self.shown, self.parents)
-        missing = _missing_folders(target.parent, self.folders)
+        target, absent = _output_target(self.shown, self.parents)
+        folder, name = os.path.split(target)
+        missing = _missing_folders(folder, self.folders)
         with _signals_held():
-            for folder in reversed(missing):  # outermost first
-                os.mkdir(folder)
-                self.made.append(folder)
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+            for made in reversed(missing):  # outermost first
+                os.mkdir(made)
+                self.made.append(made)
+            fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
             self.pending.append((self.shown, target, tmp))
-        self.folders.add(target.parent)
+        self.folders.add(folder)
         self.folders.update(missing)
         try:
-            _take_identity(fd, target)
+            _take_identity(fd, target, absent)
             _write_all(fd, data)
         finally:
             os.close(fd)
@@ -455,7 +475,7 @@ class _Batch:
             for _, _, tmp in self.pending[self.renamed :]:
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(tmp)
-            for folder in sorted(self.made, key=lambda f: len(f.parts), reverse=True):  # deepest first
+            for folder in sorted(self.made, key=lambda f: f.count(os.sep), reverse=True):  # deepest first
                 with contextlib.suppress(OSError):  # one something else filled, or a file renamed into, stays
                     os.rmdir(folder)
 
