@@ -12,11 +12,11 @@ without a journal a file or folder made within a minute of 22,000 deletions, six
 blocks are unwritten, waits while the kernel skips the recently deleted inodes, which took fill
 from about 6 s to 12-16 s); ``fill`` then scores the records and writes a solver-scores file
 for every attempt and attempts.csv. ``score`` reads the same run (filled) and writes index.json. Interleaved,
-best of ``--reps``, each in a fresh process (``bench_tau2.measure``: wall, CPU, peak memory).
-``fill`` is also run again on the filled run (every score in, every output up to date), as a
-user does when results come in. Target: fill at most 1.5x score. ``--before`` runs another
-install's ``fill`` in the same rounds and checks that both write the same attempts.csv and
-solver-scores files.
+best of ``--reps``, each in a fresh process (``bench_tau2.measure``: wall, CPU, peak memory),
+each round's CPU printed too. ``fill`` is also run again on the filled run (every score in, every
+output up to date), as a user does when results come in. Target: fill at most 1.5x score.
+``--before`` runs another install's ``fill`` in the same rounds, the two taking turns to go first,
+and checks that both write the same attempts.csv and solver-scores files.
 
 The file system's floor, in the same rounds: a process that writes files of the same names and
 sizes as fill's outputs (``FS_FLOOR``: each folder made, a temporary file written beside its
@@ -120,7 +120,8 @@ def main(argv: list[str] | None = None) -> None:
         manifest, floor_out = folder / "floor-manifest.json", folder / "floor-out"
         for rep in range(max(args.reps, 1)):
             outputs = set()
-            for name, fill in fills.items():
+            order = list(fills.items())
+            for name, fill in order if rep % 2 == 0 else order[::-1]:  # neither install always first
                 (run / "attempts.csv").write_text(empty, encoding="utf-8")
                 if (run / "solver-scores").exists():
                     (run / "solver-scores").rename(removed / f"{name}-{rep}-{os.getpid()}")
@@ -153,6 +154,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  fill - floor: wall {fw - lw:.2f} s, CPU {fc - lc:.2f} s; that over score: CPU {(fc - lc) / sc:.2f}x")
         aw, ac, _ = best_of(runs["again"])
         print(f"  fill again (all filled): wall {aw:.2f} s, CPU {ac:.2f} s; over score: CPU {ac / sc:.2f}x")
+        for name, measured in runs.items():
+            if measured:
+                print(f"  {name:6s} CPU by round: {', '.join(f'{cpu:.2f}' for _, cpu, _ in measured)} s")
         if args.before:
             bw, bc, bm = best_of(runs["before"])
             print(f"  before wall {bw:7.2f} s  CPU {bc:7.2f} s  peak {bm:6.0f} MiB (the same files written)")
