@@ -156,27 +156,25 @@ def _output_target(text: str, parents: dict[str, str] | None) -> tuple[str, bool
 
 def _resolved(text: str, parents: dict[str, str]) -> tuple[str, bool]:
     """``os.path.realpath(text)``, each folder of it resolved once (and kept in ``parents``): a part
-    that is not a link is its resolved folder's name joined with its own; and whether no file of
-    that name is there (its folder is not, or ``lstat`` does not find it)."""
+    that is not a link is its resolved folder's name joined with its own; and whether ``lstat``
+    found no file of that name."""
     head, name = os.path.split(text)
     if name in ("", ".", "..") or not head or head == text:
         return os.path.realpath(text), False
-    top = parents.get(head)
-    folder_absent = False
-    if top is None:
-        top, folder_absent = _resolved(head, parents)
-        parents[head] = top
-    if folder_absent:  # nothing can be in a folder that is not there: no look
-        return os.path.join(top, name), True
     try:
         link = stat.S_ISLNK(os.lstat(text).st_mode)
     except FileNotFoundError:
-        return os.path.join(top, name), True
+        link, absent = False, True
     except OSError:
-        link = False
+        link, absent = False, False
+    else:
+        absent = False
     if link:
         return os.path.realpath(text), False
-    return os.path.join(top, name), False
+    top = parents.get(head)
+    if top is None:
+        top = parents[head] = _resolved(head, parents)[0]
+    return os.path.join(top, name), absent
 
 
 def _hard_link_problem(st: os.stat_result) -> str | None:
