@@ -164,27 +164,36 @@ def test_a_batch_writes_through_links_where_each_path_leads(tmp_path):
 
 
 def test_a_batch_keeps_the_mode_of_each_file_it_replaces_and_gives_a_new_one_the_usual_mode(tmp_path):
-    """A file the batch replaces keeps its mode; one it creates has 0666 less the umask, not the 0600
-    of a temporary file."""
-    kept = tmp_path / "kept.json"
-    kept.write_bytes(b"old")
-    os.chmod(kept, 0o640)
-    private = tmp_path / "sub" / "private.json"
-    private.parent.mkdir()
-    private.write_bytes(b"old")
-    os.chmod(private, 0o600)
+    """A file the batch replaces keeps its mode, also when its name reaches it through '..' after a
+    folder that is not there (the kernel finds no file at that name; the write lands on the one
+    it resolves to); one it creates has 0666 less the umask, not the 0600 of a temporary file."""
+    modes_before = {"kept.json": 0o640, "sub/private.json": 0o600, "spelled.json": 0o640}
+    for name, mode in modes_before.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_bytes(b"old")
+        os.chmod(tmp_path / name, mode)
     write_atomic_all(
-        [(kept, b"new"), (tmp_path / "new.json", b"n"), (private, b"p"), (tmp_path / "a" / "b.json", b"b")]
+        [
+            (tmp_path / "kept.json", b"k"),
+            (tmp_path / "new.json", b"n"),
+            (tmp_path / "sub" / "private.json", b"p"),
+            (tmp_path / "a" / "b.json", b"b"),
+            (tmp_path / "missing" / ".." / "spelled.json", b"s"),
+        ]
     )
     mask = os.umask(0)
     os.umask(mask)  # the process's, as the write found it
-    modes = {
-        p.name: stat.S_IMODE(os.stat(p).st_mode)
-        for p in (kept, tmp_path / "new.json", private, tmp_path / "a" / "b.json")
-    }
     usual = 0o666 & ~mask
-    assert modes == {"kept.json": 0o640, "new.json": usual, "private.json": 0o600, "b.json": usual}
-    assert kept.read_bytes() == b"new" and private.read_bytes() == b"p"
+    names = ["kept.json", "new.json", "sub/private.json", "a/b.json", "spelled.json"]
+    assert {n: stat.S_IMODE(os.stat(tmp_path / n).st_mode) for n in names} == {
+        "kept.json": 0o640,
+        "new.json": usual,
+        "sub/private.json": 0o600,
+        "a/b.json": usual,
+        "spelled.json": 0o640,
+    }
+    assert [(tmp_path / n).read_bytes() for n in names] == [b"k", b"n", b"p", b"b", b"s"]
+    assert not (tmp_path / "missing").exists()
 
 
 def test_each_of_many_outputs_is_checked_against_the_inputs_and_folders(tmp_path):

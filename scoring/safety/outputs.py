@@ -102,7 +102,7 @@ def _check_one(
         problem = _hard_link_problem(st)
         if problem:
             raise InputError([Problem(text, "", "", problem)])
-    real = _output_target(text, parents)[0]
+    real = _output_target(text, parents)
     if st is None:  # 'new/../attempts.csv': the kernel finds no file, the write lands on the input
         with contextlib.suppress(OSError):
             _refuse_an_input(text, os.stat(real), identities)
@@ -128,19 +128,21 @@ def resolve_output(path: str | os.PathLike, parents: dict[str, str] | None = Non
     ``parents`` (one batch of outputs) keeps each folder's resolved name, so that a file that is
     not a link costs one ``lstat`` instead of one per part of its path.
     """
-    return Path(_output_target(os.fspath(path), parents)[0])
+    return Path(_output_target(os.fspath(path), parents))
 
 
-def _output_target(text: str, parents: dict[str, str] | None) -> tuple[str, bool]:
-    """``resolve_output``'s file as text, and whether no file is there yet. With ``parents``, a name
-    that ``lstat`` does not find is known absent from that one call (nothing to follow)."""
-    real, absent = _resolved(text, parents) if parents is not None else (os.path.realpath(text), False)
-    if absent:
-        return real, True
+def _output_target(text: str, parents: dict[str, str] | None) -> str:
+    """``resolve_output``'s file, as text."""
+    if parents is None:
+        real, unfound = os.path.realpath(text), False
+    else:
+        real, unfound = _resolved(text, parents)
+    if unfound:  # lstat found no file at ``text``: neither can stat (there may be one at ``real``: 'new/../x')
+        return real
     try:
         opened = os.stat(text)
     except FileNotFoundError:
-        return real, True  # nothing there yet (a link to nothing makes the file it names)
+        return real  # nothing there yet (a link to nothing makes the file it names)
     except OSError as exc:
         raise InputError([Problem(text, "", "", f"cannot use as output: {exc.strerror or exc}")]) from None
     try:
@@ -151,30 +153,29 @@ def _output_target(text: str, parents: dict[str, str] | None) -> tuple[str, bool
         raise InputError(
             [Problem(text, "", "", f"output resolves to {real}, which is not the file it opens: nothing written")]
         )
-    return real, False
+    return real
 
 
 def _resolved(text: str, parents: dict[str, str]) -> tuple[str, bool]:
     """``os.path.realpath(text)``, each folder of it resolved once (and kept in ``parents``): a part
     that is not a link is its resolved folder's name joined with its own; and whether ``lstat``
-    found no file of that name."""
+    found no file at ``text`` (FileNotFoundError)."""
     head, name = os.path.split(text)
     if name in ("", ".", "..") or not head or head == text:
         return os.path.realpath(text), False
+    unfound = False
     try:
         link = stat.S_ISLNK(os.lstat(text).st_mode)
     except FileNotFoundError:
-        link, absent = False, True
+        link, unfound = False, True
     except OSError:
-        link, absent = False, False
-    else:
-        absent = False
+        link = False
     if link:
         return os.path.realpath(text), False
     top = parents.get(head)
     if top is None:
         top = parents[head] = _resolved(head, parents)[0]
-    return os.path.join(top, name), absent
+    return os.path.join(top, name), unfound
 
 
 def _hard_link_problem(st: os.stat_result) -> str | None:
@@ -190,17 +191,14 @@ def _hard_link_problem(st: os.stat_result) -> str | None:
     return None
 
 
-def _take_identity(fd: int, target: str | os.PathLike, absent: bool = False) -> None:
+def _take_identity(fd: int, target: str | os.PathLike) -> None:
     """Give the temporary file ``fd`` the owner, group and mode of the file it replaces (mkstemp
-    makes 0600 files of the running user), else (or when ``absent``: just found missing) the usual
-    mode of a new file. The owner comes back only where the system allows (root); else the group
-    when the user is in it; the mode always, after the owner (a change of owner clears the set-id
-    bits)."""
+    makes 0600 files of the running user), else the usual mode of a new file. The owner comes back
+    only where the system allows (root); else the group when the user is in it; the mode always,
+    after the owner (a change of owner clears the set-id bits)."""
     try:
-        old = None if absent else os.stat(target)
+        old = os.stat(target)
     except FileNotFoundError:
-        old = None
-    if old is None:
         os.fchmod(fd, _NEW_FILE_MODE)
         return
     own = os.fstat(fd)
@@ -445,7 +443,7 @@ class _Batch:
 
     def write(self, path: str | os.PathLike, data: bytes | bytearray) -> None:
         self.shown = os.fspath(path)
-        target, absent = _output_target(self.shown, self.parents)
+        target = _output_target(self.shown, self.parents)
         folder, name = os.path.split(target)
         missing = _missing_folders(folder, self.folders)
         with _signals_held():
@@ -457,7 +455,7 @@ class _Batch:
         self.folders.add(folder)
         self.folders.update(missing)
         try:
-            _take_identity(fd, target, absent)
+            _take_identity(fd, target)
             _write_all(fd, data)
         finally:
             os.close(fd)
