@@ -309,6 +309,36 @@ async def test_a_newer_reload_rejected_while_a_let_go_run_is_decoded_shows_that_
         assert app.state is not None and app.sub_title.startswith("STALE: inputs rejected at ")
 
 
+@pytest.mark.parametrize("cache", [True, False], ids=["from-the-cache", "from-a-loader-process"])
+async def test_a_newer_reload_right_after_the_let_go_still_shows_the_run_let_go(large_demo, monkeypatch, cache):
+    """A newer reload handled between the app letting go of the run shown and the older load going on to
+    decode it (a second ``r`` within milliseconds): the older load is not stopped, its run is decoded and
+    shown, and stays, marked stale, when the newer one is rejected; before, the run shown was gone."""
+    import tcsexam.tui.workers as workers_module
+
+    real, armed = workers_module.wait_for_app, threading.Event()
+    csv = large_demo / "attempts.csv"
+    app = create_app(DashboardConfig(run_dir=str(large_demo), cache=cache))
+
+    def wait(done, loaders):
+        real(done, loaders)
+        if armed.is_set() and app.state is None:  # the app has just let go: the newer reload comes now
+            armed.clear()
+            csv.write_text(csv.read_text().replace("selected,valid", "selected,bogus", 1))
+            app.call_from_thread(app.action_reload)
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        monkeypatch.setattr(workers_module, "wait_for_app", wait)
+        armed.set()
+        app.action_reload()
+        await wait_until(pilot, lambda: not armed.is_set(), "the newer reload asked for after the let-go")
+        await wait_until(pilot, lambda: app.state is not None, "the run let go, shown again", timeout=60)
+        await settle(pilot)
+        assert not app.shown.loading and app.sub_title.startswith("STALE: inputs rejected at ")
+        assert app.state.document["models"] and not app.loaders.running()
+
+
 async def test_a_loader_process_killed_after_the_let_go_is_a_failed_load_not_a_blank(large_demo, monkeypatch):
     """A loader process that dies (the out-of-memory killer) once the run shown was let go: the load
     fails, saying so, instead of loading for ever."""

@@ -160,6 +160,8 @@ class LoadingInputs(AppBase):
         slot = self.runs[message.run]
         if self._alive() and message.generation == slot.generation and slot.loading and slot.state is not None:
             slot.state, slot.let_go_by = None, message.generation
+            message.taken = True  # a newer reload asked for from now on lets this load finish (on_state_loaded)
+            self.loaders.keep(message.loader)
             if message.run == self.current:
                 self._focus_to_restore = self.main.focused  # given back as the panes show the new run
                 for pane in self.run_panes():

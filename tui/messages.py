@@ -45,6 +45,8 @@ class LetGo(Message):
     generation: int = 0
     run: int = 0
     done: Any = None  # a threading.Event the app sets once the old state is let go (or is not to be)
+    loader: Any = None  # the loader process sending the new state (tui.loader.LoaderProcess), if any
+    taken: bool = False  # set by the app before ``done``: it let go, so this load is decoded and shown
 
 
 @dataclass

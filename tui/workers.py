@@ -37,6 +37,7 @@ class Loaders:
 
     def __init__(self) -> None:
         self._run_of: dict = {}
+        self._kept: set = set()  # loaders whose run the app let go: a newer load of the run does not stop them
         self.quitting = False
 
     def running(self) -> list:
@@ -50,11 +51,19 @@ class Loaders:
 
     def finished(self, loader) -> None:
         self._run_of.pop(loader, None)
+        self._kept.discard(loader)
+
+    def keep(self, loader) -> None:
+        """The app let go of the run ``loader`` is sending the new state of: that state is to be shown
+        even if a newer load of the run is asked for (``stop_run``); None: no loader process."""
+        if loader is not None:
+            self._kept.add(loader)
 
     def stop_run(self, number: int) -> None:
-        """A newer load of run ``number`` replaces the one at work: its result would be dropped."""
+        """A newer load of run ``number`` replaces the one at work: its result would be dropped. A loader
+        whose run the app let go (``keep``) goes on: its run is shown while the newer load goes on."""
         for loader, run in list(self._run_of.items()):
-            if run == number:
+            if run == number and loader not in self._kept:
                 loader.stop()
 
     def stop_all(self) -> None:
@@ -102,9 +111,12 @@ def load_run(
         # the new run passed its checks: the app lets go of the one it shows before this one is decoded
         # (docs/dashboard-large-runs.md#memory-over-reloads)
         done = threading.Event()
-        post(LetGo(generation, number, done))
+        asked = LetGo(generation, number, done, mine[-1] if mine else None)
+        post(asked)
         wait_for_app(done, loaders)
-        if loaders.quitting or not wanted():  # q, or a newer load of the run: this one is not decoded
+        # q, or a newer load of the run before the app let go (the run shown stays): not decoded; once the
+        # app has let go, this load's run is decoded and shown even if a newer load was asked for since
+        if loaders.quitting or not (asked.taken or wanted()):
             raise LoaderGone("stopped")
 
     try:
