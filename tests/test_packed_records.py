@@ -317,6 +317,21 @@ def test_fill_scores_a_packed_run(cli, demo_copy, tmp_path):
     assert (packed / "solver-scores" / "atlas-70b" / "maxcut-mqlib" / "2.json").is_file()
 
 
+def test_a_conflict_of_a_packed_run_names_the_line_its_score_came_from(cli, demo_copy, tmp_path):
+    lines = demo_lines(demo_copy)
+    packed = packed_copy(demo_copy, tmp_path / "packed")
+    at = next(k for k, line in enumerate(lines) if line["item"] == "maxcut-mqlib" and line["attempt"] == "2")
+    table = (packed / "attempts.csv").read_text()
+    row = next(r for r in table.splitlines() if r.startswith(f"{lines[at]['model']},solver,maxcut-mqlib,2,"))
+    cells = row.split(",")
+    cells[4] = "0.125"  # not what its records give
+    (packed / "attempts.csv").write_text(table.replace(row, ",".join(cells)))
+    code, _, err = cli("fill", str(packed), "--benchmark", BENCH)
+    assert code == 1
+    assert f"CSV score 0.125 of ({lines[at]['model']}, maxcut-mqlib, attempt 2)" in err
+    assert f"scored from {packed / 'records.jsonl'} line {at + 1} against" in err
+
+
 def test_fill_refuses_a_bad_record_of_a_packed_run_by_line(cli, demo_copy, tmp_path):
     lines = demo_lines(demo_copy)
     lines[1]["records"][0]["status"] = "fine"

@@ -274,6 +274,8 @@ def test_conflicts_exit_1_list_every_one_and_write_nothing(ws, cli):
     code, _, err = fill(cli, ws)
     assert code == 1 and tree(ws.run) == before
     assert "line 4: field 'score'" in err and "line 5: field 'score'" in err and "0.3" in err and "0.25" in err
+    for item in ("s1", "s2"):  # each conflict names the records file its score came from
+        assert f"scored from {ws.run / 'records' / 'm' / item / '1.json'} against 'ref-test'" in err
     assert "--overwrite" in err and "Traceback" not in err
     code, out, err = fill(cli, ws, "--overwrite")
     assert code == 0, err

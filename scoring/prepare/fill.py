@@ -45,7 +45,7 @@ class Filled:
     row: AttemptRow
     old: float | None
     new: float
-    output: Path
+    output: str
     result: Any  # the solver-score result (pipeline.solver.TaskScore)
 
     @property
@@ -58,7 +58,7 @@ class Unchanged:
     """A row already holding the score its records give; its solver-score output is rewritten."""
 
     row: AttemptRow
-    output: Path
+    output: str
     result: Any
 
 
@@ -101,7 +101,7 @@ def fills(run, row, items: set[str]) -> bool:
     return row.adopted and row.track == "solver" and row.model in run.cohort.models and row.item in items
 
 
-def conflict(run, row, new: float, path: str) -> Problem | None:
+def conflict(run, row, new: float, records_root: RecordsSource) -> Problem | None:
     """A row whose score differs from the one its records give (or scored against another
     reference) by more than the cross-check's tolerance; None when it has no score or agrees."""
     old, cohort_id = row.score, run.cohort.solver_reference_id
@@ -109,6 +109,7 @@ def conflict(run, row, new: float, path: str) -> Problem | None:
     if old is None or (math.isfinite(old) and abs(old - new) <= CROSS_CHECK_TOLERANCE and same_ref):
         return None
     against = f" (the row names reference '{row.reference_id}')" if not same_ref else ""
+    path = records_root.shown(records_root.path(row.model, row.item, row.attempt))
     return Problem(
         str(run.paths.attempts),
         f"line {row.line}",
@@ -130,10 +131,10 @@ def is_filled(row, new: float, cohort_id: str) -> bool:
     )
 
 
-def plan_row(plan: FillPlan, run, reference, records_root: RecordsSource, row, outcome, run_dir: Path) -> None:
+def plan_row(plan: FillPlan, run, reference, records_root: RecordsSource, row, outcome, scores: str) -> None:
     """Put one row in its list of ``plan`` from ``outcome``, its records file read, checked and scored
-    (``task_outcomes``; None when the reference has no such task); a problem of its records (other
-    than not ready) is raised."""
+    (``task_outcomes``; None when the reference has no such task), its output under ``scores`` (the
+    run's solver-scores folder); a problem of its records (other than not ready) is raised."""
     from tcsexam.scoring.pipeline.solver import not_ready
 
     if outcome is None:  # the reference lacks the task: a records file for it is a problem
@@ -157,12 +158,11 @@ def plan_row(plan: FillPlan, run, reference, records_root: RecordsSource, row, o
         plan.no_records.append(row)
         return
     new = result.relative_score
-    out = Path(records_file(str(run_dir / "solver-scores"), row.model, row.item, row.attempt))
+    out = records_file(scores, row.model, row.item, row.attempt)
     if is_filled(row, new, run.cohort.solver_reference_id):
         plan.unchanged.append(Unchanged(row, out, result))
         return
-    path = records_root.path(row.model, row.item, row.attempt)
-    problem = conflict(run, row, new, records_root.shown(path))
+    problem = conflict(run, row, new, records_root)
     if problem:
         plan.conflicts.append(problem)
     plan.filled.append(Filled(row, row.score, new, out, result))
@@ -205,9 +205,10 @@ def plan_fill(run, reference, run_dir: Path) -> FillPlan:
                 continue
             rows.append(row)
     refuse_misaligned(rows, records_root, file)
+    scores = os.path.join(run_dir, "solver-scores")
     for row, outcome in zip(rows, task_outcomes(rows, reference, records_root), strict=True):
         try:
-            plan_row(plan, run, reference, records_root, row, outcome, run_dir)
+            plan_row(plan, run, reference, records_root, row, outcome, scores)
         except InputError as exc:
             problems.extend(exc.problems)
     problems.raise_if_any()
@@ -313,7 +314,7 @@ def fill_run(run_dir: Path, benchmark, *, overwrite: bool, dry_run: bool, notify
         # docs/safety.md: every output is checked before the first is written
         check_outputs([out for out, _ in outputs], inputs, [str(run_dir / RECORDS_FOLDER)])
         # docs/safety.md#how-a-file-is-written: one flush of all their data, then the renames
-        kept: list[Path] = []
+        kept: list[str] = []
 
         def to_write():
             for out, result in outputs:
@@ -331,7 +332,7 @@ def fill_run(run_dir: Path, benchmark, *, overwrite: bool, dry_run: bool, notify
     return FillReport(plan, dry_run, new_text != text)
 
 
-def holds(path: Path, data: bytes | bytearray) -> bool:
+def holds(path: str, data: bytes | bytearray) -> bool:
     """Whether the file ``path`` holds exactly ``data`` already: such a solver-score output is left
     as it is (docs/commands.md#fill), so that filling a run again rewrites only what changed.
     ``check_outputs`` has found every output absent or a regular file of one name; one that has
