@@ -158,6 +158,10 @@ def bad_lines(case: str, lines: list[dict]) -> list:
     elif case == "duplicate key":
         text = json.dumps(second)
         return [lines[0], text.replace('"model": ', '"model": "x", "model": ', 1), *lines[2:]]
+    elif case == "duplicate key in a record":
+        text = json.dumps(second)  # the second record's status twice
+        at = text.index('"status": ', text.index('"status": ') + 1)
+        return [lines[0], text[:at] + '"status": "ok", ' + text[at:], *lines[2:]]
     elif case == "duplicate line":
         return [lines[0], lines[0], *lines[2:]]
     elif case == "empty line":
@@ -173,6 +177,7 @@ BAD = {
     "unknown field": ("line 2", "task", ""),
     "name out of the folder": ("line 2", "model", "model name has an empty, '.' or '..' part between its '/'"),
     "duplicate key": ("line 2", "model", "key 'model' appears twice in one object"),
+    "duplicate key in a record": ("line 2, record 1:", "status", "key 'status' appears twice in one object"),
     "duplicate line": ("line 2", "", "line 1 holds the same model 'atlas-70b', item 'maxcut-mqlib', attempt '1'"),
     "empty line": ("line 2", "", "empty line"),
 }

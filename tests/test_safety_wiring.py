@@ -305,22 +305,29 @@ def test_table_with_an_empty_output_is_a_usage_error(ws, cli, tmp_path):
     assert code == 2 and "an empty --output names no file" in err
 
 
+GOOD_RECORD = '{"instance": "g", "status": "ok", "A": 3}'
+
+
 @pytest.mark.parametrize(
-    ("text", "key"),
+    ("text", "key", "record"),
     [
-        ('[{"instance": "a", "status": "ok", "A": 1, "A": 2}]', "A"),  # the typed value keeps one A
-        ('[{"instance": "a", "status": "ok", "A": 1, "x": 1, "x": 2}]', "x"),  # a key the type ignores
-        ('[{"instance": "a", "status": "timeout", "A": null, "A": null}]', "A"),  # nulls are dropped too
-        ('[{"instance": "a:b", "status": "ok", "A": 1, "status": "ok"}]', "status"),  # ':' in a value
+        ('[{"instance": "a", "status": "ok", "A": 1, "A": 2}]', "A", 0),  # the typed value keeps one A
+        (f'[{GOOD_RECORD}, {{"instance": "a", "status": "ok", "A": 1, "x": 1, "x": 2}}]', "x", 1),  # ignored key
+        (f'[{GOOD_RECORD},\n {GOOD_RECORD},\n {{"instance": "a", "status": "timeout", "A": null, "A": null}}]', "A", 2),
+        ('[{"instance": "a:b", "status": "ok", "A": 1, "status": "ok"}]', "status", 0),  # ':' in a value
+        # a record the type refuses as well: the list is decoded again, and the key still placed
+        ('[{"instance": "a", "status": "fine", "A": 1}, {"instance": "b", "status": "ok", "A": 1, "A": 2}]', "A", 1),
     ],
 )
-def test_records_with_a_key_twice_are_rejected_on_every_path_of_the_check(text, key):
+def test_records_with_a_key_twice_are_rejected_naming_the_record_on_every_path_of_the_check(text, key, record):
     from tcsexam.scoring.errors import InputError
     from tcsexam.scoring.formats.records import read_records
 
     with pytest.raises(InputError) as info:
         read_records(text.encode(), "r.json", "objective")
-    assert [(p.field, p.message) for p in info.value.problems] == [(key, f"key '{key}' appears twice in one object")]
+    assert [(p.where, p.field, p.message) for p in info.value.problems] == [
+        (f"record {record}", key, f"key '{key}' appears twice in one object")
+    ]
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,14 @@ import msgspec
 import orjson
 
 from tcsexam.scoring.errors import InputError, Problem
-from tcsexam.scoring.formats.json import check_duplicate_keys, json_body, key_colons, line_column
+from tcsexam.scoring.formats.json import (
+    DuplicateKey,
+    check_duplicate_keys,
+    find_duplicate_key,
+    json_body,
+    key_colons,
+    line_column,
+)
 from tcsexam.scoring.formats.wording import (
     MISSING,
     NON_EMPTY,
@@ -313,6 +320,23 @@ def check_syntax(data: bytes, file: str) -> None:
         raise InputError([syntax_problem(exc, data, file)]) from None
 
 
+def reject_duplicate_item_keys(data: bytes, file: str, label: str, typed: object = None) -> None:
+    """``reject_duplicate_keys`` for a file that holds a JSON list: a key twice is placed at the item
+    that holds it ('``label`` N', from 0, as the items' other problems are)."""
+    try:
+        reject_duplicate_keys(data, file, typed)
+    except DuplicateKey as unplaced:
+        try:
+            raws = msgspec.json.decode(data, type=list[msgspec.Raw])
+        except msgspec.ValidationError:  # not a list: the key is named without a place
+            raise unplaced from None
+        for i, raw in enumerate(raws):
+            key = find_duplicate_key(bytes(raw))
+            if key is not None:
+                raise DuplicateKey(file, key, f"{label} {i}") from None
+        raise
+
+
 def decode_items(
     data: bytes, item: type[T], file: str, label: str, decoder: msgspec.json.Decoder, what: str
 ) -> tuple[list[T], list[int] | None, list[tuple[int, Problem]]]:
@@ -331,9 +355,9 @@ def decode_items(
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise InputError([syntax_problem(exc, data, file)]) from None
     else:
-        reject_duplicate_keys(data, file, good if only_drops_keys(cast(Hashable, item)) else None)
+        reject_duplicate_item_keys(data, file, label, good if only_drops_keys(cast(Hashable, item)) else None)
         return good, None, []
-    reject_duplicate_keys(data, file)
+    reject_duplicate_item_keys(data, file, label)
     try:
         raws = msgspec.json.decode(data, type=list[msgspec.Raw])
     except msgspec.ValidationError as exc:

@@ -129,6 +129,15 @@ def _escaped_colons(raw: bytes) -> int:
     return sum(len(m.group(1)) % 2 for m in _ESCAPED_COLON.finditer(raw))
 
 
+class DuplicateKey(InputError):
+    """README "Safety": ``key`` twice in one JSON object of ``file``; ``where``: the place, when known
+    (``decode.decode_items`` names the item of a list: 'record 3')."""
+
+    def __init__(self, file: str, key: str, where: str = "") -> None:
+        super().__init__([Problem(file, where, key, f"key '{key}' appears twice in one object")])
+        self.key = key
+
+
 def check_duplicate_keys(raw: bytes, reserialized: bytes | None, file: str) -> None:
     """README "Safety": a key twice in one JSON object of the input ``file`` is rejected, naming
     the key. ``reserialized``: see ``find_duplicate_key`` (None: the slow exact check)."""
@@ -137,7 +146,7 @@ def check_duplicate_keys(raw: bytes, reserialized: bytes | None, file: str) -> N
     except _LongInteger as exc:
         raise InputError([long_integer_problem(bytes(raw).removeprefix(b"\xef\xbb\xbf"), exc.digits, file)]) from None
     if key is not None:
-        raise InputError([Problem(file, "", key, f"key '{key}' appears twice in one object")])
+        raise DuplicateKey(file, key)
 
 
 def same_key_count(raw: bytes, reserialized: bytes) -> bool:
