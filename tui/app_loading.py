@@ -335,8 +335,19 @@ class LoadingInputs(AppBase):
             kept=self.state is not None,
             base=base,
             leaderboard=self.leaderboard_problems,
-            notices=self.state.run.notices if self.state is not None and self.state.run is not None else (),
+            notices=self._said_on_the_side(),
         )
+
+    def _said_on_the_side(self) -> list[str]:
+        """What ``score`` prints on standard error for the run shown (its load's notices, its warnings:
+        a score that reads as a percentage, a name close to the cohort's, unused records files, valid
+        solver scores no records file checked); nothing before the run is loaded in full."""
+        from tcsexam.scoring.reports.findings import not_checked_lines, score_warnings
+
+        if self.state is None or self.state.run is None:
+            return []
+        document = self.state.document
+        return [*self.state.run.notices, *score_warnings(document), *not_checked_lines(document)]
 
     # --- --watch: a watcher off the UI thread (watchfiles), debounced --------------------------
     def _watch(self) -> None:

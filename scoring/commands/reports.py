@@ -6,11 +6,12 @@ import sys
 from pathlib import Path
 
 from tcsexam.scoring.commands.options import write_to
-from tcsexam.scoring.commands.text import format_diff, not_checked_lines
+from tcsexam.scoring.commands.text import format_diff
 from tcsexam.scoring.errors import InputError, Problems
 from tcsexam.scoring.formats.json import dumps
 from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.reports.diff import diff_index
+from tcsexam.scoring.reports.findings import not_checked_lines
 from tcsexam.scoring.reports.index_file import IndexFile, edited_warning, load_index
 from tcsexam.scoring.reports.table import FORMATS, render_table
 from tcsexam.scoring.reports.verify import recompute_with_pipeline, verify_index

@@ -19,15 +19,10 @@ from tcsexam.scoring.commands.options import (
     thresholds_of,
     write_to,
 )
-from tcsexam.scoring.commands.text import (
-    findings,
-    ignored_rows_line,
-    not_checked_lines,
-    score_warnings,
-    summary_table,
-)
+from tcsexam.scoring.commands.text import ignored_rows_line, summary_table
 from tcsexam.scoring.errors import InputError, Problem
 from tcsexam.scoring.grammar import counted
+from tcsexam.scoring.reports.findings import findings, not_checked_lines, score_warnings
 from tcsexam.scoring.safety.terminal import escape_for_terminal
 from tcsexam.scoring.safety.terminal import say as say_on
 from tcsexam.scoring.vocab import EXIT_FOR_STATUS, EXIT_OK, EXIT_REJECTED

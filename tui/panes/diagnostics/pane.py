@@ -29,10 +29,11 @@ class DiagnosticsPane(VerticalScroll):
     """
 
     HELP = """\
-Every problem of rejected inputs (file, where, field, message), as `tcsexam validate` words it. While
-the inputs on disk are rejected, the header says STALE and the other tabs keep the last good state.
-With several runs it lists the problems of the run shown, and why the Leaderboard cannot table the
-runs together.
+Every problem of rejected inputs (file, where, field, message), as `tcsexam validate` words it. Under
+an accepted run, the notes and warnings `tcsexam score` prints beside it (a score that reads as a
+percentage, a name close to the cohort's, unused records files). While the inputs on disk are
+rejected, the header says STALE and the other tabs keep the last good state. With several runs it
+lists the problems of the run shown, and why the Leaderboard cannot table the runs together.
 """  # its section of the help (tui/help_text.py)
 
     def compose(self) -> ComposeResult:
@@ -62,8 +63,8 @@ runs together.
     ) -> None:
         """Problems of the run (files under ``base`` named relative to it), of the tau2 file, and why
         the Leaderboard's runs cannot be tabled together (``tcsexam table``'s rejection, docs/commands.md);
-        under an accepted run, what its load said on the side (``notices``: the lines the commands print
-        on standard error, as a reference the benchmark lacks)."""
+        under an accepted run, what ``score`` says of it on the side (``notices``: the lines it prints on
+        standard error, as a reference the benchmark lacks or a score that reads as a percentage)."""
         self._shown = (problems, tau2_problems, stale, kept, base, leaderboard, notices)
         heading = ACCEPTED + "".join("\n" + plain(notice) for notice in notices)
         if problems:

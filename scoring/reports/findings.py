@@ -1,0 +1,131 @@
+"""The findings of an accepted run as the commands print them (docs/commands.md#validate): ``validate``'s
+list, the warnings ``score`` prints on standard error, and the dashboard's Diagnostics shows both."""
+
+from __future__ import annotations
+
+from tcsexam.scoring.grammar import counted
+from tcsexam.scoring.safety.terminal import escape_for_terminal
+
+
+def findings(document: dict) -> list[str]:
+    """``validate``'s findings of an accepted run, one line each, ``KIND: MODEL: WHERE: MESSAGE``
+    (names escaped, docs/safety.md): issues (warning, incomplete), provisional and excluded attempts,
+    ignored rows. A typo of cohort.json is one finding, first: the incomplete tasks of its model and the
+    rows and records files of the name it misspells follow from it and are counted, not listed."""
+
+    def where(item: str, attempt: str | None, line: int | None) -> str:
+        at = item or "-"
+        return at + (f" attempt {attempt}" if attempt is not None else "") + (f" (line {line})" if line else "")
+
+    typos = document["ignored_rows"].get("cohort_typos", [])
+    misspelt = {t["cohort_model"] for t in typos}
+    head, out = [], []
+    for name, m in document["models"].items():
+        issues = m["issues"]
+        if name in misspelt:  # its first issue is the typo's (pipeline.aggregate.cohort_typo_issue)
+            typo = next(t for t in typos if t["cohort_model"] == name)
+            incomplete = sum(1 for i in issues if i["kind"] == "incomplete")
+            head.append(("warning", name, "-", f"{issues[0]['message']}; {typo_followers(typo, incomplete)}"))
+            issues = [i for i in issues[1:] if i["kind"] != "incomplete"]
+        for issue in issues:
+            out.append((issue["kind"], name, where(issue["item"], issue["attempt"], issue["line"]), issue["message"]))
+        for a in m["coverage"]["provisional"]:
+            out.append(
+                ("provisional", name, where(a["item"], a["attempt"], a["line"]), "adopted as selected_provisional")
+            )
+        for a in m["coverage"]["excluded"]:
+            note = f"note: {a['note']}" if a["note"] else "no note"
+            out.append(("excluded", name, where(a["item"], a["attempt"], a["line"]), f"not adopted ({note})"))
+    hidden = {t["rows_model"] for t in typos}
+    return (
+        [escape_for_terminal(f"{kind}: {model}: {at}: {message}") for kind, model, at, message in head + out]
+        + ignored_findings(document, hide=hidden)
+        + records_findings(document, hide=hidden)
+    )
+
+
+SCORE_WARNINGS_LISTED = 10  # warnings score prints; validate lists them all
+
+
+def score_warnings(document: dict) -> list[str]:
+    """What ``score`` prints on standard error of ``findings``: the warnings (a score that reads as a
+    percentage, a typo in cohort.json, a row's name close to the cohort's, records of instances the
+    reference does not know) and the unused records files, the first ``SCORE_WARNINGS_LISTED`` and a
+    count of the rest; the solver scores no records file checked are ``not_checked_lines``'."""
+    from tcsexam.scoring.pipeline.lineup import NOT_CHECKED
+
+    found = [
+        line
+        for line in findings(document)
+        if line.startswith(("warning: ", "unused records: ")) and f": {NOT_CHECKED}" not in line
+    ]
+    if len(found) <= SCORE_WARNINGS_LISTED:
+        return found
+    rest = len(found) - SCORE_WARNINGS_LISTED
+    return [*found[:SCORE_WARNINGS_LISTED], f"... and {counted(rest, 'more warning')} (tcsexam validate lists them)"]
+
+
+def typo_followers(typo: dict, incomplete: int) -> str:
+    """What a typo of cohort.json brings with it, counted in its finding instead of listed one by one."""
+    return (
+        f"its {counted(incomplete, 'incomplete finding')}, and the {counted(typo['rows'], 'ignored row')} and "
+        f"{counted(typo['records_files'], 'unused records file')} of '{typo['rows_model']}', follow from it "
+        "and are not listed"
+    )
+
+
+def records_findings(document: dict, hide: set[str] | frozenset[str] = frozenset()) -> list[str]:
+    """The lines of the records files that no adopted row uses (docs/rules.md#rows-and-records), as
+    ``validate`` and ``score`` print them: ``unused records: MODEL: ITEM attempt A: records/FILE: why``."""
+    from tcsexam.scoring.pipeline.aggregate import unused_records_finding
+
+    out = []
+    for u in document.get("unused_records", []):
+        if u["model"] in hide:
+            continue
+        at = f"{u['item']} attempt {u['attempt']}" if u["item"] is not None else "-"
+        out.append(escape_for_terminal(f"unused records: {u['model'] or '-'}: {at}: {unused_records_finding(u)}"))
+    return out
+
+
+NOT_CHECKED_LISTED = 5  # models named one a line by score; more are one line that counts them
+
+
+def not_checked_lines(document: dict) -> list[str]:
+    """``score``'s lines of the valid solver scores no records file checked (``coverage.solver_not_checked``,
+    docs/rules.md#rows-and-records; ``validate`` says why, model by model): one a model up to
+    ``NOT_CHECKED_LISTED`` models, else one line that counts them."""
+    counts = {
+        name: n for name, m in document["models"].items() if (n := len(m["coverage"].get("solver_not_checked", [])))
+    }
+    if len(counts) > NOT_CHECKED_LISTED:
+        first = ", ".join(list(counts)[:3])
+        return [
+            escape_for_terminal(
+                f"warning: {counted(len(counts), 'model')} ({first}, ...) have {counted(sum(counts.values()), 'valid solver score')} "
+                "not checked against records (tcsexam validate says why)"
+            )
+        ]
+    return [
+        escape_for_terminal(
+            f"warning: {name}: {counted(n, 'valid solver score')} not checked against records (tcsexam validate says why)"
+        )
+        for name, n in counts.items()
+    ]
+
+
+def ignored_findings(
+    document: dict, warnings_only: bool = False, hide: set[str] | frozenset[str] = frozenset()
+) -> list[str]:
+    """``validate``'s lines of the ignored rows (``score`` prints their warnings, the likely typos)."""
+    from tcsexam.scoring.pipeline.aggregate import ignored_row_finding
+
+    out = []
+    for r in document["ignored_rows"]["rows"]:
+        if r["model"] in hide:
+            continue
+        kind, message = ignored_row_finding(r)
+        if kind == "warning" or not warnings_only:
+            at = f"{r['item']} attempt {r['attempt']} (line {r['line']})"
+            out.append(escape_for_terminal(f"{kind}: {r['model']}: {at}: {message}"))
+    return out
