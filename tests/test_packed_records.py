@@ -293,6 +293,26 @@ def test_pack_without_records_is_refused(cli, demo_copy):
     assert not (demo_copy / "records.jsonl").exists()
 
 
+@pytest.mark.parametrize(
+    "command", [("score",), ("compare", "--models", "atlas-70b", "cirrus-mini"), ("plan", "--target", "5")]
+)
+def test_an_output_where_the_run_would_read_packed_records_is_refused(cli, demo_copy, command):
+    """A run with records/ and no records.jsonl: an output named records.jsonl in the run would make
+    a run that every command refuses (both layouts), or read as its records once records/ is gone."""
+    before = sorted(p.relative_to(demo_copy) for p in demo_copy.rglob("*"))
+    output = demo_copy / "records.jsonl"
+    code, _, err = cli(command[0], str(demo_copy), *command[1:], "--benchmark", BENCH, "--output", str(output))
+    assert code == 1, err
+    assert f"{output}: output is where the input {output} is read from (not there yet)" in err
+    assert "Traceback" not in err
+    assert sorted(p.relative_to(demo_copy) for p in demo_copy.rglob("*")) == before
+    # --records names the records: the run folder's records.jsonl is then no input, and may be written
+    code, _, err = cli(
+        "score", str(demo_copy), "--records", str(demo_copy / "records"), "--benchmark", BENCH, "--output", str(output)
+    )
+    assert code in (0, 3) and output.is_file(), err
+
+
 # --- fill and verify ----------------------------------------------------------------------------------------
 
 

@@ -55,6 +55,8 @@ class RunPaths:
     benchmark_source: BenchmarkSource = GIVEN_BENCHMARK  # provenance.benchmark: how the benchmark folder was found
     benchmark_origin: str = ""  # the setting it came from: '--benchmark', 'TCSEXAM_BENCHMARK' ('' for the sample)
     cohort_read: CohortRead | None = field(default=None, compare=False, repr=False)  # ``read_cohort_ahead``
+    # the run folder's records.jsonl, read as the run's records once it is there (no --records given)
+    packed_place: Path | None = None
 
     @property
     def folders(self) -> list[Path]:
@@ -63,10 +65,12 @@ class RunPaths:
 
     def records_input(self) -> tuple[list[Path], list[Path]]:
         """The records as an output is checked against them (docs/safety.md): a packed records file is
-        an input file, a records folder an input folder (no output inside it)."""
+        an input file, a records folder an input folder (no output inside it); the run folder's
+        records.jsonl is an input file even before it is there, as the run would read it."""
+        place = [self.packed_place] if self.packed_place is not None and self.packed_place != self.records else []
         if self.records is None:
-            return [], []
-        return ([], [self.records]) if self.records.is_dir() else ([self.records], [])
+            return place, []
+        return (place, [self.records]) if self.records.is_dir() else ([self.records, *place], [])
 
 
 @dataclass
@@ -135,6 +139,7 @@ def resolve_run_paths(
             raise InputError([Problem(records, "", "", "records directory not found")])
     else:
         rec = run_records(base) if base is not None else None
+    place = base / PACKED_RECORDS_FILE if base is not None and not records else None
     if base is None:  # then both --attempts and --cohort were given (checked above)
         assert attempts and cohort
         base = Path(".")
@@ -147,6 +152,7 @@ def resolve_run_paths(
         suite=suite,
         benchmark_source=source,
         benchmark_origin=benchmark_origin(benchmark),
+        packed_place=place,
     )
 
 

@@ -35,7 +35,8 @@ def check_output(
     when it lies inside one of ``folders`` (input folders such as records/, where any new
     file could be an input; after resolving links), or when ``write_atomic`` would refuse it
     (a file with several hard links, a link that does not resolve to the file it opens).
-    Inputs that do not exist are skipped. ``-`` with standard output closed is an InputError too.
+    An input that does not exist yet (a run folder's records.jsonl) is no output either: its resolved
+    name is compared. ``-`` with standard output closed is an InputError too.
     ``stdout_ok``: the writer takes ``-`` for standard output (a command's ``--output``), and a refusal
     says so.
     """
@@ -53,15 +54,19 @@ def check_outputs(
     """``check_output`` for each of ``paths`` (fill's thousands of outputs), the inputs' identities
     and the folders' resolved names found once; the first refused output raises."""
     identities: dict[tuple[int, int], str] = {}
+    absent: dict[str, str] = {}  # an input not there yet (a run's records.jsonl), by its resolved name
     for source in inputs:
         try:
             other = os.stat(source)
+        except FileNotFoundError:
+            absent.setdefault(os.path.realpath(source), os.fspath(source))
+            continue
         except OSError:
             continue
         identities.setdefault((other.st_dev, other.st_ino), os.fspath(source))
     tops = [(os.path.realpath(folder).rstrip(os.sep) + os.sep, os.fspath(folder)) for folder in folders]
     parents: dict[str, str] = {}
-    return [_check_one(os.fspath(path), identities, tops, parents, stdout_ok) for path in paths]
+    return [_check_one(os.fspath(path), identities, tops, parents, stdout_ok, absent) for path in paths]
 
 
 def _check_one(
@@ -70,6 +75,7 @@ def _check_one(
     tops: list[tuple[str, str]],
     parents: dict[str, str],
     stdout_ok: bool = False,
+    absent: dict[str, str] | None = None,
 ) -> Path | None:
     if text == "":
         raise ValueError("empty output path: commands.options.output_argument rejects it as a usage error")
@@ -109,6 +115,18 @@ def _check_one(
     for top, folder in tops:
         if real.startswith(top):
             raise InputError([Problem(text, "", "", f"output lies inside the input folder {folder}")])
+    if absent and (source := absent.get(real)) is not None:
+        raise InputError(
+            [
+                Problem(
+                    text,
+                    "",
+                    "",
+                    f"output is where the input {source} is read from (not there yet): once written, it would be "
+                    "read as that input; write elsewhere",
+                )
+            ]
+        )
     return Path(text)
 
 
