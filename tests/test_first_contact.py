@@ -258,6 +258,8 @@ def test_a_folder_without_a_run_says_what_a_run_holds_and_how_to_get_one(tmp_pat
     code, out, err = cli("score")
     assert code == 1 and out == "" and not (tmp_path / "build").exists()
     assert "no run here" in err and "tcsexam docs formats" in err and "tcsexam demo DIR" in err
+    assert err.splitlines()[-1] == "rejected: 1 problem in 1 file"  # not also each file's 'not found'
+    assert "cohort file not found" not in err and "attempts table not found" not in err
     (tmp_path / "cohort.json").write_text("{}")  # one of the two there: no such hint, the real problems
     assert "no run here" not in cli("score")[2]
 

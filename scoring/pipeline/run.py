@@ -377,14 +377,16 @@ class Run:
 
 def attempts_table(paths: RunPaths, have_cohort: bool, missing: int, problems: Problems) -> AttemptsTable | None:
     """The attempts table, or None with its problems added. Not there, in a run folder: with the
-    cohort missing too there is no run here (``missing`` counts the cohort); with the cohort there,
-    ``tcsexam init DIR`` writes the table."""
+    cohort missing too there is no run here (``missing`` counts the cohort), one problem instead of
+    the two files' (the folder is not a run); with the cohort there, ``tcsexam init DIR`` writes the
+    table."""
     try:
         return load_attempts(paths.attempts)
     except InputError as exc:
         in_folder = is_not_found(exc) and paths.attempts.parent == paths.cohort.parent
         if in_folder and missing:
-            exc.problems.append(
+            problems.items[:] = [p for p in problems.items if p.file != str(paths.cohort)]
+            exc.problems[:] = [
                 Problem(
                     str(paths.cohort.parent),
                     "",
@@ -392,7 +394,7 @@ def attempts_table(paths: RunPaths, have_cohort: bool, missing: int, problems: P
                     "no run here: a run folder holds cohort.json and attempts.csv (tcsexam docs formats); "
                     "tcsexam demo DIR makes one to try",
                 )
-            )
+            ]
         elif in_folder and have_cohort:
             message = (
                 f"attempts table not found: tcsexam init {paths.attempts.parent} writes one row per planned "
