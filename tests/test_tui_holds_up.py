@@ -393,6 +393,20 @@ async def test_a10_filter_on_ok_shows_only_ok_rows():
         assert text_of(app, "#instances-detail").startswith("row 1 of 38 · ")
 
 
+async def test_the_instances_status_counts_the_unscored_records_in_words(demo_copy):
+    # each of the demo's records files holds one record the reference does not score; this one gets a second
+    path = demo_copy / "records" / "atlas-70b" / "maxcut-mqlib" / "2.json"
+    records = json.loads(path.read_text())
+    path.write_text(json.dumps([*records, {"instance": "NOT-IN-THE-REFERENCE", "status": "ok", "A": 1.0}]))
+    app = create_app(DashboardConfig(run_dir=str(demo_copy)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await open_instances(pilot, app, "tsp-concorde", "1")
+        assert "; 1 unscored record excluded. " in text_of(app, "#instances-status")
+        await open_instances(pilot, app, "maxcut-mqlib", "2")
+        assert "; 2 unscored records excluded. " in text_of(app, "#instances-status")
+
+
 async def test_a10_empty_filter_counts_and_header_sort():
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -13,6 +13,8 @@ from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Input, Select, Static
 
+from tcsexam.scoring.grammar import counted
+
 from ...charts import histogram_bars
 from ...messages import InstancesFailed, InstancesLoaded
 from ...state import STATUS_CODES, DashboardState, InstanceColumns, load_instances
@@ -317,7 +319,7 @@ The line under the table explains how the instance under the cursor got its Phi.
         self._status(
             f"{plain(key[0])} · {plain(cols.task)} · attempt {plain(key[2])}: relative_score "
             f"{cols.relative_score:.6f} over {len(cols):,} scored instances ({cols.kind}, {cols.direction}): "
-            f"{counts_text(status_counts(cols.status))}; {len(cols.unscored)} unscored records excluded. "
+            f"{counts_text(status_counts(cols.status))}; {counted(len(cols.unscored), 'unscored record')} excluded. "
             f"Showing {filter_note(shown, len(cols), None if status is None else STATUS_CODES[status])}."
         )
 
