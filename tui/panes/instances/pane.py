@@ -44,6 +44,7 @@ class InstancesPane(ShowsRun, Vertical):
     .-short #instances-status { padding: 0; }
     #instances-controls { height: 1; margin-bottom: 1; }
     #instances-controls Select { width: 1fr; margin-right: 1; }
+    #instances-controls #instances-task { width: 2fr; }  /* a task's name is the longest: whole at 80 columns */
     #instances-controls Input { width: 1fr; }
     .-short #instances-controls { margin-bottom: 0; }
     #instances-header { text-style: bold; height: 1; background: $boost; }
