@@ -218,8 +218,8 @@ def test_problems_of_a_folder_run_name_its_files_as_the_command_does(tmp_path):
 
 def test_writing_an_index_never_replaces_an_input_of_its_run(tmp_path):
     """docs/safety.md, as ``tcsexam score --output`` refuses it: index.write() over the run's
-    attempts.csv or cohort.json, or into its records folder, raises InputError and leaves the run
-    as it was; elsewhere it writes index.json."""
+    attempts.csv or cohort.json, into its records folder, or at the records.jsonl its folder would be
+    read with, raises InputError and leaves the run as it was; elsewhere it writes index.json."""
     run = copied_demo(tmp_path)
     index = api.score(api.load_run(run))
     before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
@@ -227,6 +227,7 @@ def test_writing_an_index_never_replaces_an_input_of_its_run(tmp_path):
         (run / "attempts.csv", "writing it would destroy the input"),
         (run / "cohort.json", "writing it would destroy the input"),
         (run / "records" / "index.json", "inside the input folder"),
+        (run / "records.jsonl", "which the run reads as an input once it is there"),
     ):
         with pytest.raises(api.InputError) as error:
             index.write(target)

@@ -264,6 +264,19 @@ def test_a_folder_without_a_run_says_what_a_run_holds_and_how_to_get_one(tmp_pat
     assert "no run here" not in cli("score")[2]
 
 
+def test_files_named_on_the_command_line_are_named_when_they_are_not_there(tmp_path, cli, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty").mkdir()
+    for argv in (
+        ("score", "--attempts", "nodir/a.csv", "--cohort", "nodir/c.json"),  # a folder that is not there
+        ("score", "empty", "--attempts", "empty/a.csv"),  # another name than attempts.csv
+    ):
+        code, _, err = cli(*argv)
+        named = argv[argv.index("--attempts") + 1]
+        assert code == 1 and f"  {named}: attempts table not found" in err, err
+        assert "cohort file not found" in err and "no run here" in err
+
+
 def test_solver_score_against_the_bundled_sample_says_so_and_refuses_the_papers_id(cli, tmp_path):
     records = demo_run() / "records" / "atlas-70b" / "maxcut-mqlib" / "1.json"
     base = ["solver-score", "--task", "maxcut-mqlib", "--reference", "lite", "--records", str(records)]

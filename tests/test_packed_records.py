@@ -298,19 +298,31 @@ def test_pack_without_records_is_refused(cli, demo_copy):
 )
 def test_an_output_where_the_run_would_read_packed_records_is_refused(cli, demo_copy, command):
     """A run with records/ and no records.jsonl: an output named records.jsonl in the run would make
-    a run that every command refuses (both layouts), or read as its records once records/ is gone."""
+    a run that every command refuses (both layouts), or read as its records once records/ is gone;
+    --records naming the records for this command does not change what the folder holds."""
     before = sorted(p.relative_to(demo_copy) for p in demo_copy.rglob("*"))
     output = demo_copy / "records.jsonl"
-    code, _, err = cli(command[0], str(demo_copy), *command[1:], "--benchmark", BENCH, "--output", str(output))
-    assert code == 1, err
-    assert f"{output}: output is where the input {output} is read from (not there yet)" in err
-    assert "Traceback" not in err
-    assert sorted(p.relative_to(demo_copy) for p in demo_copy.rglob("*")) == before
-    # --records names the records: the run folder's records.jsonl is then no input, and may be written
+    for records in ((), ("--records", str(demo_copy / "records"))):
+        code, _, err = cli(
+            command[0], str(demo_copy), *command[1:], *records, "--benchmark", BENCH, "--output", str(output)
+        )
+        assert code == 1, err
+        assert f"{output}: output is {output}, which the run reads as an input once it is there" in err
+        assert "Traceback" not in err
+        assert sorted(p.relative_to(demo_copy) for p in demo_copy.rglob("*")) == before
+
+
+def test_a_suite_or_reference_named_by_name_is_no_file_an_output_must_avoid(cli, demo_copy, tmp_path, monkeypatch):
+    """--suite lite and --reference lite name the benchmark's own files, not a file 'lite' here."""
+    monkeypatch.chdir(tmp_path)
+    code, _, err = cli("score", str(demo_copy), "--suite", "lite", "--benchmark", BENCH, "--output", "lite")
+    assert code in (0, 3) and (tmp_path / "lite").is_file(), err
+    records = str(demo_copy / "records" / "atlas-70b" / "maxcut-mqlib" / "1.json")
     code, _, err = cli(
-        "score", str(demo_copy), "--records", str(demo_copy / "records"), "--benchmark", BENCH, "--output", str(output)
-    )
-    assert code in (0, 3) and output.is_file(), err
+        "solver-score", "--task", "maxcut-mqlib", "--reference", "lite", "--records", records,
+        "--benchmark", BENCH, "--output", "full",
+    )  # fmt: skip
+    assert code == 0 and (tmp_path / "full").is_file(), err
 
 
 # --- fill and verify ----------------------------------------------------------------------------------------

@@ -85,11 +85,13 @@ def add_output_argument(p: argparse.ArgumentParser, what: str, default: str | No
     )
 
 
-def output_target(args, inputs=(), folders=()) -> Path | None:
+def output_target(args, inputs=(), folders=(), reserved=()) -> Path | None:
     """The checked ``--output`` (docs/safety.md), before anything is computed; None is standard output."""
     from tcsexam.scoring.safety.outputs import check_output
 
-    return check_output(args.output, [str(p) for p in inputs if p], [str(p) for p in folders if p], stdout_ok=True)
+    return check_output(
+        args.output, [str(p) for p in inputs if p], [str(p) for p in folders if p], reserved, stdout_ok=True
+    )
 
 
 def check_name_options(*options: tuple[str, str | None, str]) -> None:
@@ -186,22 +188,22 @@ def load_for(args, default_run: Path | None = None):
     return run
 
 
-def option_inputs(args) -> tuple[list[Path], list[Path]]:
-    """The input files and folders of a run command as far as the options tell them (docs/safety.md:
-    an output is checked against them before anything is read)."""
+def option_inputs(args) -> tuple[list[Path], list[Path], list[Path]]:
+    """The input files and folders of a run command as far as the options tell them, and what its run
+    would read once it is there (docs/safety.md: an output is checked against them before anything is
+    read)."""
     from tcsexam.scoring.pipeline.run import paths_named
 
     paths = paths_named(args)
     files = [paths.attempts, paths.cohort] + ([Path(paths.suite)] if paths.suite else [])
     packed, folders = paths.records_input()
-    return files + packed, folders
+    return files + packed, folders, paths.reserved()
 
 
 def checked_output(args) -> Path | None:
     """docs/safety.md for a run command's ``--output``: never an input nor inside records/, never a
     folder, FIFO or device (exit 1, nothing touched); None for standard output (``-``)."""
-    files, folders = option_inputs(args)
-    return check_output(args.output, files, folders, stdout_ok=True)
+    return check_output(args.output, *option_inputs(args), stdout_ok=True)
 
 
 def run_and_target(args):

@@ -55,7 +55,7 @@ class RunPaths:
     benchmark_source: BenchmarkSource = GIVEN_BENCHMARK  # provenance.benchmark: how the benchmark folder was found
     benchmark_origin: str = ""  # the setting it came from: '--benchmark', 'TCSEXAM_BENCHMARK' ('' for the sample)
     cohort_read: CohortRead | None = field(default=None, compare=False, repr=False)  # ``read_cohort_ahead``
-    # the run folder's records.jsonl, read as the run's records once it is there (no --records given)
+    # the run folder's records.jsonl, read as the run's records once it is there (``reserved``)
     packed_place: Path | None = None
 
     @property
@@ -65,12 +65,15 @@ class RunPaths:
 
     def records_input(self) -> tuple[list[Path], list[Path]]:
         """The records as an output is checked against them (docs/safety.md): a packed records file is
-        an input file, a records folder an input folder (no output inside it); the run folder's
-        records.jsonl is an input file even before it is there, as the run would read it."""
-        place = [self.packed_place] if self.packed_place is not None and self.packed_place != self.records else []
+        an input file, a records folder an input folder (no output inside it)."""
         if self.records is None:
-            return place, []
-        return (place, [self.records]) if self.records.is_dir() else ([self.records, *place], [])
+            return [], []
+        return ([], [self.records]) if self.records.is_dir() else ([self.records], [])
+
+    def reserved(self) -> list[Path]:
+        """What no output may be though nothing is there yet (docs/safety.md): the run folder's
+        records.jsonl, which a load of the run reads as its records once it is there."""
+        return [self.packed_place] if self.packed_place is not None and self.packed_place != self.records else []
 
 
 @dataclass
@@ -139,7 +142,7 @@ def resolve_run_paths(
             raise InputError([Problem(records, "", "", "records directory not found")])
     else:
         rec = run_records(base) if base is not None else None
-    place = base / PACKED_RECORDS_FILE if base is not None and not records else None
+    place = base / PACKED_RECORDS_FILE if base is not None else None
     if base is None:  # then both --attempts and --cohort were given (checked above)
         assert attempts and cohort
         base = Path(".")
@@ -358,11 +361,12 @@ class Run:
     notices: list[str] = field(default_factory=list)  # lines for standard error (the synthetic sample)
     folders: FolderWatch | None = None  # the run's folders, watched from before the first read
 
-    def inputs(self) -> tuple[list[Path], list[Path]]:
-        """The run's input files (suite and reference included) and folders: what an output must never
-        be, nor lie inside (docs/safety.md)."""
+    def inputs(self) -> tuple[list[Path], list[Path], list[Path]]:
+        """The run's input files (suite and reference included), its folders, and what it would read
+        once it is there (``RunPaths.reserved``): what an output must never be, nor lie inside
+        (docs/safety.md); ``check_output``'s arguments in order."""
         packed, folders = self.paths.records_input()
-        return list(self.input_paths.values()) + packed, folders
+        return list(self.input_paths.values()) + packed, folders, self.paths.reserved()
 
     def check_folders(self) -> None:
         """docs/safety.md#a-run-folder-moved-while-it-is-read: an InputError when a folder of the
@@ -377,24 +381,27 @@ class Run:
 
 def attempts_table(paths: RunPaths, have_cohort: bool, missing: int, problems: Problems) -> AttemptsTable | None:
     """The attempts table, or None with its problems added. Not there, in a run folder: with the
-    cohort missing too there is no run here (``missing`` counts the cohort), one problem instead of
-    the two files' (the folder is not a run); with the cohort there, ``tcsexam init DIR`` writes the
-    table."""
+    cohort missing too there is no run here (``missing`` counts the cohort): in a folder that exists,
+    where both have their usual names, that is the one problem (the folder is not a run); else it
+    follows the files' own. With the cohort there, ``tcsexam init DIR`` writes the table."""
     try:
         return load_attempts(paths.attempts)
     except InputError as exc:
-        in_folder = is_not_found(exc) and paths.attempts.parent == paths.cohort.parent
+        folder = paths.cohort.parent
+        in_folder = is_not_found(exc) and paths.attempts.parent == folder
         if in_folder and missing:
-            problems.items[:] = [p for p in problems.items if p.file != str(paths.cohort)]
-            exc.problems[:] = [
-                Problem(
-                    str(paths.cohort.parent),
-                    "",
-                    "",
-                    "no run here: a run folder holds cohort.json and attempts.csv (tcsexam docs formats); "
-                    "tcsexam demo DIR makes one to try",
-                )
-            ]
+            no_run = Problem(
+                str(folder),
+                "",
+                "",
+                "no run here: a run folder holds cohort.json and attempts.csv (tcsexam docs formats); "
+                "tcsexam demo DIR makes one to try",
+            )
+            usual = (paths.attempts.name, paths.cohort.name) == (ATTEMPTS_FILE, COHORT_FILE) and folder.is_dir()
+            if usual:  # not a run folder: the files' 'not found' say nothing more
+                problems.items[:] = [p for p in problems.items if p.file != str(paths.cohort)]
+                exc.problems[:] = []
+            exc.problems.append(no_run)
         elif in_folder and have_cohort:
             message = (
                 f"attempts table not found: tcsexam init {paths.attempts.parent} writes one row per planned "

@@ -24,6 +24,7 @@ def check_output(
     path: str | os.PathLike,
     inputs: Iterable[str | os.PathLike] = (),
     folders: Iterable[str | os.PathLike] = (),
+    reserved: Iterable[str | os.PathLike] = (),
     *,
     stdout_ok: bool = False,
 ) -> Path | None:
@@ -35,12 +36,13 @@ def check_output(
     when it lies inside one of ``folders`` (input folders such as records/, where any new
     file could be an input; after resolving links), or when ``write_atomic`` would refuse it
     (a file with several hard links, a link that does not resolve to the file it opens).
-    An input that does not exist yet (a run folder's records.jsonl) is no output either: its resolved
-    name is compared. ``-`` with standard output closed is an InputError too.
+    Inputs that do not exist are skipped; ``reserved`` are names that are no input yet and become
+    one once a file is there (a run folder's records.jsonl, ``RunPaths.reserved``): an output is none
+    of them, by resolved name. ``-`` with standard output closed is an InputError too.
     ``stdout_ok``: the writer takes ``-`` for standard output (a command's ``--output``), and a refusal
     says so.
     """
-    (checked,) = check_outputs([path], inputs, folders, stdout_ok=stdout_ok)
+    (checked,) = check_outputs([path], inputs, folders, reserved, stdout_ok=stdout_ok)
     return checked
 
 
@@ -48,22 +50,20 @@ def check_outputs(
     paths: Iterable[str | os.PathLike],
     inputs: Iterable[str | os.PathLike] = (),
     folders: Iterable[str | os.PathLike] = (),
+    reserved: Iterable[str | os.PathLike] = (),
     *,
     stdout_ok: bool = False,
 ) -> list[Path | None]:
     """``check_output`` for each of ``paths`` (fill's thousands of outputs), the inputs' identities
     and the folders' resolved names found once; the first refused output raises."""
     identities: dict[tuple[int, int], str] = {}
-    absent: dict[str, str] = {}  # an input not there yet (a run's records.jsonl), by its resolved name
     for source in inputs:
         try:
             other = os.stat(source)
-        except FileNotFoundError:
-            absent.setdefault(os.path.realpath(source), os.fspath(source))
-            continue
         except OSError:
             continue
         identities.setdefault((other.st_dev, other.st_ino), os.fspath(source))
+    absent = {os.path.realpath(name): os.fspath(name) for name in reserved}
     tops = [(os.path.realpath(folder).rstrip(os.sep) + os.sep, os.fspath(folder)) for folder in folders]
     parents: dict[str, str] = {}
     return [_check_one(os.fspath(path), identities, tops, parents, stdout_ok, absent) for path in paths]
@@ -122,8 +122,7 @@ def _check_one(
                     text,
                     "",
                     "",
-                    f"output is where the input {source} is read from (not there yet): once written, it would be "
-                    "read as that input; write elsewhere",
+                    f"output is {source}, which the run reads as an input once it is there; write elsewhere",
                 )
             ]
         )
