@@ -320,9 +320,11 @@ def check_syntax(data: bytes, file: str) -> None:
         raise InputError([syntax_problem(exc, data, file)]) from None
 
 
-def reject_duplicate_item_keys(data: bytes, file: str, label: str, typed: object = None) -> None:
-    """``reject_duplicate_keys`` for a file that holds a JSON list: a key twice is placed at the item
-    that holds it ('``label`` N', from 0, as the items' other problems are)."""
+def duplicate_item_keys(data: bytes, file: str, label: str, typed: object = None) -> list[tuple[int, Problem]]:
+    """``reject_duplicate_keys`` for a file that holds a JSON list: each item that holds a key twice, as
+    (its position, the problem placed at '``label`` N', from 0, as the items' other problems are); a
+    file that is no list raises the DuplicateKey that names the key. The items are looked at one by one
+    only once the file is known to hold a key twice."""
     try:
         reject_duplicate_keys(data, file, typed)
     except DuplicateKey as unplaced:
@@ -330,11 +332,15 @@ def reject_duplicate_item_keys(data: bytes, file: str, label: str, typed: object
             raws = msgspec.json.decode(data, type=list[msgspec.Raw])
         except msgspec.ValidationError:  # not a list: the key is named without a place
             raise unplaced from None
+        found = []
         for i, raw in enumerate(raws):
             key = find_duplicate_key(bytes(raw))
             if key is not None:
-                raise DuplicateKey(file, key, f"{label} {i}") from None
-        raise
+                found.append((i, DuplicateKey(file, key, f"{label} {i}").problems[0]))
+        if not found:
+            raise
+        return found
+    return []
 
 
 def decode_items(
@@ -342,11 +348,11 @@ def decode_items(
 ) -> tuple[list[T], list[int] | None, list[tuple[int, Problem]]]:
     """A JSON list of ``item``s decoded in one call (``decoder`` is ``Decoder(list[item])``).
 
-    ``what`` names the list ('instance records'). Returns the items, None and no problems when
-    every item is good. Otherwise the list is decoded again item by item with the same type: the
-    good items, their positions in the list, and (position, problem) for each problem of a bad
-    item ('``label`` N'), so that the caller can check the good ones as well and list every
-    problem at once."""
+    ``what`` names the list ('instance records'). Returns the items, None and the items that hold a
+    key twice (``duplicate_item_keys``, usually none) when every item is of its type. Otherwise the
+    list is decoded again item by item with the same type: the good items, their positions in the
+    list, and (position, problem) for each problem of a bad item ('``label`` N') and each key twice,
+    so that the caller can check the good ones as well and list every problem at once."""
     data = json_body(data, file)
     try:
         good = decoder.decode(data)
@@ -355,9 +361,12 @@ def decode_items(
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise InputError([syntax_problem(exc, data, file)]) from None
     else:
-        reject_duplicate_item_keys(data, file, label, good if only_drops_keys(cast(Hashable, item)) else None)
-        return good, None, []
-    reject_duplicate_item_keys(data, file, label)
+        return (
+            good,
+            None,
+            duplicate_item_keys(data, file, label, good if only_drops_keys(cast(Hashable, item)) else None),
+        )
+    twice = duplicate_item_keys(data, file, label)
     try:
         raws = msgspec.json.decode(data, type=list[msgspec.Raw])
     except msgspec.ValidationError as exc:
@@ -373,7 +382,7 @@ def decode_items(
             positions.append(i)
         except msgspec.ValidationError:
             problems.extend((i, problem) for problem in problems_of(raw, item, file, f"{label} {i}"))
-    return items, positions, problems
+    return items, positions, twice + problems
 
 
 def unchecked_constraints(value: object, type_: object, path: tuple = ()) -> list[tuple[list[str | int], str]]:
