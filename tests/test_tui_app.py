@@ -388,9 +388,11 @@ async def test_diagnostics_says_what_an_accepted_runs_load_said_on_the_side(demo
         assert "solver_reference_id 'mylab-k3'" in shown and "cannot be re-scored against it" in shown
 
 
-async def test_diagnostics_shows_the_warnings_score_prints_of_an_accepted_run(demo_copy, cli):
+@pytest.mark.parametrize("isolate", [False, True], ids=["in-process", "loader-process"])
+async def test_diagnostics_shows_the_warnings_score_prints_of_an_accepted_run(demo_copy, cli, isolate):
     """A construction score written as a percentage (88.12 for 0.8812) is legal and scored, and ``score``
-    warns of it on standard error: the dashboard shows the same warning under Diagnostics."""
+    warns of it on standard error: the dashboard shows the same warning under Diagnostics, whether the run
+    is scored in its process or in a loader process; and no longer once the score is mended (r)."""
     table = demo_copy / "attempts.csv"
     text = table.read_text()
     assert text.count(",0.8812,") == 1  # the demo's atlas-70b con-cap-set attempt 1
@@ -398,13 +400,17 @@ async def test_diagnostics_shows_the_warnings_score_prints_of_an_accepted_run(de
     code, _, err = cli("score", str(demo_copy), "--output", str(demo_copy / "build" / "i.json"))
     warned = [line for line in err.splitlines() if line.startswith("warning: ")]
     assert code in (0, 3) and len(warned) == 1 and "88.12" in warned[0] and "a percentage?" in warned[0]
-    app = create_app(DashboardConfig(run_dir=str(demo_copy)))
+    app = create_app(DashboardConfig(run_dir=str(demo_copy), isolate=isolate))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert app.state is not None
         shown = text_of(app, "#diagnostics-text")
         assert shown.startswith("No problems: the inputs were accepted.")
         assert warned[0] in shown.splitlines()
+        table.write_text(text)
+        await pilot.press("r")
+        await settle(pilot)
+        assert "88.12" not in text_of(app, "#diagnostics-text")
 
 
 async def test_bad_tau2_file_does_not_crash(tmp_path):

@@ -339,15 +339,11 @@ class LoadingInputs(AppBase):
         )
 
     def _said_on_the_side(self) -> list[str]:
-        """What ``score`` prints on standard error for the run shown (its load's notices, its warnings:
-        a score that reads as a percentage, a name close to the cohort's, unused records files, valid
-        solver scores no records file checked); nothing before the run is loaded in full."""
-        from tcsexam.scoring.reports.findings import not_checked_lines, score_warnings
-
-        if self.state is None or self.state.run is None:
-            return []
-        document = self.state.document
-        return [*self.state.run.notices, *score_warnings(document), *not_checked_lines(document)]
+        """What ``score`` prints on standard error for the run shown (``DashboardState.said``: its load's
+        notices, its warnings: a score that reads as a percentage, a name close to the cohort's, unused
+        records files, valid solver scores no records file checked); nothing before the run is loaded
+        in full."""
+        return self.state.said if self.state is not None else []
 
     # --- --watch: a watcher off the UI thread (watchfiles), debounced --------------------------
     def _watch(self) -> None:

@@ -364,6 +364,8 @@ def load_state_here(config, paths=None, progress=None, only_cached=False, encode
 
 def scored_state(config: DashboardConfig, paths, run, document: dict, checked, plan: dict | None) -> DashboardState:
     """The dashboard's state of a scored run (``checked.scores``: its InstanceColumns)."""
+    from tcsexam.scoring.reports.findings import not_checked_lines, score_warnings
+
     watched = watched_files(paths) + [p for p in run.input_paths.values() if p not in (paths.attempts, paths.cohort)]
     floor = run.reference.header.scale_floor.relative if run.reference is not None else None
     return DashboardState(
@@ -375,6 +377,7 @@ def scored_state(config: DashboardConfig, paths, run, document: dict, checked, p
         demo=uses_demo(config),
         checked=checked,
         plan=plan,
+        said=[*run.notices, *score_warnings(document), *not_checked_lines(document)],
     )
 
 

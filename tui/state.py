@@ -123,6 +123,9 @@ class DashboardState:
     relative_floor: float | None = None  # the reference's relative scale floor (for explanations)
     checked: Any = None  # scoring.pipeline.rules.Checked of the same score_run (compare, plan)
     plan: dict | None = None  # `tcsexam plan`'s document (r = 1..10, its default), no target
+    # what `tcsexam score` prints beside the run on standard error (its notes and warnings), for Diagnostics:
+    # made where the run is scored (tui.loader.scored_state), off the UI thread
+    said: list[str] = field(default_factory=list)
 
     demo: bool = False  # the bundled synthetic demo, not the user's run
 
