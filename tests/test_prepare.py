@@ -699,3 +699,13 @@ def test_fill_names_a_fifo_where_the_reference_belongs_as_a_fifo_not_as_missing(
     os.mkfifo(ref)
     code, _, err = fill(cli, ws)
     assert code == 1 and f"{ref}:" in err and "FIFO" in err and "not found" not in err
+
+
+def test_fill_in_the_run_folder_names_an_output_as_the_run_names_its_files(demo_copy, cli, monkeypatch):
+    """Run from inside the run folder (no RUN_DIR), a refused output is 'solver-scores/...', as attempts.csv
+    is 'attempts.csv': no './' before it."""
+    (demo_copy / "solver-scores" / "atlas-70b" / "maxcut-mqlib" / "1.json").mkdir(parents=True)
+    monkeypatch.chdir(demo_copy)
+    code, _, err = cli("fill")
+    assert code == 1
+    assert "\n  solver-scores/atlas-70b/maxcut-mqlib/1.json: output is a directory" in err, err

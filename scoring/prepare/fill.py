@@ -205,7 +205,7 @@ def plan_fill(run, reference, run_dir: Path) -> FillPlan:
                 continue
             rows.append(row)
     refuse_misaligned(rows, records_root, file)
-    scores = os.path.join(run_dir, "solver-scores")
+    scores = str(run_dir / "solver-scores")  # as a Path joins it: no "./" before a run in the current folder
     for row, outcome in zip(rows, task_outcomes(rows, reference, records_root), strict=True):
         try:
             plan_row(plan, run, reference, records_root, row, outcome, scores)
