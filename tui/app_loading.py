@@ -335,15 +335,8 @@ class LoadingInputs(AppBase):
             kept=self.state is not None,
             base=base,
             leaderboard=self.leaderboard_problems,
-            notices=self._said_on_the_side(),
+            notices=self.state.said if self.state is not None else (),  # what score prints beside the run
         )
-
-    def _said_on_the_side(self) -> list[str]:
-        """What ``score`` prints on standard error for the run shown (``DashboardState.said``: its load's
-        notices, its warnings: a score that reads as a percentage, a name close to the cohort's, unused
-        records files, valid solver scores no records file checked); nothing before the run is loaded
-        in full."""
-        return self.state.said if self.state is not None else []
 
     # --- --watch: a watcher off the UI thread (watchfiles), debounced --------------------------
     def _watch(self) -> None:

@@ -39,11 +39,8 @@ class Index:
         inputs: tuple[list[Path], list[Path], list[Path]] | None = None,
     ) -> None:
         self.data = data
-        self._inputs = inputs or (
-            [],
-            [],
-            [],
-        )  # check_output's inputs, folders and reserved names of the run scored here
+        # check_output's inputs, folders and reserved names of the run scored here: never written over
+        self._inputs = inputs or ([], [], [])
         self.file = file  # the index.json it was read from, None for a run scored here
         self.edited = edited  # what to say when a stored document does not hash to its content_sha256
         self.checked = checked

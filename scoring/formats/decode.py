@@ -21,6 +21,7 @@ from tcsexam.scoring.errors import InputError, Problem
 from tcsexam.scoring.formats.json import (
     DuplicateKey,
     check_duplicate_keys,
+    duplicate_key_problem,
     find_duplicate_key,
     json_body,
     key_colons,
@@ -336,7 +337,7 @@ def duplicate_item_keys(data: bytes, file: str, label: str, typed: object = None
         for i, raw in enumerate(raws):
             key = find_duplicate_key(bytes(raw))
             if key is not None:
-                found.append((i, DuplicateKey(file, key, f"{label} {i}").problems[0]))
+                found.append((i, duplicate_key_problem(file, key, f"{label} {i}")))
         if not found:
             raise
         return found

@@ -129,13 +129,14 @@ def _escaped_colons(raw: bytes) -> int:
     return sum(len(m.group(1)) % 2 for m in _ESCAPED_COLON.finditer(raw))
 
 
-class DuplicateKey(InputError):
+def duplicate_key_problem(file: str, key: str, where: str = "") -> Problem:
     """README "Safety": ``key`` twice in one JSON object of ``file``; ``where``: the place, when known
     (``decode.decode_items`` names the item of a list: 'record 3')."""
+    return Problem(file, where, key, f"key '{key}' appears twice in one object")
 
-    def __init__(self, file: str, key: str, where: str = "") -> None:
-        super().__init__([Problem(file, where, key, f"key '{key}' appears twice in one object")])
-        self.key = key
+
+class DuplicateKey(InputError):
+    """The InputError of a key twice (``duplicate_key_problem``), which a list's reader places."""
 
 
 def check_duplicate_keys(raw: bytes, reserialized: bytes | None, file: str) -> None:
@@ -146,7 +147,7 @@ def check_duplicate_keys(raw: bytes, reserialized: bytes | None, file: str) -> N
     except _LongInteger as exc:
         raise InputError([long_integer_problem(bytes(raw).removeprefix(b"\xef\xbb\xbf"), exc.digits, file)]) from None
     if key is not None:
-        raise DuplicateKey(file, key)
+        raise DuplicateKey([duplicate_key_problem(file, key)])
 
 
 def same_key_count(raw: bytes, reserialized: bytes) -> bool:

@@ -63,10 +63,10 @@ def check_outputs(
         except OSError:
             continue
         identities.setdefault((other.st_dev, other.st_ino), os.fspath(source))
-    absent = {os.path.realpath(name): os.fspath(name) for name in reserved}
+    names = {os.path.realpath(name): os.fspath(name) for name in reserved}
     tops = [(os.path.realpath(folder).rstrip(os.sep) + os.sep, os.fspath(folder)) for folder in folders]
     parents: dict[str, str] = {}
-    return [_check_one(os.fspath(path), identities, tops, parents, stdout_ok, absent) for path in paths]
+    return [_check_one(os.fspath(path), identities, tops, parents, stdout_ok, names) for path in paths]
 
 
 def _check_one(
@@ -75,7 +75,7 @@ def _check_one(
     tops: list[tuple[str, str]],
     parents: dict[str, str],
     stdout_ok: bool = False,
-    absent: dict[str, str] | None = None,
+    reserved: dict[str, str] | None = None,
 ) -> Path | None:
     if text == "":
         raise ValueError("empty output path: commands.options.output_argument rejects it as a usage error")
@@ -115,7 +115,7 @@ def _check_one(
     for top, folder in tops:
         if real.startswith(top):
             raise InputError([Problem(text, "", "", f"output lies inside the input folder {folder}")])
-    if absent and (source := absent.get(real)) is not None:
+    if reserved and (source := reserved.get(real)) is not None:
         raise InputError(
             [
                 Problem(
