@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tcsexam.scoring.safety import outputs
-from tcsexam.scoring.safety.outputs import Interrupted, WriteFailed, write_atomic_all
+from tcsexam.scoring.safety.outputs import Interrupted, Output, WriteFailed, check_outputs, write_atomic_all
 from tests.support.runs import full_rows
 
 S1_HALF = [{"instance": "a", "status": "ok", "A": 12}, {"instance": "b", "status": "timeout"}]
@@ -77,12 +77,17 @@ def test_fill_flushes_the_outputs_once_then_renames_then_syncs_each_folder_then_
     assert all(Path(p).stat().st_size > 0 for p in outs) and "0.25" in Path(table).read_text()
 
 
-def old_and_new(tmp_path: Path) -> tuple[list[tuple[Path, bytes]], Path]:
+def checked(files: list[tuple[Path, bytes]]) -> list[tuple[Output, bytes]]:
+    """The files as write_atomic_all takes them: each output as check_outputs found it."""
+    return list(zip(check_outputs([path for path, _ in files]), [data for _, data in files], strict=True))
+
+
+def old_and_new(tmp_path: Path) -> tuple[list[tuple[Output, bytes]], Path]:
     """Three files to write under tmp_path: an existing one (its content 'old') and two in a new folder."""
     kept = tmp_path / "kept.json"
     kept.write_bytes(b"old")
     new = tmp_path / "new" / "deeper"
-    return [(kept, b"new kept"), (new / "a.json", b"new a"), (new / "b.json", b"new b")], kept
+    return checked([(kept, b"new kept"), (new / "a.json", b"new a"), (new / "b.json", b"new b")]), kept
 
 
 def temporaries(root: Path) -> list[Path]:
@@ -102,6 +107,30 @@ def test_a_signal_while_the_files_are_written_leaves_every_file_as_it_was(tmp_pa
     assert kept.read_bytes() == b"old" and not (tmp_path / "new").exists() and temporaries(tmp_path) == []
 
 
+@pytest.mark.parametrize(("held", "written_before_it_raises"), [(256, 3), (2, 2), (1, 1)])
+def test_a_real_signal_waits_for_the_files_written_while_it_came_then_leaves_every_file_as_it_was(
+    tmp_path, monkeypatch, held, written_before_it_raises
+):
+    """Signals are held while WRITES_HELD files are written (each temporary file created and
+    recorded as one step): a SIGTERM during the first file's write is raised once that group is
+    written, and the clean-up then removes every temporary file; nothing is renamed."""
+    files, kept = old_and_new(tmp_path)
+    real_write_all, writes = outputs._write_all, []
+
+    def write_all(fd, data):
+        writes.append(data)
+        if len(writes) == 1:
+            os.kill(os.getpid(), signal.SIGTERM)
+        return real_write_all(fd, data)
+
+    monkeypatch.setattr(outputs, "_write_all", write_all)
+    monkeypatch.setattr(outputs, "WRITES_HELD", held)
+    with pytest.raises(Interrupted) as caught:
+        write_atomic_all(files)
+    assert caught.value.signum == signal.SIGTERM and len(writes) == written_before_it_raises
+    assert kept.read_bytes() == b"old" and not (tmp_path / "new").exists() and temporaries(tmp_path) == []
+
+
 def test_a_failed_flush_renames_nothing_and_names_the_file(tmp_path, monkeypatch):
     files, kept = old_and_new(tmp_path)
 
@@ -111,7 +140,7 @@ def test_a_failed_flush_renames_nothing_and_names_the_file(tmp_path, monkeypatch
     monkeypatch.setattr(outputs.os, "sync", full)
     with pytest.raises(WriteFailed) as caught:
         write_atomic_all(files)
-    assert str(caught.value) == f"cannot write {files[2][0]}: No space left on device"
+    assert str(caught.value) == f"cannot write {files[2][0].shown}: No space left on device"
     assert kept.read_bytes() == b"old" and not (tmp_path / "new").exists() and temporaries(tmp_path) == []
 
 
@@ -127,9 +156,9 @@ def test_a_rename_that_fails_leaves_the_files_before_it_new_and_the_rest_old(tmp
     monkeypatch.setattr(outputs.os, "replace", replace)
     with pytest.raises(WriteFailed) as caught:
         write_atomic_all(files)
-    assert str(caught.value) == f"cannot write {files[2][0]}: Input/output error"
-    assert kept.read_bytes() == b"new kept" and files[1][0].read_bytes() == b"new a"
-    assert not files[2][0].exists() and temporaries(tmp_path) == []
+    assert str(caught.value) == f"cannot write {files[2][0].shown}: Input/output error"
+    assert kept.read_bytes() == b"new kept" and Path(files[1][0].shown).read_bytes() == b"new a"
+    assert not Path(files[2][0].shown).exists() and temporaries(tmp_path) == []
 
 
 def test_a_batch_with_nothing_to_write_flushes_nothing(monkeypatch):
@@ -141,7 +170,7 @@ def test_a_batch_with_nothing_to_write_flushes_nothing(monkeypatch):
 
 
 def test_a_batch_writes_through_links_where_each_path_leads(tmp_path):
-    """write_atomic_all resolves each path as write_atomic does (a folder's resolved name kept for the
+    """write_atomic_all writes each output where check_outputs resolved it, as write_atomic does (a folder's resolved name kept for the
     batch): through a folder that is a link, '..' after that link, and a file that is a link."""
     deep = tmp_path / "deep"
     real = deep / "real"
@@ -150,12 +179,14 @@ def test_a_batch_writes_through_links_where_each_path_leads(tmp_path):
     (real / "target.json").write_bytes(b"old")
     (tmp_path / "via" / "latest.json").symlink_to(real / "target.json")  # a file that is a link, in that folder
     write_atomic_all(
-        [
-            (tmp_path / "via" / "a.json", b"a"),
-            (tmp_path / "via" / "sub" / "d.json", b"d"),  # a new folder under the link
-            (tmp_path / "via" / "latest.json", b"t"),
-            (tmp_path / "via" / ".." / "up.json", b"up"),  # .. of via's target: deep/, not tmp_path/
-        ]
+        checked(
+            [
+                (tmp_path / "via" / "a.json", b"a"),
+                (tmp_path / "via" / "sub" / "d.json", b"d"),  # a new folder under the link
+                (tmp_path / "via" / "latest.json", b"t"),
+                (tmp_path / "via" / ".." / "up.json", b"up"),  # .. of via's target: deep/, not tmp_path/
+            ]
+        )
     )
     assert (real / "a.json").read_bytes() == b"a" and (real / "sub" / "d.json").read_bytes() == b"d"
     assert (real / "latest.json").is_symlink() and (real / "target.json").read_bytes() == b"t"
@@ -173,13 +204,15 @@ def test_a_batch_keeps_the_mode_of_each_file_it_replaces_and_gives_a_new_one_the
         (tmp_path / name).write_bytes(b"old")
         os.chmod(tmp_path / name, mode)
     write_atomic_all(
-        [
-            (tmp_path / "kept.json", b"k"),
-            (tmp_path / "new.json", b"n"),
-            (tmp_path / "sub" / "private.json", b"p"),
-            (tmp_path / "a" / "b.json", b"b"),
-            (tmp_path / "missing" / ".." / "spelled.json", b"s"),
-        ]
+        checked(
+            [
+                (tmp_path / "kept.json", b"k"),
+                (tmp_path / "new.json", b"n"),
+                (tmp_path / "sub" / "private.json", b"p"),
+                (tmp_path / "a" / "b.json", b"b"),
+                (tmp_path / "missing" / ".." / "spelled.json", b"s"),
+            ]
+        )
     )
     mask = os.umask(0)
     os.umask(mask)  # the process's, as the write found it
@@ -198,14 +231,13 @@ def test_a_batch_keeps_the_mode_of_each_file_it_replaces_and_gives_a_new_one_the
 
 def test_each_of_many_outputs_is_checked_against_the_inputs_and_folders(tmp_path):
     from tcsexam.scoring.errors import InputError
-    from tcsexam.scoring.safety.outputs import check_outputs
 
     table, records = tmp_path / "attempts.csv", tmp_path / "records"
     table.write_text("x")
     records.mkdir()
     (tmp_path / "alias").symlink_to(records)
     fine = [tmp_path / "out" / "a.json", tmp_path / "out" / "b.json"]
-    assert check_outputs(fine, [table], [records]) == fine
+    assert [output.shown for output in check_outputs(fine, [table], [records])] == [str(path) for path in fine]
     with pytest.raises(InputError) as caught:
         check_outputs([*fine, tmp_path / "out" / ".." / "attempts.csv"], [table], [records])
     assert caught.value.problems[0].message == f"output is the input {table}: writing it would destroy the input"

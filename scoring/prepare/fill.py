@@ -26,6 +26,7 @@ from tcsexam.scoring.safety.files import (
 )
 from tcsexam.scoring.safety.names import check_name
 from tcsexam.scoring.safety.outputs import (
+    Output,
     changed_since_read,
     check_output,
     check_outputs,
@@ -310,19 +311,23 @@ def fill_run(run_dir: Path, benchmark, *, overwrite: bool, dry_run: bool, notify
         )
     text, new_text, stamp = edited_table(run, plan)
     if not dry_run:
-        outputs = [(f.output, f.result) for f in plan.filled] + [(u.output, u.result) for u in plan.unchanged]
+        results = [f.result for f in plan.filled] + [u.result for u in plan.unchanged]
         # docs/safety.md: every output is checked before the first is written
-        check_outputs([out for out, _ in outputs], inputs, [str(run_dir / RECORDS_FOLDER)])
+        checked = check_outputs(
+            [f.output for f in plan.filled] + [u.output for u in plan.unchanged],
+            inputs,
+            [str(run_dir / RECORDS_FOLDER)],
+        )
         # docs/safety.md#how-a-file-is-written: one flush of all their data, then the renames
         kept: list[str] = []
 
         def to_write():
-            for out, result in outputs:
+            for output, result in zip(checked, results, strict=True):
                 data = solver_score_bytes(result, reference.suite, reference.reference_id)
-                if holds(out, data):
-                    kept.append(out)
+                if holds(output, data):
+                    kept.append(output.shown)
                 else:
-                    yield out, data
+                    yield output, data
 
         write_atomic_all(to_write())
         if new_text != text:  # attempts.csv last, after every solver-score output is in place
@@ -332,16 +337,18 @@ def fill_run(run_dir: Path, benchmark, *, overwrite: bool, dry_run: bool, notify
     return FillReport(plan, dry_run, new_text != text)
 
 
-def holds(path: str, data: bytes | bytearray) -> bool:
-    """Whether the file ``path`` holds exactly ``data`` already: such a solver-score output is left
-    as it is (docs/commands.md#fill), so that filling a run again rewrites only what changed.
-    ``check_outputs`` has found every output absent or a regular file of one name; one that has
-    gained a name since is written, and so refused, as before."""
+def holds(output: Output, data: bytes | bytearray) -> bool:
+    """Whether the output already holds exactly ``data``: such a solver-score output is left as it
+    is (docs/commands.md#fill), so that filling a run again rewrites only what changed. One the
+    check found no file at is written without a look; one it found, a regular file of one name,
+    is looked at again: one that has gained a name since is written, and so refused, as before."""
+    if output.found is None:
+        return False
     try:
-        st = os.stat(path)
+        st = os.stat(output.shown)
         if st.st_size != len(data) or st.st_nlink != 1:
             return False
-        return read_regular_file(path, "solver-score output", len(data) + 1) == data
+        return read_regular_file(output.shown, "solver-score output", len(data) + 1) == data
     except (OSError, InputError):  # absent, or changed meanwhile: written as any other
         return False
 

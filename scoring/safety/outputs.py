@@ -13,6 +13,8 @@ import tempfile
 import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 from typing import ClassVar
 
@@ -42,8 +44,28 @@ def check_output(
     ``stdout_ok``: the writer takes ``-`` for standard output (a command's ``--output``), and a refusal
     says so.
     """
-    (checked,) = check_outputs([path], inputs, folders, reserved, stdout_ok=stdout_ok)
-    return checked
+    text = os.fspath(path)
+    if text == "":
+        raise ValueError("empty output path: commands.options.output_argument rejects it as a usage error")
+    if text == "-":
+        if sys.stdout is None:  # started with >&-: Python then has no standard output at all
+            raise InputError(
+                [Problem("--output -", "", "", "standard output is closed: nothing can be written to it; give a FILE")]
+            )
+        return None
+    check_outputs([text], inputs, folders, reserved, stdout_ok=stdout_ok)
+    return Path(text)
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    """An output as ``check_outputs`` found it: ``shown`` as given, ``target`` the file a write to it
+    lands in (``resolve_output``), ``found`` that file's ``stat`` when there was one (its identity
+    for the new file, docs/safety.md#what-a-write-keeps), None when there was none."""
+
+    shown: str
+    target: str
+    found: os.stat_result | None
 
 
 def check_outputs(
@@ -53,9 +75,10 @@ def check_outputs(
     reserved: Iterable[str | os.PathLike] = (),
     *,
     stdout_ok: bool = False,
-) -> list[Path | None]:
-    """``check_output`` for each of ``paths`` (fill's thousands of outputs), the inputs' identities
-    and the folders' resolved names found once; the first refused output raises."""
+) -> list[Output]:
+    """``check_output`` for each of the files ``paths`` (fill's thousands of outputs), the inputs'
+    identities and the folders' resolved names found once; the first refused output raises. Each
+    comes back as the ``Output`` ``write_atomic_all`` writes."""
     identities: dict[tuple[int, int], str] = {}
     for source in inputs:
         try:
@@ -76,15 +99,7 @@ def _check_one(
     parents: dict[str, str],
     stdout_ok: bool = False,
     reserved: dict[str, str] | None = None,
-) -> Path | None:
-    if text == "":
-        raise ValueError("empty output path: commands.options.output_argument rejects it as a usage error")
-    if text == "-":
-        if sys.stdout is None:  # started with >&-: Python then has no standard output at all
-            raise InputError(
-                [Problem("--output -", "", "", "standard output is closed: nothing can be written to it; give a FILE")]
-            )
-        return None
+) -> Output:
     try:
         st = os.stat(text)
     except FileNotFoundError:
@@ -109,9 +124,11 @@ def _check_one(
         if problem:
             raise InputError([Problem(text, "", "", problem)])
     real = _output_target(text, parents)
-    if st is None:  # 'new/../attempts.csv': the kernel finds no file, the write lands on the input
+    if st is None:  # 'new/../attempts.csv': the kernel finds no file, the write lands on the one at real
         with contextlib.suppress(OSError):
-            _refuse_an_input(text, os.stat(real), identities)
+            st = os.stat(real)
+        if st is not None:
+            _refuse_an_input(text, st, identities)
     for top, folder in tops:
         if real.startswith(top):
             raise InputError([Problem(text, "", "", f"output lies inside the input folder {folder}")])
@@ -126,7 +143,7 @@ def _check_one(
                 )
             ]
         )
-    return Path(text)
+    return Output(text, real, st)
 
 
 def _refuse_an_input(text: str, st: os.stat_result, identities: dict[tuple[int, int], str]) -> None:
@@ -208,14 +225,12 @@ def _hard_link_problem(st: os.stat_result) -> str | None:
     return None
 
 
-def _take_identity(fd: int, target: str | os.PathLike) -> None:
-    """Give the temporary file ``fd`` the owner, group and mode of the file it replaces (mkstemp
-    makes 0600 files of the running user), else the usual mode of a new file. The owner comes back
-    only where the system allows (root); else the group when the user is in it; the mode always,
-    after the owner (a change of owner clears the set-id bits)."""
-    try:
-        old = os.stat(target)
-    except FileNotFoundError:
+def _take_identity(fd: int, old: os.stat_result | None) -> None:
+    """Give the temporary file ``fd`` the owner, group and mode of the file it replaces, ``old``
+    (mkstemp makes 0600 files of the running user), else (None) the usual mode of a new file. The
+    owner comes back only where the system allows (root); else the group when the user is in it;
+    the mode always, after the owner (a change of owner clears the set-id bits)."""
+    if old is None:
         os.fchmod(fd, _NEW_FILE_MODE)
         return
     own = os.fstat(fd)
@@ -226,6 +241,14 @@ def _take_identity(fd: int, target: str | os.PathLike) -> None:
             with contextlib.suppress(OSError):
                 os.fchown(fd, -1, old.st_gid)
     os.fchmod(fd, old.st_mode & 0o7777)
+
+
+def _found(target: str | os.PathLike) -> os.stat_result | None:
+    """The file at ``target``, or None when there is none yet."""
+    try:
+        return os.stat(target)
+    except FileNotFoundError:
+        return None
 
 
 def _check_replaceable(shown: str, target: str | os.PathLike, unchanged: Stamp | None) -> None:
@@ -393,7 +416,7 @@ def write_atomic(
                 target.parent.mkdir(parents=True, exist_ok=True)
                 fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
             with os.fdopen(fd, "wb") as fh:
-                _take_identity(fh.fileno(), target)
+                _take_identity(fh.fileno(), _found(target))
                 for chunk in [data] if isinstance(data, (bytes, bytearray, memoryview)) else data:
                     fh.write(chunk)
                 fh.flush()
@@ -418,9 +441,14 @@ def write_atomic(
             raise
 
 
-def write_atomic_all(files: Iterable[tuple[str | os.PathLike, bytes | bytearray]]) -> None:
+WRITES_HELD = 256  # write_atomic_all's files written with signals held at once: a Ctrl-C waits for as many
+
+
+def write_atomic_all(files: Iterable[tuple[Output, bytes | bytearray]]) -> None:
     """Write many files as ``write_atomic`` writes one, with one flush of their data instead of one
-    per file (docs/safety.md#how-a-file-is-written). Each goes into a temporary file next to the
+    per file (docs/safety.md#how-a-file-is-written). Each output is one ``check_outputs`` checked,
+    written where the check found it leads and given the identity of the file the check found
+    there. Each goes into a temporary file next to the
     file it names, with that file's owner, group and mode, and is not synced on its own; once all
     are written, one ``os.sync`` puts their data on disk; then each is checked as ``write_atomic``
     checks (``_check_replaceable``) and renamed over its file, and a second ``os.sync`` puts the
@@ -430,12 +458,16 @@ def write_atomic_all(files: Iterable[tuple[str | os.PathLike, bytes | bytearray]
     absent, old or complete. A failure or a signal removes
     every temporary file not yet renamed and the folders this call made that are still empty;
     files already renamed stay, each whole. An OSError comes back as ``WriteFailed`` naming the
-    file it concerned."""
+    file it concerned. Signals wait while ``WRITES_HELD`` files are written, so that each
+    temporary file is created and recorded as one step, without two system calls per file."""
     batch = _Batch()
+    files = iter(files)
     with _signals_raise():
         try:
-            for path, data in files:
-                batch.write(path, data)
+            while group := list(islice(files, WRITES_HELD)):
+                with _signals_held():
+                    for output, data in group:
+                        batch.write(output, data)
             if batch.pending:
                 os.sync()  # their data
                 batch.rename_all()
@@ -455,24 +487,22 @@ class _Batch:
         self.renamed = 0
         self.made: list[str] = []
         self.shown = ""
-        self.parents: dict[str, str] = {}  # resolve_output's folders, for this batch
         self.folders: set[str] = set()  # the folders files were written into or made
 
-    def write(self, path: str | os.PathLike, data: bytes | bytearray) -> None:
-        self.shown = os.fspath(path)
-        target = _output_target(self.shown, self.parents)
+    def write(self, output: Output, data: bytes | bytearray) -> None:
+        """One file, with signals held by the caller."""
+        self.shown, target = output.shown, output.target
         folder, name = os.path.split(target)
         missing = _missing_folders(folder, self.folders)
-        with _signals_held():
-            for made in reversed(missing):  # outermost first
-                os.mkdir(made)
-                self.made.append(made)
-            fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
-            self.pending.append((self.shown, target, tmp))
+        for made in reversed(missing):  # outermost first
+            os.mkdir(made)
+            self.made.append(made)
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+        self.pending.append((self.shown, target, tmp))
         self.folders.add(folder)
         self.folders.update(missing)
         try:
-            _take_identity(fd, target)
+            _take_identity(fd, output.found)
             _write_all(fd, data)
         finally:
             os.close(fd)
