@@ -6,6 +6,7 @@ Quantiles come from scipy.stats.t.ppf as the oracle; the variances are worked ou
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import pytest
 from scipy import stats
@@ -13,7 +14,10 @@ from scipy import stats
 from tcsexam.scoring.formats.results import TrackVariance
 from tcsexam.scoring.stats.planning import (
     attempts_for_target,
+    clipped_tracks,
     mde,
+    mde_clipped,
+    mde_parts,
     plan,
     plan_model,
     projected_half_width,
@@ -51,6 +55,40 @@ def test_track_variances_by_hand_with_sigma_b_floored_at_zero():
     solver = track_variance(RUN["solver"])
     assert solver.s_w2 == pytest.approx(0.18, abs=1e-15) and solver.sigma_b2 == 0.0  # floored, not −.09
     assert track_variance(RUN["construction"]) == TrackVariance(m=3, s_w2=0.0, sigma_b2=pytest.approx(0.25))
+
+
+# σ_b² exactly 0 in rationals, a last-bit remainder in floats: S² = s_w²·mean(1/r_i) = 1/27 (below: 5/48)
+ZERO_BELOW = [[0, 0, 0], [0, 0, 0], [0, 0, 1]]  # floats leave −6.9e-18: a clip that is not one
+ZERO_ABOVE = [[0, 0, 1], [0, 0, 1], [0, 0, 1], [0, 0, 1], [1, 1, 1]]  # floats leave +1.4e-17: "σ_b²=1.388e-17"
+
+
+@pytest.mark.parametrize("tasks", [ZERO_BELOW, ZERO_ABOVE])
+def test_a_between_task_variance_within_rounding_of_zero_is_zero_and_no_clip(tasks):
+    assert track_variance(tasks).sigma_b2 == 0.0  # exactly: not a variance of 1e-17
+    assert clipped_tracks({"theorem": tasks}, {"theorem": 1.0}) == []
+    assert clipped_tracks({"theorem": RUN["solver"]}, {"theorem": 1.0}) == ["theorem"]  # a real clip still is one
+    small = [[0, 0, 1], [0, 0, 1], [0, 0, 1], [0, 0, 1], [1, 1, 1 + 1e-6]]  # a real σ_b², 1e-6 of its terms, stays
+    assert track_variance(small).sigma_b2 == pytest.approx(exact_between(small), rel=1e-6)
+    assert 8e-8 < exact_between(small) < 9e-8
+
+
+def exact_between(tasks) -> float:
+    """S² − s_w²·mean(1/r_i) in rationals, from the floats as given."""
+    tasks = [[Fraction(x) for x in xs] for xs in tasks]
+    means = [sum(xs) / len(xs) for xs in tasks]
+    within = sum(sum((x - mu) ** 2 for x in xs) for xs, mu in zip(tasks, means, strict=True))
+    s_w2 = within / sum(len(xs) - 1 for xs in tasks)
+    grand = sum(means) / len(means)
+    s2 = sum((mu - grand) ** 2 for mu in means) / (len(means) - 1)
+    return float(s2 - s_w2 * sum(Fraction(1, len(xs)) for xs in tasks) / len(tasks))
+
+
+def test_a_paired_between_task_variance_within_rounding_of_zero_is_zero_and_no_clip():
+    pairs = [([0, 0, 0], [1, 0, 0]), ([0, 0, 0], [0, 0, 0]), ([0, 0, 0], [0, 0, 0])]  # floats leave −6.9e-18
+    weights = {"theorem": 1.0}
+    # s_wA² = 0, s_wB² = (2/3)/6 = 1/9; S_d² = 1/27 = mean(0/3 + (1/9)/3)
+    assert mde_parts({"theorem": pairs}, weights) == {"theorem": (0.0, pytest.approx(1 / 9, rel=1e-15), 3)}
+    assert mde_clipped({"theorem": pairs}, weights) == []
 
 
 def test_s_w2_is_null_without_a_task_run_twice():

@@ -25,6 +25,9 @@ MDE_ATTEMPTS = 10  # docs/rules.md#planning-attempts: the keys of ``mde`` are al
 DEFAULT_MAX_ATTEMPTS = 10
 
 
+ROUNDING = 1e-12  # docs/rules.md#planning-attempts: a between-task variance this close to 0, relative to its terms, is 0
+
+
 # track -> one list per scored task of its valid adopted attempt scores x_ij
 TasksByTrack = Mapping[str, Sequence[Sequence[float]]]
 
@@ -74,7 +77,15 @@ def track_variance(tasks: Sequence[Sequence[float]]) -> TrackVariance:
 def between_unclipped(tasks: Sequence[Sequence[float]], s_w2: float) -> float:
     """S² − s_w²·mean_i(1/r_i) over tasks with an attempt: σ_b² before it is floored at 0 (docs/rules.md#planning-attempts)."""
     s2 = _sample_variance([_mean(xs) for xs in tasks])
-    return s2 - s_w2 * math.fsum(1.0 / len(xs) for xs in tasks) / len(tasks)
+    return _excess(s2, s_w2 * math.fsum(1.0 / len(xs) for xs in tasks) / len(tasks))
+
+
+def _excess(spread: float, noise: float) -> float:
+    """``spread − noise``, the between-task variance before it is floored; exactly 0 when it is within
+    rounding of the two (docs/rules.md#planning-attempts): equal variances reached by two computations
+    differ in their last bits, and such a difference is neither a variance (3.5e-18) nor a clip."""
+    excess = spread - noise
+    return 0.0 if abs(excess) <= ROUNDING * max(abs(spread), abs(noise)) else excess
 
 
 def clipped_tracks(tasks_by_track: TasksByTrack, weights: Mapping[str, float]) -> list[str]:
@@ -188,7 +199,7 @@ def mde_parts(paired: PairedTasksByTrack, weights: Mapping[str, float]) -> dict[
             return None
         s_d2 = _sample_variance([_mean(a) - _mean(b) for a, b in tasks])
         noise = math.fsum(s_wa / len(a) + s_wb / len(b) for a, b in tasks) / m
-        parts[t] = (s_d2 - noise, s_wa + s_wb, m)
+        parts[t] = (_excess(s_d2, noise), s_wa + s_wb, m)
     return parts
 
 
