@@ -208,7 +208,7 @@ async def test_p_opens_pass_k_and_colon_opens_the_palette(size):
 async def test_help_lists_the_tabs_keys_compactly_first_and_slash_filters_it(size):
     """docs/dashboard.md#keys: `?` shows the tab's keys first, one line each with no rule between them,
     and `/` inside the help keeps the lines that hold what is typed (with their headings)."""
-    from tcsexam.tui.screens.help import HelpScreen
+    from tcsexam.tui.screens.help import HelpScreen, shown_lines
     from tests.support.dashboard import screen_lines
 
     app = create_app()
@@ -225,10 +225,43 @@ async def test_help_lists_the_tabs_keys_compactly_first_and_slash_filters_it(siz
         await pilot.press("slash", *"worst")
         await wait_until(pilot, lambda: app.screen.query_one("#help-filter").value == "worst", "the typed filter")
         await pilot.pause()
-        shown = str(app.screen.query_one("#help-text").render()).splitlines()
-        body = [line for line in shown if line.startswith("  ")]
-        assert body and all("worst" in line.lower() for line in body), shown
-        assert any(line.split()[0] == "w" for line in body)  # the key itself
+        screen = app.screen
+        assert isinstance(screen, HelpScreen)
+        kept = shown_lines(screen.lines, "worst")
+        assert kept and all("worst" in f"{key} {text}".lower() for key, text, style in kept if style != "bold")
+        lines = [line.strip(" │▁▂▃▄▅▆▇█▔") for line in screen_lines(app)]
+        assert any(line.split()[:2] == ["w", "Worst"] for line in lines if line), lines  # the key itself
+        assert not any(line.split()[:2] == ["s", "Sort"] for line in lines if line), lines  # and not the others
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_help_line_too_long_for_the_box_wraps_under_its_own_text(size):
+    """An action wider than the help's box goes on under the action, not under its key; a paragraph
+    or a list item the source wrapped is one text, wrapped at the box's width (no short lines)."""
+    from tcsexam.tui.screens.help import HelpScreen
+    from tests.support.dashboard import screen_lines
+
+    app = create_app()
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help screen")
+        await pilot.pause()
+        await pilot.press("slash", *"export: the run")
+        await wait_until(pilot, lambda: app.screen.query_one("#help-filter").value == "export: the run", "the filter")
+        await pilot.pause()
+        lines = [line.split("│")[1] if line.count("│") >= 2 else line for line in screen_lines(app)]
+        first = next(i for i, line in enumerate(lines) if "Export: the run shown as index.json" in line)
+        column = lines[first].index("Export:")
+        follows = lines[first + 1]
+        assert follows[:column].strip() == "" and follows[column] != " ", (lines[first], follows)
+        app.screen.query_one("#help-filter").value = "compare mode"
+        await pilot.pause()
+        lines = [line.split("│")[1] if line.count("│") >= 2 else line for line in screen_lines(app)]
+        item = next(i for i, line in enumerate(lines) if "- Compare A vs B:" in line)
+        # the item's second line starts under its text, and is full: the source's line break is gone
+        assert lines[item + 1].startswith("   ") and lines[item + 1][3] != " "
+        assert len(lines[item + 1].rstrip()) > len(lines[item].rstrip()) // 2, lines[item : item + 3]
 
 
 async def test_keys_typed_right_after_slash_in_the_help_land_in_its_filter():
