@@ -15,7 +15,7 @@ from tcsexam.tui.app import create_app
 from tcsexam.tui.screens.confirm import ConfirmScreen
 from tcsexam.tui.screens.open_tau2 import ExportToScreen
 from tcsexam.tui.state import DashboardConfig
-from tests.support.dashboard import notifications, run_command, settle, wait_until
+from tests.support.dashboard import notifications, run_command, screen_lines, settle, wait_until
 
 SIZES = {"80x24": (80, 24), "200x50": (200, 50)}
 
@@ -69,6 +69,44 @@ async def test_export_names_the_absolute_path(demo_copy, no_downloads, size):
         await wait_until(pilot, lambda: said(app, "Wrote"), "the export's notification")
         assert said(app, f"Wrote {no_downloads / 'out' / 'index.json'} — status incomplete")
     assert json.loads((no_downloads / "out" / "index.json").read_text())["status"] == "incomplete"
+
+
+def test_a_path_is_broken_after_a_slash_into_lines_that_fit():
+    from tcsexam.tui.export import at_folders
+
+    path = "/tmp/experiments-2026/frontier-models/tcsexam-lite-offline/run-december/build/index.json"
+    # 36 cells, after "Wrote " (6): 6 + 22 fits, + 16 would be 44
+    assert at_folders(path, 36, 6).split("\n") == [
+        "/tmp/experiments-2026/",
+        "frontier-models/",
+        "tcsexam-lite-offline/run-december/",
+        "build/index.json",
+    ]
+    assert at_folders("/tmp/x/build/index.json", 36, 6) == "/tmp/x/build/index.json"  # fits: unbroken
+    assert at_folders(path, 0) == path  # no width known
+    assert at_folders("/a/" + "n" * 50 + "/b.json", 20).split("\n") == ["/a/", "n" * 50 + "/", "b.json"]  # too long
+    assert at_folders("/数据/实验/模型/index.json", 12).split("\n") == [
+        "/数据/实验/",
+        "模型/",
+        "index.json",
+    ]  # by cells
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_export_notification_breaks_a_long_path_between_folders(demo_copy, tmp_path, monkeypatch, size):
+    """At 80 columns a notification is 36 cells wide: a run in a deep folder has its path broken after a
+    '/', never inside a folder's name."""
+    deep = tmp_path / "experiments-2026" / "frontier-models" / "tcsexam-lite-offline" / "run-december"
+    shutil.copytree(demo_copy, deep)
+    monkeypatch.chdir(tmp_path)
+    app = create_app(DashboardConfig(run_dir=str(deep)))
+    async with app.run_test(size=SIZES[size], notifications=True) as pilot:  # drawn, not only kept
+        await settle(pilot)
+        await pilot.press("e")
+        await wait_until(pilot, lambda: "index.json" in "\n".join(screen_lines(app)), "the notification on screen")
+        screen = "\n".join(line.partition("▌")[2] for line in screen_lines(app))  # the notification's text
+        for name in [*deep.parts[1:], "build", "index.json"]:
+            assert name in screen, (name, screen)  # each folder's name whole on one line
 
 
 async def export_to(pilot, path: str) -> None:

@@ -92,6 +92,11 @@ class Exporting(AppBase):
         )
         self.notify(said, severity="error", markup=False)
 
+    def toast_width(self) -> int:
+        """The width of a notification's text: Textual's Toast is 60 cells wide, at most half the
+        screen, less its padding and border (4)."""
+        return min(60, self.size.width // 2) - 4
+
     def _export(self, path: Path) -> None:
         state = self.state
         if state is None:  # a reload let go of the run while the question was asked
@@ -99,7 +104,7 @@ class Exporting(AppBase):
             return
         if self._refused(path):  # again: the file may have changed while a question was asked
             return
-        written, said = export.write_export(path, state.document)
+        written, said = export.write_export(path, state.document, width=self.toast_width())
         if not written:
             self.notify(said, severity="error", markup=False)
             return
@@ -121,10 +126,10 @@ class Exporting(AppBase):
             self.notify("No figure: pick A and B in Compare first.", severity="error", markup=False)
             return
         target = export.figure_target(self.export_path, kind)
-        source = self.shown.source
+        source, width = self.shown.source, self.toast_width()
 
         def draw() -> None:
-            saved, said = export.save_figure(state.run, source, state.document, kind, target, models)
+            saved, said = export.save_figure(state.run, source, state.document, kind, target, models, width)
             self.call_from_thread(
                 self.notify, said, title="Figure", severity="information" if saved else "error", markup=False
             )
@@ -138,6 +143,6 @@ class Exporting(AppBase):
         """An SVG of the screen, in ``path``, else in the Downloads folder when there is one, else in the
         current folder; the notification gives the file's absolute path, or why it was not written."""
         target = export.screenshot_target(filename, path, time_format)
-        saved, said = export.save_screenshot(target, self.export_screenshot())
+        saved, said = export.save_screenshot(target, self.export_screenshot(), self.toast_width())
         self.notify(said, title="Screenshot", severity="information" if saved else "error", markup=False)
         return str(target) if saved else None

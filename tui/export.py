@@ -6,11 +6,13 @@ decides where a file goes and what it refuses, and says so in the sentence the a
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 
 from tcsexam.scoring.errors import InputError
 from tcsexam.scoring.grammar import counted
+from tcsexam.scoring.safety.terminal import width_on_screen
 
 from .views import plain
 
@@ -64,9 +66,10 @@ def export_questions(
     return questions
 
 
-def write_export(path: Path, document: dict) -> tuple[bool, str]:
+def write_export(path: Path, document: dict, width: int = 0) -> tuple[bool, str]:
     """Write index.json with the writer of `tcsexam score` (same content_sha256): whether it was written,
-    and the sentence that says so or why not."""
+    and the sentence that says so or why not, the path broken after a '/' to lines of ``width``
+    (the message's box; 0: unbroken)."""
     from tcsexam.scoring.pipeline.index import write_index
 
     try:
@@ -74,7 +77,27 @@ def write_export(path: Path, document: dict) -> tuple[bool, str]:
     except OSError as exc:
         return False, f"Export failed: {plain(exc.strerror or exc)} ({plain(path)})"
     sha = document["provenance"]["content_sha256"][:12]
-    return True, f"Wrote {plain(path)} — status {document['status']}, content_sha256 {sha}…"
+    wrote = "Wrote "
+    return (
+        True,
+        f"{wrote}{at_folders(plain(path), width, len(wrote))} — status {document['status']}, content_sha256 {sha}…",
+    )
+
+
+def at_folders(path: str, width: int, taken: int = 0) -> str:
+    """``path`` broken into lines of at most ``width`` cells, each ending after a '/', the first after
+    ``taken`` cells of the line it goes on: a message's box breaks a long path where a line ends, inside
+    a folder's name (``frontier-model`` / ``s/``). A part longer than a line keeps a line of its own."""
+    if width <= 0:
+        return path
+    lines, line, used = [], "", taken
+    for part in re.findall(r"[^/]*/|[^/]+$", path):
+        size = width_on_screen(part)
+        if (line or used) and used + size > width:
+            lines.append(line)
+            line, used = "", 0
+        line, used = line + part, used + size
+    return "\n".join([*lines, line])
 
 
 def downloads_folder() -> Path:
@@ -94,8 +117,9 @@ def screenshot_target(filename: str | None, path: str | None, time_format: str |
     return absolute(folder / (filename or time.strftime(f"tcsexam_{time_format or '%Y-%m-%dT%H_%M_%S'}.svg")))
 
 
-def save_screenshot(target: Path, svg: str) -> tuple[bool, str]:
-    """Write the SVG atomically: whether it was written, and the sentence naming the file or the reason."""
+def save_screenshot(target: Path, svg: str, width: int = 0) -> tuple[bool, str]:
+    """Write the SVG atomically: whether it was written, and the sentence naming the file (``at_folders``
+    ``width``) or the reason."""
     from tcsexam.scoring.safety.outputs import write_atomic
 
     try:
@@ -103,7 +127,8 @@ def save_screenshot(target: Path, svg: str) -> tuple[bool, str]:
     except (OSError, InputError) as exc:
         reason = exc.problems[0].message if isinstance(exc, InputError) else exc.strerror or str(exc)
         return False, f"Screenshot not saved: {plain(reason)} ({plain(target)})"
-    return True, f"Saved the screenshot to {plain(target)}"
+    saved = "Saved the screenshot to "
+    return True, f"{saved}{at_folders(plain(target), width, width_on_screen(saved))}"
 
 
 def table_for_clipboard(docs: list[tuple[str, dict]], fmt: str, scope: str, stale: list[str]) -> tuple[str | None, str]:
@@ -140,10 +165,11 @@ def figure_target(index_path: Path, kind: str) -> Path:
 
 
 def save_figure(
-    run, source: str, document: dict, kind: str, target: Path, models: tuple[str, str] | None
+    run, source: str, document: dict, kind: str, target: Path, models: tuple[str, str] | None, width: int = 0
 ) -> tuple[bool, str]:
     """Draw the figure ``kind`` of ``document`` as ``tcsexam plot`` does (one column wide, PDF) and write
-    it to ``target`` atomically: whether it was written, and the sentence naming the file or the reason."""
+    it to ``target`` atomically: whether it was written, and the sentence naming the file (``at_folders``
+    ``width``) or the reason."""
     try:
         import matplotlib  # noqa: F401
     except ImportError:
@@ -165,4 +191,5 @@ def save_figure(
         reason = exc.problems[0].message if isinstance(exc, InputError) else exc.strerror or str(exc)
         return False, f"Figure not saved: {plain(reason)} ({plain(target)})"
     lacking = f" (drawn as boxes, the font lacks: {plain(' '.join(missing))})" if missing else ""
-    return True, f"Saved the {kind} figure to {plain(target)}{lacking}"
+    saved = f"Saved the {kind} figure to "
+    return True, f"{saved}{at_folders(plain(target), width, width_on_screen(saved))}{lacking}"

@@ -36,10 +36,11 @@ def shorten_idle_waits(window: float = IDLE_WINDOW_S) -> None:
 
 
 def notifications(app) -> list[str]:
-    """The messages of the notifications the app shows now. Textual has no public accessor for them:
+    """The messages of the notifications the app shows now, a path the message broke after a '/' (to
+    fit its box, tui/export.py ``at_folders``) read as one. Textual has no public accessor for them:
     its private name is read here only, so that a Textual upgrade has one place to mend (as
     tui/textual_ext is for the dashboard)."""
-    return [str(n.message) for n in notices(app)]
+    return [str(n.message).replace("/\n", "/") for n in notices(app)]  # a path broken between folders: one
 
 
 def notices(app) -> list:
