@@ -138,11 +138,23 @@ async def test_only_the_columns_in_view_are_rendered_and_the_lines_are_datatable
             await pilot.pause()
             assert steady.scroll_x == plain.scroll_x == scroll
             steady.render_lines(steady.region.reset_offset)
+            widths = steady.column_widths()
+            fixed = sum(widths[: steady.fixed_columns])
+            # a column the left edge cuts is blank: its tail would read as part of the fixed column's text
+            blank = {
+                x
+                for start, end in steady.cut_columns(widths).values()
+                if start > 0
+                for x in range(fixed, fixed + end - start)
+            }
+            assert bool(blank) == (scroll == 13) or scroll not in (0, 13), scroll  # 10-cell columns: 13 cuts one
             for y in range(steady.size.height):
                 mine, theirs = cells_of(steady.render_line(y)), cells_of(plain.render_line(y))
                 assert len(mine) == len(theirs), (scroll, y)
-                # the same cells, text and style, but where a cell cut at the table's edge ends with …
-                assert [m for m, t in zip(mine, theirs, strict=True) if m != t and m[0] != "…"] == [], (scroll, y)
+                assert all(mine[x][0] == " " for x in blank), (scroll, y)
+                # the same cells, text and style, but where a cell cut at the right edge ends with …
+                differ = [m for x, (m, t) in enumerate(zip(mine, theirs, strict=True)) if m != t and x not in blank]
+                assert [m for m in differ if m[0] != "…"] == [], (scroll, y)
 
 
 async def test_rows_drawn_before_their_cells_were_measured_are_drawn_again_at_the_measured_widths():
@@ -206,3 +218,37 @@ def test_every_table_of_the_dashboard_is_a_steady_one():
         if re.search(r"(?<![A-Za-z_])DataTable\(", line) or re.search(r"class \w+\(DataTable\)", line)
     }
     assert made == set()
+
+
+async def test_right_and_left_scroll_the_overview_by_whole_columns_and_no_tail_shows_beside_the_names():
+    """At 80x24 the Overview is wider than the screen: each `right` brings the next column's left edge to
+    the Model column, the last step shows the last column whole, and a column the left edge cuts is
+    blank (no 'al' of 'provisional' after 'borealis-8x22b'); `left` goes back a column at a time."""
+    app = create_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table, _ = await focused_overview(app, pilot)
+        labels = [str(column.label) for column in table.ordered_columns]
+        model = table.column_widths()[0]
+
+        def header() -> str:
+            line = next(line for line in screen_lines(app) if line.lstrip().startswith("Model"))
+            return line[model:]
+
+        def row(name: str) -> str:
+            line = next(line for line in screen_lines(app) if line.lstrip().startswith(name))
+            return line[len("  " + name) : model]  # what follows the name inside the Model column
+
+        seen = []
+        for _ in range(len(labels)):
+            await pilot.press("right")
+            await pilot.pause()
+            seen.append(header().strip().split("  ")[0])
+            assert row("borealis-8x22b").strip() == "" and row("cirrus-mini").strip() == ""
+        assert table.scroll_x == table.max_scroll_x
+        starts = [label.split("  ")[0] for label in labels[2:]]  # the forest's label: "0      50     100"
+        steps = [start for start in starts if start in seen]
+        assert seen[: len(steps)] == steps == starts[: len(steps)] and len(steps) >= 4, seen  # a column at a time
+        assert header().rstrip().endswith(labels[-1])  # the last column whole
+        await pilot.press("left")
+        await pilot.pause()
+        assert table.scroll_x in table.column_edges() and table.scroll_x < table.max_scroll_x

@@ -137,12 +137,37 @@ class SteadyDataTable(DataTable):
 
     def _render_cell(self, row_index, column_index, base_style, width, cursor=False, hover=False):
         first, last = self._in_view
-        if column_index < self.fixed_columns or first <= column_index < last:
+        cut = self._cuts.get(column_index)
+        if (column_index < self.fixed_columns or first <= column_index < last) and (cut is None or cut[0] == 0):
             lines = super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
-            cut = self._cuts.get(column_index)
             return lines if cut is None else [cut_line(line, width, *cut) for line in lines]
+        # out of view, or cut by the left edge: the tail of a column beside the fixed ones ('al' of
+        # 'provisional' after a model's name) would read as part of the name; blanks of its width
         height = self.header_height if row_index == -1 else self.ordered_rows[row_index].height
         return [[Segment(" " * width, base_style)] for _ in range(height)]
+
+    def action_cursor_right(self) -> None:
+        """Without a cell or column cursor, scroll right by one column: the next column's left edge
+        meets the fixed ones, and the last step shows the last column whole."""
+        if self.show_cursor and self.cursor_type in ("cell", "column"):
+            super().action_cursor_right()
+            return
+        edges = self.column_edges()
+        self.scroll_to(
+            x=min(next((e for e in edges if e > self.scroll_x), edges[-1]), self.max_scroll_x), animate=False
+        )
+
+    def action_cursor_left(self) -> None:
+        """Without a cell or column cursor, scroll left by one column (to the edge of the column cut)."""
+        if self.show_cursor and self.cursor_type in ("cell", "column"):
+            super().action_cursor_left()
+            return
+        self.scroll_to(x=max((e for e in self.column_edges() if e < self.scroll_x), default=0), animate=False)
+
+    def column_edges(self) -> list[int]:
+        """The scroll of each scrollable column's left edge (0 for the first)."""
+        widths = self.column_widths()[self.fixed_columns :]
+        return [sum(widths[:index]) for index in range(len(widths) + 1)]
 
     def _on_resize(self, event: events.Resize) -> None:
         event.prevent_default()  # DataTable's handler (a new cache generation): render_lines starts one on a new size
