@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tcsexam.scoring.errors import InputError
 from tcsexam.scoring.safety import outputs
 from tcsexam.scoring.safety.outputs import Interrupted, Output, WriteFailed, check_outputs, write_atomic_all
 from tests.support.runs import full_rows
@@ -94,17 +95,72 @@ def temporaries(root: Path) -> list[Path]:
     return [p for p in root.rglob("*") if p.name.endswith(".tmp")]
 
 
-def test_a_signal_while_the_files_are_written_leaves_every_file_as_it_was(tmp_path):
+def test_a_signal_while_the_files_are_written_leaves_every_file_as_it_was(tmp_path, monkeypatch):
     files, kept = old_and_new(tmp_path)
+    monkeypatch.setattr(outputs, "WRITES_HELD", 1)  # a group a file: two are written before the signal
+    temporary_files = []
+    real_mkstemp = outputs.tempfile.mkstemp
+
+    def mkstemp(*args, **kwargs):
+        made = real_mkstemp(*args, **kwargs)
+        temporary_files.append(made[1])
+        return made
+
+    monkeypatch.setattr(outputs.tempfile, "mkstemp", mkstemp)
 
     def written():
         yield files[0]
         yield files[1]
-        raise Interrupted(signal.SIGINT)  # as the handler raises it during the third
+        raise Interrupted(signal.SIGINT)  # as the handler raises it while the third is made
 
     with pytest.raises(Interrupted):
         write_atomic_all(written())
+    assert len(temporary_files) == 2  # the two were written, then removed
     assert kept.read_bytes() == b"old" and not (tmp_path / "new").exists() and temporaries(tmp_path) == []
+
+
+def test_an_output_that_becomes_a_link_into_the_records_after_its_check_is_not_written_through(tmp_path):
+    """The write lands where the check found the name leads: a solver-scores file swapped for a link to a
+    record between the check and the write is refused at the rename, and the record stays as it was."""
+    record = tmp_path / "records" / "m" / "s1" / "1.json"
+    record.parent.mkdir(parents=True)
+    record.write_bytes(b"RECORD")
+    output = tmp_path / "solver-scores" / "m" / "s1" / "1.json"
+    output.parent.mkdir(parents=True)
+    output.write_bytes(b"old score")
+    files = list(zip(check_outputs([output], [], [tmp_path / "records"]), [b"new score"], strict=True))
+    output.unlink()
+    output.symlink_to(record)  # after the check: a link into records/
+    with pytest.raises(InputError) as caught:
+        write_atomic_all(files)
+    assert caught.value.problems[0].message == "output became a symbolic link during the write: not replaced"
+    assert record.read_bytes() == b"RECORD" and output.is_symlink() and temporaries(tmp_path) == []
+
+
+def test_a_file_that_appears_after_the_check_keeps_its_mode(tmp_path):
+    """The mode (and, as root, the owner) of the file replaced is read when it is written, not at the
+    check: a file another program made in between keeps its mode."""
+    output = tmp_path / "out" / "a.json"
+    files = checked([(output, b"mine")])
+    assert files[0][0].found is None
+    output.parent.mkdir()
+    output.write_bytes(b"theirs")
+    os.chmod(output, 0o640)
+    write_atomic_all(files)
+    assert output.read_bytes() == b"mine" and stat.S_IMODE(output.stat().st_mode) == 0o640
+
+
+def test_a_name_through_a_missing_folder_and_back_is_checked_as_the_file_it_lands_on(tmp_path):
+    """'missing/../x': the kernel finds no file at the name, the write would land on x; x is a folder, or
+    a file of two names: refused at the check, as x itself is."""
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "linked").write_bytes(b"x")
+    os.link(tmp_path / "linked", tmp_path / "other-name")
+    for name, words in (("folder", "output is a directory"), ("linked", "output has 2 names (hard links)")):
+        for spelled in (tmp_path / name, tmp_path / "missing" / ".." / name):
+            with pytest.raises(InputError) as caught:
+                check_outputs([spelled])
+            assert caught.value.problems[0].message.startswith(words), (spelled, caught.value.problems)
 
 
 @pytest.mark.parametrize(("held", "written_before_it_raises"), [(256, 3), (2, 2), (1, 1)])
@@ -230,8 +286,6 @@ def test_a_batch_keeps_the_mode_of_each_file_it_replaces_and_gives_a_new_one_the
 
 
 def test_each_of_many_outputs_is_checked_against_the_inputs_and_folders(tmp_path):
-    from tcsexam.scoring.errors import InputError
-
     table, records = tmp_path / "attempts.csv", tmp_path / "records"
     table.write_text("x")
     records.mkdir()

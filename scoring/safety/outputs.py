@@ -45,8 +45,6 @@ def check_output(
     says so.
     """
     text = os.fspath(path)
-    if text == "":
-        raise ValueError("empty output path: commands.options.output_argument rejects it as a usage error")
     if text == "-":
         if sys.stdout is None:  # started with >&-: Python then has no standard output at all
             raise InputError(
@@ -60,8 +58,8 @@ def check_output(
 @dataclass(frozen=True, slots=True)
 class Output:
     """An output as ``check_outputs`` found it: ``shown`` as given, ``target`` the file a write to it
-    lands in (``resolve_output``), ``found`` that file's ``stat`` when there was one (its identity
-    for the new file, docs/safety.md#what-a-write-keeps), None when there was none."""
+    lands in (``resolve_output``), ``found`` that file's ``stat`` when there was one, None when there
+    was none (fill then knows it cannot already hold its bytes)."""
 
     shown: str
     target: str
@@ -100,6 +98,8 @@ def _check_one(
     stdout_ok: bool = False,
     reserved: dict[str, str] | None = None,
 ) -> Output:
+    if text == "":
+        raise ValueError("empty output path: commands.options.output_argument rejects it as a usage error")
     try:
         st = os.stat(text)
     except FileNotFoundError:
@@ -107,28 +107,13 @@ def _check_one(
     except OSError as exc:
         raise InputError([Problem(text, "", "", f"cannot use as output: {exc.strerror or exc}")]) from None
     if st is not None:
-        if not stat.S_ISREG(st.st_mode):
-            raise InputError(
-                [
-                    Problem(
-                        text,
-                        "",
-                        "",
-                        f"output is {_kind_of(st.st_mode)}: an output must be a regular file"
-                        + (" (or - for standard output)" if stdout_ok else ""),
-                    )
-                ]
-            )
-        _refuse_an_input(text, st, identities)
-        problem = _hard_link_problem(st)
-        if problem:
-            raise InputError([Problem(text, "", "", problem)])
+        _refuse_the_file(text, st, identities, stdout_ok)
     real = _output_target(text, parents)
-    if st is None:  # 'new/../attempts.csv': the kernel finds no file, the write lands on the one at real
+    if st is None:  # 'new/../attempts.csv': the kernel finds no file at text, the write lands on the one at real
         with contextlib.suppress(OSError):
             st = os.stat(real)
         if st is not None:
-            _refuse_an_input(text, st, identities)
+            _refuse_the_file(text, st, identities, stdout_ok)
     for top, folder in tops:
         if real.startswith(top):
             raise InputError([Problem(text, "", "", f"output lies inside the input folder {folder}")])
@@ -144,6 +129,26 @@ def _check_one(
             ]
         )
     return Output(text, real, st)
+
+
+def _refuse_the_file(text: str, st: os.stat_result, identities: dict[tuple[int, int], str], stdout_ok: bool) -> None:
+    """The file an output would replace is a regular file of one name that is no input, or an InputError."""
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(
+            [
+                Problem(
+                    text,
+                    "",
+                    "",
+                    f"output is {_kind_of(st.st_mode)}: an output must be a regular file"
+                    + (" (or - for standard output)" if stdout_ok else ""),
+                )
+            ]
+        )
+    _refuse_an_input(text, st, identities)
+    problem = _hard_link_problem(st)
+    if problem:
+        raise InputError([Problem(text, "", "", problem)])
 
 
 def _refuse_an_input(text: str, st: os.stat_result, identities: dict[tuple[int, int], str]) -> None:
@@ -447,8 +452,7 @@ WRITES_HELD = 256  # write_atomic_all's files written with signals held at once:
 def write_atomic_all(files: Iterable[tuple[Output, bytes | bytearray]]) -> None:
     """Write many files as ``write_atomic`` writes one, with one flush of their data instead of one
     per file (docs/safety.md#how-a-file-is-written). Each output is one ``check_outputs`` checked,
-    written where the check found it leads and given the identity of the file the check found
-    there. Each goes into a temporary file next to the
+    written at the file the check found its name leads to. Each goes into a temporary file next to the
     file it names, with that file's owner, group and mode, and is not synced on its own; once all
     are written, one ``os.sync`` puts their data on disk; then each is checked as ``write_atomic``
     checks (``_check_replaceable``) and renamed over its file, and a second ``os.sync`` puts the
@@ -459,7 +463,8 @@ def write_atomic_all(files: Iterable[tuple[Output, bytes | bytearray]]) -> None:
     every temporary file not yet renamed and the folders this call made that are still empty;
     files already renamed stay, each whole. An OSError comes back as ``WriteFailed`` naming the
     file it concerned. Signals wait while ``WRITES_HELD`` files are written, so that each
-    temporary file is created and recorded as one step, without two system calls per file."""
+    temporary file is created and recorded as one step, without two system calls per file; a
+    signal during the renames waits for them all (each file is then whole and new)."""
     batch = _Batch()
     files = iter(files)
     with _signals_raise():
@@ -502,7 +507,7 @@ class _Batch:
         self.folders.add(folder)
         self.folders.update(missing)
         try:
-            _take_identity(fd, output.found)
+            _take_identity(fd, _found(target))
             _write_all(fd, data)
         finally:
             os.close(fd)

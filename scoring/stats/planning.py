@@ -25,7 +25,7 @@ MDE_ATTEMPTS = 10  # docs/rules.md#planning-attempts: the keys of ``mde`` are al
 DEFAULT_MAX_ATTEMPTS = 10
 
 
-ROUNDING = 1e-12  # docs/rules.md#planning-attempts: a between-task variance this close to 0, relative to its terms, is 0
+ROUNDING = 1e-12  # docs/rules.md#planning-attempts: a between-task variance this near 0 (relative) is 0
 
 
 # track -> one list per scored task of its valid adopted attempt scores x_ij
