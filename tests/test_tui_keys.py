@@ -204,6 +204,16 @@ async def test_p_opens_pass_k_and_colon_opens_the_palette(size):
         await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette), "the command palette")
 
 
+async def help_open(pilot) -> None:
+    """The dashboard loaded, then `?`: the help on screen."""
+    from tcsexam.tui.screens.help import HelpScreen
+
+    await settle(pilot)
+    await pilot.press("question_mark")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen), "the help screen")
+    await pilot.pause()
+
+
 @pytest.mark.parametrize("size", SIZES)
 async def test_help_lists_the_tabs_keys_compactly_first_and_slash_filters_it(size):
     """docs/dashboard.md#keys: `?` shows the tab's keys first, one line each with no rule between them,
@@ -213,10 +223,7 @@ async def test_help_lists_the_tabs_keys_compactly_first_and_slash_filters_it(siz
 
     app = create_app()
     async with app.run_test(size=SIZES[size]) as pilot:
-        await settle(pilot)
-        await pilot.press("question_mark")
-        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help screen")
-        await pilot.pause()
+        await help_open(pilot)
         lines = [line.strip(" │▁▂▃▄▅▆▇█▔") for line in screen_lines(app)]
         first = next(i for i, line in enumerate(lines) if line.startswith("Keys of this tab: 1 Overview"))
         keys = [line for line in lines[first + 1 :] if line][:4]
@@ -238,15 +245,11 @@ async def test_help_lists_the_tabs_keys_compactly_first_and_slash_filters_it(siz
 async def test_a_help_line_too_long_for_the_box_wraps_under_its_own_text(size):
     """An action wider than the help's box goes on under the action, not under its key; a paragraph
     or a list item the source wrapped is one text, wrapped at the box's width (no short lines)."""
-    from tcsexam.tui.screens.help import HelpScreen
     from tests.support.dashboard import screen_lines
 
     app = create_app()
     async with app.run_test(size=SIZES[size]) as pilot:
-        await settle(pilot)
-        await pilot.press("question_mark")
-        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help screen")
-        await pilot.pause()
+        await help_open(pilot)
         await pilot.press("slash", *"export: the run")
         await wait_until(pilot, lambda: app.screen.query_one("#help-filter").value == "export: the run", "the filter")
         await pilot.pause()
