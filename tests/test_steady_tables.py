@@ -252,3 +252,25 @@ async def test_right_and_left_scroll_the_overview_by_whole_columns_and_no_tail_s
         await pilot.press("left")
         await pilot.pause()
         assert table.scroll_x in table.column_edges() and table.scroll_x < table.max_scroll_x
+
+
+async def test_a_reload_and_a_filter_keep_the_overviews_first_column_in_view(demo_copy):
+    """Scrolled right to the tracks, `r` (as --watch's reloads) and a filter make the table again: the
+    column that was first in view is first again, at its edge, not the start of the table."""
+    from tcsexam.tui.state import DashboardConfig
+
+    app = create_app(DashboardConfig(run_dir=str(demo_copy)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        table, _ = await focused_overview(app, pilot)
+        for _ in range(4):
+            await pilot.press("right")
+        await pilot.pause()
+        first = str(table.ordered_columns[table.fixed_columns + 4].label)
+        assert table.scroll_x == table.column_edges()[4]
+        await pilot.press("r")
+        await settle(pilot)
+        await wait_until(pilot, lambda: table.scroll_x == table.column_edges()[4], "the scroll kept")
+        assert str(table.ordered_columns[table.fixed_columns + 4].label) == first
+        await pilot.press("slash", *"atlas")
+        await wait_until(pilot, lambda: table.row_count == 1, "the filtered table")
+        await wait_until(pilot, lambda: table.scroll_x == table.column_edges()[4], "the scroll kept by the filter")

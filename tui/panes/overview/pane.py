@@ -207,6 +207,10 @@ Moving the cursor selects the model for every other tab. `Enter` opens its Insta
         current = selected
         if current is None and table.row_count:
             current = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        if isinstance(table, SteadyDataTable) and table.scroll_x:
+            # a reload or a filter keeps the first column in view (its edge once the new cells are measured)
+            first = sum(1 for edge in table.column_edges()[1:] if edge <= table.scroll_x)
+            table.call_after_refresh(lambda: table.scroll_to(x=table.column_edges()[first], animate=False))
         table.clear(columns=True)
         self._scale = (forest_top((r.index, r.index_pm) for r in self.rows), self._gauge_width())
         for i, label in enumerate(self._labels()):
