@@ -230,12 +230,14 @@ def _hard_link_problem(st: os.stat_result) -> str | None:
     return None
 
 
-def _take_identity(fd: int, old: os.stat_result | None) -> None:
-    """Give the temporary file ``fd`` the owner, group and mode of the file it replaces, ``old``
-    (mkstemp makes 0600 files of the running user), else (None) the usual mode of a new file. The
-    owner comes back only where the system allows (root); else the group when the user is in it;
-    the mode always, after the owner (a change of owner clears the set-id bits)."""
-    if old is None:
+def _take_identity(fd: int, target: str | os.PathLike) -> None:
+    """Give the temporary file ``fd`` the owner, group and mode of the file it replaces (mkstemp
+    makes 0600 files of the running user), else the usual mode of a new file. The owner comes back
+    only where the system allows (root); else the group when the user is in it; the mode always,
+    after the owner (a change of owner clears the set-id bits)."""
+    try:
+        old = os.stat(target)
+    except FileNotFoundError:
         os.fchmod(fd, _NEW_FILE_MODE)
         return
     own = os.fstat(fd)
@@ -246,14 +248,6 @@ def _take_identity(fd: int, old: os.stat_result | None) -> None:
             with contextlib.suppress(OSError):
                 os.fchown(fd, -1, old.st_gid)
     os.fchmod(fd, old.st_mode & 0o7777)
-
-
-def _found(target: str | os.PathLike) -> os.stat_result | None:
-    """The file at ``target``, or None when there is none yet."""
-    try:
-        return os.stat(target)
-    except FileNotFoundError:
-        return None
 
 
 def _check_replaceable(shown: str, target: str | os.PathLike, unchanged: Stamp | None) -> None:
@@ -421,7 +415,7 @@ def write_atomic(
                 target.parent.mkdir(parents=True, exist_ok=True)
                 fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
             with os.fdopen(fd, "wb") as fh:
-                _take_identity(fh.fileno(), _found(target))
+                _take_identity(fh.fileno(), target)
                 for chunk in [data] if isinstance(data, (bytes, bytearray, memoryview)) else data:
                     fh.write(chunk)
                 fh.flush()
@@ -507,7 +501,7 @@ class _Batch:
         self.folders.add(folder)
         self.folders.update(missing)
         try:
-            _take_identity(fd, _found(target))
+            _take_identity(fd, target)
             _write_all(fd, data)
         finally:
             os.close(fd)
