@@ -232,7 +232,9 @@ class TcsexamApp(LoadingInputs, SeveralRuns, Exporting):
         ``width``: the terminal's new width, in a resize (``self.size`` is still the old one then)."""
         tabs = self.main.query_one(TabbedContent)
         narrow = (self.size.width if width is None else width) < self.HORIZONTAL_BREAKPOINTS[1][0]
-        count = len(self.problems) + len(self.tau2_problems) + len(self.leaderboard_problems)
+        # problems, and an accepted run's warnings (a value that reads as a slip): each is worth a look
+        warned = sum(1 for line in self.state.said if line.startswith("warning:")) if self.state else 0
+        count = len(self.problems) + len(self.tau2_problems) + len(self.leaderboard_problems) + warned
         for tab in PANES:
             label = tab.label(narrow)
             if tab.id == "diagnostics" and count:

@@ -66,7 +66,14 @@ lists the problems of the run shown, and why the Leaderboard cannot table the ru
         under an accepted run, what ``score`` says of it on the side (``notices``: the lines it prints on
         standard error, as a reference the benchmark lacks or a score that reads as a percentage)."""
         self._shown = (problems, tau2_problems, stale, kept, base, leaderboard, notices)
-        heading = ACCEPTED + "".join("\n" + plain(notice) for notice in notices)
+        warned = sum(1 for notice in notices if notice.startswith("warning:"))
+        accepted = (
+            f"Accepted with {counted(warned, 'warning')} (below): the inputs are legal; check what each says "
+            "before the numbers are published."
+            if warned
+            else ACCEPTED
+        )
+        heading = accepted + "".join("\n" + plain(notice) for notice in notices)
         if problems:
             files = Counter(p.file for p in problems)
             heading = (
