@@ -112,6 +112,21 @@ def test_half_width_by_hand():
     # r → large: only σ_b² remains; r = 10: 900(1/6 + 1/60)/3 = 55, 900·.018/2 = 8.1, 75, 100(11/60)/3
     _, h10 = hand_half_width([(55.0, 3), (8.1, 2), (75.0, 3), (100 * 11 / 180, 3)])
     assert projected_half_width(tracks, WEIGHTS, 10) == pytest.approx(h10, rel=1e-12)
+    # unlimited attempts (None): σ_b² alone, 900/6/3 = 50, 0 (solver's σ_b² is 0), 900·.25/3 = 75, 100/6/3
+    _, limit = hand_half_width([(50.0, 3), (0.0, 2), (75.0, 3), (100 / 18, 3)])
+    assert projected_half_width(tracks, WEIGHTS, None) == pytest.approx(limit, rel=1e-12)
+    assert plan_model(RUN, WEIGHTS).half_width_limit == pytest.approx(limit, rel=1e-12)
+
+
+def test_a_target_not_reached_says_where_more_attempts_would_take_the_half_width():
+    from tcsexam.scoring.reports.plan import unreached
+
+    assert unreached(10, 8.554, 5.0) == (
+        "not reached with up to 10 attempts; with more it levels off at 8.55 points, "
+        "the spread between tasks: more tasks narrow it, more attempts do not"
+    )
+    assert unreached(4, 8.554, 9.5) == "not reached with up to 4 attempts; with more it levels off at 8.55 points"
+    assert unreached(3, None, 9.5) == "not reached with up to 3 attempts"
 
 
 def test_plan_model_document_and_attempts_for_target():

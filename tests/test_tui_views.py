@@ -403,7 +403,11 @@ def test_plan_row_and_target():
     ]
     widths = {str(r): 20.0 - r for r in range(1, 11)}
     assert target_text("9.5", widths, 10) == "H = 9.5: 10 attempts per task."
-    assert target_text("1", widths, None) == "H = 1: not reached with up to 10 attempts per task."
+    assert target_text("1", widths, None) == "H = 1: not reached with up to 10 attempts."
+    assert target_text("1", widths, None, 9.04) == (  # the limit with unlimited attempts, as plan prints it
+        "H = 1: not reached with up to 10 attempts; with more it levels off at 9.04 points, "
+        "the spread between tasks: more tasks narrow it, more attempts do not."
+    )
     assert target_text("", widths, None).startswith("Type a target")
     assert target_text("-3", widths, None) == "H must be a positive number of index points, not -3."
     assert target_text("0", widths, None) == "H must be a positive number of index points, not 0."

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.reports.numbers import INDEX_DIGITS, TRACK_DIGITS, number
+from tcsexam.scoring.reports.plan import unreached
 from tcsexam.scoring.safety.terminal import escape_for_terminal, padded
 from tcsexam.scoring.vocab import NA, TRACK_LETTERS, TRACKS
 
@@ -143,12 +144,8 @@ def format_plan(result: dict) -> str:
             lines.append(f"  index 95% half-width (points) by attempts per task: {cells}")
         lines += plan_notes(m)
         if target is not None and any(h is not None for h in widths.values()):
-            r = m["attempts_for_target"]
-            found = (
-                f"{counted(r, 'attempt')} per task"
-                if r is not None
-                else f"not reached with up to {counted(len(widths), 'attempt')}"
-            )
+            r, limit = m["attempts_for_target"], m.get("half_width_limit")
+            found = f"{counted(r, 'attempt')} per task" if r is not None else unreached(len(widths), limit, target)
             lines.append(f"  half-width <= {target:g}: {found}")
     return "\n".join(lines)
 

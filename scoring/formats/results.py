@@ -403,6 +403,8 @@ class ModelPlan(Strict):
     tracks: EveryTrack[TrackVariance]
     half_width: dict[str, float | None]
     attempts_for_target: int | None
+    # the half-width with unlimited attempts: what the spread between tasks leaves (null as half_width)
+    half_width_limit: float | None = None
     # the tracks whose sigma_b2 was floored at 0: the projection is then conservative
     clipped: list[str] = []
     observed: ObservedPrecision | None = None

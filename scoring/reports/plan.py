@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.vocab import TRACKS, WEIGHTS
 
 if TYPE_CHECKING:
@@ -43,3 +44,15 @@ def observed_precision(entry: dict, attempts: list[int]) -> ObservedPrecision:
     index = entry["ci"]["index"]
     half = index["hi"] - index["value"] if index is not None and index["hi"] is not None else None
     return ObservedPrecision(half, attempts[0] if attempts and len(set(attempts)) == 1 else None)
+
+
+def unreached(attempts: int, limit: float | None, target: float) -> str:
+    """A target no projected attempts reach, and where more attempts would take the half-width: its limit
+    with unlimited attempts (docs/rules.md#planning-attempts), which a target below it never reaches."""
+    said = f"not reached with up to {counted(attempts, 'attempt')}"
+    if limit is None:
+        return said
+    said += f"; with more it levels off at {limit:.2f} points"
+    if limit > target:
+        said += ", the spread between tasks: more tasks narrow it, more attempts do not"
+    return said

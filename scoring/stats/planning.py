@@ -110,14 +110,17 @@ def _half_width(terms: list[tuple[float, int]], quantile) -> float:
     return quantile(df) * math.sqrt(var)
 
 
-def projected_half_width(tracks: Mapping[str, TrackVariance], weights: Mapping[str, float], r: int) -> float | None:
-    """docs/rules.md#planning-attempts: half-width(r) = t(0.975, df(r))·sqrt(Σ w²·(σ_b² + s_w²/r)/m); None when a track cannot be planned."""
+def projected_half_width(
+    tracks: Mapping[str, TrackVariance], weights: Mapping[str, float], r: int | None
+) -> float | None:
+    """docs/rules.md#planning-attempts: half-width(r) = t(0.975, df(r))·sqrt(Σ w²·(σ_b² + s_w²/r)/m); None when a track
+    cannot be planned. ``r`` None: the limit with unlimited attempts, Σ w²·σ_b²/m alone (the spread between tasks)."""
     terms = []
     for t in weights:
         v = tracks.get(t)
         if v is None or v.sigma_b2 is None or v.s_w2 is None:
             return None
-        terms.append((weights[t] ** 2 * (v.sigma_b2 + v.s_w2 / r) / v.m, v.m))
+        terms.append((weights[t] ** 2 * (v.sigma_b2 + (v.s_w2 / r if r is not None else 0.0)) / v.m, v.m))
     return _half_width(terms, t_quantile)
 
 
@@ -145,6 +148,7 @@ def plan_model(
         half_width=half,
         attempts_for_target=attempts_for_target(half, target),
         clipped=clipped_tracks(tasks_by_track, weights),
+        half_width_limit=projected_half_width(tracks, weights, None),
     )
 
 

@@ -143,4 +143,11 @@ target H (index points) to see the attempts per task it needs.
             return
         typed = self.query_one("#plan-target", Input).value
         widths = self.plan_entry["half_width"]
-        needed.update(target_text(typed, widths, attempts_needed(self.plan_entry, parse_target(typed))))
+        needed.update(
+            target_text(
+                typed,
+                widths,
+                attempts_needed(self.plan_entry, parse_target(typed)),
+                self.plan_entry.get("half_width_limit"),
+            )
+        )

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from tcsexam.scoring.reports.plan import unreached
 from tcsexam.scoring.vocab import TRACK_LETTERS as LETTERS
 from tcsexam.scoring.vocab import TRACKS
 
@@ -49,9 +50,12 @@ def plan_summary(plan_entry: dict) -> str:
     return "m tasks, variance within a task s_w², between tasks σ_b²:   " + "   ".join(parts)
 
 
-def target_text(typed: str, half_width: Mapping[str, float | None], needed: int | None) -> str:
+def target_text(
+    typed: str, half_width: Mapping[str, float | None], needed: int | None, limit: float | None = None
+) -> str:
     """What the target half-width H typed asks for (docs/rules.md#planning-attempts attempts_for_target), given
-    the projected half-width by attempts and the fewest attempts reaching H (``needed``)."""
+    the projected half-width by attempts, the fewest attempts reaching H (``needed``) and the half-width with
+    unlimited attempts (``limit``)."""
     if not typed.strip():
         return "Type a target half-width H (index points) to see the attempts per task it needs."
     target = parse_target(typed)
@@ -60,7 +64,7 @@ def target_text(typed: str, half_width: Mapping[str, float | None], needed: int 
     if all(h is None for h in half_width.values()):
         return f"H = {target:g}: nothing to project for this model (a track has fewer than 2 tasks or no task with 2 attempts)."
     if needed is None:
-        return f"H = {target:g}: not reached with up to {len(half_width)} attempts per task."
+        return f"H = {target:g}: {unreached(len(half_width), limit, target)}."
     return f"H = {target:g}: {needed} attempt{'s' if needed != 1 else ''} per task."
 
 
