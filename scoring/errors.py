@@ -38,12 +38,13 @@ class Problem:
 class InputError(Exception):
     """Rejected input (exit 1). Carries every problem found, in the order found."""
 
-    def __init__(self, problems: list[Problem]):
+    def __init__(self, problems: list[Problem], hint: str = ""):
         self.problems = list(problems)
+        self.hint = hint  # what to do about them, said once after the count (not a problem of its own)
         super().__init__("\n".join(str(p) for p in self.problems))
 
     def __reduce__(self):  # pickled intact: the dashboard loads large runs in a process pool
-        return (InputError, (self.problems,))
+        return (InputError, (self.problems, self.hint))
 
 
 class UsageError(Exception):

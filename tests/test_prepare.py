@@ -276,7 +276,9 @@ def test_conflicts_exit_1_list_every_one_and_write_nothing(ws, cli):
     assert "line 4: field 'score'" in err and "line 5: field 'score'" in err and "0.3" in err and "0.25" in err
     for item in ("s1", "s2"):  # each conflict names the records file its score came from
         assert f"scored from {ws.run / 'records' / 'm' / item / '1.json'} against 'ref-test'" in err
-    assert "--overwrite" in err and "Traceback" not in err
+    # two conflicts are two problems; the way out is said once, after the count, not counted as a third
+    assert "rejected: 2 problems in 1 file\npass --overwrite to replace the conflicting scores" in err
+    assert "Traceback" not in err
     code, out, err = fill(cli, ws, "--overwrite")
     assert code == 0, err
     assert out.count("conflict") >= 2 and "0.3 -> 0.25" in out
@@ -709,3 +711,24 @@ def test_fill_in_the_run_folder_names_an_output_as_the_run_names_its_files(demo_
     code, _, err = cli("fill")
     assert code == 1
     assert "\n  solver-scores/atlas-70b/maxcut-mqlib/1.json: output is a directory" in err, err
+
+
+def test_fill_interrupted_says_every_file_is_whole_and_exits_128_plus_the_signal(ws, cli, monkeypatch):
+    """A signal while fill writes (raised as the handler raises it): exit 130, and a line on standard error
+    says what is on disk, where before there was silence."""
+    import signal
+
+    from tcsexam.scoring.prepare import fill as fill_module
+    from tcsexam.scoring.safety.outputs import Interrupted
+
+    fillable(ws)
+    before = tree(ws.run)
+
+    def interrupted(files):
+        raise Interrupted(signal.SIGINT)
+
+    monkeypatch.setattr(fill_module, "write_atomic_all", interrupted)
+    code, out, err = fill(cli, ws)
+    assert code == 130 and tree(ws.run) == before
+    assert "interrupted (SIGINT): every file is whole, as it was or as written" in err
+    assert "run the command again to finish" in err and "Traceback" not in err

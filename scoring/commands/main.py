@@ -114,13 +114,20 @@ def _outcome(command, args, parser: argparse.ArgumentParser) -> int:
     except BrokenPipeError:
         raise
     except InputError as exc:
-        say_on(format_problems(exc.problems), sys.stderr)
+        say_on(format_problems(exc.problems) + (f"\n{exc.hint}" if exc.hint else ""), sys.stderr)
         return EXIT_REJECTED
     except UsageError as exc:  # found after parsing: the command's own usage line, as argparse gives it
         getattr(args, "command_parser", parser).print_usage(sys.stderr)
         say_on(f"tcsexam {args.command}: error: {exc}", sys.stderr)
         return EXIT_USAGE
     except Interrupted as exc:  # SIGINT, SIGTERM or SIGHUP during a write: nothing left behind
+        import signal
+
+        say_on(
+            f"interrupted ({signal.Signals(exc.signum).name}): every file is whole, as it was or as written "
+            "(tcsexam docs safety); run the command again to finish",
+            sys.stderr,
+        )
         return 128 + exc.signum
     except KeyboardInterrupt:
         return 130

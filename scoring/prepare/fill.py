@@ -306,9 +306,7 @@ def fill_run(run_dir: Path, benchmark, *, overwrite: bool, dry_run: bool, notify
         check_output(str(attempts), [p for p in inputs if p != str(run.input_paths["attempts"])])
     plan = plan_fill(run, reference, run_dir)
     if plan.conflicts and not overwrite:
-        raise InputError(
-            plan.conflicts + [Problem(str(attempts), "", "", "pass --overwrite to replace the conflicting scores")]
-        )
+        raise InputError(plan.conflicts, hint="pass --overwrite to replace the conflicting scores")
     text, new_text, stamp = edited_table(run, plan)
     if not dry_run:
         results = [f.result for f in plan.filled] + [u.result for u in plan.unchanged]
