@@ -173,8 +173,22 @@ def test_coverage_glyphs():
     assert items == ["t1", "s1"]
     assert grid["a"] == [("●", "complete"), ("●", "complete")]
     assert grid["b"] == [("0/1", "missing"), ("◐+x", "provisional")]
-    nv = {"missing": [], "provisional": [], "not_valid": [{"item": "t1"}], "excluded": []}
+    nv = {
+        "missing": [],
+        "provisional": [],
+        "not_valid": [{"item": "t1", "score_status": "judge_failed"}],
+        "excluded": [],
+    }
     assert coverage_cell(task("theorem", "incomplete"), nv, "t1") == ("✗", "not_valid")
+    # a row init wrote, its score not yet in: awaiting, not a failure (a fresh run is not all ✗)
+    waiting = dict(nv, not_valid=[{"item": "t1", "score_status": "missing"}])
+    assert coverage_cell(task("theorem", "incomplete"), waiting, "t1") == ("…", "awaiting")
+    waiting_excluded = dict(waiting, excluded=[{"item": "t1"}])
+    assert coverage_cell(task("theorem", "incomplete"), waiting_excluded, "t1") == ("…+x", "awaiting")
+    both = dict(
+        nv, not_valid=[{"item": "t1", "score_status": "missing"}, {"item": "t1", "score_status": "not_finished"}]
+    )
+    assert coverage_cell(task("theorem", "incomplete"), both, "t1") == ("✗", "not_valid")  # one failed: ✗
 
 
 def test_issue_rows_include_provisional_and_ignored():

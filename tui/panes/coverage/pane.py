@@ -131,7 +131,8 @@ class CoveragePane(FiltersRows, ShowsRun, Vertical):
 
     HELP = """\
 A task × model grid, models in the Overview's order: ● complete, ◐ provisional, n/m attempts adopted
-of planned, ✗ not valid, +x has excluded attempts. When the names do not fit across the screen the cells
+of planned, … awaiting its score (score_status missing), ✗ not valid (a judge that failed, a run not
+finished), +x has excluded attempts. When the names do not fit across the screen the cells
 are two characters and the columns are numbered by the model's Overview row; the line under the grid
 gives the cell under the cursor in words. `/` filters the models (the grid's
 columns) and the issues by name or status. `Enter` on a solver task's cell opens its instances, on any

@@ -18,15 +18,24 @@ from ...views import (
 if TYPE_CHECKING:
     pass
 
-KIND_STYLE = {"complete": "green", "provisional": "yellow", "missing": "bold red", "not_valid": "bold red"}
+KIND_STYLE = {
+    "complete": "green",
+    "provisional": "yellow",
+    "missing": "bold red",
+    "awaiting": "dim",
+    "not_valid": "bold red",
+}
 
 
 def coverage_cell(task: dict, model_coverage: dict, item: str) -> tuple[str, str]:
-    """(glyph, kind) of one model × task cell."""
+    """(glyph, kind) of one model × task cell: an adopted attempt whose score_status is ``missing`` (its
+    row written, as `tcsexam init` writes it, its score not yet) is awaiting, not a failure (✗: a judge
+    that failed, a run that did not finish)."""
     excluded = any(e["item"] == item for e in model_coverage["excluded"])
     suffix = "+x" if excluded else ""
-    if any(e["item"] == item for e in model_coverage["not_valid"]):
-        return "✗" + suffix, "not_valid"
+    bad = [e["score_status"] for e in model_coverage["not_valid"] if e["item"] == item]
+    if bad:
+        return ("…" + suffix, "awaiting") if all(status == "missing" for status in bad) else ("✗" + suffix, "not_valid")
     if task["adopted"] < task["planned"]:
         return f"{task['adopted']}/{task['planned']}" + suffix, "missing"
     if task["status"] == "provisional":
@@ -44,9 +53,9 @@ def coverage_grid(document: dict) -> tuple[list[str], dict[str, list[tuple[str, 
     return items, grid
 
 
-LEGEND = "● complete  ◐ provisional  n/m adopted of planned  ✗ not valid  +x excluded too"
-COMPACT_GLYPHS = {"complete": "●", "provisional": "◐", "missing": "○", "not_valid": "✗"}
-COMPACT_LEGEND = "● complete ◐ provisional ○ missing ✗ not valid + excluded too · columns: Overview rows"
+LEGEND = "● complete  ◐ provisional  n/m adopted  … awaiting  ✗ not valid  +x excluded"  # 80 columns; ? says more
+COMPACT_GLYPHS = {"complete": "●", "provisional": "◐", "missing": "○", "awaiting": "…", "not_valid": "✗"}
+COMPACT_LEGEND = "● complete ◐ provisional ○ missing … awaiting ✗ not valid + excluded too · columns: Overview rows"
 
 
 def legend_text(compact: bool = False) -> str:
@@ -88,9 +97,10 @@ def coverage_detail(document: dict, model: str, item: str) -> tuple:
     glyph, kind = coverage_cell(task, coverage, item)
     source = attempts_file(document)
     parts: list = [(model, "bold"), (f" · {LETTERS[task['track']]} {item} · ", "")]
-    if kind == "not_valid":
+    if kind in ("not_valid", "awaiting"):
         bad = [e for e in coverage["not_valid"] if e["item"] == item]
-        parts.append((f"not valid: adopted attempt {bad[0]['attempt']} is {bad[0]['score_status']}", "bold"))
+        said = "awaiting its score" if kind == "awaiting" else "not valid"
+        parts.append((f"{said}: adopted attempt {bad[0]['attempt']} is {bad[0]['score_status']}", "bold"))
         parts.append((f" ({source} line {bad[0]['line']})", ""))
     elif kind == "missing":
         parts.append((f"{task['adopted']} of {task['planned']} planned attempts adopted", "bold"))
