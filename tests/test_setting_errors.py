@@ -133,6 +133,30 @@ def test_a_decimal_comma_and_a_percentage_get_the_number_as_written_here_and_pro
     assert [line.split(": line ")[1].split(":")[0] for line in lines] == ["2", "6", "7"], err
 
 
+def test_a_decimal_comma_without_quotes_is_named_where_the_row_has_a_field_too_many(ws, cli):
+    """An editor writes 0,85 unquoted: the row has one field too many. The problem says what the
+    header count cannot: the score's two halves read as a decimal comma, and how to write it."""
+    path = ws.write_rows(full_rows())
+    lines = path.read_text().splitlines()
+    header = lines[0].split(",")
+    cells = lines[5].split(",")  # line 6
+    at = header.index("score")
+    cells[at] = "0,85"  # unquoted: two fields
+    lines[5] = ",".join(cells)
+    cells = lines[6].split(",")  # line 7: one field too many, not a decimal comma
+    cells[header.index("note")] = "judge, second pass"
+    lines[6] = ",".join(cells)
+    path.write_text("\n".join(lines) + "\n")
+    code, _, err = validate(cli, ws, "--benchmark", str(ws.bench))
+    assert code == 1
+    n = len(header)
+    assert (
+        f"line 6: expected {n} fields as in the header, found {n + 1}: is the score 0,85 written with a decimal "
+        "comma? write 0.85 (a comma separates fields)"
+    ) in err
+    assert f"line 7: expected {n} fields as in the header, found {n + 1}\n" in err + "\n"  # no hint: not a score
+
+
 def test_a_run_with_its_cohort_and_no_table_names_init(ws, cli):
     code, _, err = validate(cli, ws, "--benchmark", str(ws.bench))
     assert code == 1

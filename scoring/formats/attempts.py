@@ -152,9 +152,12 @@ def row_data(cells: list[str], fields: list[str], pick, line: int, file: str) ->
     return data
 
 
-def records_of(reader, ncolumns: int, fields: list[str], pick, file: str, found: list) -> Iterator[tuple[int, dict]]:
+def records_of(
+    reader, ncolumns: int, fields: list[str], pick, file: str, found: list, score_at: int | None = None
+) -> Iterator[tuple[int, dict]]:
     """(line, cells by column) of every non-blank record after the header, as they are read; a record
-    of another length, a malformed one (the last read) and a bad score are added to ``found``."""
+    of another length, a malformed one (the last read) and a bad score are added to ``found``.
+    ``score_at``: the score's column, for the hint of a decimal comma."""
     start = 1
     while True:
         try:
@@ -170,13 +173,27 @@ def records_of(reader, ncolumns: int, fields: list[str], pick, file: str, found:
             continue
         if len(cells) != ncolumns:
             message = f"expected {ncolumns} fields as in the header, found {len(cells)}"
-            found.append((line, Problem(file, f"line {line}", "", message)))
+            found.append((line, Problem(file, f"line {line}", "", message + decimal_comma(cells, ncolumns, score_at))))
             continue
         data = row_data(cells, fields, pick, line, file)
         if isinstance(data, Problem):
             found.append((line, data))
         else:
             yield line, data
+
+
+DIGITS, FRACTION = re.compile(r"[+-]?[0-9]+"), re.compile(r"[0-9]+")
+
+
+def decimal_comma(cells: list[str], ncolumns: int, score_at: int | None) -> str:
+    """A record one field too long whose score and the field after it are digits, as an unquoted
+    ``0,85`` reads: the hint to write a decimal point (docs/formats.md#attemptscsv); else ''."""
+    if score_at is None or len(cells) != ncolumns + 1 or score_at + 1 >= len(cells):
+        return ""
+    whole, fraction = cells[score_at].strip(), cells[score_at + 1].strip()
+    if not DIGITS.fullmatch(whole) or not FRACTION.fullmatch(fraction):
+        return ""
+    return f": is the score {whole},{fraction} written with a decimal comma? write {whole}.{fraction} (a comma separates fields)"
 
 
 def row_problems(row: AttemptRow, file: str) -> list[Problem]:
@@ -214,7 +231,7 @@ def parse_attempts(text: str, file: str) -> AttemptsTable:
     fields = [c for c in ATTEMPTS_COLUMNS if c in index]
     pick = itemgetter(*(index[c] for c in fields))  # the known columns of a row, in one call
     found: list[tuple[int, Problem]] = []  # problems by line, sorted at the end
-    records = records_of(reader, len(columns), fields, pick, file, found)
+    records = records_of(reader, len(columns), fields, pick, file, found, index.get("score"))
     rows: list[AttemptRow] = []
     # validated VALIDATED_TOGETHER rows at a time: the rows' dictionaries are let go batch by batch, so
     # that they never take more than a batch's memory and the rows kept are laid out together
