@@ -5,6 +5,7 @@ opened inside a run, a threshold outside its track's range, the planner's clippe
 from __future__ import annotations
 
 import json
+import os
 import shutil
 
 from tcsexam.scoring.pipeline.benchmark import demo_run
@@ -202,6 +203,9 @@ def test_records_outside_the_cohort_the_plan_or_the_solver_track_are_each_named(
     for attempt in ("1", "2", "3", "7"):
         ws.write_records("m", "s1", attempt, AT_MU)
     ws.write_records("m-v9", "s1", "1", AT_MU)  # a model not in the cohort
+    ws.write_records("M", "s1", "9", AT_MU)  # the cohort's 'm' in another letter case
+    records = ws.run / "records"
+    folds = os.path.samefile(records / "M", records / "m")  # a file system that ignores case: one folder
     ws.write_records("org/m", "s1", "1", AT_MU)  # nested: the model 'org/m', not in the cohort either
     ws.write_records("m", "t1", "1", AT_MU)  # a theorem task
     ws.write_records("m", "nope", "1", AT_MU)  # not in the suite
@@ -210,6 +214,17 @@ def test_records_outside_the_cohort_the_plan_or_the_solver_track_are_each_named(
     code, lines, _ = validate_lines(cli, ws)
     assert code == 0
     unused = sorted(x for x in lines if x.startswith("unused records: "))
+    case = (
+        "unused records: M: s1 attempt 9: records/M/s1/9.json is used by no adopted row: "
+        "model 'M' is not in the cohort: the cohort's 'm' differs only in letter case (names are matched exactly)"
+    )
+    if folds:  # records/M/s1/9.json is records/m/s1/9.json there
+        case = (
+            "unused records: m: s1 attempt 9: records/m/s1/9.json is used by no adopted row: "
+            "there is no attempt '9' among the adopted rows '1', '2', '3' (3 planned)"
+        )
+    assert case in unused
+    unused.remove(case)
     assert unused == [
         "unused records: -: -: records/m/stray.json is used by no adopted row: "
         "not at records/<model>/<item>/<attempt>.json",

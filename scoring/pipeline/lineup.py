@@ -189,7 +189,9 @@ def unused_reason(
     if f.model is None or f.item is None or f.attempt is None:
         return [], "not at records/<model>/<item>/<attempt>.json"
     if f.model not in run.cohort.models:
-        return [], f"model '{f.model}' is not in the cohort"
+        same = [m for m in run.cohort.models if m.casefold() == f.model.casefold()]
+        case = f": the cohort's '{same[0]}' differs only in letter case (names are matched exactly)" if same else ""
+        return [], f"model '{f.model}' is not in the cohort{case}"
     if f.item not in solver_items:
         where = "not in the suite" if f.item not in {t.item for t in run.suite.tasks} else "not a solver task"
         return [], f"item '{f.item}' is {where}: records are read for solver tasks only"
