@@ -187,7 +187,7 @@ DIGITS, FRACTION = re.compile(r"[+-]?[0-9]+"), re.compile(r"[0-9]+")
 
 def decimal_comma(cells: list[str], ncolumns: int, score_at: int | None) -> str:
     """A record one field too long whose score and the field after it are digits, as an unquoted
-    ``0,85`` reads: the hint to write a decimal point (docs/formats.md#attemptscsv); else ''."""
+    ``0,85`` reads: the hint to write a decimal point (docs/formats.md#attempts-table); else ''."""
     if score_at is None or len(cells) != ncolumns + 1 or score_at + 1 >= len(cells):
         return ""
     whole, fraction = cells[score_at].strip(), cells[score_at + 1].strip()
