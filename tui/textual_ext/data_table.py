@@ -31,6 +31,8 @@ table stops drawing what DataTable draws or stops keeping its caches.
 
 from __future__ import annotations
 
+from itertools import accumulate
+
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -166,8 +168,7 @@ class SteadyDataTable(DataTable):
 
     def column_edges(self) -> list[int]:
         """The scroll of each scrollable column's left edge (0 for the first)."""
-        widths = self.column_widths()[self.fixed_columns :]
-        return [sum(widths[:index]) for index in range(len(widths) + 1)]
+        return list(accumulate(self.column_widths()[self.fixed_columns :], initial=0))
 
     def _on_resize(self, event: events.Resize) -> None:
         event.prevent_default()  # DataTable's handler (a new cache generation): render_lines starts one on a new size
