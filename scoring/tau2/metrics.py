@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -208,18 +209,28 @@ def db_counts(sims: list[Simulation]) -> dict[str, int]:
     return db
 
 
+@lru_cache(maxsize=1024)
+def _task_pass_hat_k(n: int, c: int) -> tuple[tuple[str, float], ...]:
+    """A task's pass^k as written, k = 1..n; the same (n, c) recur over a run's tasks (a run of
+    4 trials a task has 5), so each is computed once."""
+    return tuple((str(k), v) for k, v in task_pass_hat_k(n, c).items())
+
+
 def task_row(task_id: Any, runs: list[tuple[Simulation, Origin]]) -> dict:
     """One task's n, successes, mean reward, termination reasons and pass^k (docs/tau2.md)."""
     rewards = [(r.reward_info.reward, o, REWARD) for r, o in runs if r.reward_info is not None]
     n = len(runs)
-    c = sum(1 for r, _ in runs if is_successful(r.reward_info.reward if r.reward_info else None))
+    c = sum(1 for reward, _, _ in rewards if is_successful(reward))
+    reasons: dict[str, int] = {}
+    for r, _ in runs:
+        reasons[r.termination_reason] = reasons.get(r.termination_reason, 0) + 1
     return {
         "task_id": task_id,
         "n": n,
         "successes": c,
         "avg_reward": located_mean(rewards, f"task {task_id!r}'s mean reward"),
-        "termination_reasons": dict(Counter(r.termination_reason for r, _ in runs)),
-        "pass_hat_k": {str(k): v for k, v in task_pass_hat_k(n, c).items()},
+        "termination_reasons": reasons,
+        "pass_hat_k": dict(_task_pass_hat_k(n, c)),
     }
 
 
