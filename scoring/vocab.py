@@ -88,6 +88,10 @@ def range_text(track: str) -> str:
 # docs/rules.md#aggregation and docs/commands.md: a CSV score and the one scored from its records agree within this
 CROSS_CHECK_TOLERANCE = 1e-9
 
+# how a warning of a valid solver score that no records file checked begins (docs/rules.md#rows-and-records):
+# ``score`` counts these apart from its other warnings
+NOT_CHECKED = "score not checked against records"
+
 NA = "NA"  # a missing value in text a script parses (docs/commands.md command line)
 
 

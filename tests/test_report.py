@@ -565,3 +565,24 @@ def test_control_characters_in_a_name_are_shown_escaped(ws, cli, tmp_path):
     assert "\x1b" not in out and "evil\\x1b[31m: index 50.25 -> 61.50" in out
     rows = list(csv.DictReader(io.StringIO(cli("table", a, "--format", "csv")[1])))
     assert rows[0]["model"] == "evil\\x1b[31m"  # a table is text to read: escaped as on a terminal, in CSV too
+
+
+def test_table_marks_a_model_with_warnings_and_says_what_the_mark_means(ws, cli, tmp_path):
+    # 71.5 typed for 0.715: a construction score above 10 reads as a percentage, a warning (docs/rules.md)
+    doc = doc_for(ws, {"m": {"c1": 71.5}, "n": {}})
+    assert [i["kind"] for i in doc["models"]["m"]["issues"]].count("warning") >= 1
+    source = save(tmp_path, "x.json", doc)
+    out = cli("table", source)[1]
+    assert "| m ‡ | complete |" in out and "| n | complete |" in out
+    assert "; ‡ the model has warnings in its index.json (tcsexam validate lists them)" in out
+    assert r"m$^\ddagger$ & complete" in cli("table", source, "--format", "latex")[1]
+    rows = {r["model"]: r for r in csv.DictReader(io.StringIO(cli("table", source, "--format", "csv")[1]))}
+    assert (rows["m"]["warnings"], rows["n"]["warnings"]) == ("1", "0")
+
+
+def test_table_does_not_mark_solver_scores_no_records_file_checked(ws, cli, tmp_path):
+    # a run without records/: its solver scores are typed in, a warning score counts apart, not a mark
+    doc = doc_for(ws, {"n": {}})
+    assert any(i["message"].startswith("score not checked against records") for i in doc["models"]["n"]["issues"])
+    out = cli("table", save(tmp_path, "x.json", doc))[1]
+    assert "‡" not in out

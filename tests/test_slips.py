@@ -113,7 +113,8 @@ def test_tui_with_no_run_dir_opens_the_current_folder_when_it_holds_a_run(tmp_pa
 
 # --- rows and records that do not line up -----------------------------------------------------------
 
-from tcsexam.scoring.pipeline.lineup import NOT_CHECKED, NOT_LINED_UP  # noqa: E402
+from tcsexam.scoring.pipeline.lineup import NOT_LINED_UP  # noqa: E402
+from tcsexam.scoring.vocab import NOT_CHECKED  # noqa: E402
 from tests.support.runs import full_rows, row  # noqa: E402
 
 AT_MU = [{"instance": "a", "status": "ok", "A": 12}, {"instance": "b", "status": "ok", "A": 100}]  # Phi 0.5, 0.5

@@ -354,10 +354,13 @@ LEGEND = (
     "± is the half-width of the 95% t interval, clustered by task; rank best–worst: "
     "the ranks not ruled out by paired t-tests with Holm's correction at 5%; † provisional (some adopted attempt is selected_provisional)"
 )
+# hostile_doc's track means are -1.5: its intervals reach below 0, and the legend says so
+BEYOND = "; intervals are not clipped: one may reach below 0, or above 1 for P, S and O, the range of their scores"
+WARNED = "; ‡ the model has warnings in its index.json (tcsexam validate lists them)"
 LEGEND_LATEX = (
     r"\par\smallskip{\footnotesize $\pm$ is the half-width of the 95\% t interval, clustered by task; "
     r"rank best--worst: the ranks not ruled out by paired t-tests with Holm's "
-    r"correction at 5\%; $^\dagger$ provisional (some adopted attempt is selected\_provisional)\par}"
+    r"correction at 5\%; $^\dagger$ provisional (some adopted attempt is selected\_provisional)" + BEYOND + r"\par}"
 )
 
 
@@ -369,20 +372,20 @@ def two_groups(name: str) -> str:
 
 def test_markdown_has_the_legend_under_each_table():
     rendered = MarkdownIt("commonmark").enable("table").render(two_groups("markdown"))
-    assert rendered.count("</table>\n<p>" + html.escape(LEGEND, quote=False) + "</p>") == 2
+    assert rendered.count("</table>\n<p>" + html.escape(LEGEND + BEYOND, quote=False) + "</p>") == 2
 
 
 def test_html_has_the_legend_as_each_tables_caption_shown_under_it():
     out = two_groups("html")
     captions = re.findall(r"<table><caption>(.*?)</caption><thead>", out)
-    assert [html.unescape(c) for c in captions] == [LEGEND, LEGEND]
+    assert [html.unescape(c) for c in captions] == [LEGEND + BEYOND, LEGEND + BEYOND]
     assert "caption { caption-side: bottom;" in out
 
 
 def test_csv_column_names_say_the_interval():
     header = two_groups("csv").split("\n", 1)[0].split(",")
     assert header == [
-        "suite", "solver_protocol", "rank_best", "rank_worst", "model", "status", "provisional",
+        "suite", "solver_protocol", "rank_best", "rank_worst", "model", "status", "provisional", "warnings",
         "index", "index_ci95_lo", "index_ci95_hi",
         "P", "P_ci95_lo", "P_ci95_hi", "S", "S_ci95_lo", "S_ci95_hi",
         "C", "C_ci95_lo", "C_ci95_hi", "O", "O_ci95_lo", "O_ci95_hi",
@@ -460,3 +463,35 @@ def test_every_format_aligns_the_words_left_and_the_numbers_right():
     assert [line for line in lines if line.startswith(r"\begin{tabular}")] == [r"\begin{tabular}{rllrrrrrr}"] * 2
     markdown = [line for line in two_groups("markdown").splitlines() if set(line) <= set("|-: ") and "---" in line]
     assert markdown == ["|---:|:---|:---|---:|---:|---:|---:|---:|---:|"] * 2
+
+
+# --- intervals past the range of the scores: said, never clipped (docs/rules.md#intervals) -------------
+
+
+@pytest.mark.parametrize(
+    "where, lo, hi, beyond",
+    [
+        ("theorem", 0.0, 1.0, False),  # at the ends of [0, 1]: within
+        ("theorem", -0.01, 0.5, True),
+        ("solver", 0.2, 1.01, True),
+        ("conjecture", 0.2, 1.01, True),
+        ("construction", 0.5, 7.0, False),  # construction has no upper bound
+        ("construction", -0.1, 0.5, True),
+        ("index", 10.0, 250.0, False),  # nor the index
+        ("index", -3.0, 40.0, True),
+    ],
+)
+def test_the_legend_says_intervals_are_not_clipped_when_one_reaches_past_its_range(where, lo, hi, beyond):
+    doc = hostile_doc(["m"])
+    m = doc["models"]["m"]
+    m["track_means"] = dict.fromkeys(TRACKS, 0.5)
+    m["ci"] = {"index": {"lo": 20.0, "hi": 30.0}, "tracks": {t: {"lo": 0.25, "hi": 0.75} for t in TRACKS}}
+    if where == "index":
+        m["ci"]["index"] = {"lo": lo, "hi": hi}
+    else:
+        m["ci"]["tracks"][where] = {"lo": lo, "hi": hi}
+    for name in ("markdown", "latex", "html"):
+        out = render_table([("a.json", doc)], name)
+        assert ("intervals are not clipped: one may reach below 0, or above 1 for P, S and O" in out) is beyond, name
+    legend = MarkdownIt("commonmark").enable("table").render(render_table([("a.json", doc)], "markdown"))
+    assert ("</table>\n<p>" + html.escape(LEGEND + (BEYOND if beyond else ""), quote=False) + "</p>") in legend

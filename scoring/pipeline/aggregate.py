@@ -39,7 +39,7 @@ from tcsexam.scoring.formats.results import (
 )
 from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.pipeline.crosscheck import diagnose_waiting_rows, rescore_from_records
-from tcsexam.scoring.pipeline.lineup import NOT_CHECKED, Lineup, line_up
+from tcsexam.scoring.pipeline.lineup import Lineup, line_up
 from tcsexam.scoring.pipeline.plausible import implausible_scores
 from tcsexam.scoring.pipeline.rules import MODEL_NOT_IN_COHORT, Checked, Ignored, check_rules
 from tcsexam.scoring.pipeline.run import Run
@@ -49,7 +49,7 @@ from tcsexam.scoring.stats.passk import DEFAULT_THRESHOLDS, mean_pass_hat_k, suc
 from tcsexam.scoring.stats.planning import shares_of_ci
 from tcsexam.scoring.stats.ranks import rank_models
 from tcsexam.scoring.stats.uncertainty import LEVEL, METHOD, ci_block, ci_blocks
-from tcsexam.scoring.vocab import STATUS_ORDER, TRACKS, WEIGHTS, RunStatus, Track
+from tcsexam.scoring.vocab import NOT_CHECKED, STATUS_ORDER, TRACKS, WEIGHTS, RunStatus, Track
 
 Waiting = dict[tuple[str, str, str], str]  # (model, item, attempt) -> what its records file lacks
 

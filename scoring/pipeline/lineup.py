@@ -20,8 +20,8 @@ from tcsexam.scoring.formats.results import Issue, UnusedRecords
 from tcsexam.scoring.pipeline.rules import Checked
 from tcsexam.scoring.pipeline.run import Run
 from tcsexam.scoring.safety.files import RECORDS_SUFFIX
+from tcsexam.scoring.vocab import NOT_CHECKED
 
-NOT_CHECKED = "score not checked against records"
 NOT_LINED_UP = "attempt names and records file names do not line up"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.safety.terminal import escape_for_terminal
+from tcsexam.scoring.vocab import NOT_CHECKED
 
 
 def findings(document: dict) -> list[str]:
@@ -47,13 +48,24 @@ def findings(document: dict) -> list[str]:
 SCORE_WARNINGS_LISTED = 10  # warnings score prints; validate lists them all
 
 
+def model_warnings(model: dict) -> int:
+    """How many of the warnings ``score`` prints are a model's of index.json (``tcsexam table`` marks
+    it): its issues of kind warning, but for the solver scores no records file checked, which
+    ``not_checked_lines`` counts apart."""
+    return sum(
+        1
+        for issue in model.get("issues") or []
+        if isinstance(issue, dict)
+        and issue.get("kind") == "warning"
+        and not str(issue.get("message", "")).startswith(NOT_CHECKED)
+    )
+
+
 def score_warnings(document: dict) -> list[str]:
     """What ``score`` prints on standard error of ``findings``: the warnings (a score that reads as a
     percentage, a typo in cohort.json, a row's name close to the cohort's, records of instances the
     reference does not know) and the unused records files, the first ``SCORE_WARNINGS_LISTED`` and a
     count of the rest; the solver scores no records file checked are ``not_checked_lines``'."""
-    from tcsexam.scoring.pipeline.lineup import NOT_CHECKED
-
     found = [
         line
         for line in findings(document)

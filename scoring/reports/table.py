@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from tcsexam.scoring.errors import Problems
+from tcsexam.scoring.reports.findings import model_warnings
 from tcsexam.scoring.reports.index_file import _interval, _is_number
 from tcsexam.scoring.reports.numbers import INDEX_DIGITS, NULL, PM, TRACK_DIGITS, half_width, number, with_half_width
 from tcsexam.scoring.safety.terminal import escape_for_terminal
-from tcsexam.scoring.vocab import NOT_RANKED_REASON, TRACK_LETTERS, TRACKS, rank_text
+from tcsexam.scoring.vocab import NOT_RANKED_REASON, SCORE_RANGES, TRACK_LETTERS, TRACKS, rank_text
 
 GROUP_ORDER = [("full", "offline"), ("full", "online"), ("lite", "offline"), ("lite", "online")]
 
@@ -32,6 +33,9 @@ NULL_LATEX = "--"
 
 
 PROVISIONAL_MARK = "†"
+
+
+WARNED_MARK = "‡"  # the model has warnings in its index.json (``findings.model_warnings``)
 
 
 @dataclass
@@ -57,10 +61,26 @@ class Row:
     complete: int
     total: int
     source: str
+    warnings: int = 0  # the model's issues of kind warning in its index.json
 
     @property
     def provisional(self) -> bool:
         return self.status == "provisional"
+
+    @property
+    def beyond_range(self) -> bool:
+        """An interval of the row reaches past the range its value lies in: below 0, or above 1 for
+        a track bounded there (docs/rules.md#intervals: intervals are not clipped)."""
+        cells = [(self.index, INDEX_RANGE), *((self.tracks[t], SCORE_RANGES[t]) for t in TRACKS)]
+        return any(
+            (c.lo is not None and c.lo < low) or (high is not None and c.hi is not None and c.hi > high)
+            for c, (low, high) in cells
+        )
+
+
+# the index is a weighted sum of the track means with positive weights: at least 0, and with no
+# upper bound, as construction has none
+INDEX_RANGE: tuple[float, float | None] = (0.0, None)
 
 
 @dataclass
@@ -97,7 +117,10 @@ def rows_of(doc: dict, source: str) -> list[Row]:
             if isinstance(r, dict) and _is_number(r.get("best")) and _is_number(r.get("worst"))
             else None
         )
-        rows.append(Row(name, m["status"], rank, Cell(m.get("index"), lo, hi), tracks, complete, len(tasks), source))
+        warnings = model_warnings(m)
+        rows.append(
+            Row(name, m["status"], rank, Cell(m.get("index"), lo, hi), tracks, complete, len(tasks), source, warnings)
+        )
     return rows
 
 
@@ -147,14 +170,23 @@ def with_hw(cell: Cell, digits: int, pm: str, null: str = NULL) -> str:
 
 
 def text_cells(
-    row: Row, di: int, dt: int, pm: str, null: str, dash: str, mark: str, text: Callable[[str], str] = str
+    row: Row,
+    di: int,
+    dt: int,
+    pm: str,
+    null: str,
+    dash: str,
+    mark: str,
+    text: Callable[[str], str] = str,
+    warned: str = " " + WARNED_MARK,
 ) -> list[str]:
     """The cells of a row; ``text`` writes the document's strings (model, status) as the format's
-    text, ``pm``, ``null``, ``dash`` and ``mark`` are the format's own ±, missing value, rank dash
-    and provisional mark (numbers and ranks are the tool's own and need no escaping)."""
+    text, ``pm``, ``null``, ``dash``, ``mark`` and ``warned`` are the format's own ±, missing value,
+    rank dash, provisional mark and mark of a model with warnings (numbers and ranks are the tool's
+    own and need no escaping)."""
     return [
         "" if row.rank is None else rank_text(*row.rank, dash),
-        text(row.model) + (mark if row.provisional else ""),
+        text(row.model) + (mark if row.provisional else "") + (warned if row.warnings else ""),
         text(row.status),
         with_hw(row.index, di, pm, null),
         *(with_hw(row.tracks[t], dt, pm, null) for t in TRACKS),
@@ -162,28 +194,44 @@ def text_cells(
     ]
 
 
-# The legend every format prints with each table (docs/commands.md#table): {pm}, {dash} and {mark} are
-# the format's own ±, rank dash and provisional mark; the rest is text, written through the format's
-# ``text``.
+# The legend every format prints with each table (docs/commands.md#table): {pm}, {dash}, {mark} and
+# {warned} are the format's own ±, rank dash, provisional mark and mark of a model with warnings; the
+# rest is text, written through the format's ``text``. The last two parts are said only of a table
+# that has such a row.
 LEGEND = (
     "{pm} is the half-width of the 95% t interval, clustered by task; "
     "rank best{dash}worst: the ranks not ruled out by paired t-tests with Holm's correction at 5%; "
     "{mark} provisional (some adopted attempt is selected_provisional)"
 )
+WARNED_LEGEND = "{warned} the model has warnings in its index.json (tcsexam validate lists them)"
+BEYOND_LEGEND = "intervals are not clipped: one may reach below 0, or above 1 for P, S and O, the range of their scores"
 
 
-def legend(text: Callable[[str], str], pm: str, dash: str, mark: str) -> str:
-    """``LEGEND`` in a format: its words through ``text``, its symbols as the format's own."""
-    symbols = {"{pm}": pm, "{dash}": dash, "{mark}": mark}
-    return "".join(symbols[part] if part in symbols else text(part) for part in re.split(r"(\{\w+\})", LEGEND))
+def legend(text: Callable[[str], str], pm: str, dash: str, mark: str, g: Group, warned: str = WARNED_MARK) -> str:
+    """The legend of group ``g``'s table in a format: ``LEGEND``, and the parts its rows call for,
+    the words through ``text``, the symbols as the format's own."""
+    parts = [LEGEND]
+    parts += [WARNED_LEGEND] if any(r.warnings for r in g.rows) else []
+    parts += [BEYOND_LEGEND] if any(r.beyond_range for r in g.rows) else []
+    symbols = {"{pm}": pm, "{dash}": dash, "{mark}": mark, "{warned}": warned}
+    return "".join(
+        symbols[part] if part in symbols else text(part) for part in re.split(r"(\{\w+\})", "; ".join(parts))
+    )
 
 
-def footnotes(g: Group, provisional: bool = False) -> list[str]:
-    """The notes under a group's table; what the mark of a provisional row means only with
-    ``provisional`` (a table's legend says it; the dashboard's Leaderboard has no legend)."""
+def footnotes(g: Group, marks: bool = False) -> list[str]:
+    """The notes under a group's table; with ``marks``, what the marks of a row mean and that an
+    interval may reach past the range of its scores (a table's legend says them; the dashboard's
+    Leaderboard has no legend)."""
     notes = []
-    if provisional and any(r.provisional for r in g.rows):
+    if marks and any(r.provisional for r in g.rows):
         notes.append(f"{PROVISIONAL_MARK} provisional: some adopted attempt is selected_provisional.")
+    if marks and any(r.warnings for r in g.rows):
+        notes.append(
+            f"{WARNED_MARK} warnings recorded for the model: values legal but implausible (tcsexam validate lists them)."
+        )
+    if marks and any(r.beyond_range for r in g.rows):
+        notes.append(f"{BEYOND_LEGEND[0].upper()}{BEYOND_LEGEND[1:]}.")
     if not g.ranked:
         notes.append("rank: not in the index.json (no ranks block).")
     elif g.not_ranked is not None:
@@ -242,7 +290,7 @@ class Markdown(TableFormat):
             for row in g.rows:
                 cells = text_cells(row, di, dt, PM, NULL, "–", " " + PROVISIONAL_MARK, self.text)
                 out.append("| " + " | ".join(cells) + " |")
-            out += ["", legend(self.text, PM.strip(), "–", PROVISIONAL_MARK), ""]
+            out += ["", legend(self.text, PM.strip(), "–", PROVISIONAL_MARK, g), ""]
             out.extend(footnotes(g))
         return "\n".join(out).rstrip("\n") + "\n"
 
@@ -302,11 +350,17 @@ class Latex(TableFormat):
             out.append(" & ".join(HEADER) + r" \\")
             out.append(r"\midrule")
             for row in g.rows:
-                cells = text_cells(row, di, dt, r"${}\pm{}$", NULL_LATEX, "--", r"$^\dagger$", self.text)
+                cells = text_cells(
+                    row, di, dt, r"${}\pm{}$", NULL_LATEX, "--", r"$^\dagger$", self.text, r"$^\ddagger$"
+                )
                 out.append(" & ".join(cells) + r" \\")
             out.append(r"\bottomrule")
             out.append(r"\end{tabular}")
-            out.append(r"\par\smallskip{\footnotesize " + legend(self.text, r"$\pm$", "--", r"$^\dagger$") + r"\par}")
+            out.append(
+                r"\par\smallskip{\footnotesize "
+                + legend(self.text, r"$\pm$", "--", r"$^\dagger$", g, r"$^\ddagger$")
+                + r"\par}"
+            )
             out.extend("% " + self.text(note) for note in footnotes(g) if note)
             out.append("")
         return "\n".join(out).rstrip("\n") + "\n"
@@ -337,7 +391,7 @@ class Csv(TableFormat):
     def render(self, groups: list[Group], di: int, dt: int) -> str:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)  # numbers are int/float
-        cols = ["suite", "solver_protocol", "rank_best", "rank_worst", "model", "status", "provisional"]
+        cols = ["suite", "solver_protocol", "rank_best", "rank_worst", "model", "status", "provisional", "warnings"]
         cols += ["index", "index_ci95_lo", "index_ci95_hi"]  # the names say what the interval is
         for t in TRACKS:
             cols += [TRACK_LETTERS[t], f"{TRACK_LETTERS[t]}_ci95_lo", f"{TRACK_LETTERS[t]}_ci95_hi"]
@@ -351,6 +405,7 @@ class Csv(TableFormat):
                 line: list[object] = [self.text(g.suite), self.text(g.protocol)]
                 line += [row.rank[0], row.rank[1]] if row.rank else ["", ""]
                 line += [self.text(row.model), self.text(row.status), "true" if row.provisional else "false"]
+                line += [row.warnings]
                 line += [r(row.index.value), r(row.index.lo), r(row.index.hi)]
                 for t in TRACKS:
                     c = row.tracks[t]
@@ -411,7 +466,11 @@ def chart_svg(g: Group, di: int, text: Callable[[str], str]) -> str:
     for k, r in enumerate(rows):
         assert r.index.value is not None  # rows are the charted ones
         y = 25 + step * k
-        label = text(r.model) + (" " + PROVISIONAL_MARK if r.provisional else "")
+        label = (
+            text(r.model)
+            + (" " + PROVISIONAL_MARK if r.provisional else "")
+            + (" " + WARNED_MARK if r.warnings else "")
+        )
         parts.append(f'<text x="{left - 8}" y="{y + 4}" class="label">{label}</text>')
         if r.index.lo is not None and r.index.hi is not None:
             parts.append(f'<line x1="{x(r.index.lo):.1f}" y1="{y}" x2="{x(r.index.hi):.1f}" y2="{y}" class="ci"/>')
@@ -456,7 +515,7 @@ class Html(TableFormat):
         for g in groups:
             out.append(f"<h2>{self.text(g.suite)} / {self.text(g.protocol)}</h2>")
             out.append(
-                f"<table><caption>{legend(self.text, PM.strip(), '–', PROVISIONAL_MARK)}</caption><thead><tr>"
+                f"<table><caption>{legend(self.text, PM.strip(), '–', PROVISIONAL_MARK, g)}</caption><thead><tr>"
                 + "".join(f'<th class="{"l" if h in LEFT else ""}">{h}</th>' for h in HEADER)
                 + "</tr></thead><tbody>"
             )

@@ -51,6 +51,6 @@ def leaderboard_groups(docs: list[tuple[str, dict]]) -> tuple[list[LeaderboardGr
         ]
         keys = [(r.source, r.model) for r in g.rows]
         out.append(
-            LeaderboardGroup(g.title, list(HEADER), rows, keys, [n for n in footnotes(g, provisional=True) if n])
+            LeaderboardGroup(g.title, list(HEADER), rows, keys, [n for n in footnotes(g, marks=True) if n])
         )
     return out, []
