@@ -607,3 +607,15 @@ def test_cli_the_same_folder_twice_is_opened_once(tmp_path, capsys, monkeypatch)
     assert f"RUN_DIR '{tmp_path / 'link'}' is the same folder as '{a}': opened once" in capsys.readouterr().err
     [config] = opened
     assert config.run_dir == str(a) and config.more_runs == [str(b)]
+
+
+async def test_the_leaderboard_line_names_a_run_opened_as_dot_by_its_folder(tmp_path, monkeypatch):
+    """`tcsexam tui .`: the line under the tables names the run's folder, not only '.'."""
+    run = tmp_path / "lab-run"
+    shutil.copytree(demo_run(), run)
+    monkeypatch.chdir(run)
+    app = create_app(DashboardConfig(run_dir="."))
+    async with app.run_test(size=(100, 30)) as pilot:
+        pane = await open_leaderboard(app, pilot)
+        detail = str(pane.query_one("#leaderboard-detail", Static).render())
+        assert detail.endswith(" · run lab-run (.)"), detail

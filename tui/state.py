@@ -65,6 +65,13 @@ def run_name(config: DashboardConfig) -> str:
     return config.attempts or config.cohort or "no run"
 
 
+def source_label(source: str) -> str:
+    """A run's ``source`` (its RUN_DIR as typed) as a screen names it: with the name of its folder
+    first when the path typed does not end with it (``demo (.)`` for ``tui .``, ``runs (../..)``)."""
+    name = Path(os.path.abspath(source)).name
+    return source if not name or name == Path(source).name else f"{name} ({source})"
+
+
 @dataclass(eq=False)
 class RunSlot:
     """One run of the dashboard and what its last load left: the state shown (the last good one

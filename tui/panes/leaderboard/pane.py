@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Static
 from tcsexam.scoring.grammar import counted
 
 from ...find import count_note
+from ...state import source_label
 from ...textual_ext.data_table import SteadyDataTable
 from ...views import cells, plain, problem_rows, text
 from ...widgets.filter_bar import FilterBar, FiltersRows
@@ -253,7 +254,7 @@ copies the leaderboard as Markdown, `C` as LaTeX.
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         if key in self.keys:
             source, model = self.keys[key]
-            self.query_one("#leaderboard-detail", Static).update(text((model, "bold"), " · run ", source))
+            self.query_one("#leaderboard-detail", Static).update(text((model, "bold"), " · run ", source_label(source)))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()

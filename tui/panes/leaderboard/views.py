@@ -50,7 +50,5 @@ def leaderboard_groups(docs: list[tuple[str, dict]]) -> tuple[list[LeaderboardGr
             for r in g.rows
         ]
         keys = [(r.source, r.model) for r in g.rows]
-        out.append(
-            LeaderboardGroup(g.title, list(HEADER), rows, keys, [n for n in footnotes(g, marks=True) if n])
-        )
+        out.append(LeaderboardGroup(g.title, list(HEADER), rows, keys, [n for n in footnotes(g, marks=True) if n]))
     return out, []
