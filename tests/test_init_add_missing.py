@@ -68,13 +68,39 @@ def test_add_missing_without_a_table_writes_the_skeleton(ws, cli):
     assert (ws.run / "attempts.csv").read_text().count("\n") == 8
 
 
-def test_an_excluded_attempt_counts_as_there(ws, cli):
+def test_an_excluded_attempt_is_not_counted_its_replacement_gets_the_next_free_name(ws, cli):
+    # docs/rules.md: a task is complete with as many adopted attempts as planned; an excluded one is kept, never adopted
     rows = full_rows()
     rows[0].update(adoption_status="excluded", note="replaced", score="")
     rows[0]["score_status"] = "judge_failed"
     path = ws.write_rows(rows)
     before = path.read_bytes()
+    assert init(cli, ws, "--add-missing")[0] == 0
+    assert path.read_bytes() == before + b"m,theorem,t1,2,,selected,missing,original_task_score,,,\n"
+    rows.append(row(item="t1", attempt="2", score=1))  # the replacement scored: nothing lacks
+    path = ws.write_rows(rows)
+    before = path.read_bytes()
     assert init(cli, ws, "--add-missing")[0] == 0 and path.read_bytes() == before
+
+
+@pytest.mark.parametrize("names", [["0", "1"], ["a", "b"], ["1.0", "2.0"], ["2", "7"]])
+def test_a_task_with_its_planned_attempts_under_other_names_lacks_none(ws, cli, names):
+    """Attempt names are free (docs/formats.md#attempts-table): a task with as many adopted rows as planned
+    gets none appended, whatever the rows are called; one short of them gets a row named by the
+    smallest whole number its rows leave free."""
+    ws.write_cohort(models={"m": {"attempts_per_task": 1, "attempts_per_item": {"t1": 2}}})
+    rows = [r for r in full_rows() if r["item"] != "t1"]
+    rows += [row(item="t1", attempt=name, score=1) for name in names]
+    path = ws.write_rows(rows)
+    before = path.read_bytes()
+    assert init(cli, ws, "--add-missing")[0] == 0 and path.read_bytes() == before
+    code, _, err = cli("validate", str(ws.run), "--benchmark", str(ws.bench))
+    assert code == 0, err
+    path = ws.write_rows(rows[:-1])  # one short of the plan
+    before = path.read_bytes()
+    assert init(cli, ws, "--add-missing")[0] == 0
+    free = "1" if names[0] != "1" else "2"
+    assert path.read_bytes() == before + f"m,theorem,t1,{free},,selected,missing,original_task_score,,,\n".encode()
 
 
 @pytest.mark.parametrize(

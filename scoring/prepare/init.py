@@ -7,8 +7,10 @@ from __future__ import annotations
 import csv
 import io
 import os
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import count, groupby
 from pathlib import Path
 from typing import NamedTuple
 
@@ -185,9 +187,27 @@ def init_run(
     return InitReport(target, n, len(cohort.models), len(suite.tasks), cohort.suite, appended)
 
 
+def missing_attempts(planned: list[PlannedAttempt], rows) -> list[PlannedAttempt]:
+    """docs/commands.md#init: the planned attempts a table lacks, in plan order. A task of a model
+    lacks as many as it has fewer adopted rows than planned (an attempt may have any name, and an
+    excluded one does not count); each is named by the smallest whole number none of the task's
+    rows uses."""
+    taken: dict[tuple[str, str], set[str]] = defaultdict(set)
+    adopted: Counter[tuple[str, str]] = Counter()
+    for r in rows:
+        taken[(r.model, r.item)].add(r.attempt)
+        adopted[(r.model, r.item)] += 1 if r.adopted else 0
+    out = []
+    for key, group in groupby(planned, key=lambda p: (p.model, p.item)):
+        lacking = list(group)[adopted[key] :]
+        names = (str(n) for n in count(1) if str(n) not in taken[key])
+        out += [p._replace(attempt=name) for p, name in zip(lacking, names, strict=False)]  # names never end
+    return out
+
+
 def append_missing(target: Path, planned: list[PlannedAttempt]) -> int:
-    """docs/commands.md#init: append to the table at ``target`` the planned attempts it has no row
-    for (by model, item and attempt), in plan order, each under the table's own header and with its
+    """docs/commands.md#init: append to the table at ``target`` the planned attempts it lacks
+    (``missing_attempts``), in plan order, each under the table's own header and with its
     line ending; every byte already there stays. The table must load (``formats.attempts``); it is
     replaced atomically, and only if nobody wrote to it since it was read."""
     from tcsexam.scoring.formats.attempts import decode_csv, parse_attempts
@@ -198,8 +218,7 @@ def append_missing(target: Path, planned: list[PlannedAttempt]) -> int:
     table = parse_attempts(text, str(target))
     if table.problems:
         raise InputError(table.problems)
-    have = {(r.model, r.item, r.attempt) for r in table.rows}
-    absent = [p for p in planned if (p.model, p.item, p.attempt) not in have]
+    absent = missing_attempts(planned, table.rows)
     if absent:
         rows = [skeleton_cells(p, table.columns) for p in absent]
         bom = "\ufeff" if data.startswith(b"\xef\xbb\xbf") else ""
