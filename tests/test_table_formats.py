@@ -495,3 +495,18 @@ def test_the_legend_says_intervals_are_not_clipped_when_one_reaches_past_its_ran
         assert ("intervals are not clipped: one may reach below 0, or above 1 for P, S and O" in out) is beyond, name
     legend = MarkdownIt("commonmark").enable("table").render(render_table([("a.json", doc)], "markdown"))
     assert ("</table>\n<p>" + html.escape(LEGEND + (BEYOND if beyond else ""), quote=False) + "</p>") in legend
+
+
+# --- a group joining files: each file ranked its own models only (docs/commands.md#table) -----------------
+
+
+def test_a_group_joining_two_files_says_its_ranks_are_each_files_own():
+    one, two = hostile_doc(["a", "b"]), hostile_doc(["c", "d"])  # both lite / offline, each ranked 1–2
+    joined = "ranks within each file's models (the group joins 2 index.json files; score the models as one run"
+    alone = render_table([("one.json", one)], "markdown")
+    assert "| 1–2 | a |" in alone and joined not in alone
+    for name in ("markdown", "latex", "html"):
+        out = render_table([("one.json", one), ("two.json", two)], name)
+        assert joined in out.replace("\\'", "'").replace("&#x27;", "'"), name
+    other = render_table([("one.json", one), ("two.json", hostile_doc(["c", "d"], suite="full"))], "markdown")
+    assert joined not in other  # two groups of one file each

@@ -90,6 +90,7 @@ class Group:
     rows: list[Row]
     ranked: bool  # every document of the group carries a ranks block
     not_ranked: str | None = None  # why a document of the group has no ranks (its ``ranks.reason``)
+    files: int = 1  # the index.json files its rows come from: each ranked its own models only
 
     @property
     def title(self) -> str:
@@ -157,7 +158,8 @@ def build_groups(docs: list[tuple[str, dict]]) -> list[Group]:
     groups = []
     for key in sorted(grouped, key=group_key):
         rows = sorted(grouped[key], key=lambda r: (r.index.value is None, -(r.index.value or 0.0)))
-        groups.append(Group(key[0], key[1], rows, ranked[key], not_ranked.get(key)))
+        files = len({r.source for r in rows})
+        groups.append(Group(key[0], key[1], rows, ranked[key], not_ranked.get(key), files))
     return groups
 
 
@@ -207,10 +209,19 @@ WARNED_LEGEND = "{warned} the model has warnings in its index.json (tcsexam vali
 BEYOND_LEGEND = "intervals are not clipped: one may reach below 0, or above 1 for P, S and O, the range of their scores"
 
 
+def joined_ranks(g: Group) -> str:
+    """What the ranks of a group joining files are (``tcsexam plot`` says it too): each file's own."""
+    return (
+        f"within each file's models (the group joins {g.files} index.json files; score the models as one run "
+        "to rank them together)"
+    )
+
+
 def legend(text: Callable[[str], str], pm: str, dash: str, mark: str, g: Group, warned: str = WARNED_MARK) -> str:
     """The legend of group ``g``'s table in a format: ``LEGEND``, and the parts its rows call for,
     the words through ``text``, the symbols as the format's own."""
     parts = [LEGEND]
+    parts += [f"ranks {joined_ranks(g)}"] if g.ranked and g.files > 1 else []
     parts += [WARNED_LEGEND] if any(r.warnings for r in g.rows) else []
     parts += [BEYOND_LEGEND] if any(r.beyond_range for r in g.rows) else []
     symbols = {"{pm}": pm, "{dash}": dash, "{mark}": mark, "{warned}": warned}
@@ -232,6 +243,8 @@ def footnotes(g: Group, marks: bool = False) -> list[str]:
         )
     if marks and any(r.beyond_range for r in g.rows):
         notes.append(f"{BEYOND_LEGEND[0].upper()}{BEYOND_LEGEND[1:]}.")
+    if marks and g.ranked and g.files > 1:
+        notes.append(f"Ranks {joined_ranks(g)}.")
     if not g.ranked:
         notes.append("rank: not in the index.json (no ranks block).")
     elif g.not_ranked is not None:
