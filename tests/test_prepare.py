@@ -732,3 +732,19 @@ def test_fill_interrupted_says_every_file_is_whole_and_exits_128_plus_the_signal
     assert code == 130 and tree(ws.run) == before
     assert "interrupted (SIGINT): every file is whole, as it was or as written" in err
     assert "run the command again to finish" in err and "Traceback" not in err
+
+
+def test_ctrl_c_before_any_write_says_so_too(ws, cli, monkeypatch):
+    """Ctrl-C while the inputs are read (Python's own KeyboardInterrupt, before any write): exit 130 and
+    the same line as during a write, where a review found a silent 130."""
+    from tcsexam.scoring.commands import main as main_module
+
+    def ctrl_c():
+        raise KeyboardInterrupt
+
+    ws.write_rows(full_rows())
+    before = tree(ws.run)
+    monkeypatch.setattr(main_module, "load_numeric_libraries", ctrl_c)
+    code, out, err = cli("score", str(ws.run), "--benchmark", str(ws.bench))
+    assert code == 130 and tree(ws.run) == before and out == ""
+    assert "interrupted (SIGINT): every file is whole, as it was or as written" in err and "Traceback" not in err

@@ -355,3 +355,30 @@ def test_q_ends_the_dashboard_while_a_load_in_its_thread_never_ends(demo_copy):
             os.waitpid(pid, 0)
         os.close(fd)
     assert status == 0
+
+
+CTRL_C_WHILE_LOADING = """
+import sys
+import tcsexam.tui.cli as cli
+print("loaded" if "tcsexam.scoring.commands.main" in sys.modules else "light", file=sys.stderr)
+import tcsexam.scoring.commands.process as process
+
+def ctrl_c():
+    raise KeyboardInterrupt  # as Python's own SIGINT handler raises it
+
+process.prepare_process = ctrl_c
+sys.argv = ["tcsexam", "--version"]
+cli.entry()
+"""
+
+
+def test_ctrl_c_while_the_commands_load_is_said_not_a_traceback(tmp_path):
+    """The console script imports tui/cli.py before ``entry`` runs: the module loads no command, so a
+    Ctrl-C that early lands in ``entry``, which says it as any command does, exit 130 (a review saw a
+    traceback for a Ctrl-C in the first 50 ms)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", CTRL_C_WHILE_LOADING], capture_output=True, text=True, timeout=120, cwd=tmp_path
+    )
+    assert proc.returncode == 130, proc.stderr
+    assert proc.stderr.splitlines()[0] == "light"
+    assert "interrupted (SIGINT): every file is whole" in proc.stderr and "Traceback" not in proc.stderr

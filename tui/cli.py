@@ -13,12 +13,8 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from tcsexam.scoring.commands.main import build_parser as build_scoring_parser
-from tcsexam.scoring.commands.main import run
-from tcsexam.scoring.commands.options import add_run_arguments, output_argument
-from tcsexam.scoring.commands.process import prepare_process
-from tcsexam.scoring.safety.terminal import say
-from tcsexam.scoring.vocab import COHORT_FILE
+# The commands are imported when ``entry`` runs, not with this module: the console script imports
+# it before ``entry`` can catch a Ctrl-C, and then Python would print a traceback.
 
 if TYPE_CHECKING:
     from tcsexam.scoring.pipeline.run import RunPaths
@@ -28,7 +24,8 @@ if TYPE_CHECKING:
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """``scoring.commands``'s parser with the dashboard's ``tui`` command added (``argv``: see there)."""
-    from tcsexam.scoring.commands.options import command_parser
+    from tcsexam.scoring.commands.main import build_parser as build_scoring_parser
+    from tcsexam.scoring.commands.options import add_run_arguments, command_parser, output_argument
 
     parser, sub = build_scoring_parser(argv)
     p = command_parser(sub, "tui")
@@ -85,6 +82,8 @@ def current_run(args: argparse.Namespace) -> list[str]:
     """``tcsexam tui`` with nothing named, inside a run folder: that folder, as every other command
     reads it (docs/commands.md#tui); the bundled demo only where the current folder holds no run
     (no cohort.json)."""
+    from tcsexam.scoring.vocab import COHORT_FILE
+
     if args.attempts or args.cohort or args.tau2 or not os.path.isfile(COHORT_FILE):
         return []
     return ["."]
@@ -115,6 +114,7 @@ def check_run_dirs(args: argparse.Namespace) -> list[RunPaths]:
     and reads its cohort.json once (docs/architecture.md)."""
     from tcsexam.scoring.errors import InputError, Problem, UsageError
     from tcsexam.scoring.pipeline.run import benchmark_notice, read_cohort_ahead
+    from tcsexam.scoring.safety.terminal import say
 
     from .state import has_run, resolve_paths, run_configs
 
@@ -160,7 +160,7 @@ def run_from_args(args: argparse.Namespace) -> int:
     """Open the dashboard (docs/commands.md ``tcsexam tui RUN_DIR...``) and block until it quits. The exit code is
     the app's: Textual sets 1 when the app stopped on an exception (a crash never exits 0). A Textual
     release the dashboard was not written for is one line on standard error and exit 1."""
-    from tcsexam.scoring.safety.terminal import escape_for_terminal
+    from tcsexam.scoring.safety.terminal import escape_for_terminal, say
 
     problem = textual_problem()
     if problem is not None:
@@ -200,6 +200,8 @@ WRITE_WAIT_S = 10.0  # at most this long the end waits for a file being written 
 
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv`` and run its command; returns the exit code of docs/commands.md."""
+    from tcsexam.scoring.commands.main import run
+
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv)
     args = parser.parse_args(argv)
@@ -209,9 +211,17 @@ def main(argv: list[str] | None = None) -> int:
 def entry() -> None:
     """Console-script entry: the process made ready before anything imports numpy
     (``scoring.commands.process.prepare_process``: one BLAS thread, streams that never fail to print).
-    Once the dashboard has closed, the process ends at once (``end_now``)."""
-    prepare_process()
-    code = main()
+    Once the dashboard has closed, the process ends at once (``end_now``). A Ctrl-C while the
+    commands load is said as one during a command is (``run`` takes over from there)."""
+    try:
+        from tcsexam.scoring.commands.process import prepare_process
+
+        prepare_process()
+        code = main()
+    except KeyboardInterrupt:
+        from tcsexam.scoring.commands.main import interrupted
+
+        code = interrupted()
     if dashboard_closed:
         end_now(code)
     sys.exit(code)

@@ -104,6 +104,20 @@ def run(command, args, parser: argparse.ArgumentParser) -> int:
         return EXIT_CLOSED_PIPE
 
 
+def interrupted(signum: int | None = None) -> int:
+    """Say on standard error that a command was interrupted (by ``signum``, default SIGINT: Ctrl-C)
+    and what is on disk (docs/safety.md); the exit code, 128 + the signal's number."""
+    import signal
+
+    signum = signal.SIGINT if signum is None else signum
+    say_on(
+        f"interrupted ({signal.Signals(signum).name}): every file is whole, as it was or as written "
+        "(tcsexam docs safety); run the command again to finish",
+        sys.stderr,
+    )
+    return 128 + signum
+
+
 def _outcome(command, args, parser: argparse.ArgumentParser) -> int:
     try:
         load_numeric_libraries()
@@ -120,17 +134,8 @@ def _outcome(command, args, parser: argparse.ArgumentParser) -> int:
         getattr(args, "command_parser", parser).print_usage(sys.stderr)
         say_on(f"tcsexam {args.command}: error: {exc}", sys.stderr)
         return EXIT_USAGE
-    except Interrupted as exc:  # SIGINT, SIGTERM or SIGHUP during a write: nothing left behind
-        import signal
-
-        say_on(
-            f"interrupted ({signal.Signals(exc.signum).name}): every file is whole, as it was or as written "
-            "(tcsexam docs safety); run the command again to finish",
-            sys.stderr,
-        )
-        return 128 + exc.signum
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as exc:  # a signal during a write (``Interrupted``: nothing left behind) or Ctrl-C
+        return interrupted(exc.signum if isinstance(exc, Interrupted) else None)
     except MemoryError:  # docs/safety.md#the-machine-the-tool-runs-on: how much, and the limit; outputs are atomic
         say_on(out_of_memory_message(), sys.stderr)
         return EXIT_REJECTED
