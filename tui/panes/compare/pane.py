@@ -228,7 +228,8 @@ on a solver task lists the instances where the two differ most.
             verdict.update("Only one model in this run: nothing to compare.")
             return
         pair = self.pair()
-        if pair is None:
+        if pair is None:  # a picker set to its blank line
+            verdict.update("Pick a model A and a model B to compare them.")
             return
         if pair[0] == pair[1]:
             verdict.update("A and B are the same model: pick another B.")
