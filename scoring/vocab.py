@@ -92,6 +92,12 @@ CROSS_CHECK_TOLERANCE = 1e-9
 # ``score`` counts these apart from its other warnings
 NOT_CHECKED = "score not checked against records"
 
+# matplotlib, the optional extra "plot": how to install it, said where a figure cannot be made. The
+# project installs from a clone (README), so the extra is named by its path, never by a package name
+PLOT_INSTALL = (
+    'pip install matplotlib into this environment (or the extra "plot": pip install "./tcsexam[plot]" from a clone)'
+)
+
 NA = "NA"  # a missing value in text a script parses (docs/commands.md command line)
 
 

@@ -362,7 +362,11 @@ def test_without_matplotlib_the_command_exits_2_naming_the_extra(demo_index, tmp
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 2, done.stderr
-    assert 'pip install "tcsexam[plot]"' in done.stderr and "Traceback" not in done.stderr
+    assert (
+        'pip install matplotlib into this environment (or the extra "plot": pip install "./tcsexam[plot]"'
+        in done.stderr
+        and "Traceback" not in done.stderr
+    )
     assert not out.exists()
 
 

@@ -8,6 +8,8 @@ import json
 import os
 import shutil
 
+import pytest
+
 from tcsexam.scoring.pipeline.benchmark import demo_run
 
 # --- score writes beside the run it scores ---------------------------------------------------------
@@ -455,3 +457,18 @@ async def test_the_compare_pane_says_an_incomplete_model_leaves_tasks_out():
             "over the 18 tasks both have scored, not a difference of indices. Difference over the common tasks "
         ) in verdict().replace("\n", " ")
         assert "Index difference" not in verdict()
+
+
+@pytest.mark.parametrize("written", ["NaN", "Infinity", "-Infinity"])
+def test_a_nan_written_by_json_dump_is_named_with_what_to_write(ws, cli, written):
+    """Python's json.dump writes a float nan as NaN (no JSON reader takes it): the message names it and
+    says to write null, where it said only 'invalid character'."""
+    ws.write_checked_run()
+    path = ws.run / "records" / "m" / "s1" / "1.json"
+    path.write_text(path.read_text().replace('"A": 12', f'"A": {written}'))
+    assert written in path.read_text()
+    code, out, err = cli("validate", str(ws.run), "--benchmark", str(ws.bench))
+    word = written.lstrip("-")
+    assert code == 1 and "1.json: line 1 column" in err, err
+    assert f"invalid JSON: {word} is not a JSON value (Python's json.dump writes it for a float nan or inf): " in err
+    assert "write null where there is no number" in err

@@ -303,7 +303,6 @@ async def test_compare_view_gives_the_paired_difference():
         assert "Index difference" in text_of(app, "#compare-verdict")
 
 
-
 async def test_compare_view_with_a_blank_picker_asks_for_a_model_instead_of_keeping_the_last_verdict():
     """A review picked B's blank line: the tables emptied, the verdict of the pair before stayed."""
     from textual.widgets import Select
@@ -318,6 +317,7 @@ async def test_compare_view_with_a_blank_picker_asks_for_a_model_instead_of_keep
         await settle(pilot)
         assert app.query_one("#compare-table", DataTable).row_count == 0
         assert " ".join(text_of(app, "#compare-verdict").split()) == "Pick a model A and a model B to compare them."
+
 
 async def test_compare_view_names_the_track_with_no_common_task(ws):
     # A has neither construction task (docs/rules.md#per-task-differences): no paired index difference

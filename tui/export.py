@@ -13,6 +13,7 @@ from pathlib import Path
 from tcsexam.scoring.errors import InputError
 from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.safety.terminal import width_on_screen
+from tcsexam.scoring.vocab import PLOT_INSTALL
 
 from .views import plain
 
@@ -173,7 +174,7 @@ def save_figure(
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        return False, 'Figure not saved: it needs matplotlib, the optional extra: pip install "tcsexam[plot]".'
+        return False, f"Figure not saved: it needs matplotlib: {PLOT_INSTALL}."
     from tcsexam.scoring.reports.figures import build_figure, figure_bytes
     from tcsexam.scoring.safety.outputs import write_atomic
 

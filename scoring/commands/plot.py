@@ -1,7 +1,7 @@
 """``tcsexam plot``: the paper's figures of index.json files (docs/commands.md#plot), as PDF, SVG or PNG.
 
-matplotlib is the optional extra ``plot`` (``pip install "tcsexam[plot]"``): only this command
-imports it, and without it the command stops with exit 2 naming the extra."""
+matplotlib is the optional extra ``plot`` (``vocab.PLOT_INSTALL``): only this command imports it, and
+without it the command stops with exit 2 saying how to install it."""
 
 from __future__ import annotations
 
@@ -13,9 +13,7 @@ from tcsexam.scoring.commands.text import glyphs_missing, plot_written
 from tcsexam.scoring.errors import InputError, Problems, UsageError
 from tcsexam.scoring.safety.outputs import check_output
 from tcsexam.scoring.safety.terminal import say as say_on
-from tcsexam.scoring.vocab import EXIT_OK
-
-EXTRA = "tcsexam[plot]"
+from tcsexam.scoring.vocab import EXIT_OK, PLOT_INSTALL
 
 
 def check_usage(args) -> None:
@@ -27,7 +25,7 @@ def check_usage(args) -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise UsageError(f'the figures need matplotlib, the optional extra {EXTRA}: pip install "{EXTRA}"') from None
+        raise UsageError(f"the figures need matplotlib: {PLOT_INSTALL}") from None
 
 
 def figure_format(output: str) -> str:

@@ -113,8 +113,8 @@ termination reasons and the reward-gate audit. Independent of the selected model
         pk = "  ".join(f"pass^{k} {fmt(v)}" for k, v in m["pass_hat_k"].items())
         return (
             f"{plain(m['source'])}\n{plain(tau2_meta_line(self.meta))}\n"
-            f"{m['num_simulations']} runs, {m['num_tasks']} tasks, {m['infra_errors']} infrastructure "
-            f"errors dropped; avg_reward {fmt(m['avg_reward'])}, avg_agent_cost {cost_text(m['avg_agent_cost'])}; "
+            f"{counted(m['num_simulations'], 'run')}, {counted(m['num_tasks'], 'task')}, "
+            f"{counted(m['infra_errors'], 'infrastructure error')} dropped; avg_reward {fmt(m['avg_reward'])}, avg_agent_cost {cost_text(m['avg_agent_cost'])}; "
             f"{pk}; DB match {m['db']['match']} / mismatch {m['db']['mismatch']} / not checked "
             f"{m['db']['not_checked']}. Success = reward within 1e-6 of 1; pass^k = C(c,k)/C(n,k) averaged over "
             "tasks. Independent of the model selected in the Overview."
