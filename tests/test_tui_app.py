@@ -307,11 +307,11 @@ async def test_compare_view_with_a_blank_picker_asks_for_a_model_instead_of_keep
     """A review picked B's blank line: the tables emptied, the verdict of the pair before stayed."""
     from textual.widgets import Select
 
+    from tests.support.dashboard import open_tab
+
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("5")
-        await settle(pilot)
+        await open_tab(pilot, "5")
         assert "Index difference" in text_of(app, "#compare-verdict")
         app.query_one("#compare-b", Select).clear()  # the blank line, as Enter on it picks it
         await settle(pilot)

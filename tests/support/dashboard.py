@@ -215,6 +215,13 @@ async def settle(pilot, timeout: float = 30.0) -> None:
             return
 
 
+async def open_tab(pilot, key: str) -> None:
+    """The dashboard started and its tab ``key`` (1-8) shown, each settled."""
+    await settle(pilot)
+    await pilot.press(key)
+    await settle(pilot)
+
+
 def palette_prompts(app) -> list[str]:
     """The first line of every hit the command palette shows now."""
     from textual.command import CommandList
