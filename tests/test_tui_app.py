@@ -350,6 +350,23 @@ async def test_tau2_tab_shows_the_metrics():
 
 
 @pytest.mark.skipif(not DATA.is_dir(), reason="tests/data/tau2 is missing")
+async def test_a_tau2_file_read_while_its_tab_is_hidden_fills_the_task_table_at_the_tabs_width():
+    """A review saw the tau2 tab without its task table: read while the tab was hidden, the table waited
+    for a Resize, which a tab shown while the screen lays out a scroll never gets. It is filled when
+    the file is read, at the width the tab will have, and the same once the tab is shown."""
+    app = create_app(DashboardConfig(run_dir=str(demo_run()), tau2=str(DATA / "derived" / "derived_C_edge_4x5.json")))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.query_one("TabbedContent").active == "overview" and app.tau2_metrics is not None
+        tasks = app.query_one("#tau2-tasks", DataTable)
+        assert tasks.size.width == 0 and tasks.row_count == 5  # hidden, and filled
+        hidden = [row_at(tasks, i) for i in range(5)]
+        await pilot.press("6")
+        await settle(pilot)
+        assert tasks.size.width == SIZE[0] - 2 and [row_at(tasks, i) for i in range(5)] == hidden
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="tests/data/tau2 is missing")
 async def test_with_a_tau2_file_alone_no_tab_waits_for_a_run_and_no_run_key_is_offered():
     """docs/dashboard.md: with --tau2 alone every run tab, the Leaderboard too, says there is no run;
     export and the run switcher are not offered (footer, help) and their keys do nothing."""

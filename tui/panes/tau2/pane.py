@@ -24,6 +24,9 @@ NO_FILE = (
 )
 
 
+TAB_PADDING = 2  # the columns of a tab's padding (app.tcss: TabPane { padding: 0 1; })
+
+
 class Tau2Pane(FiltersRows, Vertical):
     """The summary pinned on top; below it, scrolling, the per-task table (Enter lists a task's
     simulations: simulations.py beside it), pass^k by k, the reasons and the audit. ``/``
@@ -161,11 +164,13 @@ termination reasons and the reward-gate audit. Independent of the selected model
         (``top``: a sort asked for) or kept on its task."""
         m = self.metrics
         assert m is not None  # called by show and sort_by, once a file was read
-        if not self.size.width:
-            # not laid out yet (a file read before the first frame, or the tab hidden): on_resize fills the
-            # table at its width. A table filled uncut first and cut after kept its horizontal scrollbar
-            # (and a blank line) at some sizes, depending on which came first
-            return
+        # not laid out yet (a file read before the first frame, or the tab hidden): the width the tab will
+        # have, the screen's less the tab's padding. on_resize fills the table again at its width, but a
+        # tab shown while the screen lays out a scroll gets its size without a Resize (Tab to the
+        # Leaderboard's second table, then 6): a table left empty until a Resize stayed empty then.
+        # A table filled uncut first and cut after kept its horizontal scrollbar (and a blank line)
+        # at some sizes, so it is cut from the first fill
+        width = self.size.width or max(self.app.size.width - TAB_PADDING, 1)
         tasks = self.query_one("#tau2-tasks", DataTable)
         current = tasks.coordinate_to_cell_key(tasks.cursor_coordinate).row_key.value if tasks.row_count else None
         bar = self.query_one(FilterBar)
@@ -177,7 +182,7 @@ termination reasons and the reward-gate audit. Independent of the selected model
             lambda t: list(t["termination_reasons"]),
         )
         bar.show_count(count_note(len(ordered), len(m["tasks"]), "tasks", bar.filter_query, reasons))
-        _, rows = tau2_task_rows(m, ordered, self.size.width or None)
+        _, rows = tau2_task_rows(m, ordered, width)
         tasks.clear(columns=True)
         arrow = " ▼" if self.sort_reverse else " ▲"
         for i, name in enumerate(tau2_columns(m)):
