@@ -234,7 +234,7 @@ def test_records_outside_the_cohort_the_plan_or_the_solver_track_are_each_named(
         "unused records: m-v9: s1 attempt 1: records/m-v9/s1/1.json is used by no adopted row: "
         "model 'm-v9' is not in the cohort",
         "unused records: m: nope attempt 1: records/m/nope/1.json is used by no adopted row: "
-        "item 'nope' is not in the suite: records are read for solver tasks only",
+        "item 'nope' is not in the lite suite",
         "unused records: m: s1 attempt 7: records/m/s1/7.json is used by no adopted row: "
         "there is no attempt '7' among the adopted rows '1', '2', '3' (3 planned)",
         "unused records: m: t1 attempt 1: records/m/t1/1.json is used by no adopted row: "
@@ -244,6 +244,26 @@ def test_records_outside_the_cohort_the_plan_or_the_solver_track_are_each_named(
     ]
     assert not any(NOT_LINED_UP in x for x in lines)
 
+
+
+def test_a_records_folder_named_with_a_typo_says_which_name_was_meant(ws, cli):
+    """A review made records/gtp-x/ and records/<model>/maxcut-mqlb/: the same typos in attempts.csv are
+    asked about ("did you mean"); the folders' names now are too, and a solver task of another suite
+    is no longer said to be no solver task."""
+    ws.write_cohort(models={"gpt-x": {"attempts_per_task": 1}})
+    ws.write_rows([{**r, "model": "gpt-x"} for r in mini_rows(solver_rows([("1", 0.5)]))])
+    ws.write_records("gpt-x", "s1", "1", AT_MU)
+    ws.write_records("gtp-x", "s1", "1", AT_MU)  # the model's name, two letters swapped
+    ws.write_records("gpt-x", "s11", "1", AT_MU)  # the solver item 's1', a letter more
+    code, lines, _ = validate_lines(cli, ws)
+    assert code == 0
+    unused = sorted(x for x in lines if x.startswith("unused records: "))
+    assert unused == [
+        "unused records: gpt-x: s11 attempt 1: records/gpt-x/s11/1.json is used by no adopted row: "
+        "item 's11' is not in the lite suite; did you mean 's1'?",
+        "unused records: gtp-x: s1 attempt 1: records/gtp-x/s1/1.json is used by no adopted row: "
+        "model 'gtp-x' is not in the cohort; did you mean 'gpt-x'?",
+    ]
 
 def test_an_excluded_attempts_records_are_no_finding_and_a_model_without_records_is_one(ws, cli):
     """docs/rules.md#rows-and-records: the records of an excluded row are no finding; a model whose valid

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from tcsexam.scoring.formats.inputs import AttemptRow
 from tcsexam.scoring.formats.packed import RecordsSource
 from tcsexam.scoring.formats.results import Issue, UnusedRecords
-from tcsexam.scoring.pipeline.rules import Checked
+from tcsexam.scoring.pipeline.rules import Checked, CloseNames
 from tcsexam.scoring.pipeline.run import Run
 from tcsexam.scoring.safety.files import RECORDS_SUFFIX
 from tcsexam.scoring.vocab import NOT_CHECKED
@@ -107,12 +107,12 @@ def line_up(run: Run, checked: Checked) -> Lineup:
     root = run.records_root
     assert root is not None
     files = discover_records(root)
-    solver_items = {t.item for t in run.suite.tasks if t.track == "solver"}
+    known = KnownNames(run)
     adopted, excluded = solver_rows_by_task(checked)
     file_names = attempt_file_names(files)
     out = Lineup(misaligned=misaligned_tasks(adopted, file_names))
     for f in files:
-        reason = unused_reason(f, run, solver_items, adopted, excluded, file_names)
+        reason = unused_reason(f, run, known, adopted, excluded, file_names)
         if reason is not None:
             near, why = reason
             out.unused.append(UnusedRecords(f.rel, f.model, f.item, f.attempt, why, near))
@@ -176,10 +176,25 @@ def misaligned_tasks(
     return out
 
 
+class KnownNames:
+    """The models and solver items a records file's folders may name, and the one a folder's name was
+    likely meant to be (``CloseNames``: 'gtp-x' for 'gpt-x'), as an attempts-table row's is."""
+
+    def __init__(self, run: Run):
+        self.solver_items = {t.item for t in run.suite.tasks if t.track == "solver"}
+        self.items = {t.item for t in run.suite.tasks}
+        self.close_model = CloseNames(run.cohort.models)
+        self.close_item = CloseNames(self.solver_items)
+
+    def meant(self, close: CloseNames, name: str) -> str:
+        near = close(name)
+        return f"; did you mean '{near}'?" if near is not None else ""
+
+
 def unused_reason(
     f: RecordsFile,
     run: Run,
-    solver_items: set[str],
+    known: KnownNames,
     adopted: dict[tuple[str, str], list[AttemptRow]],
     excluded: set[tuple[str, str, str]],
     file_names: dict[tuple[str, str], list[str]],
@@ -190,11 +205,16 @@ def unused_reason(
         return [], "not at records/<model>/<item>/<attempt>.json"
     if f.model not in run.cohort.models:
         same = [m for m in run.cohort.models if m.casefold() == f.model.casefold()]
-        case = f": the cohort's '{same[0]}' differs only in letter case (names are matched exactly)" if same else ""
-        return [], f"model '{f.model}' is not in the cohort{case}"
-    if f.item not in solver_items:
-        where = "not in the suite" if f.item not in {t.item for t in run.suite.tasks} else "not a solver task"
-        return [], f"item '{f.item}' is {where}: records are read for solver tasks only"
+        if same:
+            return (
+                [],
+                f"model '{f.model}' is not in the cohort: the cohort's '{same[0]}' differs only in letter case (names are matched exactly)",
+            )
+        return [], f"model '{f.model}' is not in the cohort{known.meant(known.close_model, f.model)}"
+    if f.item not in known.items:
+        return [], f"item '{f.item}' is not in the {run.cohort.suite} suite{known.meant(known.close_item, f.item)}"
+    if f.item not in known.solver_items:
+        return [], f"item '{f.item}' is not a solver task: records are read for solver tasks only"
     row_names = [r.attempt for r in adopted.get((f.model, f.item), [])]
     if f.attempt in row_names or (f.model, f.item, f.attempt) in excluded:
         return None
