@@ -218,7 +218,7 @@ def test_a_bad_record_in_a_line_is_refused_in_the_folder_layouts_words(cli, demo
     in_folder = problems(folder_err, f"{path}: ")
     in_packed = problems(packed_err, f"{packed / 'records.jsonl'}: line {line}, ")
     assert len(in_folder) == 2 and in_packed == in_folder
-    assert in_folder[0].startswith("record 3: field 'A'") and "field 'instance'" in in_folder[1]
+    assert in_folder[0].startswith("record 3 ('MAX0032'): field 'A'") and "field 'instance'" in in_folder[1]
 
 
 @pytest.mark.parametrize("command", [("score",), ("compare", "--models", "atlas-70b", "cirrus-mini")])

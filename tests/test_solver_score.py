@@ -274,7 +274,7 @@ def test_bad_types_and_broken_rules_are_listed_together_in_record_order():
         )
     assert [(p.where, p.field) for p in info.value.problems] == [
         ("record 0 ('e')", "A"),
-        ("record 1", "A"),
+        ("record 1 ('f')", "A"),
         ("record 2 ('e')", "instance"),
         ("record 3 ('g')", "status"),
     ]

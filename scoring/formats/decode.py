@@ -354,7 +354,13 @@ def duplicate_item_keys(data: bytes, file: str, label: str, typed: object = None
 
 
 def decode_items(
-    data: bytes, item: type[T], file: str, label: str, decoder: msgspec.json.Decoder, what: str
+    data: bytes,
+    item: type[T],
+    file: str,
+    label: str,
+    decoder: msgspec.json.Decoder,
+    what: str,
+    name_key: str | None = None,
 ) -> tuple[list[T], list[int] | None, list[tuple[int, Problem]]]:
     """A JSON list of ``item``s decoded in one call (``decoder`` is ``Decoder(list[item])``).
 
@@ -362,7 +368,9 @@ def decode_items(
     key twice (``duplicate_item_keys``, usually none) when every item is of its type. Otherwise the
     list is decoded again item by item with the same type: the good items, their positions in the
     list, and (position, problem) for each problem of a bad item ('``label`` N') and each key twice,
-    so that the caller can check the good ones as well and list every problem at once."""
+    so that the caller can check the good ones as well and list every problem at once. A bad item
+    whose ``name_key`` holds a string is named by it too ('record 3 ('MAX0004')'), as the rules'
+    problems of a good one are."""
     data = json_body(data, file)
     try:
         good = decoder.decode(data)
@@ -391,8 +399,21 @@ def decode_items(
             items.append(one.decode(raw))
             positions.append(i)
         except msgspec.ValidationError:
-            problems.extend((i, problem) for problem in problems_of(raw, item, file, f"{label} {i}"))
+            where = f"{label} {i}" + (f" ('{name}')" if (name := _item_name(raw, name_key)) is not None else "")
+            problems.extend((i, problem) for problem in problems_of(raw, item, file, where))
     return items, positions, twice + problems
+
+
+def _item_name(raw: msgspec.Raw, key: str | None) -> str | None:
+    """The string an item holds under ``key`` (None: no key, no object, or not a string there)."""
+    if key is None:
+        return None
+    try:
+        fields = msgspec.json.decode(raw, type=dict[str, msgspec.Raw])
+        name = msgspec.json.decode(fields[key]) if key in fields else None
+    except msgspec.DecodeError:  # not an object: the problem says so
+        return None
+    return name if isinstance(name, str) else None
 
 
 def unchecked_constraints(value: object, type_: object, path: tuple = ()) -> list[tuple[list[str | int], str]]:

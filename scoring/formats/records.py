@@ -72,7 +72,9 @@ def check_records(
     problems: list[list[tuple[int, Problem]]] = []
     for k, (data, file) in enumerate(zip(datas, files, strict=True)):
         try:
-            records, positions, bad = decode_items(data, Record, file, "record", RECORDS, "instance records")
+            records, positions, bad = decode_items(
+                data, Record, file, "record", RECORDS, "instance records", name_key="instance"
+            )
         except InputError as exc:
             records, positions, bad = [], None, [(-1, p) for p in exc.problems]
         decoded.append(records)

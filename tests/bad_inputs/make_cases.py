@@ -542,7 +542,7 @@ case(
     SCORE,
     1,
     "out of range",
-    "record 0: field 'A'",
+    "record 0 ('a'): field 'A'",
     {REC: js(GOOD_RECORDS).replace('"A": 12', '"A": 1e400')},
 )
 case(
@@ -550,7 +550,7 @@ case(
     SCORE,
     1,
     "must be one of ok, timeout, invalid, certificate_failed, crash, out_of_memory, missing, infra_error",
-    "record 1: field 'status'",
+    "record 1 ('b'): field 'status'",
     {REC: js([GOOD_RECORDS[0], {"instance": "b", "status": "solved"}])},
 )
 case(
