@@ -206,3 +206,21 @@ def _strings(value) -> list[str]:
     if isinstance(value, list):
         return [s for v in value for s in _strings(v)]
     return []
+
+
+@pytest.mark.parametrize(
+    ("typed", "hint"),
+    [
+        (["scor"], "; did you mean 'score'?"),
+        (["docs", "format"], "; did you mean 'formats'?"),
+        (["table", "x.json", "--format", "markdwn"], "; did you mean 'markdown'?"),
+        (["zzzz"], None),  # nothing close: no guess
+    ],
+)
+def test_a_name_typed_close_to_a_known_one_is_asked_about(cli, typed, hint):
+    code, out, err = cli(*typed)
+    assert code == 2 and out == ""
+    if hint is None:
+        assert "did you mean" not in err
+    else:
+        assert err.rstrip().endswith(hint), err

@@ -8,7 +8,7 @@ import shutil
 import subprocess
 import sys
 
-from tcsexam.scoring.commands.options import command_parser
+from tcsexam.scoring.commands.options import command_parser, meant
 from tcsexam.scoring.errors import InputError, Problem, UsageError
 from tcsexam.scoring.manual import ONLINE_DOCS, docs_folder, page_file, section_text, sections, topics
 from tcsexam.scoring.safety.terminal import say
@@ -30,7 +30,8 @@ def cmd_docs(args) -> int:
     name, _, anchor = args.topic.partition("#")
     name = name.removesuffix(".md")
     if name not in {t.name for t in known} or not page_file(name, folder).is_file():
-        raise UsageError(f"unknown topic {args.topic!r}: the topics are {', '.join(t.name for t in known)}")
+        names = [t.name for t in known]
+        raise UsageError(f"unknown topic {args.topic!r}: the topics are {', '.join(names)}{meant(name, names)}")
     text = page_file(name, folder).read_text(encoding="utf-8")
     if anchor:
         shown = section_text(text, anchor)

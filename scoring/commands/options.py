@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 from functools import cache
 from pathlib import Path
@@ -23,6 +24,18 @@ EXIT_CODES = """exit codes:
   141 standard output was a pipe closed before all was read (| head)"""
 
 
+_INVALID_CHOICE = re.compile(r"invalid choice: '([^']*)' \(choose from (.*)\)$")
+
+
+def meant(typed: str, names: list[str]) -> str:
+    """'; did you mean 'score'?' when ``typed`` is close to one of ``names`` (a slip of the keyboard),
+    else ''."""
+    import difflib
+
+    close = difflib.get_close_matches(typed, names, n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
 class Parser(argparse.ArgumentParser):
     """argparse with exit 2 on a usage error, and the description and epilog (examples, exit codes)
     shown as written."""
@@ -32,6 +45,9 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str):  # usage errors: exit 2 with the usage line
+        if found := _INVALID_CHOICE.search(message):  # a command or choice typed close to one
+            listed = found.group(2)  # 'a', 'b' (Python 3.11-3.13) or a, b (later releases)
+            message += meant(found.group(1), re.findall(r"'([^']*)'", listed) or listed.split(", "))
         self.print_usage(sys.stderr)
         say_on(f"{self.prog}: error: {message}", sys.stderr)  # the message can quote what was typed
         self.exit(EXIT_USAGE)
