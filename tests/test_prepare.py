@@ -748,3 +748,13 @@ def test_ctrl_c_before_any_write_says_so_too(ws, cli, monkeypatch):
     code, out, err = cli("score", str(ws.run), "--benchmark", str(ws.bench))
     assert code == 130 and tree(ws.run) == before and out == ""
     assert "interrupted (SIGINT): every file is whole, as it was or as written" in err and "Traceback" not in err
+
+
+def test_a_signal_during_a_write_keeps_its_number_wherever_it_is_said():
+    """``interrupted`` says the signal an ``Interrupted`` carries (SIGTERM: 143), Ctrl-C's otherwise (130)."""
+    import signal
+
+    from tcsexam.scoring.commands.main import interrupted
+    from tcsexam.scoring.safety.outputs import Interrupted
+
+    assert interrupted(Interrupted(signal.SIGTERM)) == 143 and interrupted(KeyboardInterrupt()) == 130

@@ -245,7 +245,6 @@ def test_records_outside_the_cohort_the_plan_or_the_solver_track_are_each_named(
     assert not any(NOT_LINED_UP in x for x in lines)
 
 
-
 def test_a_records_folder_named_with_a_typo_says_which_name_was_meant(ws, cli):
     """A review made records/gtp-x/ and records/<model>/maxcut-mqlb/: the same typos in attempts.csv are
     asked about ("did you mean"); the folders' names now are too, and a solver task of another suite
@@ -264,6 +263,7 @@ def test_a_records_folder_named_with_a_typo_says_which_name_was_meant(ws, cli):
         "unused records: gtp-x: s1 attempt 1: records/gtp-x/s1/1.json is used by no adopted row: "
         "model 'gtp-x' is not in the cohort; did you mean 'gpt-x'?",
     ]
+
 
 def test_an_excluded_attempts_records_are_no_finding_and_a_model_without_records_is_one(ws, cli):
     """docs/rules.md#rows-and-records: the records of an excluded row are no finding; a model whose valid
@@ -492,3 +492,36 @@ def test_a_nan_written_by_json_dump_is_named_with_what_to_write(ws, cli, written
     assert code == 1 and "1.json: line 1 column" in err, err
     assert f"invalid JSON: {word} is not a JSON value (Python's json.dump writes it for a float nan or inf): " in err
     assert "write null where there is no number" in err
+
+
+def test_a_records_folder_that_only_looks_like_a_cohort_model_says_how_they_are_written(ws, cli):
+    """'café' as one character in cohort.json, as 'e' and an accent in the folder's name (as a copy from
+    macOS may write it): the hint names the model and how the two differ, not a name that reads the same."""
+    composed, decomposed = "caf\u00e9", "cafe\u0301"
+    ws.write_cohort(models={composed: {"attempts_per_task": 1}})
+    ws.write_rows([{**r, "model": composed} for r in mini_rows(solver_rows([("1", 0.5)]))])
+    ws.write_records(composed, "s1", "1", AT_MU)
+    ws.write_records(decomposed, "s1", "1", AT_MU)
+    code, lines, _ = validate_lines(cli, ws)
+    assert code == 0
+    (line,) = [x for x in lines if x.startswith("unused records: ")]
+    assert line.endswith(
+        f"is not in the cohort; did you mean '{composed}'? ('cafe\\u0301' and 'caf\\xe9' look the same but are "
+        "written with other characters)"
+    ), line
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [(b'{"a" NaN}', "expected ':'"), (b"{NaN: 1}", "object keys must be strings"), (b'{"a": "NaN"', "truncated")],
+)
+def test_the_nan_hint_is_given_only_where_a_value_was_expected(data, message):
+    """The hint replaces the decoder's 'invalid character' only: a missing ':' or a key stays named as it is."""
+    import msgspec
+
+    from tcsexam.scoring.formats.decode import syntax_problem
+
+    with pytest.raises(msgspec.DecodeError) as info:
+        msgspec.json.decode(data)
+    problem = syntax_problem(info.value, data, "f.json")
+    assert message in problem.message and "write null" not in problem.message, problem.message

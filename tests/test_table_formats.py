@@ -24,7 +24,7 @@ from markdown_it import MarkdownIt
 
 from tcsexam.scoring.reports.numbers import NULL, number, with_half_width
 from tcsexam.scoring.reports.table import CHART_TICKS, FORMATS, render_table
-from tcsexam.scoring.vocab import NA, TRACKS
+from tcsexam.scoring.vocab import NA, NOT_RANKED_REASON, TRACKS
 
 PAYLOAD_WRITE = r"\newwrite\f\immediate\openout\f=main.tex\immediate\write\f{overwritten}\immediate\closeout\f"
 HOSTILE = [
@@ -510,3 +510,7 @@ def test_a_group_joining_two_files_says_its_ranks_are_each_files_own():
         assert joined in out.replace("\\'", "'").replace("&#x27;", "'"), name
     other = render_table([("one.json", one), ("two.json", hostile_doc(["c", "d"], suite="full"))], "markdown")
     assert joined not in other  # two groups of one file each
+    for doc in (one, two):  # ranks not computed (more than 5,000 models): nothing to say of them
+        doc["ranks"] = {"method": "paired-t-holm", "alpha": 0.05, "models": None, "reason": NOT_RANKED_REASON}
+    unranked = render_table([("one.json", one), ("two.json", two)], "markdown")
+    assert joined not in unranked and "rank: not computed" in unranked

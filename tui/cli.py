@@ -218,10 +218,10 @@ def entry() -> None:
 
         prepare_process()
         code = main()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         from tcsexam.scoring.commands.main import interrupted
 
-        code = interrupted()
+        code = interrupted(exc)
     if dashboard_closed:
         end_now(code)
     sys.exit(code)

@@ -34,7 +34,7 @@ The palette's own commands (`ctrl+p`; each shows its key where it has one):
 - **Save figure of this tab**: the figure `tcsexam plot` draws (pass^k in pass^k, Compare's A − B in
   Compare, the forest of every model's index elsewhere) as a PDF one column wide, written beside the
   run's index.json (`--output`'s folder) as `figure-KIND.pdf`; the notification says where. It needs
-  the optional extra `tcsexam[plot]`.
+  matplotlib, the optional extra "plot" (`tcsexam docs commands#plot`).
 - **Theme**: the theme picked is remembered in `$XDG_CONFIG_HOME/tcsexam/config.json`
   (`~/.config/tcsexam/config.json`)."""
 

@@ -104,12 +104,13 @@ def run(command, args, parser: argparse.ArgumentParser) -> int:
         return EXIT_CLOSED_PIPE
 
 
-def interrupted(signum: int | None = None) -> int:
-    """Say on standard error that a command was interrupted (by ``signum``, default SIGINT: Ctrl-C)
-    and what is on disk (docs/safety.md); the exit code, 128 + the signal's number."""
+def interrupted(exc: KeyboardInterrupt) -> int:
+    """Say on standard error that a command was interrupted (by the signal of an ``Interrupted``, raised
+    during a write, else SIGINT: Ctrl-C) and what is on disk (docs/safety.md); the exit code, 128 +
+    the signal's number."""
     import signal
 
-    signum = signal.SIGINT if signum is None else signum
+    signum = exc.signum if isinstance(exc, Interrupted) else signal.SIGINT
     say_on(
         f"interrupted ({signal.Signals(signum).name}): every file is whole, as it was or as written "
         "(tcsexam docs safety); run the command again to finish",
@@ -135,7 +136,7 @@ def _outcome(command, args, parser: argparse.ArgumentParser) -> int:
         say_on(f"tcsexam {args.command}: error: {exc}", sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt as exc:  # a signal during a write (``Interrupted``: nothing left behind) or Ctrl-C
-        return interrupted(exc.signum if isinstance(exc, Interrupted) else None)
+        return interrupted(exc)
     except MemoryError:  # docs/safety.md#the-machine-the-tool-runs-on: how much, and the limit; outputs are atomic
         say_on(out_of_memory_message(), sys.stderr)
         return EXIT_REJECTED

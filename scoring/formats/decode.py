@@ -120,7 +120,7 @@ def syntax_problem(exc: Exception, data: bytes, file: str) -> Problem:
     if bad is not None and bad <= offset:  # the decoder stopped at or after the bad byte
         return Problem(file, line_column(data, bad), "", "invalid JSON: not valid UTF-8")
     message = _BYTE.sub("", text).strip().removeprefix("JSON is malformed: ")
-    word = _NOT_A_NUMBER.match(data, offset)
+    word = _NOT_A_NUMBER.match(data, offset) if message == "invalid character" else None
     if word is not None:  # Python's json.dump writes a float nan or inf so, unless told allow_nan=False
         message = (
             f"{word.group(0).decode()} is not a JSON value (Python's json.dump writes it for a float nan or inf): "

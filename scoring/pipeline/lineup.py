@@ -20,6 +20,7 @@ from tcsexam.scoring.formats.results import Issue, UnusedRecords
 from tcsexam.scoring.pipeline.rules import Checked, CloseNames
 from tcsexam.scoring.pipeline.run import Run
 from tcsexam.scoring.safety.files import RECORDS_SUFFIX
+from tcsexam.scoring.safety.terminal import written_apart
 from tcsexam.scoring.vocab import NOT_CHECKED
 
 NOT_LINED_UP = "attempt names and records file names do not line up"
@@ -186,9 +187,10 @@ class KnownNames:
         self.close_model = CloseNames(run.cohort.models)
         self.close_item = CloseNames(self.solver_items)
 
-    def meant(self, close: CloseNames, name: str) -> str:
+    @staticmethod
+    def meant(close: CloseNames, name: str) -> str:
         near = close(name)
-        return f"; did you mean '{near}'?" if near is not None else ""
+        return f"; did you mean '{near}'?{written_apart(name, near)}" if near is not None else ""
 
 
 def unused_reason(

@@ -221,7 +221,7 @@ def legend(text: Callable[[str], str], pm: str, dash: str, mark: str, g: Group, 
     """The legend of group ``g``'s table in a format: ``LEGEND``, and the parts its rows call for,
     the words through ``text``, the symbols as the format's own."""
     parts = [LEGEND]
-    parts += [f"ranks {joined_ranks(g)}"] if g.ranked and g.files > 1 else []
+    parts += [f"ranks {joined_ranks(g)}"] if g.ranked and g.not_ranked is None and g.files > 1 else []
     parts += [WARNED_LEGEND] if any(r.warnings for r in g.rows) else []
     parts += [BEYOND_LEGEND] if any(r.beyond_range for r in g.rows) else []
     symbols = {"{pm}": pm, "{dash}": dash, "{mark}": mark, "{warned}": warned}
@@ -238,12 +238,10 @@ def footnotes(g: Group, marks: bool = False) -> list[str]:
     if marks and any(r.provisional for r in g.rows):
         notes.append(f"{PROVISIONAL_MARK} provisional: some adopted attempt is selected_provisional.")
     if marks and any(r.warnings for r in g.rows):
-        notes.append(
-            f"{WARNED_MARK} warnings recorded for the model: values legal but implausible (tcsexam validate lists them)."
-        )
+        notes.append(WARNED_LEGEND.format(warned=WARNED_MARK) + ".")
     if marks and any(r.beyond_range for r in g.rows):
         notes.append(f"{BEYOND_LEGEND[0].upper()}{BEYOND_LEGEND[1:]}.")
-    if marks and g.ranked and g.files > 1:
+    if marks and g.ranked and g.not_ranked is None and g.files > 1:
         notes.append(f"Ranks {joined_ranks(g)}.")
     if not g.ranked:
         notes.append("rank: not in the index.json (no ranks block).")
