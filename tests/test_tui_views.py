@@ -518,6 +518,17 @@ def test_a_short_interval_shows_both_whiskers_and_half_line_ends():
     # 49 to 53 (x 7.84 to 8.48, the point at 8.16): both ends round to the point's own character, and still
     # each side gets its whisker, where rounding the ends alone drew the point bare
     assert forest_gauge(51.0, 2.0, 100.0, 17)[7:10] == "╶●╴"
+
+
+def test_an_interval_reaching_below_zero_is_marked_at_the_scales_start():
+    from tcsexam.tui.forest import forest_gauge
+
+    # 218.15 ± 386.53 (a score of 71.5 for 0.715) on a scale to 610: the interval starts at -168.38
+    assert forest_gauge(218.15, 386.53, 610.0, 31).startswith("◂─") and "●" in forest_gauge(218.15, 386.53, 610.0, 31)
+    assert "◂" not in forest_gauge(50.0, 10.0, 100.0, 21)  # 40 to 60: within the scale
+    assert forest_gauge(5.0, 5.0, 100.0, 21)[0] == "─"  # an end at 0 exactly: within the scale, no mark
+    assert forest_gauge(12.0, 14.0, 100.0, 21)[0] == "◂"  # -2 to 26
+    assert forest_gauge(0.0, 3.0, 100.0, 21)[0] == "●"  # the point at 0 itself stays a point
     # 40 to 60 on 21 characters (5 points a character): whole characters, 8 to 12
     assert forest_gauge(50.0, 10.0, 100.0, 21)[8:13] == "──●──"
     # 37.5 to 62.5 on 21 characters: the ends at 7.5 and 12.5 lie half into characters 8 (rounded) and 12

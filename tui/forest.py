@@ -15,6 +15,7 @@ POINT = "●"
 NULL = "○"
 LINE = "─"
 HALF_LEFT, HALF_RIGHT = "╶", "╴"  # a line end in the outer half of its character
+CUT_LEFT = "◂"  # an interval reaching below 0, the scale's start: it goes on past the plot's edge
 TICK = "·"
 # the scale's possible ends (× 10^k), each with the number of parts its ticks cut it in, so that every
 # tick is a round number: 100 in quarters, 150 in thirds (50 each), 250 and 500 in fifths
@@ -121,7 +122,8 @@ def forest_gauge(value: float | None, pm: float | None, top: float, width: int, 
 def draw_whiskers(line: list[str], value: float, pm: float, top: float, at: int) -> None:
     """The interval's line on both sides of the point at ``at``: at least one character each side (within the
     scale), so a short interval still shows both whiskers; an end that lies in the outer half of its
-    character is drawn as a half line (╶ on the left, ╴ on the right)."""
+    character is drawn as a half line (╶ on the left, ╴ on the right). A lower end below 0, where the scale
+    starts, is drawn as ◂ at the scale's start: the interval is not clipped, the plot is (docs/rules.md#intervals)."""
     width = len(line)
     scale = (width - 1) / top
 
@@ -133,6 +135,8 @@ def draw_whiskers(line: list[str], value: float, pm: float, top: float, at: int)
     line[lo : hi + 1] = LINE * (hi - lo + 1)
     if (lo < at and lo_x - lo > 0.25) or (lo == at - 1 and lo_x > lo):
         line[lo] = HALF_LEFT
+    if value - pm < 0 and lo == 0 < at:
+        line[0] = CUT_LEFT
     if (hi > at and hi - hi_x > 0.25) or (hi == at + 1 and hi_x < hi):
         line[hi] = HALF_RIGHT
 
