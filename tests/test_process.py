@@ -382,3 +382,17 @@ def test_ctrl_c_while_the_commands_load_is_said_not_a_traceback(tmp_path):
     assert proc.returncode == 130, proc.stderr
     assert proc.stderr.splitlines()[0] == "light"
     assert "interrupted (SIGINT): every file is whole" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_ctrl_c_while_the_headless_command_line_is_read_is_said_too(monkeypatch, capsys):
+    """``python -m tcsexam.scoring`` reads its arguments before ``run`` takes over: a Ctrl-C then is said as
+    one during a command (exit 130), not a traceback."""
+    from tcsexam.scoring.commands import main as main_module
+
+    def ctrl_c(argv=None):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(main_module, "prepare_process", lambda: None)  # this test process's streams stay as they are
+    monkeypatch.setattr(main_module, "build_parser", ctrl_c)
+    assert main_module.main(["--version"]) == 130
+    assert "interrupted (SIGINT): every file is whole" in capsys.readouterr().err

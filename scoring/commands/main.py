@@ -152,9 +152,13 @@ def _outcome(command, args, parser: argparse.ArgumentParser) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The headless command line (``python -m scoring``); ``tcsexam`` itself is ``tui.cli``."""
-    prepare_process()
-    argv = sys.argv[1:] if argv is None else argv
-    parser, _ = build_parser(argv)
-    args = parser.parse_args(argv)
+    """The headless command line (``python -m tcsexam.scoring``); ``tcsexam`` itself is ``tui.cli``. A
+    Ctrl-C while the arguments are read is said as one during the command is."""
+    try:
+        prepare_process()
+        argv = sys.argv[1:] if argv is None else argv
+        parser, _ = build_parser(argv)
+        args = parser.parse_args(argv)
+    except KeyboardInterrupt as exc:
+        return interrupted(exc)
     return run(args.handler, args, parser)
