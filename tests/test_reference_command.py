@@ -5,6 +5,7 @@ a reference holds (docs/commands.md#reference); a records file that lacks instan
 from __future__ import annotations
 
 import json
+import shutil
 import statistics
 from pathlib import Path
 
@@ -108,8 +109,20 @@ def test_an_unknown_task_or_reference_is_a_usage_error_naming_the_known_ones(cli
     assert code == 2 and out == "" and "no solver task 'maxcut'" in err and "maxcut-mqlib" in err
     code, out, err = cli("reference", "paper-k3-fixed-260925")
     assert code == 2 and out == "" and "sample-k3-synthetic" in err and "--benchmark" in err
-    code, _, err = cli("reference", "--task", "maxcut-mqlib")
-    assert code == 2 and "REFERENCE_ID" in err
+
+
+def test_task_without_a_reference_id_reads_the_benchmarks_only_reference(cli, tmp_path):
+    """A review asked for a REFERENCE_ID the bundled sample has only one of: that one is read; with two
+    the command still asks which, naming both."""
+    code, out, _ = cli("reference", "--task", "maxcut-mqlib", "--json")
+    assert code == 0 and json.loads(out)["task"] == "maxcut-mqlib"
+    assert out == cli("reference", "sample-k3-synthetic", "--task", "maxcut-mqlib", "--json")[1]
+    bench = tmp_path / "bench"
+    shutil.copytree(sample_root() / "benchmark", bench)
+    shutil.copytree(bench / "references" / "sample-k3-synthetic", bench / "references" / "other-ref")
+    code, out, err = cli("reference", "--task", "maxcut-mqlib", "--benchmark", str(bench))
+    assert code == 2 and out == "" and "give the REFERENCE_ID too" in err
+    assert "(the benchmark holds other-ref, sample-k3-synthetic)" in err
 
 
 def test_a_records_file_lacking_instances_points_at_the_full_list(tmp_path, cli):
