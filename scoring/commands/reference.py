@@ -31,12 +31,12 @@ def cmd_reference(args) -> int:
     if missing:
         raise InputError([missing])
     if args.reference_id is None and args.task is not None:  # the benchmark's one reference, if it has one
-        held = [r["reference_id"] for r in benchmark_references(benchmark)["references"]]
-        if len(held) != 1:
+        ids = [r["reference_id"] for r in benchmark_references(benchmark)["references"]]
+        if len(ids) != 1:
             raise UsageError(
-                f"--task names a task of a reference: give the REFERENCE_ID too (the benchmark holds {', '.join(held) or 'none'})"
+                f"--task names a task of a reference: give the REFERENCE_ID too (the benchmark holds {', '.join(ids) or 'none'})"
             )
-        args.reference_id = held[0]
+        args.reference_id = ids[0]
     if args.reference_id is None:
         document = benchmark_references(benchmark)
         text = reference_list_text(document, source)
