@@ -257,7 +257,7 @@ def test_records_in_any_order_score_the_same_and_others_are_listed():
 def test_a_number_beyond_a_double_is_a_problem_not_a_crash():
     with pytest.raises(InputError) as info:
         parse_records([{"instance": "e", "status": "ok", "A": 10**400}], "r.json", "objective")
-    assert [(p.where, p.field) for p in info.value.problems] == [("record 0", "A")]
+    assert [(p.where, p.field) for p in info.value.problems] == [("record 0 ('e')", "A")]
     assert "out of range" in info.value.problems[0].message
 
 
