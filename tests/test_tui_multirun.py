@@ -619,3 +619,35 @@ async def test_the_leaderboard_line_names_a_run_opened_as_dot_by_its_folder(tmp_
         pane = await open_leaderboard(app, pilot)
         detail = str(pane.query_one("#leaderboard-detail", Static).render())
         assert detail.endswith(" · run lab-run (.)"), detail
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 50)])
+async def test_the_last_row_of_a_long_table_brings_its_notes_into_view(tmp_path, size):
+    """A review joined the demo and a 60-model run of the same suite: the note that ranks are each file's
+    sat under a table taller than the tab, out of the keyboard's reach. The cursor on the last row now
+    scrolls it into view."""
+    from tests.bench.synth import write_run
+
+    demo = tmp_path / "demo"
+    shutil.copytree(demo_run(), demo)
+    write_run(tmp_path / "run60", models=60, attempts=1, suite_name="lite")
+    app = create_app(DashboardConfig(run_dir=str(demo), more_runs=[str(tmp_path / "run60")], cache=False))
+    async with app.run_test(size=size) as pilot:
+        pane = await open_leaderboard(app, pilot)
+        await wait_until(pilot, lambda: pane.tables and pane.tables[0].row_count == 63, "both runs in one table")
+        await settle(pilot)
+        body = pane.query_one("#leaderboard-groups")
+        (table,) = pane.tables
+        note = next(n for n in pane.query(".leaderboard-note") if "within each file's models" in str(n.render()))
+
+        def in_view() -> bool:
+            top, height = body.scroll_offset.y, body.scrollable_content_region.height
+            return top <= note.virtual_region.y and note.virtual_region.bottom <= top + height
+
+        assert not in_view()  # under the 63 rows
+        table.move_cursor(row=table.row_count - 2)
+        await settle(pilot)
+        assert not in_view()  # the row before the last: the notes wait
+        await pilot.press("down")
+        await settle(pilot)
+        assert in_view() and table.cursor_row == table.row_count - 1

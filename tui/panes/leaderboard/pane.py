@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import takewhile
 
 from rich.text import Text
 from textual import events, on
@@ -242,6 +243,20 @@ copies the leaderboard as Markdown, `C` as LaTeX.
         first = self.tables[0] if self.tables else None
         if event.data_table is focused or (not isinstance(focused, LeaderboardTable) and event.data_table is first):
             self._show_detail(event.data_table)
+        if event.data_table is focused:
+            self._reveal_notes(event.data_table)
+
+    def _reveal_notes(self, table: DataTable) -> None:
+        """The cursor on a table's last row brings the notes under the table into view: the keyboard has
+        no other way to scroll past a table taller than the tab (a group joining files says there
+        that its ranks are each file's)."""
+        if table.cursor_row != table.row_count - 1:
+            return
+        body = self.query_one("#leaderboard-groups")
+        after = list(body.children)[list(body.children).index(table) + 1 :] if table in body.children else []
+        notes = list(takewhile(lambda w: w.has_class("leaderboard-note"), after))
+        if notes:
+            self.call_after_refresh(body.scroll_to_widget, notes[-1], animate=False)
 
     @on(events.DescendantFocus)
     def _table_focused(self, event: events.DescendantFocus) -> None:
