@@ -119,7 +119,7 @@ def test_the_reward_rows_name_each_component_and_check():
 
 
 def test_the_task_id_takes_the_width_the_other_columns_leave():
-    long_id = "t" * 120
+    long_id = "[issue]" + "t" * 106 + "[Easy]"  # 119: ids of one suite share their start and differ at the end
     metrics = {
         "tasks": [
             {
@@ -133,13 +133,14 @@ def test_the_task_id_takes_the_width_the_other_columns_leave():
         ]
     }
     _, (row,) = tau2_task_rows(metrics, width=200)
-    assert row[0] == long_id  # 120 + the other columns (48) fit in 200
+    assert row[0] == long_id  # 119 + the other columns (48) fit in 200
     _, (row,) = tau2_task_rows(metrics, width=100)
     others = sum(
         max(len(h), len(c)) + 2
         for h, c in zip(["n", "successes", "avg reward", "pass^1", "termination"], row[1:], strict=True)
     )
-    assert len(row[0]) == 100 - others - 4 and row[0].endswith("…")
+    assert len(row[0]) == 100 - others - 4 and row[0].startswith("[issue]t") and row[0].endswith("t[Easy]")
+    assert "…" in row[0]  # cut in its middle, where the review saw five ids cut to one text
 
 
 # --- the app at 80x24 and 200x50 ------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ...views import (
     DASH,
     fmt,
+    middle_ellipsis,
     plain,
 )
 
@@ -15,12 +16,6 @@ from ...views import (
 def fmt_cost(cost: float | None) -> str:
     """tau2's agent cost in US dollars (what tau2-bench records): $0.0471; — for null."""
     return DASH if cost is None else f"${cost:.4f}"
-
-
-def short(name: str, width: int) -> str:
-    """A long name cut to ``width`` characters with an ellipsis (the full name is shown elsewhere)."""
-    name = plain(name)
-    return name if len(name) <= width else name[: max(width - 1, 0)] + "…"
 
 
 TAU2_ID_MIN = 12  # the task_id column never narrower than this (the table then scrolls sideways)
@@ -61,7 +56,8 @@ def tau2_task_rows(
 ) -> tuple[int, list[list[str]]]:
     """(largest k, one row per task: id, n, successes, avg reward, pass^k…, reasons). The id takes the
     width the other columns leave of ``width`` (the table's, in cells: each column pads 1 either side,
-    and a scrollbar may take 2), cut with an ellipsis only beyond it; no cut without ``width``."""
+    and a scrollbar may take 2), cut in its middle only beyond it (``middle_ellipsis``: ids often share
+    their start); no cut without ``width``."""
     kmax = max((len(t["pass_hat_k"]) for t in metrics["tasks"]), default=0)
     rows = []
     for t in metrics["tasks"] if tasks is None else tasks:
@@ -76,7 +72,7 @@ def tau2_task_rows(
         others = sum(max(len(h), *(len(r[i]) for r in rows)) + 2 for i, h in enumerate(headers) if i)
         free = max(TAU2_ID_MIN, width - others - 2 - 2)
         for r in rows:
-            r[0] = short(r[0], free)
+            r[0] = middle_ellipsis(r[0], free)  # its start and its end: task ids often share a prefix
     return kmax, rows
 
 
