@@ -83,3 +83,28 @@ def test_short_labels_are_first_words_unless_two_keys_would_read_alike():
         "Quit",
     ]
     assert short_labels(["Export", "Export to…", "Help"]) == ["Export", "Export to…", "Help"]
+
+
+async def test_the_tau2_tab_without_a_file_offers_no_filter_or_sort():
+    """A review typed / on the empty tau2 tab: 'filtering…' stayed for good, and s and S did nothing.
+    With no file open the tab offers neither; with one it offers both."""
+    from pathlib import Path
+
+    from tcsexam.tui.state import DashboardConfig
+    from tcsexam.tui.widgets.filter_bar import FilterBar
+
+    app = create_app()
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("6")
+        await settle(pilot)
+        assert "Filter" not in shown(app) and "Sort by…" not in shown(app)
+        await pilot.press("slash", "a", "s")
+        await settle(pilot)
+        assert not app.main.query_one("#tau2-filter", FilterBar).has_class("-open")
+        assert not isinstance(app.screen, SortPicker)
+    tau2 = Path(__file__).parent / "data" / "tau2" / "derived" / "derived_C_edge_4x5.json"
+    app = create_app(DashboardConfig(tau2=str(tau2)))
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        assert "Filter" in shown(app) and "Sort by…" in shown(app)

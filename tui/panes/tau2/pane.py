@@ -75,6 +75,7 @@ termination reasons and the reward-gate audit. Independent of the selected model
         self.results = None  # scoring.tau2.files.Tau2Results of the file shown, for its simulations
         self.sort_column = 0
         self.sort_reverse = False
+        self.tasks_shown = False  # the tasks' table and the parts under it are shown (``_parts``)
 
     def compose(self) -> ComposeResult:
         yield Static("Loading the tau2-bench results…", id="tau2-summary", markup=False)
@@ -92,6 +93,15 @@ termination reasons and the reward-gate audit. Independent of the selected model
     def _parts(self, shown: bool) -> None:
         for selector in ("#tau2-body", "#tau2-task-detail", "#tau2-bottom", "#tau2-audit-title", "#tau2-audit"):
             self.query_one(selector).set_class(not shown, "gone")
+        self.tasks_shown = shown
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        """No tasks shown (no file, or one rejected): no filter or sort to offer; a review's '/' stayed
+        'filtering…' for good on the empty tab."""
+        if action in ("filter", "sort_pick", "sort_reverse") and not self.tasks_shown:
+            return False
+        return super().check_action(action, parameters)
 
     def show_empty(self) -> None:
         self.query_one("#tau2-summary", Static).update(NO_FILE)
