@@ -594,6 +594,9 @@ async def test_planning_shows_tcsexam_plan_and_the_attempts_a_target_needs(size,
         assert row[1:] == [f"{plan['half_width'][str(r)]:.2f}" for r in range(1, 11)]
         assert "atlas-70b" in text_of(app, "#plan-title") and "P20 S1 C70 O9 %" in text_of(app, "#plan-title")
         assert text_of(app, "#plan-needed").startswith("Type a target")
+        # the line wraps: a review saw 'Type a target half-width H (index points) to see the' and no more
+        on_screen = " ".join(" ".join(screen_lines(app)).split())
+        assert "to see the attempts per task it needs." in on_screen
         app.query_one("#plan-target").focus()
         await pilot.press("1", "0")
         await settle(pilot)

@@ -37,10 +37,10 @@ class PassKPane(ShowsRun, Vertical):
     #passk-table { height: auto; }
     #plan-title { height: auto; color: $text-muted; padding-top: 1; }
     #plan-table { height: auto; }
-    #plan-controls { height: 1; }
+    #plan-controls { height: auto; }
     .plan-label { width: 10; text-style: bold; }
     #plan-target { width: 12; margin-right: 2; }
-    #plan-needed { width: 1fr; }
+    #plan-needed { width: 1fr; height: auto; }  /* the answer wraps: at 80 columns it takes 2 or 3 lines */
     .-short #plan-title { padding-top: 0; }
     """
 
