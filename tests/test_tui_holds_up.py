@@ -248,6 +248,29 @@ async def test_a4_at_80x24_the_coverage_issues_can_be_reached():
         assert "thm-sensitivity" in screen_text(app) and "provisional" in screen_text(app)
 
 
+async def test_at_80x24_enter_on_an_issue_shows_its_cell_though_the_line_under_the_grid_wraps():
+    """A review pressed Enter on cirrus-mini's con-expander issue: the cursor went to the cell, but the line
+    under the grid took two lines, the grid one fewer, and the cell was out of view."""
+    app = create_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        await pilot.press("tab")
+        await settle(pilot)
+        issues = app.main.query_one("#issues-table", DataTable)
+        await pilot.press("down", "down", "down")  # the review's keys
+        await settle(pilot)
+        assert any("con-expander" in str(c) for c in issues.get_row_at(issues.cursor_row))
+        await pilot.press("enter")
+        await settle(pilot)
+        grid = app.main.query_one("#coverage-grid", DataTable)
+        assert str(grid.get_row_at(grid.cursor_row)[0]).endswith("con-expander")
+        assert "1 without a" in screen_text(app)  # the line under the grid wraps at 80 columns
+        shown = [line for line in screen_text(app).splitlines() if "con-expander" in line and "0/1" in line]
+        assert shown, screen_text(app)  # the cursor's row, its cell 0/1, on screen
+
+
 @pytest.mark.parametrize("size", [SMALL, (200, 50)])
 async def test_a4_modals_fit_the_screen(size):
     app = create_app()

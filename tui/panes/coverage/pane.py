@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -47,6 +47,10 @@ class CoverageGrid(SteadyDataTable):
     """Enter on a solver task's cell opens its instances, on any other its attempts; `a` always the attempts."""
 
     BINDINGS = [Binding("enter", "select_cursor", "Open"), Binding("a", "attempts", "Attempts")]
+
+    def on_resize(self, event: events.Resize) -> None:
+        # the line under the grid wrapping onto more lines shrinks the grid: its cursor's cell stays in view
+        self.move_cursor(row=self.cursor_row, column=self.cursor_column)
 
     def action_cursor_right(self) -> None:
         if self._at_edge(len(self.columns) - 1):
