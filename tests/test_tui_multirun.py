@@ -651,3 +651,24 @@ async def test_the_last_row_of_a_long_table_brings_its_notes_into_view(tmp_path,
         await pilot.press("down")
         await settle(pilot)
         assert in_view() and table.cursor_row == table.row_count - 1
+
+
+async def test_a_resize_keeps_the_leaderboards_cursor_row_in_view(tmp_path):
+    """A review pressed G on a 60-model Leaderboard at 200x50 and made the terminal 80x24: the line under
+    the tables named model-050 while the rows shown were others."""
+    from tests.bench.synth import write_run
+    from tests.support.dashboard import screen_text
+
+    write_run(tmp_path / "run60", models=60, attempts=1, suite_name="lite")
+    app = create_app(DashboardConfig(run_dir=str(tmp_path / "run60"), cache=False))
+    async with app.run_test(size=(200, 50)) as pilot:
+        pane = await open_leaderboard(app, pilot)
+        (table,) = pane.tables
+        await pilot.press("G")
+        await settle(pilot)
+        last = str(table.get_row_at(table.cursor_row)[1])
+        assert table.cursor_row == table.row_count - 1 and last in screen_text(app)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        rows = [line for line in screen_text(app).splitlines() if line.lstrip().startswith(("1–", "2–", "3–"))]
+        assert any(f" {last} " in line for line in rows), screen_text(app)
