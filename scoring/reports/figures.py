@@ -244,7 +244,7 @@ def forest_figure(group: Group, docs: list[tuple[str, dict]], width: str) -> Fig
     notes = [f"{model_label(r, width)}: {no_index_reason(model_doc(docs, r))}" for r in apart]
     if group.not_ranked:
         notes.append(f"ranks not computed: {group.not_ranked}")
-    elif group.files > 1 and group.ranked:
+    elif group.ranks_per_file:
         notes.append("ranks within each file's models")
     if tied:
         notes.append(f"{TIED_MARK} rank 1 shared: not separated from each other")

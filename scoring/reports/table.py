@@ -93,6 +93,11 @@ class Group:
     files: int = 1  # the index.json files its rows come from: each ranked its own models only
 
     @property
+    def ranks_per_file(self) -> bool:
+        """The group joins files whose ranks were computed, each over its own models (``joined_ranks``)."""
+        return self.ranked and self.not_ranked is None and self.files > 1
+
+    @property
     def title(self) -> str:
         return f"{self.suite} / {self.protocol}"
 
@@ -221,7 +226,7 @@ def legend(text: Callable[[str], str], pm: str, dash: str, mark: str, g: Group, 
     """The legend of group ``g``'s table in a format: ``LEGEND``, and the parts its rows call for,
     the words through ``text``, the symbols as the format's own."""
     parts = [LEGEND]
-    parts += [f"ranks {joined_ranks(g)}"] if g.ranked and g.not_ranked is None and g.files > 1 else []
+    parts += [f"ranks {joined_ranks(g)}"] if g.ranks_per_file else []
     parts += [WARNED_LEGEND] if any(r.warnings for r in g.rows) else []
     parts += [BEYOND_LEGEND] if any(r.beyond_range for r in g.rows) else []
     symbols = {"{pm}": pm, "{dash}": dash, "{mark}": mark, "{warned}": warned}
@@ -241,7 +246,7 @@ def footnotes(g: Group, marks: bool = False) -> list[str]:
         notes.append(WARNED_LEGEND.format(warned=WARNED_MARK) + ".")
     if marks and any(r.beyond_range for r in g.rows):
         notes.append(f"{BEYOND_LEGEND[0].upper()}{BEYOND_LEGEND[1:]}.")
-    if marks and g.ranked and g.not_ranked is None and g.files > 1:
+    if marks and g.ranks_per_file:
         notes.append(f"Ranks {joined_ranks(g)}.")
     if not g.ranked:
         notes.append("rank: not in the index.json (no ranks block).")
