@@ -86,3 +86,24 @@ def test_fill_keeps_it_paused_while_it_scores_edits_and_writes(monkeypatch, coll
     assert (ws.run / "solver-scores/m/s1/1.json").is_file()
     assert seen == [False, False, False]
     assert gc.isenabled()
+
+
+def test_tau2_keeps_it_paused_while_it_reads_and_measures_a_file(monkeypatch, collector_on, cli, tmp_path):
+    """tau2 makes a Struct of every simulation and, for the key check, a dict of every object read
+    from: the collector, left on, walked them as they were made (docs/performance.md#tau2-bench-files-and-fill).
+    Given back at the end, and after a rejection."""
+    from pathlib import Path
+
+    from tcsexam.scoring.tau2 import metrics
+
+    seen: list[bool] = []
+    real = metrics.compute_tau2_metrics
+    monkeypatch.setattr(metrics, "compute_tau2_metrics", lambda *a, **k: seen.append(gc.isenabled()) or real(*a, **k))
+    results = Path(__file__).parent / "data/tau2/gpt-4.1-2025-04-14_telecom_no-user_gpt-4.1-2025-04-14_4trials_5tasks.json"
+    code, _, err = cli("tau2", str(results), "--output", str(tmp_path / "tau2.json"))
+    assert code == 0, err
+    assert seen == [False]
+    assert gc.isenabled()
+    (tmp_path / "bad.json").write_text('{"info": {}, "simulations": [{"task_id": "t"}]}')
+    assert cli("tau2", str(tmp_path / "bad.json"))[0] == 1
+    assert gc.isenabled()

@@ -39,7 +39,7 @@ def run_init(args) -> int:
 def run_fill(args) -> int:
     """``tcsexam fill`` (docs/commands.md#fill). Exit 0 when every adopted solver row ends valid, 3
     when some do not, 1 on a conflict (without --overwrite) or any other problem; nothing written then."""
-    from tcsexam.scoring.pipeline.reference import collector_paused
+    from tcsexam.scoring.formats.json import collector_paused
     from tcsexam.scoring.prepare.fill import fill_run, fmt_score, who
 
     with collector_paused():  # the rows, scores and outputs make no cycles, as in ``score``

@@ -90,7 +90,7 @@ def default_index_path(args) -> str:
 
 
 def cmd_score(args) -> int:
-    from tcsexam.scoring.pipeline.reference import collector_paused
+    from tcsexam.scoring.formats.json import collector_paused
 
     with collector_paused():  # see ``cmd_validate``
         return _score(args)
@@ -123,7 +123,7 @@ def cmd_validate(args) -> int:
     """The cyclic garbage collector stays paused from loading to the last line printed, as it is
     while the run is scored (``pipeline.index.score_run``): the document makes no cycles, and the
     collector, given back, walked all of it at its next allocation (docs/performance.md)."""
-    from tcsexam.scoring.pipeline.reference import collector_paused
+    from tcsexam.scoring.formats.json import collector_paused
 
     with collector_paused():
         return _validate(args)

@@ -10,14 +10,15 @@ from tcsexam.scoring.vocab import EXIT_OK
 
 def cmd_tau2(args) -> int:
     from tcsexam.scoring.commands.text import format_tau2_summary
-    from tcsexam.scoring.formats.json import dumps
+    from tcsexam.scoring.formats.json import collector_paused, dumps
     from tcsexam.scoring.formats.results import Tau2Output
     from tcsexam.scoring.tau2.files import locate
     from tcsexam.scoring.tau2.metrics import tau2_metrics_for_file
 
     meta, sims = locate(Path(args.results))  # a dir-format run: every file of simulations/ is input
     target = output_target(args, [meta], [sims] if sims is not None else []) if args.output else None
-    metrics = tau2_metrics_for_file(Path(args.results))
+    with collector_paused():  # the simulations and the key check's objects make no cycles, as in ``score``
+        metrics = tau2_metrics_for_file(Path(args.results))
     if args.output:
         write_to(target, dumps(checked(metrics, Tau2Output)))
     say(format_tau2_summary(metrics), args)

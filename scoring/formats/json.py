@@ -19,11 +19,14 @@ the canonical forms, so that the reports that check an index.json's hash
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import math
 import re
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +35,21 @@ import orjson
 from tcsexam.scoring.errors import InputError, Problem
 from tcsexam.scoring.safety.outputs import write_atomic
 from tcsexam.scoring.vocab import HASH_METHOD
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while many long-lived objects without cycles are made (a
+    reference's 10^6 value lists, a run's rows and its index.json document): the collector would walk
+    them again and again as other objects are made. The collector's state before is restored, on
+    error too."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class _DuplicateKey(Exception):

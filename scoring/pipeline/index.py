@@ -10,11 +10,10 @@ import msgspec
 
 from tcsexam.scoring import __version__
 from tcsexam.scoring.errors import InputError
-from tcsexam.scoring.formats.json import content_sha256, write_json
+from tcsexam.scoring.formats.json import collector_paused, content_sha256, write_json
 from tcsexam.scoring.formats.results import IndexDocument, InputDigest, Provenance
 from tcsexam.scoring.pipeline.aggregate import evaluate_run
 from tcsexam.scoring.pipeline.crosscheck import records_digest
-from tcsexam.scoring.pipeline.reference import collector_paused
 from tcsexam.scoring.pipeline.rules import Checked
 from tcsexam.scoring.pipeline.run import Run
 from tcsexam.scoring.vocab import HASH_METHOD, METRIC_ID, WEIGHTS

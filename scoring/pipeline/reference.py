@@ -9,12 +9,9 @@ the instances it flags. The per-task statistics mu, s and scale (docs/rules.md#s
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import itertools
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -24,26 +21,11 @@ import numpy as np
 
 from tcsexam.scoring.errors import InputError, Problem, Problems
 from tcsexam.scoring.formats.decode import decode
+from tcsexam.scoring.formats.json import collector_paused
 from tcsexam.scoring.formats.reference import REFERENCE, Reference, encoded_colons
 from tcsexam.scoring.safety.files import read_regular_file
 from tcsexam.scoring.safety.names import check_name
 from tcsexam.scoring.safety.numbers import check_relative_floor
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """No cyclic garbage collection while many long-lived objects without cycles are made (a
-    reference's 10^6 value lists, a run's rows and its index.json document): the collector would walk
-    them again and again as other objects are made. The collector's state before is restored, on
-    error too."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
 
 MAX_REFERENCE_MAGNITUDE = 1e150
 

@@ -13,7 +13,7 @@ from typing import Protocol
 from tcsexam.scoring.errors import InputError, Problem, Problems
 from tcsexam.scoring.formats.attempts import AttemptsTable, load_attempts
 from tcsexam.scoring.formats.inputs import Cohort, SuiteManifest, validate_object
-from tcsexam.scoring.formats.json import parse_json_bytes
+from tcsexam.scoring.formats.json import collector_paused, parse_json_bytes
 from tcsexam.scoring.formats.packed import RecordsSource, open_records
 from tcsexam.scoring.pipeline.benchmark import (
     GIVEN_BENCHMARK,
@@ -25,7 +25,7 @@ from tcsexam.scoring.pipeline.benchmark import (
     sample_benchmark_notice,
     unheld_reference_notice,
 )
-from tcsexam.scoring.pipeline.reference import LoadedReference, collector_paused
+from tcsexam.scoring.pipeline.reference import LoadedReference
 from tcsexam.scoring.safety.files import FolderWatch, read_regular_file
 from tcsexam.scoring.safety.names import check_name
 from tcsexam.scoring.safety.terminal import escape_for_terminal, look_alikes

@@ -144,9 +144,9 @@ def core_scores(reference_bytes: bytes, task: str, records_bytes: bytes) -> floa
 def core_decode(reference_bytes: bytes, records_bytes: bytes) -> None:
     """The core's two decoders alone (the reference's with the collector paused, as the core
     decodes it): the part of the core that a parse of the files is."""
+    from tcsexam.scoring.formats.json import collector_paused
     from tcsexam.scoring.formats.records import RECORDS
     from tcsexam.scoring.formats.reference import REFERENCE
-    from tcsexam.scoring.pipeline.reference import collector_paused
 
     with collector_paused():
         REFERENCE.decode(reference_bytes)
