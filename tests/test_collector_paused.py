@@ -99,7 +99,9 @@ def test_tau2_keeps_it_paused_while_it_reads_and_measures_a_file(monkeypatch, co
     seen: list[bool] = []
     real = metrics.compute_tau2_metrics
     monkeypatch.setattr(metrics, "compute_tau2_metrics", lambda *a, **k: seen.append(gc.isenabled()) or real(*a, **k))
-    results = Path(__file__).parent / "data/tau2/gpt-4.1-2025-04-14_telecom_no-user_gpt-4.1-2025-04-14_4trials_5tasks.json"
+    results = (
+        Path(__file__).parent / "data/tau2/gpt-4.1-2025-04-14_telecom_no-user_gpt-4.1-2025-04-14_4trials_5tasks.json"
+    )
     code, _, err = cli("tau2", str(results), "--output", str(tmp_path / "tau2.json"))
     assert code == 0, err
     assert seen == [False]

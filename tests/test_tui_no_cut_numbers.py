@@ -180,3 +180,38 @@ async def test_no_instance_number_is_cut_into_another(run60, size):
             table.scroll_to(x=table.scroll_offset.x + 3, animate=False)
             await pilot.pause()
     assert checked > 50
+
+
+async def test_at_80_columns_z_and_phi_show_whole_and_a_long_status_is_cut_instead(tmp_path):
+    """A 'certificate_failed' row widened the status column to 18: at 80 columns z was cut and Phi
+    was off screen. A line too wide for the table now cuts the status column, then the name column,
+    to 8 (the line under the table spells the status out)."""
+    import json
+    import shutil
+
+    from tcsexam.scoring.commands.main import main as cli
+    from tcsexam.tui.panes.instances.table import COLUMNS, InstanceTable
+
+    run = tmp_path / "run"
+    shutil.copytree(demo_run(), run)
+    records = run / "records/atlas-70b/maxcut-mqlib/1.json"
+    rows = json.loads(records.read_text())
+    rows[1] = {"instance": rows[1]["instance"], "status": "certificate_failed"}
+    records.write_text(json.dumps(rows))
+    assert cli(["fill", str(run), "--overwrite"]) == 0  # the attempt's score follows its records
+    app = create_app(DashboardConfig(run_dir=str(run)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        table = app.query_one(InstanceTable)
+        assert table.cols is not None and table.cols.task == "maxcut-mqlib"
+        cells = instance_cells(table)
+        per_row = len(COLUMNS)
+        assert len(cells) >= 5 * per_row  # every column of each row shown, none off screen
+        rows_shown = [cells[i : i + per_row] for i in range(0, len(cells), per_row)]
+        for row in rows_shown:
+            for whole, shown in row[-2:]:  # z and Phi
+                assert shown == whole, row
+        assert any(row[1][1].strip() == "certifi…" for row in rows_shown)
+        assert sum(table.widths) + len(table.widths) - 1 <= table.scrollable_content_region.width

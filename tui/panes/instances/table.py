@@ -29,13 +29,30 @@ WIDTHS = (18, 18, 11, 11, 9, 9, 7, 6)
 NAME_WIDTH = (10, 28)  # the instance column fits the longest name within these bounds
 
 
-def column_widths(cols: InstanceColumns | None) -> tuple[int, ...]:
-    """Widths that fit the data: names and statuses as long as the longest (bounded), numbers fixed."""
+LEAST = (8, 8)  # what a cut leaves of the name and status columns: 'MAXCUT_…', 'certifi…'
+
+
+def column_widths(cols: InstanceColumns | None, room: int | None = None) -> tuple[int, ...]:
+    """Widths that fit the data: names and statuses as long as the longest (bounded), numbers fixed.
+    With ``room`` (the columns the table has), a line too wide for it cuts the status column first,
+    then the name column, down to ``LEAST``, so that z and Phi stay on screen at 80 columns (the
+    instance and its status are spelled out in full on the line under the table)."""
     if cols is None or not len(cols):
         return WIDTHS
     name = min(max(int(cols.names.dtype.itemsize), NAME_WIDTH[0]), NAME_WIDTH[1])
     status = max(6, max(len(STATUS_CODES[c]) for c in np.unique(cols.status)))
-    return (name, status, *WIDTHS[2:])
+    widths = [name, status, *WIDTHS[2:]]
+    excess = sum(widths) + len(widths) - 1 - (room if room is not None else sum(widths) + len(widths))
+    for k in (1, 0):
+        cut = min(max(excess, 0), max(widths[k] - LEAST[k], 0))
+        widths[k] -= cut
+        excess -= cut
+    return tuple(widths)
+
+
+def _cut(text: str, width: int) -> str:
+    """``text`` in ``width`` columns, ending with … where it is cut."""
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _num(x: float, width: int) -> str:
@@ -51,12 +68,10 @@ def _score(x: float, width: int) -> str:
 
 def format_row(cols: InstanceColumns, i: int, widths: tuple[int, ...] = WIDTHS) -> str:
     """One line of the table for data row ``i`` (pure); names are shown with control characters escaped."""
-    name = plain(cols.name(i))
-    name = name if len(name) <= widths[0] else name[: widths[0] - 1] + "…"
     ok = cols.status[i] == 0
     parts = [
-        name.ljust(widths[0]),
-        STATUS_CODES[cols.status[i]].ljust(widths[1]),
+        _cut(plain(cols.name(i)), widths[0]).ljust(widths[0]),
+        _cut(STATUS_CODES[cols.status[i]], widths[1]).ljust(widths[1]),
         _num(cols.A[i] if ok else np.nan, widths[2]),
         _num(cols.mu[i], widths[3]),
         _num(cols.s[i], widths[4]),
@@ -172,7 +187,7 @@ class InstanceTable(ScrollView, can_focus=True):
     # --- data -------------------------------------------------------------------
     def set_data(self, cols: InstanceColumns | None, order: np.ndarray | None = None) -> None:
         self.cols = cols
-        self.widths = column_widths(cols)
+        self.widths = column_widths(cols, self._room())
         n = 0 if cols is None else len(cols)
         self.order = np.arange(n, dtype=np.int64) if order is None else order
         self._update_size()
@@ -205,7 +220,7 @@ class InstanceTable(ScrollView, can_focus=True):
         return name_matches(self._lowered[1], self.order, query)
 
     def _update_size(self) -> None:
-        self.virtual_size = Size(sum(self.widths) + len(self.widths), len(self.order))
+        self.virtual_size = Size(sum(self.widths) + len(self.widths) - 1, len(self.order))  # a line of format_row
 
     # --- cursor -------------------------------------------------------------------
     def current_row(self) -> int | None:
@@ -243,8 +258,19 @@ class InstanceTable(ScrollView, can_focus=True):
         super().watch_scroll_x(old_value, new_value)
         self.post_message(self.ScrolledX(int(new_value)))
 
+    def _room(self) -> int | None:
+        """The columns the rows have on screen; None while the table has no size (its tab hidden)."""
+        return self.size.width - self.styles.scrollbar_size_vertical if self.size.width else None
+
     def on_resize(self) -> None:
-        """The cursor in view once the table has a size (a drill-down moves it while its tab is hidden)."""
+        """Columns fitted to the new width (the header follows, by ``ScrolledX``); the cursor in view
+        once the table has a size (a drill-down moves it while its tab is hidden)."""
+        widths = column_widths(self.cols, self._room())
+        if widths != self.widths:
+            self.widths = widths
+            self._update_size()
+            self.refresh()
+            self.post_message(self.ScrolledX(int(self.scroll_x)))
         height = self.scrollable_content_region.height
         if height and len(self.order) and not self.scroll_offset.y <= self.cursor < self.scroll_offset.y + height:
             self.scroll_to(y=max(self.cursor - height // 2, 0), animate=False)
