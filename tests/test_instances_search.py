@@ -117,6 +117,45 @@ async def test_search_without_a_match_says_so_and_leaves_the_cursor():
         assert table.cursor == 2
 
 
+async def test_the_cursor_follows_the_search_as_it_is_typed_and_goes_back_when_nothing_matches():
+    """Each key typed after `/` moves the cursor, before enter: to the first name containing the text
+    at or after where the cursor was when the typing began; back there (the line under the table
+    saying so) when no name matches, or the text is erased."""
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        pane, table = await _instances(pilot)
+        cols = pane.columns
+        await pilot.press(*["down"] * 4)  # MAX0005
+        await pilot.press("slash", "1")  # MAX0010 is the first name with a 1 at or after MAX0005
+        await pilot.pause()
+        assert pilot.app.focused is pilot.app.query_one("#instances-jump")
+        assert cols.name(table.current_row()) == "MAX0010"
+        await pilot.press("5")  # "15": MAX0015
+        await pilot.pause()
+        assert cols.name(table.current_row()) == "MAX0015"
+        await pilot.press("9")  # "159": no name
+        await pilot.pause()
+        assert cols.name(table.current_row()) == "MAX0005"
+        assert "no instance name contains '159' in this view" in detail(app)
+        await pilot.press("backspace", "backspace")  # "1" again: from where the typing began
+        await pilot.pause()
+        assert cols.name(table.current_row()) == "MAX0010"
+        await pilot.press("backspace")
+        await pilot.pause()
+        assert cols.name(table.current_row()) == "MAX0005"
+        await pilot.press(*"0002")  # the very name, before the names after the start that contain it
+        await pilot.pause()
+        assert cols.name(table.current_row()) == "MAX0002"
+        await pilot.press("escape")  # the table again, the cursor where the search put it
+        await pilot.pause()
+        assert pilot.app.focused is table and cols.name(table.current_row()) == "MAX0002"
+        await pilot.press("slash", "3")  # a new search begins where the cursor is now
+        await pilot.pause()
+        # the box selects its old text when it takes the keyboard: what is typed replaces it
+        assert pilot.app.query_one("#instances-jump").value == "3"
+        assert cols.name(table.current_row()) == "MAX0003"
+
+
 async def test_search_prefers_the_instance_of_that_very_name():
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:

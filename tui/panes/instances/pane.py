@@ -56,9 +56,10 @@ class InstancesPane(ShowsRun, Vertical):
     HELP = """\
 Per-instance A, mu, s, scale, z and Phi of the selected model, solver task and attempt (the task, the
 attempt, the sort and the status filter are also the selects above the table: `Tab` reaches them).
-`s` / `S` sort, `f` cycles the status filter, `/` searches the names (the instance of that name, else
-the first whose name contains the text, letters in either case; `n` / `N` next / previous match,
-"match i of m" under the table; `escape` back to the table).
+`s` / `S` sort, `f` cycles the status filter, `/` searches the names as you type (the instance of
+that name, else the first at or after the cursor whose name contains the text, letters in either
+case; `enter` or `escape` back to the table, `n` / `N` next / previous match, "match i of m" under
+the table).
 The line under the table explains how the instance under the cursor got its Phi.
 """  # its section of the help (tui/help_text.py)
 
@@ -86,6 +87,7 @@ The line under the table explains how the instance under the cursor got its Phi.
         self._histogram_of: tuple | None = None  # (columns, status filter) the histogram was drawn for
         self._scroll_x = 0
         self.query_text: str | None = None  # the last search (/), stepped through with n and N
+        self._origin: int | None = None  # where the cursor was when the search being typed began
         self._matches: tuple | None = None  # (query, view order, positions of its matches)
         self._goto: tuple | None = None  # (model, item, attempt, instance) a drill-down puts the cursor on
         # the options each Select was last given, as (label, value): what it offers, kept here rather than
@@ -371,10 +373,32 @@ The line under the table explains how the instance under the cursor got its Phi.
             header_line(self.query_one(InstanceTable).widths, (column, desc))[message.x :]
         )
 
+    @on(Input.Changed, "#instances-jump")
+    def _search_as_typed(self, event: Input.Changed) -> None:
+        """The cursor follows the search as it is typed: to the instance of that very name, else to the
+        first name containing the text at or after where the cursor was when the typing began; back
+        there when no name matches (the line under the table says so) or the text is erased."""
+        table = self.query_one(InstanceTable)
+        if self.columns is None:
+            return
+        if self._origin is None:
+            self._origin = table.cursor
+        query = event.value.strip()
+        self.query_text = query or None
+        exact = np.flatnonzero(self.columns.names[table.order] == query.encode("utf-8")) if query else []
+        matches = self.matches() if query and not len(exact) else []
+        if len(exact):
+            table.move_to(int(exact[0]))
+        elif len(matches):
+            table.move_to(int(matches[step_match(matches, self._origin, 0)]))
+        else:
+            table.move_to(self._origin)
+
     @on(Input.Submitted, "#instances-jump")
     def _jump(self, event: Input.Submitted) -> None:
         """A search: the instance of that very name if the view has it, else the first name containing
         the text at or after the cursor; `n` / `N` then step through the matches."""
+        self._origin = None
         query = event.value.strip()
         table = self.query_one(InstanceTable)
         if not query:
@@ -434,7 +458,9 @@ The line under the table explains how the instance under the cursor got its Phi.
         i = int(np.searchsorted(matches, cursor))
         if i < len(matches) and matches[i] == cursor:
             return f"match {i + 1:,} of {len(matches):,} for '{plain(self.query_text)}' (n / N) · "
-        return f"{len(matches):,} matches for '{plain(self.query_text)}' (n / N) · " if len(matches) else ""
+        if not len(matches):
+            return f"no instance name contains '{plain(self.query_text)}' in this view · "
+        return f"{len(matches):,} matches for '{plain(self.query_text)}' (n / N) · "
 
     def on_instance_table_cursor_moved(self, message: InstanceTable.CursorMoved) -> None:
         cols = self.columns
@@ -487,9 +513,11 @@ The line under the table explains how the instance under the cursor got its Phi.
 
     def action_focus_jump(self) -> None:
         """Focus the jump box now, not after the next frame: keys typed right after / land in it."""
+        self._origin = None
         self.screen.set_focus(self.query_one("#instances-jump", Input))
 
     def action_focus_table(self) -> None:
+        self._origin = None
         self.query_one(InstanceTable).focus()
 
     def _status(self, message: str) -> None:
