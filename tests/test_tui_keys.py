@@ -362,3 +362,21 @@ def test_every_table_of_the_dashboard_takes_j_k_g_G():
     assert len(tables) >= 7  # the Overview's, Coverage's two, Compare's, the Leaderboard's, the worst list's, ...
     for cls in tables:
         assert {"j", "k", "g", "G"} <= bound_keys(cls), cls.__name__
+
+
+async def test_a_key_bound_twice_in_a_tab_says_where_each_applies():
+    """Coverage's ⏎ opens a grid cell and goes to an issue's cell: its help lists ⏎ twice, each line
+    saying which table it is for (a review read two ⏎ lines that seemed to contradict each other)."""
+    from tcsexam.tui.screens.help import HelpScreen
+
+    app = create_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await wait_until(pilot, lambda: active(app) == "coverage", "the Coverage tab")
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help screen")
+        enters = [line for line in this_tab_section(app.screen.text).splitlines() if line.startswith("| `⏎` |")]
+        assert len(enters) == 2, enters
+        assert "in the grid" in enters[0] and "Open" in enters[0], enters
+        assert "in the issues" in enters[1] and "Go to cell" in enters[1], enters

@@ -46,7 +46,10 @@ TASK_WIDTH = 22  # the task column, at most
 class CoverageGrid(SteadyDataTable):
     """Enter on a solver task's cell opens its instances, on any other its attempts; `a` always the attempts."""
 
-    BINDINGS = [Binding("enter", "select_cursor", "Open"), Binding("a", "attempts", "Attempts")]
+    BINDINGS = [
+        Binding("enter", "select_cursor", "Open", tooltip="in the grid: a solver task's instances, else the attempts"),
+        Binding("a", "attempts", "Attempts"),
+    ]
 
     def on_resize(self, event: events.Resize) -> None:
         # the line under the grid wrapping onto more lines shrinks the grid: its cursor's cell stays in view
@@ -99,7 +102,7 @@ class CoverageGrid(SteadyDataTable):
 class IssuesTable(SteadyDataTable):
     """Enter on an issue puts the grid's cursor on its cell."""
 
-    BINDINGS = [Binding("enter", "select_cursor", "Go to cell")]
+    BINDINGS = [Binding("enter", "select_cursor", "Go to cell", tooltip="in the issues: the issue's cell in the grid")]
 
 
 def window_first(at: int, first: int | None, count: int) -> int:
