@@ -380,3 +380,29 @@ async def test_a_key_bound_twice_in_a_tab_says_where_each_applies():
         assert len(enters) == 2, enters
         assert "in the grid" in enters[0] and "Open" in enters[0], enters
         assert "in the issues" in enters[1] and "Go to cell" in enters[1], enters
+
+
+async def test_escape_closes_the_palettes_keys_panel_and_otherwise_keeps_its_uses():
+    """The palette's "Keys" opens Textual's panel of keys, which only the palette closed: escape closes
+    it now. Without the panel, escape does what it did (Instances: from the search box to the table)."""
+    from textual.widgets import HelpPanel
+
+    from tcsexam.tui.panes.instances.table import InstanceTable
+
+    app = create_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.action_show_help_panel()  # what the palette's "Keys" runs
+        await pilot.pause()
+        assert app.screen.query(HelpPanel)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not app.screen.query(HelpPanel)
+        await pilot.press("3")
+        await settle(pilot)
+        await pilot.press("slash")
+        await pilot.pause()
+        assert app.focused is app.query_one("#instances-jump")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.focused is app.query_one(InstanceTable)

@@ -67,6 +67,8 @@ class TcsexamApp(LoadingInputs, SeveralRuns, Exporting):
             "R", "runs", "Runs", tooltip="run switcher (`tcsexam tui RUN_DIR RUN_DIR...`): the run every tab shows"
         ),
         *[Binding(tab.key, f"tab('{tab.id}')", tab.title, show=False) for tab in PANES],
+        # the palette's Keys panel (Textual's) closes with escape too, before escape's other uses
+        Binding("escape", "hide_help_panel", "Hide keys", show=False, priority=True),
     ]
 
     def __init__(self, config: DashboardConfig, watch_debounce_ms: int = 300, resolved: Sequence = ()) -> None:
@@ -143,7 +145,10 @@ class TcsexamApp(LoadingInputs, SeveralRuns, Exporting):
             return False
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        """With --tau2 alone there is no run: no export and no run switcher in the footer, the help or the keys."""
+        """With --tau2 alone there is no run: no export and no run switcher in the footer, the help or the keys.
+        Escape hides the Keys panel only while it is shown: else escape goes on to the tab's own use."""
+        if action == "hide_help_panel":
+            return bool(self.screen.query("HelpPanel"))
         return action not in RUN_ACTIONS or has_run(self.config)
 
     def run_panes(self) -> list[RunPane]:
