@@ -414,3 +414,26 @@ def test_table_and_diff_load_no_scipy_numpy_or_pydantic(tmp_path):
         assert code == 0, argv
         assert "msgspec" in modules, argv  # it did read the document
         assert not modules & {"scipy", "numpy", "pydantic"}, (argv, modules & {"scipy", "numpy", "pydantic"})
+
+
+def test_every_command_that_writes_an_output_file_says_where(cli, tmp_path):
+    """tau2, compare, table and diff wrote their --output file without a word, into folders they made
+    where the path had none: each now ends with the line that names the file, as score, plan and plot
+    do, so that a folder name typed wrong shows. Standard output (`--output -`) gets no such line."""
+    tau2 = ROOT / "tests/data/tau2/gpt-4.1-2025-04-14_telecom_no-user_gpt-4.1-2025-04-14_4trials_5tasks.json"
+    index = tmp_path / "index.json"
+    assert cli("score", str(demo_run()), "--output", str(index))[0] == 3
+    commands = {
+        "tau2 metrics": ["tau2", str(tau2)],
+        "comparison": ["compare", str(demo_run()), "--models", "atlas-70b", "borealis-8x22b"],
+        "table": ["table", str(index)],
+        "diff": ["diff", str(index), str(index)],
+    }
+    for what, argv in commands.items():
+        target = tmp_path / "new" / what.replace(" ", "-") / "out"
+        code, out, err = cli(*argv, "--output", str(target))
+        assert code == 0, (what, err)
+        assert target.is_file()
+        assert out.splitlines()[-1] == f"{what} written to {target}", (what, out)
+        code, out, _ = cli(*argv, "--output", "-")
+        assert code == 0 and "written to" not in out, what

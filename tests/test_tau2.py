@@ -230,7 +230,9 @@ def test_cli_output_is_the_same_for_both_formats(tmp_path, cli):
     a, b = json.loads((tmp_path / "a.json").read_text()), json.loads((tmp_path / "b.json").read_text())
     assert a["source"] == str(DATA / name) and b["source"] == str(run)
     assert without_source(a) == without_source(b) and len(a["audit"]) == 9
-    assert out_a.splitlines()[1:] == out_b.splitlines()[1:]  # the first line names the source
+    # the first line names the source, the last the file written
+    assert out_a.splitlines()[1:-1] == out_b.splitlines()[1:-1]
+    assert out_a.splitlines()[-1] == f"tau2 metrics written to {tmp_path / 'a.json'}"
 
 
 def test_dir_format_keeps_the_index_order_not_the_file_names(tmp_path):

@@ -17,7 +17,7 @@ from tcsexam.scoring.vocab import EXIT_INCOMPLETE, EXIT_OK
 
 
 def cmd_compare(args) -> int:
-    from tcsexam.scoring.commands.text import format_comparison
+    from tcsexam.scoring.commands.text import format_comparison, written
     from tcsexam.scoring.formats.json import dumps
     from tcsexam.scoring.formats.results import CompareDocument
     from tcsexam.scoring.pipeline.index import score_run
@@ -29,6 +29,8 @@ def cmd_compare(args) -> int:
     if args.output:
         write_to(target, dumps(checked(result, CompareDocument)))
     say("\n".join(map(escape_for_terminal, format_comparison(result).splitlines())), args)
+    if target is not None:
+        say(written("comparison", args.output), args)
     return EXIT_INCOMPLETE if result["incomplete"] else EXIT_OK
 
 

@@ -65,6 +65,7 @@ def run_plan(args) -> int:
         thresholds_of,
         write_to,
     )
+    from tcsexam.scoring.commands.text import written
     from tcsexam.scoring.formats.json import dumps
     from tcsexam.scoring.formats.results import PlanDocument
     from tcsexam.scoring.pipeline.index import score_run
@@ -79,5 +80,5 @@ def run_plan(args) -> int:
         write_to(target, dumps(checked(result, PlanDocument)))
     say("\n".join(map(escape_for_terminal, format_plan(result).splitlines())), args)
     if args.output and args.output != "-":
-        say(f"{document['status']}: plan written to {args.output}", args)
+        say(f"{document['status']}: {written('plan', args.output)}", args)
     return EXIT_FOR_STATUS[document["status"]]

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from tcsexam.scoring.commands.options import say, write_to
-from tcsexam.scoring.commands.text import glyphs_missing, plot_written
+from tcsexam.scoring.commands.text import glyphs_missing, written
 from tcsexam.scoring.errors import InputError, Problems, UsageError
 from tcsexam.scoring.safety.outputs import check_output
 from tcsexam.scoring.safety.terminal import say as say_on
@@ -70,7 +70,7 @@ def run_plot(args) -> int:
     fig = build_figure(docs, args.kind, args.width, models)
     missing: list[str] = []
     write_to(target, figure_bytes(fig, suffix, missing))
-    say(plot_written(args.kind, args.output), args)
+    say(written(f"{args.kind} figure", args.output), args)
     if missing:
         say_on(glyphs_missing(missing), sys.stderr)
     return EXIT_OK

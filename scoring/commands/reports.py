@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from tcsexam.scoring.commands.options import write_to
-from tcsexam.scoring.commands.text import format_diff
+from tcsexam.scoring.commands.text import format_diff, written
 from tcsexam.scoring.errors import InputError, Problems
 from tcsexam.scoring.formats.json import dumps
 from tcsexam.scoring.grammar import counted
@@ -21,10 +21,12 @@ from tcsexam.scoring.safety.terminal import say as say_on
 from tcsexam.scoring.vocab import EXIT_OK, EXIT_REJECTED
 
 
-def emit(text: str, output: str | None, inputs: list[str]) -> None:
+def emit(text: str, output: str | None, inputs: list[str]) -> bool:
     """Text to standard output, or to ``--output`` (``-`` is standard output; docs/safety.md: never an
-    input, a folder or a device)."""
-    write_to(None if output is None else check_output(output, inputs, stdout_ok=True), text.encode("utf-8"))
+    input, a folder or a device); True when it went to a file."""
+    target = None if output is None else check_output(output, inputs, stdout_ok=True)
+    write_to(target, text.encode("utf-8"))
+    return target is not None
 
 
 def read_indexes(names: list[str]) -> list[IndexFile]:
@@ -47,7 +49,8 @@ def read_indexes(names: list[str]) -> list[IndexFile]:
 def run_table(args) -> int:
     """``tcsexam table`` (docs/commands.md)."""
     docs = [(one.file, one.document) for one in read_indexes(args.index)]
-    emit(render_table(docs, args.format, args.digits), args.output, args.index)
+    if emit(render_table(docs, args.format, args.digits), args.output, args.index):
+        say_on(written("table", args.output), sys.stdout)
     return EXIT_OK
 
 
@@ -61,9 +64,11 @@ def run_diff(args) -> int:
         from tcsexam.scoring.formats.results import DiffOutput
 
         msgspec.convert(d, DiffOutput)  # the shape its schema describes (docs/commands.md); a mismatch is a bug
-        emit(dumps(d).decode("utf-8"), args.output, [args.old, args.new])
+    to_file = bool(args.output) and emit(dumps(d).decode("utf-8"), args.output, [args.old, args.new])
     if args.output != "-":
         print(format_diff(d))
+    if to_file:
+        say_on(written("diff", args.output), sys.stdout)
     return EXIT_OK
 
 

@@ -9,7 +9,7 @@ from tcsexam.scoring.vocab import EXIT_OK
 
 
 def cmd_tau2(args) -> int:
-    from tcsexam.scoring.commands.text import format_tau2_summary
+    from tcsexam.scoring.commands.text import format_tau2_summary, written
     from tcsexam.scoring.formats.json import collector_paused, dumps
     from tcsexam.scoring.formats.results import Tau2Output
     from tcsexam.scoring.tau2.files import locate
@@ -22,6 +22,8 @@ def cmd_tau2(args) -> int:
     if args.output:
         write_to(target, dumps(checked(metrics, Tau2Output)))
     say(format_tau2_summary(metrics), args)
+    if target is not None:
+        say(written("tau2 metrics", args.output), args)
     return EXIT_OK
 
 

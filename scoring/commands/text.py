@@ -313,9 +313,10 @@ def task_instances_text(document: dict) -> str:
     return "\n".join(lines)
 
 
-def plot_written(kind: str, output: str) -> str:
-    """``plot``: which figure was written where (docs/commands.md#plot)."""
-    return f"{kind} figure written to {output}"
+def written(what: str, output: str) -> str:
+    """The line a command prints once it has written its ``--output`` file: what, and the path as given
+    (docs/commands.md#scripting-against-it)."""
+    return f"{what} written to {output}"
 
 
 def glyphs_missing(chars: list[str]) -> str:
