@@ -87,19 +87,32 @@ def tick_label(value: float) -> str:
     return f"{value:g}"
 
 
-def forest_header(top: float, width: int) -> str:
-    """The gauge column's header: the ticks' labels at their places (the first left-aligned at 0, the last
-    right-aligned at the end), exactly ``width`` characters."""
-    line = [" "] * width
+def labelled_ticks(top: float, width: int) -> list[tuple[float, int]]:
+    """The ticks of ``tick_values`` whose labels fit, as (value, where the label starts): the first
+    left-aligned at 0, the last right-aligned at the end, each other centred on its place unless it
+    would touch a label already placed (the ends' are placed first)."""
+    placed: list[tuple[float, int]] = []
+    taken = [False] * width
     ticks = tick_values(top, width)
     last = len(ticks) - 1
-    for k in [0, last, *range(1, last)]:  # the ends' labels first: a middle one that would touch them is left out
+    for k in [0, last, *range(1, last)]:
         label = tick_label(ticks[k])
         at = position(ticks[k], top, width)
         start = 0 if k == 0 else width - len(label) if k == last else at - len(label) // 2
         start = max(0, min(start, width - len(label)))
-        if all(c == " " for c in line[max(0, start - 1) : start + len(label) + 1]):
-            line[start : start + len(label)] = label
+        if not any(taken[max(0, start - 1) : start + len(label) + 1]):
+            taken[start : start + len(label)] = [True] * len(label)
+            placed.append((ticks[k], start))
+    return sorted(placed)
+
+
+def forest_header(top: float, width: int) -> str:
+    """The gauge column's header: the labels of ``labelled_ticks`` at their places, exactly ``width``
+    characters."""
+    line = [" "] * width
+    for value, start in labelled_ticks(top, width):
+        label = tick_label(value)
+        line[start : start + len(label)] = label
     return "".join(line)[:width]
 
 
@@ -110,7 +123,7 @@ def forest_gauge(value: float | None, pm: float | None, top: float, width: int, 
     if value is None or not math.isfinite(value):
         return (f"{NULL} {reason}")[:width].ljust(width)
     line = [" "] * width
-    for tick in tick_values(top, width):
+    for tick, _ in labelled_ticks(top, width):  # a tick without its label would be read as the next label's
         line[position(tick, top, width)] = TICK
     at = position(value, top, width)
     if pm is not None and math.isfinite(pm) and pm > 0:
