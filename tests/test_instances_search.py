@@ -110,6 +110,7 @@ async def test_search_without_a_match_says_so_and_leaves_the_cursor():
         await pilot.press("slash", *"zzz", "enter")
         await pilot.pause()
         assert table.cursor == 2
+        assert app.focused is table  # enter gives the keyboard back even so: q quits, not types "zzzq"
         messages = notifications(app)
         assert any("No instance name contains 'zzz'" in m for m in messages)
         await pilot.press("escape", "n")  # n with no match: still nothing moves

@@ -9,7 +9,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.timer import Timer
 from textual.widgets import Input, Select, Static
 
@@ -22,7 +22,8 @@ from ...textual_ext.workers import released
 from ...views import plain, text
 from ...widgets.loading import SORT_BINDINGS, ShowsRun
 from .parts import HistogramRows, InstancesHeader
-from .table import COLUMNS, InstanceTable, column_at, header_line, step_match
+from .search import NameSearch
+from .table import COLUMNS, InstanceTable, column_at, header_line
 from .views import counts_text, explain_instance, filter_note, status_counts
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ LOADING_DELAY_S = 0.2
 FILTER_OPTIONS = [("all statuses", -1)] + [(s, i) for i, s in enumerate(STATUS_CODES)]
 
 
-class InstancesPane(ShowsRun, Vertical):
+class InstancesPane(ShowsRun, NameSearch):
     # The pane's own rules. Not scoped: the size classes (-short) sit on the screen, above the pane.
     SCOPED_CSS = False
     DEFAULT_CSS = """
@@ -86,9 +87,6 @@ The line under the table explains how the instance under the cursor got its Phi.
         self.relative_floor = 0.02
         self._histogram_of: tuple | None = None  # (columns, status filter) the histogram was drawn for
         self._scroll_x = 0
-        self.query_text: str | None = None  # the last search (/), stepped through with n and N
-        self._origin: int | None = None  # where the cursor was when the search being typed began
-        self._matches: tuple | None = None  # (query, view order, positions of its matches)
         self._goto: tuple | None = None  # (model, item, attempt, instance) a drill-down puts the cursor on
         # the options each Select was last given, as (label, value): what it offers, kept here rather than
         # read back from the Select (which keeps them in a private list)
@@ -373,95 +371,6 @@ The line under the table explains how the instance under the cursor got its Phi.
             header_line(self.query_one(InstanceTable).widths, (column, desc))[message.x :]
         )
 
-    @on(Input.Changed, "#instances-jump")
-    def _search_as_typed(self, event: Input.Changed) -> None:
-        """The cursor follows the search as it is typed: to the instance of that very name, else to the
-        first name containing the text at or after where the cursor was when the typing began; back
-        there when no name matches (the line under the table says so) or the text is erased."""
-        table = self.query_one(InstanceTable)
-        if self.columns is None:
-            return
-        if self._origin is None:
-            self._origin = table.cursor
-        query = event.value.strip()
-        self.query_text = query or None
-        exact = np.flatnonzero(self.columns.names[table.order] == query.encode("utf-8")) if query else []
-        matches = self.matches() if query and not len(exact) else []
-        if len(exact):
-            table.move_to(int(exact[0]))
-        elif len(matches):
-            table.move_to(int(matches[step_match(matches, self._origin, 0)]))
-        else:
-            table.move_to(self._origin)
-
-    @on(Input.Submitted, "#instances-jump")
-    def _jump(self, event: Input.Submitted) -> None:
-        """A search: the instance of that very name if the view has it, else the first name containing
-        the text at or after the cursor; `n` / `N` then step through the matches."""
-        self._origin = None
-        query = event.value.strip()
-        table = self.query_one(InstanceTable)
-        if not query:
-            self.query_text = None
-            table.focus()
-            return
-        self.query_text = query
-        if self.columns is None:
-            return
-        exact = np.flatnonzero(self.columns.names[table.order] == query.encode("utf-8"))
-        if len(exact):
-            self._show_match(int(exact[0]))
-        elif not self._step(0):
-            return
-        table.focus()
-
-    def matches(self) -> np.ndarray:
-        """Positions in the table's current view of the names containing the search (computed again
-        when the view or the search changes)."""
-        table = self.query_one(InstanceTable)
-        query = self.query_text or ""
-        cached = self._matches
-        if cached is None or cached[0] != query or cached[1] is not table.order:
-            cached = self._matches = (query, table.order, table.search(query))
-        return cached[2]
-
-    def _step(self, step: int) -> bool:
-        matches = self.matches()
-        if not len(matches):
-            self.app.notify(
-                f"No instance name contains '{plain(self.query_text or '')}' in the current view"
-                + (" (the status filter hides some rows)" if self._status_value() is not None else ""),
-                severity="warning",
-                markup=False,
-            )
-            return False
-        self._show_match(int(matches[step_match(matches, self.query_one(InstanceTable).cursor, step)]))
-        return True
-
-    def _show_match(self, position: int) -> None:
-        self.query_one(InstanceTable).move_to(position)
-
-    def action_search_next(self) -> None:
-        if self.query_text and self.columns is not None:
-            self._step(1)
-
-    def action_search_previous(self) -> None:
-        if self.query_text and self.columns is not None:
-            self._step(-1)
-
-    def match_note(self) -> str:
-        """'match i of m for "text" · ' when the cursor is on a match of the search, else ''."""
-        if not self.query_text or self.columns is None:
-            return ""
-        matches = self.matches()
-        cursor = self.query_one(InstanceTable).cursor
-        i = int(np.searchsorted(matches, cursor))
-        if i < len(matches) and matches[i] == cursor:
-            return f"match {i + 1:,} of {len(matches):,} for '{plain(self.query_text)}' (n / N) · "
-        if not len(matches):
-            return f"no instance name contains '{plain(self.query_text)}' in this view · "
-        return f"{len(matches):,} matches for '{plain(self.query_text)}' (n / N) · "
-
     def on_instance_table_cursor_moved(self, message: InstanceTable.CursorMoved) -> None:
         cols = self.columns
         detail = self.query_one("#instances-detail", Static)
@@ -510,11 +419,6 @@ The line under the table explains how the instance under the cursor got its Phi.
         if action in ("search_next", "search_previous"):
             return True if self.query_text else None  # shown, greyed, until there is a search
         return not (action == "focus_jump" and isinstance(self.screen.focused, Input))  # "/" typed in the jump box
-
-    def action_focus_jump(self) -> None:
-        """Focus the jump box now, not after the next frame: keys typed right after / land in it."""
-        self._origin = None
-        self.screen.set_focus(self.query_one("#instances-jump", Input))
 
     def action_focus_table(self) -> None:
         self._origin = None
