@@ -234,7 +234,8 @@ def test_verify_says_when_an_input_differs_only_in_line_endings_or_a_bom(tmp_pat
     path, index, recorded = scored_then_converted(tmp_path, cli, name, before, after)
     now = hashlib.sha256(path.read_bytes()).hexdigest()
     code, out, _ = cli("verify", str(index))
-    assert code == 1 and "NOT verified, 2 differences:" in out  # the input's sha256 and content_sha256
+    # the input's sha256 and content_sha256
+    assert code == 1 and f"NOT verified against the run in {index.parent / 'demo'}, 2 differences:" in out
     what = name.split(".")[0]
     line = f"input {what}: {path} differs from the recorded file only in {how}: sha256 {now}, the provenance says"
     assert f"{line} {recorded}\n" in out
@@ -302,3 +303,35 @@ def test_only_the_form_of_a_file_is_found_from_its_recorded_sha256():
     assert only_in_form(BOM + b"model,score\r\na,1\r\n", sha(BOM + lf)) == "line endings (CRLF, recorded LF)"
     assert only_in_form(b"model,score\r\na,2\r\n", sha(lf)) is None  # another number: not a conversion
     assert only_in_form(lf, sha(lf)) is None  # the same bytes: nothing to explain
+
+
+def test_verify_names_the_run_it_checked_and_notes_an_index_in_another_run(tmp_path, cli):
+    """A copy of a scored run keeps an index that records the original's paths: verify without RUN_DIR
+    checks the original, and said only "verified" (a new user's review changed a score in the copy).
+    It now names the run folder it read, and says on standard error when the index sits in another run."""
+    original = tmp_path / "mine"
+    shutil.copytree(demo_run(), original)
+    assert cli("score", str(original))[0] == 3
+    copy = tmp_path / "copy"
+    shutil.copytree(original, copy)
+    attempts = copy / "attempts.csv"
+    lines = attempts.read_text().splitlines(keepends=True)
+    lines[1] = lines[1].replace(",1,", ",0,", 1) if ",1," in lines[1] else lines[1]
+    attempts.write_text("".join(lines))
+    assert attempts.read_bytes() != (original / "attempts.csv").read_bytes()
+
+    code, out, err = cli("verify", str(original / "build/index.json"))
+    assert code == 0 and f"verified against the run in {original}:" in out
+    assert "note" not in err
+
+    code, out, err = cli("verify", str(copy / "build/index.json"))
+    assert code == 0 and f"verified against the run in {original}:" in out  # what was checked, named
+    assert f"note: {copy / 'build/index.json'} sits in the run folder {copy}, but records the run in {original}" in err
+    assert f"tcsexam verify {copy / 'build/index.json'} {copy}" in err
+
+    code, out, err = cli("verify", str(copy / "build/index.json"), str(copy))
+    assert code == 1 and f"NOT verified against the run in {copy}," in out and "note" not in err
+    apart = tmp_path / "paper" / "index.json"  # an index kept apart from any run: checked without a note
+    assert cli("score", str(original), "--output", str(apart))[0] == 3
+    code, out, err = cli("verify", str(apart))
+    assert code == 0 and f"verified against the run in {original}:" in out and "note" not in err

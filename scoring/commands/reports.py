@@ -14,7 +14,7 @@ from tcsexam.scoring.reports.diff import diff_index
 from tcsexam.scoring.reports.findings import not_checked_lines
 from tcsexam.scoring.reports.index_file import IndexFile, edited_warning, load_index
 from tcsexam.scoring.reports.table import FORMATS, render_table
-from tcsexam.scoring.reports.verify import recompute_with_pipeline, verify_index
+from tcsexam.scoring.reports.verify import outside_note, recompute_with_pipeline, verify_index
 from tcsexam.scoring.safety.outputs import check_output
 from tcsexam.scoring.safety.terminal import escape_for_terminal
 from tcsexam.scoring.safety.terminal import say as say_on
@@ -76,8 +76,11 @@ def run_verify(args) -> int:
     """``tcsexam verify`` (docs/commands.md): exit 0 when everything holds, else 1 listing each difference."""
     loaded = load_index(Path(args.index))
     found = verify_index(loaded, Path(args.run_dir) if args.run_dir else None, args.benchmark, recompute_with_pipeline)
+    against = f" against the run in {found.run_folder}" if found.run_folder is not None else ""
+    if found.run_folder is not None and not args.run_dir and (note := outside_note(args.index, found.run_folder)):
+        say_on(note, sys.stderr)
     if found.findings:
-        print(f"{args.index}: NOT verified, {counted(len(found.findings), 'difference')}:")
+        print(f"{args.index}: NOT verified{against}, {counted(len(found.findings), 'difference')}:")
         for f in found.findings:
             print(f"  {escape_for_terminal(f)}")
         said = verify_values_text(found.values_match, found.only_form)
@@ -85,7 +88,7 @@ def run_verify(args) -> int:
             print(said)
         return EXIT_REJECTED
     print(
-        f"{args.index}: verified: every input matches its sha256, the recomputed document equals the stored "
+        f"{args.index}: verified{against}: every input matches its sha256, the recomputed document equals the stored "
         f"one (content_sha256 {loaded.document['provenance']['content_sha256']})"
     )
     for line in not_checked_lines(loaded.document):  # verified, yet typed in: a reader should know

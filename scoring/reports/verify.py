@@ -234,6 +234,7 @@ class Verification:
     findings: list[str]
     values_match: bool | None = None
     only_form: bool = False
+    run_folder: Path | None = None  # the folder the run's inputs were read from
 
 
 def verify_index(
@@ -255,6 +256,7 @@ def verify_index(
     except Unverifiable as exc:
         return Verification([*findings, str(exc)])
     findings += found
+    folder = paths.attempts.parent
     stored_inputs = doc["provenance"]["inputs"]
     try:
         fresh = recompute(paths, recorded_thresholds(doc))
@@ -266,7 +268,7 @@ def verify_index(
         problems = exc.problems if isinstance(exc, InputError) else [exc]
         changed = input_findings(stored_inputs, read_now, read_now)
         failed = [f"recomputing failed: {p}" for p in problems]
-        return Verification([*findings, *changed, *failed], None, any(ONLY_FORM in f for f in changed))
+        return Verification([*findings, *changed, *failed], None, any(ONLY_FORM in f for f in changed), folder)
     fresh = hashed_as_stored(fresh, doc)
     fresh_inputs = fresh["provenance"]["inputs"]
     changed = input_findings(stored_inputs, fresh_inputs, sorted(set(stored_inputs) | set(fresh_inputs)))
@@ -280,7 +282,23 @@ def verify_index(
     values = value_differences(a, b)  # what changed, value by value (an edited number, a moved score)
     findings += values
     values_match = all(v.startswith("$.provenance.") for v in values)
-    return Verification(findings, values_match, any(ONLY_FORM in f for f in changed))
+    return Verification(findings, values_match, any(ONLY_FORM in f for f in changed), folder)
+
+
+def outside_note(index: str, folder: Path) -> str | None:
+    """When the index.json file sits in another run folder than the one it was checked against (in a
+    copy of a run, whose index records the original's paths; ``build/index.json`` or beside the run's
+    files): a line saying which run was checked, and how to check the one the index sits in. None
+    otherwise (an index kept apart, in a paper's folder, is checked against its run without a word)."""
+    here = Path(os.path.abspath(index)).parent
+    checked = Path(os.path.abspath(folder))
+    sits_in = next((f for f in (here, here.parent) if is_run_folder(f)), None)
+    if sits_in is None or sits_in == checked:
+        return None
+    return (
+        f"note: {index} sits in the run folder {sits_in}, but records the run in {folder}, which is the one "
+        f"checked: to check the run it sits in, pass it: tcsexam verify {index} {sits_in}"
+    )
 
 
 def hashed_as_stored(fresh: dict, doc: dict) -> dict:
