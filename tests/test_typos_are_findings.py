@@ -177,6 +177,27 @@ def test_validate_names_what_a_records_file_that_is_not_ready_lacks(ws, cli):
     ) in lines
 
 
+def test_validate_names_a_bad_record_of_a_waiting_row_as_fill_does(ws, cli):
+    """A records file with a value of the wrong type, for a row fill has not scored yet: validate called it
+    "not ready" and gave the message alone; fill rejects it naming the record and the field. validate now
+    names it as fill does (a new user's review)."""
+    rows = checked_rows()
+    rows[2].update(score="", score_status="missing")  # s1, line 4: fill left it
+    ws.write_checked_run(rows)
+    records = [dict(r) for r in CHECKED_RECORDS["s1"]]
+    records[1]["status"] = 7  # not a status
+    path = ws.write_records("m", "s1", "1", records)
+    code, lines, _ = validate(cli, ws)
+    assert code == 3
+    finding = next(line for line in lines if line.startswith("incomplete: m: s1 attempt 1 (line 4)"))
+    code, _, err = cli("fill", str(ws.run), "--benchmark", str(ws.bench))
+    assert code == 1
+    rejection = next(line.strip() for line in err.splitlines() if "record 1" in line)
+    assert rejection.startswith(f"{path}: record 1 ('{records[1]['instance']}'): field 'status': ")
+    assert f"its result is not there yet; {rejection}: mend it, then run tcsexam fill" in finding
+    assert "not ready" not in finding
+
+
 # --- a typo in cohort.json --------------------------------------------------------------------------
 
 

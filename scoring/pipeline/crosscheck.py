@@ -13,6 +13,7 @@ from tcsexam.scoring.formats.inputs import AttemptRow
 from tcsexam.scoring.formats.packed import RecordsSource
 from tcsexam.scoring.formats.records import check_records
 from tcsexam.scoring.formats.results import Issue
+from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.pipeline.lineup import NOT_LINED_UP
 from tcsexam.scoring.pipeline.reference import TaskReference
 from tcsexam.scoring.pipeline.rules import Checked
@@ -92,8 +93,13 @@ def diagnose_waiting_rows(run: Run, checked: Checked, misaligned: dict[tuple[str
                 if data is None:
                     continue
                 why = not_ready(ref.task(row.item), data, path)
-            except InputError as exc:
-                why = exc.problems[0].message
+            except InputError as exc:  # not merely unfinished: named as fill names it (record, field)
+                others = len(exc.problems) - 1
+                more = f" (and {counted(others, 'other problem')}: tcsexam fill lists them)" if others else ""
+                checked.not_ready[(model, row.item, row.attempt)] = (
+                    f"{exc.problems[0]}{more}: mend it, then run tcsexam fill"
+                )
+                continue
             checked.not_ready[(model, row.item, row.attempt)] = (
                 f"records/{rel} is not ready: {why}: complete it, then run tcsexam fill"
                 if why
