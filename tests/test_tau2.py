@@ -570,3 +570,48 @@ async def test_the_dashboard_shows_malformed_tau2_values_as_rejected(tmp_path, r
         rows = [" ".join(map(str, table.get_row_at(i))) for i in range(table.row_count)]
         assert any("simulation 0, reward_info" in r for r in rows), rows
         assert app.tau2_metrics is None
+
+
+def test_tau2_audit_rows_cut_the_task_id_to_leave_trial_and_rewards_on_screen():
+    """At 80 columns the audit's task ids (70 characters) pushed trial, rewards and finding off screen: the
+    id now takes the width the other columns leave (at least 12), keeping its start and end."""
+    from tcsexam.tui.panes.tau2.views import TAU2_AUDIT_COLUMNS, tau2_audit_line, tau2_audit_rows
+
+    finding = {
+        "task_id": "[mobile_data_issue]data_mode_off|data_usage_exceeded[PERSONA:None]",
+        "trial": 2,
+        "stored_reward": 0.0,
+        "derived_reward": 1.0,
+        "finding": "stored reward 0.0 but the gate gives 1.0 from ENV_ASSERTION",
+    }
+    [row] = tau2_audit_rows([finding])
+    assert row == [finding["task_id"], "2", "0.0000000", "1.0000000", finding["finding"]]  # no width: whole
+    [row] = tau2_audit_rows([finding], width=150)
+    others = sum(max(len(h), len(v)) + 2 for h, v in zip(TAU2_AUDIT_COLUMNS[1:], row[1:], strict=True))
+    assert len(row[0]) == 150 - others - 4 and row[0].startswith("[mobile_data_issue]") and row[0].endswith("None]")
+    [row] = tau2_audit_rows([finding], width=76)
+    assert row[0] == "[mobil…None]"  # at least 12: the table then scrolls sideways for the finding
+    assert tau2_audit_line(finding) == f"task {finding['task_id']} trial 2: {finding['finding']}"
+
+
+async def test_at_80_columns_the_audit_shows_trial_and_rewards_and_its_line_the_whole_finding():
+    from textual.widgets import DataTable, Static
+
+    from tcsexam.tui.app import create_app
+    from tcsexam.tui.state import DashboardConfig
+    from tests.support.dashboard import settle
+    from tests.test_tui_no_cut_numbers import shown_cells
+
+    app = create_app(DashboardConfig(tau2=str(DATA / "derived" / "derived_C_edge_4x5.json")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        audit = app.query_one("#tau2-audit", DataTable)
+        audit.focus()
+        audit.move_cursor(row=1)
+        audit.scroll_visible(animate=False)
+        await settle(pilot)
+        seen = [shown for whole, shown in shown_cells(audit)]
+        assert "0.9999995" in [s.strip() for s in seen] and "1.0000000" in [s.strip() for s in seen]
+        second = app.tau2_metrics["audit"][1]
+        line = str(app.query_one("#tau2-audit-detail", Static).render())
+        assert line == f"task {second['task_id']} trial {second['trial']}: {second['finding']}"

@@ -15,7 +15,16 @@ from ...textual_ext.data_table import SteadyDataTable
 from ...views import cells, fmt, plain
 from ...widgets.filter_bar import FilterBar, FiltersRows
 from ...widgets.loading import CLEAR_FILTER_BINDING, FILTER_BINDING, SORT_BINDINGS
-from .views import cost_text, tau2_columns, tau2_meta_line, tau2_sorted, tau2_task_rows
+from .views import (
+    TAU2_AUDIT_COLUMNS,
+    cost_text,
+    tau2_audit_line,
+    tau2_audit_rows,
+    tau2_columns,
+    tau2_meta_line,
+    tau2_sorted,
+    tau2_task_rows,
+)
 
 NO_FILE = (
     "No tau2-bench results open. Start the dashboard with --tau2 RESULTS_JSON (a results.json of "
@@ -89,9 +98,18 @@ termination reasons and the reward-gate audit. Independent of the selected model
                 yield SteadyDataTable(id="tau2-reasons", cursor_type="none")
             yield Static("Audit", id="tau2-audit-title", classes="section-title", markup=False)
             yield SteadyDataTable(id="tau2-audit", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="tau2-audit-detail", markup=False)
 
     def _parts(self, shown: bool) -> None:
-        for selector in ("#tau2-body", "#tau2-task-detail", "#tau2-bottom", "#tau2-audit-title", "#tau2-audit"):
+        parts = (
+            "#tau2-body",
+            "#tau2-task-detail",
+            "#tau2-bottom",
+            "#tau2-audit-title",
+            "#tau2-audit",
+            "#tau2-audit-detail",
+        )
+        for selector in parts:
             self.query_one(selector).set_class(not shown, "gone")
         self.tasks_shown = shown
         self.refresh_bindings()
@@ -144,14 +162,7 @@ termination reasons and the reward-gate audit. Independent of the selected model
         for k, v in m["termination_reasons"].items():
             reasons.add_row(*cells(k, v))
         self._passk(m)
-        audit = self.query_one("#tau2-audit", DataTable)
-        audit.clear(columns=True)
-        audit.add_columns("task_id", "trial", "stored", "derived", "finding")
-        for a in m["audit"]:
-            audit.add_row(
-                *cells(a["task_id"], a["trial"], fmt(a["stored_reward"], 7), fmt(a["derived_reward"], 7), a["finding"])
-            )
-        audit.set_class(not m["audit"], "gone")
+        self._audit()
         self.query_one("#tau2-audit-title", Static).update(
             f"Reward-gate audit: {counted(len(m['audit']), 'finding')} (reward re-derived from reward_info under its "
             "reward_basis)"
@@ -159,6 +170,27 @@ termination reasons and the reward-gate audit. Independent of the selected model
             else "Reward-gate audit: no findings. Every evaluated run's stored reward matches the reward re-derived "
             "from its reward_info under its reward_basis."
         )
+
+    def _audit(self) -> None:
+        """The reward-gate findings, their task ids cut to the width the other columns leave (filled
+        again on a resize, as the tasks' table is); the line under it gives the one under the cursor."""
+        m = self.metrics
+        assert m is not None
+        audit = self.query_one("#tau2-audit", DataTable)
+        row = audit.cursor_row
+        audit.clear(columns=True)
+        audit.add_columns(*TAU2_AUDIT_COLUMNS)
+        for i, r in enumerate(tau2_audit_rows(m["audit"], self._width())):
+            audit.add_row(*cells(*r), key=str(i))
+        if m["audit"]:
+            audit.move_cursor(row=min(row, len(m["audit"]) - 1))
+        audit.set_class(not m["audit"], "gone")
+        self.query_one("#tau2-audit-detail", Static).set_class(not m["audit"], "gone")
+
+    def _width(self) -> int:
+        """The tab's width, or before it is laid out (a file read while the tab is hidden) the width it will
+        have: the screen's less the tab's padding (see ``_tasks``)."""
+        return self.size.width or max(self.app.size.width - TAB_PADDING, 1)
 
     def _passk(self, m: dict) -> None:
         """The run's pass^k by k, one row as in the pass^k tab: a sparkline on the 0..1 scale, then the numbers."""
@@ -180,7 +212,7 @@ termination reasons and the reward-gate audit. Independent of the selected model
         # Leaderboard's second table, then 6): a table left empty until a Resize stayed empty then.
         # A table filled uncut first and cut after kept its horizontal scrollbar (and a blank line)
         # at some sizes, so it is cut from the first fill
-        width = self.size.width or max(self.app.size.width - TAB_PADDING, 1)
+        width = self._width()
         tasks = self.query_one("#tau2-tasks", DataTable)
         current = tasks.coordinate_to_cell_key(tasks.cursor_coordinate).row_key.value if tasks.row_count else None
         bar = self.query_one(FilterBar)
@@ -234,8 +266,9 @@ termination reasons and the reward-gate audit. Independent of the selected model
             self.sort_by(event.column_index)
 
     def on_resize(self, event: events.Resize) -> None:
-        if self.metrics is not None:  # the task_id column takes the width the others leave
+        if self.metrics is not None:  # the task_id columns take the width the others leave
             self._tasks()
+            self._audit()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if event.data_table.id == "tau2-tasks" and event.row_key is not None and self.results is not None:
@@ -245,6 +278,10 @@ termination reasons and the reward-gate audit. Independent of the selected model
             self.app.push_screen(Tau2SimulationsScreen(self.results, str(event.row_key.value)))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.id == "tau2-audit" and event.row_key is not None and self.metrics is not None:
+            event.stop()
+            finding = self.metrics["audit"][int(str(event.row_key.value))]
+            self.query_one("#tau2-audit-detail", Static).update(tau2_audit_line(finding))
         if event.data_table.id == "tau2-tasks" and event.row_key is not None:
             event.stop()
             self.query_one("#tau2-task-detail", Static).update(

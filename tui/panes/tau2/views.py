@@ -76,6 +76,37 @@ def tau2_task_rows(
     return kmax, rows
 
 
+TAU2_AUDIT_COLUMNS = ("task_id", "trial", "stored", "derived", "finding")
+
+
+def tau2_audit_rows(audit: list[dict], width: int | None = None) -> list[list[str]]:
+    """One row per reward-gate finding: task id, trial, stored and derived reward, the finding. The id
+    takes the width the other columns leave of ``width`` (as in ``tau2_task_rows``), so that trial and
+    rewards stay on screen; the line under the table gives the finding in full."""
+    rows = [
+        [
+            plain(str(a["task_id"])),
+            DASH if a["trial"] is None else str(a["trial"]),
+            fmt(a["stored_reward"], 7),
+            fmt(a["derived_reward"], 7),
+            plain(a["finding"]),
+        ]
+        for a in audit
+    ]
+    if width is not None and rows:
+        others = sum(max(len(h), *(len(r[i]) for r in rows)) + 2 for i, h in enumerate(TAU2_AUDIT_COLUMNS) if i)
+        free = max(TAU2_ID_MIN, width - others - 2 - 2)
+        for r in rows:
+            r[0] = middle_ellipsis(r[0], free)
+    return rows
+
+
+def tau2_audit_line(finding: dict) -> str:
+    """The audit finding under the cursor in full, as ``tcsexam tau2`` prints it."""
+    trial = "" if finding["trial"] is None else f" trial {finding['trial']}"
+    return f"task {plain(str(finding['task_id']))}{trial}: {plain(finding['finding'])}"
+
+
 TAU2_SIMULATION_COLUMNS = ("trial", "reward", "success", "termination reason", "agent cost")
 
 
