@@ -123,8 +123,11 @@ def forest_gauge(value: float | None, pm: float | None, top: float, width: int, 
     if value is None or not math.isfinite(value):
         return (f"{NULL} {reason}")[:width].ljust(width)
     line = [" "] * width
-    for tick, _ in labelled_ticks(top, width):  # a tick without its label would be read as the next label's
-        line[position(tick, top, width)] = TICK
+    labels = [(start, start + len(tick_label(v)), v) for v, start in labelled_ticks(top, width)]
+    for tick in tick_values(top, width):  # those without a label too (100 on a scale to 120), but none
+        at = position(tick, top, width)  # under another tick's label, where it reads as that one (110's)
+        if not any(a <= at < b for a, b, v in labels if v != tick):
+            line[at] = TICK
     at = position(value, top, width)
     if pm is not None and math.isfinite(pm) and pm > 0:
         draw_whiskers(line, value, pm, top, at)
