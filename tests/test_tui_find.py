@@ -562,6 +562,24 @@ async def test_the_count_says_filtering_until_the_rows_match_the_typed_text(size
         assert table.row_count == 1 and str(count.render()).startswith("1 of 3 models")
 
 
+async def test_text_typed_back_to_the_filter_applied_shows_its_count_again():
+    """A key, then backspace: the text is the filter applied again, so no filter runs, and "filtering…"
+    stayed beside it for good (a review typed fast in tmux). The count comes back once typing pauses."""
+    app = create_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = await overview(pilot)
+        count = app.main.query_one("#overview-filter .filter-count")
+        await pilot.press("slash", *"atl", "enter")
+        await settle(pilot)
+        said = str(count.render())
+        assert table.row_count == 1 and said.startswith("1 of 3 models")
+        await pilot.press("slash", "x", "backspace")
+        await pilot.pause()
+        assert str(count.render()) == "filtering…"  # until the pause: the rows might not match the text
+        await wait_until(pilot, lambda: str(count.render()) == said, "the count back")
+        assert table.row_count == 1
+
+
 @pytest.mark.parametrize("size", SIZES)
 async def test_the_worst_list_filters_with_slash_and_sorts_with_s(size):
     """docs/dashboard.md#find-and-order: in the worst-instances list `/` keeps the rows whose task, attempt

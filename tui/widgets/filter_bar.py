@@ -59,6 +59,7 @@ class FilterBar(Horizontal):
         super().__init__(**kwargs)
         self.placeholder = placeholder
         self.applied = ""  # the text whose filter the pane has
+        self._count = ""  # what the pane last said of the rows it shows (``show_count``)
         self._timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
@@ -80,13 +81,14 @@ class FilterBar(Horizontal):
         self.screen.set_focus(self.query_one(Input))
 
     def show_count(self, note: str) -> None:
+        self._count = note
         self.query_one(".filter-count", Static).update(note)
 
     @on(Input.Changed)
     def _typed(self, event: Input.Changed) -> None:
         event.stop()
         if event.value != self.applied:  # the rows shown are still the old text's: never a stale count beside it
-            self.show_count("filtering…")
+            self.query_one(".filter-count", Static).update("filtering…")
         if self._timer is not None:
             self._timer.stop()
         self._timer = self.set_timer(DEBOUNCE_S, self._apply)
@@ -112,6 +114,8 @@ class FilterBar(Horizontal):
         if typed != self.applied:
             self.applied = typed
             self.post_message(self.Changed(self, parse_query(typed)))
+        else:  # typed back to the filter applied (a key, then backspace): its count again, not "filtering…"
+            self.query_one(".filter-count", Static).update(self._count)
 
     def _close_if_empty(self) -> None:
         if not self.applied.strip():
