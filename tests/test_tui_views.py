@@ -583,3 +583,29 @@ def test_the_compare_tabs_note_on_a_clipped_variance_is_in_plain_words():
     assert "safe side" in line
     assert not any(jargon in line for jargon in ("σ", "²", "MDE", "clipped", "conservative"))
     assert mde_plain_note({"mde_clipped": []}) is None
+
+
+def test_cut_apart_picks_the_split_that_tells_ids_apart():
+    """tau2-bench's telecom task ids share their start and their end: cut evenly at 80 columns, 20 ids of a
+    real run showed as 11 texts ('[mms_issue]br…PERSONA:Hard]' twice). One split for all, the one that
+    tells the most apart; the even split when it already does, or on a tie."""
+    from tcsexam.tui.views import cut_apart, middle_ellipsis
+
+    ids = [
+        "[mms_issue]break_apn_mms_setting[PERSONA:Hard]",
+        "[mms_issue]break_app_sms_permission[PERSONA:Hard]",
+        "[mms_issue]bad_network_preference[PERSONA:None]",
+        "[mms_issue]bad_wifi_calling[PERSONA:Easy]",
+    ]
+    even = [middle_ellipsis(i, 27) for i in ids]
+    assert even[0] == even[1] == "[mms_issue]br…PERSONA:Hard]"
+    shown = cut_apart(ids, 27)
+    assert len(set(shown)) == 4 and all(len(s) == 27 and "…" in s for s in shown)
+    for whole, cut in zip(ids, shown, strict=True):  # a start and an end of the id itself
+        head, tail = cut.split("…")
+        assert whole.startswith(head) and whole.endswith(tail)
+    models = ["anthropic/claude-sonnet-4-5-20250929", "openai/gpt-4.1-2025-04-14"]
+    assert cut_apart(models, 24) == [middle_ellipsis(m, 24) for m in models]  # apart already: the even split
+    assert cut_apart(["short", "also"], 24) == ["short", "also"]
+    same = ["same-start-and-end", "same-start-and-end"]
+    assert cut_apart(same, 10) == [middle_ellipsis(same[0], 10)] * 2  # nothing tells them apart: even

@@ -91,15 +91,19 @@ def half_width(ci: dict | None) -> float | None:
 NAME_WIDTH = 24  # the Model column's width at most: the full name is on the line under the table
 
 
-def middle_ellipsis(name: str, width: int = NAME_WIDTH) -> str:
+def middle_ellipsis(name: str, width: int = NAME_WIDTH, head: int | None = None) -> str:
     """A name shown in at most ``width`` terminal cells, escaped (``plain``): a longer one keeps its start and
-    its end with … between (``anthropic/clau…-20250929``), where model ids differ most."""
+    its end with … between (``anthropic/clau…-20250929``), where model ids differ most; the start takes
+    ``head`` of the cells left beside the … (default: half, the extra one to the start)."""
     from rich.cells import cell_len
 
     shown = plain(name)
     if cell_len(shown) <= width:
         return shown
     width = max(width, 3)
+    if head is not None and shown.isascii():  # one cell a character
+        head = min(head, width - 1)
+        return shown[:head] + "…" + shown[len(shown) - (width - 1 - head) :]
     head: list[str] = []
     tail: list[str] = []
     room = width - 1
@@ -117,6 +121,26 @@ def middle_ellipsis(name: str, width: int = NAME_WIDTH) -> str:
             tail.insert(0, c)
             j -= 1
     return "".join(head) + "…" + "".join(tail)
+
+
+SPLIT_SAMPLE = 2000  # the names a split is chosen on (``cut_apart``)
+
+
+def cut_apart(names: list[str], width: int) -> list[str]:
+    """``names`` each in at most ``width`` cells as ``middle_ellipsis`` cuts them, all with the one split of
+    the cells between start and end that tells the most of them apart (the even split on a tie):
+    tau2-bench's task ids share their start and their end and differ in the middle, where the even split
+    cut every one of them to the same text. The split is chosen on the first ``SPLIT_SAMPLE`` names."""
+    even = [middle_ellipsis(n, width) for n in names]
+    sample = names[:SPLIT_SAMPLE]
+    if len(set(even[:SPLIT_SAMPLE])) == len(set(sample)) or not all(plain(n).isascii() for n in sample):
+        return even
+    room = max(width, 3) - 1
+    best = max(
+        range(room + 1),
+        key=lambda h: (len({middle_ellipsis(n, width, h) for n in sample}), -abs(h - (room + 1) // 2)),
+    )
+    return [middle_ellipsis(n, width, best) for n in names]
 
 
 def problem_rows(problems: list, base=None) -> list[list[str]]:

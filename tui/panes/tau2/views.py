@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from ...views import (
     DASH,
+    cut_apart,
     fmt,
-    middle_ellipsis,
     plain,
 )
 
@@ -71,8 +71,8 @@ def tau2_task_rows(
         headers = tau2_columns(metrics)
         others = sum(max(len(h), *(len(r[i]) for r in rows)) + 2 for i, h in enumerate(headers) if i)
         free = max(TAU2_ID_MIN, width - others - 2 - 2)
-        for r in rows:
-            r[0] = middle_ellipsis(r[0], free)  # its start and its end: task ids often share a prefix
+        for r, shown in zip(rows, cut_apart([r[0] for r in rows], free), strict=True):
+            r[0] = shown  # a start and an end that tell the ids apart: they often share both
     return kmax, rows
 
 
@@ -96,8 +96,8 @@ def tau2_audit_rows(audit: list[dict], width: int | None = None) -> list[list[st
     if width is not None and rows:
         others = sum(max(len(h), *(len(r[i]) for r in rows)) + 2 for i, h in enumerate(TAU2_AUDIT_COLUMNS) if i)
         free = max(TAU2_ID_MIN, width - others - 2 - 2)
-        for r in rows:
-            r[0] = middle_ellipsis(r[0], free)
+        for r, shown in zip(rows, cut_apart([r[0] for r in rows], free), strict=True):
+            r[0] = shown
     return rows
 
 
