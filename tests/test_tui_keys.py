@@ -406,3 +406,23 @@ async def test_escape_closes_the_palettes_keys_panel_and_otherwise_keeps_its_use
         await pilot.press("escape")
         await pilot.pause()
         assert app.focused is app.query_one(InstanceTable)
+
+
+async def test_home_and_end_go_to_the_first_and_last_row_of_a_table():
+    """The help says Home / End move in a table: in a DataTable they scrolled to the first / last column
+    (Textual's own keys), the cursor staying on its row (a review pressed End on the Overview)."""
+    from textual.widgets import DataTable
+
+    app = create_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        table = app.query_one("#overview-table", DataTable)
+        table.focus()
+        column = table.cursor_column
+        await pilot.press("end")
+        await pilot.pause()
+        assert table.cursor_row == table.row_count - 1 and table.cursor_column == column
+        assert table.scroll_x == 0
+        await pilot.press("home")
+        await pilot.pause()
+        assert table.cursor_row == 0 and table.cursor_column == column

@@ -215,3 +215,30 @@ async def test_at_80_columns_z_and_phi_show_whole_and_a_long_status_is_cut_inste
                 assert shown == whole, row
         assert any(row[1][1].strip() == "certifi…" for row in rows_shown)
         assert sum(table.widths) + len(table.widths) - 1 <= table.scrollable_content_region.width
+
+
+async def test_opening_the_overview_filter_keeps_the_cursor_row_in_view(run60):
+    """`G` then `/` on 60 models: the filter bar took a line from the table and its last visible row, the
+    cursor's, went out of view while the line under the table still named it (a review in tmux). A new
+    size keeps a table's cursor in view (every table of the dashboard: tui/textual_ext/data_table.py)."""
+    app = create_app(DashboardConfig(run_dir=str(run60)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        table = app.query_one("#overview-table", DataTable)
+        table.focus()
+        for _ in range(60):  # down to the last row in view, then one more screen: the cursor on the bottom line
+            if (
+                table.cursor_row - int(table.scroll_y)
+                >= table.scrollable_content_region.height - table.header_height - 1
+            ):
+                break
+            await pilot.press("down")
+        await pilot.pause()
+        bottom = table.cursor_row
+        assert bottom > 5
+        await pilot.press("slash")
+        await settle(pilot)
+        shown = range(
+            int(table.scroll_y), int(table.scroll_y) + table.scrollable_content_region.height - table.header_height
+        )
+        assert table.cursor_row == bottom and bottom in shown, (bottom, shown)

@@ -47,13 +47,17 @@ NULL_STYLE = Style.null()
 
 class SteadyDataTable(DataTable):
     """DataTable whose render caches survive style updates that change nothing it draws; it also takes the
-    keys a terminal user knows from vim, less and k9s (j/k, g/G)."""
+    keys a terminal user knows from vim, less and k9s (j/k, g/G), and Home / End go to the first / last
+    row, as in the Instances table and the help (Textual's own Home / End scroll to the first / last
+    column, which → and ← reach)."""
 
     BINDINGS = [
         Binding("j", "cursor_down", "Down", show=False),
         Binding("k", "cursor_up", "Up", show=False),
         Binding("g", "scroll_top", "First row", show=False),
         Binding("G", "scroll_bottom", "Last row", show=False),
+        Binding("home", "scroll_top", "First row", show=False),
+        Binding("end", "scroll_bottom", "Last row", show=False),
     ]
 
     def __init__(self, *args, **kwargs) -> None:
@@ -171,7 +175,12 @@ class SteadyDataTable(DataTable):
         return list(accumulate(self.column_widths()[self.fixed_columns :], initial=0))
 
     def _on_resize(self, event: events.Resize) -> None:
+        """A new size keeps the cursor in view: a terminal resized, or a line above or below the table
+        shown or wrapped (the Overview's filter bar, the line under Coverage's grid) moves the rows.
+        (Textual calls one handler a class, ``_on_resize`` before ``on_resize``: this is the class's.)"""
         event.prevent_default()  # DataTable's handler (a new cache generation): render_lines starts one on a new size
+        if self.row_count and self.cursor_type != "none":
+            self.move_cursor(row=self.cursor_row, column=self.cursor_column)
 
 
 def cut_line(line: list[Segment], width: int, start: int, end: int) -> list[Segment]:

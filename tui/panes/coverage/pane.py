@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -50,10 +50,6 @@ class CoverageGrid(SteadyDataTable):
         Binding("enter", "select_cursor", "Open", tooltip="in the grid: a solver task's instances, else the attempts"),
         Binding("a", "attempts", "Attempts"),
     ]
-
-    def on_resize(self, event: events.Resize) -> None:
-        # the line under the grid wrapping onto more lines shrinks the grid: its cursor's cell stays in view
-        self.move_cursor(row=self.cursor_row, column=self.cursor_column)
 
     def action_cursor_right(self) -> None:
         if self._at_edge(len(self.columns) - 1):

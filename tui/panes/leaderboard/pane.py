@@ -41,11 +41,6 @@ class LeaderboardTable(SteadyDataTable):
     def __init__(self, **kwargs) -> None:
         super().__init__(fixed_columns=2, **kwargs)  # rank and model stay while the numbers scroll
 
-    def on_resize(self, event: events.Resize) -> None:
-        # a new terminal size moves the rows: the focused table's cursor row is brought into view again
-        if self.has_focus and self.row_count:
-            self.move_cursor(row=self.cursor_row)
-
 
 class LeaderboardPane(FiltersRows, Vertical):
     """``/`` filters the rows of every group by model name and status."""
