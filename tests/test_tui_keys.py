@@ -426,3 +426,23 @@ async def test_home_and_end_go_to_the_first_and_last_row_of_a_table():
         await pilot.press("home")
         await pilot.pause()
         assert table.cursor_row == 0 and table.cursor_column == column
+
+
+def test_a_help_filter_that_names_a_section_keeps_all_of_it():
+    """`?` then `/coverage` kept only the line of the tab keys that names Coverage (a review): each line is
+    searched with its section's heading, so a tab's name keeps its whole section."""
+    from tcsexam.tui.screens.help import shown_lines
+
+    lines = [
+        ("", "Keys in every tab", "bold"),
+        ("1–8", "switch tab: Overview, Coverage, …", ""),
+        ("", "2 Coverage", "bold"),
+        ("", "A grid of models by tasks.", ""),
+        ("⏎", "Open: a cell", ""),
+        ("", "3 Instances", "bold"),
+        ("/", "search names", ""),
+    ]
+    assert shown_lines(lines, "coverage") == lines[:5]  # the line that names it, then the whole section
+    assert shown_lines(lines, "grid") == [lines[2], lines[3]]  # a line: with its heading
+    assert shown_lines(lines, "instances search") == [lines[5], lines[6]]  # one word in the heading, one in the line
+    assert shown_lines(lines, "") == lines

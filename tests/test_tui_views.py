@@ -609,3 +609,15 @@ def test_cut_apart_picks_the_split_that_tells_ids_apart():
     assert cut_apart(["short", "also"], 24) == ["short", "also"]
     same = ["same-start-and-end", "same-start-and-end"]
     assert cut_apart(same, 10) == [middle_ellipsis(same[0], 10)] * 2  # nothing tells them apart: even
+
+
+def test_the_instances_filter_note_reads_as_a_sentence_after_showing():
+    """The status line says "Showing NOTE.": with nothing left it read "Showing 0 of 40 instances have
+    status crash: nothing to show" (a review)."""
+    from tcsexam.tui.panes.instances.views import filter_note
+
+    assert f"Showing {filter_note(40, 40, None)}." == "Showing 40 instances."
+    assert f"Showing {filter_note(3, 40, 'timeout')}." == "Showing 3 of 40 instances with status timeout."
+    assert f"Showing {filter_note(0, 40, 'crash')}." == (
+        "Showing 0 of 40 instances, as none has status crash (f changes the filter)."
+    )

@@ -43,17 +43,20 @@ def compact_lines(text: str) -> list[Line]:
 
 
 def shown_lines(lines: list[Line], query: str) -> list[Line]:
-    """The lines that hold every word of ``query`` (any case), with the heading above each; all for none."""
+    """The lines in which, or in whose heading, every word of ``query`` is (any case), each with the heading
+    above it: a tab's name keeps its whole section, "instances search" the search's line under
+    Instances; all for none."""
     words = query.lower().split()
     if not words:
         return lines
     out: list[Line] = []
     heading: Line | None = None
+    section = ""  # the heading's text, which every line under it is searched with
     for line in lines:
         key, text, style = line
         if style == "bold":
-            heading = line
-        elif all(w in f"{key} {text}".lower() for w in words):
+            heading, section = line, text
+        elif all(w in f"{key} {text} {section}".lower() for w in words):
             if heading is not None:
                 out.append(heading)
                 heading = None

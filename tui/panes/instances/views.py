@@ -67,5 +67,5 @@ def filter_note(shown: int, total: int, status: str | None) -> str:
     if status is None:
         return f"{total:,} instances"
     if shown == 0:
-        return f"0 of {total:,} instances have status {status}: nothing to show (f changes the filter)"
+        return f"0 of {total:,} instances, as none has status {status} (f changes the filter)"
     return f"{shown:,} of {total:,} instances with status {status}"

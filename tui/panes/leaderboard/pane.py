@@ -63,8 +63,8 @@ class LeaderboardPane(FiltersRows, Vertical):
     HELP = """\
 `tcsexam table` over every loaded run: one table per suite / solver protocol (never mixed), in the
 order full/offline, full/online, lite/offline, lite/online, with the same cells (rank, ± = 95%
-half-width, † provisional, — null). A model in two runs of one group is `table`'s rejection: the tab
-and Diagnostics show it. `/` filters the rows of every group by model name
+half-width, † provisional, — null). A model in two runs of one group is rejected, as `tcsexam table`
+rejects it: the tab and Diagnostics say so. `/` filters the rows of every group by model name
 and status. `Enter` on a row shows its run with its model selected in the Overview; `c`
 copies the leaderboard as Markdown, `C` as LaTeX.
 """  # its section of the help (tui/help_text.py)
