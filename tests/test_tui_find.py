@@ -614,3 +614,24 @@ async def test_the_worst_list_filters_with_slash_and_sorts_with_s(size):
         await pilot.press("S")
         reverse = sorted((e[2] for e in expected), reverse=True)
         await wait_until(pilot, lambda: [row_at(table, i)[2] for i in range(table.row_count)] == reverse, "reversed")
+
+
+async def test_coverage_names_no_status_word_unknown_that_its_issues_match():
+    """Coverage's `/status:ign` kept the demo's ignored row in the issues table, while the count said
+    "no status starts with ign" (a review): a status word is checked against the models' statuses and
+    the issues' kinds, as the filter itself reads it."""
+    app = create_app()
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        await pilot.press("slash", *"status:ign", "enter")
+        await settle(pilot)
+        note = bar_count(app, "#coverage-filter")
+        assert "no status" not in note, note
+        title = str(app.main.query_one("#issues-title").render())
+        assert title.startswith("Issues and ignored rows (1 of "), title
+        await pilot.press("slash", "ctrl+u", *"status:xyz", "enter")
+        await settle(pilot)
+        note = bar_count(app, "#coverage-filter")
+        assert "no status starts with xyz (statuses: complete, provisional, incomplete, " in note and "ignored" in note

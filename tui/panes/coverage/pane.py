@@ -101,6 +101,9 @@ class IssuesTable(SteadyDataTable):
     BINDINGS = [Binding("enter", "select_cursor", "Go to cell", tooltip="in the issues: the issue's cell in the grid")]
 
 
+MODEL_STATUSES = ("complete", "provisional", "incomplete")
+
+
 def window_first(at: int, first: int | None, count: int) -> int:
     """The first model of the window that shows model number ``at`` of ``count``: ``first`` (the window
     shown) when it holds it, else a window centred on it, kept inside the list."""
@@ -228,10 +231,9 @@ the cursor on its cell.
             if not self.every_issue
             else f"No issue of the {len(self.every_issue)} passes the filter."
         )
+        kinds = sorted({r.kind for r in self.every_issue} - set(MODEL_STATUSES))  # a status word matches these too
         self.query_one(FilterBar).show_count(
-            count_note(
-                len(self.models), len(self.all_models), "models", query, ["complete", "provisional", "incomplete"]
-            )
+            count_note(len(self.models), len(self.all_models), "models", query, [*MODEL_STATUSES, *kinds])
         )
 
     @on(FilterBar.Changed)
