@@ -335,3 +335,22 @@ def test_verify_names_the_run_it_checked_and_notes_an_index_in_another_run(tmp_p
     assert cli("score", str(original), "--output", str(apart))[0] == 3
     code, out, err = cli("verify", str(apart))
     assert code == 0 and f"verified against the run in {original}:" in out and "note" not in err
+
+
+def test_a_list_of_names_that_changed_is_shown_as_its_change():
+    """A model's list of tasks not valid, grown by one, was printed whole twice ('stored [...],
+    recomputed [...]': thousands of characters, a new user's review): verify names the lengths and
+    the names only on each side."""
+    from tcsexam.scoring.reports.verify import LISTED, list_change, value_differences
+
+    stored = [f"task-{k}" for k in range(300)]
+    assert value_differences({"not_valid": stored}, {"not_valid": [*stored, "task-new"]}) == [
+        "$.not_valid: 300 stored, 301 recomputed; only recomputed: 'task-new'"
+    ]
+    assert (
+        list_change(["a", "b", "c"], ["c", "d"])
+        == "3 stored, 2 recomputed; only stored: 'a', 'b'; only recomputed: 'd'"
+    )
+    many = list_change([], [f"t{k}" for k in range(LISTED + 5)])
+    assert many.endswith(f"'t{LISTED - 1}' and 5 more") and f"'t{LISTED}'" not in many
+    assert value_differences({"x": [1, 2]}, {"x": [1, 2, 3]}) == ["$.x: stored [1, 2], recomputed [1, 2, 3]"]  # numbers

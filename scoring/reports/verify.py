@@ -152,9 +152,34 @@ def value_differences(a, b, where: str = "$", out: list | None = None, limit: in
     elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         for k, (x, y) in enumerate(zip(a, b, strict=True)):
             value_differences(x, y, f"{where}[{k}]", out, limit)
+    elif isinstance(a, list) and isinstance(b, list) and all(isinstance(x, str) for x in (*a, *b)):
+        out.append(f"{where}: {list_change(a, b)}")  # a list of names that grew or shrank: what changed, not both
     elif a != b or (type(a) is not type(b) and not (_is_number(a) and _is_number(b))):
         out.append(f"{where}: stored {a!r}, recomputed {b!r}")
     return out
+
+
+LISTED = 10  # names of a list change shown, at most, on each side
+
+
+def list_change(stored: list[str], recomputed: list[str]) -> str:
+    """How a list of names (a model's tasks not valid, say) differs: its lengths, and the names only in
+    the stored and only in the recomputed list (the first ``LISTED`` of each, in their order), rather
+    than both whole lists, which ran to thousands of characters."""
+
+    def first(names: list[str]) -> str:
+        shown = ", ".join(repr(n) for n in names[:LISTED])
+        return shown + (f" and {len(names) - LISTED} more" if len(names) > LISTED else "")
+
+    stored_set, recomputed_set = set(stored), set(recomputed)
+    gone = [n for n in stored if n not in recomputed_set]
+    new = [n for n in recomputed if n not in stored_set]
+    parts = [f"{len(stored)} stored, {len(recomputed)} recomputed"]
+    if gone:
+        parts.append(f"only stored: {first(gone)}")
+    if new:
+        parts.append(f"only recomputed: {first(new)}")
+    return "; ".join(parts)
 
 
 def recorded_thresholds(doc: dict) -> dict[str, float]:
