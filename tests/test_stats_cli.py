@@ -499,3 +499,24 @@ def test_plan_rejected_input_exits_1_and_writes_nothing(ws, cli, tmp_path):
     code, stdout, err = cli("plan", str(ws.run), "--benchmark", str(ws.bench), "--output", str(out))
     assert code == 1 and "attempts.csv" in err and "score" in err and "Traceback" not in err
     assert not out.exists()
+
+
+def test_compare_of_a_model_typed_wrong_says_which_was_meant_and_names_at_most_ten(cli):
+    """`compare --models atlas-7b …` listed the cohort and no "did you mean", which a row of attempts.csv
+    gets (a new user's review); a cohort of 2,000 models was listed whole."""
+    from tcsexam.scoring.errors import InputError
+    from tcsexam.scoring.pipeline.benchmark import demo_run
+    from tcsexam.scoring.reports.compare import NAMED, check_pair
+
+    code, _, err = cli("compare", str(demo_run()), "--models", "atlas-7b", "borealis-8x22b")
+    assert code == 1
+    assert (
+        "--models: field 'atlas-7b': model not in the cohort; did you mean 'atlas-70b'? "
+        "(models: atlas-70b, borealis-8x22b, cirrus-mini)"
+    ) in err
+    many = {"models": {f"model-{k:04d}": {} for k in range(2000)}}
+    with pytest.raises(InputError) as caught:
+        check_pair(many, "model-0001", "zzz")
+    [problem] = caught.value.problems
+    assert problem.field == "zzz" and "did you mean" not in problem.message
+    assert problem.message.endswith(f"model-{NAMED - 1:04d} and {2000 - NAMED:,} more)")

@@ -17,19 +17,30 @@ import msgspec
 from tcsexam.scoring.errors import InputError, Problem
 from tcsexam.scoring.formats.results import CompareDocument
 from tcsexam.scoring.pipeline.aggregate import attempt_scores, phi_by_item
-from tcsexam.scoring.pipeline.rules import Checked
+from tcsexam.scoring.pipeline.lineup import KnownNames
+from tcsexam.scoring.pipeline.rules import Checked, CloseNames
 from tcsexam.scoring.stats.differences import instance_differences, paired_comparison, task_means_of
 from tcsexam.scoring.stats.planning import mde, mde_clipped
 from tcsexam.scoring.stats.uncertainty import LEVEL, METHOD
 from tcsexam.scoring.vocab import TRACKS, WEIGHTS
 
+NAMED = 10  # the cohort's models a rejected --models names, at most
+
 
 def check_pair(document: dict, a: str, b: str) -> None:
-    """Both models in the cohort and different (rejected input otherwise, named by ``--models``)."""
+    """Both models in the cohort and different (rejected input otherwise, named by ``--models``, with the
+    model it was likely meant to be, as a row of attempts.csv gets)."""
     unknown = [m for m in (a, b) if m not in document["models"]]
     if unknown:
-        known = ", ".join(document["models"])
-        raise InputError([Problem("--models", "", m, f"model not in the cohort (models: {known})") for m in unknown])
+        models = list(document["models"])
+        close = CloseNames(models)
+        known = ", ".join(models[:NAMED]) + (f" and {len(models) - NAMED:,} more" if len(models) > NAMED else "")
+        raise InputError(
+            [
+                Problem("--models", "", m, f"model not in the cohort{KnownNames.meant(close, m)} (models: {known})")
+                for m in unknown
+            ]
+        )
     if a == b:
         raise InputError([Problem("--models", "", b, "compare two different models")])
 
