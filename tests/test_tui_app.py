@@ -661,3 +661,20 @@ async def test_copy_commands_are_in_the_palette():
         await settle(pilot)
         texts = [t for t, _, _ in DashboardCommands(app.screen)._commands()]
         assert "Copy table as Markdown" in texts and "Copy table as LaTeX" in texts
+
+
+async def test_diagnostics_of_an_accepted_run_with_findings_points_to_coverage(cli):
+    """The demo's Diagnostics said "No problems: the inputs were accepted." while `tcsexam validate` lists
+    6 findings of it, an ignored row among them (a new user's review): it says how many, and where
+    the dashboard shows them."""
+    app = create_app(DashboardConfig(run_dir=str(demo_run())))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("7")
+        await settle(pilot)
+        text = str(app.main.query_one("#diagnostics-text").render())
+    code, out, _ = cli("validate", str(demo_run()))
+    count = int(out.splitlines()[0].rsplit(", ", 1)[1].split()[0])  # "..., 6 findings"
+    assert code == 3 and count == 6
+    assert text.startswith("No problems: the inputs were accepted. tcsexam validate lists 6 findings of the run")
+    assert "Coverage (2) shows each" in text

@@ -336,6 +336,7 @@ class LoadingInputs(AppBase):
             base=base,
             leaderboard=self.leaderboard_problems,
             notices=self.state.said if self.state is not None else (),  # what score prints beside the run
+            findings=self.state.finding_count if self.state is not None else 0,
         )
 
     # --- --watch: a watcher off the UI thread (watchfiles), debounced --------------------------

@@ -151,6 +151,14 @@ class DashboardState:
         return self._attempt_rows.get((model, item), [])
 
     @functools.cached_property
+    def finding_count(self) -> int:
+        """How many findings ``tcsexam validate`` lists for the run (docs/commands.md#validate): Diagnostics
+        says so under an accepted run, and that Coverage shows them."""
+        from tcsexam.scoring.reports.findings import findings
+
+        return len(findings(self.document))
+
+    @functools.cached_property
     def _attempt_rows(self) -> dict[tuple[str, str], list]:
         """The attempts table's rows by (model, item), made once (a scan of 8,100 rows took 4 ms a ↓)."""
         rows: dict[tuple[str, str], list] = {}

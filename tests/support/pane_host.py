@@ -61,7 +61,9 @@ def feeder(tab: Tab, state: DashboardState, tau2: dict | None, source: str = "DE
     if tab.shows_run:
         return lambda pane: pane.show_run(run_view(state))
     if tab.id == "diagnostics":
-        return lambda pane: pane.show([], [], None, kept=True, base=None, leaderboard=[])
+        return lambda pane: pane.show(
+            [], [], None, kept=True, base=None, leaderboard=[], notices=state.said, findings=state.finding_count
+        )
     if tab.id == "leaderboard":
         groups, problems = leaderboard_groups([(source, state.document)])
         return lambda pane: pane.show(groups, problems, [], 1, [])

@@ -60,12 +60,14 @@ lists the problems of the run shown, and why the Leaderboard cannot table the ru
         base: str | None = None,
         leaderboard: list | None = None,
         notices: Sequence[str] = (),
+        findings: int = 0,
     ) -> None:
         """Problems of the run (files under ``base`` named relative to it), of the tau2 file, and why
         the Leaderboard's runs cannot be tabled together (``tcsexam table``'s rejection, docs/commands.md);
         under an accepted run, what ``score`` says of it on the side (``notices``: the lines it prints on
-        standard error, as a reference the benchmark lacks or a score that reads as a percentage)."""
-        self._shown = (problems, tau2_problems, stale, kept, base, leaderboard, notices)
+        standard error, as a reference the benchmark lacks or a score that reads as a percentage), and
+        how many findings ``validate`` lists (``findings``), which Coverage shows."""
+        self._shown = (problems, tau2_problems, stale, kept, base, leaderboard, notices, findings)
         warned = sum(1 for notice in notices if notice.startswith("warning:"))
         accepted = (
             f"Accepted with {counted(warned, 'warning')} (below): the inputs are legal; check what each says "
@@ -73,6 +75,12 @@ lists the problems of the run shown, and why the Leaderboard cannot table the ru
             if warned
             else ACCEPTED
         )
+        if findings:
+            accepted += (
+                f" tcsexam validate lists {counted(findings, 'finding')} of the run (attempts missing, provisional "
+                "or excluded, ignored rows, unused records files): Coverage (2) shows each, in its grid and its "
+                "list of issues."
+            )
         heading = accepted + "".join("\n" + plain(notice) for notice in notices)
         if problems:
             files = Counter(p.file for p in problems)
