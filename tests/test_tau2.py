@@ -615,3 +615,18 @@ async def test_at_80_columns_the_audit_shows_trial_and_rewards_and_its_line_the_
         second = app.tau2_metrics["audit"][1]
         line = str(app.query_one("#tau2-audit-detail", Static).render())
         assert line == f"task {second['task_id']} trial {second['trial']}: {second['finding']}"
+
+
+def test_the_summary_says_which_task_stops_pass_k(cli):
+    """derived_B drops an infrastructure error: one task has 3 runs, the others 4, and pass^k stopped at
+    k=3 without a word (a new user's review)."""
+    code, out, _ = cli("tau2", str(DATA / "derived" / "derived_B_infra_4x5.json"))
+    assert code == 0
+    [line] = [line for line in out.splitlines() if line.startswith("pass^k")]
+    assert line.endswith(
+        "k=3: 0.2500  (k stops at 3: task [mobile_data_issue]airplane_mode_on|data_mode_off[PERSONA:None] "
+        "has 3 runs, the others up to 4)"
+    )
+    code, out, _ = cli("tau2", str(DATA / "derived" / "derived_A_graded_4x5.json"))  # every task 4 runs
+    [line] = [line for line in out.splitlines() if line.startswith("pass^k")]
+    assert line.endswith("k=4: 0.2000")

@@ -17,13 +17,17 @@ def fmt(x: float | None, digits: int = TRACK_DIGITS, *, signed: bool = False, ge
 
 
 def format_tau2_summary(m: dict) -> str:
+    from tcsexam.scoring.tau2.metrics import largest_k_note
+
     lines = [
         (
             f"{m['source']}: {counted(m['num_simulations'], 'run')} over {counted(m['num_tasks'], 'task')} "
             f"({counted(m['infra_errors'], 'infrastructure error')} dropped)"
         ),
         f"avg_reward {fmt(m['avg_reward'], 4)}   avg_agent_cost {fmt(m['avg_agent_cost'], 4)}",
-        "pass^k  " + "  ".join(f"k={k}: {fmt(v, 4)}" for k, v in m["pass_hat_k"].items()),
+        "pass^k  "
+        + "  ".join(f"k={k}: {fmt(v, 4)}" for k, v in m["pass_hat_k"].items())
+        + (f"  ({note})" if (note := largest_k_note(m)) else ""),
         "termination  " + ", ".join(f"{k} {v}" for k, v in m["termination_reasons"].items()),
         f"db  match {m['db']['match']}, mismatch {m['db']['mismatch']}, not checked {m['db']['not_checked']}",
         f"audit: {counted(len(m['audit']), 'finding')}",

@@ -234,6 +234,18 @@ def task_row(task_id: Any, runs: list[tuple[Simulation, Origin]]) -> dict:
     }
 
 
+def largest_k_note(metrics: dict) -> str:
+    """Why pass^k stops where it does, when a task with fewer runs than the others stops it (an
+    infrastructure error dropped, a trial missing): 'k stops at 3: task T has 3 runs, the others up to 4';
+    '' otherwise (docs/tau2.md, first section)."""
+    ns = [t["n"] for t in metrics["tasks"]]
+    if not ns or metrics["max_k"] != min(ns) or min(ns) == max(ns):
+        return ""
+    fewest = [str(t["task_id"]) for t in metrics["tasks"] if t["n"] == min(ns)]
+    who = f"task {fewest[0]} has" if len(fewest) == 1 else f"{len(fewest)} tasks have"
+    return f"k stops at {min(ns)}: {who} {min(ns)} runs, the others up to {max(ns)}"
+
+
 def largest_k(counts: list[tuple[int, int]], num_trials: int | None) -> int:
     """k runs up to min(info.num_trials, the smallest n); 0 for no task."""
     if not counts:

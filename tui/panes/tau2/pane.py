@@ -8,6 +8,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
 from tcsexam.scoring.grammar import counted
+from tcsexam.scoring.tau2.metrics import largest_k_note
 
 from ...charts import sparkline
 from ...find import count_note, filtered, sort_choice
@@ -142,6 +143,7 @@ termination reasons and the reward-gate audit. Independent of the selected model
         m = self.metrics
         assert m is not None  # the summary of a file read (show, or show_rejected keeping the last good read)
         pk = "  ".join(f"pass^{k} {fmt(v)}" for k, v in m["pass_hat_k"].items())
+        pk += f" ({plain(note)})" if (note := largest_k_note(m)) else ""
         return (
             f"{plain(m['source'])}\n{plain(tau2_meta_line(self.meta))}\n"
             f"{counted(m['num_simulations'], 'run')}, {counted(m['num_tasks'], 'task')}, "
