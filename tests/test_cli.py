@@ -437,3 +437,26 @@ def test_every_command_that_writes_an_output_file_says_where(cli, tmp_path):
         assert out.splitlines()[-1] == f"{what} written to {target}", (what, out)
         code, out, _ = cli(*argv, "--output", "-")
         assert code == 0 and "written to" not in out, what
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["score", "-o", "x"], "tcsexam score: error: unrecognized arguments: -o; did you mean '--output'?"),
+        (
+            ["score", "--outptu", "x"],
+            "tcsexam score: error: unrecognized arguments: --outptu; did you mean '--output'?",
+        ),
+        (
+            ["tau2", "r.json", "--ouput=o.json"],
+            "tcsexam tau2: error: unrecognized arguments: --ouput=o.json; did you mean '--output'?",
+        ),
+        (["validate", "run", "more"], "tcsexam validate: error: unrecognized arguments: more"),
+    ],
+)
+def test_an_unknown_argument_is_the_commands_usage_error_with_the_option_meant(cli, argv, said):
+    """`score -o x` printed the top-level usage ('tcsexam [-h] [--version] COMMAND ...'), not score's (a
+    new user's review): the command's usage line, and the option it was likely meant to be."""
+    code, out, err = cli(*argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"usage: tcsexam {argv[0]} ") and err.rstrip().endswith(said), err

@@ -44,6 +44,21 @@ class Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
         super().__init__(*args, **kwargs)
 
+    def parse_args(self, args=None, namespace=None):
+        """As argparse's, but an argument no parser knows is a usage error of the command it was typed
+        to (its usage line, not the top-level one), with the option it was likely meant to be: '-o'
+        for '--output', '--outptu' for '--output'."""
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            target = getattr(parsed, "command_parser", None) or self
+            message = f"unrecognized arguments: {' '.join(extra)}"
+            if typed := next((e.split("=")[0] for e in extra if e.startswith("-")), None):
+                options = [o for action in target._actions for o in action.option_strings if o.startswith("--")]
+                longer = [o for o in options if o.startswith("--" + typed.lstrip("-")) and typed.lstrip("-")]
+                message += f"; did you mean '{longer[0]}'?" if len(longer) == 1 else meant(typed, options)
+            target.error(message)
+        return parsed
+
     def error(self, message: str):  # usage errors: exit 2 with the usage line
         if found := _INVALID_CHOICE.search(message):  # a command or choice typed close to one
             listed = found.group(2)  # 'a', 'b' (Python 3.11-3.13) or a, b (later releases)
