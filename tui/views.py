@@ -91,19 +91,19 @@ def half_width(ci: dict | None) -> float | None:
 NAME_WIDTH = 24  # the Model column's width at most: the full name is on the line under the table
 
 
-def middle_ellipsis(name: str, width: int = NAME_WIDTH, head: int | None = None) -> str:
+def middle_ellipsis(name: str, width: int = NAME_WIDTH, lead: int | None = None) -> str:
     """A name shown in at most ``width`` terminal cells, escaped (``plain``): a longer one keeps its start and
     its end with … between (``anthropic/clau…-20250929``), where model ids differ most; the start takes
-    ``head`` of the cells left beside the … (default: half, the extra one to the start)."""
+    ``lead`` of the cells left beside the … (default: half, the extra one to the start)."""
     from rich.cells import cell_len
 
     shown = plain(name)
     if cell_len(shown) <= width:
         return shown
     width = max(width, 3)
-    if head is not None and shown.isascii():  # one cell a character
-        head = min(head, width - 1)
-        return shown[:head] + "…" + shown[len(shown) - (width - 1 - head) :]
+    if lead is not None and shown.isascii():  # one cell a character
+        lead = min(lead, width - 1)
+        return shown[:lead] + "…" + shown[len(shown) - (width - 1 - lead) :]
     head: list[str] = []
     tail: list[str] = []
     room = width - 1
