@@ -439,7 +439,7 @@ async def test_a10_empty_filter_counts_and_header_sort():
         pane.filter_status("timeout")
         await settle(pilot)
         assert len(app.main.query_one(InstanceTable).order) == 0
-        assert "0 of 40 instances have status timeout" in text_of(app, "#instances-detail")
+        assert "0 of 40 instances, as none has status timeout" in text_of(app, "#instances-detail")
         pane.filter_status(None)
         await settle(pilot)
         header = app.main.query_one("#instances-header", Static)

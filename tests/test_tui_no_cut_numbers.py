@@ -242,3 +242,24 @@ async def test_opening_the_overview_filter_keeps_the_cursor_row_in_view(run60):
             int(table.scroll_y), int(table.scroll_y) + table.scrollable_content_region.height - table.header_height
         )
         assert table.cursor_row == bottom and bottom in shown, (bottom, shown)
+
+
+async def test_a_table_scrolled_away_from_its_cursor_keeps_its_scroll_over_tab_switches(run60):
+    """A maintainer's review: with a resize bringing the cursor back on every Resize, a scroll of the mouse
+    wheel (the cursor left on row 0) was undone by pressing 4 then 1, the tab shown again getting a
+    Resize of its own size. Only a table that gets shorter brings back a cursor that was in view."""
+    app = create_app(DashboardConfig(run_dir=str(run60)))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        table = app.query_one("#overview-table", DataTable)
+        table.scroll_to(y=30, animate=False, immediate=True)
+        await pilot.pause()
+        assert table.cursor_row == 0 and int(table.scroll_y) == 30
+        await pilot.press("4")
+        await settle(pilot)
+        await pilot.press("1")
+        await settle(pilot)
+        assert int(table.scroll_y) == 30
+        await pilot.resize_terminal(100, 31)  # taller: nothing to bring back
+        await settle(pilot)
+        assert int(table.scroll_y) == 30

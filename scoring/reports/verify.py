@@ -143,20 +143,27 @@ def value_differences(a, b, where: str = "$", out: list | None = None, limit: in
         return out
     if isinstance(a, dict) and isinstance(b, dict):
         for k in [*a, *(k for k in b if k not in a)]:
-            if k not in b:
-                out.append(f"{where}.{k}: only in the stored document")
-            elif k not in a:
-                out.append(f"{where}.{k}: only in the recomputed document")
-            else:
+            if k in a and k in b:
                 value_differences(a[k], b[k], f"{where}.{k}", out, limit)
-    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for k, (x, y) in enumerate(zip(a, b, strict=True)):
-            value_differences(x, y, f"{where}[{k}]", out, limit)
-    elif isinstance(a, list) and isinstance(b, list) and all(isinstance(x, str) for x in (*a, *b)):
-        out.append(f"{where}: {list_change(a, b)}")  # a list of names that grew or shrank: what changed, not both
+            else:
+                out.append(f"{where}.{k}: only in the {'stored' if k in a else 'recomputed'} document")
+    elif isinstance(a, list) and isinstance(b, list):
+        _list_differences(a, b, where, out, limit)
     elif a != b or (type(a) is not type(b) and not (_is_number(a) and _is_number(b))):
         out.append(f"{where}: stored {a!r}, recomputed {b!r}")
     return out
+
+
+def _list_differences(a: list, b: list, where: str, out: list[str], limit: int) -> None:
+    """``value_differences`` of two lists: item by item when they are as long; a list of names that
+    grew or shrank as what changed (``list_change``), not both whole; any other pair whole."""
+    if len(a) == len(b):
+        for k, (x, y) in enumerate(zip(a, b, strict=True)):
+            value_differences(x, y, f"{where}[{k}]", out, limit)
+    elif all(isinstance(x, str) for x in (*a, *b)):
+        out.append(f"{where}: {list_change(a, b)}")
+    else:
+        out.append(f"{where}: stored {a!r}, recomputed {b!r}")
 
 
 LISTED = 10  # names of a list change shown, at most, on each side

@@ -64,6 +64,7 @@ class SteadyDataTable(DataTable):
         super().__init__(*args, **kwargs)
         self._rendered_styles: dict[object, tuple] = {}  # pseudo-class state -> style signature
         self._sized: tuple[Size, tuple[int, ...]] | None = None  # the size and column widths of the cached lines
+        self._view_height = 0  # the lines the table showed at its last Resize (``_on_resize``)
         self._in_view: tuple[int, int] = (0, 0)  # [first, last) of the scrollable columns in view
         self._cuts: dict[int, tuple[int, int]] = {}  # columns the edges cut: the part of their cells shown
 
@@ -175,11 +176,19 @@ class SteadyDataTable(DataTable):
         return list(accumulate(self.column_widths()[self.fixed_columns :], initial=0))
 
     def _on_resize(self, event: events.Resize) -> None:
-        """A new size keeps the cursor in view: a terminal resized, or a line above or below the table
-        shown or wrapped (the Overview's filter bar, the line under Coverage's grid) moves the rows.
-        (Textual calls one handler a class, ``_on_resize`` before ``on_resize``: this is the class's.)"""
+        """A table that gets shorter keeps its cursor in view when it was in view: a terminal made
+        smaller, or a line above or below the table shown or wrapped (the Overview's filter bar, the line
+        under Coverage's grid). A table of the same height or taller keeps its scroll (a tab shown again
+        gets a Resize of its size: a scroll of the mouse wheel away from the cursor stays), as does one
+        whose cursor the user had scrolled out of view. (Textual calls one handler a class,
+        ``_on_resize`` before ``on_resize``: this is the class's.)"""
         event.prevent_default()  # DataTable's handler (a new cache generation): render_lines starts one on a new size
-        if self.row_count and self.cursor_type != "none":
+        before, self._view_height = self._view_height, self.scrollable_content_region.height
+        if not (self.row_count and self.cursor_type != "none" and 0 < self._view_height < before):
+            return
+        row = self._get_row_region(self.cursor_row)
+        top = int(self.scroll_y) + (self.header_height if self.show_header else 0)
+        if top <= row.y < int(self.scroll_y) + before:
             self.move_cursor(row=self.cursor_row, column=self.cursor_column)
 
 
