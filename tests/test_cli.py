@@ -435,8 +435,10 @@ def test_every_command_that_writes_an_output_file_says_where(cli, tmp_path):
         assert code == 0, (what, err)
         assert target.is_file()
         assert out.splitlines()[-1] == f"{what} written to {target}", (what, out)
-        code, out, _ = cli(*argv, "--output", "-")
-        assert code == 0 and "written to" not in out, what
+        code, out, err = cli(*argv, "--output", "-")
+        assert code == 0 and "written to" not in out + err, what
+    code, out, err = cli("score", str(demo_run()), "--output", "-")  # the document is the standard output
+    assert code == 3 and "written to" not in out + err
 
 
 @pytest.mark.parametrize(

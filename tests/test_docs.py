@@ -165,7 +165,7 @@ def test_the_paper_workflow_ends_with_the_demos_figures(tmp_path):
     out = result.stdout
     check_ran_as_written(result)
     assert "init: 101 planned attempts" in out and "would fill 25," in out and "filled 25, already filled 0" in out
-    assert "verified:" in out
+    assert f"work/index.json: verified against the run in {work / 'work/run'}: every input matches" in out
     assert (work / "work/run/solver-scores/atlas-70b/maxcut-mqlib/1.json").is_file()
     assert "\\toprule" in (work / "work/table.tex").read_text()
     assert "<svg" in (work / "work/leaderboard.html").read_text()

@@ -354,3 +354,16 @@ def test_a_list_of_names_that_changed_is_shown_as_its_change():
     many = list_change([], [f"t{k}" for k in range(LISTED + 5)])
     assert many.endswith(f"'t{LISTED - 1}' and 5 more") and f"'t{LISTED}'" not in many
     assert value_differences({"x": [1, 2]}, {"x": [1, 2, 3]}) == ["$.x: stored [1, 2], recomputed [1, 2, 3]"]  # numbers
+
+
+def test_an_index_reached_through_a_link_is_not_in_another_run(tmp_path, cli):
+    """The provenance records the run's paths resolved: a run reached through a symbolic link (a linked
+    home, macOS's /tmp) got the note that its index sits in another run (a maintainer's review)."""
+    real = tmp_path / "real"
+    real.mkdir()
+    shutil.copytree(demo_run(), real / "run")
+    (tmp_path / "link").symlink_to(real)
+    linked = tmp_path / "link" / "run"
+    assert cli("score", str(linked))[0] == 3
+    code, out, err = cli("verify", str(linked / "build/index.json"))
+    assert code == 0 and "verified against the run in" in out and "note" not in err

@@ -19,7 +19,7 @@ from tcsexam.scoring.commands.options import (
     thresholds_of,
     write_to,
 )
-from tcsexam.scoring.commands.text import ignored_rows_line, summary_table
+from tcsexam.scoring.commands.text import ignored_rows_line, summary_table, written
 from tcsexam.scoring.errors import InputError, Problem
 from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.reports.findings import findings, not_checked_lines, score_warnings
@@ -115,7 +115,8 @@ def _score(args) -> int:
         say(line, args)
     for line in score_warnings(document) + not_checked_lines(document):
         say_on(line, sys.stderr)
-    say(f"{document['status']}: index.json written to {args.output}", args)
+    if target is not None:
+        say(f"{document['status']}: {written('index.json', args.output)}", args)
     return EXIT_FOR_STATUS[document["status"]]
 
 

@@ -322,8 +322,8 @@ def outside_note(index: str, folder: Path) -> str | None:
     copy of a run, whose index records the original's paths; ``build/index.json`` or beside the run's
     files): a line saying which run was checked, and how to check the one the index sits in. None
     otherwise (an index kept apart, in a paper's folder, is checked against its run without a word)."""
-    here = Path(os.path.abspath(index)).parent
-    checked = Path(os.path.abspath(folder))
+    here = Path(os.path.realpath(index)).parent  # resolved, as the provenance records the run's paths
+    checked = Path(os.path.realpath(folder))
     sits_in = next((f for f in (here, here.parent) if is_run_folder(f)), None)
     if sits_in is None or sits_in == checked:
         return None
