@@ -226,3 +226,24 @@ async def test_the_selects_offer_the_options_the_pane_gave_them_and_are_not_give
         pane.set_context(state, other)
         await settle(pilot)
         agree()
+
+
+async def test_a_search_typed_after_leaving_the_box_with_tab_begins_where_the_cursor_is():
+    """The start of a search typed (where the cursor goes back to) was kept after Tab took the keyboard
+    away from the box, so the next search began at the old place (a maintainer's review)."""
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        pane, table = await _instances(pilot)
+        cols = pane.columns
+        await pilot.press("slash", "zz")  # no match: the cursor stays on MAX0001
+        await pilot.pause()
+        assert cols.name(table.current_row()) == "MAX0001"
+        await pilot.press("tab")  # the keyboard leaves the box
+        await pilot.pause()
+        table.focus()
+        table.move_to(20)  # MAX0021
+        await pilot.pause()
+        app.query_one("#instances-jump").focus()
+        await pilot.press("ctrl+u", "q", "q")  # no match: back to where this typing began, MAX0021
+        await pilot.pause()
+        assert cols.name(table.current_row()) == "MAX0021"

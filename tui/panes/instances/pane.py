@@ -421,7 +421,6 @@ The line under the table explains how the instance under the cursor got its Phi.
         return not (action == "focus_jump" and isinstance(self.screen.focused, Input))  # "/" typed in the jump box
 
     def action_focus_table(self) -> None:
-        self._origin = None
         self.query_one(InstanceTable).focus()
 
     def _status(self, message: str) -> None:

@@ -22,7 +22,7 @@ class NameSearch(Vertical):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.query_text: str | None = None  # the last search (/), stepped through with n and N
-        self._origin: int | None = None  # where the cursor was when the search being typed began
+        self._origin: int | None = None  # the instance (data row) under the cursor when the typing began
         self._matches: tuple | None = None  # (query, view order, positions of its matches)
 
     def _status_value(self) -> int | None:
@@ -37,7 +37,8 @@ class NameSearch(Vertical):
         if self.columns is None:
             return
         if self._origin is None:
-            self._origin = table.cursor
+            self._origin = table.current_row()
+        start = self._position(self._origin)  # where that instance is in the view now (a reload may move it)
         query = event.value.strip()
         self.query_text = query or None
         exact = self._exact(query)
@@ -45,16 +46,20 @@ class NameSearch(Vertical):
         if exact is not None:
             table.move_to(exact)
         elif len(matches):
-            table.move_to(int(matches[step_match(matches, self._origin, 0)]))
+            table.move_to(int(matches[step_match(matches, start, 0)]))
         else:
-            table.move_to(self._origin)
+            table.move_to(start)
+
+    @on(Input.Blurred, "#instances-jump")
+    def _typing_ended(self, event: Input.Blurred) -> None:
+        """The box let go of the keyboard (enter, escape, Tab, a click): a search typed next begins anew."""
+        self._origin = None
 
     @on(Input.Submitted, "#instances-jump")
     def _jump(self, event: Input.Submitted) -> None:
         """Enter: the table takes the keyboard back, its cursor on the instance of that very name if
         the view has it, else on the first name containing the text at or after the cursor (a
         notification when none does); `n` / `N` then step through the matches."""
-        self._origin = None
         query = event.value.strip()
         table = self.query_one(InstanceTable)
         self.query_text = query or None
@@ -67,12 +72,19 @@ class NameSearch(Vertical):
         table.focus()
 
     def _exact(self, query: str) -> int | None:
-        """The position in the view of the instance named ``query`` exactly, if the view has it."""
+        """The position in the view of the instance named ``query`` exactly, if the view has it (the name
+        column compared as it is, then the row found in the view: no copy of the column per key)."""
         if not query or self.columns is None:
             return None
-        table = self.query_one(InstanceTable)
-        exact = np.flatnonzero(self.columns.names[table.order] == query.encode("utf-8"))
-        return int(exact[0]) if len(exact) else None
+        named = np.flatnonzero(self.columns.names == query.encode("utf-8"))
+        return self._position(int(named[0])) if len(named) else None
+
+    def _position(self, row: int | None) -> int:
+        """Where the data row ``row`` is in the table's view (0 when it is not there)."""
+        if row is None:
+            return 0
+        found = np.flatnonzero(self.query_one(InstanceTable).order == row)
+        return int(found[0]) if len(found) else 0
 
     def matches(self) -> np.ndarray:
         """Positions in the table's current view of the names containing the search (computed again
@@ -121,5 +133,4 @@ class NameSearch(Vertical):
 
     def action_focus_jump(self) -> None:
         """Focus the jump box now, not after the next frame: keys typed right after / land in it."""
-        self._origin = None
         self.screen.set_focus(self.query_one("#instances-jump", Input))
