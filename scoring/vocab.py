@@ -53,7 +53,8 @@ HashMethod = Literal["rfc8785-sha256"]
 
 # docs/rules.md#aggregation: a model's and a document's status, worst last.
 RunStatus = Literal["complete", "provisional", "incomplete"]
-STATUS_ORDER = {s: i for i, s in enumerate(get_args(RunStatus))}
+RUN_STATUSES: tuple[str, ...] = get_args(RunStatus)  # a model's and a run's, best first
+STATUS_ORDER = {s: i for i, s in enumerate(RUN_STATUSES)}
 # docs/commands.md: the exit codes of every command, and the one of a written document by its status
 # The names of a run folder's inputs (docs/formats.md): RUN_DIR/attempts.csv, RUN_DIR/cohort.json, RUN_DIR/records/
 ATTEMPTS_FILE, COHORT_FILE, RECORDS_FOLDER = "attempts.csv", "cohort.json", "records"

@@ -575,7 +575,8 @@ async def test_the_dashboard_shows_malformed_tau2_values_as_rejected(tmp_path, r
 def test_tau2_audit_rows_cut_the_task_id_to_leave_trial_and_rewards_on_screen():
     """At 80 columns the audit's task ids (70 characters) pushed trial, rewards and finding off screen: the
     id now takes the width the other columns leave (at least 12), keeping its start and end."""
-    from tcsexam.tui.panes.tau2.views import TAU2_AUDIT_COLUMNS, tau2_audit_line, tau2_audit_rows
+    from tcsexam.scoring.tau2.metrics import audit_line
+    from tcsexam.tui.panes.tau2.views import TAU2_AUDIT_COLUMNS, tau2_audit_rows
 
     finding = {
         "task_id": "[mobile_data_issue]data_mode_off|data_usage_exceeded[PERSONA:None]",
@@ -591,7 +592,8 @@ def test_tau2_audit_rows_cut_the_task_id_to_leave_trial_and_rewards_on_screen():
     assert len(row[0]) == 150 - others - 4 and row[0].startswith("[mobile_data_issue]") and row[0].endswith("None]")
     [row] = tau2_audit_rows([finding], width=76)
     assert row[0] == "[mobil…None]"  # at least 12: the table then scrolls sideways for the finding
-    assert tau2_audit_line(finding) == f"task {finding['task_id']} trial 2: {finding['finding']}"
+    assert audit_line(finding) == f"task {finding['task_id']} trial 2: {finding['finding']}"
+    assert audit_line({**finding, "trial": None}) == f"task {finding['task_id']}: {finding['finding']}"
 
 
 async def test_at_80_columns_the_audit_shows_trial_and_rewards_and_its_line_the_whole_finding():

@@ -8,6 +8,7 @@ gauge. Every loop is bounded by the gauge's width or a fixed count, whatever the
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 
@@ -87,7 +88,8 @@ def tick_label(value: float) -> str:
     return f"{value:g}"
 
 
-def labelled_ticks(top: float, width: int) -> list[tuple[float, int]]:
+@functools.lru_cache(maxsize=16)  # one scale and width for every row of a table
+def labelled_ticks(top: float, width: int) -> tuple[tuple[float, int], ...]:
     """The ticks of ``tick_values`` whose labels fit, as (value, where the label starts): the first
     left-aligned at 0, the last right-aligned at the end, each other centred on its place unless it
     would touch a label already placed (the ends' are placed first)."""
@@ -103,7 +105,20 @@ def labelled_ticks(top: float, width: int) -> list[tuple[float, int]]:
         if not any(taken[max(0, start - 1) : start + len(label) + 1]):
             taken[start : start + len(label)] = [True] * len(label)
             placed.append((ticks[k], start))
-    return sorted(placed)
+    return tuple(sorted(placed))
+
+
+@functools.lru_cache(maxsize=16)
+def tick_places(top: float, width: int) -> tuple[int, ...]:
+    """Where the rows draw a tick: at each of ``tick_values``, those without a label too (100 on a
+    scale to 120), but none under another tick's label, where it reads as that one (100 under 110)."""
+    labels = [(start, start + len(tick_label(v)), v) for v, start in labelled_ticks(top, width)]
+    places = []
+    for tick in tick_values(top, width):
+        at = position(tick, top, width)
+        if not any(a <= at < b for a, b, v in labels if v != tick):
+            places.append(at)
+    return tuple(places)
 
 
 def forest_header(top: float, width: int) -> str:
@@ -123,11 +138,8 @@ def forest_gauge(value: float | None, pm: float | None, top: float, width: int, 
     if value is None or not math.isfinite(value):
         return (f"{NULL} {reason}")[:width].ljust(width)
     line = [" "] * width
-    labels = [(start, start + len(tick_label(v)), v) for v, start in labelled_ticks(top, width)]
-    for tick in tick_values(top, width):  # those without a label too (100 on a scale to 120), but none
-        at = position(tick, top, width)  # under another tick's label, where it reads as that one (110's)
-        if not any(a <= at < b for a, b, v in labels if v != tick):
-            line[at] = TICK
+    for at in tick_places(top, width):
+        line[at] = TICK
     at = position(value, top, width)
     if pm is not None and math.isfinite(pm) and pm > 0:
         draw_whiskers(line, value, pm, top, at)

@@ -130,11 +130,13 @@ def cut_apart(names: list[str], width: int) -> list[str]:
     """``names`` each in at most ``width`` cells as ``middle_ellipsis`` cuts them, all with the one split of
     the cells between start and end that tells the most of them apart (the even split on a tie):
     tau2-bench's task ids share their start and their end and differ in the middle, where the even split
-    cut every one of them to the same text. The split is chosen on the first ``SPLIT_SAMPLE`` names."""
-    even = [middle_ellipsis(n, width) for n in names]
+    cut every one of them to the same text. The split is chosen on the first ``SPLIT_SAMPLE`` names;
+    names that are not all ASCII (where a character may take two cells) get the even split."""
     sample = names[:SPLIT_SAMPLE]
-    if len(set(even[:SPLIT_SAMPLE])) == len(set(sample)) or not all(plain(n).isascii() for n in sample):
-        return even
+    if len({middle_ellipsis(n, width) for n in sample}) == len(set(sample)) or not all(
+        plain(n).isascii() for n in sample
+    ):
+        return [middle_ellipsis(n, width) for n in names]
     room = max(width, 3) - 1
     best = max(
         range(room + 1),

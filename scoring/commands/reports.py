@@ -76,7 +76,7 @@ def run_verify(args) -> int:
     """``tcsexam verify`` (docs/commands.md): exit 0 when everything holds, else 1 listing each difference."""
     loaded = load_index(Path(args.index))
     found = verify_index(loaded, Path(args.run_dir) if args.run_dir else None, args.benchmark, recompute_with_pipeline)
-    against = f" against the run in {found.run_folder}" if found.run_folder is not None else ""
+    against = f" against the run in {escape_for_terminal(str(found.run_folder))}" if found.run_folder else ""
     if found.run_folder is not None and not args.run_dir and (note := outside_note(args.index, found.run_folder)):
         say_on(note, sys.stderr)
     if found.findings:

@@ -17,7 +17,7 @@ def fmt(x: float | None, digits: int = TRACK_DIGITS, *, signed: bool = False, ge
 
 
 def format_tau2_summary(m: dict) -> str:
-    from tcsexam.scoring.tau2.metrics import largest_k_note
+    from tcsexam.scoring.tau2.metrics import audit_line, largest_k_note
 
     lines = [
         (
@@ -32,7 +32,7 @@ def format_tau2_summary(m: dict) -> str:
         f"db  match {m['db']['match']}, mismatch {m['db']['mismatch']}, not checked {m['db']['not_checked']}",
         f"audit: {counted(len(m['audit']), 'finding')}",
     ]
-    lines += [f"  task {a['task_id']} trial {a['trial']}: {a['finding']}" for a in m["audit"][:20]]
+    lines += [f"  {audit_line(a)}" for a in m["audit"][:20]]
     if len(m["audit"]) > 20:
         lines.append(f"  ... and {len(m['audit']) - 20} more (see --output)")
     return "\n".join(lines)

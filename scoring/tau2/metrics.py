@@ -234,6 +234,13 @@ def task_row(task_id: Any, runs: list[tuple[Simulation, Origin]]) -> dict:
     }
 
 
+def audit_line(finding: dict) -> str:
+    """One finding of the reward-gate audit as ``tcsexam tau2`` prints it and the dashboard shows it:
+    'task T trial N: what' (no trial when the simulation has none)."""
+    trial = "" if finding["trial"] is None else f" trial {finding['trial']}"
+    return f"task {finding['task_id']}{trial}: {finding['finding']}"
+
+
 def largest_k_note(metrics: dict) -> str:
     """Why pass^k stops where it does, when a task with fewer runs than the others stops it (an
     infrastructure error dropped, a trial missing): 'k stops at 3: task T has 3 runs, the others up to 4';

@@ -13,6 +13,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Select, Static
 
+from tcsexam.scoring.vocab import RUN_STATUSES
+
 from ...find import count_note, filtered, neighbour
 from ...messages import CompareComputed, InstanceDiffsComputed
 from ...textual_ext.data_table import SteadyDataTable
@@ -176,9 +178,7 @@ on a solver task lists the instances where the two differ most.
         query = self.query_one(FilterBar).filter_query
         left = filtered(models, query, lambda m: m, lambda m: self._status(m))
         self.query_one(FilterBar).show_count(
-            count_note(
-                len(left), len(models), "models in the pickers", query, ["complete", "provisional", "incomplete"]
-            )
+            count_note(len(left), len(models), "models in the pickers", query, list(RUN_STATUSES))
         )
         with self.prevent(Select.Changed):
             for select, value in ((self.query_one("#compare-a", Select), a), (self.query_one("#compare-b", Select), b)):

@@ -12,6 +12,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
+from tcsexam.scoring.vocab import RUN_STATUSES
 from tcsexam.scoring.vocab import TRACK_LETTERS as LETTERS
 
 from ...find import count_note, filtered
@@ -99,9 +100,6 @@ class IssuesTable(SteadyDataTable):
     """Enter on an issue puts the grid's cursor on its cell."""
 
     BINDINGS = [Binding("enter", "select_cursor", "Go to cell", tooltip="in the issues: the issue's cell in the grid")]
-
-
-MODEL_STATUSES = ("complete", "provisional", "incomplete")
 
 
 def window_first(at: int, first: int | None, count: int) -> int:
@@ -231,9 +229,9 @@ the cursor on its cell.
             if not self.every_issue
             else f"No issue of the {len(self.every_issue)} passes the filter."
         )
-        kinds = sorted({r.kind for r in self.every_issue} - set(MODEL_STATUSES))  # a status word matches these too
+        kinds = sorted({r.kind for r in self.every_issue} - set(RUN_STATUSES))  # a status word matches these too
         self.query_one(FilterBar).show_count(
-            count_note(len(self.models), len(self.all_models), "models", query, [*MODEL_STATUSES, *kinds])
+            count_note(len(self.models), len(self.all_models), "models", query, [*RUN_STATUSES, *kinds])
         )
 
     @on(FilterBar.Changed)

@@ -17,6 +17,7 @@ from textual.widget import AwaitMount, Widget
 from textual.widgets import DataTable, Static
 
 from tcsexam.scoring.grammar import counted
+from tcsexam.scoring.vocab import RUN_STATUSES
 
 from ...find import count_note
 from ...state import source_label
@@ -170,7 +171,7 @@ copies the leaderboard as Markdown, `C` as LaTeX.
                 sum(len(g.rows) for g in groups),
                 "rows",
                 bar.filter_query,
-                ["complete", "provisional", "incomplete"],
+                list(RUN_STATUSES),
             )
         )
         if problems:

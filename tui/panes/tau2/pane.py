@@ -8,7 +8,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
 from tcsexam.scoring.grammar import counted
-from tcsexam.scoring.tau2.metrics import largest_k_note
+from tcsexam.scoring.tau2.metrics import audit_line, largest_k_note
 
 from ...charts import sparkline
 from ...find import count_note, filtered, sort_choice
@@ -19,7 +19,6 @@ from ...widgets.loading import CLEAR_FILTER_BINDING, FILTER_BINDING, SORT_BINDIN
 from .views import (
     TAU2_AUDIT_COLUMNS,
     cost_text,
-    tau2_audit_line,
     tau2_audit_rows,
     tau2_columns,
     tau2_meta_line,
@@ -283,7 +282,7 @@ termination reasons and the reward-gate audit. Independent of the selected model
         if event.data_table.id == "tau2-audit" and event.row_key is not None and self.metrics is not None:
             event.stop()
             finding = self.metrics["audit"][int(str(event.row_key.value))]
-            self.query_one("#tau2-audit-detail", Static).update(tau2_audit_line(finding))
+            self.query_one("#tau2-audit-detail", Static).update(plain(audit_line(finding)))
         if event.data_table.id == "tau2-tasks" and event.row_key is not None:
             event.stop()
             self.query_one("#tau2-task-detail", Static).update(

@@ -101,12 +101,6 @@ def tau2_audit_rows(audit: list[dict], width: int | None = None) -> list[list[st
     return rows
 
 
-def tau2_audit_line(finding: dict) -> str:
-    """The audit finding under the cursor in full, as ``tcsexam tau2`` prints it."""
-    trial = "" if finding["trial"] is None else f" trial {finding['trial']}"
-    return f"task {plain(str(finding['task_id']))}{trial}: {plain(finding['finding'])}"
-
-
 TAU2_SIMULATION_COLUMNS = ("trial", "reward", "success", "termination reason", "agent cost")
 
 
