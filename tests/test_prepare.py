@@ -758,3 +758,15 @@ def test_a_signal_during_a_write_keeps_its_number_wherever_it_is_said():
     from tcsexam.scoring.safety.outputs import Interrupted
 
     assert interrupted(Interrupted(signal.SIGTERM)) == 143 and interrupted(KeyboardInterrupt()) == 130
+
+
+def test_init_without_a_cohort_says_what_it_needs_and_where_it_is_described(cli, tmp_path):
+    """`tcsexam init` in an empty folder said only "cohort.json: cohort file not found" (a new user's
+    review): it says that init works from a cohort, where its format is described, and where to see one."""
+    code, out, err = cli("init", str(tmp_path))
+    assert code == 1 and out == "" and list(tmp_path.iterdir()) == []
+    assert "cohort.json: cohort file not found" in err
+    assert err.rstrip().endswith(
+        "init writes attempts.csv from the run's cohort.json: write that first (its format: tcsexam docs "
+        "formats, section cohort), or see one in a demo run (tcsexam demo DIR)"
+    )

@@ -143,6 +143,12 @@ class InitReport:
     appended: bool = False
 
 
+COHORT_FIRST = (
+    "init writes attempts.csv from the run's cohort.json: write that first (its format: tcsexam docs "
+    "formats, section cohort), or see one in a demo run (tcsexam demo DIR)"
+)
+
+
 def init_run(
     run_dir: Path, cohort_path: Path, benchmark_option, *, force: bool, add_missing: bool, notify: Callable[[str], None]
 ) -> InitReport:
@@ -150,7 +156,12 @@ def init_run(
     existing one only with ``force`` when nothing is filled in; with ``add_missing`` append to the
     existing one the planned rows it lacks (``append_missing``). The synthetic sample's notice goes
     to ``notify`` as soon as the cohort is read."""
-    from tcsexam.scoring.pipeline.benchmark import benchmark_origin, locate_benchmark, sample_benchmark_notice
+    from tcsexam.scoring.pipeline.benchmark import (
+        benchmark_origin,
+        is_not_found,
+        locate_benchmark,
+        sample_benchmark_notice,
+    )
     from tcsexam.scoring.pipeline.run import (
         benchmark_problem,
         load_cohort_file,
@@ -163,7 +174,12 @@ def init_run(
     benchmark, source = locate_benchmark(benchmark_option)
     target = run_dir / ATTEMPTS_FILE
     check_output(str(target), [str(cohort_path)])  # docs/safety.md: never an input, a folder or a device
-    cohort, _ = load_cohort_file(cohort_path)
+    try:
+        cohort, _ = load_cohort_file(cohort_path)
+    except InputError as exc:
+        if is_not_found(exc):  # the first step of a run: say what init needs, and where it is described
+            raise InputError(exc.problems, hint=COHORT_FIRST) from None
+        raise
     notice = sample_benchmark_notice(source, benchmark, cohort.solver_reference_id)
     if notice:
         notify(notice)

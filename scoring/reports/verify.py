@@ -176,7 +176,7 @@ def list_change(stored: list[str], recomputed: list[str]) -> str:
 
     def first(names: list[str]) -> str:
         shown = ", ".join(repr(n) for n in names[:LISTED])
-        return shown + (f" and {len(names) - LISTED} more" if len(names) > LISTED else "")
+        return shown + (f" and {len(names) - LISTED:,} more" if len(names) > LISTED else "")
 
     stored_set, recomputed_set = set(stored), set(recomputed)
     gone = [n for n in stored if n not in recomputed_set]
