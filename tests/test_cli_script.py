@@ -88,7 +88,7 @@ def test_score_output_dash_writes_the_document_alone_to_stdout(ws, cli):
     assert code == 0 and not ws.out.exists()
     doc = json.loads(out)  # nothing but the document on stdout
     assert doc["models"]["m"]["index"] == 30 * 0.5 + 30 * 0.375 + 30 * 0.8 + 10 * 0
-    assert "complete: index.json written to -" in err
+    assert "complete: index.json written to standard output" in err
     assert cli(*ws.score_args())[0] == 0
     on_disk = json.loads(ws.out.read_text())
     for d in (doc, on_disk):

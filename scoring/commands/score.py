@@ -115,8 +115,8 @@ def _score(args) -> int:
         say(line, args)
     for line in score_warnings(document) + not_checked_lines(document):
         say_on(line, sys.stderr)
-    if target is not None:
-        say(f"{document['status']}: {written('index.json', args.output)}", args)
+    # the status last, on standard error when the document went to standard output
+    say(f"{document['status']}: {written('index.json', args.output if target else 'standard output')}", args)
     return EXIT_FOR_STATUS[document["status"]]
 
 

@@ -1062,7 +1062,7 @@ case("output-fifo", score_to("{case}/out"), 1, "output is a FIFO", "out", make_f
 case("output-directory", score_to("{case}/outdir"), 1, "output is a directory", "outdir", make_dir=["outdir"])
 case("output-empty", score_to(""), 2, "an empty --output names no file", "")
 case("output-solver-empty", solver_with(output=""), 2, "an empty --output names no file", "", SOLVER_FILES)
-case("output-dash-accepted", score_to("-"), 0, "index.json written to -", "", stdout_json=True)
+case("output-dash-accepted", score_to("-"), 0, "index.json written to standard output", "", stdout_json=True)
 
 # --- numbers that would overflow a result: scale-free where the result is finite, else rejected naming the value
 # 4e154 and 0: a deviation of 2e154 from the mean, whose square overflows unless taken scale-free
