@@ -14,10 +14,8 @@ from .table import InstanceTable, step_match
 
 
 class NameSearch(Vertical):
-    """The search of the Instances pane: its jump box is ``#instances-jump``, its table an InstanceTable;
-    the pane sets ``columns`` and says which status the filter keeps (``_status_value``)."""
-
-    columns: InstanceColumns | None
+    """The search of the Instances pane: its jump box is ``#instances-jump``, its table an InstanceTable,
+    whose columns and view (the rows the sort and the status filter leave, in order) it searches."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -25,8 +23,9 @@ class NameSearch(Vertical):
         self._origin: int | None = None  # the instance (data row) under the cursor when the typing began
         self._matches: tuple | None = None  # (query, view order, positions of its matches)
 
-    def _status_value(self) -> int | None:
-        raise NotImplementedError
+    @property
+    def _cols(self) -> InstanceColumns | None:
+        return self.query_one(InstanceTable).cols
 
     @on(Input.Changed, "#instances-jump")
     def _search_as_typed(self, event: Input.Changed) -> None:
@@ -34,7 +33,7 @@ class NameSearch(Vertical):
         first name containing the text at or after where the cursor was when the typing began; back
         there when no name matches (the line under the table says so) or the text is erased."""
         table = self.query_one(InstanceTable)
-        if self.columns is None:
+        if self._cols is None:
             return
         if self._origin is None:
             self._origin = table.current_row()
@@ -63,7 +62,7 @@ class NameSearch(Vertical):
         query = event.value.strip()
         table = self.query_one(InstanceTable)
         self.query_text = query or None
-        if query and self.columns is not None:
+        if query and self._cols is not None:
             exact = self._exact(query)
             if exact is not None:
                 table.move_to(exact)
@@ -74,10 +73,15 @@ class NameSearch(Vertical):
     def _exact(self, query: str) -> int | None:
         """The position in the view of the instance named ``query`` exactly, if the view has it (the name
         column compared as it is, then the row found in the view: no copy of the column per key)."""
-        if not query or self.columns is None:
+        if not query or self._cols is None:
             return None
-        named = np.flatnonzero(self.columns.names == query.encode("utf-8"))
+        named = np.flatnonzero(self._cols.names == query.encode("utf-8"))
         return self._position(int(named[0])) if len(named) else None
+
+    def _filtered(self) -> bool:
+        """Whether the status filter hides rows of the attempt."""
+        table = self.query_one(InstanceTable)
+        return table.cols is not None and len(table.order) < len(table.cols)
 
     def _position(self, row: int | None) -> int:
         """Where the data row ``row`` is in the table's view (0 when it is not there)."""
@@ -102,7 +106,7 @@ class NameSearch(Vertical):
         if not len(matches):
             self.app.notify(
                 f"No instance name contains '{plain(self.query_text or '')}' in the current view"
-                + (" (the status filter hides some rows)" if self._status_value() is not None else ""),
+                + (" (the status filter hides some rows)" if self._filtered() else ""),
                 severity="warning",
                 markup=False,
             )
@@ -111,16 +115,16 @@ class NameSearch(Vertical):
         table.move_to(int(matches[step_match(matches, table.cursor, step)]))
 
     def action_search_next(self) -> None:
-        if self.query_text and self.columns is not None:
+        if self.query_text and self._cols is not None:
             self._step(1)
 
     def action_search_previous(self) -> None:
-        if self.query_text and self.columns is not None:
+        if self.query_text and self._cols is not None:
             self._step(-1)
 
     def match_note(self) -> str:
         """'match i of m for "text" · ' when the cursor is on a match of the search, else ''."""
-        if not self.query_text or self.columns is None:
+        if not self.query_text or self._cols is None:
             return ""
         matches = self.matches()
         cursor = self.query_one(InstanceTable).cursor
