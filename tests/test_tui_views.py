@@ -621,3 +621,18 @@ def test_the_instances_filter_note_reads_as_a_sentence_after_showing():
     assert f"Showing {filter_note(0, 40, 'crash')}." == (
         "Showing 0 of 40 instances, as none has status crash (f changes the filter)."
     )
+
+
+def test_a_z_far_from_zero_is_written_with_two_significant_digits_in_every_table():
+    """Instances wrote a z beyond ±100 with 2 significant digits, the worst-instances list with all its
+    decimals, which widened its z column to 16 cells and cut the status beside it at 80 columns (a review)."""
+    import math
+
+    from tcsexam.tui.find import WorstInstance
+    from tcsexam.tui.views import fmt_z
+
+    assert fmt_z(-1.2914) == "-1.291" and fmt_z(99.9) == "99.900"
+    assert fmt_z(-123456.7) == "-120000" and fmt_z(250.0) == "250" and fmt_z(-3.4e12) == "-3.4e+12"
+    assert fmt_z(math.nan) == "—" and fmt_z(None) == "—"
+    far = WorstInstance("maxcut-mqlib", "1", "MAX0002", 0.0, -123456.7, "ok")
+    assert far.cells()[4] == "-120000"

@@ -119,17 +119,11 @@ class WorstInstance:
     status: str
 
     def cells(self) -> list[str]:
-        """Phi and z as every tab writes them (views.fmt, docs/dashboard.md#numbers); — for no z."""
-        from .views import fmt
+        """Phi and z as every tab writes them (views.fmt, views.fmt_z: a z far from 0 with 2 significant
+        digits, as in Instances, docs/dashboard.md#numbers); — for no z."""
+        from .views import fmt, fmt_z
 
-        return [
-            self.item,
-            self.attempt,
-            self.instance,
-            fmt(self.phi),
-            fmt(None if np.isnan(self.z) else self.z),
-            self.status,
-        ]
+        return [self.item, self.attempt, self.instance, fmt(self.phi), fmt_z(self.z), self.status]
 
 
 def worst_name(row: WorstInstance) -> str:

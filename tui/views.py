@@ -63,6 +63,19 @@ def fmt(x: float | None, digits: int = TRACK_DIGITS, signed: bool = False) -> st
     return number(x, digits, null=DASH, signed=signed)
 
 
+Z_WIDTH = 7  # the cells of a z: -12.345; a z beyond ±100 with 2 significant digits (-120000, -3.4e+12)
+
+
+def fmt_z(x: float | None) -> str:
+    """A z as every table writes it: with ``TRACK_DIGITS`` decimals while it fits ``Z_WIDTH`` cells, else
+    with 2 significant digits (``fmt_sig``: a solver far from its reference); — for null or NaN."""
+    import math
+
+    if x is None or math.isnan(x):
+        return DASH
+    return fmt(x) if abs(x) < 10 ** (Z_WIDTH - TRACK_DIGITS - 2) else fmt_sig(x, 2)
+
+
 def fmt_sig(x: float | None, digits: int = SIGNIFICANT) -> str:
     """An objective value with ``digits`` significant digits, written out (47560, 479.1, 0.07830) from 10^-3 to
     below 10^9, in e-notation outside (1.235e+13); — for null or NaN."""

@@ -18,14 +18,12 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from tcsexam.scoring.reports.numbers import TRACK_DIGITS
-
 from ...state import STATUS_CODES, InstanceColumns
 from ...textual_ext.data_table import cut_line
-from ...views import fmt, fmt_sig, plain
+from ...views import Z_WIDTH, fmt, fmt_sig, fmt_z, plain
 
 COLUMNS = ("instance", "status", "A", "mu", "s", "scale", "z", "phi")
-WIDTHS = (18, 18, 11, 11, 9, 9, 7, 6)
+WIDTHS = (18, 18, 11, 11, 9, 9, Z_WIDTH, 6)
 NAME_WIDTH = (10, 28)  # the instance column fits the longest name within these bounds
 
 
@@ -60,9 +58,7 @@ def _num(x: float, width: int) -> str:
     return fmt_sig(float(x)).rjust(width)[:width]
 
 
-def _score(x: float, width: int) -> str:
-    """z and Phi with a fixed number of decimals (views.TRACK_DIGITS); a z too large for that in e-notation."""
-    text = fmt(float(x)) if abs(x) < 10 ** (width - TRACK_DIGITS - 2) else fmt_sig(float(x), 2)
+def _right(text: str, width: int) -> str:
     return text.rjust(width)[:width]
 
 
@@ -76,8 +72,8 @@ def format_row(cols: InstanceColumns, i: int, widths: tuple[int, ...] = WIDTHS) 
         _num(cols.mu[i], widths[3]),
         _num(cols.s[i], widths[4]),
         _num(cols.scale[i], widths[5]),
-        _score(cols.z[i], widths[6]),
-        _score(cols.phi[i], widths[7]),
+        _right(fmt_z(float(cols.z[i])), widths[6]),  # a z too large for its decimals: 2 significant digits
+        _right(fmt(float(cols.phi[i])), widths[7]),
     ]
     return " ".join(parts)
 
