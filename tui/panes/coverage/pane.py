@@ -124,7 +124,7 @@ class CoveragePane(FiltersRows, ShowsRun, Vertical):
     SCOPED_CSS = False
     DEFAULT_CSS = """
     CoveragePane { height: 1fr; }
-    #coverage-legend { height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    #coverage-legend { height: auto; max-height: 2; }  /* the compact legend takes two lines at 80 columns */
     #coverage-detail, #issue-detail { height: auto; max-height: 3; }
     #coverage-legend { color: $text-muted; }
     #coverage-legend.-message { height: auto; text-wrap: wrap; }

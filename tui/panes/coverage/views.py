@@ -55,7 +55,7 @@ def coverage_grid(document: dict) -> tuple[list[str], dict[str, list[tuple[str, 
 
 LEGEND = "● complete  ◐ provisional  n/m adopted  … awaiting  ✗ not valid  +x excluded"  # 80 columns; ? says more
 COMPACT_GLYPHS = {"complete": "●", "provisional": "◐", "missing": "○", "awaiting": "…", "not_valid": "✗"}
-COMPACT_LEGEND = "● complete ◐ provisional ○ missing … awaiting ✗ not valid + excluded too · columns: Overview rows"
+COMPACT_LEGEND = "● complete ◐ provisional ○ missing … awaiting ✗ not valid + also excluded · columns: Overview rows"
 
 
 def legend_text(compact: bool = False) -> str:
