@@ -6,6 +6,7 @@ frame costs O(visible rows), whatever the row count (10^6 included).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,12 +41,17 @@ def column_widths(cols: InstanceColumns | None, room: int | None = None) -> tupl
     name = min(max(int(cols.names.dtype.itemsize), NAME_WIDTH[0]), NAME_WIDTH[1])
     status = max(6, max(len(STATUS_CODES[c]) for c in np.unique(cols.status)))
     widths = [name, status, *WIDTHS[2:]]
-    excess = sum(widths) + len(widths) - 1 - (room if room is not None else sum(widths) + len(widths))
+    excess = line_width(widths) - room if room is not None else 0
     for k in (1, 0):
         cut = min(max(excess, 0), max(widths[k] - LEAST[k], 0))
         widths[k] -= cut
         excess -= cut
     return tuple(widths)
+
+
+def line_width(widths: Sequence[int]) -> int:
+    """The cells of a line of ``format_row``: its columns and one space between each two."""
+    return sum(widths) + len(widths) - 1
 
 
 def _cut(text: str, width: int) -> str:
@@ -55,7 +61,7 @@ def _cut(text: str, width: int) -> str:
 
 def _num(x: float, width: int) -> str:
     """An objective value (A, mu, s, scale) with the same significant digits in every row (views.fmt_sig)."""
-    return fmt_sig(float(x)).rjust(width)[:width]
+    return _right(fmt_sig(float(x)), width)
 
 
 def _right(text: str, width: int) -> str:
@@ -216,7 +222,7 @@ class InstanceTable(ScrollView, can_focus=True):
         return name_matches(self._lowered[1], self.order, query)
 
     def _update_size(self) -> None:
-        self.virtual_size = Size(sum(self.widths) + len(self.widths) - 1, len(self.order))  # a line of format_row
+        self.virtual_size = Size(line_width(self.widths), len(self.order))
 
     # --- cursor -------------------------------------------------------------------
     def current_row(self) -> int | None:

@@ -5,6 +5,8 @@ No textual here: each function is testable without a terminal.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ...views import (
     DASH,
     cut_apart,
@@ -55,9 +57,7 @@ def tau2_task_rows(
     metrics: dict, tasks: list[dict] | None = None, width: int | None = None
 ) -> tuple[int, list[list[str]]]:
     """(largest k, one row per task: id, n, successes, avg reward, pass^k…, reasons). The id takes the
-    width the other columns leave of ``width`` (the table's, in cells: each column pads 1 either side,
-    and a scrollbar may take 2), cut in its middle only beyond it (``middle_ellipsis``: ids often share
-    their start); no cut without ``width``."""
+    width the other columns leave of ``width`` (``cut_ids``); no cut without ``width``."""
     kmax = max((len(t["pass_hat_k"]) for t in metrics["tasks"]), default=0)
     rows = []
     for t in metrics["tasks"] if tasks is None else tasks:
@@ -67,13 +67,22 @@ def tau2_task_rows(
             + [fmt(t["pass_hat_k"].get(str(k))) for k in range(1, kmax + 1)]
             + [reasons]
         )
-    if width is not None and rows:
-        headers = tau2_columns(metrics)
-        others = sum(max(len(h), *(len(r[i]) for r in rows)) + 2 for i, h in enumerate(headers) if i)
-        free = max(TAU2_ID_MIN, width - others - 2 - 2)
-        for r, shown in zip(rows, cut_apart([r[0] for r in rows], free), strict=True):
-            r[0] = shown  # a start and an end that tell the ids apart: they often share both
+    if width is not None:
+        cut_ids(rows, tau2_columns(metrics), width)
     return kmax, rows
+
+
+def cut_ids(rows: list[list[str]], headers: Sequence[str], width: int) -> None:
+    """The task id (each row's first cell) cut, in place, to the width the other columns leave of
+    ``width`` (the table's, in cells: each column pads 1 either side, and a scrollbar may take 2), at
+    least ``TAU2_ID_MIN``; with a start and an end that tell the ids apart (``cut_apart``: they often
+    share both)."""
+    if not rows:
+        return
+    others = sum(max(len(h), *(len(r[i]) for r in rows)) + 2 for i, h in enumerate(headers) if i)
+    free = max(TAU2_ID_MIN, width - others - 2 - 2)
+    for r, shown in zip(rows, cut_apart([r[0] for r in rows], free), strict=True):
+        r[0] = shown
 
 
 TAU2_AUDIT_COLUMNS = ("task_id", "trial", "stored", "derived", "finding")
@@ -81,7 +90,7 @@ TAU2_AUDIT_COLUMNS = ("task_id", "trial", "stored", "derived", "finding")
 
 def tau2_audit_rows(audit: list[dict], width: int | None = None) -> list[list[str]]:
     """One row per reward-gate finding: task id, trial, stored and derived reward, the finding. The id
-    takes the width the other columns leave of ``width`` (as in ``tau2_task_rows``), so that trial and
+    takes the width the other columns leave of ``width`` (``cut_ids``), so that trial and
     rewards stay on screen; the line under the table gives the finding in full."""
     rows = [
         [
@@ -93,11 +102,8 @@ def tau2_audit_rows(audit: list[dict], width: int | None = None) -> list[list[st
         ]
         for a in audit
     ]
-    if width is not None and rows:
-        others = sum(max(len(h), *(len(r[i]) for r in rows)) + 2 for i, h in enumerate(TAU2_AUDIT_COLUMNS) if i)
-        free = max(TAU2_ID_MIN, width - others - 2 - 2)
-        for r, shown in zip(rows, cut_apart([r[0] for r in rows], free), strict=True):
-            r[0] = shown
+    if width is not None:
+        cut_ids(rows, TAU2_AUDIT_COLUMNS, width)
     return rows
 
 
