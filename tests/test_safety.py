@@ -679,11 +679,15 @@ def test_the_safety_module_loads_the_standard_library_only():
 
 def test_a_signal_while_the_temp_file_is_made_or_removed_waits_until_that_step_is_done():
     import signal
+    import threading
 
     steps = []
     with pytest.raises(outputs.Interrupted) as info, outputs._signals_raise():
         with outputs._signals_held():
-            os.kill(os.getpid(), signal.SIGTERM)
+            # sent to this thread, which blocks it: it is delivered as the step unblocks it. Sent to the
+            # process (os.kill), another thread of the test runner could take it at any moment (the
+            # case the next test covers), and this one failed once in CI when it came after the block
+            signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
             steps.append("step finished with the signal pending")
         steps.append("not reached: the signal arrives as the held block ends")
     assert info.value.signum == signal.SIGTERM
