@@ -170,6 +170,8 @@ def test_latex_escapes_names_and_uses_booktabs_pm_and_ascii_nulls(ws, cli, tmp_p
     escaped = r"a\_b\&c\%d\#e\$f\textasciitilde{}g\textasciicircum{}h\{i\}j\textbackslash{}k"
     assert f" & {escaped} & complete & 50.25 & 0.500${{}}\\pm{{}}$" in out
     assert r"\toprule" in out and r"\midrule" in out and r"\bottomrule" in out and r"\begin{tabular}" in out
+    suite, protocol = doc["suite"], doc["solver_protocol"]
+    assert out.count(f"{suite} / {protocol}") == 1  # named once, in the table's first row, not again in a comment
     null_row = next(line for line in out.splitlines() if " & null & " in line)
     assert " & incomplete & -- & -- & " in null_row and "—" not in null_row
 

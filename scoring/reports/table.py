@@ -357,8 +357,7 @@ class Latex(TableFormat):
     def render(self, groups: list[Group], di: int, dt: int) -> str:
         out = ["% requires \\usepackage{booktabs}"]
         for g in groups:
-            title = f"{self.text(g.suite)} / {self.text(g.protocol)}"
-            out.append(f"% {title}")
+            title = f"{self.text(g.suite)} / {self.text(g.protocol)}"  # its one place: the first row
             out.append(r"\begin{tabular}{" + "".join("l" if h in LEFT else "r" for h in HEADER) + "}")
             out.append(r"\toprule")
             out.append(r"\multicolumn{9}{l}{" + title + r"} \\")
