@@ -71,6 +71,12 @@ def test_validate_of_a_clean_run_has_no_findings_and_rejected_input_goes_to_stde
     ws.write_rows(rows)
     code, out, err = cli("validate", str(ws.run), "--benchmark", str(ws.bench))
     assert code == 1 and out == "" and "line 2: field 'score'" in err
+    # the findings need an accepted run: the last line says when they come, which score does not
+    assert err.splitlines()[-1] == (
+        "validate lists the run's findings (missing, provisional or excluded attempts, warnings) "
+        "once nothing is rejected"
+    )
+    assert "findings" not in cli("score", str(ws.run), "--benchmark", str(ws.bench), "--output", "-")[2]
 
 
 def test_validate_escapes_control_characters_of_names(ws, cli):

@@ -130,11 +130,22 @@ def cmd_validate(args) -> int:
         return _validate(args)
 
 
+# said after a rejection: the findings need the index, which a rejected run does not have
+FINDINGS_LATER = (
+    "validate lists the run's findings (missing, provisional or excluded attempts, warnings) "
+    "once nothing is rejected"
+)
+
+
 def _validate(args) -> int:
+    from tcsexam.scoring.errors import InputError
     from tcsexam.scoring.pipeline.index import build_index
 
-    run = load_for(args)
-    document = build_index(run, thresholds_of(args))
+    try:
+        run = load_for(args)
+        document = build_index(run, thresholds_of(args))
+    except InputError as exc:
+        raise InputError(exc.problems, exc.hint or FINDINGS_LATER) from None
     n_rows = len(run.attempts.rows)
     found = findings(document)
     ign = document["ignored_rows"]["count"]
