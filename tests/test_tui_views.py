@@ -431,6 +431,24 @@ def test_plan_row_and_target():
     )
 
 
+def test_the_planners_inputs_come_two_tracks_a_line_each_track_whole_within_80_columns():
+    """The pass^k pane's planning lines: a track's m, s_w² and σ_b² are never wrapped apart (the
+    paragraph they were once part of wrapped mid-track at 80 columns)."""
+    from tcsexam.tui.panes.passk.views import plan_summary
+
+    wide = {"m": 12, "s_w2": 0.123456, "sigma_b2": None}
+    entry = {
+        "tracks": {t: dict(wide, m=10 + i) for i, t in enumerate(("theorem", "solver", "construction", "conjecture"))}
+    }
+    lines = plan_summary(entry)
+    assert lines == [
+        "P m=10 s_w²=0.1235 σ_b²=—   S m=11 s_w²=0.1235 σ_b²=—",
+        "C m=12 s_w²=0.1235 σ_b²=—   O m=13 s_w²=0.1235 σ_b²=—",
+    ]
+    many = {"m": 1234, "s_w2": 12.3456, "sigma_b2": 98.7654}  # a construction track spans more than [0, 1]
+    assert all(len(line) <= 76 for line in plan_summary({"tracks": dict.fromkeys(entry["tracks"], many)}))
+
+
 # --- number conventions, names, the forest plot (docs/dashboard.md#numbers, #names, #tabs) -----------------------
 
 

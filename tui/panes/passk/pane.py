@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -110,17 +111,19 @@ target H (index points) to see the attempts per task it needs.
         labels, values = plan_row(entry)
         table.add_columns("", *labels)
         table.add_row(*cells("half-width", *values))
-        title.update(
+        lines = [
             text(
                 "Planning: ",
                 (model, "bold"),
                 "'s projected 95% index half-width (points) "
                 "by attempts per task r; its interval's uncertainty now from ",
                 budget,
-                ".   ",
-                plan_summary(entry),
-            )
-        )
+                ".",
+            ),
+            text("From m tasks, the variance within a task s_w² and between tasks σ_b²:"),
+            *(text(line) for line in plan_summary(entry)),
+        ]
+        title.update(Text("\n").join(lines))
         self._target()
 
     @on(Input.Changed, "#plan-target")

@@ -6,19 +6,13 @@ No textual here: each function is testable without a terminal.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from tcsexam.scoring.reports.plan import unreached
 from tcsexam.scoring.vocab import TRACK_LETTERS as LETTERS
 from tcsexam.scoring.vocab import TRACKS
 
 from ...charts import sparkline
-from ...views import (
-    fmt,
-)
-
-if TYPE_CHECKING:
-    pass
+from ...views import fmt
 
 
 def passk_rows(document: dict, model: str) -> tuple[int, list[list[str]]]:
@@ -41,13 +35,14 @@ def plan_row(plan_entry: dict) -> tuple[list[str], list[str]]:
     return [f"r={k}" for k in keys], [fmt(plan_entry["half_width"][k], 2) for k in keys]
 
 
-def plan_summary(plan_entry: dict) -> str:
-    """Per track the planner's inputs (m tasks, s_w² within, σ_b² between) in one line."""
+def plan_summary(plan_entry: dict) -> list[str]:
+    """The planner's inputs per track (m tasks, s_w² within, σ_b² between), two tracks a line: a
+    track's figures are never wrapped apart, at 80 columns too."""
     parts = []
     for t in TRACKS:
         v = plan_entry["tracks"][t]
         parts.append(f"{LETTERS[t]} m={v['m']} s_w²={fmt(v['s_w2'], 4)} σ_b²={fmt(v['sigma_b2'], 4)}")
-    return "m tasks, variance within a task s_w², between tasks σ_b²:   " + "   ".join(parts)
+    return ["   ".join(parts[i : i + 2]) for i in range(0, len(parts), 2)]
 
 
 def target_text(
