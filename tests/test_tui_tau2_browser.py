@@ -199,6 +199,28 @@ async def test_the_summary_stays_above_the_table(monkeypatch, size):
         assert summary.region.y + summary.region.height <= SIZES[size][1]
 
 
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_long_path_is_one_line_cut_in_the_middle_never_broken_mid_word(tmp_path, size):
+    """The summary's first line is the file's path: a path longer than the line keeps its start and
+    its end (the file's name) with … between; before, it wrapped to a second line mid-word."""
+    folder = tmp_path / ("experiments-of-the-long-name-kind-" * 3) / "2026-12-07-telecom-sweep"  # > 200 cells
+    folder.mkdir(parents=True)
+    path = folder / ("2025-08-10T02-44-06_" + FOUR.name)
+    path.write_bytes(FOUR.read_bytes())
+    app = create_app(DashboardConfig(tau2=str(path)))
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await open_tau2(pilot)
+        summary = app.main.query_one("#tau2-summary", Static)
+        width = summary.content_size.width
+        first = str(summary.render()).splitlines()[0]
+        assert len(str(path)) > width  # a path the line cannot hold, at every size
+        assert len(first) <= width and first.endswith("4trials_5tasks.json") and "…" in first, (first, width)
+        head, tail = first.split("…")
+        assert str(path).startswith(head) and str(path).endswith(tail)
+        lines = screen_lines(app)
+        assert any(line.strip() == first for line in lines)  # on screen as one line
+
+
 async def test_the_task_id_is_not_cut_when_the_screen_has_room(monkeypatch):
     monkeypatch.chdir(DATA)
     ids = sorted({str(s["task_id"]) for s in raw_simulations(FOUR)}, key=len)

@@ -13,7 +13,7 @@ from tcsexam.scoring.tau2.metrics import audit_line, largest_k_note
 from ...charts import sparkline
 from ...find import count_note, filtered, sort_choice
 from ...textual_ext.data_table import SteadyDataTable
-from ...views import cells, fmt, plain
+from ...views import cells, fmt, middle_ellipsis, plain
 from ...widgets.filter_bar import FilterBar, FiltersRows
 from ...widgets.loading import CLEAR_FILTER_BINDING, FILTER_BINDING, SORT_BINDINGS
 from .views import (
@@ -85,6 +85,7 @@ termination reasons and the reward-gate audit. Independent of the selected model
         self.sort_column = 0
         self.sort_reverse = False
         self.tasks_shown = False  # the tasks' table and the parts under it are shown (``_parts``)
+        self.rejected_note = ""  # above the summary while the last good read is shown (``show_rejected``)
 
     def compose(self) -> ComposeResult:
         yield Static("Loading the tau2-bench results…", id="tau2-summary", markup=False)
@@ -136,15 +137,24 @@ termination reasons and the reward-gate audit. Independent of the selected model
             self.query_one("#tau2-summary", Static).update(note)
             self._parts(False)
         else:
-            self.query_one("#tau2-summary", Static).update(note + "\n" + self._summary())
+            self.rejected_note = note
+            self._show_summary()
 
-    def _summary(self) -> str:
+    def _show_summary(self) -> None:
+        summary = self.query_one("#tau2-summary", Static)
+        width = summary.content_size.width
+        summary.update("\n".join(filter(None, (self.rejected_note, self._summary(width)))))
+
+    def _summary(self, width: int) -> str:
+        """The file's summary; its path in one line of ``width`` cells (0: not laid out yet), cut in the
+        middle, so that a long name is never broken mid-word across two lines."""
         m = self.metrics
         assert m is not None  # the summary of a file read (show, or show_rejected keeping the last good read)
+        source = middle_ellipsis(m["source"], width, lead=width // 3) if width else plain(m["source"])
         pk = "  ".join(f"pass^{k} {fmt(v)}" for k, v in m["pass_hat_k"].items())
         pk += f" ({plain(note)})" if (note := largest_k_note(m)) else ""
         return (
-            f"{plain(m['source'])}\n{plain(tau2_meta_line(self.meta))}\n"
+            f"{source}\n{plain(tau2_meta_line(self.meta))}\n"
             f"{counted(m['num_simulations'], 'run')}, {counted(m['num_tasks'], 'task')}, "
             f"{counted(m['infra_errors'], 'infrastructure error')} dropped; avg_reward {fmt(m['avg_reward'])}, avg_agent_cost {cost_text(m['avg_agent_cost'])}; "
             f"{pk}; DB match {m['db']['match']} / mismatch {m['db']['mismatch']} / not checked "
@@ -154,8 +164,9 @@ termination reasons and the reward-gate audit. Independent of the selected model
 
     def show(self, m: dict, meta: dict | None = None, results=None) -> None:
         self.metrics, self.meta, self.results = m, meta or {}, results
+        self.rejected_note = ""
         self._parts(True)
-        self.query_one("#tau2-summary", Static).update(self._summary())
+        self._show_summary()
         self._tasks()
         reasons = self.query_one("#tau2-reasons", DataTable)
         reasons.clear(columns=True)
@@ -267,7 +278,8 @@ termination reasons and the reward-gate audit. Independent of the selected model
             self.sort_by(event.column_index)
 
     def on_resize(self, event: events.Resize) -> None:
-        if self.metrics is not None:  # the task_id columns take the width the others leave
+        if self.metrics is not None:  # the task_id columns take the width the others leave; the path one line
+            self._show_summary()
             self._tasks()
             self._audit()
 
