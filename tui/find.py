@@ -56,13 +56,16 @@ def unknown_statuses(query: Query, known: Iterable[str]) -> list[str]:
     return [want for term in query.statuses for want in term if not any(k.startswith(want) for k in held)]
 
 
+HINT = " · "  # between the count and a hint (the filter bar shows the hint on a line of its own)
+
+
 def count_note(shown: int, total: int, noun: str, query: Query | None = None, known: Sequence[str] = ()) -> str:
     """What the filter bar says: ``12 of 2,000 models``; with a status word that matches no status, the
-    statuses there are."""
+    statuses there are, after ``HINT``."""
     note = f"{shown:,} of {total:,} {noun}"
     unknown = unknown_statuses(query, known) if query is not None and known else []
     if unknown:
-        note += f" · no status starts with {', '.join(unknown)} (statuses: {', '.join(known)})"
+        note += f"{HINT}no status starts with {', '.join(unknown)} (statuses: {', '.join(known)})"
     return note
 
 

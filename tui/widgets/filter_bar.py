@@ -9,28 +9,33 @@ from dataclasses import dataclass
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input, Static
 
-from ..find import Query, parse_query
+from ..find import HINT, Query, parse_query
 
 # the pane filters once typing pauses this long: a burst of keys costs one filter, not one per key
 DEBOUNCE_S = 0.15
 
 
-class FilterBar(Horizontal):
+class FilterBar(Vertical):
     """Hidden until ``/`` opens it; Enter keeps the filter and gives the keyboard back to the table,
-    escape clears it. The bar stays shown while a filter is on."""
+    escape clears it. The bar stays shown while a filter is on. The count of rows left sits beside the
+    line typed in; a hint (the statuses there are, for a status word that matches none) wraps on the
+    lines under it, whole at 80 columns too."""
 
     DEFAULT_CSS = """
-    FilterBar { display: none; height: 1; }
+    FilterBar { display: none; height: auto; }
     FilterBar.-open { display: block; }
+    FilterBar Horizontal { height: 1; }
     FilterBar Input { width: 1fr; }
     FilterBar .filter-count {
         width: auto; max-width: 60%; color: $text-muted; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis;
     }
+    FilterBar .filter-hint { color: $text-muted; height: auto; }
+    FilterBar .filter-hint.-empty { display: none; }
     """
     BINDINGS = [Binding("escape", "clear", "Clear filter")]
 
@@ -59,12 +64,14 @@ class FilterBar(Horizontal):
         super().__init__(**kwargs)
         self.placeholder = placeholder
         self.applied = ""  # the text whose filter the pane has
-        self._count = ""  # what the pane last said of the rows it shows (``show_count``)
+        self._note = ""  # what the pane last said of the rows it shows (``show_count``)
         self._timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder=self.placeholder, compact=True, select_on_focus=False)
-        yield Static("", classes="filter-count", markup=False)
+        with Horizontal():
+            yield Input(placeholder=self.placeholder, compact=True, select_on_focus=False)
+            yield Static("", classes="filter-count", markup=False)
+        yield Static("", classes="filter-hint -empty", markup=False)
 
     @property
     def filter_query(self) -> Query:
@@ -81,14 +88,23 @@ class FilterBar(Horizontal):
         self.screen.set_focus(self.query_one(Input))
 
     def show_count(self, note: str) -> None:
-        self._count = note
-        self.query_one(".filter-count", Static).update(note)
+        """``note`` (``tui.find.count_note``): its count beside the line typed in, a hint after it below."""
+        self._note = note
+        count, _, hint = note.partition(HINT)
+        self.query_one(".filter-count", Static).update(count)
+        self._hint(hint)
+
+    def _hint(self, hint: str) -> None:
+        shown = self.query_one(".filter-hint", Static)
+        shown.update(hint)
+        shown.set_class(not hint, "-empty")
 
     @on(Input.Changed)
     def _typed(self, event: Input.Changed) -> None:
         event.stop()
         if event.value != self.applied:  # the rows shown are still the old text's: never a stale count beside it
             self.query_one(".filter-count", Static).update("filtering…")
+            self._hint("")
         if self._timer is not None:
             self._timer.stop()
         self._timer = self.set_timer(DEBOUNCE_S, self._apply)
@@ -115,7 +131,7 @@ class FilterBar(Horizontal):
             self.applied = typed
             self.post_message(self.Changed(self, parse_query(typed)))
         else:  # typed back to the filter applied (a key, then backspace): its count again, not "filtering…"
-            self.query_one(".filter-count", Static).update(self._count)
+            self.show_count(self._note)
 
     def _close_if_empty(self) -> None:
         if not self.applied.strip():
