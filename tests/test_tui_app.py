@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -537,6 +538,13 @@ async def test_compare_lists_the_task_differences_of_tcsexam_compare_largest_fir
             assert r[6] == ("—" if c is None else f"{c['a_better']} / {c['b_better']} / {c['equal']}")
         # the five solver tasks of the demo have records for both models
         assert sum(r[6] != "—" for r in shown) == 5 == len(expected["instances"])
+        # every column on screen, the instance counts last (once off screen at 80 columns): a solver row's
+        # cells read in order on one line of the terminal
+        first = next(r for r in shown if r[6] != "—")
+        tasks.move_cursor(row=shown.index(first))
+        await settle(pilot)
+        pattern = r"\s+".join(re.escape(cell) for cell in first)
+        assert any(re.search(pattern, line) for line in screen_lines(app)), first
         assert text_of(app, "#compare-mde").startswith("Smallest detectable gap")
 
 

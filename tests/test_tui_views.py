@@ -357,7 +357,7 @@ def test_task_differences_largest_contribution_to_the_index_first_with_instance_
     }
     rows = task_difference_rows(result)
     assert [item for item, _ in rows] == ["s1", "c1", "t2", "o1", "t1"]
-    assert rows[0][1] == ["s1", "S solver", "-15.00", "0.250", "0.750", "-0.500", "2 / 5 / 1"]
+    assert rows[0][1] == ["s1", "S", "-15.00", "0.250", "0.750", "-0.500", "2 / 5 / 1"]
     assert rows[1][1][2] == "+9.00" and rows[1][1][5] == "+0.300" and rows[1][1][6] == "—"
 
 

@@ -67,7 +67,8 @@ def compare_rows(result: dict) -> list[list[str]]:
     return rows
 
 
-TASK_DIFF_COLUMNS = ("task", "track", "index points", "A", "B", "A − B", "inst. A>B/B>A/=")
+# the track as its letter and the index share as "points": at 80 columns the instance counts stay on screen
+TASK_DIFF_COLUMNS = ("task", "track", "points", "A", "B", "A − B", "inst. A>B/B>A/=")
 
 
 def task_difference_rows(result: dict) -> list[tuple[str, list[str]]]:
@@ -86,7 +87,7 @@ def task_difference_rows(result: dict) -> list[tuple[str, list[str]]]:
                 t["item"],
                 [
                     t["item"],
-                    f"{LETTERS[t['track']]} {t['track']}",
+                    LETTERS[t["track"]],
                     fmt(t["contribution"], INDEX_DIGITS, signed=True),
                     fmt(t["a"]),
                     fmt(t["b"]),
