@@ -261,7 +261,9 @@ class InstanceTable(ScrollView, can_focus=True):
         self.post_message(self.ScrolledX(int(new_value)))
 
     def _room(self) -> int | None:
-        """The columns the rows have on screen; None while the table has no size (its tab hidden)."""
+        """The columns the rows have on screen; None while the table has no size (its tab hidden). The
+        vertical scrollbar's room is kept whether it shows or not, so that the columns stay where they are
+        when a status filter or another task changes the number of rows (2 cells, at 80 columns too)."""
         return self.size.width - self.styles.scrollbar_size_vertical if self.size.width else None
 
     def on_resize(self) -> None:
