@@ -298,6 +298,21 @@ def test_every_output_option_of_every_command_rejects_an_empty_value():
     assert all(action.type is output_argument for action in with_output.values()), with_output
 
 
+@pytest.mark.parametrize("command", ["table", "diff"])
+@pytest.mark.parametrize("target", ["attempts.csv", "cohort.json", "records/new.md"])
+def test_table_and_diff_never_write_over_the_inputs_the_index_records(demo_copy, cli, command, target):
+    """docs/safety.md#outputs-never-destroy-inputs: the index names the run's inputs, and `table` or `diff`
+    with --output on one of them replaced the results the index came from (exit 0, 'table written')."""
+    assert cli("score", str(demo_copy))[0] == 3  # the demo is incomplete: index.json is written, exit 3
+    index = str(demo_copy / "build" / "index.json")
+    before = {p: p.read_bytes() for p in demo_copy.rglob("*") if p.is_file() and "build" not in p.parts}
+    args = [index] if command == "table" else [index, index]
+    code, out, err = cli(command, *args, "--output", str(demo_copy / target))
+    assert code == 1 and "written" not in out, (out, err)
+    assert ("destroy the input" in err) if target.endswith((".csv", ".json")) else ("inside the input folder" in err)
+    assert {p: p.read_bytes() for p in demo_copy.rglob("*") if p.is_file() and "build" not in p.parts} == before
+
+
 def test_table_with_an_empty_output_is_a_usage_error(ws, cli, tmp_path):
     ws.write_rows(full_rows())
     assert cli(*ws.score_args())[0] == 0

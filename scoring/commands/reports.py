@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -21,12 +22,27 @@ from tcsexam.scoring.safety.terminal import say as say_on
 from tcsexam.scoring.vocab import EXIT_OK, EXIT_REJECTED
 
 
-def emit(text: str, output: str | None, inputs: list[str]) -> bool:
+def emit(text: str, output: str | None, indexes: list[IndexFile]) -> bool:
     """Text to standard output, or to ``--output`` (``-`` is standard output; docs/safety.md: never an
     input, a folder or a device); True when it went to a file."""
-    target = None if output is None else check_output(output, inputs, stdout_ok=True)
+    target = None if output is None else check_output(output, *inputs_behind(indexes), stdout_ok=True)
     write_to(target, text.encode("utf-8"))
     return target is not None
+
+
+def inputs_behind(indexes: list[IndexFile]) -> tuple[list[str], list[str]]:
+    """(files, folders) an output of ``table`` or ``diff`` must not be (docs/safety.md#outputs-never-destroy-inputs):
+    the index.json files read and the run's inputs each records in its provenance (attempts.csv,
+    cohort.json, the suite, the reference, records/). A recorded path not on this machine is skipped."""
+    files = [one.file for one in indexes]
+    folders: list[str] = []
+    for one in indexes:
+        recorded = one.document.get("provenance", {}).get("inputs", {})
+        for entry in recorded.values() if isinstance(recorded, dict) else ():
+            path = entry.get("path") if isinstance(entry, dict) else None
+            if isinstance(path, str) and path:
+                (folders if os.path.isdir(path) else files).append(path)
+    return files, folders
 
 
 def read_indexes(names: list[str]) -> list[IndexFile]:
@@ -48,8 +64,9 @@ def read_indexes(names: list[str]) -> list[IndexFile]:
 
 def run_table(args) -> int:
     """``tcsexam table`` (docs/commands.md)."""
-    docs = [(one.file, one.document) for one in read_indexes(args.index)]
-    if emit(render_table(docs, args.format, args.digits), args.output, args.index):
+    indexes = read_indexes(args.index)
+    docs = [(one.file, one.document) for one in indexes]
+    if emit(render_table(docs, args.format, args.digits), args.output, indexes):
         say_on(written("table", args.output), sys.stdout)
     return EXIT_OK
 
@@ -64,7 +81,7 @@ def run_diff(args) -> int:
         from tcsexam.scoring.formats.results import DiffOutput
 
         msgspec.convert(d, DiffOutput)  # the shape its schema describes (docs/commands.md); a mismatch is a bug
-    to_file = bool(args.output) and emit(dumps(d).decode("utf-8"), args.output, [args.old, args.new])
+    to_file = bool(args.output) and emit(dumps(d).decode("utf-8"), args.output, [old, new])
     if args.output != "-":
         print(format_diff(d))
     if to_file:
