@@ -121,6 +121,24 @@ def test_an_output_that_is_a_folder_names_the_standard_output_only_where_it_is_o
     assert code == 1 and "an output must be a regular file" in err and "standard output" not in err
 
 
+@pytest.mark.parametrize("command", ["score", "table", "plot"])
+def test_an_output_ending_with_a_slash_names_a_folder_and_nothing_is_written(ws, cli, tmp_path, command):
+    """`--output new/` wrote a file named 'new' and said 'written to new/' (a review): a folder that is
+    not there yet is named by the slash alone, so it is refused as a folder is (exit 1, nothing made)."""
+    ws.write_rows(full_rows())
+    assert cli(*ws.score_args())[0] == 0
+    target = str(tmp_path / "new") + "/"
+    args = (
+        [*ws.score_args()[:-2], "--output", target]
+        if command == "score"
+        else [command, str(ws.out), "--output", target]
+    )
+    code, out, err = cli(*args)
+    assert code == 1 and "written" not in out, (out, err)
+    assert f"{target}: output ends with '/', which names a folder: give the file's name in it" in err
+    assert not (tmp_path / "new").exists()
+
+
 def test_no_traceback_in_a_real_process(tmp_path):
     bad = tmp_path / "run"
     bad.mkdir()

@@ -132,8 +132,7 @@ def cmd_validate(args) -> int:
 
 # said after a rejection: the findings need the index, which a rejected run does not have
 FINDINGS_LATER = (
-    "validate lists the run's findings (missing, provisional or excluded attempts, warnings) "
-    "once nothing is rejected"
+    "validate lists the run's findings (missing, provisional or excluded attempts, warnings) once nothing is rejected"
 )
 
 

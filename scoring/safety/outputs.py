@@ -108,6 +108,10 @@ def _check_one(
         raise InputError([Problem(text, "", "", f"cannot use as output: {exc.strerror or exc}")]) from None
     if st is not None:
         _refuse_the_file(text, st, identities, stdout_ok)
+    elif text.endswith(("/", os.sep)):  # 'new/': the write made a file named 'new', the folder meant never came
+        raise InputError(
+            [Problem(text, "", "", "output ends with '/', which names a folder: give the file's name in it")]
+        )
     real = _output_target(text, parents)
     if st is None:  # 'new/../attempts.csv': the kernel finds no file at text, the write lands on the one at real
         with contextlib.suppress(OSError):
