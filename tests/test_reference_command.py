@@ -136,3 +136,27 @@ def test_a_records_file_lacking_instances_points_at_the_full_list(tmp_path, cli)
     assert "and 19 more (all of them: tcsexam reference sample-k3-synthetic --suite lite --task maxcut-mqlib)" in err
     code, out, _ = cli("reference", "sample-k3-synthetic", "--suite", "lite", "--task", "maxcut-mqlib")
     assert code == 0 and "40 scored instances" in out and "MAX0040" in out
+
+
+def test_the_next_command_printed_runs_as_printed_with_the_benchmark_given(cli, tmp_path):
+    """`reference --benchmark DIR` printed 'its tasks: tcsexam reference ID' without --benchmark, and
+    that command then failed on the bundled sample (a review): each next step names the folder given."""
+    import shlex
+
+    bench = tmp_path / "my bench"  # a space: the printed line quotes it
+    cli("demo", str(bench), "--benchmark")
+    shutil.move(bench / "references" / "sample-k3-synthetic", bench / "references" / "mylab-k3")
+    for suite in (bench / "references" / "mylab-k3").iterdir():  # a lab's own reference, named as its folder
+        suite.write_text(json.dumps({**json.loads(suite.read_text()), "reference_id": "mylab-k3"}))
+    code, out, _ = cli("reference", "--benchmark", str(bench))
+    assert code == 0
+    step = out.splitlines()[-1].removeprefix("its tasks: ")
+    assert step == f"tcsexam reference mylab-k3 --benchmark {shlex.quote(str(bench))}"
+    code, out, err = cli(*shlex.split(step)[1:])
+    assert code == 0, err
+    step = out.splitlines()[-1].removeprefix("a task's instances: ")
+    assert step.startswith("tcsexam reference mylab-k3 --suite ") and step.endswith(
+        f" --benchmark {shlex.quote(str(bench))}"
+    )
+    code, out, err = cli(*shlex.split(step)[1:])
+    assert code == 0 and "instance" in out, err

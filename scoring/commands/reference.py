@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 
 from tcsexam.scoring.commands.options import add_benchmark_argument, check_name_options, command_parser
@@ -37,9 +38,11 @@ def cmd_reference(args) -> int:
                 f"--task names a task of a reference: give the REFERENCE_ID too (the benchmark holds {', '.join(ids) or 'none'})"
             )
         args.reference_id = ids[0]
+    # the next command printed works as printed: it names the benchmark folder given here
+    again = f" --benchmark {shlex.quote(args.benchmark)}" if args.benchmark else ""
     if args.reference_id is None:
         document = benchmark_references(benchmark)
-        text = reference_list_text(document, source)
+        text = reference_list_text(document, source, again)
     else:
         if source == SAMPLE_BENCHMARK and not (benchmark / "references" / args.reference_id).is_dir():
             held = ", ".join(r["reference_id"] for r in benchmark_references(benchmark)["references"])
@@ -54,7 +57,7 @@ def cmd_reference(args) -> int:
         reference = resolve_reference(suite_of(benchmark, args.reference_id, args.suite), benchmark, args.reference_id)
         if args.task is None:
             document = reference_tasks(reference)
-            text = reference_tasks_text(document)
+            text = reference_tasks_text(document, again)
         else:
             document = task_instances(reference, args.task)
             text = task_instances_text(document)

@@ -264,8 +264,9 @@ def ignored_rows_line(document: dict, args) -> str | None:
     )
 
 
-def reference_list_text(document: dict, source: str) -> str:
-    """``reference`` with no REFERENCE_ID: the benchmark folder and each reference with its suites."""
+def reference_list_text(document: dict, source: str, again: str = "") -> str:
+    """``reference`` with no REFERENCE_ID: the benchmark folder and each reference with its suites;
+    ``again``: the options the next command needs too (`` --benchmark DIR``)."""
     from tcsexam.scoring.pipeline.benchmark import SAMPLE_BENCHMARK
 
     where = "the bundled synthetic sample" if source == SAMPLE_BENCHMARK else "benchmark"
@@ -273,12 +274,13 @@ def reference_list_text(document: dict, source: str) -> str:
     lines = [f"{where} {document['benchmark']}: {counted(len(refs), 'reference')}"]
     lines += [f"  {r['reference_id']}  suites: {', '.join(r['suites']) or 'none'}" for r in refs]
     if refs:
-        lines.append(f"its tasks: tcsexam reference {refs[0]['reference_id']}")
+        lines.append(f"its tasks: tcsexam reference {refs[0]['reference_id']}{again}")
     return "\n".join(lines)
 
 
-def reference_tasks_text(document: dict) -> str:
-    """``reference ID``: one line per solver task: kind, direction, scored and unscored instances."""
+def reference_tasks_text(document: dict, again: str = "") -> str:
+    """``reference ID``: one line per solver task: kind, direction, scored and unscored instances;
+    ``again`` as for ``reference_list_text``."""
     tasks = document["tasks"]
     width = max((len(t["task"]) for t in tasks), default=4)
     lines = [
@@ -293,7 +295,7 @@ def reference_tasks_text(document: dict) -> str:
     if tasks:
         lines.append(
             f"a task's instances: tcsexam reference {document['reference_id']} --suite {document['suite']} "
-            f"--task {tasks[0]['task']}"
+            f"--task {tasks[0]['task']}{again}"
         )
     return "\n".join(lines)
 
