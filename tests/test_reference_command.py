@@ -9,6 +9,8 @@ import shutil
 import statistics
 from pathlib import Path
 
+import pytest
+
 from tcsexam.scoring.pipeline.benchmark import sample_root
 
 SAMPLE = sample_root() / "benchmark"
@@ -106,7 +108,7 @@ def test_reference_task_lists_every_instance_in_full(cli):
 
 def test_an_unknown_task_or_reference_is_a_usage_error_naming_the_known_ones(cli):
     code, out, err = cli("reference", "sample-k3-synthetic", "--task", "maxcut")
-    assert code == 2 and out == "" and "no solver task 'maxcut'" in err and "maxcut-mqlib" in err
+    assert code == 2 and out == "" and "no solver task 'maxcut'; did you mean 'maxcut-mqlib'?" in err
     code, out, err = cli("reference", "paper-k3-fixed-260925")
     assert code == 2 and out == "" and "sample-k3-synthetic" in err and "--benchmark" in err
 
@@ -160,3 +162,22 @@ def test_the_next_command_printed_runs_as_printed_with_the_benchmark_given(cli, 
     )
     code, out, err = cli(*shlex.split(step)[1:])
     assert code == 0 and "instance" in out, err
+
+
+@pytest.mark.parametrize(("typed", "meant"), [("maxcut", "maxcut-mqlib"), ("sat-rase", "sat-race")])
+def test_solver_score_of_a_task_the_reference_lacks_is_a_usage_error_on_task(cli, tmp_path, typed, meant):
+    """solver-score's --task typo was a problem of the bundled reference file (exit 1), where `reference
+    --task` calls it a usage error: both now say it of --task, with the task meant (exit 2, nothing written)."""
+    from tcsexam.scoring.pipeline.benchmark import demo_run
+
+    records = demo_run() / "records" / "atlas-70b" / "maxcut-mqlib" / "1.json"
+    out_file = tmp_path / "s.json"
+    code, out, err = cli(
+        "solver-score", "--task", typed, "--reference", "lite", "--records", str(records), "--output", str(out_file)
+    )
+    assert code == 2 and out == "" and not out_file.exists()
+    assert (
+        f"--task: reference 'sample-k3-synthetic' (suite lite) has no solver task '{typed}'; did you mean '{meant}'?"
+        in err
+    )
+    assert "lite.json" not in err  # not a problem of the reference file

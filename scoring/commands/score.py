@@ -20,7 +20,7 @@ from tcsexam.scoring.commands.options import (
     write_to,
 )
 from tcsexam.scoring.commands.text import ignored_rows_line, summary_table, written
-from tcsexam.scoring.errors import InputError, Problem
+from tcsexam.scoring.errors import InputError
 from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.reports.findings import findings, not_checked_lines, score_warnings
 from tcsexam.scoring.safety.terminal import escape_for_terminal
@@ -53,17 +53,9 @@ def cmd_solver_score(args) -> int:
     spec = args.reference or default_reference_suite(benchmark, args.reference_id)
     ref = resolve_reference(spec, benchmark, args.reference_id)
     if not ref.has_task(args.task):
-        known = ", ".join(sorted(ref.tasks))
-        raise InputError(
-            [
-                Problem(
-                    str(ref.path),
-                    "tasks",
-                    args.task,
-                    f"task '{args.task}' is not in reference '{ref.reference_id}' (tasks: {known})",
-                )
-            ]
-        )
+        from tcsexam.scoring.reports.references import no_such_task
+
+        raise no_such_task(ref, args.task)
     task_ref = ref.task(args.task)
     suite, reference_id = ref.suite, ref.reference_id
     del ref  # the parsed file is no longer needed: free it before the records arrive

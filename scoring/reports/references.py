@@ -48,10 +48,7 @@ def task_instances(reference: LoadedReference, item: str) -> dict:
     scale (docs/rules.md#solver-score), in the file's order, then every unscored instance with its
     values. A task the reference does not hold is a usage error naming those it holds."""
     if not reference.has_task(item):
-        raise UsageError(
-            f"--task: reference '{reference.reference_id}' (suite {reference.suite}) has no solver task {item!r}: "
-            f"its tasks are {', '.join(reference.tasks)}"
-        )
+        raise no_such_task(reference, item)
     task = reference.task(item)
     return {
         "reference_id": reference.reference_id,
@@ -76,3 +73,18 @@ def unscored_of(reference: LoadedReference) -> dict[str, list]:
     for u in reference.header.unscored:
         out.setdefault(u.task, []).append(u)
     return out
+
+
+def no_such_task(reference: LoadedReference, item: str) -> UsageError:
+    """``--task ITEM`` of a task the reference does not hold (``reference``, ``solver-score``): a usage
+    error naming the task it was likely meant to be and the tasks it holds."""
+    import difflib
+
+    tasks = list(reference.tasks)
+    prefixed = [t for t in tasks if t.startswith(item)]  # 'maxcut' for 'maxcut-mqlib'
+    close = prefixed if len(prefixed) == 1 else difflib.get_close_matches(item, tasks, n=1, cutoff=0.6)
+    meant = f"; did you mean '{close[0]}'?" if close else ""
+    return UsageError(
+        f"--task: reference '{reference.reference_id}' (suite {reference.suite}) has no solver task {item!r}{meant} "
+        f"(its tasks: {', '.join(tasks)})"
+    )
