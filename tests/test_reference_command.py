@@ -181,3 +181,44 @@ def test_solver_score_of_a_task_the_reference_lacks_is_a_usage_error_on_task(cli
         in err
     )
     assert "lite.json" not in err  # not a problem of the reference file
+
+
+def test_records_of_another_task_are_said_to_be_so_after_their_problems(cli, tmp_path):
+    """maxcut records scored as sat-race (a solve task: A must be 0 or 1) gave 41 lines on A and no word
+    that none of the records is a sat-race instance (a review): the last line says so."""
+    from tcsexam.scoring.pipeline.benchmark import demo_run
+
+    records = demo_run() / "records" / "atlas-70b" / "maxcut-mqlib" / "1.json"
+    listed = json.loads(records.read_text())
+    out_file = tmp_path / "s.json"
+    code, _, err = cli(
+        "solver-score",
+        "--task",
+        "sat-race",
+        "--reference",
+        "lite",
+        "--records",
+        str(records),
+        "--output",
+        str(out_file),
+    )
+    assert code == 1 and not out_file.exists()
+    assert err.splitlines()[-1] == (
+        f"none of the file's {len(listed)} records names an instance of task 'sat-race' "
+        f"(the first names '{listed[0]['instance']}'): are they the records of another task?"
+    )
+    # records of the task itself with a bad value: no such line
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps([{**listed[0], "A": "x"}, *listed[1:]]))
+    code, _, err = cli(
+        "solver-score",
+        "--task",
+        "maxcut-mqlib",
+        "--reference",
+        "lite",
+        "--records",
+        str(bad),
+        "--output",
+        str(out_file),
+    )
+    assert code == 1 and "field 'A'" in err and "another task" not in err

@@ -46,7 +46,31 @@ class TaskScore:
 def score_attempt_bytes(ref: TaskReference, data: bytes, file: str) -> TaskScore:
     """A records file's bytes scored against its task (docs/rules.md#solver-score): the one scoring of an attempt, as
     ``solver-score`` and ``fill`` (docs/commands.md) both do it; raises InputError naming its problems."""
-    return score_task(ref, read_records(data, file, ref.kind))
+    try:
+        records = read_records(data, file, ref.kind)
+    except InputError as exc:
+        raise InputError(exc.problems, exc.hint or another_task_hint(ref, data)) from None
+    return score_task(ref, records)
+
+
+def another_task_hint(ref: TaskReference, data: bytes) -> str:
+    """For a rejected records file none of whose records names an instance of ``ref``'s task (scored
+    or not): that they are likely another task's records, whose values the task's kind refuses
+    (a solve task's A of 0 or 1); '' otherwise."""
+    import orjson
+
+    try:
+        items = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return ""
+    named = [r.get("instance") for r in items if isinstance(r, dict)] if isinstance(items, list) else []
+    names = [n for n in named if isinstance(n, str)]
+    if not names or any(n in ref.position or n in ref.unscored for n in names):
+        return ""
+    return (
+        f"none of the file's {counted(len(names), 'record')} names an instance of task '{ref.task}' "
+        f"(the first names '{names[0]}'): are they the records of another task?"
+    )
 
 
 def score_file(ref: TaskReference, path: Path) -> TaskScore:
