@@ -504,9 +504,9 @@ case(
 case(
     "reference-task-not-listed",
     SOLVER[:2] + ["s9"] + SOLVER[3:],
-    1,
-    "is not in reference",
-    "field 's9'",
+    2,  # a usage error of --task, as in `reference --task`
+    "--task: reference 'ref-test' (suite lite) has no solver task 's9' (its tasks: s1, s2)",
+    "",
     {"reference.json": js(MINI_REFERENCE), "records.json": js(GOOD_RECORDS)},
 )
 
