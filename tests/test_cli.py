@@ -480,3 +480,31 @@ def test_an_unknown_argument_is_the_commands_usage_error_with_the_option_meant(c
     code, out, err = cli(*argv)
     assert code == 2 and out == ""
     assert err.startswith(f"usage: tcsexam {argv[0]} ") and err.rstrip().endswith(said), err
+
+
+def test_validate_lists_the_tables_row_problems_beside_a_cohort_problem(demo_copy, cli):
+    """A problem of cohort.json hid every problem of attempts.csv until the next run (a review): they
+    are listed together, each enum slip with the value meant."""
+    cohort = demo_copy / "cohort.json"
+    cohort.write_text(cohort.read_text().replace('"offline"', '"ofline"'))
+    table = demo_copy / "attempts.csv"
+    lines = table.read_text().splitlines(keepends=True)
+    lines[2] = lines[2].replace(",valid,", ",vaild,")
+    table.write_text("".join(lines))
+    code, out, err = cli("validate", str(demo_copy))
+    assert code == 1 and out == ""
+    assert "field 'solver_protocol': must be one of online, offline; got 'ofline'; did you mean 'offline'?" in err
+    assert (
+        "line 3: field 'score_status': must be one of valid, judge_failed, not_finished, missing; got 'vaild'; did you mean 'valid'?"
+        in err
+    )
+    assert "rejected: 2 problems in 2 files" in err
+
+
+def test_an_enum_value_far_from_every_allowed_one_gets_no_guess():
+    from tcsexam.scoring.formats.wording import one_of
+
+    allowed = ("valid", "judge_failed", "not_finished", "missing")
+    assert one_of(allowed, "'ok'", "ok") == "must be one of valid, judge_failed, not_finished, missing; got 'ok'"
+    assert one_of(allowed, "'Missing'", "Missing").endswith("; did you mean 'missing'?")
+    assert one_of(allowed, "3", 3).endswith("got 3")  # not a string: nothing to compare

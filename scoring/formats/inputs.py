@@ -185,7 +185,7 @@ def reworded(err: Any, in_union: bool) -> str:
             f"{MAX_PLANNED_ATTEMPTS:,}", found, " (the planned attempts of one task, tcsexam docs formats#cohort)"
         )
     if kind == "literal_error":
-        return one_of(re.findall(r"'([^']*)'", err["ctx"]["expected"]), found)
+        return one_of(re.findall(r"'([^']*)'", err["ctx"]["expected"]), found, err.get("input"))
     if kind in _KINDS:
         return must_be(_KINDS[kind], found)
     msg = err["msg"]

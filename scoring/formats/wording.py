@@ -40,9 +40,18 @@ def at_most(bound: object, found: str | None, why: str = "") -> str:
     return must_be(f"a whole number of at most {bound}{why}", found)
 
 
-def one_of(allowed: tuple | list | None, found: str) -> str:
+def one_of(allowed: tuple | list | None, found: str, typed: object = None) -> str:
+    """'must be one of online, offline; got 'ofline'', and, when ``typed`` (the value itself) is a
+    slip of one of them, '; did you mean 'offline'?'."""
     listed = ", ".join(str(v) if v != "" else "(empty)" for v in allowed) if allowed else "the allowed values"
-    return f"must be one of {listed}; got {found}"
+    text = f"must be one of {listed}; got {found}"
+    if isinstance(typed, str) and typed and allowed:
+        import difflib
+
+        words = [str(v) for v in allowed if v != ""]
+        close = difflib.get_close_matches(typed.lower(), words, n=1, cutoff=0.75)
+        text += f"; did you mean '{close[0]}'?" if close else ""
+    return text
 
 
 def not_a(kinds: str, found: str) -> str:

@@ -420,6 +420,14 @@ def load_run(paths: RunPaths) -> Run:
         return _load_run(paths)
 
 
+def raise_every_problem(problems: Problems, attempts: AttemptsTable | None) -> None:
+    """The run's input problems at once (docs/commands.md#validate), the attempts table's own rows'
+    with them when it was read: a problem of the cohort hid them until the next run."""
+    if problems and attempts is not None:
+        problems.extend(attempts.problems)
+    problems.raise_if_any()
+
+
 def _load_run(paths: RunPaths) -> Run:
     folders = FolderWatch(paths.folders)
     problems = Problems()
@@ -477,7 +485,7 @@ def _load_run(paths: RunPaths) -> Run:
         except InputError as exc:
             problems.extend(exc.problems)
 
-    problems.raise_if_any()
+    raise_every_problem(problems, attempts)
     assert cohort is not None and attempts is not None and suite is not None and spath is not None
     return Run(
         replace(paths, cohort_read=None),  # the read ahead is used: its folders need not stay held
