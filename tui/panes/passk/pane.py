@@ -61,7 +61,10 @@ target H (index points) to see the attempts per task it needs.
         yield Static(EXPLAIN, id="passk-explain")
         yield SteadyDataTable(id="passk-table", cursor_type="none", zebra_stripes=True)
         yield Static("", id="plan-title", markup=False)
-        yield SteadyDataTable(id="plan-table", cursor_type="none", show_cursor=False)
+        # one row to read, nothing to move to: Tab from the pass^k table goes straight to the target field
+        plan = SteadyDataTable(id="plan-table", cursor_type="none", show_cursor=False)
+        plan.can_focus = False
+        yield plan
         with Horizontal(id="plan-controls"):
             yield Static("target H", classes="plan-label")
             yield TargetField(id="plan-target")
