@@ -304,8 +304,10 @@ async def test_compare_view_gives_the_paired_difference():
         assert "Index difference" in text_of(app, "#compare-verdict")
 
 
-async def test_compare_view_with_a_blank_picker_asks_for_a_model_instead_of_keeping_the_last_verdict():
-    """A review picked B's blank line: the tables emptied, the verdict of the pair before stayed."""
+async def test_compare_view_keeps_its_pair_when_a_pickers_blank_line_is_picked():
+    """Two reviews picked B's blank line ("model B", the first line of its list): once the tables emptied
+    with the verdict of the pair before left standing, then the tab emptied and B stopped following A.
+    The blank line picks nothing: the pair stays, compared, and B still follows A."""
     from textual.widgets import Select
 
     from tests.support.dashboard import open_tab
@@ -313,11 +315,18 @@ async def test_compare_view_with_a_blank_picker_asks_for_a_model_instead_of_keep
     app = create_app()
     async with app.run_test(size=SIZE) as pilot:
         await open_tab(pilot, "5")
-        assert "Index difference" in text_of(app, "#compare-verdict")
-        app.query_one("#compare-b", Select).clear()  # the blank line, as Enter on it picks it
+        pane = app.query_one("ComparePane")
+        pair = pane.pair()
+        verdict = text_of(app, "#compare-verdict")
+        assert pair is not None and "Index difference" in verdict
+        for picker in ("#compare-b", "#compare-a"):
+            app.query_one(picker, Select).clear()  # the blank line, as Enter on it picks it
+            await settle(pilot)
+            assert pane.pair() == pair and text_of(app, "#compare-verdict") == verdict
+            assert app.query_one("#compare-table", DataTable).row_count == 5
+        app.select_model("cirrus-mini")
         await settle(pilot)
-        assert app.query_one("#compare-table", DataTable).row_count == 0
-        assert " ".join(text_of(app, "#compare-verdict").split()) == "Pick a model A and a model B to compare them."
+        assert not pane.b_chosen and pane.pair() == ("cirrus-mini", "borealis-8x22b")  # B follows A still
 
 
 async def test_compare_view_names_the_track_with_no_common_task(ws):

@@ -58,6 +58,7 @@ class ComparePane(FiltersRows, ShowsRun, Vertical):
     .-short #compare-explain { padding: 0; }
     #compare-controls { height: 1; margin-bottom: 1; }
     #compare-controls Select { width: 1fr; margin-right: 2; }
+    #compare-controls Select:focus > SelectCurrent { background: $block-cursor-blurred-background; }
     .compare-label { width: 2; text-style: bold; }
     #compare-table { height: auto; }
     #compare-verdict { padding-top: 1; height: auto; text-style: bold; }
@@ -84,6 +85,7 @@ on a solver task lists the instances where the two differ most.
         self.order: list[str] = []  # the Overview's order of the models
         self.b_chosen = False  # B was picked: it no longer follows A
         self._offered: dict[str | None, list[str]] = {}  # per picker, the models it was last given
+        self._shown: tuple[str, str] | None = None  # the pair last compared (``_changed`` keeps it)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="compare-controls"):
@@ -209,6 +211,10 @@ on a solver task lists the instances where the two differ most.
 
     @on(Select.Changed)
     def _changed(self, event: Select.Changed) -> None:
+        if not isinstance(event.value, str):  # the picker's blank line ("model B") picked: the pair stays
+            if self._shown is not None:
+                self._offer(*self._shown)
+            return
         if event.select.id == "compare-b":
             self.b_chosen = True  # picked by hand: B no longer follows A
         elif not self.b_chosen and isinstance(event.value, str):
@@ -235,6 +241,7 @@ on a solver task lists the instances where the two differ most.
             verdict.update("A and B are the same model: pick another B.")
             return
         verdict.update("Comparing…")
+        self._shown = pair
         self._compare_worker(self.state, pair)
 
     @work(thread=True, exclusive=True, group="compare", description="compare two models")
