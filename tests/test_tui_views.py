@@ -202,6 +202,24 @@ def test_issue_rows_include_provisional_and_ignored():
     assert next(r for r in rows if r.kind == "ignored row").reason == "line 9: model not in cohort"
 
 
+def test_coverage_lists_each_finding_validate_lists_on_the_demo(cli):
+    """Diagnostics says Coverage shows each of validate's findings; Coverage listed 5 of the demo's 6 (the
+    excluded attempt was in its grid only, a review). Each of validate's lines has its Coverage row."""
+    import json
+
+    from tcsexam.scoring.pipeline.benchmark import demo_run
+
+    code, out, _ = cli("validate", str(demo_run()))
+    found = out.splitlines()[1:]
+    assert code == 3 and len(found) == 6
+    document = json.loads(cli("score", str(demo_run()), "--output", "-")[1])
+    rows = issue_rows(document)
+    assert len(rows) == len(found)
+    excluded = [line for line in found if line.startswith("excluded: ")]
+    (row,) = [r for r in rows if r.kind == "excluded"]
+    assert excluded == [f"excluded: {row.model}: {row.item} attempt {row.attempt} (line {row.line}): {row.reason}"]
+
+
 def test_an_issues_source_is_its_row_a_missing_row_or_the_model_as_a_whole():
     """The Coverage line under an issue says where it comes from: its attempts.csv line; a planned attempt
     with no row; or, for a finding of the model as a whole (no task, no line), no row at all."""

@@ -35,14 +35,19 @@ def findings(document: dict) -> list[str]:
                 ("provisional", name, where(a["item"], a["attempt"], a["line"]), "adopted as selected_provisional")
             )
         for a in m["coverage"]["excluded"]:
-            note = f"note: {a['note']}" if a["note"] else "no note"
-            out.append(("excluded", name, where(a["item"], a["attempt"], a["line"]), f"not adopted ({note})"))
+            out.append(("excluded", name, where(a["item"], a["attempt"], a["line"]), excluded_finding(a)))
     hidden = {t["rows_model"] for t in typos}
     return (
         [escape_for_terminal(f"{kind}: {model}: {at}: {message}") for kind, model, at, message in head + out]
         + ignored_findings(document, hide=hidden)
         + records_findings(document, hide=hidden)
     )
+
+
+def excluded_finding(attempt: dict) -> str:
+    """What ``validate`` and the dashboard's Coverage say of an excluded attempt (an entry of a model's
+    ``coverage.excluded``)."""
+    return f"not adopted (note: {attempt['note']})" if attempt["note"] else "not adopted (no note)"
 
 
 SCORE_WARNINGS_LISTED = 10  # warnings score prints; validate lists them all

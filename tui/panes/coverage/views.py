@@ -130,9 +130,10 @@ class IssueRow:
 
 
 def issue_rows(document: dict) -> list[IssueRow]:
-    """Every issue of every model, then every ignored row (a likely typo as a warning), then every records
+    """Every issue, provisional and excluded attempt of every model, then every ignored row (a likely typo as a warning), then every records
     file that no adopted row uses, worded as ``tcsexam validate`` words them: what a researcher must fix, each with the file and line it comes from."""
     from tcsexam.scoring.pipeline.aggregate import ignored_row_finding, unused_records_finding
+    from tcsexam.scoring.reports.findings import excluded_finding
 
     out = []
     source = attempts_file(document)
@@ -163,6 +164,9 @@ def issue_rows(document: dict) -> list[IssueRow]:
                     f"{source} line {p['line']}" if p.get("line") is not None else source,
                 )
             )
+        for e in m["coverage"]["excluded"]:  # validate lists them too: Diagnostics' count is this list's
+            where = f"{source} line {e['line']}" if e.get("line") is not None else source
+            out.append(IssueRow(name, e["item"], e["attempt"], "excluded", excluded_finding(e), e.get("line"), where))
     for r in document["ignored_rows"]["rows"]:
         kind, message = ignored_row_finding(r)
         where = f"{source} line {r['line']}"
