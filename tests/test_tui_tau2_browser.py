@@ -221,6 +221,17 @@ async def test_a_long_path_is_one_line_cut_in_the_middle_never_broken_mid_word(t
         assert any(line.strip() == first for line in lines)  # on screen as one line
 
 
+@pytest.mark.parametrize("name", ["derived_B_infra_4x5.json", "derived_C_edge_4x5.json"])
+async def test_at_80_columns_every_task_id_shown_is_a_different_text(name):
+    """Four trials leave the id 12 cells at 80 columns: five telecom ids showed as two texts (a review)."""
+    app = create_app(DashboardConfig(tau2=str(DATA / "derived" / name)))
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        await open_tau2(pilot)
+        tasks = app.main.query_one("#tau2-tasks", DataTable)
+        shown = [str(tasks.get_row_at(i)[0]) for i in range(tasks.row_count)]
+        assert tasks.row_count == 5 and len(set(shown)) == 5, shown
+
+
 async def test_the_task_id_is_not_cut_when_the_screen_has_room(monkeypatch):
     monkeypatch.chdir(DATA)
     ids = sorted({str(s["task_id"]) for s in raw_simulations(FOUR)}, key=len)

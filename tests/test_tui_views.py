@@ -647,6 +647,29 @@ def test_cut_apart_picks_the_split_that_tells_ids_apart():
     assert cut_apart(same, 10) == [middle_ellipsis(same[0], 10)] * 2  # nothing tells them apart: even
 
 
+def test_cut_apart_shows_a_stretch_of_the_middle_when_no_start_and_end_tell_ids_apart():
+    """The tau2 tab at 80 columns with four trials (12 cells for the id): five telecom ids showed as two texts,
+    '[mobil…None]' three times (a review). Where no start and end tell them apart, one stretch of the
+    middle does, the same stretch for all, with … for what is cut on either side."""
+    from tcsexam.tui.views import cut_apart
+
+    ids = [
+        "[mobile_data_issue]airplane_mode_on|data_mode_off[PERSONA:None]",
+        "[mobile_data_issue]airplane_mode_on|user_abroad_roaming_enabled_off[PERSONA:None]",
+        "[mobile_data_issue]data_mode_off|data_usage_exceeded[PERSONA:None]",
+        "[mobile_data_issue]data_saver_mode_on|data_usage_exceeded[PERSONA:Easy]",
+        "[mobile_data_issue]data_usage_exceeded|user_abroad_roaming_enabled_off[PERSONA:Easy]",
+    ]
+    shown = cut_apart(ids, 12)
+    assert len(set(shown)) == 5 and all(len(s) == 12 for s in shown), shown
+    starts = set()
+    for whole, cut in zip(ids, shown, strict=True):  # a stretch of the id itself, cut on both sides
+        assert cut.startswith("…") and cut.endswith("…") and cut[1:-1] in whole
+        starts.add(whole.index(cut[1:-1]))
+    assert len(starts) == 1  # the same stretch of every id
+    assert shown == cut_apart(ids, 12)  # the same cut on every call (a reload, a resize back)
+
+
 def test_the_instances_filter_note_reads_as_a_sentence_after_showing():
     """The status line says "Showing NOTE.": with nothing left it read "Showing 0 of 40 instances have
     status crash: nothing to show" (a review)."""

@@ -155,7 +155,25 @@ def cut_apart(names: list[str], width: int) -> list[str]:
         range(room + 1),
         key=lambda h: (len({middle_ellipsis(n, width, h) for n in sample}), -abs(h - (room + 1) // 2)),
     )
+    told = len({middle_ellipsis(n, width, best) for n in sample})
+    if told < len(set(sample)):  # no start and end tell them apart: a stretch of the middle may
+        longest = max(map(len, sample))
+        at = max(range(longest), key=lambda s: (len({window(n, width, s) for n in sample}), -s))
+        if len({window(n, width, at) for n in sample}) > told:
+            return [window(n, width, at) for n in names]
     return [middle_ellipsis(n, width, best) for n in names]
+
+
+def window(name: str, width: int, start: int) -> str:
+    """An ASCII ``name`` in at most ``width`` cells: whole when it fits, else the stretch from ``start``
+    with … for what is cut before and after (``cut_apart``: '…airplane_mode_on|d…')."""
+    shown = plain(name)
+    if len(shown) <= width:
+        return shown
+    start = min(start, len(shown) - (width - 1))
+    lead = "…" if start > 0 else ""
+    room = width - len(lead)
+    return lead + (shown[start:] if len(shown) - start <= room else shown[start : start + room - 1] + "…")
 
 
 def problem_rows(problems: list, base=None) -> list[list[str]]:
