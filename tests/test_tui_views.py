@@ -695,3 +695,16 @@ def test_a_z_far_from_zero_is_written_with_two_significant_digits_in_every_table
     assert fmt_z(math.nan) == "—" and fmt_z(None) == "—"
     far = WorstInstance("maxcut-mqlib", "1", "MAX0002", 0.0, -123456.7, "ok")
     assert far.cells()[4] == "-120000"
+
+
+def test_an_instances_header_cut_to_its_column_says_it_is_cut_and_keeps_the_sort_mark():
+    """At 80 columns the header read 'instanc ▲' (a name cut with no sign of it, a review)."""
+    from tcsexam.tui.panes.instances.table import WIDTHS, header_line
+
+    def first_two(name_width: int, sort: tuple[str, bool]) -> list[str]:
+        return header_line((name_width, 7, *WIDTHS[2:]), sort).split()[:2]
+
+    assert first_two(10, ("instance", False)) == ["instance", "▲"]  # room: as before
+    assert first_two(9, ("instance", False)) == ["instance▲", "status"]
+    assert first_two(8, ("instance", True)) == ["instan…▼", "status"]
+    assert first_two(8, ("status", False)) == ["instance", "status▲"]

@@ -104,8 +104,10 @@ def header_line(widths: tuple[int, ...] = WIDTHS, sort: tuple[str, bool] | None 
     """Column names over the rows, the sorted one marked ▲ (ascending) or ▼ (descending)."""
     out = []
     for k, (c, w) in enumerate(zip(COLUMNS, widths, strict=True)):
-        label = c + ((" ▼" if sort[1] else " ▲") if sort and sort[0] == c else "")
-        label = label if len(label) <= w else c[: max(w - 2, 1)] + label[len(c) :]
+        mark = ("▼" if sort[1] else "▲") if sort and sort[0] == c else ""
+        label = f"{c} {mark}" if mark else c
+        if len(label) > w:  # 'instance▲' in 9 columns, 'instan…▲' in 8: a cut name says it is cut
+            label = c + mark if len(c + mark) <= w else c[: max(w - 1 - len(mark), 1)] + "…" + mark
         out.append(label.ljust(w) if k < 2 else label.rjust(w))
     return " ".join(out)
 
