@@ -700,3 +700,13 @@ async def test_diagnostics_of_an_accepted_run_with_findings_points_to_coverage(c
     assert code == 3 and count == 6
     assert text.startswith("No problems: the inputs were accepted. tcsexam validate lists 6 findings of the run")
     assert "Coverage (2) shows each" in text
+
+
+async def test_the_line_under_the_overview_keeps_the_rank_whole_at_80_columns():
+    """At 80×24 the line read '… (95%: 66.41 to 87.42) · rank 1–2 o…' (a review): the rank comes before
+    the interval's ends, which are what a short line cuts. The demo ranks two models, both 1–2."""
+    app = create_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        (line,) = [line.strip() for line in screen_lines(app) if line.strip().startswith("atlas-70b · complete")]
+        assert " · rank 1–2 of 2 · 95%: 66.41 to 8" in line, line

@@ -267,7 +267,8 @@ def status_line(document: dict, demo: bool = False) -> tuple:
 
 def overview_detail(row: OverviewRow, document: dict) -> tuple:
     """The line under the Overview's table: the cursor row's model in full, its index with the interval's
-    ends, its rank among the ranked models, or why it has none."""
+    ends, its rank among the ranked models, or why it has none. The interval's ends come last: a line
+    too long for the screen is cut there, not in the rank (80 columns cut 'rank 1–2 o…')."""
     ranked = sum(m["index"] is not None for m in document["models"].values())
     parts: list = [(row.model, "bold"), (f" · {row.status}", "")]
     if row.index is None:
@@ -275,9 +276,9 @@ def overview_detail(row: OverviewRow, document: dict) -> tuple:
         parts.append((f" · no index: {incomplete} of {sum(row.total.values())} tasks incomplete", ""))
     else:
         parts.append((f" · index {fmt_pm(row.index, row.index_pm, INDEX_DIGITS)}", ""))
-        if row.index_pm is not None:
-            lo, hi = row.index - row.index_pm, row.index + row.index_pm
-            parts.append((f" (95%: {lo:.{INDEX_DIGITS}f} to {hi:.{INDEX_DIGITS}f})", ""))
         if row.rank is not None:
             parts.append((f" · rank {rank_label(row.rank)} of {ranked:,}", ""))
+        if row.index_pm is not None:
+            lo, hi = row.index - row.index_pm, row.index + row.index_pm
+            parts.append((f" · 95%: {lo:.{INDEX_DIGITS}f} to {hi:.{INDEX_DIGITS}f}", ""))
     return tuple(parts)
