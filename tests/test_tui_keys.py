@@ -227,7 +227,9 @@ async def test_help_lists_the_tabs_keys_compactly_first_and_slash_filters_it(siz
         lines = [line.strip(" │▁▂▃▄▅▆▇█▔") for line in screen_lines(app)]
         first = next(i for i, line in enumerate(lines) if line.startswith("Keys of this tab: 1 Overview"))
         keys = [line for line in lines[first + 1 :] if line][:4]
-        assert keys[0].split()[0] == "/" and keys[1].split()[0] == "s", keys  # one key a line, straight away
+        # one key a line, straight away; esc (clearing a filter kept) first, as in the footer, where 80
+        # columns left it out when it came last
+        assert [k.split()[0] for k in keys[:3]] == ["esc", "/", "s"], keys
         assert not any(set(line) & set("├┼┤─") for line in lines[first:] if "╰" not in line)  # no rules
         await pilot.press("slash", *"worst")
         await wait_until(pilot, lambda: app.screen.query_one("#help-filter").value == "worst", "the typed filter")

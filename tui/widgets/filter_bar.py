@@ -141,7 +141,7 @@ class FilterBar(Vertical):
 class FiltersRows:
     """What a pane with a FilterBar mixes in: ``/`` opens the bar, except while an Input has the
     keyboard (a "/" typed in the filter itself, or in another field); escape clears a filter kept
-    with Enter (tui/widgets/loading.py CLEAR_FILTER_BINDING, last of a pane's keys)."""
+    with Enter (tui/widgets/loading.py CLEAR_FILTER_BINDING, first of a pane's keys)."""
 
     def action_filter(self) -> None:
         self.query_one(FilterBar).open()  # type: ignore[attr-defined]

@@ -15,7 +15,8 @@ SORT_BINDINGS = [Binding("s", "sort_pick", "Sort by…"), Binding("S", "sort_rev
 # while an Input has the keyboard (a "/" typed in a filter)
 FILTER_BINDING = Binding("slash", "filter", "Filter", priority=True)
 # escape on a pane whose rows a filter holds clears it, as the bar's own escape does while typing in it
-# (shown, and run, only while a filter is on: FiltersRows.check_action)
+# (shown, and run, only while a filter is on: FiltersRows.check_action); first of a pane's keys, so that a
+# footer too short for them all still offers it
 CLEAR_FILTER_BINDING = Binding("escape", "clear_filter", "Clear filter")
 
 

@@ -49,7 +49,7 @@ class ComparePane(FiltersRows, ShowsRun, Vertical):
     """A follows the selected model; B is the model next to A in the Overview's order until one is
     picked (the picker, or the palette's "Compare A vs B"); ``/`` narrows both pickers."""
 
-    BINDINGS = [FILTER_BINDING, CLEAR_FILTER_BINDING]
+    BINDINGS = [CLEAR_FILTER_BINDING, FILTER_BINDING]
 
     # The pane's own rules. Not scoped: the size classes (-short) sit on the screen, above the pane.
     SCOPED_CSS = False

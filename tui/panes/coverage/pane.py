@@ -119,7 +119,7 @@ def cell_text(cell: tuple, compact: bool) -> Text:
 class CoveragePane(FiltersRows, ShowsRun, Vertical):
     """``/`` filters the models (the grid's columns) and the issues by name and status."""
 
-    BINDINGS = [FILTER_BINDING, CLEAR_FILTER_BINDING]
+    BINDINGS = [CLEAR_FILTER_BINDING, FILTER_BINDING]
     # The pane's own rules. Not scoped: the size classes (-short) sit on the screen, above the pane.
     SCOPED_CSS = False
     DEFAULT_CSS = """

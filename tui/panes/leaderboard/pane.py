@@ -71,10 +71,10 @@ copies the leaderboard as Markdown, `C` as LaTeX.
 """  # its section of the help (tui/help_text.py)
 
     BINDINGS = [
+        CLEAR_FILTER_BINDING,
         FILTER_BINDING,
         Binding("c", "app.copy_table('markdown', 'all')", "Copy Markdown"),
         Binding("C", "app.copy_table('latex', 'all')", "Copy LaTeX"),
-        CLEAR_FILTER_BINDING,
     ]
 
     def __init__(self, **kwargs) -> None:

@@ -113,11 +113,11 @@ Moving the cursor selects the model for every other tab. `Enter` opens its Insta
 """  # its section of the help (tui/help_text.py)
 
     BINDINGS = [
+        CLEAR_FILTER_BINDING,
         FILTER_BINDING,
         *SORT_BINDINGS,
         Binding("c", "app.copy_table('markdown')", "Copy Markdown"),
         Binding("C", "app.copy_table('latex')", "Copy LaTeX"),
-        CLEAR_FILTER_BINDING,
     ]
 
     def __init__(self, **kwargs) -> None:

@@ -64,7 +64,7 @@ Enter lists a task's simulations, Enter on one shows its messages and reward bre
 termination reasons and the reward-gate audit. Independent of the selected model.
 """  # its section of the help (tui/help_text.py)
 
-    BINDINGS = [FILTER_BINDING, *SORT_BINDINGS, CLEAR_FILTER_BINDING]
+    BINDINGS = [CLEAR_FILTER_BINDING, FILTER_BINDING, *SORT_BINDINGS]
 
     def action_sort_pick(self) -> None:
         from ...screens.sort_picker import SortPicker
