@@ -646,3 +646,18 @@ async def test_coverage_names_no_status_word_unknown_that_its_issues_match():
         await settle(pilot)
         note = bar_hint(app, "#coverage-filter")
         assert "no status starts with xyz (statuses: complete, provisional, incomplete, " in note and "ignored" in note
+
+
+async def test_a_filter_that_leaves_no_model_says_so_under_the_table():
+    """With status:xyz the table was empty and the line under it still described atlas-70b (a review)."""
+    app = create_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        detail = app.main.query_one("#overview-detail", Static)
+        assert str(detail.render()).startswith("atlas-70b")
+        await pilot.press("slash", *"status:xyz", "enter")
+        await settle(pilot)
+        assert str(detail.render()) == "No model passes the filter: escape clears it."
+        await pilot.press("escape")
+        await settle(pilot)
+        assert str(detail.render()).startswith("atlas-70b")

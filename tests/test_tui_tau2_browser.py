@@ -313,3 +313,16 @@ def test_a_simulations_missing_cost_is_written_as_the_summary_writes_it():
     ]
     assert [row[4] for row in tau2_simulation_rows(sims)] == ["$0 (no cost recorded)", "$0.0471", "—"]
     assert cost_text(0.0) == "$0 (no cost recorded)"
+
+
+@pytest.mark.parametrize("with_run", [False, True])
+async def test_the_summary_speaks_of_the_overviews_model_only_when_a_run_is_open(with_run):
+    """With --tau2 alone there is no Overview model for the tab to be independent of (a review)."""
+    from tcsexam.scoring.pipeline.benchmark import demo_run
+
+    config = DashboardConfig(run_dir=str(demo_run()) if with_run else None, tau2=str(FOUR))
+    app = create_app(config)
+    async with app.run_test(size=SIZES["200x50"]) as pilot:
+        await open_tau2(pilot)
+        summary = str(app.main.query_one("#tau2-summary", Static).render())
+        assert summary.rstrip().endswith("averaged over tasks." if not with_run else "selected in the Overview.")

@@ -286,7 +286,7 @@ class LoadingInputs(AppBase):
         self.tau2_path = path
         pane = self.main.query_one(Tau2Pane)
         pane.loading = False
-        pane.show(message.metrics, message.meta, message.results)
+        pane.show(message.metrics, message.meta, message.results, beside_a_run=self.config.run_dir is not None)
         self._diagnostics()
         self._header()
         if opened:

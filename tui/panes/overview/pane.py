@@ -271,6 +271,8 @@ Moving the cursor selects the model for every other tab. `Enter` opens its Insta
     def _count(self, shown: int) -> None:
         bar = self.query_one(FilterBar)
         bar.show_count(count_note(shown, len(self.rows), "models", bar.filter_query, list(STATUS_ORDER)))
+        if not shown:  # no row, no cursor: the line under the table describes no model (it kept the last one)
+            self.query_one("#overview-detail", Static).update("No model passes the filter: escape clears it.")
 
     @on(FilterBar.Changed)
     def _filter_changed(self, event: FilterBar.Changed) -> None:

@@ -86,6 +86,7 @@ termination reasons and the reward-gate audit. Independent of the selected model
         self.sort_reverse = False
         self.tasks_shown = False  # the tasks' table and the parts under it are shown (``_parts``)
         self.rejected_note = ""  # above the summary while the last good read is shown (``show_rejected``)
+        self.beside_a_run = True  # a run is open beside the file (``show``)
 
     def compose(self) -> ComposeResult:
         yield Static("Loading the tau2-bench results…", id="tau2-summary", markup=False)
@@ -159,11 +160,14 @@ termination reasons and the reward-gate audit. Independent of the selected model
             f"{counted(m['infra_errors'], 'infrastructure error')} dropped; avg_reward {fmt(m['avg_reward'])}, avg_agent_cost {cost_text(m['avg_agent_cost'])}; "
             f"{pk}; DB match {m['db']['match']} / mismatch {m['db']['mismatch']} / not checked "
             f"{m['db']['not_checked']}. Success = reward within 1e-6 of 1; pass^k = C(c,k)/C(n,k) averaged over "
-            "tasks. Independent of the model selected in the Overview."
+            "tasks." + (" Independent of the model selected in the Overview." if self.beside_a_run else "")
         )
 
-    def show(self, m: dict, meta: dict | None = None, results=None) -> None:
+    def show(self, m: dict, meta: dict | None = None, results=None, beside_a_run: bool = True) -> None:
+        """The file read: ``beside_a_run``, a run is open too (the summary says the tab does not follow
+        its selected model; with --tau2 alone there is none to follow)."""
         self.metrics, self.meta, self.results = m, meta or {}, results
+        self.beside_a_run = beside_a_run
         self.rejected_note = ""
         self._parts(True)
         self._show_summary()
