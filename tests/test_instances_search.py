@@ -247,3 +247,23 @@ async def test_a_search_typed_after_leaving_the_box_with_tab_begins_where_the_cu
         await pilot.press("ctrl+u", "q", "q")  # no match: back to where this typing began, MAX0021
         await pilot.pause()
         assert cols.name(table.current_row()) == "MAX0021"
+
+
+async def test_another_task_shown_forgets_the_search_typed_for_the_last():
+    """A search for MIP001 stayed after the drill-down moved to maxcut, whose note then said "no instance
+    name contains 'MIP001' in this view" (a review). The same attempt reloaded keeps it."""
+    from textual.widgets import Input
+
+    app = create_app()
+    async with app.run_test(size=SIZE) as pilot:
+        pane, table = await _instances(pilot)
+        await pilot.press("slash", *"MAX0002", "enter")
+        await settle(pilot)
+        assert pane.query_text == "MAX0002" and "MAX0002" in pane.match_note()
+        await pilot.press("r")  # the same attempt, reloaded: the search stays
+        await settle(pilot)
+        assert pane.query_text == "MAX0002"
+        pane.query_one("#instances-task", Select).value = "sat-race"
+        await settle(pilot)
+        assert pane.query_text is None and pane.match_note() == ""
+        assert pane.query_one("#instances-jump", Input).value == ""

@@ -266,6 +266,8 @@ The line under the table explains how the instance under the cursor got its Phi.
     def on_instances_loaded(self, message: InstancesLoaded) -> None:
         if not self._current(message.key):
             return
+        if message.key != self.key:  # another attempt, not the same one reloaded
+            self.forget_search()
         self.key, self.columns = message.key, message.columns
         self._stop_loading()
         self.query_one(InstanceTable).set_data(message.columns)

@@ -49,6 +49,14 @@ class NameSearch(Vertical):
         else:
             table.move_to(start)
 
+    def forget_search(self) -> None:
+        """Another attempt shown: the search typed for the last one goes (its note said 'no instance
+        name contains ...' of names the new task never had)."""
+        self.query_text, self._origin, self._matches = None, None, None
+        box = self.query_one("#instances-jump", Input)
+        with box.prevent(Input.Changed):
+            box.value = ""
+
     @on(Input.Blurred, "#instances-jump")
     def _typing_ended(self, event: Input.Blurred) -> None:
         """The box let go of the keyboard (enter, escape, Tab, a click): a search typed next begins anew."""
