@@ -110,3 +110,15 @@ def test_worst_instances_lists_the_models_instances_across_tasks_lowest_phi_firs
     few, total, _ = worst_instances(columns, "m", STATUSES, limit=2)
     assert [r.instance for r in few] == ["s2", "t2"] and total == 7
     assert worst_instances(columns, "nobody", STATUSES) == ([], 0, 0)
+
+
+def test_names_sort_as_read_numbers_as_numbers():
+    """Model ▲ put model-1999 after model-999 in a generated run of 2,000 (a review), while tau2's task ids
+    sorted 2 before 10: one order for every name, the digits read as numbers."""
+    from tcsexam.tui.find import natural_key
+
+    names = ["model-1999", "model-10", "model-999", "Model-2", "model-2", "x1y10", "x1y2", "7", "10"]
+    assert sorted(names, key=natural_key) == [
+        "7", "10", "Model-2", "model-2", "model-10", "model-999", "model-1999", "x1y2", "x1y10",
+    ]  # fmt: skip
+    assert sorted([10, 2, "2a"], key=natural_key) == [2, "2a", 10]  # tau2 ids may be numbers in the file

@@ -259,7 +259,9 @@ async def test_at_80x24_enter_on_an_issue_shows_its_cell_though_the_line_under_t
         await pilot.press("tab")
         await settle(pilot)
         issues = app.main.query_one("#issues-table", DataTable)
-        await pilot.press("down", "down", "down")  # the review's keys
+        await pilot.press(
+            "down", "down", "down", "down"
+        )  # the review's keys, and one for the excluded attempt now listed
         await settle(pilot)
         assert any("con-expander" in str(c) for c in issues.get_row_at(issues.cursor_row))
         await pilot.press("enter")

@@ -67,7 +67,7 @@ DOC = {
                 "missing": [{"item": "t1"}],
                 "provisional": [{"item": "s1", "attempt": "2"}],
                 "not_valid": [],
-                "excluded": [{"item": "s1"}],
+                "excluded": [{"item": "s1", "attempt": "2", "line": 6, "note": ""}],
             },
             issues=[
                 {"kind": "incomplete", "item": "t1", "attempt": None, "message": "1 of 1 planned attempts missing"}
@@ -191,13 +191,14 @@ def test_coverage_glyphs():
     assert coverage_cell(task("theorem", "incomplete"), both, "t1") == ("✗", "not_valid")  # one failed: ✗
 
 
-def test_issue_rows_include_provisional_and_ignored():
+def test_issue_rows_include_provisional_excluded_and_ignored():
     rows = issue_rows(DOC)
     kinds = [(r.model, r.item, r.kind) for r in rows]
     assert (
         ("b", "t1", "incomplete") in kinds
         and ("b", "s1", "provisional") in kinds
         and ("x", "t1", "ignored row") in kinds
+        and ("b", "s1", "excluded") in kinds
     )
     assert next(r for r in rows if r.kind == "ignored row").reason == "line 9: model not in cohort"
 

@@ -4,6 +4,7 @@ model's worst instances. Pure functions of plain data (docs/dashboard.md#find-an
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -77,6 +78,15 @@ def filtered(rows: Sequence, query: Query, name_of, status_of) -> list:
 
 
 # --- sorting ----------------------------------------------------------------------------------------
+
+
+def natural_key(name: object) -> tuple:
+    """A name's place when names are sorted as a person reads them: its runs of digits as numbers, the
+    rest as text in any case ('model-2' before 'model-10'; task id 2 before 10), the name itself last
+    so that the order is the same on every run."""
+    text = str(name)
+    parts = re.split(r"(\d+)", text)  # text, digits, text, ...: each place holds the same kind in every key
+    return (tuple(int(p) if i % 2 else p.casefold() for i, p in enumerate(parts)), text)
 
 
 def sort_choice(column: int, current: int, descending: bool, default_descending: bool) -> tuple[int, bool]:

@@ -12,6 +12,7 @@ from tcsexam.scoring.reports.numbers import INDEX_DIGITS, TRACK_DIGITS, with_hal
 from tcsexam.scoring.vocab import STATUS_ORDER, TRACKS, rank_text
 from tcsexam.scoring.vocab import TRACK_LETTERS as LETTERS
 
+from ...find import natural_key
 from ...views import (
     DASH,
     fmt,
@@ -68,13 +69,13 @@ class OverviewRow:
     def sort_key(self, column: int):
         """Sort key for a column; nulls sort last in ascending order (the interval column sorts by the index)."""
         if column == 0:
-            return (0, self.model)
+            return (0, natural_key(self.model))
         if column == 1:
             return (0, STATUS_ORDER[self.status])
         if column == RANK_COLUMN:
             return (1, (0, 0)) if self.rank is None else (0, self.rank)
         if column == BUDGET_COLUMN:
-            return (0, self.model)  # percents of four tracks have no order: by model
+            return (0, natural_key(self.model))  # percents of four tracks have no order: by model
         if column == LOWER_END:
             if self.index is None:
                 return (1, 0.0)

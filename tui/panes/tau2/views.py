@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ...find import natural_key
 from ...views import (
     DASH,
     cut_apart,
@@ -28,12 +29,6 @@ def tau2_columns(metrics: dict) -> list[str]:
     return ["task_id", "n", "successes", "avg reward", *[f"pass^{k}" for k in range(1, kmax + 1)], "termination"]
 
 
-def _task_id_key(task_id):
-    """Task ids sort as numbers when they are numbers, else as text: 2 before 10."""
-    text_id = str(task_id)
-    return (0, int(text_id), "") if text_id.lstrip("-").isdigit() else (1, 0, text_id)
-
-
 def tau2_sorted(metrics: dict, column: int = 0, reverse: bool = False) -> list[dict]:
     """The per-task results sorted by a column of ``tau2_columns`` (nulls last either way)."""
     columns = tau2_columns(metrics)
@@ -41,7 +36,7 @@ def tau2_sorted(metrics: dict, column: int = 0, reverse: bool = False) -> list[d
 
     def value(t):
         if name == "task_id":
-            return _task_id_key(t["task_id"])
+            return natural_key(t["task_id"])
         if name == "termination":
             return ", ".join(sorted(t["termination_reasons"]))
         if name.startswith("pass^"):
