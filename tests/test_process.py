@@ -396,3 +396,33 @@ def test_ctrl_c_while_the_headless_command_line_is_read_is_said_too(monkeypatch,
     monkeypatch.setattr(main_module, "build_parser", ctrl_c)
     assert main_module.main(["--version"]) == 130
     assert "interrupted (SIGINT): every file is whole" in capsys.readouterr().err
+
+
+CTRL_C_AFTER_THE_WORK = """
+import os, signal, sys, time
+import tcsexam.tui.cli as cli
+
+def main():
+    print("index.json written to x.json")
+    return 3
+
+real_exit = sys.exit
+
+def exit_after_a_ctrl_c(code):  # the Ctrl-C lands between the command's last line and the process's end
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(0.2)
+    real_exit(code)
+
+cli.main = main
+sys.exit = exit_after_a_ctrl_c
+cli.entry()
+"""
+
+
+def test_a_ctrl_c_once_the_command_is_done_keeps_its_exit_code():
+    """A Ctrl-C just after "written to ..." made exit 130 with no word of it (a review): the command was
+    done, its file whole; the exit code stays the command's."""
+    proc = subprocess.run(
+        [sys.executable, "-c", CTRL_C_AFTER_THE_WORK], capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
+    assert (proc.returncode, proc.stdout, proc.stderr) == (3, "index.json written to x.json\n", "")

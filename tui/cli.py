@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import signal
 import sys
 from typing import TYPE_CHECKING
 
@@ -222,6 +223,9 @@ def entry() -> None:
         from tcsexam.scoring.commands.main import interrupted
 
         code = interrupted(exc)
+    # the command is done and has said so ("written to ..."): a Ctrl-C from here on would only turn its exit
+    # code into 130 without a word, as the interpreter ends
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if dashboard_closed:
         end_now(code)
     sys.exit(code)
