@@ -479,7 +479,7 @@ def test_diff_status_change_and_bad_input(ws, cli, tmp_path):
     old = save(tmp_path, "old.json", doc_for(ws, {"a": {}}))
     new = save(tmp_path, "new.json", doc_for(ws, {"a": None}))
     code, out, _ = cli("diff", old, new)
-    assert code == 0 and "a: index 50.25 -> NA (NA); status complete -> incomplete" in out
+    assert code == 0 and "a: index 50.25 -> NA; status complete -> incomplete" in out
     (tmp_path / "bad.json").write_text("{")
     code, _, err = cli("diff", old, str(tmp_path / "bad.json"))
     assert code == 1 and "bad.json" in err and "line 1" in err
@@ -588,3 +588,13 @@ def test_table_does_not_mark_solver_scores_no_records_file_checked(ws, cli, tmp_
     assert any(i["message"].startswith("score not checked against records") for i in doc["models"]["n"]["issues"])
     out = cli("table", save(tmp_path, "x.json", doc))[1]
     assert "‡" not in out
+
+
+def test_diff_says_an_unchanged_status_is_unchanged_and_no_change_where_a_side_has_no_value(ws, cli, tmp_path):
+    """'status: incomplete -> incomplete' read as a change, and '(NA)' after 'NA -> 0.200' went unexplained
+    (a review): an unchanged status says so, and a change with one side NA is not written."""
+    doc = doc_for(ws, {"a": {}, "null": None})
+    old = save(tmp_path, "old.json", doc)
+    code, out, _ = cli("diff", old, old)
+    assert code == 0 and out.splitlines()[0] == "status: incomplete (unchanged)"
+    assert "(NA)" not in out

@@ -182,8 +182,14 @@ def format_diff(d: dict) -> str:
     return "\n".join(escape_for_terminal(line) for line in diff_lines(d))
 
 
+def change_text(change: float | None, digits: int) -> str:
+    """A value's change in ``diff``'s text: ' (+0.25)', or nothing when one side has no value."""
+    return "" if change is None else f" ({fmt(change, digits, signed=True)})"
+
+
 def diff_lines(d: dict) -> list[str]:
-    lines = [f"status: {d['status']['old']} -> {d['status']['new']}"]
+    old, new = d["status"]["old"], d["status"]["new"]
+    lines = [f"status: {old} -> {new}" if old != new else f"status: {old} (unchanged)"]
     for key in ("solver_reference_id", "benchmark"):  # said in words: the inputs' sha256 alone do not say it
         if d[key]["old"] != d[key]["new"]:
             lines.append(f"{key}: {d[key]['old']} -> {d[key]['new']}")
@@ -195,7 +201,7 @@ def diff_lines(d: dict) -> list[str]:
             f"; status {e['status']['old'] or 'NA'} -> {e['status']['new'] or 'NA'}" if e["status"]["changed"] else ""
         )
         lines.append(
-            f"{name}: index {fmt(i['old'], 2)} -> {fmt(i['new'], 2)} ({fmt(i['change'], 2, signed=True)})"
+            f"{name}: index {fmt(i['old'], 2)} -> {fmt(i['new'], 2)}{change_text(i['change'], 2)}"
             f"{half_width_verdict(i)}{status}"
         )
         if name in grew:
@@ -218,7 +224,7 @@ def diff_lines(d: dict) -> list[str]:
 def track_lines(tracks: dict) -> list[str]:
     """``diff``'s line of each track mean that moved, marked ``*`` when it moved by more than its half-width."""
     return [
-        f"  {TRACK_LETTERS[t]}: {fmt(c['old'], 3)} -> {fmt(c['new'], 3)} ({fmt(c['change'], 3, signed=True)})"
+        f"  {TRACK_LETTERS[t]}: {fmt(c['old'], 3)} -> {fmt(c['new'], 3)}{change_text(c['change'], 3)}"
         + (" *" if c["exceeds_half_width"] else "")
         for t, c in tracks.items()
         if c["old"] != c["new"]
