@@ -253,3 +253,16 @@ def test_the_top_of_the_package_gives_the_same_names_lazily():
         "tcsexam.load_run; assert 'tcsexam.api' in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parent)
+
+
+def test_an_index_shows_where_it_comes_from_its_status_and_size(tmp_path):
+    """A notebook showed '<tcsexam.scoring.api.results.Index object at 0x...>' (a review)."""
+    from tcsexam.api import demo_run, load_run, read_index, score
+
+    scored = score(load_run(demo_run()))
+    assert repr(scored) == "<Index: incomplete, 3 models, suite lite>"
+    scored.write(tmp_path / "index.json")
+    assert (
+        repr(read_index(tmp_path / "index.json"))
+        == f"<Index from {tmp_path / 'index.json'}: incomplete, 3 models, suite lite>"
+    )

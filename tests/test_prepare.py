@@ -768,5 +768,5 @@ def test_init_without_a_cohort_says_what_it_needs_and_where_it_is_described(cli,
     assert "cohort.json: cohort file not found" in err
     assert err.rstrip().endswith(
         "init writes attempts.csv from the run's cohort.json: write that first (its format: tcsexam docs "
-        "formats, section cohort), or see one in a demo run (tcsexam demo DIR)"
+        "formats#cohort), or see one in a demo run (tcsexam demo DIR)"
     )

@@ -45,6 +45,11 @@ class Index:
         self.edited = edited  # what to say when a stored document does not hash to its content_sha256
         self.checked = checked
 
+    def __repr__(self) -> str:
+        """What a notebook shows of it: where it comes from, its status and its size."""
+        where = f" from {self.file}" if self.file else ""
+        return f"<Index{where}: {self.status}, {len(self.data['models'])} models, suite {self.data.get('suite')}>"
+
     @cached_property
     def document(self) -> IndexDocument:
         return msgspec.convert(self.data, IndexDocument)

@@ -145,7 +145,7 @@ class InitReport:
 
 COHORT_FIRST = (
     "init writes attempts.csv from the run's cohort.json: write that first (its format: tcsexam docs "
-    "formats, section cohort), or see one in a demo run (tcsexam demo DIR)"
+    "formats#cohort), or see one in a demo run (tcsexam demo DIR)"
 )
 
 
