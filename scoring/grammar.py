@@ -3,6 +3,8 @@ screen)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:
     """A count and its noun, singular for exactly one: ``1 model``, ``2 models``, ``0 models``
@@ -15,3 +17,14 @@ def with_article(noun: str) -> str:
     """``noun`` after its indefinite article: ``an index.json``, ``a records file`` (``an`` before a
     written vowel)."""
     return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
+def meant(typed: str, names: Sequence[str], cutoff: float = 0.6) -> str:
+    """'; did you mean 'maxcut-mqlib'?' when ``typed`` is a slip of one of ``names``: the one name it
+    begins, else the closest as difflib finds it (``cutoff``: how close); '' otherwise. Every "did
+    you mean" of a command, an option, a value that must be one of a list and a task goes through it."""
+    import difflib
+
+    prefixed = [n for n in names if n.startswith(typed)] if typed else []
+    close = prefixed if len(prefixed) == 1 else difflib.get_close_matches(typed, list(names), n=1, cutoff=cutoff)
+    return f"; did you mean '{close[0]}'?" if close else ""

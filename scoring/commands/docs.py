@@ -8,8 +8,9 @@ import shutil
 import subprocess
 import sys
 
-from tcsexam.scoring.commands.options import command_parser, meant
+from tcsexam.scoring.commands.options import command_parser
 from tcsexam.scoring.errors import InputError, Problem, UsageError
+from tcsexam.scoring.grammar import meant
 from tcsexam.scoring.manual import ONLINE_DOCS, docs_folder, page_file, section_text, sections, topics
 from tcsexam.scoring.safety.terminal import say
 from tcsexam.scoring.vocab import EXIT_OK

@@ -11,6 +11,7 @@ from functools import cache
 from pathlib import Path
 
 from tcsexam.scoring.errors import UsageError
+from tcsexam.scoring.grammar import meant
 from tcsexam.scoring.safety.names import check_name
 from tcsexam.scoring.safety.outputs import check_output, write_output
 from tcsexam.scoring.safety.terminal import say as say_on
@@ -25,15 +26,6 @@ EXIT_CODES = """exit codes:
 
 
 _INVALID_CHOICE = re.compile(r"invalid choice: '([^']*)' \(choose from (.*)\)$")
-
-
-def meant(typed: str, names: list[str]) -> str:
-    """'; did you mean 'score'?' when ``typed`` is close to one of ``names`` (a slip of the keyboard),
-    else ''."""
-    import difflib
-
-    close = difflib.get_close_matches(typed, names, n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 class Parser(argparse.ArgumentParser):

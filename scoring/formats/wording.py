@@ -1,10 +1,12 @@
 """How a decoding fault is worded, for every input: one phrase per fault, whichever library found
 it (msgspec for the records, the reference and tau2-bench files; pydantic for the suite, the
-cohort and the attempts rows). Standard library only."""
+cohort and the attempts rows). Standard library and the project's grammar only."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from tcsexam.scoring.grammar import meant
 
 MISSING = "required field is missing"
 UNKNOWN_FIELD = "unknown field (check its spelling)"
@@ -46,11 +48,7 @@ def one_of(allowed: tuple | list | None, found: str, typed: object = None) -> st
     listed = ", ".join(str(v) if v != "" else "(empty)" for v in allowed) if allowed else "the allowed values"
     text = f"must be one of {listed}; got {found}"
     if isinstance(typed, str) and typed and allowed:
-        import difflib
-
-        words = [str(v) for v in allowed if v != ""]
-        close = difflib.get_close_matches(typed.lower(), words, n=1, cutoff=0.75)
-        text += f"; did you mean '{close[0]}'?" if close else ""
+        text += meant(typed.lower(), [str(v) for v in allowed if v != ""], cutoff=0.75)
     return text
 
 

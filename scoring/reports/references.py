@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tcsexam.scoring.errors import UsageError
+from tcsexam.scoring.grammar import meant
 from tcsexam.scoring.pipeline.reference import LoadedReference
 
 
@@ -78,13 +79,9 @@ def unscored_of(reference: LoadedReference) -> dict[str, list]:
 def no_such_task(reference: LoadedReference, item: str) -> UsageError:
     """``--task ITEM`` of a task the reference does not hold (``reference``, ``solver-score``): a usage
     error naming the task it was likely meant to be and the tasks it holds."""
-    import difflib
-
     tasks = list(reference.tasks)
-    prefixed = [t for t in tasks if t.startswith(item)]  # 'maxcut' for 'maxcut-mqlib'
-    close = prefixed if len(prefixed) == 1 else difflib.get_close_matches(item, tasks, n=1, cutoff=0.6)
-    meant = f"; did you mean '{close[0]}'?" if close else ""
     return UsageError(
-        f"--task: reference '{reference.reference_id}' (suite {reference.suite}) has no solver task {item!r}{meant} "
+        f"--task: reference '{reference.reference_id}' (suite {reference.suite}) has no solver task {item!r}"
+        f"{meant(item, tasks)} "
         f"(its tasks: {', '.join(tasks)})"
     )
