@@ -157,17 +157,16 @@ def cut_apart(names: list[str], width: int) -> list[str]:
     )
     told = len({middle_ellipsis(n, width, best) for n in sample})
     if told < len(set(sample)):  # no start and end tell them apart: a stretch of the middle may
-        longest = max(map(len, sample))
-        at = max(range(longest), key=lambda s: (len({window(n, width, s) for n in sample}), -s))
-        if len({window(n, width, at) for n in sample}) > told:
-            return [window(n, width, at) for n in names]
+        shown = [plain(n) for n in sample]
+        at = max(range(max(map(len, shown))), key=lambda s: (len({window(n, width, s) for n in shown}), -s))
+        if len({window(n, width, at) for n in shown}) > told:
+            return [window(plain(n), width, at) for n in names]
     return [middle_ellipsis(n, width, best) for n in names]
 
 
-def window(name: str, width: int, start: int) -> str:
-    """An ASCII ``name`` in at most ``width`` cells: whole when it fits, else the stretch from ``start``
-    with … for what is cut before and after (``cut_apart``: '…airplane_mode_on|d…')."""
-    shown = plain(name)
+def window(shown: str, width: int, start: int) -> str:
+    """An ASCII name as shown (``plain``) in at most ``width`` cells: whole when it fits, else the stretch
+    from ``start`` with … for what is cut before and after (``cut_apart``: '…airplane_mode_on|d…')."""
     if len(shown) <= width:
         return shown
     start = min(start, len(shown) - (width - 1))

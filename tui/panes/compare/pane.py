@@ -217,7 +217,7 @@ on a solver task lists the instances where the two differ most.
             return
         if event.select.id == "compare-b":
             self.b_chosen = True  # picked by hand: B no longer follows A
-        elif not self.b_chosen and isinstance(event.value, str):
+        elif not self.b_chosen:
             self._offer(event.value, neighbour(self.order, event.value))
         self._update()
 
