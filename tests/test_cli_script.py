@@ -193,6 +193,20 @@ def test_the_score_summary_keeps_its_columns_for_wide_and_combining_characters(w
     assert [column_of(line, "complete") for line in rows] == [25, 25, 25], rows
 
 
+def test_the_score_summary_keeps_its_columns_for_long_names(ws, cli):
+    """A name over 24 columns widens the model column (to 48 at most); one longer still goes on a line
+    of its own, its values under the others'."""
+    for names, at in [(["m", "n" * 30], 32), (["m", "n" * 30, "x" * 60], 50)]:
+        ws.write_rows([r for name in names for r in full_rows(model=name)])
+        ws.write_cohort(models={name: {"attempts_per_task": 1} for name in names})
+        code, out, _ = cli(*ws.score_args())
+        rows = [line for line in out.splitlines() if " complete " in line]
+        assert len(rows) == len(names) and {line.index("complete") for line in rows} == {at - 1}, out
+        assert out.splitlines()[0].index("status") == at - 1
+        if len(names) == 3:
+            assert "x" * 60 in out.splitlines() and rows[-1].startswith(" " * (at - 1))
+
+
 def test_compare_and_diff_text_are_ascii_with_minus_signs_and_na(ws, cli, tmp_path):
     ws.write_rows(full_rows(scores={"t1": 0}) + full_rows(model="n", scores={"t2": 1}))
     ws.write_cohort(models={"m": {"attempts_per_task": 1}, "n": {"attempts_per_task": 1}})

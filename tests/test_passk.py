@@ -108,7 +108,11 @@ def test_threshold_override_from_the_command_line(ws, cli):
     doc = json.loads(ws.out.read_text())
     assert doc["models"]["m"]["pass_hat_k"]["solver"] == {"threshold": 0.35, "tasks": 2, "by_k": {"1": 0.5}}
     code, _, err = cli(*ws.score_args("--threshold", "solvr=0.35"))
-    assert code == 2 and "TRACK=VALUE" in err
+    assert code == 2 and "TRACK=VALUE" in err and "did you mean 'solver'?" in err
+    code, _, err = cli(*ws.score_args("--threshold", "Theorem=0.5"))
+    assert code == 2 and "did you mean 'theorem'?" in err
+    code, _, err = cli(*ws.score_args("--threshold", "0.5"))  # no TRACK at all: nothing to suggest
+    assert code == 2 and "got '0.5'" in err and "did you mean" not in err
 
 
 def ulps_off(got: float, exact: Fraction) -> Fraction:

@@ -267,6 +267,29 @@ def test_a_file_that_is_no_index_is_named_so_not_picked_apart(ws, cli, tmp_path,
 COMPARE = " It looks like the output of tcsexam compare."
 
 
+@pytest.mark.parametrize("command", ["table", "verify", "diff"])
+def test_a_table_given_for_an_index_is_named_so(ws, cli, tmp_path, command):
+    """attempts.csv (or another CSV) given for an index.json: 'invalid JSON at line 1 column 1' would not
+    say the wrong file was given."""
+    ws.write_cohort(models={"atlas-70b": {"attempts_per_task": 1}})
+    ws.write_rows([])
+    other = tmp_path / "scores.csv"
+    other.write_bytes(b"\xef\xbb\xbfname,score\nx,1\n")
+    for path, looks in [
+        (ws.run / "attempts.csv", "a run's attempts.csv: tcsexam score RUN writes the run's index.json"),
+        (other, "a table of comma-separated values, not JSON"),
+    ]:
+        args = [command, str(path)] + ([str(path)] if command == "diff" else [])
+        code, _, err = cli(*args)
+        lines = [line.strip() for line in err.splitlines() if "not an index.json" in line]
+        assert code == 1 and lines[0] == f"{path}: not an index.json written by tcsexam score: it looks like {looks}"
+        assert "invalid JSON" not in err
+    broken = tmp_path / "broken.json"  # JSON with a slip stays JSON's own problem, at its place
+    broken.write_text('{"metric_id": 1,}\n')
+    code, _, err = cli(command, *[str(broken)] * (2 if command == "diff" else 1))
+    assert code == 1 and "invalid JSON" in err and "looks like" not in err
+
+
 def test_a_key_that_is_not_utf8_is_the_index_readers_problem_not_an_internal_error(ws, cli, tmp_path):
     path = tmp_path / "bad.json"
     path.write_bytes(json.dumps(doc_for(ws, {"m": {}})).encode().replace(b'"metric_id"', b'"\xffmetric_id"', 1))

@@ -143,7 +143,10 @@ def write_to(target: Path | None, data: bytes | bytearray) -> None:
 def parse_threshold(text: str) -> tuple[str, float]:
     track, sep, value = text.partition("=")
     if not sep or track not in TRACKS:
-        raise argparse.ArgumentTypeError(f"expected TRACK=VALUE with TRACK one of {', '.join(TRACKS)}, got {text!r}")
+        slip = meant(track, TRACKS) if sep else ""
+        raise argparse.ArgumentTypeError(
+            f"expected TRACK=VALUE with TRACK one of {', '.join(TRACKS)}, got {text!r}{slip}"
+        )
     try:
         number = float(value)
     except ValueError:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.reports.numbers import INDEX_DIGITS, TRACK_DIGITS, number
 from tcsexam.scoring.reports.plan import unreached
-from tcsexam.scoring.safety.terminal import escape_for_terminal, padded
+from tcsexam.scoring.safety.terminal import escape_for_terminal, padded, width_on_screen
 from tcsexam.scoring.vocab import NA, TRACK_LETTERS, TRACKS
 
 
@@ -242,14 +242,27 @@ def half_width_verdict(c: dict) -> str:
     return f" ({word} the new 95% half-width: the old has none)"
 
 
+SUMMARY_NAME_WIDTH = (24, 48)  # the model column of ``score``'s summary: at least, at most
+
+
 def summary_table(document: dict) -> str:
-    """The ``score`` summary: one line per model, the dashboard's decimals."""
-    rows = [f"{'model':<24} {'status':<12} {'index':>8}  " + "  ".join(f"{TRACK_LETTERS[t]:>6}" for t in TRACKS)]
+    """The ``score`` summary: one line per model, the dashboard's decimals. The model column is as wide
+    as the widest name, within ``SUMMARY_NAME_WIDTH``; a longer name has a line of its own above its
+    values, so that the columns stay aligned."""
+    shown = {name: escape_for_terminal(name) for name in document["models"]}
+    least, most = SUMMARY_NAME_WIDTH
+    width = min(most, max([least, *map(width_on_screen, shown.values())]))
+    rows = [
+        f"{padded('model', width)} {'status':<12} {'index':>8}  " + "  ".join(f"{TRACK_LETTERS[t]:>6}" for t in TRACKS)
+    ]
     for name, m in document["models"].items():
-        rows.append(
-            f"{padded(escape_for_terminal(name), 24)} {m['status']:<12} {fmt(m['index'], INDEX_DIGITS):>8}  "
-            + "  ".join(f"{fmt(m['track_means'][t]):>6}" for t in TRACKS)
+        values = f"{m['status']:<12} {fmt(m['index'], INDEX_DIGITS):>8}  " + "  ".join(
+            f"{fmt(m['track_means'][t]):>6}" for t in TRACKS
         )
+        if width_on_screen(shown[name]) > width:
+            rows += [shown[name], f"{'':{width}} {values}"]
+        else:
+            rows.append(f"{padded(shown[name], width)} {values}")
     return "\n".join(rows)
 
 

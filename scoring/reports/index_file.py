@@ -72,6 +72,7 @@ def check_is_an_index(data: bytes, file: str) -> None:
     try:
         keys = set(msgspec.json.decode(data, type=dict[str, msgspec.Raw]))
     except (msgspec.DecodeError, UnicodeDecodeError):  # not JSON, or a key not UTF-8: the index's own problem
+        _reject_a_table(data, file)
         return
     if keys & {"metric_id", "provenance"}:
         return
@@ -86,6 +87,21 @@ def check_is_an_index(data: bytes, file: str) -> None:
             )
         ]
     )
+
+
+def _reject_a_table(data: bytes, file: str) -> None:
+    """Reject, saying what it is, a file whose first line is the header of attempts.csv (or of any table
+    of comma-separated names): 'invalid JSON at line 1 column 1' would not say that the wrong file was
+    given."""
+    first = data.removeprefix(b"\xef\xbb\xbf").split(b"\n", 1)[0].strip().lower()
+    if first[:1] in (b"{", b"[") or b"," not in first:
+        return
+    what = (
+        "a run's attempts.csv: tcsexam score RUN writes the run's index.json"
+        if first.startswith(b"model,")
+        else "a table of comma-separated values, not JSON"
+    )
+    raise InputError([Problem(file, "", "", f"not an index.json written by tcsexam score: it looks like {what}")])
 
 
 def _looks_like(keys: set[str]) -> str:
