@@ -55,6 +55,24 @@ def test_a_suite_the_benchmark_lacks_is_the_cohorts_field_listing_the_suites(ws,
     assert code == 1 and "'Lite' is not a suite of the benchmark" in err
 
 
+def test_a_suite_the_benchmark_lacks_is_listed_beside_the_cohorts_other_problems(ws, cli):
+    """A count written as text made the cohort unreadable, and the suite it names was checked only once
+    that was mended: both are listed at once. A suite that is no name is never looked for."""
+    ws.write_rows(full_rows())
+    ws.write_cohort(suite="lyte", models={"m": {"attempts_per_task": "3"}})
+    code, _, err = validate(cli, ws, "--benchmark", str(ws.bench))
+    cohort = ws.run / "cohort.json"
+    assert code == 1 and "2 problems in 1 file" in err, err
+    assert f"{cohort}: models.m: field 'attempts_per_task': must be a whole number, got '3'" in err
+    assert f"{cohort}: field 'suite': 'lyte' is not a suite of the benchmark {ws.bench}" in err
+    ws.write_cohort(suite="lite", models={"m": {"attempts_per_task": "3"}})  # the suite is the benchmark's
+    code, _, err = validate(cli, ws, "--benchmark", str(ws.bench))
+    assert code == 1 and "1 problem in 1 file" in err and "not a suite" not in err
+    ws.write_cohort(suite="../lite", models={"m": {"attempts_per_task": "3"}})
+    code, _, err = validate(cli, ws, "--benchmark", str(ws.bench))
+    assert code == 1 and "1 problem in 1 file" in err and "not a suite" not in err  # never used as a path
+
+
 def test_a_reference_the_benchmark_lacks_is_the_cohorts_field_listing_the_references(ws, cli):
     """With records the reference is needed: one problem of cohort.json's solver_reference_id naming the
     file looked for and the references the benchmark holds for the suite; fill says the same."""

@@ -307,7 +307,7 @@ def suite_path(benchmark: Path, name: str) -> Path:
     return benchmark / "suites" / f"{_checked(name, 'suite')}.json"
 
 
-def benchmark_problem(benchmark: Path, origin: str, cohort: Cohort, cohort_path: Path) -> Problem | None:
+def benchmark_problem(benchmark: Path, origin: str, suite: str, cohort_path: Path) -> Problem | None:
     """The setting behind a suite manifest that is not there (docs/formats.md#the-benchmark-folder):
     a benchmark folder that does not exist, named with the option or variable it came from; a
     cohort suite the benchmark has no manifest for, as the cohort's field, listing the suites it has.
@@ -315,33 +315,41 @@ def benchmark_problem(benchmark: Path, origin: str, cohort: Cohort, cohort_path:
     missing = missing_benchmark(benchmark, origin)
     if missing:
         return missing
-    if os.path.lexists(suite_path(benchmark, cohort.suite)):
+    if os.path.lexists(suite_path(benchmark, suite)):
         return None
     folder = benchmark / "suites"
     suites = sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
     has = f"its suites: {', '.join(suites)}" if suites else "it holds no suites/*.json"
-    return Problem(
-        str(cohort_path), "", "suite", f"'{cohort.suite}' is not a suite of the benchmark {benchmark} ({has})"
-    )
+    return Problem(str(cohort_path), "", "suite", f"'{suite}' is not a suite of the benchmark {benchmark} ({has})")
 
 
-def suite_file(paths: RunPaths, cohort: Cohort | None, problems: Problems) -> Path | None:
-    """docs/commands.md: the suite manifest comes from the cohort (or --suite, a name or a path); a
-    --suite that disagrees with the cohort, or a manifest the benchmark lacks (``benchmark_problem``),
-    is added to ``problems`` (None then when there is nothing to read)."""
+def suite_file(paths: RunPaths, declared: str | None, problems: Problems) -> Path | None:
+    """docs/commands.md: the suite manifest comes from the cohort (the suite it ``declared``, or --suite,
+    a name or a path); a --suite that disagrees with the cohort, or a manifest the benchmark lacks
+    (``benchmark_problem``), is added to ``problems`` (None then when there is nothing to read)."""
     if paths.suite and paths.suite not in SUITE_NAMES:
         return Path(paths.suite)
-    if cohort is None:
+    if declared is None:
         return suite_path(paths.benchmark, paths.suite) if paths.suite else None
-    if paths.suite and paths.suite != cohort.suite:
-        problems.add(
-            paths.cohort, "", "suite", f"cohort declares suite '{cohort.suite}' but --suite says '{paths.suite}'"
-        )
-    problem = benchmark_problem(paths.benchmark, paths.benchmark_origin, cohort, paths.cohort)
+    if paths.suite and paths.suite != declared:
+        problems.add(paths.cohort, "", "suite", f"cohort declares suite '{declared}' but --suite says '{paths.suite}'")
+    problem = benchmark_problem(paths.benchmark, paths.benchmark_origin, declared, paths.cohort)
     if problem:
         problems.extend([problem])
         return None
-    return suite_path(paths.benchmark, cohort.suite)
+    return suite_path(paths.benchmark, declared)
+
+
+def suite_declared(path: Path) -> str | None:
+    """The suite a cohort file that was rejected declares, when it declares one as a well-formed name:
+    a problem of another field (a count written as text) no longer hides that the suite is not one
+    of the benchmark's (docs/commands.md#validate); None when there is none to read."""
+    try:
+        value = parse_json_bytes(read_regular_file(path, "cohort file"), str(path))
+    except InputError:
+        return None
+    suite = value.get("suite") if isinstance(value, dict) else None
+    return suite if isinstance(suite, str) and check_name(suite, "suite") is None else None
 
 
 @dataclass
@@ -449,7 +457,8 @@ def _load_run(paths: RunPaths) -> Run:
     attempts = attempts_table(paths, cohort is not None, missing, problems)
     if attempts is not None:
         sha["attempts"], where["attempts"] = attempts.sha256, paths.attempts
-    spath = suite_file(paths, cohort, problems)
+    declared = cohort.suite if cohort is not None else None if missing else suite_declared(paths.cohort)
+    spath = suite_file(paths, declared, problems)
     if spath is not None:
         try:
             suite, data = load_suite_file(spath)

@@ -186,7 +186,7 @@ def init_run(
     exists = os.path.lexists(target)
     if exists and not add_missing:
         check_nothing_filled(target, force)  # docs/safety.md: a filled table is never replaced
-    problem = benchmark_problem(benchmark, benchmark_origin(benchmark_option), cohort, cohort_path)
+    problem = benchmark_problem(benchmark, benchmark_origin(benchmark_option), cohort.suite, cohort_path)
     if problem:
         raise InputError([problem])
     manifest = suite_path(benchmark, cohort.suite)
