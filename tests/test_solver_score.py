@@ -320,3 +320,31 @@ def test_a_non_finite_number_never_reaches_a_solver_score_file(field):
         bad = dataclasses.replace(good, **{field: values})
     assert not output_is_finite(bad)
     assert output_is_finite(good)  # the check changed nothing it was given
+
+
+def test_a_bad_record_does_not_hide_a_scored_instance_with_no_record():
+    """A record's bad field rejected the file, and the scored instance it had no record of was named only
+    once that was mended: both are listed at once, as for a file that is otherwise good."""
+    from tcsexam.scoring.pipeline.solver import score_attempt_bytes
+
+    ref = task_ref({"e": [10, 12, 14], "f": [1, 2, 3], "g": [5, 6, 7]})
+    data = b'[{"instance": "e", "status": "ok", "A": "12"}, {"instance": "f", "status": "ok", "A": 2}]'
+    with pytest.raises(InputError) as info:
+        score_attempt_bytes(ref, data, "recs.json")
+    assert [(p.where, p.field) for p in info.value.problems] == [("record 0 ('e')", "A"), ("", "instance")]
+    assert info.value.problems[1].message == "1 scored instance of task 't' has no record: g"
+    other = b'[{"instance": "q", "status": "ok", "A": "12"}]'  # no name of the task: another task's, not 3 missing
+    with pytest.raises(InputError) as info:
+        score_attempt_bytes(ref, other, "recs.json")
+    assert [p.field for p in info.value.problems] == ["A"] and "another task" in str(info.value.hint)
+
+
+def test_a_run_names_the_missing_instance_of_the_file_with_the_bad_record(ws, cli):
+    """The same in a run's re-scoring, where a task's files are read together: the missing instance is
+    told of the file that lacks it, not of another file of the task."""
+    ws.write_checked_run(models=("m", "n"))
+    bad = ws.write_records("m", "s1", "1", [{"instance": "a", "status": "ok", "A": "12"}])  # 'b' has none
+    code, _, err = cli("validate", str(ws.run), "--benchmark", str(ws.bench))
+    assert code == 1 and "2 problems in 1 file" in err, err
+    assert f"{bad}: record 0 ('a'): field 'A': must be a number or null, got '12'" in err
+    assert f"{bad}: field 'instance': 1 scored instance of task 's1' has no record: b" in err

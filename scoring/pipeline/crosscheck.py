@@ -18,7 +18,7 @@ from tcsexam.scoring.pipeline.lineup import NOT_LINED_UP
 from tcsexam.scoring.pipeline.reference import TaskReference
 from tcsexam.scoring.pipeline.rules import Checked
 from tcsexam.scoring.pipeline.run import Run
-from tcsexam.scoring.pipeline.solver import TaskScore, score_records, unknown_instances_text
+from tcsexam.scoring.pipeline.solver import TaskScore, lacking_beside, score_records, unknown_instances_text
 from tcsexam.scoring.safety.files import records_rel
 from tcsexam.scoring.vocab import CROSS_CHECK_TOLERANCE
 
@@ -160,8 +160,8 @@ def rescore_task(task_ref: TaskReference, root: RecordsSource, rels: list[str]) 
             present.append(k)
     records, problems = check_records(datas, paths, task_ref.kind)
     scores = iter(score_records(task_ref, records))
-    for k, data, found in zip(present, datas, problems, strict=True):
-        result: TaskScore | list[Problem] = found or next(scores)
+    for k, data, file, found in zip(present, datas, paths, problems, strict=True):
+        result: TaskScore | list[Problem] = found + lacking_beside(task_ref, data, file) if found else next(scores)
         if isinstance(result, list):
             outcomes[k] = (None, None, root.located(result))
         else:

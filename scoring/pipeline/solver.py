@@ -49,22 +49,55 @@ def score_attempt_bytes(ref: TaskReference, data: bytes, file: str) -> TaskScore
     try:
         records = read_records(data, file, ref.kind)
     except InputError as exc:
-        raise InputError(exc.problems, exc.hint or another_task_hint(ref, data)) from None
+        problems = exc.problems + lacking_beside(ref, data, file)
+        raise InputError(problems, exc.hint or another_task_hint(ref, data)) from None
     return score_task(ref, records)
+
+
+def lacking_beside(ref: TaskReference, data: bytes, file: str) -> list[Problem]:
+    """For a records file rejected for its records' fields: the scored instances it has no record of at
+    all, as a file that is otherwise good is told (``lacking_problem``), so that mending a bad A does
+    not bring up a missing instance only on the next run. [] when its names are not readable, or
+    none is of the task (``another_task_hint`` says so)."""
+    names = named_instances(data)
+    if not any(n in ref.position for n in names):
+        return []
+    held = set(names)
+    missing = [i for i, name in enumerate(ref.names) if name not in held]
+    return [lacking_problem(ref, missing, names, file)] if missing else []
+
+
+def lacking_problem(ref: TaskReference, missing: list[int], names: list[str], file: str) -> Problem:
+    """docs/rules.md#solver-score: every scored instance needs a record; ``missing`` (positions in the
+    reference) have none in the file whose records name ``names``."""
+    listed = ", ".join(ref.names[i] for i in missing[:MAX_LISTED])
+    more = f" and {len(missing) - MAX_LISTED} more ({every_instance(ref)})" if len(missing) > MAX_LISTED else ""
+    have = "has" if len(missing) == 1 else "have"
+    message = (
+        f"{counted(len(missing), 'scored instance')} of task '{ref.task}' {have} no record: {listed}{more}"
+        + unknown_names_hint(ref, names)
+    )
+    return Problem(file, "", "instance", message)
+
+
+def named_instances(data: bytes) -> list[str]:
+    """The instance names a rejected records file's records hold, read as plainly as can be (a record
+    with a bad field still names its instance); [] when the file is no JSON list."""
+    import orjson
+
+    try:
+        items = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return []
+    named = [r.get("instance") for r in items if isinstance(r, dict)] if isinstance(items, list) else []
+    return [n for n in named if isinstance(n, str)]
 
 
 def another_task_hint(ref: TaskReference, data: bytes) -> str:
     """For a rejected records file none of whose records names an instance of ``ref``'s task (scored
     or not): that they are likely another task's records, whose values the task's kind refuses
     (a solve task's A of 0 or 1); '' otherwise."""
-    import orjson
-
-    try:
-        items = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return ""
-    named = [r.get("instance") for r in items if isinstance(r, dict)] if isinstance(items, list) else []
-    names = [n for n in named if isinstance(n, str)]
+    names = named_instances(data)
     if not names or any(n in ref.position or n in ref.unscored for n in names):
         return ""
     return (
@@ -161,15 +194,8 @@ def score_records(ref: TaskReference, records: Records) -> list[TaskScore | list
     out: list[TaskScore | list[Problem]] = []
     for k, file in enumerate(records.files):
         if lacking[k]:
-            missing = np.flatnonzero(take[k] < 0)
-            listed = ", ".join(ref.names[i] for i in missing[:MAX_LISTED])
-            more = f" and {missing.size - MAX_LISTED} more ({every_instance(ref)})" if missing.size > MAX_LISTED else ""
-            have = "has" if missing.size == 1 else "have"
-            message = (
-                f"{counted(int(missing.size), 'scored instance')} of task '{ref.task}' {have} no record: {listed}{more}"
-                + unknown_names_hint(ref, records.names[starts[k] : starts[k + 1]])
-            )
-            out.append([Problem(file, "", "instance", message)])
+            missing = np.flatnonzero(take[k] < 0).tolist()
+            out.append([lacking_problem(ref, missing, records.names[starts[k] : starts[k + 1]], file)])
         elif overflowing[k]:
             i = int(np.flatnonzero(np.isinf(z[k]))[0])
             record = int(take[k, i]) - starts[k]
