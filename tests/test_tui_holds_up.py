@@ -6,6 +6,8 @@ own numbers or written out here, never computed by the dashboard under test.
 
 from __future__ import annotations
 
+import re
+
 import json
 import shutil
 import threading
@@ -17,7 +19,7 @@ from textual import events
 from textual.widgets import DataTable, Input, Select, Static
 
 from tcsexam.scoring.pipeline.benchmark import demo_run
-from tcsexam.tui.app import create_app
+from tcsexam.tui.app import HEADER_SPARE, create_app
 from tcsexam.tui.messages import InstancesLoaded
 from tcsexam.tui.panes.instances.pane import InstancesPane
 from tcsexam.tui.panes.instances.table import InstanceTable
@@ -308,6 +310,25 @@ async def test_a4_at_80x24_the_tau2_tables_show_rows():
 
 
 # --- A7: a rejected reload leaves a lasting mark; export asks -------------------------------------
+
+
+async def test_a7_at_80_columns_the_stale_mark_leaves_room_for_the_run_and_its_status(demo_copy):
+    """The mark was cut by the header's edge at 80 and 120 columns ("…; sho…"), the run's folder and
+    status gone: it now takes the longest of its forms that leaves them room."""
+    app = create_app(DashboardConfig(run_dir=str(demo_copy)))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        csv = demo_copy / "attempts.csv"
+        csv.write_text(csv.read_text().replace("selected,valid", "selected,bogus", 1))
+        await pilot.press("r")
+        await settle(pilot)
+        at = re.escape(app.shown.stale["at"])
+        head = app.sub_title.split(" · incomplete")[0] + " · incomplete"  # what must show: the status too
+        assert app.sub_title.startswith("STALE") and len(head) <= SMALL[0] - HEADER_SPARE, app.sub_title
+        assert f"/{demo_copy.name} · incomplete" in app.sub_title
+        await pilot.resize_terminal(200, 30)
+        await settle(pilot)
+        assert re.match(f"STALE: inputs rejected at {at} \\(1 problem\\); showing ", app.sub_title)
 
 
 async def test_a7_rejected_reload_marks_the_view_stale_and_export_asks(demo_copy, tmp_path):

@@ -95,13 +95,11 @@ def subtitle(
     if watching:
         parts.append("watching")
     if slot.stale:
-        stale = slot.stale
-        marker = (
-            f"STALE: inputs rejected at {stale['at']} ({stale['count']} problem"
-            f"{'s' if stale['count'] != 1 else ''}); showing {stale['loaded_at']}"
-        )
         # first, so that a narrow terminal keeps it; with several runs after the run's (short) name
-        parts.insert(1 if count > 1 else 0, marker)
+        kept = cell_len(" · ".join(parts[:2])) if count > 1 or document is None else None
+        if kept is None:  # the run's folder, as short as it may be cut, and its status
+            kept = min(cell_len(parts[0]), NAME_WIDTH) + 3 + cell_len(parts[1])
+        parts.insert(1 if count > 1 else 0, stale_marker(slot.stale, None if room is None else room - kept - 3))
     if name is not None and room is not None:
         # what must show: up to the run's status (or, without a run yet, the part after the folder); what
         # follows (the suite, watching) may be cut by the header's edge
@@ -111,6 +109,20 @@ def subtitle(
         if over > 0:
             parts[at] = middle_ellipsis(source, max(cell_len(name) - over, NAME_WIDTH))
     return " · ".join(parts)
+
+
+def stale_marker(stale: dict, room: int | None) -> str:
+    """The header's mark of a run whose inputs are now rejected, the longest of its forms that fits in
+    ``room`` cells (the time it was rejected, the count of problems, the time of the state shown);
+    "STALE" at least. Diagnostics says all of it."""
+    problems = f"{stale['count']} problem{'s' if stale['count'] != 1 else ''}"
+    forms = (
+        f"STALE: inputs rejected at {stale['at']} ({problems}); showing {stale['loaded_at']}",
+        f"STALE: inputs rejected at {stale['at']} ({problems})",
+        f"STALE since {stale['at']} ({problems})",
+        f"STALE since {stale['at']}",
+    )
+    return next((form for form in forms if room is None or cell_len(form) <= room), "STALE")
 
 
 class RunsScreen(ModalScreen[int | None]):
