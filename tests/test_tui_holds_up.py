@@ -6,9 +6,8 @@ own numbers or written out here, never computed by the dashboard under test.
 
 from __future__ import annotations
 
-import re
-
 import json
+import re
 import shutil
 import threading
 from pathlib import Path
