@@ -205,6 +205,27 @@ async def test_a_reload_of_a_large_run_leaves_the_keyboard_where_it_was(large_de
         assert not app.loading and app.main.focused is focused
 
 
+async def test_a_large_runs_reload_keeps_the_overviews_horizontal_scroll(large_demo, monkeypatch):
+    """The let-go empties the Overview's table: the column it showed first is shown first again."""
+    armed, gate = gate_decodes(monkeypatch)
+    app = create_app(DashboardConfig(run_dir=str(large_demo)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        table = app.main.query_one("#overview-table")
+        for _ in range(3):
+            await pilot.press("right")
+        await settle(pilot)
+        edges = table.column_edges()
+        assert table.scroll_x == edges[3] > 0
+        armed.set()
+        await pilot.press("r")
+        await wait_until(pilot, lambda: app.state is None, "the run shown let go")
+        assert not table.columns  # emptied
+        gate.set()
+        await settle(pilot)
+        assert not app.loading and table.column_edges() == edges and table.scroll_x == edges[3]
+
+
 async def test_a_tab_opened_while_a_large_run_is_decoded_keeps_the_keyboard(large_demo, monkeypatch):
     """The keyboard goes back where it was only if its tab is still the one open."""
     import threading

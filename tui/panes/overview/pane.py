@@ -129,6 +129,7 @@ Moving the cursor selects the model for every other tab. `Enter` opens its Insta
         self._filling: object | None = None  # while rows are still being added, a turn at a time
         self._row_of: dict[str, OverviewRow] = {}
         self._scale = (100.0, 17)  # the forest plot's (top, width), shared by every row (tui/forest.py)
+        self._kept_column = 0  # the first column in view when the table was emptied (``show_empty``)
 
     def compose(self) -> ComposeResult:
         yield Static("Loading the run…", id="overview-summary", markup=False)
@@ -143,6 +144,7 @@ Moving the cursor selects the model for every other tab. `Enter` opens its Insta
         summary.update(message)
         summary.tooltip = None
         summary.set_class(True, "-message")  # a sentence, wrapped, instead of the status line
+        self._kept_column = self._first_column_in_view() or self._kept_column  # for the run shown next
         self.query_one(DataTable).clear(columns=True)
         self.query_one(DataTable).set_class(True, "gone")
         self.query_one("#overview-detail").set_class(True, "gone")
@@ -202,15 +204,25 @@ Moving the cursor selects the model for every other tab. `Enter` opens its Insta
         if self.rows and self._gauge_width() != self._scale[1]:
             self._fill()
 
+    def _first_column_in_view(self) -> int:
+        """The scrollable column the table's horizontal scroll shows first (0: not scrolled)."""
+        table = self.query_one(DataTable)
+        if not isinstance(table, SteadyDataTable) or not table.scroll_x:
+            return 0
+        return sum(1 for edge in table.column_edges()[1:] if edge <= table.scroll_x)
+
     def _fill(self, selected: str | None = None) -> None:
         table = self.query_one(DataTable)
         current = selected
         if current is None and table.row_count:
             current = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        if isinstance(table, SteadyDataTable) and table.scroll_x:
-            # a reload or a filter keeps the first column in view (its edge once the new cells are measured)
-            first = sum(1 for edge in table.column_edges()[1:] if edge <= table.scroll_x)
-            table.call_after_refresh(lambda: table.scroll_to(x=table.column_edges()[first], animate=False))
+        # a reload or a filter keeps the first column in view (its edge once the new cells are measured); a
+        # large run's reload emptied the table meanwhile (``show_empty``), which kept it
+        first, self._kept_column = self._first_column_in_view() or self._kept_column, 0
+        if first and isinstance(table, SteadyDataTable):
+            table.call_after_refresh(
+                lambda: table.scroll_to(x=table.column_edges()[min(first, len(table.columns) - 1)], animate=False)
+            )
         table.clear(columns=True)
         self._scale = (forest_top((r.index, r.index_pm) for r in self.rows), self._gauge_width())
         for i, label in enumerate(self._labels()):
