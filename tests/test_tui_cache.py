@@ -16,6 +16,7 @@ from tcsexam.scoring.commands.main import main as cli_main
 from tcsexam.tui.app import CHECKING, create_app
 from tcsexam.tui.cache import SUFFIX, cache_folder, entry_path
 from tcsexam.tui.loader import load_state_here
+from tcsexam.tui.panes.coverage.pane import CoveragePane
 from tcsexam.tui.panes.overview.pane import OverviewPane
 from tcsexam.tui.state import DashboardConfig
 from tests.support.dashboard import settle, wait_until
@@ -304,8 +305,16 @@ async def test_an_unchanged_reopen_shows_the_cached_overview_before_the_check_th
         assert overview_rows(app) == before
         assert app.sub_title.startswith(CHECKING)
         assert CHECKING in str(app.screen.query_one("HeaderTitle").render())  # on screen
+        await pilot.press("2")  # Coverage waits for the check, and says what shows the run meanwhile
+        coverage = app.main.query_one(CoveragePane)
+        tabs = app.main.query_one("TabbedContent")
+        await wait_until(pilot, lambda: coverage.loading and tabs.active == "coverage", "Coverage open, loading")
+        note = app.load_note()  # what the loading panes show under their dots
+        assert note.startswith(f"Checking {demo_copy.name} · ") and "the Overview (1) shows the run meanwhile" in note
+        await pilot.press("1")
         release.set()
         await marked_until_checked(pilot, app, headers)
+        assert app.load_note() == ""
         assert CHECKING not in app.sub_title
         assert overview_rows(app) == before
         # one copy of the run: the Overview reads the checked run's document, the cached view is let go

@@ -101,6 +101,12 @@ class LoadingInputs(AppBase):
         if not slot.loading:
             return ""
         elapsed = time.monotonic() - slot.load_started
+        if slot.preview is not None:  # a reopen: the Overview shows the cache's view while the inputs are checked
+            doing, until = ("Receiving", "the rest arrives") if slot.preview_scored else ("Checking", "the check ends")
+            return (
+                f"{doing} {plain(slot.name)} · {elapsed:.0f} s · {plain(slot.progress)}\n"
+                f"the Overview (1) shows the run meanwhile, this tab once {until} · q quits at any time"
+            )
         return f"Loading {plain(slot.name)} · {elapsed:.0f} s · {plain(slot.progress)}\nq quits at any time"
 
     def load_tau2(self, reason: str, path: str | None = None) -> None:
