@@ -152,6 +152,8 @@ async def test_open_tau2_on_the_demo_keeps_the_demo_on_reload():
         await settle(pilot)
         await open_tau2(pilot, str(DATA / GPT41))
         assert app.tau2_metrics is not None
+        (shown,) = [n.split("\n")[1] for n in notes(app) if n.startswith("Opened tau2-bench results:\n")]
+        assert len(shown) == min(60, SIZE[0] // 2) - 3 < len(str(DATA / GPT41)) and shown.endswith("5tasks.json")
         await pilot.press("r")
         await settle(pilot)
         assert app.state is not None and app.state.demo and app.sub_title.startswith("DEMO")
@@ -197,10 +199,13 @@ async def test_open_tau2_rejected_keeps_the_previous_view(tmp_path, bad):
         assert text_of(app, "#tau2-summary") == before  # still the first file, no "rejected" banner over it
         assert app.tau2_path == first and app.tau2_metrics["avg_reward"] == pytest.approx(0.8, abs=1e-12)
         assert app.tau2_problems and all(str(target) in p.file for p in app.tau2_problems)
-        assert any(
-            n.startswith(f"tau2-bench results {target} rejected") and n.endswith(f"still showing {first}.")
-            for n in notes(app)
-        )
+        # the path on a line of its own, cut in the middle to the notification's width (60 cells, at most half
+        # the screen, less 3): a notification breaks at spaces only, and a long path broke inside a name
+        (note,) = [n for n in notes(app) if n.startswith("tau2-bench results rejected (1 problem; see ")]
+        _, shown, kept = note.split("\n")
+        room = min(60, SIZE[0] // 2) - 3
+        assert shown == str(target) if len(str(target)) <= room else (len(shown) == room and "…" in shown)
+        assert shown.endswith("/results.json") and kept == "still showing the results shown before."
         assert app.main.query_one("#diagnostics-tau2").row_count == len(app.tau2_problems)
         assert "⚠" in str(app.main.query_one("TabbedContent").get_tab("diagnostics").label)
         await pilot.press("r")  # r reloads the file still shown

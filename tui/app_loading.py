@@ -286,7 +286,6 @@ class LoadingInputs(AppBase):
         if not self._tau2_current(message):
             return
         self.tau2_metrics, self.tau2_problems = message.metrics, []
-        from .views import plain
 
         path, opened = self._tau2_request
         self.tau2_path = path
@@ -298,14 +297,22 @@ class LoadingInputs(AppBase):
         if opened:
             self._watch()  # --watch now follows the file opened
             self.call_after_refresh(self._open_tab, "tau2")
-            self.notify(f"Opened tau2-bench results {plain(path)}.", markup=False)
+            self.notify(f"Opened tau2-bench results:\n{self._toast_path(path)}", markup=False)
+
+    def _toast_path(self, path: str) -> str:
+        """A file's path in a notification, on a line of its own: cut in the middle to the notification's
+        width (Textual's: 60 cells, at most half the screen, less its padding and edge), keeping the file's
+        name, since a notification breaks its lines at spaces only, and a long path broke inside a name."""
+        from .views import middle_ellipsis
+
+        room = min(60, self.size.width // 2) - 3
+        return middle_ellipsis(path, room, lead=room // 3)
 
     @on(Tau2Failed)
     def tau2_failed(self, message: Tau2Failed) -> None:
         if not self._tau2_current(message):
             return
         self.tau2_problems = list(message.problems)
-        from .views import plain
 
         pane = self.main.query_one(Tau2Pane)
         pane.loading = False
@@ -313,10 +320,10 @@ class LoadingInputs(AppBase):
         if opened:  # the file shown (if any) stays shown, and r and --watch keep following it
             self._diagnostics()
             self._header()
-            kept = f"still showing {plain(self.tau2_path)}" if self.tau2_metrics is not None else "nothing opened"
+            kept = "still showing the results shown before" if self.tau2_metrics is not None else "nothing opened"
             self.notify(
-                f"tau2-bench results {plain(path)} rejected: {counted(len(message.problems), 'problem')}; "
-                f"see {see('diagnostics')}; {kept}.",
+                f"tau2-bench results rejected ({counted(len(message.problems), 'problem')}; see {see('diagnostics')}):"
+                f"\n{self._toast_path(path)}\n{kept}.",
                 severity="error",
                 timeout=6,
                 markup=False,
