@@ -299,14 +299,14 @@ class LoadingInputs(AppBase):
             self.call_after_refresh(self._open_tab, "tau2")
             self.notify(f"Opened tau2-bench results:\n{self._toast_path(path)}", markup=False)
 
-    def _toast_path(self, path: str) -> str:
+    def _toast_path(self, path: str | None) -> str:
         """A file's path in a notification, on a line of its own: cut in the middle to the notification's
         width (Textual's: 60 cells, at most half the screen, less its padding and edge), keeping the file's
         name, since a notification breaks its lines at spaces only, and a long path broke inside a name."""
         from .views import middle_ellipsis
 
         room = min(60, self.size.width // 2) - 3
-        return middle_ellipsis(path, room, lead=room // 3)
+        return middle_ellipsis(path or "", room, lead=room // 3)
 
     @on(Tau2Failed)
     def tau2_failed(self, message: Tau2Failed) -> None:
