@@ -5,6 +5,7 @@ here by hand."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -174,9 +175,10 @@ def test_passk_draws_pass_hat_k_and_the_tasks_counted_at_each_k(demo_doc):
         lines = [line for line in ax.get_lines() if line.get_gid() == "passk"]
         counts = [t.get_text() for t in ax.texts if t.get_gid() == "tasks-at-k"]
         expected_counts = []
-        for line, name in zip(lines, models, strict=True):
+        for n, (line, name) in enumerate(zip(lines, models, strict=True)):
             by_k = demo_doc["models"][name]["pass_hat_k"][track]["by_k"]
-            assert list(line.get_xdata()) == [int(k) for k in by_k]
+            apart = (-0.12, 0.0, 0.12)[n]  # three models set apart sideways, centred on each k
+            assert list(line.get_xdata()) == pytest.approx([int(k) + apart for k in by_k])
             assert list(line.get_ydata()) == pytest.approx(list(by_k.values()))
             tasks = [t for t in demo_doc["models"][name]["tasks"].values() if t["track"] == track]
             expected_counts += [str(sum(t["valid"] >= int(k) for t in tasks)) for k in by_k]
@@ -184,6 +186,20 @@ def test_passk_draws_pass_hat_k_and_the_tasks_counted_at_each_k(demo_doc):
     # borealis ran one construction task twice: pass^2 averages over that one task
     construction = fig.axes[TRACKS.index("construction")]
     assert [t.get_text() for t in construction.texts if t.get_gid() == "tasks-at-k"][3:5] == ["5", "1"]
+
+
+def test_passk_models_with_the_same_values_are_drawn_apart(demo_doc):
+    """Two models with the same pass^k at every k were drawn on one another: their points are set apart
+    sideways, each with its own marker, and the note says so."""
+    twin = json.loads(json.dumps(demo_doc))
+    twin["models"]["atlas-copy"] = twin["models"]["atlas-70b"]
+    fig = build_figure([("index.json", twin)], "passk")
+    for ax in fig.axes:
+        lines = [line for line in ax.get_lines() if line.get_gid() == "passk"]
+        points = {(round(x, 6), y) for line in lines for x, y in zip(line.get_xdata(), line.get_ydata(), strict=True)}
+        assert len(points) == sum(len(line.get_xdata()) for line in lines)  # no two points on one another
+        assert len({line.get_marker() for line in lines}) == len(lines)
+    assert "set apart sideways" in texts(fig, "notes")[0]
 
 
 def test_compare_orders_tasks_by_their_part_of_the_index_difference(demo_doc):

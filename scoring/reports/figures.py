@@ -334,6 +334,17 @@ def most_k(docs: list[tuple[str, dict]], rows: list[Row]) -> int:
     )
 
 
+PASSK_MARKERS = "os^Dvp"  # one a model (at most MOST_ROWS['passk']): models with equal values tell apart in grey too
+PASSK_APART = 0.12  # the sideways step between two models' points at one k, in units of k
+
+
+def passk_offset(n: int, count: int) -> float:
+    """How far sideways of its k the ``n``-th of ``count`` models' points are drawn: centred on k, one
+    PASSK_APART apart, so that models with the same pass^k (every one passes at k = 1, say) do not
+    hide each other."""
+    return (n - (count - 1) / 2) * PASSK_APART
+
+
 def passk_figure(group: Group, docs: list[tuple[str, dict]], width: str) -> Figure:
     """docs/commands.md#plot passk: one panel per track, pass^k against k for each model, each point
     with the number of tasks it averages over."""
@@ -349,17 +360,20 @@ def passk_figure(group: Group, docs: list[tuple[str, dict]], width: str) -> Figu
         ax.xaxis.get_major_locator().set_params(integer=True)
     for n, r in enumerate(rows):
         model = model_doc(docs, r)
+        apart = passk_offset(n, len(rows))
         for ax, track in zip(axes, TRACKS, strict=True):
             by_k = (model.get("pass_hat_k") or {}).get(track, {}).get("by_k", {})
             ks = sorted(int(k) for k in by_k)
             values = [by_k[str(k)] for k in ks]
-            (line,) = ax.plot(ks, values, "o-", markersize=2.5, color=f"C{n}", gid="passk")
+            at = [k + apart for k in ks]
+            marker = PASSK_MARKERS[n % len(PASSK_MARKERS)]
+            (line,) = ax.plot(at, values, f"{marker}-", markersize=3, color=f"C{n}", gid="passk")
             if ax is axes[0]:
                 line.set_label(model_label(r, width))
-            for k, v in zip(ks, values, strict=True):
+            for x, k, v in zip(at, ks, values, strict=True):
                 ax.annotate(
                     str(tasks_at(model, track, k)),
-                    (k, v),
+                    (x, v),
                     xytext=(2, 2),
                     textcoords="offset points",
                     fontsize=FONT_POINTS - 2,
@@ -371,6 +385,8 @@ def passk_figure(group: Group, docs: list[tuple[str, dict]], width: str) -> Figu
     for text in legend.get_texts():
         text.set_parse_math(False)
     notes = ["pass^k against k; beside each point: the tasks with k valid attempts or more"]
+    if len(rows) > 1:
+        notes.append("the models' points at each k are set apart sideways, so that equal values stay apart")
     notes += provisional_note(rows)
     fig.supxlabel(note_text(notes + left_out_note(left, "model", "passk"), width), parse_math=False, gid="notes")
     return fig
