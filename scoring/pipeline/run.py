@@ -436,6 +436,23 @@ def raise_every_problem(problems: Problems, attempts: AttemptsTable | None) -> N
     problems.raise_if_any()
 
 
+def read_suite(
+    spath: Path | None, cohort: Cohort | None, problems: Problems
+) -> tuple[SuiteManifest | None, bytes | None]:
+    """The suite manifest at ``spath`` (None: none to read) and its bytes, or (None, None) with its problems
+    added; a manifest of another suite than the cohort declares is a problem of the manifest."""
+    if spath is None:
+        return None, None
+    try:
+        suite, data = load_suite_file(spath)
+    except InputError as exc:
+        problems.extend(exc.problems)
+        return None, None
+    if cohort is not None and suite.suite != cohort.suite:
+        problems.add(spath, "", "suite", f"manifest is suite '{suite.suite}' but the cohort declares '{cohort.suite}'")
+    return suite, data
+
+
 def _load_run(paths: RunPaths) -> Run:
     folders = FolderWatch(paths.folders)
     problems = Problems()
@@ -459,16 +476,9 @@ def _load_run(paths: RunPaths) -> Run:
         sha["attempts"], where["attempts"] = attempts.sha256, paths.attempts
     declared = cohort.suite if cohort is not None else None if missing else suite_declared(paths.cohort)
     spath = suite_file(paths, declared, problems)
-    if spath is not None:
-        try:
-            suite, data = load_suite_file(spath)
-            sha["suite"], where["suite"] = sha256_bytes(data), spath
-            if cohort is not None and suite.suite != cohort.suite:
-                problems.add(
-                    spath, "", "suite", f"manifest is suite '{suite.suite}' but the cohort declares '{cohort.suite}'"
-                )
-        except InputError as exc:
-            problems.extend(exc.problems)
+    suite, suite_bytes = read_suite(spath, cohort, problems)
+    if spath is not None and suite_bytes is not None:
+        sha["suite"], where["suite"] = sha256_bytes(suite_bytes), spath
 
     reference = None
     if paths.records is not None and cohort is not None and spath is not None:
