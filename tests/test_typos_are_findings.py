@@ -222,6 +222,35 @@ def test_a_typo_in_cohort_json_is_one_finding_first_with_the_fix(ws, cli):
     assert ignored["count"] == 7 and all("did_you_mean" not in r for r in ignored["rows"])
 
 
+def test_a_cohort_planning_more_attempts_than_every_task_has_is_one_finding_with_the_fix(ws, cli):
+    """Every task of a model one attempt short of the cohort's plan is one cause (the plan, or the rows
+    of one attempt missing throughout): one finding naming both fixes, its tasks counted, not listed."""
+    ws.write_cohort(models={"atlas-70b": {"attempts_per_task": 2}})
+    ws.write_checked_run(checked_rows("atlas-70b"), models=("atlas-70b",))
+    code, lines, _ = validate(cli, ws)
+    assert code == 3
+    assert lines[1:] == [
+        "incomplete: atlas-70b: -: every one of its 7 tasks has 1 of 2 planned attempts: if 1 a task were run, "
+        "write 1 as its attempts_per_task in cohort.json; else add the rows it lacks (tcsexam init --add-missing); "
+        "its 7 incomplete tasks follow from it and are not listed"
+    ]
+    assert lines[0].endswith(", 1 finding")
+
+
+def test_tasks_short_of_their_plan_by_different_counts_are_listed_one_by_one(ws, cli):
+    """When the tasks of a model lack different numbers of attempts there is no one cause: each task is
+    its own finding, as before."""
+    ws.write_cohort(models={"atlas-70b": {"attempts_per_task": 3}})
+    rows = checked_rows("atlas-70b") + [row(model="atlas-70b", item="t1", attempt="2")]
+    ws.write_checked_run(rows, models=("atlas-70b",))
+    code, lines, _ = validate(cli, ws)
+    assert code == 3
+    missing = [line for line in lines[1:] if "planned attempts missing" in line]
+    assert "incomplete: atlas-70b: t1: 1 of 3 planned attempts missing" in missing
+    assert "incomplete: atlas-70b: t2: 2 of 3 planned attempts missing" in missing
+    assert len(missing) == 7 and not any("every one of its" in line for line in lines)
+
+
 def test_a_row_typo_still_suggests_the_cohorts_name(ws, cli):
     """The other way round, the cohort is right: its model has rows, and a row's near name is the typo."""
     ws.write_cohort(models={"atlas-70b": {"attempts_per_task": 1}})

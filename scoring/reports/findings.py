@@ -12,7 +12,9 @@ def findings(document: dict) -> list[str]:
     """``validate``'s findings of an accepted run, one line each, ``KIND: MODEL: WHERE: MESSAGE``
     (names escaped, docs/safety.md): issues (warning, incomplete), provisional and excluded attempts,
     ignored rows. A typo of cohort.json is one finding, first: the incomplete tasks of its model and the
-    rows and records files of the name it misspells follow from it and are counted, not listed."""
+    rows and records files of the name it misspells follow from it and are counted, not listed. So is
+    a model every task of which is short of the same attempts (``uniform_shortfall``): one finding, its
+    tasks counted."""
 
     def where(item: str, attempt: str | None, line: int | None) -> str:
         at = item or "-"
@@ -28,6 +30,9 @@ def findings(document: dict) -> list[str]:
             incomplete = sum(1 for i in issues if i["kind"] == "incomplete")
             head.append(("warning", name, "-", f"{issues[0]['message']}; {typo_followers(typo, incomplete)}"))
             issues = [i for i in issues[1:] if i["kind"] != "incomplete"]
+        elif shortfall := uniform_shortfall(m):
+            head.append(("incomplete", name, "-", shortfall))
+            issues = [i for i in issues if i["kind"] != "incomplete" or i["attempt"] is not None]
         for issue in issues:
             out.append((issue["kind"], name, where(issue["item"], issue["attempt"], issue["line"]), issue["message"]))
         for a in m["coverage"]["provisional"]:
@@ -41,6 +46,24 @@ def findings(document: dict) -> list[str]:
         [escape_for_terminal(f"{kind}: {model}: {at}: {message}") for kind, model, at, message in head + out]
         + ignored_findings(document, hide=hidden)
         + records_findings(document, hide=hidden)
+    )
+
+
+def uniform_shortfall(model: dict) -> str | None:
+    """The finding of a model every task of which (two or more) has the same attempts, some, and fewer
+    than the same number planned: the cohort plans more attempts than were run, or the table lacks the
+    same rows of every task. None for any other model: its tasks are listed one by one."""
+    tasks, missing = model["tasks"], model["coverage"]["missing"]
+    counts = {(m["adopted"], m["planned"]) for m in missing}
+    if len(tasks) < 2 or len(missing) != len(tasks) or len(counts) != 1:
+        return None
+    ((adopted, planned),) = counts
+    if adopted == 0:
+        return None
+    return (
+        f"every one of its {len(tasks)} tasks has {adopted} of {planned} planned attempts: if {adopted} a task were "
+        f"run, write {adopted} as its attempts_per_task in cohort.json; else add the rows it lacks "
+        f"(tcsexam init --add-missing); its {len(tasks)} incomplete tasks follow from it and are not listed"
     )
 
 
