@@ -19,12 +19,16 @@ def with_article(noun: str) -> str:
     return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 
-def meant(typed: str, names: Sequence[str], cutoff: float = 0.6) -> str:
+def meant(typed: str, names: Sequence[str], cutoff: float = 0.6, prefix: str = "") -> str:
     """'; did you mean 'maxcut-mqlib'?' when ``typed`` is a slip of one of ``names``: the one name it
-    begins, else the closest as difflib finds it (``cutoff``: how close); '' otherwise. Every "did
-    you mean" of a command, an option, a value that must be one of a list and a task goes through it."""
+    begins, else the closest as difflib finds it (``cutoff``: how close); '' otherwise. ``prefix``: what
+    every name begins with ('--'), left out of the comparison, where it would make any two alike ('--quiet'
+    and '--suite'). Every "did you mean" of a command, an option, a value that must be one of a list and a
+    task goes through it."""
     import difflib
 
-    prefixed = [n for n in names if n.startswith(typed)] if typed else []
-    close = prefixed if len(prefixed) == 1 else difflib.get_close_matches(typed, list(names), n=1, cutoff=cutoff)
-    return f"; did you mean '{close[0]}'?" if close else ""
+    bare = {n.removeprefix(prefix): n for n in names}
+    typed = typed.removeprefix(prefix)
+    prefixed = [n for n in bare if n.startswith(typed)] if typed else []
+    close = prefixed if len(prefixed) == 1 else difflib.get_close_matches(typed, list(bare), n=1, cutoff=cutoff)
+    return f"; did you mean '{bare[close[0]]}'?" if close else ""

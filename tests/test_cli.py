@@ -472,6 +472,12 @@ def test_every_command_that_writes_an_output_file_says_where(cli, tmp_path):
             "tcsexam tau2: error: unrecognized arguments: --ouput=o.json; did you mean '--output'?",
         ),
         (["validate", "run", "more"], "tcsexam validate: error: unrecognized arguments: more"),
+        # '--quiet' and '--suite' share only their '--' and 'ui': no option is meant (a review)
+        (["score", "run", "--quiet"], "tcsexam score: error: unrecognized arguments: --quiet"),
+        (
+            ["score", "run", "--strcit"],
+            "tcsexam score: error: unrecognized arguments: --strcit; did you mean '--strict'?",
+        ),
     ],
 )
 def test_an_unknown_argument_is_the_commands_usage_error_with_the_option_meant(cli, argv, said):

@@ -47,7 +47,7 @@ class Parser(argparse.ArgumentParser):
             if typed := next((e.split("=")[0] for e in extra if e.startswith("-")), None):
                 options = [o for action in target._actions for o in action.option_strings if o.startswith("--")]
                 longer = [o for o in options if o.startswith("--" + typed.lstrip("-")) and typed.lstrip("-")]
-                message += f"; did you mean '{longer[0]}'?" if len(longer) == 1 else meant(typed, options)
+                message += f"; did you mean '{longer[0]}'?" if len(longer) == 1 else meant(typed, options, 0.7, "--")
             target.error(message)
         return parsed
 
