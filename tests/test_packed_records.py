@@ -201,6 +201,7 @@ def test_a_bad_record_in_a_line_is_refused_in_the_folder_layouts_words(cli, demo
     path = demo_copy / "records" / "atlas-70b" / "maxcut-mqlib" / "1.json"
     records = json.loads(path.read_text())
     records[3]["A"] = "many"
+    lost = records[5]["instance"]  # scored, and now without a record: named too (docs/commands.md#validate)
     records[5]["instance"] = records[4]["instance"]
     path.write_text(json.dumps(records))
     code, _, folder_err = cli("score", str(demo_copy), "--benchmark", BENCH)
@@ -216,9 +217,12 @@ def test_a_bad_record_in_a_line_is_refused_in_the_folder_layouts_words(cli, demo
         Path("atlas-70b/maxcut-mqlib/1.json")
     )
     in_folder = problems(folder_err, f"{path}: ")
-    in_packed = problems(packed_err, f"{packed / 'records.jsonl'}: line {line}, ")
-    assert len(in_folder) == 2 and in_packed == in_folder
+    # 'records.jsonl: line 5, record 3 ...' for a record, 'records.jsonl: line 5: field ...' for the file
+    at_line = problems(packed_err, f"{packed / 'records.jsonl'}: line {line}")
+    in_packed = [p.removeprefix(", ").removeprefix(": ") for p in at_line]
+    assert len(in_folder) == 3 and in_packed == in_folder
     assert in_folder[0].startswith("record 3 ('MAX0032'): field 'A'") and "field 'instance'" in in_folder[1]
+    assert in_folder[2].startswith("field 'instance': ") and in_folder[2].endswith(f"has no record: {lost}")
 
 
 @pytest.mark.parametrize("command", [("score",), ("compare", "--models", "atlas-70b", "cirrus-mini")])

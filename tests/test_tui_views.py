@@ -451,8 +451,9 @@ def test_plan_row_and_target():
 
 
 def test_the_planners_inputs_come_two_tracks_a_line_each_track_whole_within_80_columns():
-    """The pass^k pane's planning lines: a track's m, s_w² and σ_b² are never wrapped apart (the
-    paragraph they were once part of wrapped mid-track at 80 columns)."""
+    """The pass^k pane's planning lines: a track's tasks and its two variances (within a task / between
+    tasks, the heading says so in words) are never wrapped apart (the paragraph they were once part of
+    wrapped mid-track at 80 columns); no symbol a reader must look up (a review: s_w², σ_b²)."""
     from tcsexam.tui.panes.passk.views import plan_summary
 
     wide = {"m": 12, "s_w2": 0.123456, "sigma_b2": None}
@@ -461,9 +462,11 @@ def test_the_planners_inputs_come_two_tracks_a_line_each_track_whole_within_80_c
     }
     lines = plan_summary(entry)
     assert lines == [
-        "P m=10 s_w²=0.1235 σ_b²=—   S m=11 s_w²=0.1235 σ_b²=—",
-        "C m=12 s_w²=0.1235 σ_b²=—   O m=13 s_w²=0.1235 σ_b²=—",
+        "P\u00a010\u00a0tasks\u00a00.1235\u00a0/\u00a0—    S\u00a011\u00a0tasks\u00a00.1235\u00a0/\u00a0—",
+        "C\u00a012\u00a0tasks\u00a00.1235\u00a0/\u00a0—    O\u00a013\u00a0tasks\u00a00.1235\u00a0/\u00a0—",
     ]
+    one = {"m": 1, "s_w2": None, "sigma_b2": None}
+    assert plan_summary({"tracks": dict.fromkeys(entry["tracks"], one)})[0].startswith("P\u00a01\u00a0task\u00a0—")
     many = {"m": 1234, "s_w2": 12.3456, "sigma_b2": 98.7654}  # a construction track spans more than [0, 1]
     assert all(len(line) <= 76 for line in plan_summary({"tracks": dict.fromkeys(entry["tracks"], many)}))
 

@@ -19,16 +19,17 @@ from ...views import (
 if TYPE_CHECKING:
     pass
 
-COMPARE_COLUMNS = ("track", "A − B", "se", "95% interval", "tasks", "df")
+# the degrees of freedom of the index difference are `tcsexam compare`'s (and its JSON's), not the screen's
+COMPARE_COLUMNS = ("track", "A − B", "se", "95% interval", "tasks")
 
 
 def compare_rows(result: dict) -> list[list[str]]:
-    """Rows of COMPARE_COLUMNS: per track and for the index (df only for the index)."""
+    """Rows of COMPARE_COLUMNS: per track and for the index."""
     rows = []
     for t in TRACKS:
         r = result["tracks"].get(t)
         if r is None:
-            rows.append([f"{LETTERS[t]} {t}", DASH, DASH, DASH, "0", ""])
+            rows.append([f"{LETTERS[t]} {t}", DASH, DASH, DASH, "0"])
         else:
             ci = (
                 DASH
@@ -42,12 +43,11 @@ def compare_rows(result: dict) -> list[list[str]]:
                     fmt(r["se"], TRACK_DIGITS),
                     ci,
                     str(r["m"]),
-                    "",
                 ]
             )
     idx = result["index"]
     if idx is None:
-        rows.append(["Index (points)", DASH, DASH, DASH, "", DASH])
+        rows.append(["Index (points)", DASH, DASH, DASH, ""])
     else:
         ci = (
             DASH
@@ -61,7 +61,6 @@ def compare_rows(result: dict) -> list[list[str]]:
                 fmt(idx["se"], INDEX_DIGITS),
                 ci,
                 "",
-                DASH if idx["df"] is None else f"{idx['df']:.1f}",
             ]
         )
     return rows

@@ -123,7 +123,7 @@ target H (index points) to see the attempts per task it needs.
                 budget,
                 ".",
             ),
-            text("From m tasks, the variance within a task s_w² and between tasks σ_b²:"),
+            text("The planner's inputs per track: its tasks, the variance within a task / between tasks:"),
             *(text(line) for line in plan_summary(entry)),
         ]
         title.update(Text("\n").join(lines))

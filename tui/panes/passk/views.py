@@ -36,13 +36,15 @@ def plan_row(plan_entry: dict) -> tuple[list[str], list[str]]:
 
 
 def plan_summary(plan_entry: dict) -> list[str]:
-    """The planner's inputs per track (m tasks, s_w² within, σ_b² between), two tracks a line: a
-    track's figures are never wrapped apart, at 80 columns too."""
+    """The planner's inputs per track in words (its tasks, the variance within a task s_w² and between
+    tasks σ_b², docs/rules.md#planning-attempts), two tracks a line: a track's figures are never wrapped
+    apart, at 80 columns too (a track's part holds no space that wrapping could break at)."""
     parts = []
     for t in TRACKS:
         v = plan_entry["tracks"][t]
-        parts.append(f"{LETTERS[t]} m={v['m']} s_w²={fmt(v['s_w2'], 4)} σ_b²={fmt(v['sigma_b2'], 4)}")
-    return ["   ".join(parts[i : i + 2]) for i in range(0, len(parts), 2)]
+        tasks = f"{v['m']}\u00a0task{'' if v['m'] == 1 else 's'}"
+        parts.append(f"{LETTERS[t]}\u00a0{tasks}\u00a0{fmt(v['s_w2'], 4)}\u00a0/\u00a0{fmt(v['sigma_b2'], 4)}")
+    return ["    ".join(parts[i : i + 2]) for i in range(0, len(parts), 2)]
 
 
 def target_text(
