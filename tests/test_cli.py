@@ -488,6 +488,68 @@ def test_an_unknown_argument_is_the_commands_usage_error_with_the_option_meant(c
     assert err.startswith(f"usage: tcsexam {argv[0]} ") and err.rstrip().endswith(said), err
 
 
+def test_validate_json_gives_the_findings_of_an_accepted_run_as_the_text_lists_them(demo_copy, cli):
+    """docs/commands.md#validate: --json writes the verdict as one JSON document on standard output,
+    with the exit code of the text form; each finding's fields, put together as the text form puts them,
+    give its line. The demo's findings, from its story (sample_runs): atlas-70b's attempt replaced by
+    attempt 4, borealis-8x22b's two provisional attempts, cirrus-mini's judge failure and missing
+    attempt, and the draft model's row."""
+    code, out, _ = cli("validate", str(demo_copy))
+    text_lines = out.splitlines()[1:]
+    code_json, out_json, _ = cli("validate", str(demo_copy), "--json")
+    assert code == code_json == 3
+    d = json.loads(out_json)
+    assert (d["accepted"], d["status"], d["rows"], d["models"], d["problems"], d["hint"]) == (
+        True,
+        "incomplete",
+        102,
+        3,
+        [],
+        None,
+    )
+    assert [(f["kind"], f["model"], f["item"], f["attempt"], f["line"]) for f in d["findings"]] == [
+        ("excluded", "atlas-70b", "thm-pcp-gap", "1", 11),
+        ("provisional", "borealis-8x22b", "thm-sensitivity", "1", 62),
+        ("provisional", "borealis-8x22b", "conj-union-closed", "1", 79),
+        ("incomplete", "cirrus-mini", "thm-ramsey-bound", "1", 85),
+        ("incomplete", "cirrus-mini", "con-expander", None, None),
+        ("ignored row", "atlas-70b-draft", "thm-sensitivity", "1", 103),
+    ]
+
+    def as_text(f: dict) -> str:
+        where = (f["item"] or "-") + (f" attempt {f['attempt']}" if f["attempt"] else "")
+        return (
+            f"{f['kind']}: {f['model']}: {where}" + (f" (line {f['line']})" if f["line"] else "") + f": {f['message']}"
+        )
+
+    assert [as_text(f) for f in d["findings"]] == text_lines
+
+
+def test_validate_json_gives_the_problems_of_a_rejected_run_on_standard_output(demo_copy, cli):
+    table = demo_copy / "attempts.csv"
+    lines = table.read_text().splitlines(keepends=True)
+    lines[2] = lines[2].replace(",valid,", ",vaild,")
+    table.write_text("".join(lines))
+    code, out, err = cli("validate", str(demo_copy), "--json")
+    assert code == 1 and "vaild" not in err  # the problem is in the JSON, not said twice
+    d = json.loads(out)
+    assert (d["accepted"], d["status"], d["rows"], d["models"], d["findings"]) == (False, None, None, None, [])
+    assert d["problems"] == [
+        {
+            "file": str(table),
+            "where": "line 3",
+            "field": "score_status",
+            "message": "must be one of valid, judge_failed, not_finished, missing; got 'vaild'; did you mean 'valid'?",
+        }
+    ]
+
+
+def test_validate_json_with_strict_keeps_its_document_and_exits_1(demo_copy, cli):
+    code, out, err = cli("validate", str(demo_copy), "--json", "--strict")
+    assert code == 1 and len(json.loads(out)["findings"]) == 6
+    assert err.splitlines()[-1] == "rejected by --strict: 6 findings"
+
+
 def test_validate_lists_the_tables_row_problems_beside_a_cohort_problem(demo_copy, cli):
     """A problem of cohort.json hid every problem of attempts.csv until the next run (a review): they
     are listed together, each enum slip with the value meant."""

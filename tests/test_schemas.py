@@ -254,6 +254,17 @@ def test_the_demo_index_compare_and_diff_outputs_validate(cli, tmp_path):
     assert d["inputs_changed"] and d["inputs_changed"][0]["input"] == "attempts"
     assert_valid("diff", d)
     assert_invalid("diff", {**d, "added": "x"})
+    # validate --json, of an accepted run and of a rejected one
+    code, out, _ = cli("validate", str(moved), "--json")
+    accepted = json.loads(out)
+    assert code == 3 and accepted["accepted"] and accepted["findings"]
+    assert_valid("validate", accepted)
+    assert_invalid("validate", {**accepted, "findings": [{"kind": "warning"}]})
+    (moved / "cohort.json").write_text("{")
+    code, out, _ = cli("validate", str(moved), "--json")
+    rejected = json.loads(out)
+    assert code == 1 and not rejected["accepted"] and rejected["problems"]
+    assert_valid("validate", rejected)
 
 
 REAL_AND_DERIVED = sorted(p.relative_to(TAU2).as_posix() for p in TAU2.rglob("*.json"))
@@ -317,7 +328,7 @@ def test_schema_command_writes_one_or_every_schema(cli, tmp_path):
     assert code == 0 and set(json.loads(out)) == set(NAMES)
     folder = tmp_path / "made" / "schemas"
     code, out, _ = cli("schema", "--output", str(folder))
-    assert code == 0 and f"12 files written to {folder}" in out
+    assert code == 0 and f"13 files written to {folder}" in out
     assert sorted(p.name for p in folder.iterdir()) == sorted(f"{n}.schema.json" for n in NAMES)
     assert json.loads((folder / "cohort.schema.json").read_text()) == schema("cohort")
     code, _, _ = cli("schema", "tau2", "--output", str(tmp_path / "one"))

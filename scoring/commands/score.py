@@ -22,7 +22,7 @@ from tcsexam.scoring.commands.options import (
 from tcsexam.scoring.commands.text import ignored_rows_line, summary_table, written
 from tcsexam.scoring.errors import InputError
 from tcsexam.scoring.grammar import counted
-from tcsexam.scoring.reports.findings import findings, not_checked_lines, score_warnings
+from tcsexam.scoring.reports.findings import findings, not_checked_lines, run_findings, score_warnings
 from tcsexam.scoring.safety.terminal import escape_for_terminal
 from tcsexam.scoring.safety.terminal import say as say_on
 from tcsexam.scoring.vocab import EXIT_FOR_STATUS, EXIT_OK, EXIT_REJECTED
@@ -136,9 +136,17 @@ def _validate(args) -> int:
         run = load_for(args)
         document = build_index(run, thresholds_of(args))
     except InputError as exc:
+        if args.json:  # the problems on standard output, as JSON; exit 1 all the same
+            validate_json(False, None, exc.problems, exc.hint or None, [])
+            return EXIT_REJECTED
         raise InputError(exc.problems, exc.hint or FINDINGS_LATER) from None
+    found = run_findings(document)
+    if args.json:
+        validate_json(True, (document, len(run.attempts.rows)), [], None, found)
+        if args.strict and found:
+            return strict_refusal([], shown=True, count=len(found))
+        return EXIT_FOR_STATUS[document["status"]]
     n_rows = len(run.attempts.rows)
-    found = findings(document)
     ign = document["ignored_rows"]["count"]
     # "no problems" only for a run with nothing to report: ignored rows (where a typo lands), missing,
     # provisional or excluded attempts and warnings are findings of an accepted run
@@ -149,19 +157,45 @@ def _validate(args) -> int:
         f"{verdict}: {counted(n_rows, 'row')}, {counted(len(document['models']), 'model')}, "
         f"status {document['status']}, {counted(len(found), 'finding')}"
     )
-    for line in found:
+    lines = [f.text() for f in found]
+    for line in lines:
         print(line)
     if args.strict and found:
-        return strict_refusal(found, shown=True)
+        return strict_refusal(lines, shown=True)
     return EXIT_FOR_STATUS[document["status"]]
 
 
-def strict_refusal(found: list[str], shown: bool, done: str = "") -> int:
+def validate_json(
+    accepted: bool, scored: tuple[dict, int] | None, problems: list, hint: str | None, found: list
+) -> None:
+    """``validate --json`` (docs/commands.md#validate): the verdict as one JSON document on standard output,
+    of the type ``ValidateOutput`` (``tcsexam schema validate``); names and messages as they are, never
+    escaped for a terminal (JSON escapes what it must)."""
+    import msgspec
+
+    from tcsexam.scoring.formats.json import dumps
+    from tcsexam.scoring.formats.results import ValidateFinding, ValidateOutput, ValidateProblem
+
+    document, rows = scored if scored is not None else (None, None)
+    out = ValidateOutput(
+        accepted=accepted,
+        status=None if document is None else document["status"],
+        rows=rows,
+        models=None if document is None else len(document["models"]),
+        problems=[ValidateProblem(p.file, p.where, p.field, p.message) for p in problems],
+        hint=hint,
+        findings=[ValidateFinding(*f) for f in found],
+    )
+    write_to(None, dumps(msgspec.to_builtins(out), finite=True))
+
+
+def strict_refusal(found: list[str], shown: bool, done: str = "", count: int | None = None) -> int:
     """``--strict`` (docs/commands.md#validate): every finding is a rejection, exit 1. ``found`` are
-    printed on standard error unless ``shown`` already (``validate`` lists them on standard output)."""
+    printed on standard error unless ``shown`` already (``validate`` lists them on standard output, or
+    its JSON holds ``count`` of them)."""
     for line in [] if shown else found:
         say_on(line, sys.stderr)
-    n = len(found)
+    n = len(found) if count is None else count
     say_on(f"rejected by --strict: {n} finding{'' if n == 1 else 's'}{done}", sys.stderr)
     return EXIT_REJECTED
 
@@ -194,6 +228,12 @@ def add_parsers(sub) -> None:
     p = command_parser(sub, "validate")
     add_run_arguments(p)
     add_strict_argument(p, "for a CI pipeline")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="the verdict as JSON on standard output: accepted or not, the problems or the findings "
+        "(tcsexam schema validate); the exit code as without it",
+    )
     p.set_defaults(handler=cmd_validate)
 
 

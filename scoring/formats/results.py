@@ -1,7 +1,7 @@
 """The outputs of docs/formats.md#indexjson, docs/tau2.md, docs/commands.md and docs/rules.md as types: the solver-score output
 (``SolverScoreOutput``), index.json (``IndexDocument``, which ``pipeline.index.score_run`` builds),
-``compare``'s (``CompareDocument``), ``plan``'s (``PlanDocument``), ``tau2``'s (``Tau2Output``) and
-``diff``'s (``DiffOutput``); the documents made as dicts are checked against their type before
+``compare``'s (``CompareDocument``), ``plan``'s (``PlanDocument``), ``tau2``'s (``Tau2Output``),
+``diff``'s (``DiffOutput``) and ``validate --json``'s (``ValidateOutput``); the documents made as dicts are checked against their type before
 they are written. Their JSON Schemas come from the same types (``msgspec.json.schema``).
 """
 
@@ -521,3 +521,40 @@ class DiffOutput(Strict):
     solver_reference_id: WordPair
     benchmark: WordPair  # provenance.benchmark: how the benchmark folder was found
     half_width_grew: list[HalfWidthGrowth]  # models whose index 95% half-width grew more than twofold
+
+
+class ValidateProblem(Strict):
+    """A problem of a rejected input: the file, where in it (a line, a record; '' for the file as a
+    whole), the field ('' for none) and what is wrong."""
+
+    file: str
+    where: str
+    field: str
+    message: str
+
+
+class ValidateFinding(Strict):
+    """A finding of an accepted run: its kind (warning, incomplete, provisional, excluded, ignored row,
+    unused records), the model, the task, the attempt and the attempts table's line where it has them
+    (null for a finding of the model as a whole), and what."""
+
+    kind: str
+    model: str
+    item: str | None
+    attempt: str | None
+    line: int | None
+    message: str
+
+
+class ValidateOutput(Strict):
+    """The output of `tcsexam validate --json`: whether the run's inputs are accepted; for a rejected
+    run, every problem (and a hint, or null), no findings; for an accepted one, its status, its rows and
+    models, and its findings (tcsexam docs commands#validate)."""
+
+    accepted: bool
+    status: RunStatus | None  # the run's status; null when rejected
+    rows: int | None  # the attempts table's rows read; null when rejected
+    models: int | None
+    problems: list[ValidateProblem]
+    hint: str | None
+    findings: list[ValidateFinding]

@@ -87,6 +87,7 @@ def _types() -> dict[str, Callable[[], dict]]:
         PlanDocument,
         SolverScoreOutput,
         Tau2Output,
+        ValidateOutput,
     )
 
     return {
@@ -102,6 +103,7 @@ def _types() -> dict[str, Callable[[], dict]]:
         "tau2": _msgspec(Tau2Output),
         "plan": _msgspec(PlanDocument),
         "diff": _msgspec(DiffOutput),
+        "validate": _msgspec(ValidateOutput),
     }
 
 
@@ -119,6 +121,7 @@ NAMES = (
     "tau2",
     "plan",
     "diff",
+    "validate",
 )
 
 

@@ -3,50 +3,70 @@ list, the warnings ``score`` prints on standard error, and the dashboard's Diagn
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.safety.terminal import escape_for_terminal
 from tcsexam.scoring.vocab import NOT_CHECKED
 
 
-def findings(document: dict) -> list[str]:
-    """``validate``'s findings of an accepted run, one line each, ``KIND: MODEL: WHERE: MESSAGE``
-    (names escaped, docs/safety.md): issues (warning, incomplete), provisional and excluded attempts,
-    ignored rows. A typo of cohort.json is one finding, first: the incomplete tasks of its model and the
-    rows and records files of the name it misspells follow from it and are counted, not listed. So is
-    a model every task of which is short of the same attempts (``uniform_shortfall``): one finding, its
-    tasks counted."""
+class Finding(NamedTuple):
+    """One finding of an accepted run (docs/commands.md#validate): its kind (warning, incomplete,
+    provisional, excluded, ignored row, unused records), the model, where (the task, the attempt and the
+    attempts table's line, where it has them; none for the model as a whole) and what."""
 
-    def where(item: str, attempt: str | None, line: int | None) -> str:
-        at = item or "-"
-        return at + (f" attempt {attempt}" if attempt is not None else "") + (f" (line {line})" if line else "")
+    kind: str
+    model: str
+    item: str | None
+    attempt: str | None
+    line: int | None
+    message: str
+
+    def text(self) -> str:
+        """As ``validate`` prints it: ``KIND: MODEL: WHERE: MESSAGE``, WHERE as ``ITEM attempt A (line N)``
+        ('-' for none), names escaped (docs/safety.md)."""
+        where = (self.item or "-") + (f" attempt {self.attempt}" if self.attempt is not None else "")
+        where += f" (line {self.line})" if self.line else ""
+        return escape_for_terminal(f"{self.kind}: {self.model}: {where}: {self.message}")
+
+
+def findings(document: dict) -> list[str]:
+    """``validate``'s findings of an accepted run, one line each (``Finding.text``)."""
+    return [f.text() for f in run_findings(document)]
+
+
+def run_findings(document: dict) -> list[Finding]:
+    """The findings of an accepted run: issues (warning, incomplete), provisional and excluded attempts,
+    ignored rows, unused records files. A typo of cohort.json is one finding, first: the incomplete
+    tasks of its model and the rows and records files of the name it misspells follow from it and are
+    counted, not listed. So is a model every task of which is short of the same attempts
+    (``uniform_shortfall``): one finding, its tasks counted."""
 
     typos = document["ignored_rows"].get("cohort_typos", [])
     misspelt = {t["cohort_model"] for t in typos}
-    head, out = [], []
+    head: list[Finding] = []
+    out: list[Finding] = []
     for name, m in document["models"].items():
         issues = m["issues"]
         if name in misspelt:  # its first issue is the typo's (pipeline.aggregate.cohort_typo_issue)
             typo = next(t for t in typos if t["cohort_model"] == name)
             incomplete = sum(1 for i in issues if i["kind"] == "incomplete")
-            head.append(("warning", name, "-", f"{issues[0]['message']}; {typo_followers(typo, incomplete)}"))
+            message = f"{issues[0]['message']}; {typo_followers(typo, incomplete)}"
+            head.append(Finding("warning", name, None, None, None, message))
             issues = [i for i in issues[1:] if i["kind"] != "incomplete"]
         elif shortfall := uniform_shortfall(m):
-            head.append(("incomplete", name, "-", shortfall))
+            head.append(Finding("incomplete", name, None, None, None, shortfall))
             issues = [i for i in issues if i["kind"] != "incomplete" or i["attempt"] is not None]
-        for issue in issues:
-            out.append((issue["kind"], name, where(issue["item"], issue["attempt"], issue["line"]), issue["message"]))
+        for i in issues:
+            out.append(Finding(i["kind"], name, i["item"] or None, i["attempt"], i["line"], i["message"]))
         for a in m["coverage"]["provisional"]:
             out.append(
-                ("provisional", name, where(a["item"], a["attempt"], a["line"]), "adopted as selected_provisional")
+                Finding("provisional", name, a["item"], a["attempt"], a["line"], "adopted as selected_provisional")
             )
         for a in m["coverage"]["excluded"]:
-            out.append(("excluded", name, where(a["item"], a["attempt"], a["line"]), excluded_finding(a)))
+            out.append(Finding("excluded", name, a["item"], a["attempt"], a["line"], excluded_finding(a)))
     hidden = {t["rows_model"] for t in typos}
-    return (
-        [escape_for_terminal(f"{kind}: {model}: {at}: {message}") for kind, model, at, message in head + out]
-        + ignored_findings(document, hide=hidden)
-        + records_findings(document, hide=hidden)
-    )
+    return head + out + ignored_findings(document, hide=hidden) + records_findings(document, hide=hidden)
 
 
 def uniform_shortfall(model: dict) -> str | None:
@@ -114,17 +134,17 @@ def typo_followers(typo: dict, incomplete: int) -> str:
     )
 
 
-def records_findings(document: dict, hide: set[str] | frozenset[str] = frozenset()) -> list[str]:
-    """The lines of the records files that no adopted row uses (docs/rules.md#rows-and-records), as
-    ``validate`` and ``score`` print them: ``unused records: MODEL: ITEM attempt A: records/FILE: why``."""
+def records_findings(document: dict, hide: set[str] | frozenset[str] = frozenset()) -> list[Finding]:
+    """The records files that no adopted row uses (docs/rules.md#rows-and-records), as ``validate`` and
+    ``score`` print them: ``unused records: MODEL: ITEM attempt A: records/FILE: why``."""
     from tcsexam.scoring.pipeline.aggregate import unused_records_finding
 
     out = []
     for u in document.get("unused_records", []):
         if u["model"] in hide:
             continue
-        at = f"{u['item']} attempt {u['attempt']}" if u["item"] is not None else "-"
-        out.append(escape_for_terminal(f"unused records: {u['model'] or '-'}: {at}: {unused_records_finding(u)}"))
+        attempt = u["attempt"] if u["item"] is not None else None
+        out.append(Finding("unused records", u["model"] or "-", u["item"], attempt, None, unused_records_finding(u)))
     return out
 
 
@@ -154,10 +174,8 @@ def not_checked_lines(document: dict) -> list[str]:
     ]
 
 
-def ignored_findings(
-    document: dict, warnings_only: bool = False, hide: set[str] | frozenset[str] = frozenset()
-) -> list[str]:
-    """``validate``'s lines of the ignored rows (``score`` prints their warnings, the likely typos)."""
+def ignored_findings(document: dict, hide: set[str] | frozenset[str] = frozenset()) -> list[Finding]:
+    """The ignored rows' findings (``score`` prints their warnings, the likely typos)."""
     from tcsexam.scoring.pipeline.aggregate import ignored_row_finding
 
     out = []
@@ -165,7 +183,5 @@ def ignored_findings(
         if r["model"] in hide:
             continue
         kind, message = ignored_row_finding(r)
-        if kind == "warning" or not warnings_only:
-            at = f"{r['item']} attempt {r['attempt']} (line {r['line']})"
-            out.append(escape_for_terminal(f"{kind}: {r['model']}: {at}: {message}"))
+        out.append(Finding(kind, r["model"], r["item"], r["attempt"], r["line"], message))
     return out
