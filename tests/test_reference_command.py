@@ -222,3 +222,54 @@ def test_records_of_another_task_are_said_to_be_so_after_their_problems(cli, tmp
         str(out_file),
     )
     assert code == 1 and "field 'A'" in err and "another task" not in err
+
+
+# --- tcsexam suite (docs/commands.md#suite) ------------------------------------------------------
+
+
+def test_suite_lists_the_benchmarks_suites_with_their_tasks_by_track(cli):
+    code, out, _ = cli("suite")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == f"the bundled synthetic sample {SAMPLE}: 2 suites"
+    # the sample's manifests: Full holds 15 tasks of each track but 10 of conjecture, Lite 5 of each
+    assert lines[1:3] == ["  full  55 tasks (P 15, S 15, C 15, O 10)", "  lite  20 tasks (P 5, S 5, C 5, O 5)"]
+    assert lines[3] == "its tasks: tcsexam suite full"
+
+
+def test_suite_name_lists_every_task_with_its_track_and_index_points(cli):
+    """Points: the track's weight over its tasks (30 over 5 theorem tasks: 6; 10 over 5 conjecture
+    tasks: 2), what a score of 1 on the task adds to the index."""
+    manifest = json.loads((SAMPLE / "suites" / "lite.json").read_text())
+    code, out, _ = cli("suite", "lite", "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert d["suite"] == "lite" and d["file"] == str(SAMPLE / "suites" / "lite.json")
+    points = {"theorem": 6.0, "solver": 6.0, "construction": 6.0, "conjecture": 2.0}
+    assert d["tasks"] == [
+        {"item": t["item"], "track": t["track"], "points": points[t["track"]]} for t in manifest["tasks"]
+    ]
+    assert sum(t["points"] for t in d["tasks"]) == 100  # a score of 1 everywhere is the whole index
+    code, out, _ = cli("suite", "lite")
+    assert code == 0
+    rows = [line.split() for line in out.splitlines()[2:-1]]
+    assert [(r[0], r[1], r[2]) for r in rows] == [
+        ({"theorem": "P", "solver": "S", "construction": "C", "conjecture": "O"}[t["track"]], t["track"], t["item"])
+        for t in manifest["tasks"]
+    ]
+    assert [r[3] for r in rows] == [f"{points[t['track']]:.2f}" for t in manifest["tasks"]]
+
+
+def test_suite_the_benchmark_lacks_is_a_usage_error_with_the_one_meant(cli):
+    code, out, err = cli("suite", "lit")
+    assert code == 2 and out == ""
+    assert "has no suite 'lit' (its suites: full, lite); did you mean 'lite'?" in err
+
+
+def test_a_malformed_suite_manifest_is_rejected_naming_its_file(cli, tmp_path):
+    bench = tmp_path / "bench"
+    shutil.copytree(SAMPLE, bench)
+    (bench / "suites" / "broken.json").write_text('{"suite": "broken", "tasks": []}')
+    code, out, err = cli("suite", "--benchmark", str(bench))
+    assert code == 1 and out == ""
+    assert str(bench / "suites" / "broken.json") in err and "tasks" in err and "Traceback" not in err

@@ -39,6 +39,7 @@ COMMANDS: dict[str, str] = {
     "score": "score",
     "validate": "score",
     "reference": "reference",
+    "suite": "reference",
     "tau2": "tau2",
     "compare": "compare",
     "schema": "schema",

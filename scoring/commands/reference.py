@@ -1,4 +1,5 @@
-"""``reference``: what the benchmark folder's solver references hold (docs/commands.md#reference)."""
+"""``reference`` and ``suite``: what the benchmark folder's solver references and suites hold
+(docs/commands.md#reference, docs/commands.md#suite)."""
 
 from __future__ import annotations
 
@@ -68,6 +69,33 @@ def cmd_reference(args) -> int:
     return EXIT_OK
 
 
+def cmd_suite(args) -> int:
+    """No NAME: the suites the benchmark has; with one: its tasks. Text, or JSON on standard output with
+    --json."""
+    from tcsexam.scoring.commands.text import suite_list_text, suite_tasks_text
+    from tcsexam.scoring.formats.json import dumps
+    from tcsexam.scoring.pipeline.benchmark import benchmark_origin, locate_benchmark, missing_benchmark
+    from tcsexam.scoring.reports.suites import benchmark_suites, suite_tasks
+
+    check_name_options(("NAME", args.name, "suite"))
+    benchmark, source = locate_benchmark(args.benchmark)
+    missing = missing_benchmark(benchmark, benchmark_origin(args.benchmark))
+    if missing:
+        raise InputError([missing])
+    again = f" --benchmark {shlex.quote(args.benchmark)}" if args.benchmark else ""
+    if args.name is None:
+        document = benchmark_suites(benchmark)
+        text = suite_list_text(document, source, again)
+    else:
+        document = suite_tasks(benchmark, args.name)
+        text = suite_tasks_text(document)
+    if args.json:
+        sys.stdout.buffer.write(dumps(document))
+    else:
+        say(text)
+    return EXIT_OK
+
+
 def suite_of(benchmark, reference_id: str, suite: str | None) -> str:
     """The suite file to read: --suite, else full when the reference has a full.json (Full contains
     Lite), else lite."""
@@ -91,3 +119,9 @@ def add_parsers(sub) -> None:
     add_benchmark_argument(p)
     p.add_argument("--json", action="store_true", help="the listing as JSON on standard output")
     p.set_defaults(handler=cmd_reference)
+
+    p = command_parser(sub, "suite")
+    p.add_argument("name", nargs="?", metavar="NAME", help="a suite of the benchmark (lite, full); none: list them")
+    add_benchmark_argument(p)
+    p.add_argument("--json", action="store_true", help="the listing as JSON on standard output")
+    p.set_defaults(handler=cmd_suite)

@@ -297,6 +297,42 @@ def reference_list_text(document: dict, source: str, again: str = "") -> str:
     return "\n".join(lines)
 
 
+def suite_list_text(document: dict, source: str, again: str = "") -> str:
+    """``suite`` with no NAME: the benchmark folder and each suite with its tasks by track; ``again`` as
+    for ``reference_list_text``."""
+    from tcsexam.scoring.pipeline.benchmark import SAMPLE_BENCHMARK
+    from tcsexam.scoring.vocab import TRACK_LETTERS
+
+    where = "the bundled synthetic sample" if source == SAMPLE_BENCHMARK else "benchmark"
+    suites = document["suites"]
+    width = max((len(s["suite"]) for s in suites), default=0)
+    lines = [f"{where} {document['benchmark']}: {counted(len(suites), 'suite')}"]
+    for s in suites:
+        tracks = ", ".join(f"{TRACK_LETTERS[t]} {n}" for t, n in s["by_track"].items())
+        lines.append(f"  {s['suite']:<{width}}  {counted(s['tasks'], 'task')} ({tracks})")
+    if suites:
+        lines.append(f"its tasks: tcsexam suite {suites[0]['suite']}{again}")
+    return "\n".join(lines)
+
+
+def suite_tasks_text(document: dict) -> str:
+    """``suite NAME``: one line per task, in the suite's order: its track, its item and the index points
+    a score of 1 on it is worth."""
+    from tcsexam.scoring.vocab import TRACK_LETTERS
+
+    tasks = document["tasks"]
+    width = max((len(t["item"]) for t in tasks), default=4)
+    lines = [
+        f"suite {document['suite']} ({document['file']}): {counted(len(tasks), 'task')}",
+        f"  {'track':<14}  {'item':<{width}}  points",
+    ]
+    for t in tasks:
+        track = f"{TRACK_LETTERS[t['track']]} {t['track']}"
+        lines.append(f"  {track:<14}  {t['item']:<{width}}  {t['points']:6.2f}")
+    lines.append("points: what a score of 1 on the task adds to the index (its track's weight over its tasks)")
+    return "\n".join(lines)
+
+
 def reference_tasks_text(document: dict, again: str = "") -> str:
     """``reference ID``: one line per solver task: kind, direction, scored and unscored instances;
     ``again`` as for ``reference_list_text``."""
