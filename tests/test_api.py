@@ -79,6 +79,15 @@ def test_compare_is_what_tcsexam_compare_writes(scored, written):
     assert json.loads(msgspec.json.encode(result)) == written["compare"]
 
 
+def test_findings_are_what_tcsexam_validate_json_lists(scored, capsys):
+    from tcsexam.scoring.commands.main import main
+
+    assert main(["validate", str(demo_run()), "--json"]) == 3
+    listed = json.loads(capsys.readouterr().out)["findings"]
+    assert [msgspec.to_builtins(f) for f in scored.findings] == listed and len(listed) == 6
+    assert all(isinstance(f, api.ValidateFinding) for f in scored.findings)
+
+
 def test_a_stored_index_reads_back_as_written(scored, written, tmp_path):
     scored.write(tmp_path / "index.json")
     stored = api.read_index(tmp_path / "index.json")

@@ -6,7 +6,7 @@ from tcsexam.scoring.api.frames import FramesUnavailable
 from tcsexam.scoring.api.results import Index, compare, read_index, score
 from tcsexam.scoring.api.runs import Run, demo_run, load_run, run_from_objects
 from tcsexam.scoring.errors import InputError, Problem, UsageError
-from tcsexam.scoring.formats.results import CompareDocument, IndexDocument
+from tcsexam.scoring.formats.results import CompareDocument, IndexDocument, ValidateFinding
 
 __all__ = [
     "CompareDocument",
@@ -17,6 +17,7 @@ __all__ = [
     "Problem",
     "Run",
     "UsageError",
+    "ValidateFinding",
     "compare",
     "demo_run",
     "load_run",

@@ -16,7 +16,7 @@ from tcsexam.scoring.api import frames
 from tcsexam.scoring.api.memory import problems_named
 from tcsexam.scoring.api.runs import PathLike, Run, in_memory_inputs
 from tcsexam.scoring.errors import InputError, Problem
-from tcsexam.scoring.formats.results import CompareDocument, IndexDocument
+from tcsexam.scoring.formats.results import CompareDocument, IndexDocument, ValidateFinding
 from tcsexam.scoring.pipeline.index import score_run, write_index
 from tcsexam.scoring.pipeline.rules import Checked
 from tcsexam.scoring.reports import compare as comparing
@@ -62,6 +62,15 @@ class Index:
     @property
     def models(self) -> list[str]:
         return list(self.data["models"])
+
+    @property
+    def findings(self) -> list[ValidateFinding]:
+        """What ``tcsexam validate`` lists of this document (docs/commands.md#validate): warnings,
+        incomplete tasks and attempts, provisional and excluded attempts, ignored rows and unused
+        records files, each with its model, task, attempt and line where it has them."""
+        from tcsexam.scoring.reports.findings import run_findings
+
+        return [ValidateFinding(*f) for f in run_findings(self.data)]
 
     def write(self, path: PathLike) -> None:
         """Write the document as index.json at ``path`` (atomically, as ``tcsexam score`` does). As there
