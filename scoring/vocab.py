@@ -16,6 +16,13 @@ TRACKS: tuple[str, ...] = get_args(Track)
 TRACK_LETTERS = {"theorem": "P", "solver": "S", "construction": "C", "conjecture": "O"}
 WEIGHTS = {"theorem": 30, "solver": 30, "construction": 30, "conjecture": 10}
 
+
+def task_points(weight: float, tasks: int) -> float:
+    """docs/rules.md#the-index: the index points one unit of a task's score is worth, its track's weight
+    over the track's tasks (in a paired difference, the tasks both models scored)."""
+    return weight / tasks
+
+
 Kind = Literal["objective", "solve"]
 Direction = Literal["maximize", "minimize"]
 Protocol = Literal["online", "offline"]

@@ -499,8 +499,9 @@ def test_validate_json_gives_the_findings_of_an_accepted_run_as_the_text_lists_t
     code_json, out_json, _ = cli("validate", str(demo_copy), "--json")
     assert code == code_json == 3
     d = json.loads(out_json)
-    assert (d["accepted"], d["status"], d["rows"], d["models"], d["problems"], d["hint"]) == (
+    assert (d["accepted"], d["strict"], d["status"], d["rows"], d["models"], d["problems"], d["hint"]) == (
         True,
+        False,
         "incomplete",
         102,
         3,
@@ -534,6 +535,7 @@ def test_validate_json_gives_the_problems_of_a_rejected_run_on_standard_output(d
     assert code == 1 and "vaild" not in err  # the problem is in the JSON, not said twice
     d = json.loads(out)
     assert (d["accepted"], d["status"], d["rows"], d["models"], d["findings"]) == (False, None, None, None, [])
+    assert "once nothing is rejected" in d["hint"]  # as the text form ends
     assert d["problems"] == [
         {
             "file": str(table),
@@ -544,10 +546,30 @@ def test_validate_json_gives_the_problems_of_a_rejected_run_on_standard_output(d
     ]
 
 
-def test_validate_json_with_strict_keeps_its_document_and_exits_1(demo_copy, cli):
+def test_validate_json_with_strict_is_not_accepted_when_there_is_a_finding(demo_copy, cli):
+    """A pipeline reading only the JSON sees what exit 1 says: with --strict a finding is a rejection."""
     code, out, err = cli("validate", str(demo_copy), "--json", "--strict")
-    assert code == 1 and len(json.loads(out)["findings"]) == 6
+    d = json.loads(out)
+    assert code == 1 and (d["accepted"], d["strict"], d["status"]) == (False, True, "incomplete")
+    assert len(d["findings"]) == 6 and d["problems"] == []
     assert err.splitlines()[-1] == "rejected by --strict: 6 findings"
+
+
+def test_validate_json_names_no_model_for_a_records_file_outside_the_models_folders(demo_copy, cli):
+    (demo_copy / "records" / "stray.json").write_text("[]")
+    code, out, _ = cli("validate", str(demo_copy), "--json")
+    unused = [f for f in json.loads(out)["findings"] if f["kind"] == "unused records"]
+    assert code == 3 and len(unused) == 1
+    assert (unused[0]["model"], unused[0]["item"], unused[0]["attempt"]) == (None, None, None)
+    code, out, _ = cli("validate", str(demo_copy))
+    assert any(line.startswith("unused records: -: -: ") for line in out.splitlines())
+
+
+def test_a_suite_option_typed_close_to_a_suite_name_is_asked_about(demo_copy, cli):
+    code, _, err = cli("validate", str(demo_copy), "--suite", "lit")
+    assert code == 1 and "lit: --suite names no suite (lite, full) and no file; did you mean 'lite'?" in err
+    code, _, err = cli("validate", str(demo_copy), "--benchmark", str(demo_copy / "cohort.json"))
+    assert code == 1 and "cohort.json: is a file, not a benchmark folder (it came from --benchmark)" in err
 
 
 def test_validate_lists_the_tables_row_problems_beside_a_cohort_problem(demo_copy, cli):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tcsexam.scoring.pipeline.benchmark import sample_root
+from tcsexam.scoring.pipeline.benchmark import demo_run, sample_root
 
 SAMPLE = sample_root() / "benchmark"
 LITE = json.loads((SAMPLE / "references" / "sample-k3-synthetic" / "lite.json").read_text())
@@ -266,10 +266,24 @@ def test_suite_the_benchmark_lacks_is_a_usage_error_with_the_one_meant(cli):
     assert "has no suite 'lit' (its suites: full, lite); did you mean 'lite'?" in err
 
 
-def test_a_malformed_suite_manifest_is_rejected_naming_its_file(cli, tmp_path):
+def test_every_manifest_a_run_would_refuse_is_named_at_once(cli, tmp_path):
+    """As validate refuses them: a malformed manifest, and one naming another suite than its file (a
+    cohort declaring 'lite' is refused for it); every one listed, not the first alone."""
     bench = tmp_path / "bench"
     shutil.copytree(SAMPLE, bench)
     (bench / "suites" / "broken.json").write_text('{"suite": "broken", "tasks": []}')
+    lite = bench / "suites" / "lite.json"
+    lite.write_text(lite.read_text().replace('"suite": "lite"', '"suite": "lite2"'))
     code, out, err = cli("suite", "--benchmark", str(bench))
-    assert code == 1 and out == ""
-    assert str(bench / "suites" / "broken.json") in err and "tasks" in err and "Traceback" not in err
+    assert code == 1 and out == "" and "Traceback" not in err
+    assert f"{bench / 'suites' / 'broken.json'}: field 'tasks'" in err
+    assert f"{lite}: field 'suite': manifest is suite 'lite2' but its file is lite.json" in err
+    code, out, err = cli("suite", "lite", "--benchmark", str(bench))
+    assert code == 1 and "manifest is suite 'lite2'" in err
+    code, out, err = cli("validate", str(demo_run()), "--benchmark", str(bench))
+    assert code == 1 and "manifest is suite 'lite2' but the cohort declares 'lite'" in err
+
+
+def test_a_folder_without_suites_is_no_benchmark(cli, tmp_path):
+    code, out, err = cli("suite", "--benchmark", str(tmp_path))
+    assert code == 1 and f"{tmp_path}: holds no suites/*.json: is it a benchmark folder?" in err

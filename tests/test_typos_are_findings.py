@@ -230,11 +230,33 @@ def test_a_cohort_planning_more_attempts_than_every_task_has_is_one_finding_with
     code, lines, _ = validate(cli, ws)
     assert code == 3
     assert lines[1:] == [
-        "incomplete: atlas-70b: -: every one of its 7 tasks has 1 of 2 planned attempts: if 1 a task were run, "
-        "write 1 as its attempts_per_task in cohort.json; else add the rows it lacks (tcsexam init --add-missing); "
-        "its 7 incomplete tasks follow from it and are not listed"
+        "incomplete: atlas-70b: -: every one of its 7 tasks has 1 of 2 planned attempts: if 1 attempts a task "
+        "were run, write 1 as its attempts_per_task in cohort.json (and in its attempts_per_item, where it has "
+        "them); else add the rows it lacks (tcsexam init --add-missing); its 7 incomplete tasks follow from it "
+        "and are not listed"
     ]
     assert lines[0].endswith(", 1 finding")
+
+
+def test_a_cohort_model_with_no_row_yet_is_one_finding_in_its_models_place(ws, cli):
+    """A model of the cohort whose rows are not in the table yet: one finding (not one a task), between
+    the findings of the models before and after it in the cohort."""
+    models = ("atlas-70b", "borealis-8x22b", "cirrus-mini")
+    ws.write_cohort(models={m: {"attempts_per_task": 1} for m in models})
+    rows = checked_rows("atlas-70b") + checked_rows("cirrus-mini")
+    rows[0]["adoption_status"] = rows[-1]["adoption_status"] = "selected_provisional"
+    ws.write_checked_run(rows, models=("atlas-70b", "cirrus-mini"))
+    code, lines, _ = validate(cli, ws)
+    assert code == 3
+    assert [line.split(": ")[:2] for line in lines[1:]] == [
+        ["provisional", "atlas-70b"],
+        ["incomplete", "borealis-8x22b"],
+        ["provisional", "cirrus-mini"],
+    ]
+    assert lines[2] == (
+        "incomplete: borealis-8x22b: -: no attempt of any of its 7 tasks is in the attempts table (1 planned for "
+        "each): tcsexam init --add-missing adds their rows; its 7 incomplete tasks follow from it and are not listed"
+    )
 
 
 def test_tasks_short_of_their_plan_by_different_counts_are_listed_one_by_one(ws, cli):

@@ -70,7 +70,7 @@ class Index:
         records files, each with its model, task, attempt and line where it has them."""
         from tcsexam.scoring.reports.findings import run_findings
 
-        return [ValidateFinding(*f) for f in run_findings(self.data)]
+        return run_findings(self.data)
 
     def write(self, path: PathLike) -> None:
         """Write the document as index.json at ``path`` (atomically, as ``tcsexam score`` does). As there

@@ -22,7 +22,7 @@ from tcsexam.scoring.commands.options import (
 from tcsexam.scoring.commands.text import ignored_rows_line, summary_table, written
 from tcsexam.scoring.errors import InputError
 from tcsexam.scoring.grammar import counted
-from tcsexam.scoring.reports.findings import findings, not_checked_lines, run_findings, score_warnings
+from tcsexam.scoring.reports.findings import finding_text, findings, not_checked_lines, run_findings, score_warnings
 from tcsexam.scoring.safety.terminal import escape_for_terminal
 from tcsexam.scoring.safety.terminal import say as say_on
 from tcsexam.scoring.vocab import EXIT_FOR_STATUS, EXIT_OK, EXIT_REJECTED
@@ -137,14 +137,15 @@ def _validate(args) -> int:
         document = build_index(run, thresholds_of(args))
     except InputError as exc:
         if args.json:  # the problems on standard output, as JSON; exit 1 all the same
-            validate_json(False, None, exc.problems, exc.hint or None, [])
+            validate_json(args, None, exc.problems, exc.hint or FINDINGS_LATER, [])
             return EXIT_REJECTED
         raise InputError(exc.problems, exc.hint or FINDINGS_LATER) from None
     found = run_findings(document)
     if args.json:
-        validate_json(True, (document, len(run.attempts.rows)), [], None, found)
+        validate_json(args, (document, len(run.attempts.rows)), [], None, found)
         if args.strict and found:
-            return strict_refusal([], shown=True, count=len(found))
+            say_on(f"rejected by --strict: {counted(len(found), 'finding')}", sys.stderr)
+            return EXIT_REJECTED
         return EXIT_FOR_STATUS[document["status"]]
     n_rows = len(run.attempts.rows)
     ign = document["ignored_rows"]["count"]
@@ -157,7 +158,7 @@ def _validate(args) -> int:
         f"{verdict}: {counted(n_rows, 'row')}, {counted(len(document['models']), 'model')}, "
         f"status {document['status']}, {counted(len(found), 'finding')}"
     )
-    lines = [f.text() for f in found]
+    lines = [finding_text(f) for f in found]
     for line in lines:
         print(line)
     if args.strict and found:
@@ -165,37 +166,35 @@ def _validate(args) -> int:
     return EXIT_FOR_STATUS[document["status"]]
 
 
-def validate_json(
-    accepted: bool, scored: tuple[dict, int] | None, problems: list, hint: str | None, found: list
-) -> None:
-    """``validate --json`` (docs/commands.md#validate): the verdict as one JSON document on standard output,
-    of the type ``ValidateOutput`` (``tcsexam schema validate``); names and messages as they are, never
-    escaped for a terminal (JSON escapes what it must)."""
+def validate_json(args, scored: tuple[dict, int] | None, problems: list, hint: str | None, found: list) -> None:
+    """``validate --json`` (docs/formats.md#validate-output): the verdict as one JSON document on standard
+    output, of the type ``ValidateOutput`` (``tcsexam schema validate``); names as they are, never escaped
+    for a terminal (JSON escapes what it must). With --strict, a finding is a rejection: not accepted."""
     import msgspec
 
     from tcsexam.scoring.formats.json import dumps
-    from tcsexam.scoring.formats.results import ValidateFinding, ValidateOutput, ValidateProblem
+    from tcsexam.scoring.formats.results import ValidateOutput, ValidateProblem
 
     document, rows = scored if scored is not None else (None, None)
     out = ValidateOutput(
-        accepted=accepted,
+        accepted=document is not None and not (args.strict and found),
+        strict=args.strict,
         status=None if document is None else document["status"],
         rows=rows,
         models=None if document is None else len(document["models"]),
-        problems=[ValidateProblem(p.file, p.where, p.field, p.message) for p in problems],
+        problems=[ValidateProblem(file=p.file, where=p.where, field=p.field, message=p.message) for p in problems],
         hint=hint,
-        findings=[ValidateFinding(*f) for f in found],
+        findings=found,
     )
     write_to(None, dumps(msgspec.to_builtins(out), finite=True))
 
 
-def strict_refusal(found: list[str], shown: bool, done: str = "", count: int | None = None) -> int:
+def strict_refusal(found: list[str], shown: bool, done: str = "") -> int:
     """``--strict`` (docs/commands.md#validate): every finding is a rejection, exit 1. ``found`` are
-    printed on standard error unless ``shown`` already (``validate`` lists them on standard output, or
-    its JSON holds ``count`` of them)."""
+    printed on standard error unless ``shown`` already (``validate`` lists them on standard output)."""
     for line in [] if shown else found:
         say_on(line, sys.stderr)
-    n = len(found) if count is None else count
+    n = len(found)
     say_on(f"rejected by --strict: {n} finding{'' if n == 1 else 's'}{done}", sys.stderr)
     return EXIT_REJECTED
 

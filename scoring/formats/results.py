@@ -533,13 +533,17 @@ class ValidateProblem(Strict):
     message: str
 
 
-class ValidateFinding(Strict):
-    """A finding of an accepted run: its kind (warning, incomplete, provisional, excluded, ignored row,
-    unused records), the model, the task, the attempt and the attempts table's line where it has them
-    (null for a finding of the model as a whole), and what."""
+FindingKind = Literal["warning", "incomplete", "provisional", "excluded", "ignored row", "unused records"]
 
-    kind: str
-    model: str
+
+class ValidateFinding(Strict):
+    """A finding of an accepted run: its kind, the model (null for a records file outside any model's
+    folder), the task, the attempt (its name, as attempts.csv writes it) and the attempts table's line
+    where it has them (null for a finding of the model as a whole), and what. An ignored row whose name
+    is close to one of the cohort's or the suite's (a likely typo) is a warning."""
+
+    kind: FindingKind
+    model: str | None
     item: str | None
     attempt: str | None
     line: int | None
@@ -548,10 +552,12 @@ class ValidateFinding(Strict):
 
 class ValidateOutput(Strict):
     """The output of `tcsexam validate --json`: whether the run's inputs are accepted; for a rejected
-    run, every problem (and a hint, or null), no findings; for an accepted one, its status, its rows and
-    models, and its findings (tcsexam docs commands#validate)."""
+    run, every problem and a hint, no findings, and null for its status, rows and models; for a scored
+    one, its status, its rows and models, and its findings (tcsexam docs commands#validate). With
+    --strict, a run with findings is not accepted (strict: whether --strict was given)."""
 
     accepted: bool
+    strict: bool
     status: RunStatus | None  # the run's status; null when rejected
     rows: int | None  # the attempts table's rows read; null when rejected
     models: int | None

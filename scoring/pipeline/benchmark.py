@@ -45,11 +45,15 @@ def benchmark_origin(option: str | Path | None) -> str:
 
 
 def missing_benchmark(benchmark: Path, origin: str) -> Problem | None:
-    """A benchmark folder that does not exist, named with the setting it came from ('--benchmark',
-    'TCSEXAM_BENCHMARK': ``benchmark_origin``); None when it is a folder."""
+    """A benchmark folder that does not exist (or is a file), named with the setting it came from
+    ('--benchmark', 'TCSEXAM_BENCHMARK': ``benchmark_origin``); None when it is a folder."""
     if benchmark.is_dir():
         return None
     came = f" (it came from {origin})" if origin else ""
+    if benchmark.exists():
+        return Problem(
+            str(benchmark), "", "", f"is a file, not a benchmark folder{came}: name the folder that holds suites/"
+        )
     return Problem(str(benchmark), "", "", f"benchmark folder does not exist{came}: check the path")
 
 

@@ -15,6 +15,7 @@ from tcsexam.scoring.formats.attempts import AttemptsTable, load_attempts
 from tcsexam.scoring.formats.inputs import Cohort, SuiteManifest, validate_object
 from tcsexam.scoring.formats.json import collector_paused, parse_json_bytes
 from tcsexam.scoring.formats.packed import RecordsSource, open_records
+from tcsexam.scoring.grammar import meant
 from tcsexam.scoring.pipeline.benchmark import (
     GIVEN_BENCHMARK,
     benchmark_origin,
@@ -328,6 +329,12 @@ def suite_file(paths: RunPaths, declared: str | None, problems: Problems) -> Pat
     a name or a path); a --suite that disagrees with the cohort, or a manifest the benchmark lacks
     (``benchmark_problem``), is added to ``problems`` (None then when there is nothing to read)."""
     if paths.suite and paths.suite not in SUITE_NAMES:
+        looks_named = "/" not in paths.suite and not paths.suite.endswith(".json")
+        if looks_named and not os.path.lexists(paths.suite):  # neither a suite's name nor a file: 'lit'
+            slip = meant(paths.suite, SUITE_NAMES)
+            message = f"--suite names no suite ({', '.join(SUITE_NAMES)}) and no file{slip}"
+            problems.add(paths.suite, "", "", message)
+            return None
         return Path(paths.suite)
     if declared is None:
         return suite_path(paths.benchmark, paths.suite) if paths.suite else None

@@ -407,10 +407,7 @@ def compare_rows(result: dict) -> tuple[list[tuple[str, str | None, float | None
             w = WEIGHTS[t]
             lo, hi = (None, None) if r["lo"] is None else (w * r["lo"], w * r["hi"])
             summary.append((f"{TRACK_LETTERS[t]} {t} ({counted(r['m'], 'task')})", t, w * r["mean"], lo, hi))
-    parts = [
-        (task.item, task.track, WEIGHTS[task.track] * task.difference / result["tracks"][task.track]["m"])
-        for task in result["tasks"]
-    ]
+    parts = [(task.item, task.track, task.contribution) for task in result["tasks"]]
     parts.sort(key=lambda p: -abs(p[2]))  # stable: ties keep suite order
     return summary, parts
 

@@ -3,87 +3,95 @@ list, the warnings ``score`` prints on standard error, and the dashboard's Diagn
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING
 
 from tcsexam.scoring.grammar import counted
 from tcsexam.scoring.safety.terminal import escape_for_terminal
 from tcsexam.scoring.vocab import NOT_CHECKED
 
+if TYPE_CHECKING:
+    from tcsexam.scoring.formats.results import ValidateFinding
 
-class Finding(NamedTuple):
-    """One finding of an accepted run (docs/commands.md#validate): its kind (warning, incomplete,
-    provisional, excluded, ignored row, unused records), the model, where (the task, the attempt and the
-    attempts table's line, where it has them; none for the model as a whole) and what."""
 
-    kind: str
-    model: str
-    item: str | None
-    attempt: str | None
-    line: int | None
-    message: str
-
-    def text(self) -> str:
-        """As ``validate`` prints it: ``KIND: MODEL: WHERE: MESSAGE``, WHERE as ``ITEM attempt A (line N)``
-        ('-' for none), names escaped (docs/safety.md)."""
-        where = (self.item or "-") + (f" attempt {self.attempt}" if self.attempt is not None else "")
-        where += f" (line {self.line})" if self.line else ""
-        return escape_for_terminal(f"{self.kind}: {self.model}: {where}: {self.message}")
+def finding_text(f: ValidateFinding) -> str:
+    """A finding as ``validate`` prints it: ``KIND: MODEL: WHERE: MESSAGE``, WHERE as ``ITEM attempt A
+    (line N)`` and '-' for what it lacks, names escaped (docs/safety.md)."""
+    where = (f.item or "-") + (f" attempt {f.attempt}" if f.attempt is not None else "")
+    where += f" (line {f.line})" if f.line else ""
+    return escape_for_terminal(f"{f.kind}: {f.model or '-'}: {where}: {f.message}")
 
 
 def findings(document: dict) -> list[str]:
-    """``validate``'s findings of an accepted run, one line each (``Finding.text``)."""
-    return [f.text() for f in run_findings(document)]
+    """``validate``'s findings of an accepted run, one line each (``finding_text``)."""
+    return [finding_text(f) for f in run_findings(document)]
 
 
-def run_findings(document: dict) -> list[Finding]:
-    """The findings of an accepted run: issues (warning, incomplete), provisional and excluded attempts,
-    ignored rows, unused records files. A typo of cohort.json is one finding, first: the incomplete
-    tasks of its model and the rows and records files of the name it misspells follow from it and are
-    counted, not listed. So is a model every task of which is short of the same attempts
-    (``uniform_shortfall``): one finding, its tasks counted."""
-
+def run_findings(document: dict) -> list[ValidateFinding]:
+    """The findings of an accepted run (docs/commands.md#validate), model by model: issues (warning,
+    incomplete), provisional and excluded attempts; then ignored rows and unused records files. A typo
+    of cohort.json is one finding, first: the incomplete tasks of its model and the rows and records
+    files of the name it misspells follow from it and are counted, not listed. So is a model every task
+    of which is short of the same attempts (``uniform_shortfall``), in its model's place."""
     typos = document["ignored_rows"].get("cohort_typos", [])
     misspelt = {t["cohort_model"] for t in typos}
-    head: list[Finding] = []
-    out: list[Finding] = []
+    head: list[ValidateFinding] = []
+    out: list[ValidateFinding] = []
     for name, m in document["models"].items():
         issues = m["issues"]
         if name in misspelt:  # its first issue is the typo's (pipeline.aggregate.cohort_typo_issue)
             typo = next(t for t in typos if t["cohort_model"] == name)
             incomplete = sum(1 for i in issues if i["kind"] == "incomplete")
             message = f"{issues[0]['message']}; {typo_followers(typo, incomplete)}"
-            head.append(Finding("warning", name, None, None, None, message))
+            head.append(finding("warning", name, message))
             issues = [i for i in issues[1:] if i["kind"] != "incomplete"]
         elif shortfall := uniform_shortfall(m):
-            head.append(Finding("incomplete", name, None, None, None, shortfall))
+            out.append(finding("incomplete", name, shortfall))
             issues = [i for i in issues if i["kind"] != "incomplete" or i["attempt"] is not None]
         for i in issues:
-            out.append(Finding(i["kind"], name, i["item"] or None, i["attempt"], i["line"], i["message"]))
+            out.append(finding(i["kind"], name, i["message"], i["item"] or None, i["attempt"], i["line"]))
         for a in m["coverage"]["provisional"]:
             out.append(
-                Finding("provisional", name, a["item"], a["attempt"], a["line"], "adopted as selected_provisional")
+                finding("provisional", name, "adopted as selected_provisional", a["item"], a["attempt"], a["line"])
             )
         for a in m["coverage"]["excluded"]:
-            out.append(Finding("excluded", name, a["item"], a["attempt"], a["line"], excluded_finding(a)))
+            out.append(finding("excluded", name, excluded_finding(a), a["item"], a["attempt"], a["line"]))
     hidden = {t["rows_model"] for t in typos}
     return head + out + ignored_findings(document, hide=hidden) + records_findings(document, hide=hidden)
 
 
+def finding(
+    kind: str,
+    model: str | None,
+    message: str,
+    item: str | None = None,
+    attempt: str | None = None,
+    line: int | None = None,
+) -> ValidateFinding:
+    from tcsexam.scoring.formats.results import ValidateFinding  # here: score --help loads no msgspec
+
+    return ValidateFinding(kind=kind, model=model, item=item, attempt=attempt, line=line, message=message)  # type: ignore[arg-type]
+
+
 def uniform_shortfall(model: dict) -> str | None:
-    """The finding of a model every task of which (two or more) has the same attempts, some, and fewer
-    than the same number planned: the cohort plans more attempts than were run, or the table lacks the
-    same rows of every task. None for any other model: its tasks are listed one by one."""
+    """The finding of a model every task of which (two or more) has the same attempts, fewer than the
+    same number planned: the cohort plans more attempts than were run, or the table lacks the same rows
+    of every task, or none yet. None for any other model: its tasks are listed one by one."""
     tasks, missing = model["tasks"], model["coverage"]["missing"]
     counts = {(m["adopted"], m["planned"]) for m in missing}
     if len(tasks) < 2 or len(missing) != len(tasks) or len(counts) != 1:
         return None
     ((adopted, planned),) = counts
+    n = len(tasks)
     if adopted == 0:
-        return None
+        return (
+            f"no attempt of any of its {n} tasks is in the attempts table ({planned} planned for each): "
+            f"tcsexam init --add-missing adds their rows; its {n} incomplete tasks follow from it and are not listed"
+        )
     return (
-        f"every one of its {len(tasks)} tasks has {adopted} of {planned} planned attempts: if {adopted} a task were "
-        f"run, write {adopted} as its attempts_per_task in cohort.json; else add the rows it lacks "
-        f"(tcsexam init --add-missing); its {len(tasks)} incomplete tasks follow from it and are not listed"
+        f"every one of its {n} tasks has {adopted} of {planned} planned attempts: if {adopted} attempts a task "
+        f"were run, write {adopted} as its attempts_per_task in cohort.json (and in its attempts_per_item, "
+        f"where it has them); else add the rows it lacks (tcsexam init --add-missing); its {n} incomplete "
+        "tasks follow from it and are not listed"
     )
 
 
@@ -134,7 +142,7 @@ def typo_followers(typo: dict, incomplete: int) -> str:
     )
 
 
-def records_findings(document: dict, hide: set[str] | frozenset[str] = frozenset()) -> list[Finding]:
+def records_findings(document: dict, hide: set[str] | frozenset[str] = frozenset()) -> list[ValidateFinding]:
     """The records files that no adopted row uses (docs/rules.md#rows-and-records), as ``validate`` and
     ``score`` print them: ``unused records: MODEL: ITEM attempt A: records/FILE: why``."""
     from tcsexam.scoring.pipeline.aggregate import unused_records_finding
@@ -144,7 +152,7 @@ def records_findings(document: dict, hide: set[str] | frozenset[str] = frozenset
         if u["model"] in hide:
             continue
         attempt = u["attempt"] if u["item"] is not None else None
-        out.append(Finding("unused records", u["model"] or "-", u["item"], attempt, None, unused_records_finding(u)))
+        out.append(finding("unused records", u["model"] or None, unused_records_finding(u), u["item"], attempt))
     return out
 
 
@@ -174,7 +182,7 @@ def not_checked_lines(document: dict) -> list[str]:
     ]
 
 
-def ignored_findings(document: dict, hide: set[str] | frozenset[str] = frozenset()) -> list[Finding]:
+def ignored_findings(document: dict, hide: set[str] | frozenset[str] = frozenset()) -> list[ValidateFinding]:
     """The ignored rows' findings (``score`` prints their warnings, the likely typos)."""
     from tcsexam.scoring.pipeline.aggregate import ignored_row_finding
 
@@ -183,5 +191,5 @@ def ignored_findings(document: dict, hide: set[str] | frozenset[str] = frozenset
         if r["model"] in hide:
             continue
         kind, message = ignored_row_finding(r)
-        out.append(Finding(kind, r["model"], r["item"], r["attempt"], r["line"], message))
+        out.append(finding(kind, r["model"], message, r["item"], r["attempt"], r["line"]))
     return out

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tcsexam.scoring.errors import UsageError
+from tcsexam.scoring.errors import InputError, Problem, UsageError
 from tcsexam.scoring.grammar import meant
-from tcsexam.scoring.vocab import TRACKS, WEIGHTS
+from tcsexam.scoring.vocab import TRACKS, WEIGHTS, task_points
 
 
 def suite_names(benchmark: Path) -> list[str]:
@@ -18,34 +18,64 @@ def suite_names(benchmark: Path) -> list[str]:
 
 
 def benchmark_suites(benchmark: Path) -> dict:
-    """Every suite of the benchmark: its name and how many tasks each track has."""
-    from tcsexam.scoring.pipeline.run import load_suite_file, suite_path
-
+    """Every suite of the benchmark: its name and how many tasks each track has. A benchmark with no
+    suite, or a manifest that ``tcsexam validate`` would refuse, is rejected, every manifest's problems
+    at once."""
+    names = suite_names(benchmark)
+    if not names:
+        message = "holds no suites/*.json: is it a benchmark folder? (tcsexam docs formats#the-benchmark-folder)"
+        raise InputError([Problem(str(benchmark), "", "", message)])
+    manifests, problems = {}, []
+    for name in names:
+        try:
+            manifests[name] = read_manifest(benchmark, name)
+        except InputError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise InputError(problems)
     suites = []
-    for name in suite_names(benchmark):
-        manifest, _ = load_suite_file(suite_path(benchmark, name))
+    for name, manifest in manifests.items():
         by_track = {t: sum(1 for task in manifest.tasks if task.track == t) for t in TRACKS}
         suites.append({"suite": name, "tasks": len(manifest.tasks), "by_track": by_track})
     return {"benchmark": str(benchmark), "suites": suites}
 
 
 def suite_tasks(benchmark: Path, name: str) -> dict:
-    """One suite's tasks in its order, each with its track and its index points: the track's weight over
-    the track's tasks (docs/rules.md#the-index), what a score of 1 on the task adds to the index when
-    every other score is 0. A suite the benchmark has not is a usage error naming those it has."""
-    from tcsexam.scoring.pipeline.run import load_suite_file, suite_path
-
+    """One suite's tasks in its order, each with its track and its index points (``task_points``: what a
+    score of 1 on the task adds to the index when every other score is 0). A suite the benchmark has
+    not is a usage error naming those it has."""
     names = suite_names(benchmark)
     if name not in names:
         held = f"its suites: {', '.join(names)}" if names else "it holds no suites/*.json"
         raise UsageError(f"the benchmark {benchmark} has no suite '{name}' ({held}){meant(name, names)}")
-    path = suite_path(benchmark, name)
-    manifest, _ = load_suite_file(path)
+    manifest = read_manifest(benchmark, name)
     counts = {t: sum(1 for task in manifest.tasks if task.track == t) for t in TRACKS}
     return {
         "suite": name,
-        "file": str(path),
+        "file": str(suite_file_of(benchmark, name)),
         "tasks": [
-            {"item": t.item, "track": t.track, "points": WEIGHTS[t.track] / counts[t.track]} for t in manifest.tasks
+            {"item": t.item, "track": t.track, "points": task_points(WEIGHTS[t.track], counts[t.track])}
+            for t in manifest.tasks
         ],
     }
+
+
+def suite_file_of(benchmark: Path, name: str) -> Path:
+    from tcsexam.scoring.pipeline.run import suite_path
+
+    return suite_path(benchmark, name)
+
+
+def read_manifest(benchmark: Path, name: str):
+    """The manifest BENCHMARK/suites/NAME.json as a run reads it (docs/formats.md#suite-manifest); one that
+    names another suite than its file is refused, as a cohort declaring NAME would find it refused."""
+    from tcsexam.scoring.pipeline.run import load_suite_file
+
+    path = suite_file_of(benchmark, name)
+    manifest, _ = load_suite_file(path)
+    if manifest.suite != name:
+        message = (
+            f"manifest is suite '{manifest.suite}' but its file is {path.name}: a cohort declaring '{name}' is refused"
+        )
+        raise InputError([Problem(str(path), "", "suite", message)])
+    return manifest

@@ -33,7 +33,7 @@ from tcsexam.scoring.stats.uncertainty import (
     track_interval,
     weighted_interval,
 )
-from tcsexam.scoring.vocab import WEIGHTS, Track
+from tcsexam.scoring.vocab import WEIGHTS, Track, task_points
 
 EQUAL_TOLERANCE = 1e-12  # docs/rules.md#per-task-differences: equal means |difference| <= 1e-12
 
@@ -73,7 +73,7 @@ def task_differences(a: TaskMeans, b: TaskMeans, weights: Mapping[str, float] = 
         common.append((item, track, mean_a, other[1]))
     per_track = Counter(track for _, track, _, _ in common)
     return [
-        TaskDifference(item, track, x, y, x - y, (x - y) * weights.get(track, 0.0) / per_track[track])
+        TaskDifference(item, track, x, y, x - y, (x - y) * task_points(weights.get(track, 0.0), per_track[track]))
         for item, track, x, y in common
     ]
 
