@@ -29,6 +29,7 @@ from tcsexam.tui.screens.help import HelpScreen
 from tcsexam.tui.state import DashboardConfig
 from tests.support.dashboard import (
     notifications,
+    reload_rejected,
     row_at,
     screen_text,
     send_to_driver,
@@ -320,10 +321,7 @@ async def test_a7_at_80_columns_the_stale_mark_leaves_room_for_the_run_and_its_s
     app = create_app(DashboardConfig(run_dir=str(demo_copy)))
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
-        csv = demo_copy / "attempts.csv"
-        csv.write_text(csv.read_text().replace("selected,valid", "selected,bogus", 1))
-        await pilot.press("r")
-        await settle(pilot)
+        await reload_rejected(pilot, demo_copy / "attempts.csv")
         at = re.escape(app.shown.stale["at"])
         head = app.sub_title.split(" · incomplete")[0] + " · incomplete"  # what must show: the status too
         assert app.sub_title.startswith("STALE") and len(head) <= SMALL[0] - HEADER_SPARE, app.sub_title

@@ -24,7 +24,7 @@ from tcsexam.tui.app import create_app
 from tcsexam.tui.panes.leaderboard.pane import LeaderboardPane
 from tcsexam.tui.screens.runs import RunsScreen
 from tcsexam.tui.state import DashboardConfig
-from tests.support.dashboard import notices, notifications, run_command, settle, wait_until
+from tests.support.dashboard import notices, notifications, reload_rejected, run_command, settle, wait_until
 from tests.support.runs import online_copy
 
 SIZE = (140, 45)
@@ -421,10 +421,7 @@ async def test_reload_marks_only_the_rejected_run_stale_and_export_writes_the_ru
     app = both(demo, online, output=str(out))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        attempts = online / "attempts.csv"
-        attempts.write_text(attempts.read_text().replace("selected,valid", "selected,bogus", 1))
-        await pilot.press("r")
-        await settle(pilot)
+        await reload_rejected(pilot, online / "attempts.csv")
         assert app.runs[1].stale is not None and app.runs[0].stale is None
         assert not app.sub_title.startswith("STALE")
         app.switch_run(1)

@@ -16,22 +16,11 @@ def cmd_reference(args) -> int:
     """No REFERENCE_ID: the references the benchmark has; with one: its tasks; with --task: that
     task's instances in full. Text, or JSON on standard output with --json."""
     from tcsexam.scoring.commands.text import reference_list_text, reference_tasks_text, task_instances_text
-    from tcsexam.scoring.formats.json import dumps
-    from tcsexam.scoring.pipeline.benchmark import (
-        SAMPLE_BENCHMARK,
-        benchmark_origin,
-        locate_benchmark,
-        missing_benchmark,
-        resolve_reference,
-        sample_benchmark_notice,
-    )
+    from tcsexam.scoring.pipeline.benchmark import SAMPLE_BENCHMARK, resolve_reference, sample_benchmark_notice
     from tcsexam.scoring.reports.references import benchmark_references, reference_tasks, task_instances
 
     check_name_options(("REFERENCE_ID", args.reference_id, "reference id"), ("--task", args.task, "item"))
-    benchmark, source = locate_benchmark(args.benchmark)
-    missing = missing_benchmark(benchmark, benchmark_origin(args.benchmark))
-    if missing:
-        raise InputError([missing])
+    benchmark, source = benchmark_folder(args)
     if args.reference_id is None and args.task is not None:  # the benchmark's one reference, if it has one
         ids = [r["reference_id"] for r in benchmark_references(benchmark)["references"]]
         if len(ids) != 1:
@@ -39,8 +28,7 @@ def cmd_reference(args) -> int:
                 f"--task names a task of a reference: give the REFERENCE_ID too (the benchmark holds {', '.join(ids) or 'none'})"
             )
         args.reference_id = ids[0]
-    # the next command printed works as printed: it names the benchmark folder given here
-    again = f" --benchmark {shlex.quote(args.benchmark)}" if args.benchmark else ""
+    again = benchmark_again(args)
     if args.reference_id is None:
         document = benchmark_references(benchmark)
         text = reference_list_text(document, source, again)
@@ -62,6 +50,30 @@ def cmd_reference(args) -> int:
         else:
             document = task_instances(reference, args.task)
             text = task_instances_text(document)
+    return listed(args, document, text)
+
+
+def benchmark_folder(args):
+    """The benchmark folder (--benchmark, else $TCSEXAM_BENCHMARK, else the bundled sample) and where it
+    came from; one that is not a folder is rejected input."""
+    from tcsexam.scoring.pipeline.benchmark import benchmark_origin, locate_benchmark, missing_benchmark
+
+    benchmark, source = locate_benchmark(args.benchmark)
+    missing = missing_benchmark(benchmark, benchmark_origin(args.benchmark))
+    if missing:
+        raise InputError([missing])
+    return benchmark, source
+
+
+def benchmark_again(args) -> str:
+    """What the next command a listing prints needs too, so that it works as printed: the --benchmark given."""
+    return f" --benchmark {shlex.quote(args.benchmark)}" if args.benchmark else ""
+
+
+def listed(args, document: dict, text: str) -> int:
+    """A listing on standard output: JSON with --json, else its text."""
+    from tcsexam.scoring.formats.json import dumps
+
     if args.json:
         sys.stdout.buffer.write(dumps(document))
     else:
@@ -73,27 +85,15 @@ def cmd_suite(args) -> int:
     """No NAME: the suites the benchmark has; with one: its tasks. Text, or JSON on standard output with
     --json."""
     from tcsexam.scoring.commands.text import suite_list_text, suite_tasks_text
-    from tcsexam.scoring.formats.json import dumps
-    from tcsexam.scoring.pipeline.benchmark import benchmark_origin, locate_benchmark, missing_benchmark
     from tcsexam.scoring.reports.suites import benchmark_suites, suite_tasks
 
     check_name_options(("NAME", args.name, "suite"))
-    benchmark, source = locate_benchmark(args.benchmark)
-    missing = missing_benchmark(benchmark, benchmark_origin(args.benchmark))
-    if missing:
-        raise InputError([missing])
-    again = f" --benchmark {shlex.quote(args.benchmark)}" if args.benchmark else ""
+    benchmark, source = benchmark_folder(args)
     if args.name is None:
         document = benchmark_suites(benchmark)
-        text = suite_list_text(document, source, again)
-    else:
-        document = suite_tasks(benchmark, args.name)
-        text = suite_tasks_text(document)
-    if args.json:
-        sys.stdout.buffer.write(dumps(document))
-    else:
-        say(text)
-    return EXIT_OK
+        return listed(args, document, suite_list_text(document, source, benchmark_again(args)))
+    document = suite_tasks(benchmark, args.name)
+    return listed(args, document, suite_tasks_text(document))
 
 
 def suite_of(benchmark, reference_id: str, suite: str | None) -> str:

@@ -295,3 +295,11 @@ def burst(app, typed: str) -> None:
         event = events.Key(KEY_NAMES.get(char, char), char)
         event.set_sender(app)
         send_to_driver(app, event)
+
+
+async def reload_rejected(pilot, attempts) -> None:
+    """Make the run's attempts.csv one the next load rejects (its first valid row's score_status made
+    'bogus'), then reload (``r``) and let the dashboard settle: the run is shown STALE."""
+    attempts.write_text(attempts.read_text().replace("selected,valid", "selected,bogus", 1))
+    await pilot.press("r")
+    await settle(pilot)
