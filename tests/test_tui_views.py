@@ -462,11 +462,11 @@ def test_the_planners_inputs_come_two_tracks_a_line_each_track_whole_within_80_c
     }
     lines = plan_summary(entry)
     assert lines == [
-        "P\u00a010\u00a0tasks\u00a00.1235\u00a0/\u00a0—    S\u00a011\u00a0tasks\u00a00.1235\u00a0/\u00a0—",
-        "C\u00a012\u00a0tasks\u00a00.1235\u00a0/\u00a0—    O\u00a013\u00a0tasks\u00a00.1235\u00a0/\u00a0—",
+        "P 10 tasks 0.1235 / —    S 11 tasks 0.1235 / —",
+        "C 12 tasks 0.1235 / —    O 13 tasks 0.1235 / —",
     ]
     one = {"m": 1, "s_w2": None, "sigma_b2": None}
-    assert plan_summary({"tracks": dict.fromkeys(entry["tracks"], one)})[0].startswith("P\u00a01\u00a0task\u00a0—")
+    assert plan_summary({"tracks": dict.fromkeys(entry["tracks"], one)})[0].startswith("P 1 task — / —")
     many = {"m": 1234, "s_w2": 12.3456, "sigma_b2": 98.7654}  # a construction track spans more than [0, 1]
     assert all(len(line) <= 76 for line in plan_summary({"tracks": dict.fromkeys(entry["tracks"], many)}))
 

@@ -36,14 +36,14 @@ def plan_row(plan_entry: dict) -> tuple[list[str], list[str]]:
 
 
 def plan_summary(plan_entry: dict) -> list[str]:
-    """The planner's inputs per track in words (its tasks, the variance within a task s_w² and between
-    tasks σ_b², docs/rules.md#planning-attempts), two tracks a line: a track's figures are never wrapped
-    apart, at 80 columns too (a track's part holds no space that wrapping could break at)."""
+    """The planner's inputs per track (its tasks, the variance within a task s_w² / between tasks σ_b²,
+    docs/rules.md#planning-attempts; the heading says so in words), two tracks a line short enough for
+    80 columns, so that no track's figures are wrapped apart."""
     parts = []
     for t in TRACKS:
         v = plan_entry["tracks"][t]
-        tasks = f"{v['m']}\u00a0task{'' if v['m'] == 1 else 's'}"
-        parts.append(f"{LETTERS[t]}\u00a0{tasks}\u00a0{fmt(v['s_w2'], 4)}\u00a0/\u00a0{fmt(v['sigma_b2'], 4)}")
+        tasks = f"{v['m']} task{'' if v['m'] == 1 else 's'}"
+        parts.append(f"{LETTERS[t]} {tasks} {fmt(v['s_w2'], 4)} / {fmt(v['sigma_b2'], 4)}")
     return ["    ".join(parts[i : i + 2]) for i in range(0, len(parts), 2)]
 
 
