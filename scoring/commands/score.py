@@ -143,11 +143,15 @@ def _validate(args) -> int:
     found = run_findings(document)
     if args.json:
         validate_json(args, (document, len(run.attempts.rows)), [], None, found)
-        if args.strict and found:
-            say_on(f"rejected by --strict: {counted(len(found), 'finding')}", sys.stderr)
-            return EXIT_REJECTED
-        return EXIT_FOR_STATUS[document["status"]]
-    n_rows = len(run.attempts.rows)
+    else:
+        list_findings(document, len(run.attempts.rows), found)
+    if args.strict and found:
+        return strict_refusal([finding_text(f) for f in found], shown=True)
+    return EXIT_FOR_STATUS[document["status"]]
+
+
+def list_findings(document: dict, n_rows: int, found: list) -> None:
+    """``validate``'s text on standard output: the verdict line, then each finding (``finding_text``)."""
     ign = document["ignored_rows"]["count"]
     # "no problems" only for a run with nothing to report: ignored rows (where a typo lands), missing,
     # provisional or excluded attempts and warnings are findings of an accepted run
@@ -158,12 +162,8 @@ def _validate(args) -> int:
         f"{verdict}: {counted(n_rows, 'row')}, {counted(len(document['models']), 'model')}, "
         f"status {document['status']}, {counted(len(found), 'finding')}"
     )
-    lines = [finding_text(f) for f in found]
-    for line in lines:
-        print(line)
-    if args.strict and found:
-        return strict_refusal(lines, shown=True)
-    return EXIT_FOR_STATUS[document["status"]]
+    for f in found:
+        print(finding_text(f))
 
 
 def validate_json(args, scored: tuple[dict, int] | None, problems: list, hint: str | None, found: list) -> None:

@@ -7,7 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from tcsexam.scoring.errors import InputError, Problem, UsageError
+from tcsexam.scoring.formats.inputs import SuiteManifest
 from tcsexam.scoring.grammar import meant
+from tcsexam.scoring.pipeline.run import load_suite_file, suite_path
 from tcsexam.scoring.vocab import TRACKS, WEIGHTS, task_points
 
 
@@ -33,10 +35,7 @@ def benchmark_suites(benchmark: Path) -> dict:
             problems.extend(exc.problems)
     if problems:
         raise InputError(problems)
-    suites = []
-    for name, manifest in manifests.items():
-        by_track = {t: sum(1 for task in manifest.tasks if task.track == t) for t in TRACKS}
-        suites.append({"suite": name, "tasks": len(manifest.tasks), "by_track": by_track})
+    suites = [{"suite": n, "tasks": len(m.tasks), "by_track": track_counts(m)} for n, m in manifests.items()]
     return {"benchmark": str(benchmark), "suites": suites}
 
 
@@ -49,10 +48,10 @@ def suite_tasks(benchmark: Path, name: str) -> dict:
         held = f"its suites: {', '.join(names)}" if names else "it holds no suites/*.json"
         raise UsageError(f"the benchmark {benchmark} has no suite '{name}' ({held}){meant(name, names)}")
     manifest = read_manifest(benchmark, name)
-    counts = {t: sum(1 for task in manifest.tasks if task.track == t) for t in TRACKS}
+    counts = track_counts(manifest)
     return {
         "suite": name,
-        "file": str(suite_file_of(benchmark, name)),
+        "file": str(suite_path(benchmark, name)),
         "tasks": [
             {"item": t.item, "track": t.track, "points": task_points(WEIGHTS[t.track], counts[t.track])}
             for t in manifest.tasks
@@ -60,18 +59,15 @@ def suite_tasks(benchmark: Path, name: str) -> dict:
     }
 
 
-def suite_file_of(benchmark: Path, name: str) -> Path:
-    from tcsexam.scoring.pipeline.run import suite_path
+def track_counts(manifest: SuiteManifest) -> dict[str, int]:
+    """How many tasks each track has in the suite."""
+    return {t: sum(1 for task in manifest.tasks if task.track == t) for t in TRACKS}
 
-    return suite_path(benchmark, name)
 
-
-def read_manifest(benchmark: Path, name: str):
+def read_manifest(benchmark: Path, name: str) -> SuiteManifest:
     """The manifest BENCHMARK/suites/NAME.json as a run reads it (docs/formats.md#suite-manifest); one that
     names another suite than its file is refused, as a cohort declaring NAME would find it refused."""
-    from tcsexam.scoring.pipeline.run import load_suite_file
-
-    path = suite_file_of(benchmark, name)
+    path = suite_path(benchmark, name)
     manifest, _ = load_suite_file(path)
     if manifest.suite != name:
         message = (
