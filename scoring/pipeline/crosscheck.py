@@ -18,7 +18,13 @@ from tcsexam.scoring.pipeline.lineup import NOT_LINED_UP
 from tcsexam.scoring.pipeline.reference import TaskReference
 from tcsexam.scoring.pipeline.rules import Checked
 from tcsexam.scoring.pipeline.run import Run
-from tcsexam.scoring.pipeline.solver import TaskScore, lacking_beside, score_records, unknown_instances_text
+from tcsexam.scoring.pipeline.solver import (
+    TaskScore,
+    lacking_beside,
+    named_instances,
+    score_records,
+    unknown_instances_text,
+)
 from tcsexam.scoring.safety.files import records_rel
 from tcsexam.scoring.vocab import CROSS_CHECK_TOLERANCE
 
@@ -161,7 +167,9 @@ def rescore_task(task_ref: TaskReference, root: RecordsSource, rels: list[str]) 
     records, problems = check_records(datas, paths, task_ref.kind)
     scores = iter(score_records(task_ref, records))
     for k, data, file, found in zip(present, datas, paths, problems, strict=True):
-        result: TaskScore | list[Problem] = found + lacking_beside(task_ref, data, file) if found else next(scores)
+        result: TaskScore | list[Problem] = (
+            found + lacking_beside(task_ref, named_instances(data), file) if found else next(scores)
+        )
         if isinstance(result, list):
             outcomes[k] = (None, None, root.located(result))
         else:

@@ -49,17 +49,18 @@ def score_attempt_bytes(ref: TaskReference, data: bytes, file: str) -> TaskScore
     try:
         records = read_records(data, file, ref.kind)
     except InputError as exc:
-        problems = exc.problems + lacking_beside(ref, data, file)
-        raise InputError(problems, exc.hint or another_task_hint(ref, data)) from None
+        names = named_instances(data)  # read once, for both
+        raise InputError(
+            exc.problems + lacking_beside(ref, names, file), exc.hint or another_task_hint(ref, names)
+        ) from None
     return score_task(ref, records)
 
 
-def lacking_beside(ref: TaskReference, data: bytes, file: str) -> list[Problem]:
+def lacking_beside(ref: TaskReference, names: list[str], file: str) -> list[Problem]:
     """For a records file rejected for its records' fields: the scored instances it has no record of at
     all, as a file that is otherwise good is told (``lacking_problem``), so that mending a bad A does
     not bring up a missing instance only on the next run. [] when its names are not readable, or
-    none is of the task (``another_task_hint`` says so)."""
-    names = named_instances(data)
+    none is of the task (``another_task_hint`` says so); ``names``: the file's ``named_instances``."""
     if not any(n in ref.position for n in names):
         return []
     held = set(names)
@@ -93,11 +94,10 @@ def named_instances(data: bytes) -> list[str]:
     return [n for n in named if isinstance(n, str)]
 
 
-def another_task_hint(ref: TaskReference, data: bytes) -> str:
+def another_task_hint(ref: TaskReference, names: list[str]) -> str:
     """For a rejected records file none of whose records names an instance of ``ref``'s task (scored
     or not): that they are likely another task's records, whose values the task's kind refuses
     (a solve task's A of 0 or 1); '' otherwise."""
-    names = named_instances(data)
     if not names or any(n in ref.position or n in ref.unscored for n in names):
         return ""
     return (
